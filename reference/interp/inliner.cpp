@@ -1,0 +1,266 @@
+#include "inliner.h"
+
+#include <map>
+
+#include <onnx/defs/schema.h>
+
+#include "reference/model/errors.h"
+#include "reference/model/loader.h"
+#include "reference/model/scope.h"
+#include "reference/ops/registry.h"
+
+namespace sonnx {
+
+namespace {
+
+void rename_graph(Graph& g, const std::map<std::string, std::string>& names);
+
+void rename_node(Node& n, const std::map<std::string, std::string>& names) {
+  auto ren = [&](std::string& s) {
+    if (s.empty()) return;
+    auto it = names.find(s);
+    if (it != names.end()) s = it->second;
+  };
+  for (auto& i : n.inputs) ren(i);
+  for (auto& o : n.outputs) ren(o);
+  for (auto& a : n.attributes) {
+    if (a.g) {
+      a.g = std::make_shared<Graph>(*a.g);
+      rename_graph(*a.g, names);
+    }
+    for (auto& g : a.graphs) {
+      g = std::make_shared<Graph>(*g);
+      rename_graph(*g, names);
+    }
+  }
+}
+
+// Renames references to outer names inside a subgraph; names the subgraph defines stay.
+void rename_graph(Graph& g, const std::map<std::string, std::string>& names) {
+  std::map<std::string, std::string> visible = names;
+  for (const auto& d : defined_names(g)) visible.erase(d);
+  for (auto& n : g.nodes) rename_node(n, visible);
+  for (auto& o : g.outputs) {
+    auto it = visible.find(o.name);
+    if (it != visible.end()) o.name = it->second;
+  }
+}
+
+// Substitutes attribute references in a body node (and its subgraphs) from the call site.
+void bind_attributes(Node& n, const Node& call, const Function& fn) {
+  std::vector<Attribute> bound;
+  for (auto& a : n.attributes) {
+    if (!a.ref_attr_name.empty()) {
+      const Attribute* actual = call.attr(a.ref_attr_name);
+      const Attribute* def = nullptr;
+      for (const auto& d : fn.attribute_defaults)
+        if (d.name == a.ref_attr_name) def = &d;
+      const Attribute* src = actual ? actual : def;
+      if (!src) continue;  // not given and no default: the attribute is absent in the body node
+      Attribute copy = *src;
+      copy.name = a.name;
+      copy.ref_attr_name.clear();
+      bound.push_back(std::move(copy));
+      continue;
+    }
+    auto bind_graph = [&](std::shared_ptr<Graph>& g) {
+      g = std::make_shared<Graph>(*g);
+      for (auto& sub : g->nodes) bind_attributes(sub, call, fn);
+    };
+    if (a.g) bind_graph(a.g);
+    for (auto& g : a.graphs) bind_graph(g);
+    bound.push_back(a);
+  }
+  n.attributes = std::move(bound);
+}
+
+onnx::AttributeProto attribute_to_proto(const Attribute& a) {
+  onnx::AttributeProto p;
+  p.set_name(a.name);
+  p.set_type(static_cast<onnx::AttributeProto::AttributeType>(a.type));
+  switch (a.type) {
+    case Attribute::Type::Float: p.set_f(a.f); break;
+    case Attribute::Type::Int: p.set_i(a.i); break;
+    case Attribute::Type::String: p.set_s(a.s); break;
+    case Attribute::Type::Floats: for (float f : a.floats) p.add_floats(f); break;
+    case Attribute::Type::Ints: for (int64_t i : a.ints) p.add_ints(i); break;
+    case Attribute::Type::Strings: for (const auto& s : a.strings) p.add_strings(s); break;
+    default: break;  // context-dependent bodies only read scalar and list attributes
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<Node> expand_call(const Node& call, const Function& fn, const std::string& prefix) {
+  std::map<std::string, std::string> names;
+  for (const auto& n : fn.nodes)
+    for (const auto& o : n.outputs)
+      if (!o.empty()) names[o] = prefix + o;
+  for (size_t i = 0; i < fn.inputs.size(); ++i)
+    names[fn.inputs[i]] = i < call.inputs.size() ? call.inputs[i] : "";
+  for (size_t i = 0; i < fn.outputs.size(); ++i)
+    if (i < call.outputs.size() && !call.outputs[i].empty()) names[fn.outputs[i]] = call.outputs[i];
+  std::vector<Node> out;
+  for (const auto& body : fn.nodes) {
+    Node n = body;
+    bind_attributes(n, call, fn);
+    // Inputs that map to an omitted actual input become omitted ("").
+    for (auto& i : n.inputs) {
+      auto it = names.find(i);
+      if (it != names.end()) i = it->second;
+    }
+    for (auto& o : n.outputs) {
+      auto it = names.find(o);
+      if (it != names.end()) o = it->second;
+    }
+    std::map<std::string, std::string> sub_names = names;
+    for (auto& a : n.attributes) {
+      if (a.g) rename_graph(*a.g, sub_names);
+      for (auto& g : a.graphs) rename_graph(*g, sub_names);
+    }
+    if (!n.name.empty()) n.name = prefix + n.name;
+    auto it = fn.opset_imports.find(n.domain);
+    n.opset_version = it != fn.opset_imports.end() ? it->second : 0;
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+ResolvedOp resolve_op(const Model& model, const Node& node, int64_t domain_opset) {
+  ResolvedOp r;
+  if (model.find_function(node.domain, node.op_type)) {
+    r.is_local_function = true;
+    r.has_function_body = true;
+    return r;
+  }
+  const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type, static_cast<int>(domain_opset), node.domain);
+  if (!schema) return r;
+  r.has_schema = true;
+  r.version = schema->since_version();
+  r.context_dependent = schema->HasContextDependentFunction();
+  r.has_function_body = schema->HasFunction() || r.context_dependent;
+  return r;
+}
+
+bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
+                         const std::vector<TypeInfo>& input_types, Function& out, std::string& why) {
+  if (const Function* local = model.find_function(node.domain, node.op_type)) {
+    out = *local;
+    return true;
+  }
+  const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type, static_cast<int>(domain_opset), node.domain);
+  if (!schema) {
+    why = "no schema for " + node.op_type + " in domain '" + node.domain + "' at opset " + std::to_string(domain_opset);
+    return false;
+  }
+  if (schema->HasFunction()) {
+    out = function_from_proto(*schema->GetFunction(), {});
+    return true;
+  }
+  if (schema->HasContextDependentFunction()) {
+    onnx::NodeProto np;
+    np.set_op_type(node.op_type);
+    np.set_domain(node.domain);
+    for (const auto& i : node.inputs) np.add_input(i);
+    for (const auto& o : node.outputs) np.add_output(o);
+    for (const auto& a : node.attributes) *np.add_attribute() = attribute_to_proto(a);
+    std::vector<onnx::TypeProto> types;
+    for (const auto& t : input_types) types.push_back(type_to_proto(t));
+    onnx::FunctionBodyBuildContextImpl ctx(np, types);
+    onnx::FunctionProto fp;
+    bool ok = false;
+    try {
+      ok = schema->BuildContextDependentFunction(ctx, fp);
+    } catch (const std::exception& e) {
+      why = std::string("building the function body failed: ") + e.what();
+      return false;
+    }
+    if (!ok) {
+      why = "the context-dependent function body of " + node.op_type + " could not be built";
+      return false;
+    }
+    out = function_from_proto(fp, {});
+    if (out.opset_imports.empty()) out.opset_imports[""] = domain_opset;
+    return true;
+  }
+  why = "not implemented: " + node.op_type + "-" + std::to_string(schema->since_version()) + " has no kernel and no function body";
+  return false;
+}
+
+namespace {
+
+constexpr int kMaxInlineDepth = 64;
+
+void inline_graph(const Model& model, Graph& g, const std::map<std::string, int64_t>& opsets, int depth, int& counter);
+
+TypeInfo declared_type(const Graph& g, const std::string& name) {
+  for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
+    for (const auto& v : *list)
+      if (v.name == name) return v.type;
+  for (const auto& [n, t] : g.initializers)
+    if (n == name) {
+      TypeInfo info;
+      info.kind = TypeInfo::Kind::Tensor;
+      info.elem = t.dtype();
+      std::vector<Dim> dims;
+      for (int64_t d : t.shape()) dims.push_back(Dim{d, ""});
+      info.shape = dims;
+      return info;
+    }
+  return {};
+}
+
+void inline_graph(const Model& model, Graph& g, const std::map<std::string, int64_t>& opsets, int depth, int& counter) {
+  if (depth > kMaxInlineDepth) throw InternalError("function inlining nested deeper than " + std::to_string(kMaxInlineDepth));
+  std::vector<Node> out;
+  for (auto& n : g.nodes) {
+    int64_t version = n.opset_version;
+    if (!version) {
+      auto it = opsets.find(n.domain);
+      version = it == opsets.end() ? 0 : it->second;
+    }
+    ResolvedOp r = resolve_op(model, n, version);
+    bool has_kernel = r.has_schema && OpRegistry::instance().find(n.domain, n.op_type, r.version);
+    if (has_kernel || !r.has_function_body) {
+      for (auto& a : n.attributes) {
+        if (a.g) {
+          a.g = std::make_shared<Graph>(*a.g);
+          inline_graph(model, *a.g, opsets, depth, counter);
+        }
+        for (auto& sg : a.graphs) {
+          sg = std::make_shared<Graph>(*sg);
+          inline_graph(model, *sg, opsets, depth, counter);
+        }
+      }
+      if (!has_kernel && !r.has_function_body)
+        throw Unsupported("not implemented: " + n.op_type + (r.has_schema ? "-" + std::to_string(r.version) : " (no schema)"));
+      out.push_back(std::move(n));
+      continue;
+    }
+    std::vector<TypeInfo> types;
+    for (const auto& i : n.inputs) types.push_back(i.empty() ? TypeInfo{} : declared_type(g, i));
+    Function fn;
+    std::string why;
+    if (!build_function_body(model, n, version, types, fn, why)) throw Unsupported(why);
+    Graph body;
+    body.nodes = expand_call(n, fn, "__inl" + std::to_string(counter++) + "_");
+    body.path = g.path;
+    inline_graph(model, body, opsets, depth + 1, counter);
+    for (auto& b : body.nodes) out.push_back(std::move(b));
+  }
+  for (size_t i = 0; i < out.size(); ++i) out[i].index = i;
+  g.nodes = std::move(out);
+}
+
+}  // namespace
+
+Model inline_model(const Model& model) {
+  Model flat = model;
+  int counter = 0;
+  inline_graph(model, flat.graph, model.opset_imports, 0, counter);
+  flat.functions.clear();
+  return flat;
+}
+
+}  // namespace sonnx

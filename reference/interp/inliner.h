@@ -1,0 +1,38 @@
+// Function inlining: the one place that turns a call of a function (model-local or an operator's
+// schema body) into the function's nodes. The interpreter expands calls on demand; inline_model
+// flattens a whole model for the executors. spec/functions.md states what this must preserve.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "reference/model/ir.h"
+
+namespace sonnx {
+
+// Expands `call` of `fn`: formal inputs/outputs become the call's actual names, every internal
+// name gets `prefix`, attribute references (ref_attr_name) take the call's attribute or the
+// function's default, and each body node records the function's opset for its domain.
+std::vector<Node> expand_call(const Node& call, const Function& fn, const std::string& prefix);
+
+// The function body an operator node runs when the reference has no kernel for it: a model-local
+// function, else the schema's function body (context-dependent ones built from input types, which
+// may be empty when unknown). Returns false when there is none; `why` says what was looked for.
+struct ResolvedOp {
+  int64_t version = 0;        // the schema's since_version (0 for model-local functions)
+  bool is_local_function = false;
+  bool has_schema = false;
+  bool has_function_body = false;
+  bool context_dependent = false;
+};
+ResolvedOp resolve_op(const Model& model, const Node& node, int64_t domain_opset);
+bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
+                         const std::vector<TypeInfo>& input_types, Function& out, std::string& why);
+
+// Flattens every call of a function (model-local, or an operator without a reference kernel that
+// has a schema body) in the main graph and nested subgraphs, repeatedly, until no call is left.
+// Types come from the graph's declared value_info where known. Throws Unsupported when a node has
+// neither a kernel nor a body, and InternalError past a depth bound (recursion is a validation
+// error, FUNC-RECURSION, so a validated model never reaches it).
+Model inline_model(const Model& model);
+
+}  // namespace sonnx

@@ -1,0 +1,192 @@
+#include "interpreter.h"
+
+#include <queue>
+#include <set>
+
+#include "inliner.h"
+#include "reference/model/errors.h"
+#include "reference/model/scope.h"
+#include "reference/ops/registry.h"
+
+namespace sonnx {
+
+namespace {
+constexpr int kMaxCallDepth = 256;  // nested function calls / subgraphs; recursion is rejected by validation
+
+TypeInfo type_of(const Value& v) {
+  TypeInfo t;
+  if (v.is_tensor()) {
+    t.kind = TypeInfo::Kind::Tensor;
+    t.elem = v.tensor.dtype();
+    std::vector<Dim> dims;
+    for (int64_t d : v.tensor.shape()) dims.push_back(Dim{d, ""});
+    t.shape = dims;
+  } else if (v.is_sequence()) {
+    t.kind = TypeInfo::Kind::Sequence;
+    TypeInfo inner;
+    inner.kind = TypeInfo::Kind::Tensor;
+    inner.elem = v.sequence.empty() ? v.sequence_elem
+                                    : (v.sequence[0].is_tensor() ? v.sequence[0].tensor.dtype() : DType::Undefined);
+    t.inner = std::make_shared<TypeInfo>(inner);
+  } else if (v.is_optional()) {
+    t.kind = TypeInfo::Kind::Optional;
+    t.inner = std::make_shared<TypeInfo>(v.optional ? type_of(*v.optional) : TypeInfo{});
+  }
+  return t;
+}
+}  // namespace
+
+const Value* Scope::lookup(const std::string& name) const {
+  for (const Scope* s = this; s; s = s->parent) {
+    auto it = s->values.find(name);
+    if (it != s->values.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+Interpreter::Interpreter(const Model& model, uint64_t seed) : model_(model), rng_(seed) {}
+
+int64_t Interpreter::opset_of(const Node& node) const {
+  return node.opset_version ? node.opset_version : model_.opset(node.domain);
+}
+
+NamedValues Interpreter::run(const NamedValues& inputs) {
+  const Graph& g = model_.graph;
+  Scope scope;
+  for (const auto& [name, t] : g.initializers) scope.values[name] = Value(t);
+  std::set<std::string> declared;
+  for (const auto& in : g.inputs) {
+    declared.insert(in.name);
+    auto it = inputs.find(in.name);
+    if (it != inputs.end()) scope.values[in.name] = it->second;
+    else if (!scope.values.count(in.name)) throw Trap("graph input '" + in.name + "' was not given");
+  }
+  for (const auto& [name, v] : inputs)
+    if (!declared.count(name)) throw Trap("'" + name + "' is not an input of the graph");
+  run_nodes(g.nodes, scope);
+  NamedValues out;
+  for (const auto& o : g.outputs) {
+    const Value* v = scope.lookup(o.name);
+    if (!v) throw Trap("graph output '" + o.name + "' was never computed");
+    out[o.name] = *v;
+  }
+  return out;
+}
+
+std::vector<Value> Interpreter::run_graph(const Graph& g, const std::vector<Value>& inputs, const Scope* outer) {
+  if (++call_depth_ > kMaxCallDepth) throw Trap("subgraph nesting deeper than " + std::to_string(kMaxCallDepth));
+  Scope scope;
+  scope.parent = outer;
+  for (const auto& [name, t] : g.initializers) scope.values[name] = Value(t);
+  for (size_t i = 0; i < g.inputs.size() && i < inputs.size(); ++i)
+    if (inputs[i].kind != Value::Kind::None) scope.values[g.inputs[i].name] = inputs[i];
+  run_nodes(g.nodes, scope);
+  std::vector<Value> out;
+  for (const auto& o : g.outputs) {
+    const Value* v = scope.lookup(o.name);
+    if (!v) throw Trap("subgraph " + g.path + ": output '" + o.name + "' was never computed");
+    out.push_back(*v);
+  }
+  --call_depth_;
+  return out;
+}
+
+void Interpreter::run_nodes(const std::vector<Node>& nodes, Scope& scope) {
+  // Readiness counters: how many of a node's needed names are still undefined.
+  std::vector<int> missing(nodes.size(), 0);
+  std::unordered_map<std::string, std::vector<size_t>> waiting;  // name -> nodes waiting on it
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    std::set<std::string> needs(nodes[i].inputs.begin(), nodes[i].inputs.end());
+    needs.merge(implicit_inputs(nodes[i]));
+    needs.erase("");
+    for (const auto& name : needs)
+      if (!scope.lookup(name)) {
+        ++missing[i];
+        waiting[name].push_back(i);
+      }
+    if (missing[i] == 0) ready.push(i);
+  }
+  size_t executed = 0;
+  while (!ready.empty()) {
+    size_t i = ready.top();
+    ready.pop();
+    const Node& node = nodes[i];
+    std::vector<const Value*> inputs;
+    for (const auto& name : node.inputs) inputs.push_back(name.empty() ? nullptr : scope.lookup(name));
+    std::vector<Value> results = run_node(node, inputs, scope, opset_of(node));
+    for (size_t k = 0; k < node.outputs.size(); ++k) {
+      const std::string& name = node.outputs[k];
+      if (name.empty()) continue;
+      if (k >= results.size() || results[k].kind == Value::Kind::None) {
+        // An optional output the operator did not produce (e.g. an unused mask) stays undefined.
+        continue;
+      }
+      if (scope.values.count(name)) throw Trap(node.label() + ": value '" + name + "' assigned twice");
+      scope.values[name] = std::move(results[k]);
+      auto it = waiting.find(name);
+      if (it == waiting.end()) continue;
+      for (size_t c : it->second)
+        if (--missing[c] == 0) ready.push(c);
+    }
+    ++executed;
+  }
+  if (executed != nodes.size()) {
+    for (size_t i = 0; i < nodes.size(); ++i)
+      if (missing[i] > 0) {
+        for (const auto& [name, list] : waiting)
+          for (size_t c : list)
+            if (c == i && !scope.lookup(name))
+              throw Trap(nodes[i].label() + " cannot run: '" + name + "' is never defined (or depends on a cycle)");
+      }
+    throw Trap("some nodes could not run");
+  }
+}
+
+std::vector<Value> Interpreter::run_node(const Node& node, const std::vector<const Value*>& inputs, const Scope& scope,
+                                         int64_t domain_opset) {
+  ResolvedOp r = resolve_op(model_, node, domain_opset);
+  if (!r.is_local_function) {
+    if (!r.has_schema)
+      throw Unsupported(node.label() + ": no operator " + node.op_type + " in domain '" + node.domain + "' at opset " +
+                        std::to_string(domain_opset));
+    if (const KernelEntry* k = OpRegistry::instance().find(node.domain, node.op_type, r.version)) {
+      SubgraphRunner runner = [this, &scope](const Graph& g, const std::vector<Value>& in) {
+        return run_graph(g, in, &scope);
+      };
+      OpContext ctx(node, r.version, inputs, runner, &rng_);
+      return k->fn(ctx);
+    }
+  }
+  return call_function(node, inputs, scope, domain_opset);
+}
+
+std::vector<Value> Interpreter::call_function(const Node& node, const std::vector<const Value*>& inputs,
+                                              const Scope& scope, int64_t domain_opset) {
+  std::vector<TypeInfo> types;
+  for (const Value* v : inputs) types.push_back(v ? type_of(*v) : TypeInfo{});
+  Function fn;
+  std::string why;
+  if (!build_function_body(model_, node, domain_opset, types, fn, why)) throw Unsupported(node.label() + ": " + why);
+  if (++call_depth_ > kMaxCallDepth) throw Trap(node.label() + ": function calls nested deeper than " + std::to_string(kMaxCallDepth));
+  std::string prefix = "__call" + std::to_string(call_counter_++) + "_";
+  std::vector<Node> body = expand_call(node, fn, prefix);
+  for (size_t i = 0; i < body.size(); ++i) body[i].index = i;
+  // The body runs in a child scope: its internal values stay private, its outputs are copied out.
+  Scope child;
+  child.parent = &scope;
+  run_nodes(body, child);
+  std::vector<Value> out;
+  for (const auto& name : node.outputs) {
+    if (name.empty()) {
+      out.emplace_back();
+      continue;
+    }
+    const Value* v = child.lookup(name);
+    out.push_back(v ? *v : Value());
+  }
+  --call_depth_;
+  return out;
+}
+
+}  // namespace sonnx

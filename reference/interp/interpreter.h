@@ -1,0 +1,51 @@
+// The reference interpreter: executes a model by the dataflow semantics of spec/execution.md.
+// A node runs when every input it names (and every outer value its subgraphs use) is defined;
+// each value is assigned once; among ready nodes the one earliest in the node list runs first
+// (any choice gives the same result — proofs/ shows the semantics is confluent).
+#pragma once
+#include <map>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "reference/model/ir.h"
+#include "reference/model/value.h"
+
+namespace sonnx {
+
+// Values visible in one graph execution; outer names resolve through `parent`.
+struct Scope {
+  const Scope* parent = nullptr;
+  std::unordered_map<std::string, Value> values;
+  const Value* lookup(const std::string& name) const;
+};
+
+using NamedValues = std::map<std::string, Value>;
+
+class Interpreter {
+ public:
+  explicit Interpreter(const Model& model, uint64_t seed = 0);
+
+  // Runs the main graph. `inputs` binds graph inputs by name; a graph input with an initializer
+  // may be left out (the initializer is its default). Returns every graph output by name.
+  NamedValues run(const NamedValues& inputs);
+
+  // Runs one node's operator on given input values (used by executors and kernel tests).
+  std::vector<Value> run_node(const Node& node, const std::vector<const Value*>& inputs, const Scope& scope,
+                              int64_t domain_opset);
+
+ private:
+  std::vector<Value> run_graph(const Graph& g, const std::vector<Value>& inputs, const Scope* outer);
+  void run_nodes(const std::vector<Node>& nodes, Scope& scope);
+  std::vector<Value> call_function(const Node& node, const std::vector<const Value*>& inputs, const Scope& scope,
+                                   int64_t domain_opset);
+  int64_t opset_of(const Node& node) const;
+
+  const Model& model_;
+  std::mt19937_64 rng_;
+  int call_depth_ = 0;
+  int call_counter_ = 0;
+};
+
+}  // namespace sonnx

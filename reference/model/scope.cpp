@@ -1,0 +1,39 @@
+#include "scope.h"
+
+namespace sonnx {
+
+std::set<std::string> defined_names(const Graph& g) {
+  std::set<std::string> out;
+  for (const auto& v : g.inputs) out.insert(v.name);
+  for (const auto& [name, t] : g.initializers) out.insert(name);
+  for (const auto& s : g.sparse_initializers) out.insert(s);
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs)
+      if (!o.empty()) out.insert(o);
+  return out;
+}
+
+std::set<std::string> implicit_inputs(const Node& n) {
+  std::set<std::string> out;
+  for (const auto& a : n.attributes) {
+    if (a.g) out.merge(free_names(*a.g));
+    for (const auto& g : a.graphs) out.merge(free_names(*g));
+  }
+  return out;
+}
+
+std::set<std::string> free_names(const Graph& g) {
+  std::set<std::string> defined = defined_names(g);
+  std::set<std::string> out;
+  auto use = [&](const std::string& name) {
+    if (!name.empty() && !defined.count(name)) out.insert(name);
+  };
+  for (const auto& n : g.nodes) {
+    for (const auto& i : n.inputs) use(i);
+    for (const auto& i : implicit_inputs(n)) use(i);
+  }
+  for (const auto& o : g.outputs) use(o.name);
+  return out;
+}
+
+}  // namespace sonnx

@@ -1,0 +1,78 @@
+#include "tensor.h"
+
+#include <cstring>
+#include <limits>
+
+namespace sonnx {
+
+namespace {
+// Largest tensor the reference will allocate: beyond this a shape is treated as absurd input.
+constexpr int64_t kMaxElements = int64_t{1} << 34;
+}  // namespace
+
+int64_t shape_size(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw Trap("negative dimension in shape " + shape_str(shape));
+    if (d != 0 && n > kMaxElements / d) throw Trap("shape " + shape_str(shape) + " is too large");
+    n *= d;
+  }
+  return n;
+}
+
+std::string shape_str(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+Tensor::Tensor(DType type, Shape shape) : type_(type), shape_(std::move(shape)) {
+  size_ = shape_size(shape_);
+  if (type_ == DType::String) strings_.resize(static_cast<size_t>(size_));
+  else if (type_ != DType::Undefined) bytes_.resize(static_cast<size_t>(size_) * dtype_size(type_));
+}
+
+void Tensor::check_type(DType want) const {
+  if (want != type_)
+    throw InternalError("tensor of type " + std::string(dtype_name(type_)) + " accessed as " +
+                        std::string(dtype_name(want)));
+}
+
+double Tensor::as_double(int64_t i) const {
+  return visit_dtype(type_, [&]<class T>() -> double {
+    if constexpr (std::is_arithmetic_v<T>) return static_cast<double>(data<T>()[i]);
+    else if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>)
+      return static_cast<float>(data<T>()[i]);
+    else throw Trap("expected a numeric tensor, got " + std::string(dtype_name(type_)));
+  });
+}
+
+int64_t Tensor::as_int64(int64_t i) const {
+  return visit_dtype(type_, [&]<class T>() -> int64_t {
+    if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(data<T>()[i]);
+    else if constexpr (std::is_arithmetic_v<T>) return static_cast<int64_t>(data<T>()[i]);
+    else if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>)
+      return static_cast<int64_t>(static_cast<float>(data<T>()[i]));
+    else throw Trap("expected a numeric tensor, got " + std::string(dtype_name(type_)));
+  });
+}
+
+std::vector<int64_t> Tensor::to_int64_vector() const {
+  std::vector<int64_t> out(static_cast<size_t>(size_));
+  for (int64_t i = 0; i < size_; ++i) out[static_cast<size_t>(i)] = as_int64(i);
+  return out;
+}
+
+Tensor Tensor::reshaped(Shape shape) const {
+  if (shape_size(shape) != size_)
+    throw Trap("cannot reshape " + shape_str(shape_) + " to " + shape_str(shape));
+  Tensor t = *this;
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+bool Tensor::operator==(const Tensor& o) const {
+  return type_ == o.type_ && shape_ == o.shape_ && bytes_ == o.bytes_ && strings_ == o.strings_;
+}
+
+}  // namespace sonnx

@@ -1,0 +1,118 @@
+// A dense tensor: element type, shape and row-major data. Value semantics (copying copies the data);
+// the reference interpreter treats every tensor as immutable once produced.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dtype.h"
+#include "errors.h"
+
+namespace sonnx {
+
+using Shape = std::vector<int64_t>;
+
+// Number of elements of a shape; throws Trap on a negative dimension or an element count that
+// would not fit in memory, so an absurd shape never reaches an allocation.
+int64_t shape_size(const Shape& shape);
+std::string shape_str(const Shape& shape);  // "[2,3,4]"
+
+class Tensor {
+ public:
+  Tensor() = default;
+  Tensor(DType type, Shape shape);  // zero-filled (empty strings for String)
+
+  template <class T>
+  static Tensor from_vector(Shape shape, const std::vector<T>& values) {
+    Tensor t(dtype_of<T>(), std::move(shape));
+    if (static_cast<int64_t>(values.size()) != t.size()) throw InternalError("from_vector: size mismatch");
+    T* out = t.data<T>();
+    for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+    return t;
+  }
+  template <class T>
+  static Tensor scalar(T v) {
+    return from_vector<T>({}, {v});
+  }
+
+  DType dtype() const { return type_; }
+  const Shape& shape() const { return shape_; }
+  int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t dim(int64_t i) const { return shape_.at(static_cast<size_t>(i)); }
+  int64_t size() const { return size_; }  // element count
+  bool defined() const { return type_ != DType::Undefined; }
+
+  // Typed access; throws InternalError if T is not the element type.
+  template <class T>
+  T* data() {
+    check_type(dtype_of<T>());
+    if constexpr (std::is_same_v<T, std::string>) return strings_.data();
+    else return reinterpret_cast<T*>(bytes_.data());
+  }
+  template <class T>
+  const T* data() const {
+    check_type(dtype_of<T>());
+    if constexpr (std::is_same_v<T, std::string>) return strings_.data();
+    else return reinterpret_cast<const T*>(bytes_.data());
+  }
+  template <class T>
+  std::span<const T> values() const {
+    return {data<T>(), static_cast<size_t>(size_)};
+  }
+  template <class T>
+  std::span<T> values() {
+    return {data<T>(), static_cast<size_t>(size_)};
+  }
+
+  std::byte* raw() { return bytes_.data(); }
+  const std::byte* raw() const { return bytes_.data(); }
+  size_t byte_size() const { return bytes_.size(); }
+
+  // Element i converted to double / int64 (any numeric or bool type); for index-like inputs.
+  double as_double(int64_t i) const;
+  int64_t as_int64(int64_t i) const;
+  // All elements as int64 (for shape/axes/indices inputs of any integer type).
+  std::vector<int64_t> to_int64_vector() const;
+
+  // Same data, new shape with the same element count.
+  Tensor reshaped(Shape shape) const;
+
+  bool operator==(const Tensor& o) const;  // same type, shape and bits
+
+ private:
+  void check_type(DType want) const;
+  DType type_ = DType::Undefined;
+  Shape shape_;
+  int64_t size_ = 0;
+  std::vector<std::byte> bytes_;
+  std::vector<std::string> strings_;
+};
+
+// Calls f.template operator()<T>() with T the storage type of `type` (all 16 element types).
+template <class F>
+decltype(auto) visit_dtype(DType type, F&& f) {
+  switch (type) {
+    case DType::Float: return f.template operator()<float>();
+    case DType::UInt8: return f.template operator()<uint8_t>();
+    case DType::Int8: return f.template operator()<int8_t>();
+    case DType::UInt16: return f.template operator()<uint16_t>();
+    case DType::Int16: return f.template operator()<int16_t>();
+    case DType::Int32: return f.template operator()<int32_t>();
+    case DType::Int64: return f.template operator()<int64_t>();
+    case DType::String: return f.template operator()<std::string>();
+    case DType::Bool: return f.template operator()<bool>();
+    case DType::Float16: return f.template operator()<float16_t>();
+    case DType::Double: return f.template operator()<double>();
+    case DType::UInt32: return f.template operator()<uint32_t>();
+    case DType::UInt64: return f.template operator()<uint64_t>();
+    case DType::Complex64: return f.template operator()<std::complex<float>>();
+    case DType::Complex128: return f.template operator()<std::complex<double>>();
+    case DType::BFloat16: return f.template operator()<bfloat16_t>();
+    default: break;
+  }
+  throw Unsupported("element type " + std::string(dtype_name(type)) + " is not supported here");
+}
+
+}  // namespace sonnx

@@ -1,0 +1,246 @@
+#include "tensor_proto.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "errors.h"
+
+namespace sonnx {
+namespace fs = std::filesystem;
+
+fs::path resolve_external_location(const fs::path& base_dir, const std::string& location) {
+  fs::path loc(location);
+  if (location.empty()) throw LoadError("external data: empty location");
+  if (loc.is_absolute()) throw LoadError("external data: absolute location '" + location + "' refused");
+  for (const auto& part : loc)
+    if (part == "..") throw LoadError("external data: location '" + location + "' contains '..'; refused");
+  std::error_code ec;
+  fs::path base = fs::weakly_canonical(base_dir.empty() ? fs::current_path() : base_dir, ec);
+  fs::path full = fs::weakly_canonical(base / loc, ec);
+  if (ec) throw LoadError("external data: cannot resolve '" + location + "': " + ec.message());
+  auto rel = full.lexically_relative(base);
+  if (rel.empty() || *rel.begin() == "..")
+    throw LoadError("external data: location '" + location + "' resolves outside the model directory; refused");
+  return full;
+}
+
+namespace {
+
+std::string read_external(const onnx::TensorProto& p, const fs::path& base_dir) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& kv : p.external_data()) {
+    try {
+      if (kv.key() == "location") location = kv.value();
+      else if (kv.key() == "offset") offset = std::stoll(kv.value());
+      else if (kv.key() == "length") length = std::stoll(kv.value());
+    } catch (const std::exception&) {
+      throw LoadError("external data: bad " + kv.key() + " '" + kv.value() + "'");
+    }
+  }
+  fs::path file = resolve_external_location(base_dir, location);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw LoadError("external data: cannot open '" + file.string() + "'");
+  in.seekg(0, std::ios::end);
+  int64_t file_size = in.tellg();
+  if (offset < 0 || offset > file_size) throw LoadError("external data: offset out of range in '" + location + "'");
+  if (length < 0) length = file_size - offset;
+  if (length > file_size - offset) throw LoadError("external data: length past the end of '" + location + "'");
+  std::string data(static_cast<size_t>(length), '\0');
+  in.seekg(offset);
+  in.read(data.data(), length);
+  if (!in) throw LoadError("external data: read failed for '" + location + "'");
+  return data;
+}
+
+template <class T, class Src>
+void copy_field(Tensor& t, const Src& field, const char* what) {
+  if (static_cast<int64_t>(field.size()) != t.size())
+    throw LoadError("tensor data: " + std::to_string(field.size()) + " values in " + what + " for " +
+                    std::to_string(t.size()) + " elements");
+  T* out = t.data<T>();
+  for (int64_t i = 0; i < t.size(); ++i) {
+    if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>) out[i].bits = static_cast<uint16_t>(field[i]);
+    else out[i] = static_cast<T>(field[i]);
+  }
+}
+
+template <class T, class Src>
+void copy_complex(Tensor& t, const Src& field, const char* what) {
+  if (static_cast<int64_t>(field.size()) != 2 * t.size())
+    throw LoadError(std::string("tensor data: wrong number of values in ") + what);
+  T* out = t.data<T>();
+  for (int64_t i = 0; i < t.size(); ++i) out[i] = T(field[2 * i], field[2 * i + 1]);
+}
+
+}  // namespace
+
+Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
+  if (!is_valid_dtype(p.data_type())) throw LoadError("tensor '" + p.name() + "': unknown data type " + std::to_string(p.data_type()));
+  auto type = static_cast<DType>(p.data_type());
+  Shape shape(p.dims().begin(), p.dims().end());
+  Tensor t;
+  try {
+    t = Tensor(type, shape);
+  } catch (const Trap& e) {
+    throw LoadError("tensor '" + p.name() + "': " + e.what());
+  }
+  bool external = p.data_location() == onnx::TensorProto::EXTERNAL;
+  if (type == DType::String) {
+    if (external) throw LoadError("tensor '" + p.name() + "': string tensors cannot be external");
+    copy_field<std::string>(t, p.string_data(), "string_data");
+    return t;
+  }
+  if (external || p.has_raw_data()) {
+    std::string raw = external ? read_external(p, base_dir) : p.raw_data();
+    if (raw.size() != t.byte_size())
+      throw LoadError("tensor '" + p.name() + "': " + std::to_string(raw.size()) + " bytes of data for shape " +
+                      shape_str(shape) + " of " + std::string(dtype_name(type)));
+    if (!raw.empty()) std::memcpy(t.raw(), raw.data(), raw.size());  // ONNX raw data is little-endian, as is this host
+    return t;
+  }
+  if (t.size() == 0) return t;
+  switch (type) {
+    case DType::Float: copy_field<float>(t, p.float_data(), "float_data"); break;
+    case DType::Double: copy_field<double>(t, p.double_data(), "double_data"); break;
+    case DType::Int64: copy_field<int64_t>(t, p.int64_data(), "int64_data"); break;
+    case DType::UInt64: copy_field<uint64_t>(t, p.uint64_data(), "uint64_data"); break;
+    case DType::UInt32: copy_field<uint32_t>(t, p.uint64_data(), "uint64_data"); break;
+    case DType::Int32: copy_field<int32_t>(t, p.int32_data(), "int32_data"); break;
+    case DType::Int16: copy_field<int16_t>(t, p.int32_data(), "int32_data"); break;
+    case DType::Int8: copy_field<int8_t>(t, p.int32_data(), "int32_data"); break;
+    case DType::UInt16: copy_field<uint16_t>(t, p.int32_data(), "int32_data"); break;
+    case DType::UInt8: copy_field<uint8_t>(t, p.int32_data(), "int32_data"); break;
+    case DType::Bool: copy_field<bool>(t, p.int32_data(), "int32_data"); break;
+    case DType::Float16: copy_field<float16_t>(t, p.int32_data(), "int32_data"); break;
+    case DType::BFloat16: copy_field<bfloat16_t>(t, p.int32_data(), "int32_data"); break;
+    case DType::Complex64: copy_complex<std::complex<float>>(t, p.float_data(), "float_data"); break;
+    case DType::Complex128: copy_complex<std::complex<double>>(t, p.double_data(), "double_data"); break;
+    default: throw LoadError("tensor '" + p.name() + "': unsupported data type");
+  }
+  return t;
+}
+
+onnx::TensorProto tensor_to_proto(const Tensor& t, const std::string& name) {
+  onnx::TensorProto p;
+  p.set_name(name);
+  p.set_data_type(static_cast<int32_t>(t.dtype()));
+  for (int64_t d : t.shape()) p.add_dims(d);
+  if (t.dtype() == DType::String) {
+    for (const auto& s : t.values<std::string>()) p.add_string_data(s);
+  } else {
+    p.set_raw_data(reinterpret_cast<const char*>(t.raw()), t.byte_size());
+  }
+  return p;
+}
+
+Value value_from_sequence_proto(const onnx::SequenceProto& p, const fs::path& base_dir) {
+  std::vector<Value> elems;
+  DType elem = DType::Undefined;
+  switch (p.elem_type()) {
+    case onnx::SequenceProto::TENSOR:
+      for (const auto& t : p.tensor_values()) {
+        elems.emplace_back(tensor_from_proto(t, base_dir));
+        elem = elems.back().tensor.dtype();
+      }
+      break;
+    case onnx::SequenceProto::SEQUENCE:
+      for (const auto& s : p.sequence_values()) elems.push_back(value_from_sequence_proto(s, base_dir));
+      break;
+    case onnx::SequenceProto::OPTIONAL:
+      for (const auto& o : p.optional_values()) elems.push_back(value_from_optional_proto(o, base_dir));
+      break;
+    case onnx::SequenceProto::UNDEFINED: break;
+    default: throw LoadError("sequence '" + p.name() + "': unsupported element kind");
+  }
+  return Value::make_sequence(std::move(elems), elem);
+}
+
+Value value_from_optional_proto(const onnx::OptionalProto& p, const fs::path& base_dir) {
+  switch (p.elem_type()) {
+    case onnx::OptionalProto::TENSOR:
+      if (p.has_tensor_value()) return Value::make_optional(Value(tensor_from_proto(p.tensor_value(), base_dir)));
+      return Value::make_optional(std::nullopt);
+    case onnx::OptionalProto::SEQUENCE:
+      if (p.has_sequence_value()) return Value::make_optional(value_from_sequence_proto(p.sequence_value(), base_dir));
+      return Value::make_optional(std::nullopt);
+    case onnx::OptionalProto::UNDEFINED: return Value::make_optional(std::nullopt);
+    default: throw LoadError("optional '" + p.name() + "': unsupported element kind");
+  }
+}
+
+onnx::SequenceProto value_to_sequence_proto(const Value& v, const std::string& name) {
+  onnx::SequenceProto p;
+  p.set_name(name);
+  p.set_elem_type(onnx::SequenceProto::TENSOR);
+  for (const auto& e : v.sequence) {
+    if (e.is_tensor()) *p.add_tensor_values() = tensor_to_proto(e.tensor);
+    else if (e.is_sequence()) {
+      p.set_elem_type(onnx::SequenceProto::SEQUENCE);
+      *p.add_sequence_values() = value_to_sequence_proto(e);
+    } else if (e.is_optional()) {
+      p.set_elem_type(onnx::SequenceProto::OPTIONAL);
+      *p.add_optional_values() = value_to_optional_proto(e);
+    }
+  }
+  return p;
+}
+
+onnx::OptionalProto value_to_optional_proto(const Value& v, const std::string& name) {
+  onnx::OptionalProto p;
+  p.set_name(name);
+  if (!v.optional) {
+    p.set_elem_type(onnx::OptionalProto::UNDEFINED);
+    return p;
+  }
+  if (v.optional->is_tensor()) {
+    p.set_elem_type(onnx::OptionalProto::TENSOR);
+    *p.mutable_tensor_value() = tensor_to_proto(v.optional->tensor);
+  } else if (v.optional->is_sequence()) {
+    p.set_elem_type(onnx::OptionalProto::SEQUENCE);
+    *p.mutable_sequence_value() = value_to_sequence_proto(*v.optional);
+  }
+  return p;
+}
+
+namespace {
+std::string read_file_bytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw LoadError("cannot open '" + file.string() + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+Value read_value_pb(const fs::path& file, const std::string& kind) {
+  std::string bytes = read_file_bytes(file);
+  fs::path dir = file.parent_path();
+  if (kind == "sequence") {
+    onnx::SequenceProto s;
+    if (!s.ParseFromString(bytes)) throw LoadError("'" + file.string() + "' is not a SequenceProto");
+    return value_from_sequence_proto(s, dir);
+  }
+  if (kind == "optional") {
+    onnx::OptionalProto o;
+    if (!o.ParseFromString(bytes)) throw LoadError("'" + file.string() + "' is not an OptionalProto");
+    return value_from_optional_proto(o, dir);
+  }
+  onnx::TensorProto t;
+  if (!t.ParseFromString(bytes)) throw LoadError("'" + file.string() + "' is not a TensorProto");
+  return Value(tensor_from_proto(t, dir));
+}
+
+void write_value_pb(const fs::path& file, const Value& v, const std::string& name) {
+  std::string bytes;
+  if (v.is_tensor()) bytes = tensor_to_proto(v.tensor, name).SerializeAsString();
+  else if (v.is_sequence()) bytes = value_to_sequence_proto(v, name).SerializeAsString();
+  else if (v.is_optional()) bytes = value_to_optional_proto(v, name).SerializeAsString();
+  else throw InternalError("write_value_pb: empty value");
+  std::ofstream out(file, std::ios::binary);
+  out << bytes;
+  if (!out) throw LoadError("cannot write '" + file.string() + "'");
+}
+
+}  // namespace sonnx

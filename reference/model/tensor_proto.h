@@ -1,0 +1,32 @@
+// Conversion between ONNX's TensorProto / SequenceProto / OptionalProto and our Tensor / Value.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include <onnx/onnx_pb.h>
+#include <onnx/onnx-data_pb.h>
+
+#include "value.h"
+
+namespace sonnx {
+
+// Reads a TensorProto. External data is read from `base_dir`; a location that is absolute, contains
+// "..", or resolves (through symlinks) outside base_dir is refused with LoadError. Malformed
+// content (a data count that does not match the shape) is a LoadError too.
+Tensor tensor_from_proto(const onnx::TensorProto& proto, const std::filesystem::path& base_dir = {});
+onnx::TensorProto tensor_to_proto(const Tensor& t, const std::string& name = "");
+
+Value value_from_sequence_proto(const onnx::SequenceProto& proto, const std::filesystem::path& base_dir = {});
+Value value_from_optional_proto(const onnx::OptionalProto& proto, const std::filesystem::path& base_dir = {});
+onnx::SequenceProto value_to_sequence_proto(const Value& v, const std::string& name = "");
+onnx::OptionalProto value_to_optional_proto(const Value& v, const std::string& name = "");
+
+// Resolves an external-data location against the model directory, refusing escapes (see above).
+std::filesystem::path resolve_external_location(const std::filesystem::path& base_dir, const std::string& location);
+
+// Reads a .pb file holding a TensorProto, SequenceProto or OptionalProto, as `kind` says
+// ("tensor", "sequence", "optional"; "" = guess: tensor, then sequence, then optional).
+Value read_value_pb(const std::filesystem::path& file, const std::string& kind = "");
+void write_value_pb(const std::filesystem::path& file, const Value& v, const std::string& name);
+
+}  // namespace sonnx

@@ -1,0 +1,33 @@
+// Add: elementwise sum. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
+// broadcasting); from version 7 on both inputs broadcast multidirectionally.
+#include "kernel_util.h"
+
+namespace sonnx {
+namespace {
+template <class T>
+T add(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    // Integer overflow wraps (two's complement), computed unsigned to avoid C++ UB.
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return to_storage<T>(static_cast<compute_t<T>>(a) + static_cast<compute_t<T>>(b));
+  }
+}
+
+std::vector<Value> add_v7(OpContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  if (a.dtype() != b.dtype()) ctx.fail("inputs have different element types");
+  return one(visit_real(ctx, a.dtype(), [&]<class T>() { return binary_elementwise<T, T>(ctx, a, b, add<T>); }));
+}
+
+std::vector<Value> add_v1(OpContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  Tensor b = legacy_broadcast(ctx, a, ctx.input(1));
+  return one(visit_real(ctx, a.dtype(), [&]<class T>() { return binary_elementwise<T, T>(ctx, a, b, add<T>); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Add", 1, add_v1, Accuracy::Rounding);
+SONNX_KERNEL("", "Add", 7, add_v7, Accuracy::Rounding);
+}  // namespace sonnx

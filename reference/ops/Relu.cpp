@@ -1,0 +1,18 @@
+// Relu: y = max(0, x). Version 14 added integer types; the formula is the same.
+#include "kernel_util.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> relu(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  return one(visit_real(ctx, x.dtype(), [&]<class T>() {
+    return unary_elementwise<T, T>(x, [](T v) {
+      auto c = static_cast<compute_t<T>>(v);
+      // NaN stays NaN (a comparison with NaN is false, so keep the input).
+      return c < compute_t<T>(0) ? to_storage<T>(compute_t<T>(0)) : v;
+    });
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "Relu", 1, relu, Accuracy::Exact);
+}  // namespace sonnx

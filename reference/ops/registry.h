@@ -1,0 +1,105 @@
+// The operator table: which (domain, operator, opset version) has a kernel in the reference, and
+// the kernel itself. Each operator file registers its kernels with SONNX_KERNEL; the table is the
+// one list read by the interpreter, the executors, the coverage test and `sonnx ops`.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "reference/model/ir.h"
+#include "reference/model/value.h"
+
+namespace sonnx {
+
+// How results of an operator are compared (DESIGN.md §2.8).
+enum class Accuracy {
+  Exact,     // bitwise: integer, logic, data movement
+  Rounding,  // floating point: compared within tolerance
+  Random,    // sampled: compared by shape, type and statistics
+};
+const char* accuracy_name(Accuracy a);
+
+// Runs a subgraph (If/Loop/Scan body) with positional inputs; outer-scope names resolve in the
+// caller's scope. Supplied by the interpreter.
+using SubgraphRunner = std::function<std::vector<Value>(const Graph&, const std::vector<Value>&)>;
+
+// What a kernel sees of the node it executes.
+class OpContext {
+ public:
+  OpContext(const Node& node, int64_t version, std::vector<const Value*> inputs, SubgraphRunner runner,
+            std::mt19937_64* rng)
+      : node_(node), version_(version), inputs_(std::move(inputs)), runner_(std::move(runner)), rng_(rng) {}
+
+  const Node& node() const { return node_; }
+  int64_t version() const { return version_; }  // the operator version selected (schema since_version)
+
+  size_t num_inputs() const { return inputs_.size(); }
+  size_t num_outputs() const { return node_.outputs.size(); }
+  bool has_input(size_t i) const { return i < inputs_.size() && inputs_[i] != nullptr; }
+  bool has_output(size_t i) const { return i < node_.outputs.size() && !node_.outputs[i].empty(); }
+  const Value& value(size_t i) const;    // traps when omitted
+  const Tensor& input(size_t i) const;   // traps when omitted or not a tensor
+
+  bool has_attr(const std::string& name) const { return node_.attr(name) != nullptr; }
+  int64_t attr_int(const std::string& name, int64_t def) const;
+  float attr_float(const std::string& name, float def) const;
+  std::string attr_string(const std::string& name, const std::string& def) const;
+  std::vector<int64_t> attr_ints(const std::string& name, const std::vector<int64_t>& def = {}) const;
+  std::vector<float> attr_floats(const std::string& name, const std::vector<float>& def = {}) const;
+  std::vector<std::string> attr_strings(const std::string& name, const std::vector<std::string>& def = {}) const;
+  const Tensor& attr_tensor(const std::string& name) const;  // traps when absent
+  const Graph& attr_graph(const std::string& name) const;    // traps when absent
+  const Attribute* attr(const std::string& name) const { return node_.attr(name); }
+
+  std::vector<Value> run_subgraph(const Graph& g, const std::vector<Value>& inputs) const;
+  std::mt19937_64& rng() const;
+
+  // A runtime trap naming this node, op and version.
+  [[noreturn]] void fail(const std::string& message) const;
+
+ private:
+  const Attribute* typed_attr(const std::string& name, Attribute::Type type) const;
+  const Node& node_;
+  int64_t version_;
+  std::vector<const Value*> inputs_;
+  SubgraphRunner runner_;
+  std::mt19937_64* rng_;
+};
+
+using KernelFn = std::vector<Value> (*)(OpContext&);
+
+struct KernelEntry {
+  std::string domain;  // "" = ai.onnx
+  std::string op_type;
+  int64_t since_version;  // first operator version this kernel implements (until the next entry)
+  KernelFn fn;
+  Accuracy accuracy;
+};
+
+class OpRegistry {
+ public:
+  static OpRegistry& instance();
+  void add(KernelEntry e);
+  // The kernel for an operator version: the entry with the highest since_version ≤ version.
+  const KernelEntry* find(const std::string& domain, const std::string& op_type, int64_t version) const;
+  const std::vector<KernelEntry>& entries() const { return entries_; }
+
+ private:
+  std::vector<KernelEntry> entries_;
+};
+
+struct KernelRegistrar {
+  KernelRegistrar(const char* domain, const char* op, int64_t since, KernelFn fn, Accuracy acc) {
+    OpRegistry::instance().add({domain, op, since, fn, acc});
+  }
+};
+
+#define SONNX_CONCAT_INNER(a, b) a##b
+#define SONNX_CONCAT(a, b) SONNX_CONCAT_INNER(a, b)
+// SONNX_KERNEL(domain, "Op", since_version, kernel_function, Accuracy::X)
+#define SONNX_KERNEL(domain, op, since, fn, acc) \
+  static const ::sonnx::KernelRegistrar SONNX_CONCAT(sonnx_kernel_, __LINE__)(domain, op, since, fn, acc)
+
+}  // namespace sonnx
