@@ -1,0 +1,90 @@
+// sonnx conform DIR... : run ONNX backend-test directories and report pass/fail per test and operator.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.h"
+#include "conformance/executors.h"
+#include "conformance/report.h"
+#include "reference/model/errors.h"
+
+namespace sonnx::cli {
+
+namespace {
+struct ConformArgs {
+  std::vector<std::string> dirs;
+  std::string executor = "reference";
+  std::vector<std::string> reports;
+  std::string filter;
+  std::string skips;
+  std::string tolerances;
+  std::string format = "text";
+  std::string shard;
+  double timeout = 120;
+  bool no_isolate = false;
+};
+
+std::string default_data_file(const char* name) {
+  return std::string(SONNX_SOURCE_DIR) + "/conformance/" + name;
+}
+}  // namespace
+
+void add_conform_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ConformArgs>();
+  auto* cmd = app.add_subcommand("conform", "Run ONNX backend-test directories (model.onnx + test_data_set_N) and compare outputs");
+  cmd->add_option("dirs", args->dirs, "Test directories, or folders of them (e.g. the generated node suite)")->required();
+  cmd->add_option("--executor", args->executor, "Executor: reference")->capture_default_str();
+  cmd->add_option("--report", args->reports, "Write a report (.json, .md or .xml); may be repeated");
+  cmd->add_option("--filter", args->filter, "Only tests whose name matches this regular expression");
+  cmd->add_option("--skips", args->skips, "Skip list (default: conformance/skips.txt)");
+  cmd->add_option("--tolerances", args->tolerances, "Tolerance overrides (default: conformance/tolerances.txt)");
+  cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--shard", args->shard, "Run shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
+  cmd->add_option("--timeout", args->timeout, "Seconds per test before it is recorded as a timeout")->capture_default_str();
+  cmd->add_flag("--no-isolate", args->no_isolate, "Run tests in this process (faster to debug; a crash stops the run)");
+  cmd->callback([args, &exit_code] {
+    RunOptions opt;
+    opt.filter = args->filter;
+    opt.isolate = !args->no_isolate;
+    opt.timeout_seconds = args->timeout;
+    opt.progress = isatty(STDERR_FILENO);
+    std::string skips = args->skips.empty() ? default_data_file("skips.txt") : args->skips;
+    std::string tols = args->tolerances.empty() ? default_data_file("tolerances.txt") : args->tolerances;
+    if (!std::filesystem::exists(skips) && !args->skips.empty()) throw LoadError("no skip list '" + skips + "'");
+    if (std::filesystem::exists(skips)) opt.skips = read_skips(skips);
+    if (std::filesystem::exists(tols)) opt.tolerances = read_tolerances(tols);
+    std::string shard = args->shard;
+    if (shard.empty() && std::getenv("GTEST_TOTAL_SHARDS") && std::getenv("GTEST_SHARD_INDEX"))
+      shard = std::string(std::getenv("GTEST_SHARD_INDEX")) + "/" + std::getenv("GTEST_TOTAL_SHARDS");
+    if (!shard.empty()) {
+      auto slash = shard.find('/');
+      try {
+        opt.shard_index = std::stoi(shard.substr(0, slash));
+        opt.shard_count = std::stoi(shard.substr(slash + 1));
+      } catch (const std::exception&) {
+        throw LoadError("--shard takes K/N");
+      }
+      if (slash == std::string::npos || opt.shard_count < 1 || opt.shard_index < 0 || opt.shard_index >= opt.shard_count)
+        throw LoadError("--shard takes K/N with 0 <= K < N");
+    }
+    ExecuteFn exec = make_executor(args->executor);
+    std::vector<std::filesystem::path> roots(args->dirs.begin(), args->dirs.end());
+    auto tests = discover_tests(roots);
+    if (tests.empty()) throw LoadError("no test directories (model.onnx + test_data_set_N) found");
+    RunReport report = run_conformance(tests, exec, args->executor, opt);
+    for (const auto& f : args->reports) write_report(report, f);
+    const Summary& s = report.summary;
+    if (args->format == "json") {
+      std::cout << report_json(report).dump(2) << "\n";
+    } else {
+      for (const auto& t : report.tests)
+        if (t.status != "passed" && t.status != "skipped") std::cout << t.status << "  " << t.name << ": " << t.message << "\n";
+      std::cout << "executor " << args->executor << ": " << s.total << " tests, " << s.passed << " passed, " << s.failed
+                << " failed, " << s.errored << " errored, " << s.skipped << " skipped\n";
+    }
+    exit_code = (s.failed + s.errored) > 0 ? 1 : 0;
+  });
+}
+
+}  // namespace sonnx::cli

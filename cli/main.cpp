@@ -1,0 +1,34 @@
+// sonnx: validate, interpret and conformance-test ONNX models under the SONNX graph semantics.
+#include <iostream>
+
+#include "commands.h"
+#include "reference/model/errors.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"sonnx: a reference interpreter, validator and conformance suite for ONNX models"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "sonnx 0.1.0");
+  int exit_code = 0;
+  sonnx::cli::add_check_command(app, exit_code);
+  sonnx::cli::add_run_command(app, exit_code);
+  sonnx::cli::add_conform_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;  // --help/--version exit 0; usage errors exit 2
+  } catch (const sonnx::LoadError& e) {
+    std::cerr << "sonnx: " << e.what() << "\n";
+    return 2;
+  } catch (const sonnx::Unsupported& e) {
+    std::cerr << "sonnx: unsupported: " << e.what() << "\n";
+    return 1;
+  } catch (const sonnx::Trap& e) {
+    std::cerr << "sonnx: runtime error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "sonnx: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return exit_code;
+}

@@ -1,0 +1,18 @@
+// Writing a conformance run as JSON (the contract of DESIGN.md §5), Markdown or JUnit XML.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "runner.h"
+
+namespace sonnx {
+
+nlohmann::json report_json(const RunReport& r);
+std::string report_markdown(const RunReport& r);
+std::string report_junit(const RunReport& r);
+// Picks the format from the extension (.json, .md, .xml); throws LoadError otherwise.
+void write_report(const RunReport& r, const std::filesystem::path& file);
+
+}  // namespace sonnx
