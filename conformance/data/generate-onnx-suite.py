@@ -10,7 +10,7 @@ import numpy as np
 
 for alias, target in (("float", float), ("int", int), ("bool", bool), ("object", object),
                       ("complex", complex), ("str", str)):
-    if not hasattr(np, alias):
+    if alias not in np.__dict__:
         setattr(np, alias, target)
 
 from onnx.backend.test.cmd_tools import main  # noqa: E402  (after the aliases on purpose)

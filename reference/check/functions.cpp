@@ -1,0 +1,71 @@
+// Function rules (spec/functions.md): no recursion among model-local functions, and bodies that
+// are well formed on their own, so that inlining gives a well-formed, function-free graph.
+#include <map>
+#include <set>
+
+#include "graph_walk.h"
+#include "reference/model/schedule.h"
+#include "rules.h"
+
+namespace sonnx {
+
+namespace {
+std::string fn_id(const Function& f) { return (f.domain.empty() ? "" : f.domain + ".") + f.name; }
+
+// The function calls in a list of nodes (and their subgraphs).
+void calls_in(const Model& m, const std::vector<Node>& nodes, std::set<size_t>& out) {
+  for (const auto& n : nodes) {
+    if (const Function* f = m.find_function(n.domain, n.op_type)) out.insert(static_cast<size_t>(f - m.functions.data()));
+    for (const auto& a : n.attributes) {
+      if (a.g) calls_in(m, a.g->nodes, out);
+      for (const auto& sg : a.graphs) calls_in(m, sg->nodes, out);
+    }
+  }
+}
+}  // namespace
+
+void check_function_recursion(CheckContext& c) {
+  const Model& m = c.model.ir;
+  size_t n = m.functions.size();
+  std::vector<std::vector<size_t>> succ(n);
+  for (size_t i = 0; i < n; ++i) {
+    std::set<size_t> callees;
+    calls_in(m, m.functions[i].nodes, callees);
+    succ[i].assign(callees.begin(), callees.end());
+  }
+  // Iterative cycle search: a long call chain must not overflow our stack (onnx's checker's does).
+  auto cycle = find_cycle(n, succ);
+  if (cycle.empty()) return;
+  c.has_recursion = true;
+  std::string path;
+  for (size_t i : cycle) path += fn_id(m.functions[i]) + " -> ";
+  path += fn_id(m.functions[cycle.front()]);
+  c.report("FUNC-RECURSION", "function " + fn_id(m.functions[cycle.front()]), nullptr, "",
+           "FUNC-RECURSION: functions may not call themselves, directly or indirectly; call cycle " + path);
+}
+
+void check_function_bodies(CheckContext& c) {
+  for (const auto& f : c.model.ir.functions) {
+    std::string path = "function " + fn_id(f);
+    std::set<std::string> defined(f.inputs.begin(), f.inputs.end());
+    std::set<std::string> assigned = defined;
+    auto bad = [&](const Node* n, const std::string& value, const std::string& what) {
+      c.report("FUNC-BODY", path, n, value, "FUNC-BODY: a function body is a well-formed graph over its inputs; " + what);
+    };
+    for (const auto& n : f.nodes)
+      for (const auto& o : n.outputs)
+        if (!o.empty() && !assigned.insert(o).second) bad(&n, o, "'" + o + "' is assigned twice");
+    for (const auto& n : f.nodes)
+      for (const auto& in : n.inputs)
+        if (!in.empty() && !assigned.count(in)) bad(&n, in, "'" + in + "' used by " + node_id(n) + " is not defined in the body");
+    for (const auto& o : f.outputs)
+      if (!assigned.count(o)) bad(nullptr, o, "function output '" + o + "' is not produced");
+    // Acyclic, using the same schedule as graphs.
+    Graph body;
+    body.nodes = f.nodes;
+    auto succ = node_successors(body);
+    if (!kahn_order(body.nodes.size(), succ)) bad(nullptr, "", "the body has a cycle");
+  }
+}
+
+}  // namespace sonnx

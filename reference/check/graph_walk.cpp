@@ -1,0 +1,66 @@
+#include "graph_walk.h"
+
+#include <unordered_map>
+
+#include "reference/model/scope.h"
+
+namespace sonnx {
+
+namespace {
+void walk(const Graph& g, const std::set<std::string>& outer, const GraphVisitor& visit) {
+  visit(g, outer);
+  std::set<std::string> inner = outer;
+  inner.merge(defined_names(g));
+  for (const auto& n : g.nodes)
+    for (const auto& a : n.attributes) {
+      if (a.g) walk(*a.g, inner, visit);
+      for (const auto& sg : a.graphs) walk(*sg, inner, visit);
+    }
+}
+}  // namespace
+
+void for_each_graph(const Graph& main, const GraphVisitor& visit) { walk(main, {}, visit); }
+
+std::vector<std::vector<size_t>> node_successors(const Graph& g) {
+  std::unordered_map<std::string, size_t> producer;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const auto& o : g.nodes[i].outputs)
+      if (!o.empty()) producer.emplace(o, i);
+  std::vector<std::vector<size_t>> succ(g.nodes.size());
+  auto depend = [&](size_t consumer, const std::string& name) {
+    auto it = producer.find(name);
+    if (it != producer.end()) succ[it->second].push_back(consumer);
+  };
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (const auto& in : g.nodes[i].inputs)
+      if (!in.empty()) depend(i, in);
+    bool has_subgraph = false;
+    for (const auto& a : g.nodes[i].attributes) has_subgraph = has_subgraph || a.g || !a.graphs.empty();
+    if (has_subgraph)
+      for (const auto& name : implicit_inputs(g.nodes[i])) depend(i, name);
+  }
+  return succ;
+}
+
+namespace {
+void visit_nodes(const std::vector<Node>& nodes, const std::string& path, const std::map<std::string, int64_t>& opsets,
+                 const Function* fn, const NodeVisitor& visit) {
+  for (const auto& n : nodes) {
+    visit(n, path, opsets, fn);
+    for (const auto& a : n.attributes) {
+      if (a.g) visit_nodes(a.g->nodes, a.g->path, opsets, fn, visit);
+      for (const auto& sg : a.graphs) visit_nodes(sg->nodes, sg->path, opsets, fn, visit);
+    }
+  }
+}
+}  // namespace
+
+void for_each_node(const Model& m, const NodeVisitor& visit) {
+  visit_nodes(m.graph.nodes, m.graph.path, m.opset_imports, nullptr, visit);
+  for (const auto& f : m.functions)
+    visit_nodes(f.nodes, "function " + (f.domain.empty() ? "" : f.domain + ".") + f.name, f.opset_imports, &f, visit);
+}
+
+std::string node_id(const Node& n) { return n.name.empty() ? "#" + std::to_string(n.index) : n.name; }
+
+}  // namespace sonnx

@@ -1,0 +1,58 @@
+#include "profile.h"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/model/errors.h"
+#include "rules.h"
+
+namespace sonnx {
+
+std::filesystem::path profiles_dir() {
+  if (const char* env = std::getenv("SONNX_PROFILES_DIR")) return env;
+  return std::filesystem::path(SONNX_SOURCE_DIR) / "spec" / "profiles";
+}
+
+namespace {
+Profile load_file(const std::filesystem::path& file, int depth) {
+  if (depth > 8) throw LoadError("profile '" + file.string() + "': 'extends' chain too deep");
+  std::ifstream in(file);
+  if (!in) throw LoadError("cannot read profile '" + file.string() + "'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw LoadError("profile '" + file.string() + "' is not valid JSON: " + e.what());
+  }
+  Profile p;
+  try {
+    if (j.contains("extends")) p = load_profile_named(j.at("extends").get<std::string>(), file.parent_path(), depth + 1);
+    p.name = j.value("name", file.stem().string());
+    for (const auto& r : j.at("rules")) {
+      std::string id = r.get<std::string>();
+      if (!find_rule(id)) throw LoadError("profile '" + file.string() + "': unknown rule '" + id + "'");
+      p.rules.insert(id);
+    }
+    if (j.contains("operators")) {
+      p.restricts_operators = true;
+      p.operators.clear();
+      for (const auto& o : j.at("operators")) p.operators.insert(o.get<std::string>());
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw LoadError("profile '" + file.string() + "': " + e.what());
+  }
+  return p;
+}
+}  // namespace
+
+Profile load_profile_named(const std::string& name, const std::filesystem::path& relative_to, int depth) {
+  if (name == "onnx" || name == "sonnx") return load_file(profiles_dir() / (name + ".json"), depth);
+  std::filesystem::path f(name);
+  if (f.is_relative() && !relative_to.empty() && !std::filesystem::exists(f)) f = relative_to / f;
+  return load_file(f, depth);
+}
+
+Profile load_profile(const std::string& name_or_file) { return load_profile_named(name_or_file, {}, 0); }
+
+}  // namespace sonnx

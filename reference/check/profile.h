@@ -1,0 +1,24 @@
+// A profile: which rules are enabled, and (optionally) the operator set allowed. Profiles are data
+// files (spec/profiles/*.json): {"name", "extends"?, "rules": [IDs], "operators"?: [op types]}.
+#pragma once
+#include <filesystem>
+#include <set>
+#include <string>
+
+namespace sonnx {
+
+struct Profile {
+  std::string name;
+  std::set<std::string> rules;
+  bool restricts_operators = false;
+  std::set<std::string> operators;  // ai.onnx op types allowed when restricts_operators
+};
+
+// "onnx", "sonnx", or a path to a JSON file. Throws LoadError on an unknown name, a bad file or an
+// unknown rule ID.
+Profile load_profile(const std::string& name_or_file);
+// The same, resolving a relative file name against `relative_to` (used for "extends").
+Profile load_profile_named(const std::string& name, const std::filesystem::path& relative_to, int depth);
+std::filesystem::path profiles_dir();
+
+}  // namespace sonnx

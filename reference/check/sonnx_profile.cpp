@@ -1,0 +1,113 @@
+// SONNX profile restrictions (spec/restrictions.md): explicit attributes and static types, the
+// operator subset, determinism, inference only, no control flow, no sparse tensors.
+#include <onnx/defs/schema.h>
+
+#include "graph_walk.h"
+#include "profile.h"
+#include "rules.h"
+
+namespace sonnx {
+
+void check_explicit_attributes(CheckContext& c) {
+  for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
+    auto it = opsets.find(n.domain);
+    if (it == opsets.end()) return;
+    const auto* s = onnx::OpSchemaRegistry::Schema(n.op_type, static_cast<int>(it->second), n.domain);
+    if (!s) return;
+    for (const auto& [name, attr] : s->attributes())
+      if (!attr.required && attr.default_value.type() != onnx::AttributeProto::UNDEFINED && !n.attr(name))
+        c.report("SONNX-EXPLICIT-ATTR", path, &n, "",
+                 "SONNX-EXPLICIT-ATTR: every attribute with a default is given explicitly; " + node_id(n) + " (" + n.op_type +
+                     ") relies on the default of '" + name + "'");
+  });
+}
+
+void check_static_types(CheckContext& c) {
+  const Graph& g = c.model.ir.graph;
+  std::map<std::string, const TypeInfo*> declared;
+  for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
+    for (const auto& v : *list) declared[v.name] = &v.type;
+  auto need = [&](const std::string& name, const Node* n, const char* what) {
+    auto it = declared.find(name);
+    if (it == declared.end())
+      c.report("SONNX-STATIC-TYPE", g.path, n, name, std::string("SONNX-STATIC-TYPE: every value has a declared type and static shape; ") + what + " '" + name + "' has no declared type");
+    else if (!it->second->is_static_tensor())
+      c.report("SONNX-STATIC-TYPE", g.path, n, name,
+               std::string("SONNX-STATIC-TYPE: every value has a declared type and static shape; ") + what + " '" + name + "' is declared " + it->second->str());
+  };
+  for (const auto& v : g.inputs) need(v.name, nullptr, "graph input");
+  for (const auto& v : g.outputs) need(v.name, nullptr, "graph output");
+  std::set<std::string> io;
+  for (const auto& v : g.inputs) io.insert(v.name);
+  for (const auto& v : g.outputs) io.insert(v.name);
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs)
+      if (!o.empty() && !io.count(o)) need(o, &n, "value");
+}
+
+void check_operator_set(CheckContext& c) {
+  if (!c.profile.restricts_operators) return;
+  for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function* fn) {
+    if (fn) return;  // a function's body is judged where the function is called
+    if (!n.domain.empty() || !c.profile.operators.count(n.op_type))
+      c.report("SONNX-OPERATOR-SET", path, &n, "",
+               "SONNX-OPERATOR-SET: only operators of the " + c.profile.name + " operator set; " + (n.domain.empty() ? "" : n.domain + ".") + n.op_type + " is not in it");
+  });
+}
+
+void check_deterministic(CheckContext& c) {
+  static const std::set<std::string> random_ops{"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"};
+  for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
+    std::map<std::string, const Tensor*> constants;
+    for (const auto& [name, t] : g.initializers) constants[name] = &t;
+    for (const auto& n : g.nodes) {
+      if (!n.domain.empty()) continue;
+      if (random_ops.count(n.op_type)) {
+        c.report("SONNX-DETERMINISTIC", g.path, &n, "", "SONNX-DETERMINISTIC: only deterministic operators; " + n.op_type + " samples random numbers");
+      } else if (n.op_type == "Dropout" && n.inputs.size() > 2 && !n.inputs[2].empty()) {
+        // training_mode must be a constant false for the node to be deterministic.
+        auto it = constants.find(n.inputs[2]);
+        bool constant_false = it != constants.end() && it->second->size() == 1 && it->second->dtype() == DType::Bool && !it->second->data<bool>()[0];
+        if (!constant_false)
+          c.report("SONNX-DETERMINISTIC", g.path, &n, n.inputs[2],
+                   "SONNX-DETERMINISTIC: only deterministic operators; Dropout's training_mode '" + n.inputs[2] + "' is not a constant false");
+      }
+    }
+  });
+}
+
+void check_inference_only(CheckContext& c) {
+  const char* training = "ai.onnx.preview.training";
+  if (c.model.proto.training_info_size() > 0)
+    c.report("SONNX-INFERENCE-ONLY", "main", nullptr, "", "SONNX-INFERENCE-ONLY: the model carries training information (training_info)");
+  for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
+    if (n.domain == training)
+      c.report("SONNX-INFERENCE-ONLY", path, &n, "", "SONNX-INFERENCE-ONLY: no training operators; " + n.op_type + " is in " + training);
+  });
+}
+
+void check_no_control_flow(CheckContext& c) {
+  for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
+    bool has_graph = false;
+    for (const auto& a : n.attributes) has_graph = has_graph || a.type == Attribute::Type::Graph || a.type == Attribute::Type::Graphs;
+    if (has_graph || (n.domain.empty() && (n.op_type == "If" || n.op_type == "Loop" || n.op_type == "Scan" || n.op_type == "SequenceMap")))
+      c.report("SONNX-NO-CONTROL-FLOW", path, &n, "", "SONNX-NO-CONTROL-FLOW: no control-flow operators; " + node_id(n) + " is " + n.op_type);
+  });
+}
+
+void check_no_sparse(CheckContext& c) {
+  const Graph& g = c.model.ir.graph;
+  for (const auto& s : g.sparse_initializers)
+    c.report("SONNX-NO-SPARSE", g.path, nullptr, s, "SONNX-NO-SPARSE: no sparse tensors; '" + s + "' is a sparse initializer");
+  for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
+    for (const auto& v : *list)
+      if (v.type.kind == TypeInfo::Kind::SparseTensor)
+        c.report("SONNX-NO-SPARSE", g.path, nullptr, v.name, "SONNX-NO-SPARSE: no sparse tensors; '" + v.name + "' has a sparse tensor type");
+  for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
+    for (const auto& a : n.attributes)
+      if (a.type == Attribute::Type::SparseTensor || a.type == Attribute::Type::SparseTensors)
+        c.report("SONNX-NO-SPARSE", path, &n, "", "SONNX-NO-SPARSE: no sparse tensors; attribute '" + a.name + "' of " + node_id(n) + " is sparse");
+  });
+}
+
+}  // namespace sonnx

@@ -1,0 +1,105 @@
+// Structural well-formedness (spec/structure.md): names, SSA, definedness, outputs, acyclicity,
+// topological order. Each function checks one rule over the main graph and every subgraph.
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "graph_walk.h"
+#include "reference/model/scope.h"
+#include "reference/model/schedule.h"
+#include "rules.h"
+
+namespace sonnx {
+
+void check_names(CheckContext& c) {
+  for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
+    for (const auto& v : g.inputs)
+      if (v.name.empty()) c.report("STRUCT-NAME", g.path, nullptr, "", "STRUCT-NAME: every graph input is named; an input has an empty name");
+    for (const auto& v : g.outputs)
+      if (v.name.empty()) c.report("STRUCT-NAME", g.path, nullptr, "", "STRUCT-NAME: every graph output is named; an output has an empty name");
+    for (const auto& [name, t] : g.initializers)
+      if (name.empty()) c.report("STRUCT-NAME", g.path, nullptr, "", "STRUCT-NAME: every initializer is named; an initializer has an empty name");
+    for (const auto& n : g.nodes)
+      if (n.outputs.empty())
+        c.report("STRUCT-NAME", g.path, &n, "", "STRUCT-NAME: a node has at least one output (C4); " + node_id(n) + " has none");
+  });
+}
+
+void check_ssa(CheckContext& c) {
+  for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>& outer) {
+    std::unordered_set<std::string> assigned;
+    auto assign = [&](const std::string& name, const Node* n, const std::string& what) {
+      if (name.empty()) return;
+      if (outer.count(name)) {
+        c.report("STRUCT-SSA", g.path, n, name,
+                 "STRUCT-SSA: a subgraph may not re-assign a name of an enclosing scope; '" + name + "' is assigned again by " + what);
+      } else if (!assigned.insert(name).second) {
+        c.report("STRUCT-SSA", g.path, n, name, "STRUCT-SSA: every value is assigned exactly once; '" + name + "' is assigned again by " + what);
+      }
+    };
+    // Graph inputs that also have an initializer are one value (the initializer is the default).
+    std::unordered_set<std::string> input_names;
+    for (const auto& v : g.inputs) {
+      assign(v.name, nullptr, "a graph input");
+      input_names.insert(v.name);
+    }
+    for (const auto& [name, t] : g.initializers)
+      if (!input_names.count(name)) assign(name, nullptr, "an initializer");
+    for (const auto& s : g.sparse_initializers)
+      if (!input_names.count(s)) assign(s, nullptr, "a sparse initializer");
+    for (const auto& n : g.nodes)
+      for (const auto& o : n.outputs) assign(o, &n, "node " + node_id(n) + " (" + n.op_type + ")");
+  });
+}
+
+void check_defined(CheckContext& c) {
+  for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>& outer) {
+    std::set<std::string> defined = defined_names(g);
+    for (const auto& n : g.nodes)
+      for (const auto& in : n.inputs)
+        if (!in.empty() && !defined.count(in) && !outer.count(in))
+          c.report("STRUCT-DEFINED", g.path, &n, in,
+                   "STRUCT-DEFINED: every node input is defined (graph input, initializer, node output or outer scope); '" + in +
+                       "' used by " + node_id(n) + " is not");
+  });
+}
+
+void check_outputs_produced(CheckContext& c) {
+  for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>& outer) {
+    std::set<std::string> defined = defined_names(g);
+    for (const auto& o : g.outputs)
+      if (!o.name.empty() && !defined.count(o.name) && !outer.count(o.name))
+        c.report("STRUCT-OUTPUT", g.path, nullptr, o.name, "STRUCT-OUTPUT: every graph output is produced; '" + o.name + "' is not");
+  });
+}
+
+void check_acyclic(CheckContext& c) {
+  for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
+    auto succ = node_successors(g);
+    if (kahn_order(g.nodes.size(), succ)) return;
+    auto cycle = find_cycle(g.nodes.size(), succ);
+    std::string path;
+    for (size_t i : cycle) path += node_id(g.nodes[i]) + " -> ";
+    if (!cycle.empty()) path += node_id(g.nodes[cycle.front()]);
+    const Node* first = cycle.empty() ? nullptr : &g.nodes[cycle.front()];
+    c.report("STRUCT-ACYCLIC", g.path, first, "", "STRUCT-ACYCLIC: the graph has no cycle; found " + path);
+  });
+}
+
+void check_topological_order(CheckContext& c) {
+  for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
+    auto succ = node_successors(g);
+    if (!kahn_order(g.nodes.size(), succ)) return;  // a cycle is STRUCT-ACYCLIC's finding, not this one's
+    for (size_t u = 0; u < g.nodes.size(); ++u)
+      for (size_t v : succ[u])
+        if (v < u) {
+          const Node& n = g.nodes[v];
+          c.report("STRUCT-TOPO-ORDER", g.path, &n, "",
+                   "STRUCT-TOPO-ORDER: nodes are listed in a topological order; " + node_id(n) + " comes before " +
+                       node_id(g.nodes[u]) + ", whose output it uses");
+          return;  // one finding per graph: the rest of the misordering follows from it
+        }
+  });
+}
+
+}  // namespace sonnx

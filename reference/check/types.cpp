@@ -1,0 +1,70 @@
+// TYPE-INFERENCE: element types satisfy the schemas' type constraints, and shapes are consistent,
+// as onnx's own type and shape inference (strict mode, type checks on) decides. onnx stops at the
+// first failing node, so we name unnamed nodes, run it, drop the failing node, and run again, to
+// report every violation (bounded number of rounds).
+#include <regex>
+#include <set>
+
+#include <onnx/shape_inference/implementation.h>
+
+#include "graph_walk.h"
+#include "rules.h"
+
+namespace sonnx {
+
+namespace {
+constexpr int kMaxRounds = 50;
+const char* kTempPrefix = "__sonnx_node_";
+}  // namespace
+
+void check_type_inference(CheckContext& c) {
+  if (c.has_recursion) return;  // onnx's inference recurses into functions without a bound
+  // Inference presupposes a well-formed graph; on a malformed one its findings are echoes of the
+  // structural error. Likewise a node another rule already rejected is not reported again.
+  std::set<std::string> already;
+  for (const auto& d : c.out) {
+    if (d.severity != Severity::Error) continue;
+    if (d.rule.rfind("STRUCT-", 0) == 0 || d.rule.rfind("FUNC-", 0) == 0) return;
+    if (!d.node.empty()) already.insert(d.node);
+  }
+  onnx::ModelProto copy = c.model.proto;
+  auto* g = copy.mutable_graph();
+  for (int i = 0; i < g->node_size(); ++i)
+    if (g->node(i).name().empty()) g->mutable_node(i)->set_name(kTempPrefix + std::to_string(i));
+  std::vector<std::string> original_names;
+  for (const auto& n : c.model.ir.graph.nodes) original_names.push_back(node_id(n));
+  static const std::regex where(R"(\(op_type:([^,]*), node name: ([^)]*)\):\s*(.*))");
+  for (int round = 0; round < kMaxRounds; ++round) {
+    try {
+      onnx::ModelProto attempt = copy;
+      onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*strict_mode=*/1, /*data_prop=*/false);
+      onnx::shape_inference::InferShapes(attempt, onnx::OpSchemaRegistry::Instance(), opts);
+      return;
+    } catch (const std::exception& e) {
+      std::string msg = e.what();
+      std::smatch m;
+      std::string op, name, detail = msg;
+      if (std::regex_search(msg, m, where)) {
+        op = m[1];
+        name = m[2];
+        detail = m[3];
+      }
+      // Find and drop the failing node in the main graph so the next round looks further.
+      int index = -1;
+      for (int i = 0; i < g->node_size(); ++i)
+        if (!name.empty() && g->node(i).name() == name) index = i;
+      Diagnostic d;
+      d.rule = "TYPE-INFERENCE";
+      d.severity = Severity::Error;
+      d.graph = "main";
+      d.op_type = op;
+      d.node = name.rfind(kTempPrefix, 0) == 0 ? "#" + name.substr(std::string(kTempPrefix).size()) : name;
+      d.message = "TYPE-INFERENCE: types satisfy the schemas' constraints; " + detail;
+      if (!already.count(d.node)) c.out.push_back(d);
+      if (index < 0) return;
+      g->mutable_node()->DeleteSubrange(index, 1);
+    }
+  }
+}
+
+}  // namespace sonnx

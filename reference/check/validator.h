@@ -1,0 +1,14 @@
+// The validator: runs every rule the profile enables and returns all findings (not just the first).
+#pragma once
+#include <vector>
+
+#include "diagnostic.h"
+#include "profile.h"
+#include "reference/model/loader.h"
+
+namespace sonnx {
+
+std::vector<Diagnostic> validate(const LoadedModel& model, const Profile& profile);
+bool has_errors(const std::vector<Diagnostic>& ds);
+
+}  // namespace sonnx

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite: install dependencies, build with AddressSanitizer + UndefinedBehaviorSanitizer
+# in build-test/, and run every ctest label (unit, conformance, proofs, fuzz).
+# Pass ctest arguments to select a part, e.g. scripts/test.sh -L unit
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/install-deps.sh
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSONNX_SANITIZE=ON >/dev/null
+cmake --build build-test -j"$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-test --output-on-failure -j"$(nproc)" "$@"
