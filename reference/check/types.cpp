@@ -31,23 +31,24 @@ void check_type_inference(CheckContext& c) {
   auto* g = copy.mutable_graph();
   for (int i = 0; i < g->node_size(); ++i)
     if (g->node(i).name().empty()) g->mutable_node(i)->set_name(kTempPrefix + std::to_string(i));
-  std::vector<std::string> original_names;
-  for (const auto& n : c.model.ir.graph.nodes) original_names.push_back(node_id(n));
   static const std::regex where(R"(\(op_type:([^,]*), node name: ([^)]*)\):\s*(.*))");
   for (int round = 0; round < kMaxRounds; ++round) {
     try {
-      onnx::ModelProto attempt = copy;
+      // Inference only adds inferred value_info to the copy; a later round can run on it as is.
       onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*strict_mode=*/1, /*data_prop=*/false);
-      onnx::shape_inference::InferShapes(attempt, onnx::OpSchemaRegistry::Instance(), opts);
+      onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), opts);
       return;
     } catch (const std::exception& e) {
       std::string msg = e.what();
       std::smatch m;
       std::string op, name, detail = msg;
+      static const std::regex other_form(R"(node name ([^ .]+))");
       if (std::regex_search(msg, m, where)) {
         op = m[1];
         name = m[2];
         detail = m[3];
+      } else if (std::regex_search(msg, m, other_form)) {
+        name = m[1];
       }
       // Find and drop the failing node in the main graph so the next round looks further.
       int index = -1;

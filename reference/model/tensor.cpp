@@ -1,5 +1,6 @@
 #include "tensor.h"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -47,12 +48,22 @@ double Tensor::as_double(int64_t i) const {
   });
 }
 
+namespace {
+// Float to int64 without undefined behaviour: NaN becomes 0, out-of-range values saturate.
+int64_t saturate_to_int64(double v) {
+  if (std::isnan(v)) return 0;
+  if (v <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+  if (v >= 9223372036854775808.0) return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(v);
+}
+}  // namespace
+
 int64_t Tensor::as_int64(int64_t i) const {
   return visit_dtype(type_, [&]<class T>() -> int64_t {
     if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(data<T>()[i]);
-    else if constexpr (std::is_arithmetic_v<T>) return static_cast<int64_t>(data<T>()[i]);
+    else if constexpr (std::is_arithmetic_v<T>) return saturate_to_int64(static_cast<double>(data<T>()[i]));
     else if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>)
-      return static_cast<int64_t>(static_cast<float>(data<T>()[i]));
+      return saturate_to_int64(static_cast<float>(data<T>()[i]));
     else throw Trap("expected a numeric tensor, got " + std::string(dtype_name(type_)));
   });
 }

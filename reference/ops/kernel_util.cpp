@@ -17,8 +17,14 @@ std::vector<int64_t> normalize_axes(const OpContext& ctx, std::vector<int64_t> a
 
 std::vector<int64_t> strides_of(const Shape& shape) {
   std::vector<int64_t> s(shape.size(), 1);
-  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
-    s[static_cast<size_t>(i)] = s[static_cast<size_t>(i) + 1] * shape[static_cast<size_t>(i) + 1];
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) {
+    // A zero-sized tensor may have huge other dims; its strides are never used to address memory,
+    // but computing them must not overflow, so they saturate.
+    int64_t next;
+    if (__builtin_mul_overflow(s[static_cast<size_t>(i) + 1], shape[static_cast<size_t>(i) + 1], &next))
+      next = std::numeric_limits<int64_t>::max();
+    s[static_cast<size_t>(i)] = next;
+  }
   return s;
 }
 

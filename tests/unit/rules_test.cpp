@@ -38,8 +38,12 @@ TEST_P(RuleFixture, BreaksExactlyItsRule) {
   for (const auto& d : ds) {
     if (d.rule == rule) {
       ++hits;
-      if (!e["node"].is_null()) EXPECT_EQ(d.node, e["node"].get<std::string>()) << d.message;
-      if (!e["value"].is_null()) EXPECT_EQ(d.value, e["value"].get<std::string>()) << d.message;
+      if (!e["node"].is_null()) {
+        EXPECT_EQ(d.node, e["node"].get<std::string>()) << d.message;
+      }
+      if (!e["value"].is_null()) {
+        EXPECT_EQ(d.value, e["value"].get<std::string>()) << d.message;
+      }
       EXPECT_EQ(d.message.rfind(rule + ":", 0), 0u) << "message must start with the rule: " << d.message;
     } else if (std::find(e["also"].begin(), e["also"].end(), d.rule) == e["also"].end()) {
       EXPECT_NE(d.severity, Severity::Error) << "unexpected " << d.rule << ": " << d.message;

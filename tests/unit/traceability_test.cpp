@@ -58,7 +58,8 @@ std::set<std::string> fixture_rule_ids() {
   if (!d) return ids;
   std::ifstream in(std::string(d) + "/expected.json");
   if (!in) return ids;
-  for (const auto& [k, v] : nlohmann::json::parse(in)["rules"].items()) ids.insert(k);
+  auto all = nlohmann::json::parse(in);
+  for (const auto& [k, v] : all["rules"].items()) ids.insert(k);
   return ids;
 }
 

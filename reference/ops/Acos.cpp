@@ -1,0 +1,13 @@
+// Acos: elementwise arccosine (NaN outside [-1, 1]).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> acos_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::acos(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Acos", 7, acos_kernel, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,13 @@
+// Acosh: elementwise inverse hyperbolic cosine (NaN below 1).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> acosh_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::acosh(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Acosh", 9, acosh_kernel, Accuracy::Rounding);
+}  // namespace sonnx

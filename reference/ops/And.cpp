@@ -1,0 +1,17 @@
+// And: elementwise logical and of two bool tensors. Version 1 broadcasts B to A only when broadcast=1 (legacy
+// broadcasting); from version 7 both inputs broadcast multidirectionally.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+Tensor and_tensors(OpContext& ctx, const Tensor& a, const Tensor& b) {
+  require_type(ctx, a, DType::Bool, "input A");
+  require_type(ctx, b, DType::Bool, "input B");
+  return binary_elementwise<bool, bool>(ctx, a, b, [](bool x, bool y) { return x && y; });
+}
+}  // namespace
+SONNX_KERNEL("", "And", 1, binary_legacy<and_tensors>, Accuracy::Exact);
+SONNX_KERNEL("", "And", 7, binary_multidirectional<and_tensors>, Accuracy::Exact);
+}  // namespace sonnx

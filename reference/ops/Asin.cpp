@@ -1,0 +1,13 @@
+// Asin: elementwise arcsine (NaN outside [-1, 1]).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> asin_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::asin(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Asin", 7, asin_kernel, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,13 @@
+// Atanh: elementwise inverse hyperbolic tangent (±inf at ±1, NaN outside [-1, 1]).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> atanh_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::atanh(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Atanh", 9, atanh_kernel, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,30 @@
+// Bernoulli: for each probability p of the input, 1 with probability p and 0 otherwise, in the
+// element type `dtype` (default: the input's). p outside [0, 1] (or NaN) traps. With a `seed`
+// attribute the node draws from its own generator seeded from it, else from the run's generator.
+#include "util_e1.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> bernoulli(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  DType out_type = e1::dtype_attr(ctx, x.dtype());
+  e1::NodeRng rng(ctx);
+  Tensor bits(DType::Bool, x.shape());
+  visit_float(ctx, x.dtype(), [&]<class T>() {
+    const T* p = x.data<T>();
+    for (int64_t i = 0; i < x.size(); ++i) {
+      double prob = static_cast<double>(static_cast<compute_t<T>>(p[i]));
+      if (!(prob >= 0.0 && prob <= 1.0)) ctx.fail("probability " + std::to_string(prob) + " is outside [0, 1]");
+      bits.data<bool>()[i] = rng.uniform01() < prob;
+    }
+    return 0;
+  });
+  if (out_type == DType::Bool) return one(bits);
+  if (out_type != DType::Float && out_type != DType::Double && out_type != DType::Float16 &&
+      out_type != DType::BFloat16 && !is_integer(out_type))
+    ctx.fail("output element type " + std::string(dtype_name(out_type)) + " is not supported");
+  return one(cast_tensor(ctx, bits, out_type));
+}
+}  // namespace
+SONNX_KERNEL("", "Bernoulli", 15, bernoulli, Accuracy::Random);
+}  // namespace sonnx

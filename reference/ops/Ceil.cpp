@@ -1,0 +1,14 @@
+// Ceil: elementwise smallest integer ≥ x. Versions 1, 6, 13 (13 adds bfloat16) compute the
+// same function.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> ceil_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::ceil(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Ceil", 1, ceil_kernel, Accuracy::Exact);
+}  // namespace sonnx

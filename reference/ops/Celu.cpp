@@ -1,0 +1,21 @@
+// Celu: elementwise max(0, x) + min(0, alpha * (e^(x/alpha) - 1)); alpha = 1 by default
+// (version 12; the schema lists float only, the other floating types compute the same formula).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> celu(OpContext& ctx) {
+  double alpha = ctx.attr_float("alpha", 1.0f);
+  return one(float_unary(ctx, ctx.input(0), [&](double x) {
+    if (std::isnan(x)) return x;
+    double positive = x > 0.0 ? x : 0.0;
+    double e = alpha * std::expm1(x / alpha);
+    double negative = e < 0.0 ? e : 0.0;
+    return positive + negative;
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "Celu", 12, celu, Accuracy::Rounding);
+}  // namespace sonnx

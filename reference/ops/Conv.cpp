@@ -1,0 +1,39 @@
+// Conv: grouped N-D convolution (cross-correlation, as in every framework)
+//   Y[n, m, o] = B[m] + sum_{c in group(m), k} X[n, g*C/group + c, o*s - pad_begin + k*d] * W[m, c, k]
+// with elements of the padding contributing nothing. Versions 1 and 11 differ only in how the
+// documentation words auto_pad; the arithmetic is the same, so one kernel serves both.
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+std::vector<Value> conv(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& w = ctx.input(1);
+  if (x.dtype() != w.dtype()) ctx.fail("X and W have different element types");
+  ConvSetup s = conv_setup(ctx, x.shape(), w.shape());
+  std::vector<double> bias(static_cast<size_t>(s.M), 0.0);
+  if (ctx.has_input(2)) {
+    const Tensor& b = ctx.input(2);
+    if (b.dtype() != x.dtype()) ctx.fail("bias B has a different element type from X");
+    if (b.size() != s.M) ctx.fail("bias B has " + std::to_string(b.size()) + " elements, expected M=" + std::to_string(s.M));
+    bias = to_doubles(ctx, b);
+  }
+  return one(visit_float(ctx, x.dtype(), [&]<class T>() {
+    // Products and sums in double, rounded once to T at the end.
+    std::vector<double> xd = to_doubles(ctx, x), wd = to_doubles(ctx, w);
+    Tensor y(x.dtype(), s.out_shape);
+    T* py = y.data<T>();
+    conv_loop(
+        s, [&](int64_t) { return 0.0; },
+        [&](double& acc, int64_t xi, int64_t wi) { acc += xd[static_cast<size_t>(xi)] * wd[static_cast<size_t>(wi)]; },
+        [&](int64_t n, int64_t m, int64_t o, double acc) {
+          py[(n * s.M + m) * s.out_plane + o] = to_storage<T>(acc + bias[static_cast<size_t>(m)]);
+        });
+    return y;
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "Conv", 1, conv, Accuracy::Rounding);
+}  // namespace sonnx

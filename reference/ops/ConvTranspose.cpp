@@ -1,0 +1,117 @@
+// ConvTranspose: the transpose (gradient) of Conv. X [N, C, D...], W [C, M/group, k...],
+// Y [N, M, O...] with
+//   Y[n, m, o] = B[m] + sum over c in m's group, i, k with o + pad_begin = i*s + k*d of
+//                X[n, c, i] * W[c, m - g*M/group, k].
+// The uncropped ("full") output length along an axis is s*(in-1) + output_padding + (k-1)*d + 1;
+// pads crop it (begin/end), or output_shape / SAME auto_pad fix the output length and the pads
+// are derived from the total padding  full - out  (never negative: a longer output just has
+// trailing positions no input reaches):
+//   version 11: SAME_UPPER puts total/2 at the beginning (the odd one at the end); NOTSET with
+//               output_shape and SAME_LOWER put total - total/2 at the beginning.
+//   version 1:  the formula in its documentation puts total/2 at the beginning except for
+//               SAME_UPPER, contradicting its own auto_pad description ("extra padding at the end
+//               for SAME_UPPER"); we follow the auto_pad description: total - total/2 at the
+//               beginning only for SAME_LOWER.
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+std::vector<Value> conv_transpose(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& w = ctx.input(1);
+  if (x.dtype() != w.dtype()) ctx.fail("X and W have different element types");
+  if (x.rank() < 3) ctx.fail("input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x.shape()));
+  if (w.rank() != x.rank()) ctx.fail("weight W " + shape_str(w.shape()) + " must have the rank of X " + shape_str(x.shape()));
+  size_t r = static_cast<size_t>(x.rank() - 2);
+  int64_t N = x.dim(0), C = x.dim(1);
+  int64_t group = ctx.attr_int("group", 1);
+  if (group < 1) ctx.fail("group must be positive");
+  if (w.dim(0) != C) ctx.fail("weight W " + shape_str(w.shape()) + " must have C=" + std::to_string(C) + " as first dimension");
+  if (C % group != 0) ctx.fail("channels C=" + std::to_string(C) + " must be divisible by group=" + std::to_string(group));
+  int64_t Cg = C / group, Mg = w.dim(1), M = Mg * group;
+  std::vector<int64_t> in(x.shape().begin() + 2, x.shape().end());
+  std::vector<int64_t> kernel(w.shape().begin() + 2, w.shape().end());
+  if (ctx.has_attr("kernel_shape") && ctx.attr_ints("kernel_shape") != kernel)
+    ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(w.shape()));
+  std::vector<int64_t> strides = per_axis_attr(ctx, "strides", r, 1, 1);
+  std::vector<int64_t> dilations = per_axis_attr(ctx, "dilations", r, 1, 1);
+  std::vector<int64_t> out_pad = per_axis_attr(ctx, "output_padding", r, 0, 0);
+  AutoPad ap = auto_pad_of(ctx);
+
+  std::vector<int64_t> full(r), out(r), pad_begin(r, 0);
+  for (size_t i = 0; i < r; ++i) full[i] = strides[i] * (in[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1;
+
+  std::vector<int64_t> target;  // a requested output length per axis, if any
+  if (ctx.has_attr("output_shape") && !ctx.attr_ints("output_shape").empty()) {
+    target = ctx.attr_ints("output_shape");
+    // Accept the spatial lengths only, or a full shape whose trailing entries are the spatial ones.
+    if (target.size() == r + 2) target.erase(target.begin(), target.begin() + 2);
+    if (target.size() != r)
+      ctx.fail("output_shape has " + std::to_string(target.size()) + " values, expected " + std::to_string(r));
+  } else if (ap == AutoPad::SameUpper || ap == AutoPad::SameLower) {
+    target.resize(r);
+    for (size_t i = 0; i < r; ++i) target[i] = in[i] * strides[i];
+  }
+  if (!target.empty()) {
+    for (size_t i = 0; i < r; ++i) {
+      if (target[i] < 0) ctx.fail("output_shape has a negative length");
+      int64_t total = std::max<int64_t>(0, full[i] - target[i]);
+      bool extra_at_begin = ctx.version() >= 11 ? ap != AutoPad::SameUpper : ap == AutoPad::SameLower;
+      pad_begin[i] = extra_at_begin ? total - total / 2 : total / 2;
+      out[i] = target[i];
+    }
+  } else if (ap == AutoPad::Valid) {
+    out = full;
+  } else {
+    std::vector<int64_t> pb, pe;
+    pads_attr(ctx, r, pb, pe);
+    for (size_t i = 0; i < r; ++i) {
+      out[i] = full[i] - pb[i] - pe[i];
+      if (out[i] < 0) ctx.fail("pads are larger than the output on spatial axis " + std::to_string(i));
+    }
+    pad_begin = pb;
+  }
+
+  std::vector<double> bias(static_cast<size_t>(M), 0.0);
+  if (ctx.has_input(2)) {
+    const Tensor& b = ctx.input(2);
+    if (b.dtype() != x.dtype()) ctx.fail("bias B has a different element type from X");
+    if (b.size() != M) ctx.fail("bias B has " + std::to_string(b.size()) + " elements, expected M=" + std::to_string(M));
+    bias = to_doubles(ctx, b);
+  }
+  Shape out_shape = {N, M};
+  out_shape.insert(out_shape.end(), out.begin(), out.end());
+  shape_size(out_shape);  // traps on an absurd output_shape before the tap table is built
+  TapTable table = TapTable::transposed(in, kernel, out, strides, dilations, pad_begin);
+  int64_t in_plane = product(in), out_plane = product(out), k_plane = product(kernel);
+
+  return one(visit_float(ctx, x.dtype(), [&]<class T>() {
+    std::vector<double> xd = to_doubles(ctx, x), wd = to_doubles(ctx, w);
+    Tensor y(x.dtype(), out_shape);
+    T* py = y.data<T>();
+    std::vector<Tap> taps;
+    Shape out_sp(out.begin(), out.end());
+    for (int64_t n = 0; n < N; ++n)
+      for_each_index(out_sp, [&](const std::vector<int64_t>& idx, int64_t o) {
+        table.taps(idx, taps);
+        for (int64_t g = 0; g < group; ++g)
+          for (int64_t mm = 0; mm < Mg; ++mm) {
+            int64_t m = g * Mg + mm;
+            double acc = 0;
+            for (int64_t c = g * Cg; c < (g + 1) * Cg; ++c) {
+              int64_t xbase = (n * C + c) * in_plane;
+              int64_t wbase = (c * Mg + mm) * k_plane;
+              for (const Tap& t : taps) acc += xd[static_cast<size_t>(xbase + t.in_off)] * wd[static_cast<size_t>(wbase + t.k_off)];
+            }
+            py[(n * M + m) * out_plane + o] = to_storage<T>(acc + bias[static_cast<size_t>(m)]);
+          }
+      });
+    return y;
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "ConvTranspose", 1, conv_transpose, Accuracy::Rounding);
+SONNX_KERNEL("", "ConvTranspose", 11, conv_transpose, Accuracy::Rounding);
+}  // namespace sonnx

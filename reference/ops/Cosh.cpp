@@ -1,0 +1,13 @@
+// Cosh: elementwise hyperbolic cosine.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> cosh_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::cosh(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Cosh", 9, cosh_kernel, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,76 @@
+// DFT (version 17): discrete Fourier transform along one axis of a real ([..., 1]) or complex
+// ([..., 2], real and imaginary parts) signal; the output is always complex ([..., 2]).
+// - axis (default 1, the first dimension after the batch) indexes the input's dimensions; the
+//   last dimension (the components) cannot be transformed. Negative axes count from the back.
+// - dft_length (optional scalar input): the signal is zero-padded or cut to this length first.
+// - inverse=1: sign +, scaled by 1/n (numpy.fft.ifft).
+// - onesided=1: only bins 0..floor(n/2) (the rest follow by conjugate symmetry). The schema says
+//   this is not possible for complex input, and defines no inverse of a one-sided spectrum; both
+//   combinations trap.
+#include "util_e2.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> dft(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const int64_t rank = x.rank();
+  if (rank < 2) ctx.fail("input must have rank 2 or more ([batch, signal..., 1 or 2]), has shape " + shape_str(x.shape()));
+  const int64_t comps = x.dim(rank - 1);
+  if (comps != 1 && comps != 2) ctx.fail("the last dimension of the input must be 1 (real) or 2 (complex), is " + std::to_string(comps));
+  const int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 1), rank);
+  if (axis == rank - 1) ctx.fail("axis cannot be the last dimension (the real/imaginary components)");
+  const bool inverse = ctx.attr_int("inverse", 0) != 0;
+  const bool onesided = ctx.attr_int("onesided", 0) != 0;
+  if (onesided && comps == 2) ctx.fail("onesided output is not possible for complex input");
+  if (onesided && inverse) ctx.fail("onesided with inverse is not defined");
+
+  const int64_t n_in = x.dim(axis);
+  int64_t n = n_in;
+  if (ctx.has_input(1)) {
+    const Tensor& len = ctx.input(1);
+    if (len.dtype() != DType::Int32 && len.dtype() != DType::Int64) ctx.fail("dft_length must be int32 or int64");
+    if (len.size() != 1) ctx.fail("dft_length must be a scalar");
+    n = len.as_int64(0);
+  }
+  if (n < 1) ctx.fail("the DFT length must be positive, is " + std::to_string(n));
+  const int64_t bins = onesided ? n / 2 + 1 : n;
+
+  Shape out_shape = x.shape();
+  out_shape[static_cast<size_t>(axis)] = bins;
+  out_shape.back() = 2;
+  // Elements are addressed as [outer][axis][inner][component].
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
+  for (int64_t i = axis + 1; i < rank - 1; ++i) inner *= x.dim(i);
+
+  return visit_float(ctx, x.dtype(), [&]<class T>() {
+    Tensor out(dtype_of<T>(), out_shape);
+    const T* in = x.data<T>();
+    T* o = out.data<T>();
+    std::vector<std::complex<double>> s(static_cast<size_t>(n));
+    for (int64_t a = 0; a < outer; ++a) {
+      for (int64_t b = 0; b < inner; ++b) {
+        for (int64_t m = 0; m < n; ++m) {
+          if (m >= n_in) {
+            s[static_cast<size_t>(m)] = 0.0;
+            continue;
+          }
+          const int64_t base = ((a * n_in + m) * inner + b) * comps;
+          const double re = static_cast<double>(static_cast<compute_t<T>>(in[base]));
+          const double im = comps == 2 ? static_cast<double>(static_cast<compute_t<T>>(in[base + 1])) : 0.0;
+          s[static_cast<size_t>(m)] = {re, im};
+        }
+        const auto X = e2::dft_of(s, bins, inverse);
+        for (int64_t k = 0; k < bins; ++k) {
+          const int64_t base = ((a * bins + k) * inner + b) * 2;
+          o[base] = to_storage<T>(X[static_cast<size_t>(k)].real());
+          o[base + 1] = to_storage<T>(X[static_cast<size_t>(k)].imag());
+        }
+      }
+    }
+    return one(std::move(out));
+  });
+}
+}  // namespace
+SONNX_KERNEL("", "DFT", 17, dft, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,44 @@
+// DequantizeLinear: y = (x - x_zero_point) * x_scale, as float. x is int8, uint8 or int32 (int32
+// has no zero point, or a zero one). The difference is exact (computed in int64) and the product is
+// rounded once to float. x_zero_point is optional (0).
+// Version 10: scale and zero point are per tensor. Version 13: they may instead be 1-D with one
+// value per index along `axis` (default 1).
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+std::vector<Value> dequantize_impl(OpContext& ctx, bool allow_axis) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& scale = ctx.input(1);
+  if (scale.dtype() != DType::Float) ctx.fail("x_scale must be float");
+  if (x.dtype() != DType::Int8 && x.dtype() != DType::UInt8 && x.dtype() != DType::Int32)
+    ctx.fail("x must be int8, uint8 or int32, got " + std::string(dtype_name(x.dtype())));
+  int64_t axis = ctx.attr_int("axis", 1);
+  AxisLayout layout = axis_layout(ctx, scale.shape(), x.shape(), allow_axis, axis, "x_scale");
+  std::vector<int64_t> zp(static_cast<size_t>(scale.size()), 0);
+  if (ctx.has_input(2)) {
+    const Tensor& z = ctx.input(2);
+    if (z.dtype() != x.dtype()) ctx.fail("x_zero_point must have the element type of x");
+    if (z.shape() != scale.shape() && !(z.size() == 1 && scale.size() == 1))
+      ctx.fail("x_zero_point " + shape_str(z.shape()) + " must have the shape of x_scale " + shape_str(scale.shape()));
+    zp = z.to_int64_vector();
+  }
+  const float* ps = scale.data<float>();
+  std::vector<int64_t> xv = x.to_int64_vector();
+  Tensor y(DType::Float, x.shape());
+  float* py = y.data<float>();
+  for (int64_t i = 0; i < x.size(); ++i) {
+    size_t a = static_cast<size_t>(layout.at(i));
+    py[i] = static_cast<float>(static_cast<double>(xv[static_cast<size_t>(i)] - zp[a]) * static_cast<double>(ps[a]));
+  }
+  return one(std::move(y));
+}
+
+std::vector<Value> dequantize_v10(OpContext& ctx) { return dequantize_impl(ctx, false); }
+std::vector<Value> dequantize_v13(OpContext& ctx) { return dequantize_impl(ctx, true); }
+}  // namespace
+SONNX_KERNEL("", "DequantizeLinear", 10, dequantize_v10, Accuracy::Rounding);
+SONNX_KERNEL("", "DequantizeLinear", 13, dequantize_v13, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,86 @@
+// Dropout. Inference: output = data, mask all true. Training: each element is kept with
+// probability 1 - ratio (mask true) and scaled: output = data * mask / (1 - ratio).
+//
+// Versions:
+//  1, 6  attributes is_test (default 0) and ratio (default 0.5): is_test=0 is training mode (the
+//        schema: "if nonzero, run dropout in test mode where the output is simply Y = X"). The
+//        mask's type constraint is T (the data type), so the mask is 1/0 in the data type.
+//        consumed_inputs (v1) is ignored.
+//  7     ratio only; the schema has no way to select training, so this is inference. Mask type T.
+//  10    as 7 with a bool mask.
+//  12    ratio (default 0.5) and training_mode (default false) are optional scalar inputs; the
+//        optional seed attribute seeds the generator (otherwise the interpreter's generator is used).
+//        Mask is bool. 13 adds bfloat16 data.
+// ratio must lie in [0, 1); ratio 0 drops nothing. Random draws: one uniform [0, 1) per element in
+// row-major order, kept when >= ratio. Arithmetic in double, rounded once to the element type.
+#include "util_c.h"
+
+namespace sonnx {
+namespace {
+Tensor mask_tensor(const OpContext& ctx, DType type, const Shape& shape, const std::vector<bool>& keep) {
+  if (type == DType::Bool) {
+    Tensor m(DType::Bool, shape);
+    bool* p = m.data<bool>();
+    for (size_t i = 0; i < keep.size(); ++i) p[i] = keep[i];
+    return m;
+  }
+  std::vector<double> v(keep.size());
+  for (size_t i = 0; i < keep.size(); ++i) v[i] = keep[i] ? 1.0 : 0.0;
+  return util_c::float_tensor(ctx, type, shape, v);
+}
+
+// mask_type: Bool, or the data type for versions ≤ 7.
+std::vector<Value> dropout(OpContext& ctx, bool training, double ratio, DType mask_type) {
+  const Tensor& x = ctx.input(0);
+  std::vector<Value> out;
+  std::vector<bool> keep(static_cast<size_t>(x.size()), true);
+  if (!training || ratio == 0.0) {
+    if (!is_float(x.dtype())) ctx.fail("data must be a floating tensor");
+    out.emplace_back(x);
+  } else {
+    if (!(ratio > 0.0 && ratio < 1.0)) ctx.fail("ratio must be in [0, 1), got " + std::to_string(ratio));
+    std::mt19937_64 seeded(static_cast<uint64_t>(ctx.attr_int("seed", 0)));
+    std::mt19937_64& gen = ctx.has_attr("seed") ? seeded : ctx.rng();
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    std::vector<double> xv = util_c::float_values(ctx, x);
+    double scale = 1.0 / (1.0 - ratio);
+    for (size_t i = 0; i < xv.size(); ++i) {
+      keep[i] = uniform(gen) >= ratio;
+      xv[i] = keep[i] ? xv[i] * scale : 0.0;
+    }
+    out.emplace_back(util_c::float_tensor(ctx, x.dtype(), x.shape(), xv));
+  }
+  if (ctx.has_output(1)) out.emplace_back(mask_tensor(ctx, mask_type, x.shape(), keep));
+  return out;
+}
+
+std::vector<Value> dropout_v1(OpContext& ctx) {
+  bool training = ctx.attr_int("is_test", 0) == 0;
+  return dropout(ctx, training, static_cast<double>(ctx.attr_float("ratio", 0.5f)), ctx.input(0).dtype());
+}
+
+std::vector<Value> dropout_v7(OpContext& ctx) { return dropout(ctx, false, 0.0, ctx.input(0).dtype()); }
+
+std::vector<Value> dropout_v10(OpContext& ctx) { return dropout(ctx, false, 0.0, DType::Bool); }
+
+std::vector<Value> dropout_v12(OpContext& ctx) {
+  double ratio = 0.5;
+  if (ctx.has_input(1)) {
+    const Tensor& r = ctx.input(1);
+    if (r.size() != 1 || !is_float(r.dtype())) ctx.fail("ratio must be a floating scalar");
+    ratio = r.as_double(0);
+  }
+  bool training = false;
+  if (ctx.has_input(2)) {
+    const Tensor& t = ctx.input(2);
+    if (t.size() != 1 || t.dtype() != DType::Bool) ctx.fail("training_mode must be a bool scalar");
+    training = t.data<bool>()[0];
+  }
+  return dropout(ctx, training, ratio, DType::Bool);
+}
+}  // namespace
+SONNX_KERNEL("", "Dropout", 1, dropout_v1, Accuracy::Random);
+SONNX_KERNEL("", "Dropout", 7, dropout_v7, Accuracy::Exact);
+SONNX_KERNEL("", "Dropout", 10, dropout_v10, Accuracy::Exact);
+SONNX_KERNEL("", "Dropout", 12, dropout_v12, Accuracy::Random);
+}  // namespace sonnx

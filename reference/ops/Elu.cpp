@@ -1,0 +1,15 @@
+// Elu: elementwise alpha * (e^x - 1) for x < 0, x otherwise; alpha = 1 by default. Versions 1 and 6
+// compute the same function.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> elu(OpContext& ctx) {
+  double alpha = ctx.attr_float("alpha", 1.0f);
+  return one(float_unary(ctx, ctx.input(0), [&](double x) { return x < 0.0 ? alpha * std::expm1(x) : x; }));
+}
+}  // namespace
+SONNX_KERNEL("", "Elu", 1, elu, Accuracy::Rounding);
+}  // namespace sonnx

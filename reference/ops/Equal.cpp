@@ -1,0 +1,16 @@
+// Equal: elementwise A == B, a bool tensor. Version 1 broadcasts B to A only when broadcast=1
+// (legacy broadcasting); from version 7 both inputs broadcast multidirectionally. Versions 1 and 7
+// take bool/int32/int64, 11 adds the other integer and float types, 13 bfloat16. NaN equals nothing.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+Tensor equal(OpContext& ctx, const Tensor& a, const Tensor& b) {
+  return compare_elementwise(ctx, a, b, [](auto x, auto y) { return x == y; });
+}
+}  // namespace
+SONNX_KERNEL("", "Equal", 1, binary_legacy<equal>, Accuracy::Exact);
+SONNX_KERNEL("", "Equal", 7, binary_multidirectional<equal>, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,39 @@
+// EyeLike: a matrix of the input's 2-D shape with ones on diagonal k (out[i][i+k] = 1) and zeros
+// elsewhere, of type `dtype` if given, else the input's type.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> eye_like(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (x.rank() != 2) ctx.fail("input must be 2-D");
+  DType type = x.dtype();
+  if (ctx.has_attr("dtype")) {
+    int64_t d = ctx.attr_int("dtype", 0);
+    if (d < 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail("invalid dtype " + std::to_string(d));
+    type = static_cast<DType>(d);
+  }
+  int64_t k = ctx.attr_int("k", 0);
+  int64_t rows = x.dim(0), cols = x.dim(1);
+  Tensor out(type, {rows, cols});
+  visit_dtype(type, [&]<class T>() {
+    if constexpr (std::is_same_v<T, std::string>) {
+      ctx.fail("EyeLike cannot produce strings");
+    } else {
+      T one_value;
+      if constexpr (std::is_same_v<T, bool>) one_value = true;
+      else if constexpr (is_half_v<T>) one_value = T(1.0f);
+      else one_value = T(1);
+      T* o = out.data<T>();
+      // Only rows whose column i + k exists; |k| may be huge, so compare before adding.
+      for (int64_t i = 0; i < rows; ++i) {
+        if (k >= 0 ? k >= cols - i : k < -i) continue;
+        o[i * cols + (i + k)] = one_value;
+      }
+    }
+  });
+  return one(std::move(out));
+}
+}  // namespace
+SONNX_KERNEL("", "EyeLike", 9, eye_like, Accuracy::Exact);
+}  // namespace sonnx

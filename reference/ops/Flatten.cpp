@@ -1,0 +1,20 @@
+// Flatten: reshapes to 2-D [d_0*...*d_(axis-1), d_axis*...*d_n]; axis in [-r, r] (negative from
+// version 11; accepted throughout), default 1.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> flatten(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  int64_t rank = x.rank();
+  int64_t axis = ctx.attr_int("axis", 1);
+  if (axis < -rank || axis > rank)
+    ctx.fail("axis " + std::to_string(axis) + " is out of range [-" + std::to_string(rank) + ", " + std::to_string(rank) + "]");
+  if (axis < 0) axis += rank;
+  Shape out{opsb::dims_product(x.shape(), 0, static_cast<size_t>(axis)),
+            opsb::dims_product(x.shape(), static_cast<size_t>(axis), x.shape().size())};
+  return one(x.reshaped(out));
+}
+}  // namespace
+SONNX_KERNEL("", "Flatten", 1, flatten, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,14 @@
+// Floor: elementwise largest integer ≤ x. Versions 1, 6, 13 (13 adds bfloat16) compute the
+// same function.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> floor_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::floor(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Floor", 1, floor_kernel, Accuracy::Exact);
+}  // namespace sonnx

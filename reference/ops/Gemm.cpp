@@ -1,0 +1,99 @@
+// Gemm: Y = alpha * A' * B' + beta * C with A' = transpose(A) if transA, B' = transpose(B) if
+// transB; A' is [M, K], B' is [K, N], Y is [M, N].
+// Versions 1 and 6: C is required and must be [M, N] unless broadcast=1, which lets it broadcast
+// to [M, N]. Versions 7 and 9: C broadcasts unidirectionally to [M, N] (9 adds integer types).
+// Versions 11 and 13: C is optional (absent = 0); 13 adds bfloat16.
+// Floating types: products and sums in double, rounded once. Integer types: A'B' accumulates with
+// two's-complement wraparound; integral alpha/beta (the usual 1 and 1) scale with wraparound too,
+// other values are applied in double and the result converted as Cast does (truncation,
+// saturating) — ONNX does not say how a float alpha meets an integer product.
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+// Index map of C into [M, N], traps unless C broadcasts unidirectionally to [M, N].
+std::vector<int64_t> c_index_map(const OpContext& ctx, const Shape& c, int64_t M, int64_t N) {
+  if (c.size() > 2) ctx.fail("C " + shape_str(c) + " cannot broadcast to [" + std::to_string(M) + "," + std::to_string(N) + "]");
+  Shape out = {M, N};
+  for (size_t i = 0; i < c.size(); ++i) {
+    int64_t want = out[2 - c.size() + i];
+    if (c[i] != 1 && c[i] != want)
+      ctx.fail("C " + shape_str(c) + " cannot broadcast to [" + std::to_string(M) + "," + std::to_string(N) + "]");
+  }
+  return broadcast_index_map(c, out);
+}
+
+std::vector<Value> gemm_impl(OpContext& ctx, bool legacy) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  if (a.rank() != 2 || b.rank() != 2)
+    ctx.fail("A and B must be 2-D, got " + shape_str(a.shape()) + " and " + shape_str(b.shape()));
+  if (a.dtype() != b.dtype()) ctx.fail("A and B have different element types");
+  bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
+  double alpha = ctx.attr_float("alpha", 1.0f), beta = ctx.attr_float("beta", 1.0f);
+  int64_t M = ta ? a.dim(1) : a.dim(0), K = ta ? a.dim(0) : a.dim(1);
+  int64_t Kb = tb ? b.dim(1) : b.dim(0), N = tb ? b.dim(0) : b.dim(1);
+  if (K != Kb) ctx.fail("inner dimensions differ: A' is [" + std::to_string(M) + "," + std::to_string(K) + "], B' is [" +
+                        std::to_string(Kb) + "," + std::to_string(N) + "]");
+  // Strides that read A' and B' from the stored matrices.
+  int64_t a_sm = ta ? 1 : K, a_sk = ta ? M : 1;
+  int64_t b_sk = tb ? 1 : N, b_sn = tb ? K : 1;
+
+  const Tensor* c = ctx.has_input(2) ? &ctx.input(2) : nullptr;
+  std::vector<int64_t> cmap;
+  if (c) {
+    if (c->dtype() != a.dtype()) ctx.fail("C has a different element type from A");
+    if (legacy && ctx.attr_int("broadcast", 0) == 0 && c->shape() != Shape{M, N})
+      ctx.fail("C " + shape_str(c->shape()) + " must be [" + std::to_string(M) + "," + std::to_string(N) + "] when broadcast=0");
+    cmap = c_index_map(ctx, c->shape(), M, N);
+  }
+
+  return one(visit_real(ctx, a.dtype(), [&]<class T>() {
+    Tensor y(a.dtype(), {M, N});
+    const T* pa = a.data<T>();
+    const T* pb = b.data<T>();
+    const T* pc = c ? c->data<T>() : nullptr;
+    T* py = y.data<T>();
+    if constexpr (is_floating_v<T>) {
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+          double acc = 0;
+          for (int64_t k = 0; k < K; ++k)
+            acc += static_cast<double>(static_cast<compute_t<T>>(pa[m * a_sm + k * a_sk])) *
+                   static_cast<double>(static_cast<compute_t<T>>(pb[k * b_sk + n * b_sn]));
+          double v = alpha * acc;
+          if (pc) v += beta * static_cast<double>(static_cast<compute_t<T>>(pc[cmap[static_cast<size_t>(m * N + n)]]));
+          py[m * N + n] = to_storage<T>(v);
+        }
+    } else {
+      using U = wrap_t<T>;
+      bool integral = alpha == std::trunc(alpha) && beta == std::trunc(beta) && std::fabs(alpha) < 9.2e18 &&
+                      std::fabs(beta) < 9.2e18;
+      U ua = integral ? static_cast<U>(static_cast<int64_t>(alpha)) : U(0);
+      U ub = integral ? static_cast<U>(static_cast<int64_t>(beta)) : U(0);
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+          U acc = 0;
+          for (int64_t k = 0; k < K; ++k)
+            acc = static_cast<U>(acc + static_cast<U>(static_cast<U>(pa[m * a_sm + k * a_sk]) * static_cast<U>(pb[k * b_sk + n * b_sn])));
+          U cv = pc ? static_cast<U>(pc[cmap[static_cast<size_t>(m * N + n)]]) : U(0);
+          if (integral) {
+            py[m * N + n] = static_cast<T>(static_cast<U>(static_cast<U>(ua * acc) + static_cast<U>(ub * cv)));
+          } else {
+            double v = alpha * static_cast<double>(static_cast<T>(acc)) + beta * static_cast<double>(static_cast<T>(cv));
+            py[m * N + n] = saturate_to<T>(std::trunc(v));
+          }
+        }
+    }
+    return y;
+  }));
+}
+
+std::vector<Value> gemm_v1(OpContext& ctx) { return gemm_impl(ctx, true); }
+std::vector<Value> gemm_v7(OpContext& ctx) { return gemm_impl(ctx, false); }
+}  // namespace
+SONNX_KERNEL("", "Gemm", 1, gemm_v1, Accuracy::Rounding);
+SONNX_KERNEL("", "Gemm", 7, gemm_v7, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,225 @@
+// Gradient (ai.onnx.preview.training): partial derivatives of the tensor named by `y` with respect to
+// the tensors named by `xs`, evaluated where xs (and the non-differentiated `zs`) take the values of
+// the node's inputs (xs first, then zs). The names refer to the graph the Gradient node sits in.
+//
+// The reference differentiates by reverse mode:
+//   1. select the nodes y depends on, walking back from y and stopping at names in xs or zs (names
+//      with no producing node — graph inputs, initializers, outer values — are constants);
+//   2. run those nodes again as a private subgraph whose inputs are xs and zs bound to the Gradient
+//      node's inputs (internal names renamed so outer values of the same name are not picked up);
+//   3. propagate dL/dv backwards from dy = 1 through each selected node, summing contributions
+//      where a value is used more than once and over broadcast dims.
+// Supported operators on the path: Add, Sub, Mul, Div (opset 7+ broadcasting), Neg, Identity. Any
+// other operator on the path is reported as unsupported. y and xs must be float16/float/double
+// tensors; a gradient w.r.t. an x that y does not depend on is zero. Arithmetic is in double,
+// rounded once to each x's element type.
+#include <cstdint>
+#include <map>
+#include <set>
+
+#include "util_e1.h"
+
+namespace sonnx {
+namespace {
+struct Grad {
+  Shape shape;
+  std::vector<double> v;
+};
+
+std::vector<double> doubles_of(const Tensor& t) {
+  std::vector<double> v(static_cast<size_t>(t.size()));
+  for (int64_t i = 0; i < t.size(); ++i) v[static_cast<size_t>(i)] = t.as_double(i);
+  return v;
+}
+
+Tensor tensor_from_doubles(const OpContext& ctx, DType type, const Shape& shape, const std::vector<double>& v) {
+  return visit_float(ctx, type, [&]<class T>() {
+    Tensor out(type, shape);
+    for (size_t i = 0; i < v.size(); ++i) out.data<T>()[i] = to_storage<T>(static_cast<compute_t<T>>(v[i]));
+    return out;
+  });
+}
+
+// The node list of the graph the Gradient node is in. OpContext::graph_nodes() is a proposed core
+// addition; until it exists this compiles to "not available" (the requires-expression must sit in
+// a template to be a test rather than an error). Once the core provides it, this shim can become a
+// plain call.
+template <class Ctx>
+const std::vector<Node>* enclosing_graph_nodes(const Ctx& ctx) {
+  if constexpr (requires { ctx.graph_nodes(); }) return ctx.graph_nodes();
+  else return nullptr;
+}
+
+std::vector<Value> gradient(OpContext& ctx) {
+  const std::vector<Node>* graph_nodes = enclosing_graph_nodes(ctx);
+  if (!graph_nodes)
+    throw Unsupported(ctx.node().label() + ": Gradient needs its enclosing graph, which this executor does not provide");
+  std::vector<std::string> xs = ctx.attr_strings("xs");
+  // An empty list carries no element type; writers (onnx.helper) may store an empty zs as INTS.
+  const Attribute* zs_attr = ctx.attr("zs");
+  bool zs_empty_list = zs_attr && zs_attr->ints.empty() && zs_attr->strings.empty() &&
+                       (zs_attr->type == Attribute::Type::Ints || zs_attr->type == Attribute::Type::Strings);
+  std::vector<std::string> zs = zs_empty_list ? std::vector<std::string>{} : ctx.attr_strings("zs");
+  if (!ctx.has_attr("y")) ctx.fail("attribute 'y' is required");
+  std::string y = ctx.attr_string("y", "");
+  if (ctx.num_inputs() != xs.size() + zs.size())
+    ctx.fail("expected one input per name in xs and zs (" + std::to_string(xs.size() + zs.size()) + "), got " +
+             std::to_string(ctx.num_inputs()));
+  if (ctx.num_outputs() > xs.size()) ctx.fail("more outputs than names in xs");
+  std::set<std::string> independent(xs.begin(), xs.end());
+  independent.insert(zs.begin(), zs.end());
+
+  // 1. The nodes y depends on (indices into the enclosing graph), found by walking producers back.
+  std::map<std::string, size_t> producer;
+  for (size_t i = 0; i < graph_nodes->size(); ++i)
+    for (const auto& o : (*graph_nodes)[i].outputs)
+      if (!o.empty()) producer[o] = i;
+  std::set<size_t> selected;
+  std::vector<std::string> todo{y};
+  std::set<std::string> seen;
+  while (!todo.empty()) {
+    std::string name = todo.back();
+    todo.pop_back();
+    if (name.empty() || independent.count(name) || !seen.insert(name).second) continue;
+    auto it = producer.find(name);
+    if (it == producer.end()) continue;  // graph input / initializer / outer value: a constant
+    if (&(*graph_nodes)[it->second] == &ctx.node()) ctx.fail("y depends on the Gradient node itself");
+    if (selected.insert(it->second).second)
+      for (const auto& in : (*graph_nodes)[it->second].inputs) todo.push_back(in);
+  }
+  if (!independent.count(y) && !producer.count(y))
+    ctx.fail("y '" + y + "' is neither computed in the graph nor one of xs/zs");
+  // A topological order of the selected nodes (the node list need not be sorted): repeatedly take
+  // the first node whose inputs from selected nodes are all placed.
+  std::vector<size_t> order;
+  {
+    std::set<std::string> placed_names;
+    std::set<size_t> left = selected;
+    while (!left.empty()) {
+      size_t pick = SIZE_MAX;
+      for (size_t i : left) {
+        bool ready = true;
+        for (const auto& in : (*graph_nodes)[i].inputs) {
+          auto p = producer.find(in);
+          if (!in.empty() && !independent.count(in) && p != producer.end() && selected.count(p->second) &&
+              !placed_names.count(in))
+            ready = false;
+        }
+        if (ready) {
+          pick = i;
+          break;
+        }
+      }
+      if (pick == SIZE_MAX) ctx.fail("the nodes between xs and y form a cycle");
+      order.push_back(pick);
+      left.erase(pick);
+      for (const auto& o : (*graph_nodes)[pick].outputs) placed_names.insert(o);
+    }
+  }
+
+  // 2. Re-run the selected nodes as a subgraph with xs and zs as inputs. Every name the path defines
+  // (and xs, zs) is renamed; constants keep their names and resolve in the enclosing scope.
+  static const std::set<std::string> supported = {"Add", "Sub", "Mul", "Div", "Neg", "Identity"};
+  auto local = [](const std::string& n) { return "__gradient_" + n; };
+  std::set<std::string> renamed(independent);
+  for (size_t i : selected)
+    for (const auto& o : (*graph_nodes)[i].outputs)
+      if (!o.empty()) renamed.insert(o);
+  auto rename = [&](const std::string& n) { return renamed.count(n) ? local(n) : n; };
+  Graph fwd;
+  fwd.name = "gradient_forward";
+  fwd.path = ctx.node().label() + ":forward";
+  std::vector<std::string> ordered_inputs(xs);
+  ordered_inputs.insert(ordered_inputs.end(), zs.begin(), zs.end());
+  for (const auto& n : ordered_inputs) fwd.inputs.push_back({local(n), {}});
+  std::vector<std::string> needed;  // original names of every value the backward pass reads
+  std::set<std::string> needed_set;
+  auto need = [&](const std::string& n) {
+    if (!n.empty() && needed_set.insert(n).second) needed.push_back(n);
+  };
+  need(y);
+  for (size_t i : order) {
+    const Node& n = (*graph_nodes)[i];
+    if (!n.domain.empty() || !supported.count(n.op_type))
+      throw Unsupported(ctx.node().label() + ": differentiating " + n.op_type + " (" + n.label() + ") is not supported");
+    if (n.attr("broadcast"))
+      throw Unsupported(ctx.node().label() + ": legacy broadcasting in " + n.label() + " is not supported");
+    Node copy = n;
+    for (auto& in : copy.inputs) {
+      need(in);
+      in = rename(in);
+    }
+    for (auto& o : copy.outputs) o = rename(o);
+    fwd.nodes.push_back(copy);
+  }
+  for (size_t i = 0; i < fwd.nodes.size(); ++i) fwd.nodes[i].index = i;
+  for (const auto& n : needed) fwd.outputs.push_back({rename(n), {}});
+  std::vector<Value> in_values;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) in_values.push_back(ctx.value(i));
+  std::vector<Value> fwd_out = ctx.run_subgraph(fwd, in_values);
+  std::map<std::string, Tensor> val;
+  for (size_t i = 0; i < needed.size(); ++i) {
+    if (!fwd_out[i].is_tensor()) ctx.fail("value '" + needed[i] + "' on the differentiated path is not a tensor");
+    val[needed[i]] = fwd_out[i].tensor;
+  }
+
+  // 3. Reverse mode from dy = 1.
+  const Tensor& yt = val.at(y);
+  if (!is_float(yt.dtype())) ctx.fail("y must be a floating tensor");
+  std::map<std::string, Grad> grad;
+  grad[y] = {yt.shape(), std::vector<double>(static_cast<size_t>(yt.size()), 1.0)};
+  auto accumulate = [&](const std::string& name, const Shape& out_shape, const std::vector<double>& g_out,
+                        auto&& local_derivative) {
+    // dL/dname[j] += sum over output elements i broadcast from j of g_out[i] * d out[i] / d name[j].
+    const Tensor& t = val.at(name);
+    auto map = broadcast_index_map(t.shape(), out_shape);
+    Grad& g = grad[name];
+    if (g.v.empty()) g = {t.shape(), std::vector<double>(static_cast<size_t>(t.size()), 0.0)};
+    for (size_t i = 0; i < g_out.size(); ++i) g.v[static_cast<size_t>(map[i])] += g_out[i] * local_derivative(i);
+  };
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Node& n = (*graph_nodes)[*it];
+    auto git = grad.find(n.outputs[0]);
+    if (git == grad.end()) continue;  // y does not depend on this output
+    Grad g_out = git->second;  // copy: accumulate() may insert into `grad`
+    const std::string& op = n.op_type;
+    if (op == "Identity") {
+      accumulate(n.inputs[0], g_out.shape, g_out.v, [](size_t) { return 1.0; });
+    } else if (op == "Neg") {
+      accumulate(n.inputs[0], g_out.shape, g_out.v, [](size_t) { return -1.0; });
+    } else {
+      const std::string &a = n.inputs[0], &b = n.inputs[1];
+      std::vector<double> av = doubles_of(val.at(a)), bv = doubles_of(val.at(b));
+      auto ia = broadcast_index_map(val.at(a).shape(), g_out.shape);
+      auto ib = broadcast_index_map(val.at(b).shape(), g_out.shape);
+      auto A = [&](size_t i) { return av[static_cast<size_t>(ia[i])]; };
+      auto B = [&](size_t i) { return bv[static_cast<size_t>(ib[i])]; };
+      if (op == "Add") {
+        accumulate(a, g_out.shape, g_out.v, [](size_t) { return 1.0; });
+        accumulate(b, g_out.shape, g_out.v, [](size_t) { return 1.0; });
+      } else if (op == "Sub") {
+        accumulate(a, g_out.shape, g_out.v, [](size_t) { return 1.0; });
+        accumulate(b, g_out.shape, g_out.v, [](size_t) { return -1.0; });
+      } else if (op == "Mul") {
+        accumulate(a, g_out.shape, g_out.v, B);
+        accumulate(b, g_out.shape, g_out.v, A);
+      } else {  // Div: d(a/b)/da = 1/b, d(a/b)/db = -a/b^2
+        accumulate(a, g_out.shape, g_out.v, [&](size_t i) { return 1.0 / B(i); });
+        accumulate(b, g_out.shape, g_out.v, [&](size_t i) { return -A(i) / (B(i) * B(i)); });
+      }
+    }
+  }
+
+  std::vector<Value> out;
+  for (size_t i = 0; i < ctx.num_outputs(); ++i) {
+    const Tensor& x = ctx.input(i);
+    if (!is_float(x.dtype())) ctx.fail("xs[" + std::to_string(i) + "] must be a floating tensor");
+    auto it = grad.find(xs[i]);
+    std::vector<double> g = it != grad.end() ? it->second.v : std::vector<double>(static_cast<size_t>(x.size()), 0.0);
+    out.emplace_back(tensor_from_doubles(ctx, x.dtype(), x.shape(), g));
+  }
+  return out;
+}
+}  // namespace
+SONNX_KERNEL("ai.onnx.preview.training", "Gradient", 1, gradient, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,20 @@
+// HardSigmoid: elementwise max(0, min(1, alpha * x + beta)), alpha = 0.2 and beta = 0.5 by
+// default. Versions 1 and 6 compute the same function. NaN stays NaN.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> hard_sigmoid(OpContext& ctx) {
+  double alpha = ctx.attr_float("alpha", 0.2f);
+  double beta = ctx.attr_float("beta", 0.5f);
+  return one(float_unary(ctx, ctx.input(0), [&](double x) {
+    double y = alpha * x + beta;
+    if (std::isnan(y)) return y;
+    return y < 0.0 ? 0.0 : (y > 1.0 ? 1.0 : y);
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "HardSigmoid", 1, hard_sigmoid, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,18 @@
+// HardSwish: elementwise x * max(0, min(1, x / 6 + 1/2)) (version 14). NaN stays NaN.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> hard_swish(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) {
+    double h = x / 6.0 + 0.5;
+    if (std::isnan(h)) return h;
+    h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
+    return x * h;
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "HardSwish", 14, hard_swish, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,22 @@
+// IsInf: elementwise true where x is +inf (when detect_positive=1, the default) or -inf (when
+// detect_negative=1, the default) (version 10).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> is_inf(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  bool positive = ctx.attr_int("detect_positive", 1) != 0;
+  bool negative = ctx.attr_int("detect_negative", 1) != 0;
+  return one(visit_float(ctx, x.dtype(), [&]<class T>() {
+    return unary_elementwise<T, bool>(x, [&](T v) {
+      auto c = static_cast<compute_t<T>>(v);
+      return std::isinf(c) && (c > 0 ? positive : negative);
+    });
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "IsInf", 10, is_inf, Accuracy::Exact);
+}  // namespace sonnx

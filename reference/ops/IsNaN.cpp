@@ -1,0 +1,16 @@
+// IsNaN: elementwise true where x is NaN (version 9; 13 adds bfloat16).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> is_nan(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  return one(visit_float(ctx, x.dtype(), [&]<class T>() {
+    return unary_elementwise<T, bool>(x, [](T v) { return std::isnan(static_cast<compute_t<T>>(v)); });
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "IsNaN", 9, is_nan, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,15 @@
+// LeakyRelu: elementwise alpha * x for x < 0, x otherwise; alpha = 0.01 by default. Versions 1, 6
+// and 16 (16 adds bfloat16) compute the same function.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> leaky_relu(OpContext& ctx) {
+  double alpha = ctx.attr_float("alpha", 0.01f);
+  return one(float_unary(ctx, ctx.input(0), [&](double x) { return x < 0.0 ? alpha * x : x; }));
+}
+}  // namespace
+SONNX_KERNEL("", "LeakyRelu", 1, leaky_relu, Accuracy::Rounding);
+}  // namespace sonnx

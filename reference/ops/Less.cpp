@@ -1,0 +1,16 @@
+// Less: elementwise A < B, a bool tensor. Version 1 broadcasts B to A only when broadcast=1
+// (legacy broadcasting); from version 7 both inputs broadcast multidirectionally. Version 9 adds
+// integer types, 13 bfloat16. Comparisons with NaN are false.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+Tensor less(OpContext& ctx, const Tensor& a, const Tensor& b) {
+  return compare_elementwise(ctx, a, b, [](auto x, auto y) { return x < y; });
+}
+}  // namespace
+SONNX_KERNEL("", "Less", 1, binary_legacy<less>, Accuracy::Exact);
+SONNX_KERNEL("", "Less", 7, binary_multidirectional<less>, Accuracy::Exact);
+}  // namespace sonnx

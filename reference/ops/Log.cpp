@@ -1,0 +1,14 @@
+// Log: elementwise natural logarithm (-inf at 0, NaN below 0). Versions 1, 6, 13 (13 adds
+// bfloat16) compute the same function.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> log_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::log(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Log", 1, log_kernel, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,15 @@
+// LogSoftmax: log(softmax(x)) = x - max - log(sum(exp(x - max))).
+// Versions 1 and 11: the input is coerced to 2-D at `axis` (default 1), [d0*...*d(axis-1),
+// d(axis)*...*d(r-1)], and each row is normalized as a whole.
+// Version 13: along the single dimension `axis` (default -1).
+// Computed in double and rounded once to the element type.
+#include "util_c.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> log_softmax(OpContext& ctx) { return util_c::softmax_family(ctx, util_c::SoftmaxKind::LogSoftmax); }
+}  // namespace
+// One kernel: it reads ctx.version() to choose the coerced-2-D (≤ 12) or single-axis (≥ 13) form.
+SONNX_KERNEL("", "LogSoftmax", 1, log_softmax, Accuracy::Rounding);
+SONNX_KERNEL("", "LogSoftmax", 13, log_softmax, Accuracy::Rounding);
+}  // namespace sonnx

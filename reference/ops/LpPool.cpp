@@ -1,0 +1,34 @@
+// LpPool: the Lp norm over each window of X, (sum |x|^p)^(1/p); padding contributes nothing
+// (it would contribute |0|^p = 0 anyway). Version 1 types p as a float (default 2.0), versions 2
+// and 11 as an integer (default 2); 11 only rewords auto_pad.
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+std::vector<Value> lp_pool_with(OpContext& ctx, double p_norm) {
+  const Tensor& x = ctx.input(0);
+  PoolSetup s = pool_setup(ctx, x.shape());
+  return one(visit_float(ctx, x.dtype(), [&]<class T>() {
+    Tensor out(x.dtype(), s.out_shape);
+    const T* px = x.data<T>();
+    T* py = out.data<T>();
+    pool_loop(s, [&](int64_t p, int64_t o, const std::vector<int64_t>&, const std::vector<Tap>& taps) {
+      const T* plane = px + p * s.in_plane;
+      double sum = 0;
+      for (const Tap& t : taps) sum += std::pow(std::fabs(static_cast<double>(static_cast<compute_t<T>>(plane[t.in_off]))), p_norm);
+      py[p * s.out_plane + o] = to_storage<T>(std::pow(sum, 1.0 / p_norm));
+    });
+    return out;
+  }));
+}
+
+std::vector<Value> lp_pool_v1(OpContext& ctx) { return lp_pool_with(ctx, ctx.attr_float("p", 2.0f)); }
+std::vector<Value> lp_pool_v2(OpContext& ctx) {
+  return lp_pool_with(ctx, static_cast<double>(ctx.attr_int("p", 2)));
+}
+}  // namespace
+SONNX_KERNEL("", "LpPool", 1, lp_pool_v1, Accuracy::Rounding);
+SONNX_KERNEL("", "LpPool", 2, lp_pool_v2, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,49 @@
+// MatMul: matrix product with numpy.matmul semantics — a 1-D A is a row vector and a 1-D B a
+// column vector (the added dimension is removed from the result); leading (batch) dimensions
+// broadcast. Version 9 adds integer types (two's-complement wraparound), 13 bfloat16.
+// Floating types: products and sums in double, rounded once.
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+std::vector<Value> matmul(OpContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  if (a.dtype() != b.dtype()) ctx.fail("A and B have different element types");
+  MatMulGeometry g = matmul_geometry(ctx, a.shape(), b.shape());
+  int64_t M = g.M, K = g.K, N = g.N;
+  int64_t batches = shape_size(g.batch_shape);
+  return one(visit_real(ctx, a.dtype(), [&]<class T>() {
+    Tensor y(a.dtype(), g.out_shape);
+    const T* pa = a.data<T>();
+    const T* pb = b.data<T>();
+    T* py = y.data<T>();
+    for (int64_t bi = 0; bi < batches; ++bi) {
+      const T* ma = pa + g.a_batch[static_cast<size_t>(bi)] * M * K;
+      const T* mb = pb + g.b_batch[static_cast<size_t>(bi)] * K * N;
+      T* my = py + bi * M * N;
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+          if constexpr (is_floating_v<T>) {
+            double acc = 0;
+            for (int64_t k = 0; k < K; ++k)
+              acc += static_cast<double>(static_cast<compute_t<T>>(ma[m * K + k])) *
+                     static_cast<double>(static_cast<compute_t<T>>(mb[k * N + n]));
+            my[m * N + n] = to_storage<T>(acc);
+          } else {
+            using U = wrap_t<T>;
+            U acc = 0;
+            for (int64_t k = 0; k < K; ++k)
+              acc = static_cast<U>(acc + static_cast<U>(static_cast<U>(ma[m * K + k]) * static_cast<U>(mb[k * N + n])));
+            my[m * N + n] = static_cast<T>(acc);
+          }
+        }
+    }
+    return y;
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "MatMul", 1, matmul, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,82 @@
+// MaxPool: the maximum over each window of X (elements of the padding take no part).
+// Version history: 1 (Y only); 8 adds the optional Indices output and storage_order; 10 adds
+// ceil_mode and dilations; 11 rewords auto_pad; 12 adds int8/uint8. The attributes are absent in
+// older versions (defaults reproduce the old behaviour), so one kernel serves every version.
+//
+// Indices: the position of the selected element in X flattened, padding not counted:
+// (n*C + c) * prod(spatial) + the element's offset in its spatial plane, row-major
+// (storage_order 0) or column-major (storage_order 1, the first spatial axis varying fastest).
+// Ties keep the first element in row-major window order. A NaN in the window makes the result
+// NaN (the first NaN is the one selected), as numpy's max does. A window lying wholly in the
+// padding yields the type's lowest value (−∞ for floating types) and index −1.
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+std::vector<Value> max_pool(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  PoolSetup s = pool_setup(ctx, x.shape());
+  int64_t storage_order = ctx.attr_int("storage_order", 0);
+  if (storage_order != 0 && storage_order != 1) ctx.fail("storage_order must be 0 or 1");
+  bool want_indices = ctx.has_output(1);
+
+  // Column-major offset of each row-major spatial offset (only for storage_order 1).
+  std::vector<int64_t> col_major;
+  if (want_indices && storage_order == 1) {
+    col_major.resize(static_cast<size_t>(s.in_plane));
+    Shape in_sp(s.g.in.begin(), s.g.in.end());
+    for_each_index(in_sp, [&](const std::vector<int64_t>& idx, int64_t lin) {
+      int64_t off = 0;
+      for (size_t d = idx.size(); d-- > 0;) off = off * in_sp[d] + idx[d];
+      col_major[static_cast<size_t>(lin)] = off;
+    });
+  }
+
+  Tensor indices(DType::Int64, s.out_shape);
+  int64_t* pi = indices.data<int64_t>();
+  Tensor y = visit_real(ctx, x.dtype(), [&]<class T>() {
+    using C = compute_t<T>;
+    Tensor out(x.dtype(), s.out_shape);
+    const T* px = x.data<T>();
+    T* py = out.data<T>();
+    pool_loop(s, [&](int64_t p, int64_t o, const std::vector<int64_t>&, const std::vector<Tap>& taps) {
+      const T* plane = px + p * s.in_plane;
+      bool found = false;
+      C best{};
+      int64_t best_off = -1;
+      for (const Tap& t : taps) {
+        C v = static_cast<C>(plane[t.in_off]);
+        bool take = !found;
+        if constexpr (std::is_floating_point_v<C>) {
+          if (found && !std::isnan(best) && (std::isnan(v) || v > best)) take = true;
+        } else {
+          if (found && v > best) take = true;
+        }
+        if (take) {
+          best = v;
+          best_off = t.in_off;
+          found = true;
+        }
+      }
+      if (!found) {
+        if constexpr (std::is_floating_point_v<C>) best = -std::numeric_limits<C>::infinity();
+        else best = std::numeric_limits<C>::lowest();
+      }
+      py[p * s.out_plane + o] = to_storage<T>(best);
+      if (want_indices) {
+        int64_t off = best_off < 0 ? -1 : (storage_order == 1 ? col_major[static_cast<size_t>(best_off)] : best_off);
+        pi[p * s.out_plane + o] = off < 0 ? -1 : p * s.in_plane + off;
+      }
+    });
+    return out;
+  });
+  std::vector<Value> result;
+  result.emplace_back(std::move(y));
+  if (want_indices) result.emplace_back(std::move(indices));
+  return result;
+}
+}  // namespace
+SONNX_KERNEL("", "MaxPool", 1, max_pool, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,23 @@
+// Mean: elementwise (x_1 + ... + x_n) / n of one or more inputs. Versions 1 and 6 need all inputs of
+// the same shape; from version 8 they broadcast multidirectionally; 13 adds bfloat16. Floating
+// types only; the sum and the division happen in the compute type (float for float16/bfloat16).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> mean(OpContext& ctx) {
+  Shape out_shape;
+  auto ins = variadic_inputs(ctx, ctx.version() >= 8, out_shape);
+  return one(visit_float(ctx, ins[0]->dtype(), [&]<class T>() {
+    using C = compute_t<T>;
+    C n = static_cast<C>(ins.size());
+    return variadic_fold<T>(ins, out_shape, [](C acc, C v) { return acc + v; },
+                            [&](C acc) { return to_storage<T>(acc / n); });
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "Mean", 1, mean, Accuracy::Rounding);
+SONNX_KERNEL("", "Mean", 8, mean, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,79 @@
+// MelWeightMatrix (version 17): a [dft_length/2 + 1, num_mel_bins] matrix of triangular filters
+// that maps a one-sided linear spectrum to the mel scale, mel(f) = 2595 * log10(1 + f/700).
+// As in onnx 1.12's definition (its node test), num_mel_bins + 2 edge points are spaced evenly
+// in mel from lower_edge_hertz, the step being (mel(upper) - mel(lower)) / (num_mel_bins + 2),
+// and each point is mapped to the spectrogram bin floor((dft_length + 1) * hz / sample_rate).
+// Filter i rises from point i to point i+1 (value (j - left) / (center - left), 1 at the center,
+// or just 1 at the center when left == center) and falls to 0 at point i+2 ((right - j) /
+// (right - center) for center <= j < right). Computed in double, then cast to output_datatype.
+#include <cmath>
+
+#include "util_e2.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> mel_weight_matrix(OpContext& ctx) {
+  auto int_input = [&](size_t i, const char* name) {
+    const Tensor& t = ctx.input(i);
+    if (t.dtype() != DType::Int32 && t.dtype() != DType::Int64) ctx.fail(std::string(name) + " must be int32 or int64");
+    if (t.size() != 1) ctx.fail(std::string(name) + " must be a scalar");
+    return t.as_int64(0);
+  };
+  auto float_input = [&](size_t i, const char* name) {
+    const Tensor& t = ctx.input(i);
+    if (!is_float(t.dtype())) ctx.fail(std::string(name) + " must be a floating-point tensor");
+    if (t.size() != 1) ctx.fail(std::string(name) + " must be a scalar");
+    return t.as_double(0);
+  };
+  const int64_t num_mel_bins = int_input(0, "num_mel_bins");
+  const int64_t dft_length = int_input(1, "dft_length");
+  const int64_t sample_rate = int_input(2, "sample_rate");
+  const double lower = float_input(3, "lower_edge_hertz");
+  const double upper = float_input(4, "upper_edge_hertz");
+  if (num_mel_bins < 0) ctx.fail("num_mel_bins must not be negative");
+  if (dft_length < 1) ctx.fail("dft_length must be positive");
+  if (sample_rate < 1) ctx.fail("sample_rate must be positive");
+  if (!(lower >= 0 && lower <= upper)) ctx.fail("the edges must satisfy 0 <= lower_edge_hertz <= upper_edge_hertz");
+  const auto out_type = static_cast<DType>(ctx.attr_int("output_datatype", 1));
+  switch (out_type) {
+    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64: case DType::Int8:
+    case DType::Int16: case DType::Int32: case DType::Int64: case DType::Float16: case DType::Float:
+    case DType::Double: case DType::BFloat16: break;
+    default: ctx.fail("output_datatype " + std::to_string(ctx.attr_int("output_datatype", 1)) + " is not allowed");
+  }
+
+  const int64_t spectrogram_bins = dft_length / 2 + 1;
+  const int64_t points = num_mel_bins + 2;
+  auto mel = [](double hz) { return 2595.0 * std::log10(1.0 + hz / 700.0); };
+  const double low_mel = mel(lower);
+  const double step = (mel(upper) - low_mel) / static_cast<double>(points);
+  std::vector<int64_t> bin(static_cast<size_t>(points));
+  for (int64_t p = 0; p < points; ++p) {
+    const double hz = 700.0 * (std::pow(10.0, (static_cast<double>(p) * step + low_mel) / 2595.0) - 1.0);
+    const double b = std::floor(static_cast<double>(dft_length + 1) * hz / static_cast<double>(sample_rate));
+    if (!(b >= 0 && b < static_cast<double>(spectrogram_bins)))
+      ctx.fail("the mel edge " + std::to_string(hz) + " Hz falls outside the " + std::to_string(spectrogram_bins) +
+               " spectrogram bins (upper_edge_hertz above sample_rate/2?)");
+    bin[static_cast<size_t>(p)] = static_cast<int64_t>(b);
+  }
+
+  Tensor w(DType::Double, {spectrogram_bins, num_mel_bins});
+  double* o = w.data<double>();
+  for (int64_t i = 0; i < num_mel_bins; ++i) {
+    const int64_t left = bin[static_cast<size_t>(i)];
+    const int64_t center = bin[static_cast<size_t>(i + 1)];
+    const int64_t right = bin[static_cast<size_t>(i + 2)];
+    if (center == left) {
+      o[center * num_mel_bins + i] = 1.0;
+    } else {
+      for (int64_t j = left; j <= center; ++j)
+        o[j * num_mel_bins + i] = static_cast<double>(j - left) / static_cast<double>(center - left);
+    }
+    for (int64_t j = center; j < right; ++j)
+      o[j * num_mel_bins + i] = static_cast<double>(right - j) / static_cast<double>(right - center);
+  }
+  return one(cast_tensor(ctx, w, out_type));
+}
+}  // namespace
+SONNX_KERNEL("", "MelWeightMatrix", 17, mel_weight_matrix, Accuracy::Rounding);
+}  // namespace sonnx

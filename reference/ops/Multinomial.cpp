@@ -1,0 +1,54 @@
+// Multinomial: input [batch, classes] of unnormalized log-probabilities; output [batch, sample_size]
+// of class indices (int32 by default, or int64 via `dtype`), each drawn with probability
+// softmax(row)[c]. -inf logits have probability 0; NaN, +inf or a row of only -inf traps. With a
+// `seed` attribute the node draws from its own generator seeded from it, else from the run's.
+#include <limits>
+
+#include "util_e1.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> multinomial(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (!is_float(x.dtype())) ctx.fail("input must be a floating tensor");
+  if (x.rank() != 2) ctx.fail("input must have shape [batch_size, class_size], got " + shape_str(x.shape()));
+  int64_t sample_size = ctx.attr_int("sample_size", 1);
+  if (sample_size < 0) ctx.fail("sample_size must not be negative");
+  DType out_type = e1::dtype_attr(ctx, DType::Int32);
+  if (out_type != DType::Int32 && out_type != DType::Int64) ctx.fail("dtype must be int32 or int64");
+  int64_t batch = x.dim(0), classes = x.dim(1);
+  e1::NodeRng rng(ctx);
+  Tensor out(DType::Int64, {batch, sample_size});
+  std::vector<double> cumulative(static_cast<size_t>(classes));
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<double> logits;
+    double max = -std::numeric_limits<double>::infinity();
+    for (int64_t c = 0; c < classes; ++c) {
+      double v = x.as_double(b * classes + c);
+      if (std::isnan(v) || v == std::numeric_limits<double>::infinity())
+        ctx.fail("row " + std::to_string(b) + " has a NaN or +inf logit");
+      logits.push_back(v);
+      max = std::max(max, v);
+    }
+    if (max == -std::numeric_limits<double>::infinity()) ctx.fail("row " + std::to_string(b) + " has no possible class");
+    double total = 0;
+    for (int64_t c = 0; c < classes; ++c) {
+      total += std::exp(logits[static_cast<size_t>(c)] - max);  // exp(-inf) = 0
+      cumulative[static_cast<size_t>(c)] = total;
+    }
+    for (int64_t s = 0; s < sample_size; ++s) {
+      double r = rng.uniform01() * total;
+      int64_t pick = -1;
+      for (int64_t c = 0; c < classes && pick < 0; ++c)
+        if (r < cumulative[static_cast<size_t>(c)]) pick = c;
+      if (pick < 0)  // r landed on total through rounding: the last class with positive weight
+        for (int64_t c = classes - 1; c >= 0 && pick < 0; --c)
+          if (logits[static_cast<size_t>(c)] != -std::numeric_limits<double>::infinity()) pick = c;
+      out.data<int64_t>()[b * sample_size + s] = pick;
+    }
+  }
+  return one(out_type == DType::Int64 ? out : cast_tensor(ctx, out, DType::Int32));
+}
+}  // namespace
+SONNX_KERNEL("", "Multinomial", 7, multinomial, Accuracy::Random);
+}  // namespace sonnx

@@ -1,0 +1,21 @@
+// Neg: elementwise -x. Version 6 adds signed integer types, 13 bfloat16. Negating a signed
+// integer's lowest value wraps to itself (two's complement). For floats only the sign flips
+// (-0 for 0, NaN stays NaN).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> neg(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  return one(visit_real(ctx, x.dtype(), [&]<class T>() {
+    return unary_elementwise<T, T>(x, [](T v) -> T {
+      if constexpr (std::is_integral_v<T>) return wrap_neg<T>(v);
+      else return to_storage<T>(-static_cast<compute_t<T>>(v));
+    });
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "Neg", 1, neg, Accuracy::Exact);
+}  // namespace sonnx

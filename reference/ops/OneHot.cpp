@@ -1,0 +1,43 @@
+// OneHot: output rank = rank(indices) + 1, the new axis (position `axis`, default -1 = last) of
+// size depth; the element is values[1] (on) where the new-axis coordinate equals the index and
+// values[0] (off) elsewhere. Non-integer indices and depth convert to int64 as Cast does.
+// Version 9: indices outside [0, depth) give all-off rows; version 11 also accepts [-depth, -1]
+// (counting from the end).
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> one_hot(OpContext& ctx) {
+  const Tensor& indices_t = ctx.input(0);
+  const Tensor& depth_t = ctx.input(1);
+  const Tensor& values = ctx.input(2);
+  if (depth_t.size() != 1) ctx.fail("depth must be a scalar");
+  if (values.rank() != 1 || values.size() != 2) ctx.fail("values must be a 1-D tensor of two elements [off, on]");
+  int64_t depth = cast_tensor(ctx, depth_t, DType::Int64).data<int64_t>()[0];
+  if (depth < 0) ctx.fail("depth must be non-negative");
+  std::vector<int64_t> idx = cast_tensor(ctx, indices_t, DType::Int64).to_int64_vector();
+  int64_t r = indices_t.rank();
+  int64_t axis = ctx.attr_int("axis", -1);
+  if (axis < -r - 1 || axis > r) ctx.fail("axis " + std::to_string(axis) + " is out of range");
+  if (axis < 0) axis += r + 1;
+
+  Shape out_shape = indices_t.shape();
+  out_shape.insert(out_shape.begin() + axis, depth);
+  int64_t outer = opsb::dims_product(indices_t.shape(), 0, static_cast<size_t>(axis));
+  int64_t inner = opsb::dims_product(indices_t.shape(), static_cast<size_t>(axis), indices_t.shape().size());
+  bool negative_ok = ctx.version() >= 11;
+  std::vector<int64_t> map;  // 0 = off, 1 = on: positions in `values`
+  map.reserve(static_cast<size_t>(shape_size(out_shape)));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t c = 0; c < depth; ++c)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t v = idx[static_cast<size_t>(o * inner + i)];
+        if (negative_ok && v < 0 && v >= -depth) v += depth;
+        map.push_back(v == c ? 1 : 0);
+      }
+  return one(opsb::take(values, out_shape, map));
+}
+}  // namespace
+SONNX_KERNEL("", "OneHot", 9, one_hot, Accuracy::Exact);
+SONNX_KERNEL("", "OneHot", 11, one_hot, Accuracy::Exact);
+}  // namespace sonnx

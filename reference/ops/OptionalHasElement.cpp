@@ -1,0 +1,19 @@
+// OptionalHasElement: a bool scalar, true when the optional input holds a value. A plain tensor or
+// sequence (allowed from version 18) counts as present, an omitted input as absent.
+#include "util_e1.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> optional_has_element(OpContext& ctx) {
+  bool has = false;
+  if (ctx.has_input(0)) {
+    const Value& v = ctx.value(0);
+    if (v.is_optional()) has = v.optional != nullptr;
+    else if (v.is_tensor() || v.is_sequence()) has = true;
+    // Kind::None: no value at all, i.e. absent.
+  }
+  return one(Tensor::scalar<bool>(has));
+}
+}  // namespace
+SONNX_KERNEL("", "OptionalHasElement", 15, optional_has_element, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,96 @@
+// Pad: grows (or, with negative amounts, crops) every axis. pads = [x1_begin, x2_begin, ...,
+// x1_end, x2_end, ...]. Modes: constant (fill with a value), reflect (mirror without repeating the
+// edge element, periodically when the pad is longer than the axis, like numpy.pad), edge (repeat
+// the border element). Version 1 names the attribute `paddings` (same layout as the attribute
+// text says; its example is inconsistent with that text), version 2 `pads`; both carry a float
+// `value`. From version 11 pads and the optional scalar constant_value are inputs.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+// Position in [0, dim) that output coordinate i - begin reads in reflect mode.
+int64_t reflect_index(int64_t i, int64_t dim) {
+  if (dim == 1) return 0;
+  int64_t period = 2 * (dim - 1);
+  int64_t m = i % period;
+  if (m < 0) m += period;
+  return m < dim ? m : period - m;
+}
+
+Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pads, const std::string& mode,
+           const Tensor& fill) {
+  int64_t rank = x.rank();
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    ctx.fail("pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(2 * rank));
+  if (mode != "constant" && mode != "reflect" && mode != "edge") ctx.fail("unsupported mode '" + mode + "'");
+  Shape out_shape(static_cast<size_t>(rank));
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t begin = pads[static_cast<size_t>(d)], end = pads[static_cast<size_t>(d + rank)];
+    int64_t dim = x.dim(d);
+    // Bounded so that output coordinate - begin never overflows below.
+    constexpr int64_t kLimit = int64_t{1} << 62;
+    if (begin < -kLimit || begin > kLimit || end < -kLimit || end > kLimit) ctx.fail("pad amount out of range");
+    int64_t size = 0;
+    if (__builtin_add_overflow(dim, begin, &size) || __builtin_add_overflow(size, end, &size) || size < 0)
+      ctx.fail("pads " + std::to_string(begin) + ", " + std::to_string(end) + " are invalid for a dimension of size " +
+               std::to_string(dim));
+    if (mode != "constant" && dim == 0 && size > 0) ctx.fail("cannot pad an empty axis in mode '" + mode + "'");
+    out_shape[static_cast<size_t>(d)] = size;
+  }
+  auto in_strides = strides_of(x.shape());
+  std::vector<int64_t> map(static_cast<size_t>(shape_size(out_shape)));
+  for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {
+    int64_t src = 0;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      int64_t dim = x.shape()[d];
+      int64_t i = idx[d] - pads[d];
+      if (i < 0 || i >= dim) {
+        if (mode == "constant") {
+          src = -1;
+          break;
+        }
+        i = mode == "edge" ? std::clamp<int64_t>(i, 0, dim - 1) : reflect_index(i, dim);
+      }
+      src += i * in_strides[d];
+    }
+    map[static_cast<size_t>(lin)] = src;
+  });
+  return opsb::take(x, out_shape, map, &fill);
+}
+
+// The float `value` attribute of versions 1 and 2 as a one-element tensor of x's (float) type.
+Tensor float_fill(const OpContext& ctx, const Tensor& x) {
+  float v = ctx.attr_float("value", 0.0f);
+  return visit_float(ctx, x.dtype(), [&]<class T>() { return Tensor::scalar<T>(to_storage<T>(v)); });
+}
+
+std::vector<Value> pad_v1(OpContext& ctx) {
+  if (!ctx.has_attr("paddings")) ctx.fail("attribute 'paddings' is required");
+  const Tensor& x = ctx.input(0);
+  return one(pad(ctx, x, ctx.attr_ints("paddings"), ctx.attr_string("mode", "constant"), float_fill(ctx, x)));
+}
+
+std::vector<Value> pad_v2(OpContext& ctx) {
+  if (!ctx.has_attr("pads")) ctx.fail("attribute 'pads' is required");
+  const Tensor& x = ctx.input(0);
+  return one(pad(ctx, x, ctx.attr_ints("pads"), ctx.attr_string("mode", "constant"), float_fill(ctx, x)));
+}
+
+std::vector<Value> pad_v11(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& pads = ctx.input(1);
+  if (pads.rank() != 1) ctx.fail("pads must be a 1-D tensor");
+  Tensor fill(x.dtype(), {});  // zero / false / empty string
+  if (ctx.has_input(2)) {
+    const Tensor& c = ctx.input(2);
+    if (c.dtype() != x.dtype()) ctx.fail("constant_value has a different element type than data");
+    if (c.size() != 1) ctx.fail("constant_value must hold exactly one value");
+    fill = c.reshaped({});
+  }
+  return one(pad(ctx, x, opsb::int_values(ctx, pads, "pads"), ctx.attr_string("mode", "constant"), fill));
+}
+}  // namespace
+SONNX_KERNEL("", "Pad", 1, pad_v1, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 2, pad_v2, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 11, pad_v11, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,58 @@
+// QuantizeLinear: y = saturate(round(x / y_scale) + y_zero_point), rounding half to even and
+// saturating to the range of y's type (uint8 [0, 255], int8 [−128, 127]); NaN gives 0.
+// x is float (the division happens in float, as the formula reads for float operands) or int32
+// (the division happens in double, exact for every int32). y_zero_point is optional (uint8 0).
+// Version 10: scale and zero point are per tensor. Version 13: they may instead be 1-D with one
+// value per index along `axis` (default 1).
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+std::vector<Value> quantize_impl(OpContext& ctx, bool allow_axis) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& scale = ctx.input(1);
+  if (scale.dtype() != DType::Float) ctx.fail("y_scale must be float");
+  int64_t axis = ctx.attr_int("axis", 1);
+  AxisLayout layout = axis_layout(ctx, scale.shape(), x.shape(), allow_axis, axis, "y_scale");
+  DType qtype = DType::UInt8;
+  std::vector<int64_t> zp(static_cast<size_t>(scale.size()), 0);
+  if (ctx.has_input(2)) {
+    const Tensor& z = ctx.input(2);
+    if (z.shape() != scale.shape() && !(z.size() == 1 && scale.size() == 1))
+      ctx.fail("y_zero_point " + shape_str(z.shape()) + " must have the shape of y_scale " + shape_str(scale.shape()));
+    qtype = z.dtype();
+    zp = z.to_int64_vector();
+  }
+  const float* ps = scale.data<float>();
+  return one(visit_quant8(ctx, qtype, [&]<class Q>() {
+    Tensor y(qtype, x.shape());
+    Q* py = y.data<Q>();
+    if (x.dtype() == DType::Float) {
+      const float* px = x.data<float>();
+      for (int64_t i = 0; i < x.size(); ++i) {
+        size_t a = static_cast<size_t>(layout.at(i));
+        float q = px[i] / ps[a];
+        py[i] = saturate_to<Q>(round_half_even(static_cast<double>(q)) + static_cast<double>(zp[a]));
+      }
+    } else if (x.dtype() == DType::Int32) {
+      const int32_t* px = x.data<int32_t>();
+      for (int64_t i = 0; i < x.size(); ++i) {
+        size_t a = static_cast<size_t>(layout.at(i));
+        double q = static_cast<double>(px[i]) / static_cast<double>(ps[a]);
+        py[i] = saturate_to<Q>(round_half_even(q) + static_cast<double>(zp[a]));
+      }
+    } else {
+      ctx.fail("x must be float or int32, got " + std::string(dtype_name(x.dtype())));
+    }
+    return y;
+  }));
+}
+
+std::vector<Value> quantize_v10(OpContext& ctx) { return quantize_impl(ctx, false); }
+std::vector<Value> quantize_v13(OpContext& ctx) { return quantize_impl(ctx, true); }
+}  // namespace
+SONNX_KERNEL("", "QuantizeLinear", 10, quantize_v10, Accuracy::Exact);
+SONNX_KERNEL("", "QuantizeLinear", 13, quantize_v13, Accuracy::Exact);
+}  // namespace sonnx

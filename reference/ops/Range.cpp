@@ -1,0 +1,53 @@
+// Range: [start, start + delta, ...) up to limit (exclusive): max(ceil((limit - start) / delta), 0)
+// elements, element i = start + i * delta. All three inputs are scalars of the output type.
+// Integer counts and values are computed exactly (in 128 bits); a zero delta traps.
+#include <limits>
+
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> range(OpContext& ctx) {
+  const Tensor& start_t = ctx.input(0);
+  const Tensor& limit_t = ctx.input(1);
+  const Tensor& delta_t = ctx.input(2);
+  DType type = start_t.dtype();
+  if (limit_t.dtype() != type || delta_t.dtype() != type) ctx.fail("start, limit and delta must have the same type");
+  if (start_t.size() != 1 || limit_t.size() != 1 || delta_t.size() != 1) ctx.fail("start, limit and delta must be scalars");
+  return one(visit_real(ctx, type, [&]<class T>() {
+    T start = start_t.data<T>()[0], limit = limit_t.data<T>()[0], delta = delta_t.data<T>()[0];
+    if constexpr (std::is_integral_v<T>) {
+      using Wide = __int128;
+      if (delta == 0) ctx.fail("delta cannot be 0");
+      Wide diff = static_cast<Wide>(limit) - static_cast<Wide>(start);
+      Wide d = static_cast<Wide>(delta);
+      Wide n = 0;
+      if ((diff > 0 && d > 0) || (diff < 0 && d < 0)) {
+        Wide ad = d < 0 ? -d : d, adiff = diff < 0 ? -diff : diff;
+        n = (adiff + ad - 1) / ad;  // ceil of a positive quotient
+      }
+      if (n > static_cast<Wide>(std::numeric_limits<int64_t>::max())) ctx.fail("range is too large");
+      Tensor out(type, {static_cast<int64_t>(n)});  // absurd sizes trap here
+      T* o = out.data<T>();
+      for (int64_t i = 0; i < out.size(); ++i) o[i] = static_cast<T>(static_cast<Wide>(start) + static_cast<Wide>(i) * d);
+      return out;
+    } else {
+      double s = static_cast<double>(static_cast<compute_t<T>>(start));
+      double l = static_cast<double>(static_cast<compute_t<T>>(limit));
+      double d = static_cast<double>(static_cast<compute_t<T>>(delta));
+      if (d == 0) ctx.fail("delta cannot be 0");
+      double count = std::ceil((l - s) / d);
+      if (std::isnan(count)) ctx.fail("the number of elements is not a number (NaN or infinite inputs)");
+      if (count > 9.0e15) ctx.fail("range is too large");
+      int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
+      Tensor out(type, {n});
+      T* o = out.data<T>();
+      for (int64_t i = 0; i < n; ++i) o[i] = to_storage<T>(s + static_cast<double>(i) * d);
+      return out;
+    }
+  }));
+}
+}  // namespace
+// Floating ranges are arithmetic (the function body accumulates; this kernel multiplies).
+SONNX_KERNEL("", "Range", 11, range, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,14 @@
+// Reciprocal: elementwise 1/x (±inf at ±0). Versions 1, 6, 13 (13 adds bfloat16) compute the
+// same function.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> reciprocal_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return 1.0 / x; }));
+}
+}  // namespace
+SONNX_KERNEL("", "Reciprocal", 1, reciprocal_kernel, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,13 @@
+// ReduceL2: the square root of the sum of squares (L2 norm) along the given axes; keepdims (default 1) keeps the reduced
+// dims as size 1. Versions 1, 11 and 13 take `axes` as an attribute (absent or empty = all axes;
+// version 11 documents negative axes, which the kernel accepts in every version).
+// Empty reduction: 0. Integers: computed in double, truncated like Cast.
+// Floating types are reduced in double and rounded once to the element type (util_c.h).
+#include "util_c.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> reduce_L2_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::L2); }
+}  // namespace
+SONNX_KERNEL("", "ReduceL2", 1, reduce_L2_v1, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,14 @@
+// ReduceMean: the arithmetic mean of the elements along the given axes; keepdims (default 1) keeps the reduced
+// dims as size 1. Versions 1, 11 and 13 take `axes` as an attribute (absent or empty = all axes;
+// version 11 documents negative axes, which the kernel accepts in every version).
+// Empty reduction: NaN (0/0) for floating types; a trap for integers (division by zero).
+// Integers: the exact mean truncated toward zero.
+// Floating types are reduced in double and rounded once to the element type (util_c.h).
+#include "util_c.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> reduce_Mean_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::Mean); }
+}  // namespace
+SONNX_KERNEL("", "ReduceMean", 1, reduce_Mean_v1, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,14 @@
+// ReduceMin: the minimum of the elements along the given axes; keepdims (default 1) keeps the reduced
+// dims as size 1. Versions 1, 11 and 13 take `axes` as an attribute (absent or empty = all axes;
+// version 11 documents negative axes, which the kernel accepts in every version).
+// Version 12 added int8/uint8, 13 bfloat16; the semantics are unchanged. NaN propagates.
+// Empty reduction: +inf for floating types, the highest value for integers.
+// Floating types are reduced in double and rounded once to the element type (util_c.h).
+#include "util_c.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> reduce_Min_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::Min); }
+}  // namespace
+SONNX_KERNEL("", "ReduceMin", 1, reduce_Min_v1, Accuracy::Exact);
+}  // namespace sonnx

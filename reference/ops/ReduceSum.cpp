@@ -1,0 +1,17 @@
+// ReduceSum: the sum of the elements along the given axes; keepdims (default 1) keeps the reduced
+// dims as size 1. Versions 1 and 11 take `axes` as an attribute (absent or empty = all axes;
+// version 11 documents negative axes, which the kernel accepts in both versions).
+// Version 13 takes `axes` as an optional int64 input instead; when it is absent or empty the
+// tensor is reduced over all axes, or returned unchanged if noop_with_empty_axes=1.
+// Empty reduction: 0. Integers wrap modulo 2^bits.
+// Floating types are reduced in double and rounded once to the element type (util_c.h).
+#include "util_c.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> reduce_Sum_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::Sum); }
+std::vector<Value> reduce_Sum_v13(OpContext& ctx) { return util_c::reduce_with_axes_input(ctx, util_c::ReduceKind::Sum); }
+}  // namespace
+SONNX_KERNEL("", "ReduceSum", 1, reduce_Sum_v1, Accuracy::Rounding);
+SONNX_KERNEL("", "ReduceSum", 13, reduce_Sum_v13, Accuracy::Rounding);
+}  // namespace sonnx

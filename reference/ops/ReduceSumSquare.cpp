@@ -1,0 +1,13 @@
+// ReduceSumSquare: the sum of squares along the given axes; keepdims (default 1) keeps the reduced
+// dims as size 1. Versions 1, 11 and 13 take `axes` as an attribute (absent or empty = all axes;
+// version 11 documents negative axes, which the kernel accepts in every version).
+// Empty reduction: 0. Integers wrap modulo 2^bits.
+// Floating types are reduced in double and rounded once to the element type (util_c.h).
+#include "util_c.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> reduce_SumSquare_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::SumSquare); }
+}  // namespace
+SONNX_KERNEL("", "ReduceSumSquare", 1, reduce_SumSquare_v1, Accuracy::Rounding);
+}  // namespace sonnx

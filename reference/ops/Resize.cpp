@@ -1,0 +1,126 @@
+// Resize: resamples X to a new shape (nearest, linear or cubic interpolation per axis).
+// Version 10: inputs X, scales; output length floor(in * scale); x_original = x / scale
+//   (asymmetric); nearest takes floor when upsampling and ceil when downsampling (the rule of
+//   Upsample, which this version replaced: it had no nearest_mode yet).
+// Version 11: inputs X, roi, scales, sizes (optional); either scales (non-empty) or sizes gives the
+//   output shape; attributes coordinate_transformation_mode, nearest_mode, cubic_coeff_a,
+//   exclude_outside, extrapolation_value. With scales the output length is
+//   floor(in * scale), or floor(in * (roi_end - roi_start) * scale) for tf_crop_and_resize; with
+//   sizes the scale is out / in.
+// Version 13: roi and scales become optional too, and tf_half_pixel_for_nn leaves the list (still
+//   accepted here).
+// The coordinate formulas, rounding modes and cubic weights are the schema's; see
+// original_coordinate and axis_taps in util_d.h.
+#include "util_d.h"
+
+namespace sonnx {
+namespace {
+using namespace opsd;
+
+// A non-empty float tensor input, or empty when omitted / of zero elements.
+std::vector<double> optional_floats(OpContext& ctx, size_t i) {
+  if (!ctx.has_input(i)) return {};
+  const Tensor& t = ctx.input(i);
+  if (!is_float(t.dtype())) ctx.fail("input " + std::to_string(i) + " must be a floating tensor");
+  return to_doubles(ctx, t);
+}
+
+std::vector<Value> resize_v10(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  std::vector<double> scales = optional_floats(ctx, 1);
+  if (static_cast<int64_t>(scales.size()) != x.rank())
+    ctx.fail("scales has " + std::to_string(scales.size()) + " values, expected the rank " + std::to_string(x.rank()));
+  std::string mode = ctx.attr_string("mode", "nearest");
+  ResizeParams p;
+  if (mode == "nearest") p.mode = ResizeMode::Nearest;
+  else if (mode == "linear") p.mode = ResizeMode::Linear;
+  else ctx.fail("mode '" + mode + "' is not nearest or linear");
+  p.coord = CoordMode::Asymmetric;
+  p.nearest = NearestRound::Simple;
+  std::vector<ResizeAxis> axes(static_cast<size_t>(x.rank()));
+  for (size_t d = 0; d < axes.size(); ++d) {
+    double s = scales[d];
+    if (!(s > 0) || !std::isfinite(s)) ctx.fail("scales must be positive and finite");
+    axes[d].in = x.dim(static_cast<int64_t>(d));
+    axes[d].scale = s;
+    axes[d].out = scaled_length(ctx, static_cast<double>(axes[d].in), s);
+    axes[d].resized_length = static_cast<double>(axes[d].in) * s;
+  }
+  return one(resample(ctx, x, axes, p));
+}
+
+std::vector<Value> resize_v11(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  size_t r = static_cast<size_t>(x.rank());
+  ResizeParams p;
+  std::string mode = ctx.attr_string("mode", "nearest");
+  if (mode == "nearest") p.mode = ResizeMode::Nearest;
+  else if (mode == "linear") p.mode = ResizeMode::Linear;
+  else if (mode == "cubic") p.mode = ResizeMode::Cubic;
+  else ctx.fail("mode '" + mode + "' is not nearest, linear or cubic");
+  std::string ctm = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
+  if (ctm == "half_pixel") p.coord = CoordMode::HalfPixel;
+  else if (ctm == "pytorch_half_pixel") p.coord = CoordMode::PytorchHalfPixel;
+  else if (ctm == "align_corners") p.coord = CoordMode::AlignCorners;
+  else if (ctm == "asymmetric") p.coord = CoordMode::Asymmetric;
+  else if (ctm == "tf_half_pixel_for_nn") p.coord = CoordMode::TfHalfPixelForNN;
+  else if (ctm == "tf_crop_and_resize") p.coord = CoordMode::TfCropAndResize;
+  else ctx.fail("coordinate_transformation_mode '" + ctm + "' is not supported");
+  std::string nm = ctx.attr_string("nearest_mode", "round_prefer_floor");
+  if (nm == "round_prefer_floor") p.nearest = NearestRound::RoundPreferFloor;
+  else if (nm == "round_prefer_ceil") p.nearest = NearestRound::RoundPreferCeil;
+  else if (nm == "floor") p.nearest = NearestRound::Floor;
+  else if (nm == "ceil") p.nearest = NearestRound::Ceil;
+  else ctx.fail("nearest_mode '" + nm + "' is not supported");
+  p.cubic_a = ctx.attr_float("cubic_coeff_a", -0.75f);
+  p.exclude_outside = ctx.attr_int("exclude_outside", 0) != 0;
+  p.extrapolation = ctx.attr_float("extrapolation_value", 0.0f);
+
+  std::vector<ResizeAxis> axes(r);
+  for (size_t d = 0; d < r; ++d) axes[d].in = x.dim(static_cast<int64_t>(d));
+  if (p.coord == CoordMode::TfCropAndResize) {
+    std::vector<double> roi = optional_floats(ctx, 1);
+    if (!roi.empty()) {
+      if (roi.size() != 2 * r) ctx.fail("roi has " + std::to_string(roi.size()) + " values, expected " + std::to_string(2 * r));
+      for (size_t d = 0; d < r; ++d) {
+        axes[d].roi_start = roi[d];
+        axes[d].roi_end = roi[r + d];
+      }
+    }
+  }
+  std::vector<double> scales = optional_floats(ctx, 2);
+  std::vector<int64_t> sizes;
+  if (ctx.has_input(3)) {
+    const Tensor& t = ctx.input(3);
+    if (!is_integer(t.dtype())) ctx.fail("sizes must be an integer tensor");
+    sizes = t.to_int64_vector();
+  }
+  if (!scales.empty() && !sizes.empty()) ctx.fail("only one of scales and sizes may be given");
+  if (scales.empty() && sizes.empty()) ctx.fail("one of scales and sizes must be given");
+  if (!sizes.empty()) {
+    if (sizes.size() != r) ctx.fail("sizes has " + std::to_string(sizes.size()) + " values, expected the rank " + std::to_string(r));
+    for (size_t d = 0; d < r; ++d) {
+      if (sizes[d] < 0) ctx.fail("sizes must not be negative");
+      axes[d].out = sizes[d];
+      axes[d].scale = axes[d].in == 0 ? 1.0 : static_cast<double>(sizes[d]) / static_cast<double>(axes[d].in);
+      axes[d].resized_length = static_cast<double>(sizes[d]);
+    }
+  } else {
+    if (scales.size() != r) ctx.fail("scales has " + std::to_string(scales.size()) + " values, expected the rank " + std::to_string(r));
+    for (size_t d = 0; d < r; ++d) {
+      double s = scales[d];
+      if (!(s > 0) || !std::isfinite(s)) ctx.fail("scales must be positive and finite");
+      double in = static_cast<double>(axes[d].in);
+      double factor = p.coord == CoordMode::TfCropAndResize ? (axes[d].roi_end - axes[d].roi_start) * s : s;
+      axes[d].out = scaled_length(ctx, in, factor);
+      axes[d].scale = s;
+      axes[d].resized_length = in * s;
+    }
+  }
+  return one(resample(ctx, x, axes, p));
+}
+}  // namespace
+SONNX_KERNEL("", "Resize", 10, resize_v10, Accuracy::Rounding);
+SONNX_KERNEL("", "Resize", 11, resize_v11, Accuracy::Rounding);
+SONNX_KERNEL("", "Resize", 13, resize_v11, Accuracy::Rounding);
+}  // namespace sonnx

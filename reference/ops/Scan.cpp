@@ -1,0 +1,201 @@
+// Scan: iterates `body` over slices of the scan inputs, carrying state variables and stacking the
+// per-iteration scan-output elements.
+//   body (st_1..st_N, si_1..si_M) -> (st_1..st_N, so_1..so_K)
+// Version 8: inputs (sequence_lens?, init_1..init_N, scan_1..scan_M); axis 0 of every input is a
+//   batch axis and axis 1 the sequence axis; each batch entry is scanned independently for
+//   sequence_lens[b] steps (default: the full length); scan outputs are [batch, max_len, ...], the
+//   steps beyond sequence_lens[b] filled with zeros; `directions` reverses a scan input (within its
+//   valid length).
+// Version 9: inputs (init_1..init_N, scan_1..scan_M), no batch axis; scan_input_axes /
+//   scan_input_directions choose the scanned axis and direction of each scan input,
+//   scan_output_axes / scan_output_directions where each scan output stacks its elements and
+//   whether each new element is appended (0) or prepended (1).
+// Version 11 allows negative axes; version 16 only added bfloat16.
+#include <algorithm>
+
+#include "util_e1.h"
+
+namespace sonnx {
+namespace {
+std::vector<int64_t> flags_attr(const OpContext& ctx, const char* name, size_t count) {
+  std::vector<int64_t> v = ctx.attr_ints(name, std::vector<int64_t>(count, 0));
+  if (v.size() != count)
+    ctx.fail(std::string("attribute ") + name + " has " + std::to_string(v.size()) + " entries, expected " +
+             std::to_string(count));
+  return v;
+}
+
+void check_direction(const OpContext& ctx, int64_t d) {
+  if (d != 0 && d != 1) ctx.fail("direction " + std::to_string(d) + " is neither 0 (forward) nor 1 (reverse)");
+}
+
+// The body's signature against N state variables and M scan inputs; returns K (scan outputs).
+size_t check_body(const OpContext& ctx, const Graph& body, size_t n_state, size_t n_scan_in) {
+  if (body.inputs.size() != n_state + n_scan_in)
+    ctx.fail("body has " + std::to_string(body.inputs.size()) + " inputs, expected " +
+             std::to_string(n_state + n_scan_in));
+  if (body.outputs.size() < n_state)
+    ctx.fail("body has " + std::to_string(body.outputs.size()) + " outputs, fewer than the " +
+             std::to_string(n_state) + " state variables");
+  return body.outputs.size() - n_state;
+}
+
+const Tensor& body_tensor(const OpContext& ctx, const Value& v, size_t k) {
+  if (!v.is_tensor()) ctx.fail("body output " + std::to_string(k) + " must be a tensor");
+  return v.tensor;
+}
+
+std::vector<Value> scan_v8(OpContext& ctx) {
+  const Graph& body = ctx.attr_graph("body");
+  int64_t m_attr = ctx.attr_int("num_scan_inputs", -1);
+  if (m_attr < 1) ctx.fail("num_scan_inputs must be at least 1");
+  size_t m = static_cast<size_t>(m_attr);
+  if (ctx.num_inputs() < 1 + m) ctx.fail("fewer inputs than num_scan_inputs");
+  size_t n = ctx.num_inputs() - 1 - m;
+  size_t k_out = check_body(ctx, body, n, m);
+  std::vector<int64_t> dirs = flags_attr(ctx, "directions", m);
+  for (int64_t d : dirs) check_direction(ctx, d);
+
+  std::vector<const Tensor*> inits, scans;
+  for (size_t i = 0; i < n; ++i) inits.push_back(&ctx.input(1 + i));
+  for (size_t j = 0; j < m; ++j) scans.push_back(&ctx.input(1 + n + j));
+  if (scans[0]->rank() < 2) ctx.fail("scan inputs need a batch axis and a sequence axis");
+  int64_t batch = scans[0]->dim(0), max_len = scans[0]->dim(1);
+  for (const Tensor* s : scans)
+    if (s->rank() < 2 || s->dim(0) != batch || s->dim(1) != max_len)
+      ctx.fail("scan inputs disagree on batch size or sequence length");
+  for (const Tensor* t : inits)
+    if (t->rank() < 1 || t->dim(0) != batch) ctx.fail("initial state " + shape_str(t->shape()) + " lacks the batch axis");
+
+  std::vector<int64_t> lens(static_cast<size_t>(batch), max_len);
+  if (ctx.has_input(0)) {
+    const Tensor& sl = ctx.input(0);
+    if (sl.dtype() != DType::Int64 || sl.rank() != 1 || sl.dim(0) != batch)
+      ctx.fail("sequence_lens must be an int64 tensor of shape [batch]");
+    for (int64_t b = 0; b < batch; ++b) {
+      lens[static_cast<size_t>(b)] = sl.data<int64_t>()[b];
+      if (lens[static_cast<size_t>(b)] < 0 || lens[static_cast<size_t>(b)] > max_len)
+        ctx.fail("sequence_lens[" + std::to_string(b) + "] = " + std::to_string(lens[static_cast<size_t>(b)]) +
+                 " is outside [0, " + std::to_string(max_len) + "]");
+    }
+  }
+
+  std::vector<std::vector<Tensor>> final_states(n);              // [state][batch]
+  std::vector<std::vector<std::vector<Tensor>>> outs(k_out);      // [output][batch][step]
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<Value> state;
+    for (const Tensor* t : inits) state.emplace_back(e1::take_axis(*t, 0, b));
+    std::vector<Tensor> seqs;  // scan input j for this batch entry: [max_len, ...]
+    for (const Tensor* s : scans) seqs.push_back(e1::take_axis(*s, 0, b));
+    for (auto& o : outs) o.emplace_back();
+    int64_t len = lens[static_cast<size_t>(b)];
+    for (int64_t t = 0; t < len; ++t) {
+      std::vector<Value> in = state;
+      for (size_t j = 0; j < m; ++j) in.emplace_back(e1::take_axis(seqs[j], 0, dirs[j] ? len - 1 - t : t));
+      std::vector<Value> out = ctx.run_subgraph(body, in);
+      for (size_t i = 0; i < n; ++i) state[i] = std::move(out[i]);
+      for (size_t k = 0; k < k_out; ++k) outs[k].back().push_back(body_tensor(ctx, out[n + k], n + k));
+    }
+    for (size_t i = 0; i < n; ++i) final_states[i].push_back(body_tensor(ctx, state[i], i));
+  }
+
+  std::vector<Value> result;
+  for (size_t i = 0; i < n; ++i)
+    result.emplace_back(batch == 0 ? *inits[i] : e1::stack_axis(ctx, final_states[i], 0));
+  for (size_t k = 0; k < k_out; ++k) {
+    // The element shape comes from any step that ran; padding steps are zeros of that shape.
+    const Tensor* sample = nullptr;
+    for (const auto& per_batch : outs[k])
+      if (!per_batch.empty()) sample = &per_batch[0];
+    if (!sample) {
+      // No step ran anywhere: the element shape must come from the body's declared output type.
+      Tensor e = e1::empty_scan_output(ctx, body.outputs[n + k], 0);  // [0, elem dims (unknown as 0)...]
+      Shape s = e.shape();
+      s[0] = max_len;
+      s.insert(s.begin(), batch);
+      const auto& declared = body.outputs[n + k].type.shape;
+      bool dims_known = declared.has_value();
+      if (declared)
+        for (const Dim& d : *declared) dims_known = dims_known && d.value.has_value();
+      if (!dims_known && shape_size(s) != 0)
+        ctx.fail("no step ran and scan output " + std::to_string(k) + " has no fully declared shape");
+      result.emplace_back(Tensor(e.dtype(), s));  // zero-filled padding
+      continue;
+    }
+    Tensor zero(sample->dtype(), sample->shape());
+    std::vector<Tensor> per_batch;
+    for (auto& steps : outs[k]) {
+      while (static_cast<int64_t>(steps.size()) < max_len) steps.push_back(zero);
+      per_batch.push_back(e1::stack_axis(ctx, steps, 0));
+    }
+    result.emplace_back(e1::stack_axis(ctx, per_batch, 0));
+  }
+  return result;
+}
+
+std::vector<Value> scan_v9(OpContext& ctx, bool negative_axes) {
+  const Graph& body = ctx.attr_graph("body");
+  int64_t m_attr = ctx.attr_int("num_scan_inputs", -1);
+  if (m_attr < 1) ctx.fail("num_scan_inputs must be at least 1");
+  size_t m = static_cast<size_t>(m_attr);
+  if (ctx.num_inputs() < m) ctx.fail("fewer inputs than num_scan_inputs");
+  size_t n = ctx.num_inputs() - m;
+  size_t k_out = check_body(ctx, body, n, m);
+  std::vector<int64_t> in_axes = flags_attr(ctx, "scan_input_axes", m);
+  std::vector<int64_t> in_dirs = flags_attr(ctx, "scan_input_directions", m);
+  std::vector<int64_t> out_axes = flags_attr(ctx, "scan_output_axes", k_out);
+  std::vector<int64_t> out_dirs = flags_attr(ctx, "scan_output_directions", k_out);
+  for (int64_t d : in_dirs) check_direction(ctx, d);
+  for (int64_t d : out_dirs) check_direction(ctx, d);
+
+  std::vector<const Tensor*> scans;
+  for (size_t j = 0; j < m; ++j) {
+    scans.push_back(&ctx.input(n + j));
+    if (!negative_axes && in_axes[j] < 0) ctx.fail("negative scan_input_axes need version 11");
+    in_axes[j] = normalize_axis(ctx, in_axes[j], scans[j]->rank());
+  }
+  int64_t len = scans[0]->dim(in_axes[0]);
+  for (size_t j = 0; j < m; ++j)
+    if (scans[j]->dim(in_axes[j]) != len) ctx.fail("scan inputs have different sequence lengths");
+
+  std::vector<Value> state;
+  for (size_t i = 0; i < n; ++i) state.push_back(ctx.value(i));
+  std::vector<std::vector<Tensor>> outs(k_out);
+  for (int64_t t = 0; t < len; ++t) {
+    std::vector<Value> in = state;
+    for (size_t j = 0; j < m; ++j) in.emplace_back(e1::take_axis(*scans[j], in_axes[j], in_dirs[j] ? len - 1 - t : t));
+    std::vector<Value> out = ctx.run_subgraph(body, in);
+    for (size_t i = 0; i < n; ++i) state[i] = std::move(out[i]);
+    for (size_t k = 0; k < k_out; ++k) {
+      const Tensor& so = body_tensor(ctx, out[n + k], n + k);
+      if (!outs[k].empty() && outs[k][0].shape() != so.shape())
+        ctx.fail("scan output " + std::to_string(k) + " changed shape across iterations");
+      outs[k].push_back(so);
+    }
+  }
+
+  std::vector<Value> result = std::move(state);
+  for (size_t k = 0; k < k_out; ++k) {
+    int64_t axis = out_axes[k];
+    if (!negative_axes && axis < 0) ctx.fail("negative scan_output_axes need version 11");
+    if (outs[k].empty()) {
+      // Zero iterations: the rank of the output is known only from the body's declared type.
+      const TypeInfo& ti = body.outputs[n + k].type;
+      int64_t rank = ti.shape ? static_cast<int64_t>(ti.shape->size()) + 1 : 1;
+      result.emplace_back(e1::empty_scan_output(ctx, body.outputs[n + k], normalize_axis(ctx, axis, rank)));
+      continue;
+    }
+    axis = normalize_axis(ctx, axis, outs[k][0].rank() + 1);
+    if (out_dirs[k]) std::reverse(outs[k].begin(), outs[k].end());  // prepending = reversed order
+    result.emplace_back(e1::stack_axis(ctx, outs[k], axis));
+  }
+  return result;
+}
+
+std::vector<Value> scan_v9_kernel(OpContext& ctx) { return scan_v9(ctx, false); }
+std::vector<Value> scan_v11_kernel(OpContext& ctx) { return scan_v9(ctx, true); }
+}  // namespace
+SONNX_KERNEL("", "Scan", 8, scan_v8, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 9, scan_v9_kernel, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 11, scan_v11_kernel, Accuracy::Exact);
+}  // namespace sonnx

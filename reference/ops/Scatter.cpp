@@ -1,0 +1,13 @@
+// Scatter (deprecated in version 11 in favour of ScatterElements, with the same meaning): writes
+// updates into a copy of data at positions whose `axis` coordinate comes from indices.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> scatter(OpContext& ctx) {
+  return one(opsb::scatter_elements(ctx, ctx.input(0), ctx.input(1), ctx.input(2), ctx.attr_int("axis", 0),
+                                    opsb::Reduction::None));
+}
+}  // namespace
+SONNX_KERNEL("", "Scatter", 9, scatter, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,23 @@
+// Shape: the input's dimensions as a 1-D int64 tensor. Version 15 adds start/end (negative values
+// count from the back; both clamp to [0, rank]) to return a part of the shape.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> shape(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  int64_t rank = x.rank();
+  int64_t start = 0, end = rank;
+  if (ctx.version() >= 15) {
+    auto clamp_axis = [&](int64_t a) { return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank); };
+    start = clamp_axis(ctx.attr_int("start", 0));
+    if (ctx.has_attr("end")) end = clamp_axis(ctx.attr_int("end", rank));
+  }
+  std::vector<int64_t> dims;
+  for (int64_t d = start; d < end; ++d) dims.push_back(x.dim(d));
+  return one(Tensor::from_vector<int64_t>({static_cast<int64_t>(dims.size())}, dims));
+}
+}  // namespace
+SONNX_KERNEL("", "Shape", 1, shape, Accuracy::Exact);
+SONNX_KERNEL("", "Shape", 15, shape, Accuracy::Exact);
+}  // namespace sonnx

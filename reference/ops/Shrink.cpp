@@ -1,0 +1,31 @@
+// Shrink: elementwise x + bias for x < -lambd, x - bias for x > lambd, 0 otherwise; lambd = 0.5 and
+// bias = 0 by default (version 9). Floats: computed in double, rounded once; NaN stays NaN.
+// Integers: computed in double and converted back toward zero (saturating), so e.g. with
+// bias = 0.5 the integer 3 gives 2.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> shrink(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  double lambd = ctx.attr_float("lambd", 0.5f);
+  double bias = ctx.attr_float("bias", 0.0f);
+  auto f = [&](double v) {
+    if (std::isnan(v)) return v;
+    if (v < -lambd) return v + bias;
+    if (v > lambd) return v - bias;
+    return 0.0;
+  };
+  return one(visit_real(ctx, x.dtype(), [&]<class T>() {
+    return unary_elementwise<T, T>(x, [&](T v) -> T {
+      double r = f(static_cast<double>(static_cast<compute_t<T>>(v)));
+      if constexpr (std::is_integral_v<T>) return saturating_from_double<T>(r);
+      else return round_from_double<T>(r);
+    });
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "Shrink", 9, shrink, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,13 @@
+// Sin: elementwise sine (radians).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> sin_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::sin(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Sin", 7, sin_kernel, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,13 @@
+// Sinh: elementwise hyperbolic sine.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> sinh_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::sinh(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Sinh", 9, sinh_kernel, Accuracy::Rounding);
+}  // namespace sonnx

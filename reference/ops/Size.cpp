@@ -1,0 +1,9 @@
+// Size: the input's element count as an int64 scalar.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> size(OpContext& ctx) { return one(Tensor::scalar<int64_t>(ctx.input(0).size())); }
+}  // namespace
+SONNX_KERNEL("", "Size", 1, size, Accuracy::Exact);
+}  // namespace sonnx

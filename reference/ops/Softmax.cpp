@@ -1,0 +1,16 @@
+// Softmax: exp(x) / sum(exp(x)).
+// Versions 1 and 11: the input is coerced to 2-D at `axis` (default 1), [d0*...*d(axis-1),
+// d(axis)*...*d(r-1)], and each row is normalized as a whole.
+// Version 13: normalized along the single dimension `axis` (default -1).
+// Computed in double as exp(x - max) / sum(exp(x - max)) (the same value, no overflow) and rounded
+// once to the element type.
+#include "util_c.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> softmax(OpContext& ctx) { return util_c::softmax_family(ctx, util_c::SoftmaxKind::Softmax); }
+}  // namespace
+// One kernel: it reads ctx.version() to choose the coerced-2-D (≤ 12) or single-axis (≥ 13) form.
+SONNX_KERNEL("", "Softmax", 1, softmax, Accuracy::Rounding);
+SONNX_KERNEL("", "Softmax", 13, softmax, Accuracy::Rounding);
+}  // namespace sonnx

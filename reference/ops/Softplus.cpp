@@ -1,0 +1,17 @@
+// Softplus: elementwise ln(e^x + 1) (version 1). Evaluated as max(x, 0) + ln(1 + e^-|x|), the same
+// value without the spurious overflow of e^x for large x.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> softplus(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) {
+    if (std::isnan(x)) return x;
+    return (x > 0.0 ? x : 0.0) + std::log1p(std::exp(-std::fabs(x)));
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "Softplus", 1, softplus, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,17 @@
+// Softsign: elementwise x / (1 + |x|) (version 1). At ±inf the formula would evaluate to inf/inf;
+// the function's value there is its limit ±1.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> softsign(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) {
+    if (std::isinf(x)) return std::copysign(1.0, x);
+    return x / (1.0 + std::fabs(x));
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "Softsign", 1, softsign, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,14 @@
+// Sqrt: elementwise square root (NaN for negative x, -0 for -0). Versions 1, 6, 13 (13 adds
+// bfloat16) compute the same function.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> sqrt_kernel(OpContext& ctx) {
+  return one(float_unary(ctx, ctx.input(0), [](double x) { return std::sqrt(x); }));
+}
+}  // namespace
+SONNX_KERNEL("", "Sqrt", 1, sqrt_kernel, Accuracy::Rounding);
+}  // namespace sonnx

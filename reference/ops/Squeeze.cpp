@@ -1,0 +1,41 @@
+// Squeeze: removes size-1 axes: the listed ones (each must have size 1), or all of them when no
+// axes are given. Axes are an attribute up to version 12 (negative values from 11; accepted
+// throughout) and an optional input from 13.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+Tensor squeeze(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>* axes_in) {
+  int64_t rank = x.rank();
+  std::vector<bool> drop(static_cast<size_t>(rank), false);
+  if (axes_in) {
+    for (int64_t a : normalize_axes(ctx, *axes_in, rank)) {
+      if (x.dim(a) != 1) ctx.fail("cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(x.dim(a)));
+      drop[static_cast<size_t>(a)] = true;  // a repeated axis is harmless
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d) drop[static_cast<size_t>(d)] = x.dim(d) == 1;
+  }
+  Shape out;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!drop[static_cast<size_t>(d)]) out.push_back(x.dim(d));
+  return x.reshaped(out);
+}
+
+std::vector<Value> squeeze_v1(OpContext& ctx) {
+  if (!ctx.has_attr("axes")) return one(squeeze(ctx, ctx.input(0), nullptr));
+  std::vector<int64_t> axes = ctx.attr_ints("axes");
+  return one(squeeze(ctx, ctx.input(0), &axes));
+}
+
+std::vector<Value> squeeze_v13(OpContext& ctx) {
+  if (!ctx.has_input(1)) return one(squeeze(ctx, ctx.input(0), nullptr));
+  const Tensor& a = ctx.input(1);
+  if (a.rank() > 1) ctx.fail("axes must be a 1-D tensor (or a scalar, as Unsqueeze accepts)");
+  std::vector<int64_t> axes = opsb::int_values(ctx, a, "axes");
+  return one(squeeze(ctx, ctx.input(0), &axes));
+}
+}  // namespace
+SONNX_KERNEL("", "Squeeze", 1, squeeze_v1, Accuracy::Exact);
+SONNX_KERNEL("", "Squeeze", 13, squeeze_v13, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,22 @@
+// Sub: elementwise A - B. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
+// broadcasting); from version 7 on both inputs broadcast multidirectionally. Version 14 adds the
+// 8- and 16-bit integer types; the formula never changes.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+Tensor sub(OpContext& ctx, const Tensor& a, const Tensor& b) {
+  require_same_type(ctx, a, b);
+  return visit_real(ctx, a.dtype(), [&]<class T>() {
+    return binary_elementwise<T, T>(ctx, a, b, [](T x, T y) {
+      if constexpr (std::is_integral_v<T>) return wrap_sub<T>(x, y);  // overflow wraps
+      else return to_storage<T>(static_cast<compute_t<T>>(x) - static_cast<compute_t<T>>(y));
+    });
+  });
+}
+}  // namespace
+SONNX_KERNEL("", "Sub", 1, binary_legacy<sub>, Accuracy::Rounding);
+SONNX_KERNEL("", "Sub", 7, binary_multidirectional<sub>, Accuracy::Rounding);
+}  // namespace sonnx

@@ -1,0 +1,18 @@
+// ThresholdedRelu: elementwise x for x > alpha, 0 otherwise; alpha = 1 by default (version 10).
+// NaN stays NaN (as in Relu).
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> thresholded_relu(OpContext& ctx) {
+  double alpha = ctx.attr_float("alpha", 1.0f);
+  return one(float_unary(ctx, ctx.input(0), [&](double x) {
+    if (std::isnan(x)) return x;
+    return x > alpha ? x : 0.0;
+  }));
+}
+}  // namespace
+SONNX_KERNEL("", "ThresholdedRelu", 10, thresholded_relu, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,62 @@
+// TopK: the k largest (or, version 11 with largest=0, smallest) elements along an axis, with their
+// indices. k is an attribute in version 1 and a one-element input from 10. Ties go to the lower
+// index; NaN orders above every number (so it is "largest"). The result is always sorted, which
+// also satisfies sorted=0 (order unspecified).
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> top_k(const OpContext& ctx, int64_t k, bool largest) {
+  const Tensor& x = ctx.input(0);
+  if (x.rank() == 0) ctx.fail("input must have rank >= 1");
+  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", -1), x.rank());
+  int64_t n = x.dim(axis);
+  if (k < 0 || k > n) ctx.fail("k = " + std::to_string(k) + " is outside [0, " + std::to_string(n) + "]");
+  Shape out_shape = x.shape();
+  out_shape[static_cast<size_t>(axis)] = k;
+  int64_t outer = opsb::dims_product(x.shape(), 0, static_cast<size_t>(axis));
+  int64_t inner = opsb::dims_product(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
+  Tensor values(x.dtype(), out_shape);
+  Tensor indices(DType::Int64, out_shape);
+  visit_real(ctx, x.dtype(), [&]<class T>() {
+    const T* src = x.data<T>();
+    T* vo = values.data<T>();
+    int64_t* io = indices.data<int64_t>();
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        auto at = [&](int64_t j) { return src[(o * n + j) * inner + i]; };
+        for (int64_t j = 0; j < n; ++j) order[static_cast<size_t>(j)] = j;
+        // Stable: equal values keep ascending index order.
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+          int c = opsb::compare_values(at(a), at(b));
+          return largest ? c > 0 : c < 0;
+        });
+        for (int64_t j = 0; j < k; ++j) {
+          int64_t dst = (o * k + j) * inner + i;
+          vo[dst] = at(order[static_cast<size_t>(j)]);
+          io[dst] = order[static_cast<size_t>(j)];
+        }
+      }
+  });
+  std::vector<Value> out;
+  out.emplace_back(std::move(values));
+  out.emplace_back(std::move(indices));
+  return out;
+}
+
+std::vector<Value> top_k_v1(OpContext& ctx) {
+  if (!ctx.has_attr("k")) ctx.fail("attribute 'k' is required");
+  return top_k(ctx, ctx.attr_int("k", 0), true);
+}
+
+std::vector<Value> top_k_v10(OpContext& ctx) {
+  int64_t k = opsb::int_scalar(ctx, ctx.input(1), "K");
+  bool largest = ctx.version() >= 11 ? ctx.attr_int("largest", 1) != 0 : true;
+  return top_k(ctx, k, largest);
+}
+}  // namespace
+SONNX_KERNEL("", "TopK", 1, top_k_v1, Accuracy::Exact);
+SONNX_KERNEL("", "TopK", 10, top_k_v10, Accuracy::Exact);
+SONNX_KERNEL("", "TopK", 11, top_k_v10, Accuracy::Exact);
+}  // namespace sonnx

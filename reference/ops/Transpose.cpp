@@ -1,0 +1,26 @@
+// Transpose: permutes the axes like numpy.transpose; without perm the axes are reversed.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+std::vector<Value> transpose(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  int64_t rank = x.rank();
+  std::vector<int64_t> perm;
+  if (ctx.has_attr("perm")) {
+    perm = ctx.attr_ints("perm");
+    if (static_cast<int64_t>(perm.size()) != rank)
+      ctx.fail("perm has " + std::to_string(perm.size()) + " entries for an input of rank " + std::to_string(rank));
+    std::vector<bool> seen(static_cast<size_t>(rank), false);
+    for (int64_t p : perm) {
+      if (p < 0 || p >= rank || seen[static_cast<size_t>(p)]) ctx.fail("perm is not a permutation of the axes");
+      seen[static_cast<size_t>(p)] = true;
+    }
+  } else {
+    for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
+  }
+  return one(opsb::transpose_tensor(x, perm));
+}
+}  // namespace
+SONNX_KERNEL("", "Transpose", 1, transpose, Accuracy::Exact);
+}  // namespace sonnx

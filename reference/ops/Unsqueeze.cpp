@@ -1,0 +1,35 @@
+// Unsqueeze: inserts size-1 axes at the given positions of the output (rank r + len(axes));
+// negative positions count from the end of the output (from version 11; accepted throughout);
+// duplicates are an error. Axes are an attribute up to version 12 and an input from 13.
+#include "util_b.h"
+
+namespace sonnx {
+namespace {
+Tensor unsqueeze(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& axes) {
+  int64_t out_rank = x.rank() + static_cast<int64_t>(axes.size());
+  std::vector<bool> inserted(static_cast<size_t>(out_rank), false);
+  for (int64_t a : normalize_axes(ctx, axes, out_rank)) {
+    if (inserted[static_cast<size_t>(a)]) ctx.fail("axis " + std::to_string(a) + " is listed twice");
+    inserted[static_cast<size_t>(a)] = true;
+  }
+  Shape out;
+  int64_t next = 0;
+  for (int64_t d = 0; d < out_rank; ++d) out.push_back(inserted[static_cast<size_t>(d)] ? 1 : x.dim(next++));
+  return x.reshaped(out);
+}
+
+std::vector<Value> unsqueeze_v1(OpContext& ctx) {
+  if (!ctx.has_attr("axes")) ctx.fail("attribute 'axes' is required");
+  return one(unsqueeze(ctx, ctx.input(0), ctx.attr_ints("axes")));
+}
+
+std::vector<Value> unsqueeze_v13(OpContext& ctx) {
+  const Tensor& a = ctx.input(1);
+  // The spec says 1-D; a scalar (used by the official test_loop13_seq model) is read as one axis.
+  if (a.rank() > 1) ctx.fail("axes must be a 1-D tensor");
+  return one(unsqueeze(ctx, ctx.input(0), opsb::int_values(ctx, a, "axes")));
+}
+}  // namespace
+SONNX_KERNEL("", "Unsqueeze", 1, unsqueeze_v1, Accuracy::Exact);
+SONNX_KERNEL("", "Unsqueeze", 13, unsqueeze_v13, Accuracy::Exact);
+}  // namespace sonnx

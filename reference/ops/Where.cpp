@@ -1,0 +1,34 @@
+// Where: elementwise condition ? X : Y, all three inputs broadcasting multidirectionally
+// (version 9; 16 adds bfloat16). X and Y may have any element type, including string and complex.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+std::vector<Value> where(OpContext& ctx) {
+  const Tensor& cond = ctx.input(0);
+  const Tensor& x = ctx.input(1);
+  const Tensor& y = ctx.input(2);
+  require_type(ctx, cond, DType::Bool, "condition");
+  require_same_type(ctx, x, y);
+  Shape out_shape = broadcast_shapes(ctx, {cond.shape(), x.shape(), y.shape()});
+  auto ic = broadcast_index_map(cond.shape(), out_shape);
+  auto ix = broadcast_index_map(x.shape(), out_shape);
+  auto iy = broadcast_index_map(y.shape(), out_shape);
+  Tensor out(x.dtype(), out_shape);
+  visit_dtype(x.dtype(), [&]<class T>() {
+    const bool* pc = cond.data<bool>();
+    const T* px = x.data<T>();
+    const T* py = y.data<T>();
+    T* po = out.data<T>();
+    for (int64_t i = 0; i < out.size(); ++i) {
+      auto k = static_cast<size_t>(i);
+      po[i] = pc[ic[k]] ? px[ix[k]] : py[iy[k]];
+    }
+  });
+  return one(std::move(out));
+}
+}  // namespace
+SONNX_KERNEL("", "Where", 9, where, Accuracy::Exact);
+}  // namespace sonnx

@@ -1,0 +1,17 @@
+// Xor: elementwise logical exclusive or of two bool tensors. Version 1 broadcasts B to A only when broadcast=1 (legacy
+// broadcasting); from version 7 both inputs broadcast multidirectionally.
+#include "util_a.h"
+
+namespace sonnx {
+namespace {
+using namespace ops_a;
+
+Tensor xor_tensors(OpContext& ctx, const Tensor& a, const Tensor& b) {
+  require_type(ctx, a, DType::Bool, "input A");
+  require_type(ctx, b, DType::Bool, "input B");
+  return binary_elementwise<bool, bool>(ctx, a, b, [](bool x, bool y) { return x != y; });
+}
+}  // namespace
+SONNX_KERNEL("", "Xor", 1, binary_legacy<xor_tensors>, Accuracy::Exact);
+SONNX_KERNEL("", "Xor", 7, binary_multidirectional<xor_tensors>, Accuracy::Exact);
+}  // namespace sonnx

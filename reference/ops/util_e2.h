@@ -1,0 +1,407 @@
+// Shared pieces of helper e2's operators: for the recurrent operators (RNN, GRU, LSTM) the
+// activation functions chosen by name and the common handling of their inputs and outputs
+// (directions, layout, sequence_lens, initial states), each operator file supplying only its cell
+// equations; for the window operators (Hann, Hamming, Blackman) the generalized cosine window;
+// for DFT and STFT the discrete Fourier transform of one signal.
+#pragma once
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernel_util.h"
+
+namespace sonnx::e2 {
+
+// ---------------------------------------------------------------------------------------------
+// Activation functions by name (the list in the RNN/GRU/LSTM schemas).
+
+struct RnnActivation {
+  enum class Kind { Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu,
+                    Softsign, Softplus };
+  Kind kind = Kind::Tanh;
+  double alpha = 0;
+  double beta = 0;
+
+  template <class C>
+  C operator()(C x) const {
+    const C a = static_cast<C>(alpha), b = static_cast<C>(beta);
+    switch (kind) {
+      case Kind::Relu: return x < C(0) ? C(0) : x;  // NaN stays NaN
+      case Kind::Tanh: return std::tanh(x);
+      case Kind::Sigmoid:
+        // 1/(1+e^-x), written so neither branch overflows to Inf/Inf.
+        if (x >= C(0)) return C(1) / (C(1) + std::exp(-x));
+        else {
+          C e = std::exp(x);
+          return e / (C(1) + e);
+        }
+      case Kind::Affine: return a * x + b;
+      case Kind::LeakyRelu: return x < C(0) ? a * x : x;
+      case Kind::ThresholdedRelu: return x >= a || std::isnan(x) ? x : C(0);  // "x if x >= alpha else 0"
+      case Kind::ScaledTanh: return a * std::tanh(b * x);
+      case Kind::HardSigmoid: {
+        C v = a * x + b;
+        if (std::isnan(v)) return v;
+        return std::min(std::max(v, C(0)), C(1));
+      }
+      case Kind::Elu: return x < C(0) ? a * (std::exp(x) - C(1)) : x;
+      case Kind::Softsign: return x / (C(1) + std::abs(x));
+      case Kind::Softplus:
+        // log(1+e^x) without overflow for large x: x + log(1+e^-x).
+        return x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+    }
+    return x;
+  }
+};
+
+inline std::string e2_lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Parses the `activations`, `activation_alpha`, `activation_beta` attributes into
+// `per_direction * num_directions` functions (direction 0's first). `defaults` are the
+// per-direction defaults of the operator. Alphas and betas are consumed in the order of the
+// activations, each only by the functions that take the parameter ("consumed in the order of
+// activation functions"); a function with none left uses its operator's default.
+// Accepted list lengths: per_direction*num_directions; for bidirectional also per_direction (the
+// same functions for both directions); longer lists are cut (RNN's schema default lists two
+// functions even for one direction). Names are matched without regard to case.
+inline std::vector<RnnActivation> rnn_activations(const OpContext& ctx, const std::vector<std::string>& defaults,
+                                                  int64_t num_directions) {
+  const size_t k = defaults.size();
+  const size_t want = k * static_cast<size_t>(num_directions);
+  std::vector<std::string> names;
+  if (ctx.has_attr("activations")) names = ctx.attr_strings("activations");
+  else
+    for (int64_t d = 0; d < num_directions; ++d) names.insert(names.end(), defaults.begin(), defaults.end());
+  bool duplicate = false;
+  if (names.size() == k && want == 2 * k) duplicate = true;
+  else if (names.size() < want)
+    ctx.fail("activations lists " + std::to_string(names.size()) + " functions, " + std::to_string(want) +
+             " are required");
+  else names.resize(want);
+
+  std::vector<float> alphas = ctx.attr_floats("activation_alpha");
+  std::vector<float> betas = ctx.attr_floats("activation_beta");
+  size_t next_alpha = 0, next_beta = 0;
+  auto take_alpha = [&](double def) { return next_alpha < alphas.size() ? double(alphas[next_alpha++]) : def; };
+  auto take_beta = [&](double def) { return next_beta < betas.size() ? double(betas[next_beta++]) : def; };
+
+  std::vector<RnnActivation> out;
+  using K = RnnActivation::Kind;
+  for (const auto& raw : names) {
+    std::string n = e2_lower(raw);
+    RnnActivation a;
+    if (n == "relu") a.kind = K::Relu;
+    else if (n == "tanh") a.kind = K::Tanh;
+    else if (n == "sigmoid") a.kind = K::Sigmoid;
+    else if (n == "affine") {
+      // Defaults of the (old) Affine operator: alpha=1, beta=0.
+      a.kind = K::Affine;
+      a.alpha = take_alpha(1.0);
+      a.beta = take_beta(0.0);
+    } else if (n == "leakyrelu") {
+      a.kind = K::LeakyRelu;
+      a.alpha = take_alpha(0.01);
+    } else if (n == "thresholdedrelu") {
+      a.kind = K::ThresholdedRelu;
+      a.alpha = take_alpha(1.0);
+    } else if (n == "scaledtanh") {
+      // The ScaledTanh operator has no defaults; 1 and 1 make it plain Tanh.
+      a.kind = K::ScaledTanh;
+      a.alpha = take_alpha(1.0);
+      a.beta = take_beta(1.0);
+    } else if (n == "hardsigmoid") {
+      a.kind = K::HardSigmoid;
+      a.alpha = take_alpha(0.2);
+      a.beta = take_beta(0.5);
+    } else if (n == "elu") {
+      a.kind = K::Elu;
+      a.alpha = take_alpha(1.0);
+    } else if (n == "softsign") a.kind = K::Softsign;
+    else if (n == "softplus") a.kind = K::Softplus;
+    else ctx.fail("unknown activation function '" + raw + "'");
+    out.push_back(a);
+  }
+  if (duplicate) {
+    std::vector<RnnActivation> both = out;
+    both.insert(both.end(), out.begin(), out.end());
+    out = both;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Common inputs and outputs of RNN, GRU and LSTM.
+
+// Inputs converted to the compute type C and to layout 0 (time-major), ready for the cell loops.
+template <class C>
+struct RnnProblem {
+  int64_t seq_length = 0, batch = 0, input_size = 0, hidden = 0, num_directions = 1, gates = 1;
+  bool reverse = false;  // direction == "reverse" (one direction, run backwards)
+  int64_t layout = 0;
+  std::vector<C> X;                 // [seq_length][batch][input_size]
+  std::vector<C> W;                 // [num_directions][gates*hidden][input_size]
+  std::vector<C> R;                 // [num_directions][gates*hidden][hidden]
+  std::vector<C> B;                 // [num_directions][2*gates*hidden], zeros when omitted
+  std::vector<int64_t> seq_lens;    // [batch]
+  std::vector<C> H0;                // [num_directions][batch][hidden]
+  std::vector<C> C0;                // [num_directions][batch][hidden] (LSTM only)
+  std::vector<RnnActivation> acts;  // per direction, `per_direction` functions each
+  bool has_clip = false;
+  C clip = 0;
+
+  // Whether direction d runs backwards in time.
+  bool backwards(int64_t d) const { return reverse || d == 1; }
+  // Bounds an activation input to [-clip, clip] when `clip` is given (NaN passes through).
+  C clipped(C v) const {
+    if (!has_clip) return v;
+    if (v < -clip) return -clip;
+    if (v > clip) return clip;
+    return v;
+  }
+};
+
+template <class T, class C>
+std::vector<C> to_compute(const Tensor& t) {
+  std::vector<C> v(static_cast<size_t>(t.size()));
+  const T* p = t.data<T>();
+  for (int64_t i = 0; i < t.size(); ++i) v[static_cast<size_t>(i)] = static_cast<C>(p[i]);
+  return v;
+}
+
+// Reads and checks the inputs common to the three operators. `gates`: 1 (RNN), 3 (GRU), 4 (LSTM).
+// `initial_c_input`: index of initial_c or -1.
+template <class T, class C = compute_t<T>>
+RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, const std::vector<std::string>& default_acts,
+                             int initial_c_input) {
+  RnnProblem<C> p;
+  p.gates = gates;
+  p.layout = ctx.version() >= 14 ? ctx.attr_int("layout", 0) : 0;
+  if (p.layout != 0 && p.layout != 1) ctx.fail("layout must be 0 or 1");
+
+  std::string direction = ctx.attr_string("direction", "forward");
+  if (direction == "forward" || (direction == "foward" && ctx.version() == 1)) {  // v1's misspelt default
+    p.num_directions = 1;
+  } else if (direction == "reverse") {
+    p.num_directions = 1;
+    p.reverse = true;
+  } else if (direction == "bidirectional") {
+    p.num_directions = 2;
+  } else {
+    ctx.fail("direction must be forward, reverse or bidirectional, not '" + direction + "'");
+  }
+
+  const Tensor& x = ctx.input(0);
+  const Tensor& w = ctx.input(1);
+  const Tensor& r = ctx.input(2);
+  if (w.dtype() != x.dtype() || r.dtype() != x.dtype()) ctx.fail("X, W and R must have the same element type");
+  if (x.rank() != 3) ctx.fail("X must have rank 3, has shape " + shape_str(x.shape()));
+  if (w.rank() != 3 || r.rank() != 3) ctx.fail("W and R must have rank 3");
+  p.seq_length = p.layout == 0 ? x.dim(0) : x.dim(1);
+  p.batch = p.layout == 0 ? x.dim(1) : x.dim(0);
+  p.input_size = x.dim(2);
+  p.hidden = r.dim(2);
+  if (ctx.has_attr("hidden_size") && ctx.attr_int("hidden_size", 0) != p.hidden)
+    ctx.fail("hidden_size " + std::to_string(ctx.attr_int("hidden_size", 0)) + " does not match R's shape " +
+             shape_str(r.shape()));
+  const int64_t nd = p.num_directions, H = p.hidden;
+  if (w.shape() != Shape{nd, gates * H, p.input_size})
+    ctx.fail("W has shape " + shape_str(w.shape()) + ", expected " + shape_str({nd, gates * H, p.input_size}));
+  if (r.shape() != Shape{nd, gates * H, H})
+    ctx.fail("R has shape " + shape_str(r.shape()) + ", expected " + shape_str({nd, gates * H, H}));
+
+  // X to time-major.
+  std::vector<C> xv = to_compute<T, C>(x);
+  if (p.layout == 0) {
+    p.X = std::move(xv);
+  } else {
+    p.X.assign(xv.size(), C(0));
+    for (int64_t b = 0; b < p.batch; ++b)
+      for (int64_t t = 0; t < p.seq_length; ++t)
+        for (int64_t i = 0; i < p.input_size; ++i)
+          p.X[static_cast<size_t>((t * p.batch + b) * p.input_size + i)] =
+              xv[static_cast<size_t>((b * p.seq_length + t) * p.input_size + i)];
+  }
+  p.W = to_compute<T, C>(w);
+  p.R = to_compute<T, C>(r);
+
+  if (ctx.has_input(3)) {
+    const Tensor& bt = ctx.input(3);
+    if (bt.dtype() != x.dtype()) ctx.fail("B must have the element type of X");
+    if (bt.shape() != Shape{nd, 2 * gates * H})
+      ctx.fail("B has shape " + shape_str(bt.shape()) + ", expected " + shape_str({nd, 2 * gates * H}));
+    p.B = to_compute<T, C>(bt);
+  } else {
+    p.B.assign(static_cast<size_t>(nd * 2 * gates * H), C(0));
+  }
+
+  if (ctx.has_input(4)) {
+    const Tensor& sl = ctx.input(4);
+    if (!is_integer(sl.dtype())) ctx.fail("sequence_lens must be an integer tensor");
+    if (sl.shape() != Shape{p.batch}) ctx.fail("sequence_lens has shape " + shape_str(sl.shape()) + ", expected [" + std::to_string(p.batch) + "]");
+    p.seq_lens = sl.to_int64_vector();
+    for (int64_t len : p.seq_lens)
+      if (len < 0 || len > p.seq_length)
+        ctx.fail("sequence_lens value " + std::to_string(len) + " is outside [0, " + std::to_string(p.seq_length) + "]");
+  } else {
+    p.seq_lens.assign(static_cast<size_t>(p.batch), p.seq_length);
+  }
+
+  // initial_h / initial_c: [num_directions][batch][hidden] (layout 0) or [batch][num_directions][hidden].
+  auto read_state = [&](size_t index, const char* name) {
+    std::vector<C> s(static_cast<size_t>(nd * p.batch * H), C(0));
+    if (!ctx.has_input(index)) return s;
+    const Tensor& t = ctx.input(index);
+    if (t.dtype() != x.dtype()) ctx.fail(std::string(name) + " must have the element type of X");
+    Shape want = p.layout == 0 ? Shape{nd, p.batch, H} : Shape{p.batch, nd, H};
+    if (t.shape() != want) ctx.fail(std::string(name) + " has shape " + shape_str(t.shape()) + ", expected " + shape_str(want));
+    std::vector<C> v = to_compute<T, C>(t);
+    if (p.layout == 0) return v;
+    for (int64_t d = 0; d < nd; ++d)
+      for (int64_t b = 0; b < p.batch; ++b)
+        for (int64_t h = 0; h < H; ++h)
+          s[static_cast<size_t>((d * p.batch + b) * H + h)] = v[static_cast<size_t>((b * nd + d) * H + h)];
+    return s;
+  };
+  p.H0 = read_state(5, "initial_h");
+  if (initial_c_input >= 0) p.C0 = read_state(static_cast<size_t>(initial_c_input), "initial_c");
+
+  p.acts = rnn_activations(ctx, default_acts, nd);
+  if (ctx.has_attr("clip")) {
+    p.has_clip = true;
+    p.clip = static_cast<C>(ctx.attr_float("clip", 0));
+    if (!(p.clip >= C(0))) ctx.fail("clip must be a non-negative number");
+  }
+  return p;
+}
+
+// Runs the recurrence and assembles Y, Y_h (and Y_c when `with_cell`). `step(d, b, x, h, c)`
+// advances the state of batch entry b in direction d by one time step: x points at input_size
+// values, h (and c) at hidden values updated in place. Time steps at or past a sequence's length
+// are not run: their Y entries are zero, and Y_h/Y_c hold the state after the last step run
+// (the initial state for a zero-length sequence).
+template <class T, class C, class Step>
+std::vector<Value> run_rnn(const OpContext& ctx, const RnnProblem<C>& p, bool with_cell, Step step) {
+  const int64_t S = p.seq_length, Bn = p.batch, H = p.hidden, nd = p.num_directions;
+  std::vector<C> Y(static_cast<size_t>(S * nd * Bn * H), C(0));  // layout 0 order
+  std::vector<C> Yh = p.H0;
+  std::vector<C> Yc = with_cell ? p.C0 : std::vector<C>{};
+  for (int64_t d = 0; d < nd; ++d) {
+    for (int64_t b = 0; b < Bn; ++b) {
+      const int64_t len = p.seq_lens[static_cast<size_t>(b)];
+      C* h = Yh.data() + (d * Bn + b) * H;
+      C* c = with_cell ? Yc.data() + (d * Bn + b) * H : nullptr;
+      for (int64_t k = 0; k < len; ++k) {
+        const int64_t t = p.backwards(d) ? len - 1 - k : k;
+        step(d, b, p.X.data() + (t * Bn + b) * p.input_size, h, c);
+        std::copy(h, h + H, Y.begin() + ((t * nd + d) * Bn + b) * H);
+      }
+    }
+  }
+
+  auto store = [&](const std::vector<C>& v, const Shape& shape) {
+    Tensor out(dtype_of<T>(), shape);
+    T* o = out.data<T>();
+    for (size_t i = 0; i < v.size(); ++i) o[i] = to_storage<T>(v[i]);
+    return Value(std::move(out));
+  };
+  std::vector<Value> outs(with_cell ? 3 : 2);
+  if (ctx.has_output(0)) {
+    if (p.layout == 0) {
+      outs[0] = store(Y, {S, nd, Bn, H});
+    } else {
+      std::vector<C> y1(Y.size());
+      for (int64_t t = 0; t < S; ++t)
+        for (int64_t d = 0; d < nd; ++d)
+          for (int64_t b = 0; b < Bn; ++b)
+            for (int64_t h = 0; h < H; ++h)
+              y1[static_cast<size_t>(((b * S + t) * nd + d) * H + h)] = Y[static_cast<size_t>(((t * nd + d) * Bn + b) * H + h)];
+      outs[0] = store(y1, {Bn, S, nd, H});
+    }
+  }
+  auto state_out = [&](const std::vector<C>& s) {
+    if (p.layout == 0) return store(s, {nd, Bn, H});
+    std::vector<C> s1(s.size());
+    for (int64_t d = 0; d < nd; ++d)
+      for (int64_t b = 0; b < Bn; ++b)
+        for (int64_t h = 0; h < H; ++h)
+          s1[static_cast<size_t>((b * nd + d) * H + h)] = s[static_cast<size_t>((d * Bn + b) * H + h)];
+    return store(s1, {Bn, nd, H});
+  };
+  if (ctx.has_output(1)) outs[1] = state_out(Yh);
+  if (with_cell && ctx.has_output(2)) outs[2] = state_out(Yc);
+  return outs;
+}
+
+// sum_j M[row][j] * v[j] for a row-major matrix with `cols` columns.
+template <class C>
+C dot_row(const C* m, int64_t row, int64_t cols, const C* v) {
+  C s = 0;
+  for (int64_t j = 0; j < cols; ++j) s += m[row * cols + j] * v[j];
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generalized cosine windows: w[k] = a0 - a1*cos(2*pi*k/N) + a2*cos(4*pi*k/N), k = 0..size-1,
+// N = size when periodic, size-1 when symmetric. Computed in float exactly as the operators'
+// function bodies in the schema do (float constants, angle = k * (tau / N), then Cast to
+// output_datatype), so a kernel and an expanded body agree. As in the body, a size ≤ 0 gives an
+// empty window and a symmetric window of size 1 divides by zero (NaN).
+inline std::vector<Value> cosine_window(OpContext& ctx, float a0, float a1, float a2) {
+  const Tensor& size_in = ctx.input(0);
+  if (size_in.dtype() != DType::Int32 && size_in.dtype() != DType::Int64) ctx.fail("size must be int32 or int64");
+  if (size_in.size() != 1) ctx.fail("size must be a scalar");
+  const int64_t size = size_in.as_int64(0);
+  const int64_t periodic = ctx.attr_int("periodic", 1);
+  if (periodic != 0 && periodic != 1) ctx.fail("periodic must be 0 or 1");
+  const auto out_type = static_cast<DType>(ctx.attr_int("output_datatype", 1));
+  switch (out_type) {
+    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64: case DType::Int8:
+    case DType::Int16: case DType::Int32: case DType::Int64: case DType::Float16: case DType::Float:
+    case DType::Double: case DType::BFloat16: break;
+    default: ctx.fail("output_datatype " + std::to_string(ctx.attr_int("output_datatype", 1)) + " is not allowed");
+  }
+  const float tau = 6.2831854820251465f;  // 2*pi rounded to float, the body's constant
+  const float size_fp = static_cast<float>(size);
+  const float n = periodic ? size_fp : size_fp - 1.0f;
+  const float increment = tau / n;
+  const int64_t count = size > 0 ? size : 0;
+  Tensor w(DType::Float, {count});
+  float* o = w.data<float>();
+  for (int64_t k = 0; k < count; ++k) {
+    const float angle = static_cast<float>(k) * increment;
+    o[k] = (a0 - a1 * std::cos(angle)) + a2 * std::cos(angle * 2.0f);
+  }
+  return one(cast_tensor(ctx, w, out_type));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The discrete Fourier transform of one signal s[0..n-1], bins 0..bins-1, by the defining sum in
+// double precision: X[k] = sum_m s[m] * exp(-+2*pi*i*k*m/n), divided by n when inverse (the
+// numpy.fft convention). k*m is reduced modulo n first so the angle stays exact for long signals.
+inline std::vector<std::complex<double>> dft_of(const std::vector<std::complex<double>>& s, int64_t bins,
+                                                bool inverse) {
+  const int64_t n = static_cast<int64_t>(s.size());
+  const double pi = 3.14159265358979323846;
+  const double sign = inverse ? 1.0 : -1.0;
+  std::vector<std::complex<double>> out(static_cast<size_t>(bins));
+  for (int64_t k = 0; k < bins; ++k) {
+    std::complex<double> acc(0.0, 0.0);
+    for (int64_t m = 0; m < n; ++m) {
+      const int64_t km = static_cast<int64_t>((static_cast<unsigned __int128>(k) * static_cast<unsigned __int128>(m)) %
+                                              static_cast<unsigned __int128>(n));
+      const double angle = sign * 2.0 * pi * static_cast<double>(km) / static_cast<double>(n);
+      acc += s[static_cast<size_t>(m)] * std::complex<double>(std::cos(angle), std::sin(angle));
+    }
+    out[static_cast<size_t>(k)] = inverse ? acc / static_cast<double>(n) : acc;
+  }
+  return out;
+}
+
+}  // namespace sonnx::e2
