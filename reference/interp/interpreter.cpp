@@ -92,6 +92,12 @@ std::vector<Value> Interpreter::run_graph(const Graph& g, const std::vector<Valu
 }
 
 void Interpreter::run_nodes(const std::vector<Node>& nodes, Scope& scope) {
+  struct Restore {
+    const std::vector<Node>*& slot;
+    const std::vector<Node>* saved;
+    ~Restore() { slot = saved; }
+  } restore{current_nodes_, current_nodes_};
+  current_nodes_ = &nodes;
   // Readiness counters: how many of a node's needed names are still undefined.
   std::vector<int> missing(nodes.size(), 0);
   std::unordered_map<std::string, std::vector<size_t>> waiting;  // name -> nodes waiting on it
@@ -155,6 +161,7 @@ std::vector<Value> Interpreter::run_node(const Node& node, const std::vector<con
         return run_graph(g, in, &scope);
       };
       OpContext ctx(node, r.version, inputs, runner, &rng_);
+      ctx.set_graph_nodes(current_nodes_);
       return k->fn(ctx);
     }
   }

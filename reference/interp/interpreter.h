@@ -46,6 +46,7 @@ class Interpreter {
   std::mt19937_64 rng_;
   int call_depth_ = 0;
   int call_counter_ = 0;
+  const std::vector<Node>* current_nodes_ = nullptr;  // the node list run_nodes is executing
 };
 
 }  // namespace sonnx

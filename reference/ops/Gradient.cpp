@@ -40,18 +40,8 @@ Tensor tensor_from_doubles(const OpContext& ctx, DType type, const Shape& shape,
   });
 }
 
-// The node list of the graph the Gradient node is in. OpContext::graph_nodes() is a proposed core
-// addition; until it exists this compiles to "not available" (the requires-expression must sit in
-// a template to be a test rather than an error). Once the core provides it, this shim can become a
-// plain call.
-template <class Ctx>
-const std::vector<Node>* enclosing_graph_nodes(const Ctx& ctx) {
-  if constexpr (requires { ctx.graph_nodes(); }) return ctx.graph_nodes();
-  else return nullptr;
-}
-
 std::vector<Value> gradient(OpContext& ctx) {
-  const std::vector<Node>* graph_nodes = enclosing_graph_nodes(ctx);
+  const std::vector<Node>* graph_nodes = ctx.graph_nodes();
   if (!graph_nodes)
     throw Unsupported(ctx.node().label() + ": Gradient needs its enclosing graph, which this executor does not provide");
   std::vector<std::string> xs = ctx.attr_strings("xs");

@@ -55,6 +55,10 @@ class OpContext {
 
   std::vector<Value> run_subgraph(const Graph& g, const std::vector<Value>& inputs) const;
   std::mt19937_64& rng() const;
+  // The nodes of the graph (or function body) this node belongs to, when the executor provides
+  // them; null otherwise. For operators defined in terms of their enclosing graph (Gradient).
+  const std::vector<Node>* graph_nodes() const { return graph_nodes_; }
+  void set_graph_nodes(const std::vector<Node>* nodes) { graph_nodes_ = nodes; }
 
   // A runtime trap naming this node, op and version.
   [[noreturn]] void fail(const std::string& message) const;
@@ -66,6 +70,7 @@ class OpContext {
   std::vector<const Value*> inputs_;
   SubgraphRunner runner_;
   std::mt19937_64* rng_;
+  const std::vector<Node>* graph_nodes_ = nullptr;
 };
 
 using KernelFn = std::vector<Value> (*)(OpContext&);
