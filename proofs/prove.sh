@@ -1,40 +1,44 @@
 #!/bin/sh
-# prove.sh -- replay the proofs of one or more Why3 files and fail unless
-# every proof obligation is Valid.
+# prove.sh -- check the proofs of Why3 files; fail unless every proof
+# obligation is Valid.
 #
 # Usage: proofs/prove.sh [-L DIR]... FILE.mlw [FILE.mlw...]
 #
-# For every module/theory of every file the obligations are split with
-# `split_vc` and sent to the provers of the ladder below, one rung after the
-# other; an obligation left unproved by a rung is retried (goal by goal) on
-# the next rung.  The script prints, for each obligation, the prover that
-# discharged it, and exits
-#   0  every obligation is Valid,
-#   1  at least one obligation is not Valid (or a file has no obligation),
-#   2  usage error, or Why3 could not parse/type a file.
+# For every module of every file, the verification conditions are split
+# with `split_vc` and sent to the first rung of a prover ladder; each
+# obligation left unproved is retried (alone) on the next rung, and so on.
+# Every obligation is printed with the prover that discharged it.
+# Exit status:
+#   0  every obligation is Valid;
+#   1  some obligation is not Valid (or a file has no obligation);
+#   2  usage error, or Why3 cannot parse/type a file.
 #
-# `why3 prove` alone is not a reliable oracle (its exit code differs between
-# versions), hence this wrapper.
+# `why3 prove` alone is not a reliable oracle (its exit status depends on
+# the version), hence this wrapper.
 #
 # Environment:
-#   PROVE_LADDER   rungs "prover:seconds" tried in order
-#                  (default "z3:5 cvc4:20 z3:30")
-#   WHY3           the why3 executable (default "why3")
-#   WHY3_CONFIG    configuration file (default $HOME/.why3.conf); created with
-#                  `why3 config detect` when absent.
+#   PROVE_LADDER  rungs "prover:seconds:steps" tried in order (steps may be
+#                 omitted).  Step limits make the outcome independent of the
+#                 machine's load; the time limit is a safety net.
+#                 Default: "z3:60:4000000 cvc4:60:400000 z3:120:40000000"
+#   WHY3          the why3 executable (default: why3)
+#   WHY3_CONFIG   Why3 configuration file (default: $HOME/.why3.conf);
+#                 created with `why3 config detect` when absent.
+#   PROVE_VERBOSE set to 0 to print only failures and the summary.
 
 set -u
 
 WHY3=${WHY3:-why3}
-LADDER=${PROVE_LADDER:-"z3:5 cvc4:20 z3:30"}
+LADDER=${PROVE_LADDER:-"z3:60:4000000 cvc4:60:400000 z3:120:40000000"}
 CONF=${WHY3_CONFIG:-${HOME:-/tmp}/.why3.conf}
+VERBOSE=${PROVE_VERBOSE:-1}
 
 LOADPATH=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -L) [ $# -ge 2 ] || { echo "prove.sh: -L needs a directory" >&2; exit 2; }
         LOADPATH="$LOADPATH -L $2"; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) echo "prove.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -44,10 +48,11 @@ done
 
 command -v "$WHY3" >/dev/null 2>&1 || { echo "prove.sh: $WHY3 not found" >&2; exit 2; }
 
-# --- provers configuration (CI starts without ~/.why3.conf) -----------------
+# --- prover configuration (a clean CI machine has no ~/.why3.conf) --------
 if [ ! -s "$CONF" ]; then
   lock="${TMPDIR:-/tmp}/sonnx-why3-config.lock"
   (
+    # several tests may start at once: detect under a lock
     if command -v flock >/dev/null 2>&1; then flock 9; fi
     if [ ! -s "$CONF" ]; then
       echo "prove.sh: $CONF absent, running 'why3 config detect'"
@@ -57,37 +62,41 @@ if [ ! -s "$CONF" ]; then
   ) 9>"$lock"
 fi
 [ -s "$CONF" ] || { echo "prove.sh: no Why3 configuration at $CONF" >&2; exit 2; }
-W3="$WHY3 -C $CONF"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/prove.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT INT TERM
+TAB=$(printf '\t')
 
-# Turn the text output of `why3 prove` into records
-#   KEY <TAB> GOALNAME <TAB> VERDICT <TAB> DETAIL
-# KEY = location line + goal line + occurrence number (split_vc may yield
-# several sub-goals with the same location and explanation; their order is
-# deterministic, so the occurrence number identifies them across runs).
+# Text output of `why3 prove` -> records
+#   KEY TAB GOAL TAB LINE TAB VERDICT
+# KEY is the location line, the goal line and an occurrence number (split_vc
+# may give several obligations with the same location and explanation; their
+# order is deterministic, so the number identifies them across runs).
 parse() {
   awk '
     /^File / { loc = $0; desc = ""; next }
     /^Goal / || /^Sub-goal / { desc = $0; next }
     /^Prover result is: / {
       res = substr($0, 19)
-      verdict = res; sub(/ .*/, "", verdict); sub(/\.$/, "", verdict)
+      verdict = res; sub(/ .*/, "", verdict); sub(/\.$/, "", verdict); sub(/,$/, "", verdict)
       g = desc
       if (g ~ /^Goal /) { sub(/^Goal /, "", g) } else { sub(/.* of goal /, "", g) }
       sub(/\.$/, "", g)
+      line = "-"
+      if (match(loc, /line [0-9]+/)) line = substr(loc, RSTART + 5, RLENGTH - 5)
       k = loc " " desc
       n[k]++
-      printf "%s #%d\t%s\t%s\t%s\n", k, n[k], g, verdict, res
+      printf "%s #%d\t%s\t%s\t%s\n", k, n[k], g, line, verdict
     }'
 }
 
-# run_prove OUTFILE PROVER SECONDS FILE [selection...]
+# run_prove OUT PROVER SECS STEPS FILE [selection...]
 run_prove() {
-  out=$1; prover=$2; secs=$3; file=$4; shift 4
+  out=$1; prover=$2; secs=$3; steps=$4; file=$5; shift 5
+  lim="-t $secs"
+  [ -n "$steps" ] && lim="$lim -s $steps"
   # shellcheck disable=SC2086
-  $W3 prove $LOADPATH -P "$prover" -t "$secs" -a split_vc "$file" "$@" \
+  "$WHY3" -C "$CONF" prove $LOADPATH -P "$prover" $lim -a split_vc "$file" "$@" \
     >"$out.raw" 2>"$out.err"
   rc=$?
   parse <"$out.raw" >"$out"
@@ -99,60 +108,69 @@ run_prove() {
   return 0
 }
 
-total_goals=0
-total_bad=0
+total=0
+bad=0
 status=0
 summary="$work/summary"
 : >"$summary"
 
 for file in "$@"; do
   [ -r "$file" ] || { echo "prove.sh: cannot read $file" >&2; exit 2; }
-  # type-check the whole file first
   # shellcheck disable=SC2086
-  if ! $W3 prove $LOADPATH --type-only "$file" >"$work/tc" 2>&1; then
+  if ! "$WHY3" -C "$CONF" prove $LOADPATH --type-only "$file" >"$work/tc" 2>&1; then
     echo "prove.sh: $file does not type-check:" >&2
     cat "$work/tc" >&2
     exit 2
   fi
+  echo "== $file"
   modules=$(sed -n 's/^\(module\|theory\)[ \t]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\).*/\2/p' "$file")
   file_goals=0
   for m in $modules; do
-    first=1
-    final="$work/final"        # KEY TAB GOAL TAB VERDICT TAB PROVER
+    final="$work/final"          # KEY GOAL LINE VERDICT PROVER
     : >"$final"
+    first=1
     for rung in $LADDER; do
-      prover=${rung%%:*}; secs=${rung#*:}
+      prover=$(echo "$rung" | cut -d: -f1)
+      secs=$(echo "$rung" | cut -d: -f2)
+      steps=$(echo "$rung" | cut -s -d: -f3)
       if [ $first -eq 1 ]; then
-        run_prove "$work/run" "$prover" "$secs" "$file" -T "$m" || exit 2
-        awk -F '\t' -v p="$prover" 'BEGIN{OFS="\t"} {print $1,$2,$3,p}' \
+        run_prove "$work/run" "$prover" "$secs" "$steps" "$file" -T "$m" || exit 2
+        awk -F "$TAB" -v p="$prover" 'BEGIN{OFS="\t"} {print $1,$2,$3,$4,p}' \
           "$work/run" >"$final"
         first=0
-      else
-        # goals that still have an obligation not Valid
-        todo=$(awk -F '\t' '$3 != "Valid" {print $2}' "$final" | sort -u)
-        [ -n "$todo" ] || break
-        sel=""
-        for g in $todo; do sel="$sel -G $g"; done
+        continue
+      fi
+      # retry the obligations not yet Valid: select them by goal and line
+      # (obligations without a line: the whole goal)
+      awk -F "$TAB" '$4 != "Valid" {print $2 "\t" $3}' "$final" | sort -u >"$work/todo"
+      [ -s "$work/todo" ] || break
+      for g in $(cut -f1 "$work/todo" | sort -u); do
+        sel="-G $g"
+        if ! awk -F "$TAB" -v g="$g" '$1 == g && $2 == "-" {f=1} END{exit !f}' "$work/todo"; then
+          for l in $(awk -F "$TAB" -v g="$g" '$1 == g {print $2}' "$work/todo"); do
+            sel="$sel -g :$l"
+          done
+        fi
         # shellcheck disable=SC2086
-        run_prove "$work/run" "$prover" "$secs" "$file" -T "$m" $sel || exit 2
-        # merge: keep a Valid verdict, otherwise take the new one
-        awk -F '\t' -v p="$prover" 'BEGIN{OFS="\t"}
-          NR == FNR { v[$1] = $3; next }
-          { if ($3 != "Valid" && ($1 in v)) { $3 = v[$1]; if ($3 == "Valid") $4 = p }
+        run_prove "$work/run" "$prover" "$secs" "$steps" "$file" -T "$m" $sel || exit 2
+        awk -F "$TAB" -v p="$prover" 'BEGIN{OFS="\t"}
+          NR == FNR { v[$1] = $4; next }
+          { if ($4 != "Valid" && ($1 in v)) { $4 = v[$1]; if ($4 == "Valid") $5 = p }
             print }' "$work/run" "$final" >"$final.new"
         mv "$final.new" "$final"
-      fi
+      done
     done
     n=$(wc -l <"$final")
     file_goals=$((file_goals + n))
-    total_goals=$((total_goals + n))
-    while IFS="$(printf '\t')" read -r key goal verdict prover; do
+    total=$((total + n))
+    while IFS="$TAB" read -r key goal line verdict prover; do
       if [ "$verdict" = "Valid" ]; then
-        printf '  %-5s %s.%s  %s\n' "$prover" "$m" "$goal" "$key"
-        printf '%s\t%s.%s\t%s\n' "$prover" "$m" "$goal" "$file" >>"$summary"
+        [ "$VERBOSE" = 0 ] || printf '  %-5s %s.%s  %s\n' "$prover" "$m" "$goal" \
+          "$(echo "$key" | sed 's/^File [^,]*, //')"
+        printf '%s\t%s.%s\n' "$prover" "$m" "$goal" >>"$summary"
       else
         printf '  FAIL  %s.%s  %s  (%s)\n' "$m" "$goal" "$key" "$verdict"
-        total_bad=$((total_bad + 1))
+        bad=$((bad + 1))
         status=1
       fi
     done <"$final"
@@ -164,8 +182,8 @@ for file in "$@"; do
 done
 
 echo "----"
-echo "goals proved per prover (obligations):"
+echo "obligations proved, per prover:"
 cut -f1 "$summary" | sort | uniq -c | sed 's/^/  /'
-echo "$total_goals obligations, $((total_goals - total_bad)) Valid, $total_bad not Valid"
+echo "$total obligations, $((total - bad)) Valid, $bad not Valid"
 if [ "$status" -ne 0 ]; then echo "RESULT: FAILED"; else echo "RESULT: all obligations Valid"; fi
 exit $status
