@@ -2,6 +2,7 @@
 // as onnx's own type and shape inference (strict mode, type checks on) decides. onnx stops at the
 // first failing node, so we name unnamed nodes, run it, drop the failing node, and run again, to
 // report every violation (bounded number of rounds).
+#include <map>
 #include <regex>
 #include <set>
 
@@ -15,6 +16,51 @@ namespace sonnx {
 namespace {
 constexpr int kMaxRounds = 50;
 const char* kTempPrefix = "__sonnx_node_";
+
+using Opsets = std::map<std::string, int>;
+
+// onnx's inference functions assume a node meets its schema's structure (arity, required
+// attributes and their types): a Scan without its body crashes inside libonnx. Such nodes are
+// OP-ARITY / ATTR-* findings, not type findings, so they are taken out before inference runs.
+bool meets_schema_structure(const onnx::NodeProto& n, const Opsets& opsets) {
+  std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+  auto it = opsets.find(domain);
+  if (it == opsets.end()) return true;  // no schema to apply; inference reports or skips it
+  const auto* s = onnx::OpSchemaRegistry::Schema(n.op_type(), it->second, domain);
+  if (!s) return true;
+  if (n.input_size() < s->min_input() || n.input_size() > s->max_input()) return false;
+  if (n.output_size() < s->min_output() || n.output_size() > s->max_output()) return false;
+  for (const auto& [name, attr] : s->attributes()) {
+    const onnx::AttributeProto* given = nullptr;
+    for (const auto& a : n.attribute())
+      if (a.name() == name) given = &a;
+    if (!given) {
+      if (attr.required) return false;
+    } else if (given->ref_attr_name().empty() && given->type() != attr.type) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void remove_malformed_nodes(google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes, const Opsets& opsets) {
+  for (int i = nodes.size() - 1; i >= 0; --i) {
+    if (!meets_schema_structure(nodes.Get(i), opsets)) {
+      nodes.DeleteSubrange(i, 1);
+      continue;
+    }
+    for (auto& a : *nodes.Mutable(i)->mutable_attribute()) {
+      if (a.has_g()) remove_malformed_nodes(*a.mutable_g()->mutable_node(), opsets);
+      for (auto& g : *a.mutable_graphs()) remove_malformed_nodes(*g.mutable_node(), opsets);
+    }
+  }
+}
+
+Opsets opsets_of(const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
+  Opsets out;
+  for (const auto& o : imports) out[o.domain() == "ai.onnx" ? "" : o.domain()] = static_cast<int>(o.version());
+  return out;
+}
 }  // namespace
 
 void check_type_inference(CheckContext& c) {
@@ -29,8 +75,10 @@ void check_type_inference(CheckContext& c) {
   }
   onnx::ModelProto copy = c.model.proto;
   auto* g = copy.mutable_graph();
-  for (int i = 0; i < g->node_size(); ++i)
+  for (int i = 0; i < g->node_size(); ++i)  // named before pruning, so "#index" stays the original index
     if (g->node(i).name().empty()) g->mutable_node(i)->set_name(kTempPrefix + std::to_string(i));
+  remove_malformed_nodes(*g->mutable_node(), opsets_of(copy.opset_import()));
+  for (auto& f : *copy.mutable_functions()) remove_malformed_nodes(*f.mutable_node(), opsets_of(f.opset_import()));
   static const std::regex where(R"(\(op_type:([^,]*), node name: ([^)]*)\):\s*(.*))");
   for (int round = 0; round < kMaxRounds; ++round) {
     try {
