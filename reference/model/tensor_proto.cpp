@@ -12,6 +12,7 @@ namespace fs = std::filesystem;
 fs::path resolve_external_location(const fs::path& base_dir, const std::string& location) {
   fs::path loc(location);
   if (location.empty()) throw LoadError("external data: empty location");
+  if (location.find('\0') != std::string::npos) throw LoadError("external data: location contains a NUL byte; refused");
   if (loc.is_absolute()) throw LoadError("external data: absolute location '" + location + "' refused");
   for (const auto& part : loc)
     if (part == "..") throw LoadError("external data: location '" + location + "' contains '..'; refused");
@@ -27,7 +28,9 @@ fs::path resolve_external_location(const fs::path& base_dir, const std::string& 
 
 namespace {
 
-std::string read_external(const onnx::TensorProto& p, const fs::path& base_dir) {
+// Reads the external bytes of a tensor that should hold `expected_bytes`; the size is checked
+// before anything is allocated, so a hostile length cannot exhaust memory.
+std::string read_external(const onnx::TensorProto& p, const fs::path& base_dir, size_t expected_bytes) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : p.external_data()) {
@@ -40,13 +43,19 @@ std::string read_external(const onnx::TensorProto& p, const fs::path& base_dir) 
     }
   }
   fs::path file = resolve_external_location(base_dir, location);
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) throw LoadError("external data: '" + location + "' is not a regular file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw LoadError("external data: cannot open '" + file.string() + "'");
   in.seekg(0, std::ios::end);
   int64_t file_size = in.tellg();
+  if (file_size < 0) throw LoadError("external data: cannot size '" + location + "'");
   if (offset < 0 || offset > file_size) throw LoadError("external data: offset out of range in '" + location + "'");
   if (length < 0) length = file_size - offset;
   if (length > file_size - offset) throw LoadError("external data: length past the end of '" + location + "'");
+  if (static_cast<uint64_t>(length) != expected_bytes)
+    throw LoadError("tensor '" + p.name() + "': " + std::to_string(length) + " bytes of data in '" + location + "', " +
+                    std::to_string(expected_bytes) + " expected");
   std::string data(static_cast<size_t>(length), '\0');
   in.seekg(offset);
   in.read(data.data(), length);
@@ -74,29 +83,58 @@ void copy_complex(Tensor& t, const Src& field, const char* what) {
   for (int64_t i = 0; i < t.size(); ++i) out[i] = T(field[2 * i], field[2 * i + 1]);
 }
 
+// How many values the typed data field for `type` holds (complex types count value pairs).
+int64_t typed_field_count(const onnx::TensorProto& p, DType type) {
+  switch (type) {
+    case DType::String: return p.string_data_size();
+    case DType::Float: return p.float_data_size();
+    case DType::Complex64: return p.float_data_size() / 2;
+    case DType::Double: return p.double_data_size();
+    case DType::Complex128: return p.double_data_size() / 2;
+    case DType::Int64: return p.int64_data_size();
+    case DType::UInt64:
+    case DType::UInt32: return p.uint64_data_size();
+    default: return p.int32_data_size();  // int32 and narrower, bool, float16, bfloat16
+  }
+}
+
 }  // namespace
 
 Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
   if (!is_valid_dtype(p.data_type())) throw LoadError("tensor '" + p.name() + "': unknown data type " + std::to_string(p.data_type()));
   auto type = static_cast<DType>(p.data_type());
   Shape shape(p.dims().begin(), p.dims().end());
-  Tensor t;
+  int64_t count;
   try {
-    t = Tensor(type, shape);
+    count = shape_size(shape);
   } catch (const Trap& e) {
     throw LoadError("tensor '" + p.name() + "': " + e.what());
   }
+  // The data present must match the shape before the tensor is allocated: a small file must not
+  // be able to declare a huge shape and make us allocate it.
   bool external = p.data_location() == onnx::TensorProto::EXTERNAL;
+  auto expected_bytes = static_cast<size_t>(count) * dtype_size(type);
+  bool raw_form = type != DType::String && (external || p.has_raw_data());
+  std::string raw;
+  if (type == DType::String && external) {
+    throw LoadError("tensor '" + p.name() + "': string tensors cannot be external");
+  } else if (external) {
+    raw = read_external(p, base_dir, expected_bytes);
+  } else if (raw_form) {
+    raw = p.raw_data();
+  } else if (count > 0 && typed_field_count(p, type) != count) {
+    throw LoadError("tensor '" + p.name() + "': " + std::to_string(typed_field_count(p, type)) + " values for shape " +
+                    shape_str(shape) + " of " + std::string(dtype_name(type)));
+  }
+  if (raw_form && raw.size() != expected_bytes)
+    throw LoadError("tensor '" + p.name() + "': " + std::to_string(raw.size()) + " bytes of data for shape " +
+                    shape_str(shape) + " of " + std::string(dtype_name(type)));
+  Tensor t(type, shape);
   if (type == DType::String) {
-    if (external) throw LoadError("tensor '" + p.name() + "': string tensors cannot be external");
     copy_field<std::string>(t, p.string_data(), "string_data");
     return t;
   }
-  if (external || p.has_raw_data()) {
-    std::string raw = external ? read_external(p, base_dir) : p.raw_data();
-    if (raw.size() != t.byte_size())
-      throw LoadError("tensor '" + p.name() + "': " + std::to_string(raw.size()) + " bytes of data for shape " +
-                      shape_str(shape) + " of " + std::string(dtype_name(type)));
+  if (raw_form) {
     if (!raw.empty()) std::memcpy(t.raw(), raw.data(), raw.size());  // ONNX raw data is little-endian, as is this host
     return t;
   }
