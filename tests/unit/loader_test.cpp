@@ -119,6 +119,16 @@ TEST_F(LoaderTest, ExternalDataTooShortIsRefused) {
   expect_refused(write("models/m.onnx", model_with_external("w.bin").SerializeAsString()), "bytes of data");
 }
 
+TEST_F(LoaderTest, ExternalDataThatIsADirectoryIsRefused) {
+  // "." resolves to the model directory itself (found by the fuzzer: it used to allocate garbage).
+  expect_refused(write("models/m.onnx", model_with_external(".").SerializeAsString()), "not a regular file");
+}
+
+TEST_F(LoaderTest, ExternalDataLocationWithNulIsRefused) {
+  write("models/w.bin", std::string(8, 'x'));
+  expect_refused(write("models/m.onnx", model_with_external(std::string("w.bin\0../x", 11)).SerializeAsString()), "NUL");
+}
+
 TEST_F(LoaderTest, AbsurdShapeIsRefusedNotAllocated) {
   onnx::ModelProto m = model_with_external("w.bin");
   auto* w = m.mutable_graph()->mutable_initializer(0);
