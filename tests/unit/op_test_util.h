@@ -48,11 +48,20 @@ inline onnx::AttributeProto attr_floats(const std::string& name, const std::vect
   return a;
 }
 
+inline onnx::AttributeProto attr_strings(const std::string& name, const std::vector<std::string>& v) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(onnx::AttributeProto::STRINGS);
+  for (const auto& x : v) a.add_strings(x);
+  return a;
+}
+
 // Runs `op_type` at `opset` (domain ai.onnx unless given) on the inputs; an input Value of kind
-// None is passed as an omitted optional input. Returns the node's outputs in order.
-inline std::vector<Value> run_op(const std::string& op_type, int64_t opset, const std::vector<Value>& inputs,
-                                 const std::vector<onnx::AttributeProto>& attrs = {}, size_t num_outputs = 1,
-                                 const std::string& domain = "") {
+// None is passed as an omitted optional input. `wanted[k]` false leaves output k unnamed (an
+// omitted optional output). Returns one Value per output position (kind None where omitted).
+inline std::vector<Value> run_op_some(const std::string& op_type, int64_t opset, const std::vector<Value>& inputs,
+                                      const std::vector<onnx::AttributeProto>& attrs, const std::vector<bool>& wanted,
+                                      const std::string& domain = "") {
   onnx::ModelProto m;
   m.set_ir_version(8);
   auto* imp = m.add_opset_import();
@@ -75,7 +84,11 @@ inline std::vector<Value> run_op(const std::string& op_type, int64_t opset, cons
     g->add_input()->set_name(name);
     feed[name] = inputs[i];
   }
-  for (size_t i = 0; i < num_outputs; ++i) {
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    if (!wanted[i]) {
+      n->add_output("");
+      continue;
+    }
     std::string name = "out" + std::to_string(i);
     n->add_output(name);
     g->add_output()->set_name(name);
@@ -84,9 +97,17 @@ inline std::vector<Value> run_op(const std::string& op_type, int64_t opset, cons
   Model model = model_from_proto(m, {});
   Interpreter interp(model);
   NamedValues out = interp.run(feed);
-  std::vector<Value> result;
-  for (size_t i = 0; i < num_outputs; ++i) result.push_back(out["out" + std::to_string(i)]);
+  std::vector<Value> result(wanted.size());
+  for (size_t i = 0; i < wanted.size(); ++i)
+    if (wanted[i]) result[i] = out["out" + std::to_string(i)];
   return result;
+}
+
+// run_op_some with the first `num_outputs` outputs all wanted.
+inline std::vector<Value> run_op(const std::string& op_type, int64_t opset, const std::vector<Value>& inputs,
+                                 const std::vector<onnx::AttributeProto>& attrs = {}, size_t num_outputs = 1,
+                                 const std::string& domain = "") {
+  return run_op_some(op_type, opset, inputs, attrs, std::vector<bool>(num_outputs, true), domain);
 }
 
 template <class T>

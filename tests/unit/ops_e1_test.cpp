@@ -57,14 +57,6 @@ onnx::AttributeProto attr_graph(const std::string& name, const onnx::GraphProto&
   return a;
 }
 
-onnx::AttributeProto attr_strings(const std::string& name, const std::vector<std::string>& v) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::STRINGS);
-  for (const auto& s : v) a.add_strings(s);
-  return a;
-}
-
 onnx::AttributeProto attr_type(const std::string& name, int elem) {
   onnx::AttributeProto a;
   a.set_name(name);

@@ -8,58 +8,6 @@
 namespace sonnx::testing {
 namespace {
 
-// Like run_op, but `wanted[k]` false leaves output k unnamed (an omitted optional output).
-// Returns one Value per output position (kind None where omitted).
-std::vector<Value> run_op_some(const std::string& op_type, int64_t opset, const std::vector<Value>& inputs,
-                               const std::vector<onnx::AttributeProto>& attrs, const std::vector<bool>& wanted) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  auto* imp = m.add_opset_import();
-  imp->set_domain("");
-  imp->set_version(opset);
-  auto* g = m.mutable_graph();
-  g->set_name("t");
-  auto* n = g->add_node();
-  n->set_op_type(op_type);
-  n->set_name("node");
-  NamedValues feed;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].kind == Value::Kind::None) {
-      n->add_input("");
-      continue;
-    }
-    std::string name = "in" + std::to_string(i);
-    n->add_input(name);
-    g->add_input()->set_name(name);
-    feed[name] = inputs[i];
-  }
-  for (size_t i = 0; i < wanted.size(); ++i) {
-    if (!wanted[i]) {
-      n->add_output("");
-      continue;
-    }
-    std::string name = "out" + std::to_string(i);
-    n->add_output(name);
-    g->add_output()->set_name(name);
-  }
-  for (const auto& a : attrs) *n->add_attribute() = a;
-  Model model = model_from_proto(m, {});
-  Interpreter interp(model);
-  NamedValues out = interp.run(feed);
-  std::vector<Value> result(wanted.size());
-  for (size_t i = 0; i < wanted.size(); ++i)
-    if (wanted[i]) result[i] = out["out" + std::to_string(i)];
-  return result;
-}
-
-onnx::AttributeProto attr_strings(const std::string& name, const std::vector<std::string>& v) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::STRINGS);
-  for (const auto& x : v) a.add_strings(x);
-  return a;
-}
-
 void expect_near(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-5f) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
