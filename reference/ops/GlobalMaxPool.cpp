@@ -7,31 +7,15 @@ namespace {
 using namespace opsd;
 
 std::vector<Value> global_max_pool(OpContext& ctx) {
-  const Tensor& x = ctx.input(0);
-  if (x.rank() < 2) ctx.fail("input X must have rank at least 2 (N, C, ...), got " + shape_str(x.shape()));
-  Shape out_shape(static_cast<size_t>(x.rank()), 1);
-  out_shape[0] = x.dim(0);
-  out_shape[1] = x.dim(1);
-  int64_t planes = x.dim(0) * x.dim(1);
-  int64_t plane = shape_size(Shape(x.shape().begin() + 2, x.shape().end()));
-  return one(visit_float(ctx, x.dtype(), [&]<class T>() {
+  return one(global_pool(ctx, ctx.input(0), []<class T>(const T* plane, int64_t n) {
     using C = compute_t<T>;
-    Tensor out(x.dtype(), out_shape);
-    const T* px = x.data<T>();
-    T* py = out.data<T>();
-    for (int64_t p = 0; p < planes; ++p) {
-      C best = -std::numeric_limits<C>::infinity();
-      for (int64_t i = 0; i < plane; ++i) {
-        C v = static_cast<C>(px[p * plane + i]);
-        if (std::isnan(v)) {
-          best = v;
-          break;
-        }
-        if (v > best) best = v;
-      }
-      py[p] = to_storage<T>(best);
+    C best = -std::numeric_limits<C>::infinity();
+    for (int64_t i = 0; i < n; ++i) {
+      C v = static_cast<C>(plane[i]);
+      if (std::isnan(v)) return to_storage<T>(v);
+      if (v > best) best = v;
     }
-    return out;
+    return to_storage<T>(best);
   }));
 }
 }  // namespace

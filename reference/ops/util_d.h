@@ -302,6 +302,26 @@ void conv_loop(const ConvSetup& s, Init init, Mac mac, Emit emit) {
   }
 }
 
+// The global pooling operators: X is [N, C, D...], Y is [N, C, 1, ..., 1] with each Y[n, c] =
+// reduce(the (n, c) plane of X). `reduce` is called as reduce.template operator()<T>(plane, size)
+// with a pointer to the plane's elements and returns the T to store.
+template <class Reduce>
+Tensor global_pool(const OpContext& ctx, const Tensor& x, Reduce reduce) {
+  if (x.rank() < 2) ctx.fail("input X must have rank at least 2 (N, C, ...), got " + shape_str(x.shape()));
+  Shape out_shape(static_cast<size_t>(x.rank()), 1);
+  out_shape[0] = x.dim(0);
+  out_shape[1] = x.dim(1);
+  int64_t planes = x.dim(0) * x.dim(1);
+  int64_t plane = shape_size(Shape(x.shape().begin() + 2, x.shape().end()));
+  return visit_float(ctx, x.dtype(), [&]<class T>() {
+    Tensor out(x.dtype(), out_shape);
+    const T* px = x.data<T>();
+    T* py = out.data<T>();
+    for (int64_t p = 0; p < planes; ++p) py[p] = reduce.template operator()<T>(px + p * plane, plane);
+    return out;
+  });
+}
+
 // The window of a pooling operator (MaxPool, AveragePool, LpPool) over X [N, C, D1..Dr]:
 // kernel_shape (required), strides, pads/auto_pad, and — when the version has them — dilations
 // and ceil_mode. Y is [N, C, O1..Or].
