@@ -34,7 +34,7 @@ void add_conform_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ConformArgs>();
   auto* cmd = app.add_subcommand("conform", "Run ONNX backend-test directories (model.onnx + test_data_set_N) and compare outputs");
   cmd->add_option("dirs", args->dirs, "Test directories, or folders of them (e.g. the generated node suite)")->required();
-  cmd->add_option("--executor", args->executor, "Executor: reference")->capture_default_str();
+  cmd->add_option("--executor", args->executor, "Executor: reference (the interpreter), linear, dataflow or parallel (optimized; run twice: once to plan memory, once in the planned arena)")->capture_default_str();
   cmd->add_option("--report", args->reports, "Write a report (.json, .md or .xml); may be repeated");
   cmd->add_option("--filter", args->filter, "Only tests whose name matches this regular expression");
   cmd->add_option("--skips", args->skips, "Skip list (default: conformance/skips.txt)");
@@ -68,7 +68,7 @@ void add_conform_command(CLI::App& app, int& exit_code) {
       if (slash == std::string::npos || opt.shard_count < 1 || opt.shard_index < 0 || opt.shard_index >= opt.shard_count)
         throw LoadError("--shard takes K/N with 0 <= K < N");
     }
-    ExecuteFn exec = make_executor(args->executor);
+    ExecuteFn exec = make_execute_fn(args->executor);
     std::vector<std::filesystem::path> roots(args->dirs.begin(), args->dirs.end());
     auto tests = discover_tests(roots);
     if (tests.empty()) throw LoadError("no test directories (model.onnx + test_data_set_N) found");

@@ -50,7 +50,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--input,-i", args->inputs, "NAME=FILE with FILE a TensorProto/SequenceProto/OptionalProto .pb or a numpy .npy");
   cmd->add_option("--output-dir,-o", args->output_dir, "Write each output as NAME.pb (or .npy) here; default: print a summary only");
   cmd->add_option("--output-format", args->output_format, "pb or npy")->check(CLI::IsMember({"pb", "npy"}))->capture_default_str();
-  cmd->add_option("--executor", args->executor, "Executor: reference")->capture_default_str();
+  cmd->add_option("--executor", args->executor, "Executor: reference (the interpreter), linear, dataflow or parallel (optimized; run twice: once to plan memory, once in the planned arena)")->capture_default_str();
   cmd->callback([args, &exit_code] {
     auto lm = load_model(args->model);
     const Model& model = lm->ir;
@@ -72,7 +72,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     }
     for (const auto& in : model.graph.inputs)
       if (!feed.count(in.name) && !initialized.count(in.name)) throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
-    ExecuteFn exec = make_executor(args->executor);
+    ExecuteFn exec = make_execute_fn(args->executor);
     NamedValues out = exec(model, feed);
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
     for (const auto& o : model.graph.outputs) {

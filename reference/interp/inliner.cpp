@@ -239,7 +239,16 @@ void inline_graph(const Model& model, Graph& g, const std::map<std::string, int6
       continue;
     }
     std::vector<TypeInfo> types;
-    for (const auto& i : n.inputs) types.push_back(i.empty() ? TypeInfo{} : declared_type(g, i));
+    bool types_known = true;
+    for (const auto& i : n.inputs) {
+      types.push_back(i.empty() ? TypeInfo{} : declared_type(g, i));
+      if (!i.empty() && types.back().kind == TypeInfo::Kind::Unknown) types_known = false;
+    }
+    if (r.context_dependent && !r.is_local_function && !types_known) {
+      // The body depends on input types not declared here: it is built when the node runs.
+      out.push_back(std::move(n));
+      continue;
+    }
     Function fn;
     std::string why;
     if (!build_function_body(model, n, version, types, fn, why)) throw Unsupported(why);

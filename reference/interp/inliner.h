@@ -30,7 +30,9 @@ bool build_function_body(const Model& model, const Node& node, int64_t domain_op
 
 // Flattens every call of a function (model-local, or an operator without a reference kernel that
 // has a schema body) in the main graph and nested subgraphs, repeatedly, until no call is left.
-// Types come from the graph's declared value_info where known. Throws Unsupported when a node has
+// Types come from the graph's declared value_info where known; a call whose context-dependent body
+// needs input types that are not declared stays a call (its body is built when it runs, from the
+// actual inputs: Interpreter::run_node). Throws Unsupported when a node has
 // neither a kernel nor a body, and InternalError past a depth bound (recursion is a validation
 // error, FUNC-RECURSION, so a validated model never reaches it).
 Model inline_model(const Model& model);

@@ -1,5 +1,6 @@
 #include "tensor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -31,6 +32,26 @@ Tensor::Tensor(DType type, Shape shape) : type_(type), shape_(std::move(shape)) 
   size_ = shape_size(shape_);
   if (type_ == DType::String) strings_.resize(static_cast<size_t>(size_));
   else if (type_ != DType::Undefined) bytes_.resize(static_cast<size_t>(size_) * dtype_size(type_));
+}
+
+Tensor Tensor::view(DType type, Shape shape, std::byte* data) {
+  if (type == DType::String || type == DType::Undefined) throw InternalError("a view cannot hold strings");
+  Tensor t;
+  t.type_ = type;
+  t.shape_ = std::move(shape);
+  t.size_ = shape_size(t.shape_);
+  t.view_ = data;
+  return t;
+}
+
+Tensor::Tensor(const Tensor& o) : type_(o.type_), shape_(o.shape_), size_(o.size_), strings_(o.strings_) {
+  if (o.view_) bytes_.assign(o.view_, o.view_ + o.byte_size());
+  else bytes_ = o.bytes_;
+}
+
+Tensor& Tensor::operator=(const Tensor& o) {
+  if (this != &o) *this = Tensor(o);
+  return *this;
 }
 
 void Tensor::check_type(DType want) const {
@@ -83,7 +104,8 @@ Tensor Tensor::reshaped(Shape shape) const {
 }
 
 bool Tensor::operator==(const Tensor& o) const {
-  return type_ == o.type_ && shape_ == o.shape_ && bytes_ == o.bytes_ && strings_ == o.strings_;
+  return type_ == o.type_ && shape_ == o.shape_ && strings_ == o.strings_ && byte_size() == o.byte_size() &&
+         std::equal(raw(), raw() + byte_size(), o.raw());
 }
 
 }  // namespace sonnx

@@ -1,5 +1,7 @@
 // A dense tensor: element type, shape and row-major data. Value semantics (copying copies the data);
-// the reference interpreter treats every tensor as immutable once produced.
+// the reference interpreter treats every tensor as immutable once produced. An optimized executor
+// may also make a *view*: a tensor whose bytes live in memory it owns (its arena). Copying a view
+// gives an ordinary tensor with its own copy of the data, so a view never escapes its arena.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +25,14 @@ class Tensor {
  public:
   Tensor() = default;
   Tensor(DType type, Shape shape);  // zero-filled (empty strings for String)
+  // A view of `size` elements at `data` (not String); the caller keeps the memory alive.
+  static Tensor view(DType type, Shape shape, std::byte* data);
+
+  Tensor(const Tensor& o);
+  Tensor& operator=(const Tensor& o);
+  Tensor(Tensor&&) noexcept = default;
+  Tensor& operator=(Tensor&&) noexcept = default;
+  bool is_view() const { return view_ != nullptr; }
 
   template <class T>
   static Tensor from_vector(Shape shape, const std::vector<T>& values) {
@@ -49,13 +59,13 @@ class Tensor {
   T* data() {
     check_type(dtype_of<T>());
     if constexpr (std::is_same_v<T, std::string>) return strings_.data();
-    else return reinterpret_cast<T*>(bytes_.data());
+    else return reinterpret_cast<T*>(raw());
   }
   template <class T>
   const T* data() const {
     check_type(dtype_of<T>());
     if constexpr (std::is_same_v<T, std::string>) return strings_.data();
-    else return reinterpret_cast<const T*>(bytes_.data());
+    else return reinterpret_cast<const T*>(raw());
   }
   template <class T>
   std::span<const T> values() const {
@@ -66,9 +76,9 @@ class Tensor {
     return {data<T>(), static_cast<size_t>(size_)};
   }
 
-  std::byte* raw() { return bytes_.data(); }
-  const std::byte* raw() const { return bytes_.data(); }
-  size_t byte_size() const { return bytes_.size(); }
+  std::byte* raw() { return view_ ? view_ : bytes_.data(); }
+  const std::byte* raw() const { return view_ ? view_ : bytes_.data(); }
+  size_t byte_size() const { return view_ ? static_cast<size_t>(size_) * dtype_size(type_) : bytes_.size(); }
 
   // Element i converted to double / int64 (any numeric or bool type); for index-like inputs.
   double as_double(int64_t i) const;
@@ -88,6 +98,7 @@ class Tensor {
   int64_t size_ = 0;
   std::vector<std::byte> bytes_;
   std::vector<std::string> strings_;
+  std::byte* view_ = nullptr;  // set for a view: the bytes live there, bytes_ is empty
 };
 
 // Calls f.template operator()<T>() with T the storage type of `type` (all 16 element types).

@@ -1,0 +1,84 @@
+#include "executor.h"
+
+#include <omp.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "reference/model/errors.h"
+
+namespace sonnx {
+
+namespace {
+
+// The input-shape signature a memory plan is valid for: each input's kind, type and shape.
+std::string signature(const std::vector<const Value*>& inputs) {
+  std::string sig;
+  for (const Value* v : inputs) {
+    if (!v) sig += "-;";
+    else if (v->is_tensor()) sig += std::string(dtype_name(v->tensor.dtype())) + shape_str(v->tensor.shape()) + ";";
+    else sig += "other;";  // sequences and optionals are never in the arena
+  }
+  return sig;
+}
+
+}  // namespace
+
+Executor::Executor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options)
+    : model_(std::move(model)), options_(options), fallback_(model_->model(), options.seed) {}
+
+Executor::~Executor() = default;
+
+NamedValues Executor::run(const NamedValues& inputs) {
+  const CompiledGraph& g = model_->root();
+  const Graph& graph = g.graph();
+  std::set<std::string> declared;
+  std::vector<const Value*> bound;
+  for (const auto& in : graph.inputs) {
+    declared.insert(in.name);
+    auto it = inputs.find(in.name);
+    if (it != inputs.end()) {
+      bound.push_back(&it->second);
+      continue;
+    }
+    bool has_default = false;
+    for (const auto& [name, t] : graph.initializers) has_default = has_default || name == in.name;
+    if (!has_default) throw Trap("graph input '" + in.name + "' was not given");
+    bound.push_back(nullptr);
+  }
+  for (const auto& [name, v] : inputs)
+    if (!declared.count(name)) throw Trap("'" + name + "' is not an input of the graph");
+
+  omp_set_num_threads(options_.threads);  // threads the kernels of this thread may use
+  CompiledModel::PlanKey key{signature(bound), options_.planner, needs_concurrent_plan()};
+  plan_ = model_->find_plan(key);
+  Frame frame(g, nullptr, options_.seed);
+  frame.fallback = &fallback_;
+  std::vector<int64_t> measured;
+  if (plan_) {
+    if (arena_size_ < static_cast<size_t>(plan_->arena_bytes)) {
+      arena_size_ = static_cast<size_t>(plan_->arena_bytes);
+      arena_.reset(static_cast<std::byte*>(::operator new[](arena_size_, std::align_val_t(kArenaAlignment))));
+    }
+    frame.arena = arena_.get();
+    frame.plan = plan_.get();
+  } else {
+    // First run with this signature: run on the heap and measure every tensor, then plan.
+    measured.assign(g.num_slots(), -1);
+    frame.measure = &measured;
+  }
+  frame.bind(bound);
+  execute_impl(frame);
+  if (!plan_)
+    plan_ = model_->add_plan(key, std::make_shared<MemoryPlan>(make_memory_plan(g, measured, options_.planner,
+                                                                                needs_concurrent_plan())));
+  NamedValues out;
+  for (int s : g.output_slots()) {
+    const Value* v = frame.at[static_cast<size_t>(s)];
+    if (!v) throw Trap("graph output '" + g.slot_name(s) + "' was never computed");
+    out[g.slot_name(s)] = *v;
+  }
+  return out;
+}
+
+}  // namespace sonnx

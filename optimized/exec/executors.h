@@ -1,0 +1,77 @@
+// The three optimized executors and the Dataflow ready-queue policies.
+#pragma once
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "executor.h"
+
+namespace sonnx {
+
+class LinearExecutor final : public Executor {
+ public:
+  using Executor::Executor;
+  const char* name() const override { return "linear"; }
+
+ protected:
+  void execute_impl(Frame& frame) override;
+  bool needs_concurrent_plan() const override { return false; }
+};
+
+class ReadyQueue {
+ public:
+  virtual ~ReadyQueue() = default;
+  virtual void push(int step) = 0;
+  virtual int pop() = 0;
+  virtual bool empty() const = 0;
+};
+enum class ReadyPolicy { LowestIndex, Fifo, Lifo };
+std::unique_ptr<ReadyQueue> make_ready_queue(ReadyPolicy policy);
+
+class DataflowExecutor final : public Executor {
+ public:
+  DataflowExecutor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options,
+                   ReadyPolicy policy = ReadyPolicy::LowestIndex)
+      : Executor(std::move(model), options), policy_(policy) {}
+  const char* name() const override { return "dataflow"; }
+
+ protected:
+  void execute_impl(Frame& frame) override;
+
+ private:
+  ReadyPolicy policy_;
+};
+
+// A Dataflow executor whose ready steps run on a pool of `threads` workers at the same time. Each
+// worker lets its kernels use one thread. The memory plan never lets two steps that may run at
+// the same time share bytes, and every step computes the same result whatever ran before it, so
+// the results do not depend on the timing.
+class ParallelExecutor final : public Executor {
+ public:
+  ParallelExecutor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options);
+  ~ParallelExecutor() override;
+  const char* name() const override { return "parallel"; }
+
+ protected:
+  void execute_impl(Frame& frame) override;
+
+ private:
+  void work();
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable work_ready_, run_done_;
+  // State of the current run, guarded by mutex_.
+  Frame* frame_ = nullptr;
+  std::vector<int> waiting_;   // unfinished predecessors per step
+  std::deque<int> ready_;
+  size_t remaining_ = 0;       // steps not yet finished
+  size_t running_ = 0;         // steps being run by a worker
+  std::exception_ptr error_;
+  bool stop_ = false;
+};
+
+}  // namespace sonnx

@@ -1,0 +1,215 @@
+#include "frame.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "reference/interp/interpreter.h"
+#include "reference/model/errors.h"
+
+namespace sonnx {
+
+namespace {
+
+std::mutex fallback_mutex;  // the interpreter fallback is not reentrant across threads
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t x = a ^ (b + 0x9E3779B97F4A7C15ULL + (a << 6) + (a >> 2));
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  return x ^ (x >> 29);
+}
+
+// Puts a produced tensor in its planned place: a view into the arena when planned and it fits,
+// else the tensor itself (heap). Records its size when measuring.
+Value place_output(Frame& f, int slot, Value v) {
+  auto s = static_cast<size_t>(slot);
+  bool placeable = v.is_tensor() && v.tensor.dtype() != DType::String;
+  if (f.measure) (*f.measure)[s] = placeable ? static_cast<int64_t>(v.tensor.byte_size()) : -1;
+  if (!placeable || !f.plan || f.plan->offset[s] < 0 || static_cast<int64_t>(v.tensor.byte_size()) > f.plan->bytes[s])
+    return v;
+  Tensor view = Tensor::view(v.tensor.dtype(), v.tensor.shape(), f.arena + f.plan->offset[s]);
+  if (v.tensor.byte_size()) std::memcpy(view.raw(), v.tensor.raw(), v.tensor.byte_size());
+  return Value(std::move(view));
+}
+
+// An output buffer for a fast kernel: in the arena when planned and large enough.
+Tensor allocate_output(Frame& f, int slot, DType type, const Shape& shape) {
+  auto s = static_cast<size_t>(slot);
+  Tensor probe = Tensor::view(type, shape, nullptr);  // only for the byte count
+  auto bytes = static_cast<int64_t>(probe.byte_size());
+  if (f.measure) (*f.measure)[s] = bytes;
+  if (f.plan && f.plan->offset[s] >= 0 && bytes <= f.plan->bytes[s]) return Tensor::view(type, shape, f.arena + f.plan->offset[s]);
+  return Tensor(type, shape);
+}
+
+std::vector<const Value*> gather(const Frame& f, const Step& step) {
+  std::vector<const Value*> in;
+  in.reserve(step.inputs.size());
+  for (int s : step.inputs) {
+    if (s < 0) {
+      in.push_back(nullptr);
+      continue;
+    }
+    const Value* v = f.at[static_cast<size_t>(s)];
+    if (!v) throw Trap(step.label() + " cannot run: '" + f.cg.slot_name(s) + "' is not defined");
+    in.push_back(v);
+  }
+  return in;
+}
+
+// Runs the reference kernel of one node.
+std::vector<Value> run_reference(Frame& f, const Node& node, int64_t version, const KernelEntry* kernel, int64_t opset,
+                                 const std::vector<const Value*>& inputs, uint64_t step_seed) {
+  if (!kernel) {
+    if (!f.fallback) throw Unsupported(node.label() + ": no kernel and no interpreter to run its function body");
+    std::lock_guard lock(fallback_mutex);
+    return f.fallback->run_node(node, inputs, Scope{}, opset);
+  }
+  uint64_t calls = 0;
+  SubgraphRunner runner = [&f, step_seed, &calls](const Graph& g, const std::vector<Value>& in) {
+    if (const CompiledGraph* sub = f.cg.subgraph(&g)) return run_nested(*sub, f, in, mix(step_seed, ++calls));
+    return run_nested(*f.cg.compile_other(g), f, in, mix(step_seed, ++calls));
+  };
+  std::mt19937_64 rng;
+  bool random = kernel->accuracy == Accuracy::Random;
+  if (random) rng.seed(step_seed);
+  OpContext ctx(node, version, inputs, runner, random ? &rng : nullptr);
+  ctx.set_graph_nodes(&f.cg.graph().nodes);  // Gradient differentiates its enclosing graph
+  return kernel->fn(ctx);
+}
+
+// A fused step whose fast kernel cannot take these inputs: run its nodes one by one.
+std::vector<Value> run_chain(Frame& f, const Step& step, uint64_t step_seed) {
+  std::map<std::string, Value> local;
+  auto find = [&](const std::string& name) -> const Value* {
+    if (name.empty()) return nullptr;
+    auto it = local.find(name);
+    if (it != local.end()) return &it->second;
+    int s = f.cg.slot_of(name);
+    return s >= 0 ? f.at[static_cast<size_t>(s)] : f.lookup(name);
+  };
+  for (size_t k = 0; k <= step.fused.size(); ++k) {
+    const Node& n = k == 0 ? *step.node : *step.fused[k - 1];
+    std::vector<const Value*> in;
+    for (const auto& name : n.inputs) in.push_back(find(name));
+    std::vector<Value> out = k == 0 ? run_reference(f, n, step.version, step.kernel, step.opset, in, step_seed)
+                                    : run_reference(f, n, step.fused_versions[k - 1], step.fused_kernels[k - 1],
+                                                    step.opset, in, step_seed);
+    for (size_t i = 0; i < n.outputs.size() && i < out.size(); ++i) local[n.outputs[i]] = std::move(out[i]);
+  }
+  std::vector<Value> result;
+  for (const auto& name : step.fused.back()->outputs) result.push_back(name.empty() ? Value() : local[name]);
+  return result;
+}
+
+}  // namespace
+
+Frame::Frame(const CompiledGraph& graph, const Frame* parent_frame, uint64_t seed_value)
+    : cg(graph), parent(parent_frame), seed(seed_value), own(graph.num_slots()), at(graph.num_slots(), nullptr),
+      readers_left(new std::atomic<int>[graph.num_slots()]) {
+  for (size_t s = 0; s < graph.num_slots(); ++s) readers_left[s] = static_cast<int>(graph.readers(static_cast<int>(s)).size());
+  if (parent) fallback = parent->fallback;
+}
+
+const Value* Frame::lookup(const std::string& name) const {
+  for (const Frame* f = this; f; f = f->parent) {
+    int s = f->cg.slot_of(name);
+    if (s >= 0 && f->at[static_cast<size_t>(s)]) return f->at[static_cast<size_t>(s)];
+  }
+  return nullptr;
+}
+
+void Frame::bind(const std::vector<const Value*>& inputs) {
+  for (const auto& [slot, v] : cg.constants()) at[static_cast<size_t>(slot)] = &v;
+  const auto& ins = cg.input_slots();
+  for (size_t i = 0; i < ins.size() && i < inputs.size(); ++i)
+    if (inputs[i] && inputs[i]->kind != Value::Kind::None) at[static_cast<size_t>(ins[i])] = inputs[i];
+  for (int s : cg.outer_slots()) {
+    const Value* v = parent ? parent->lookup(cg.slot_name(s)) : nullptr;
+    if (!v) throw Trap("graph " + cg.graph().path + ": '" + cg.slot_name(s) + "' is not defined in an enclosing scope");
+    at[static_cast<size_t>(s)] = v;
+  }
+}
+
+void run_step(Frame& f, int i) {
+  const Step& step = f.cg.steps()[static_cast<size_t>(i)];
+  std::vector<const Value*> in = gather(f, step);
+  uint64_t step_seed = mix(f.seed, static_cast<uint64_t>(i));
+  bool fast = step.fast != nullptr;
+  std::vector<const Tensor*> tin;
+  std::vector<Shape> shapes;
+  if (fast) {
+    for (const Value* v : in) {
+      if (v && !v->is_tensor()) fast = false;
+      tin.push_back(v ? &v->tensor : nullptr);
+    }
+    if (fast && tin[0] && tin[0]->dtype() == DType::Float) shapes = step.fast->output_shapes(tin);
+    else fast = false;
+    // A fused Add whose other operand has another shape (broadcasting) runs unfused.
+    if (fast && !step.fused.empty() && step.fused.front()->op_type == "Add" &&
+        (!tin.back() || tin.back()->shape() != shapes[0] || tin.back()->dtype() != DType::Float))
+      fast = false;
+  }
+  if (fast) {
+    std::vector<Tensor> outs;
+    for (size_t k = 0; k < step.outputs.size(); ++k)
+      outs.push_back(step.outputs[k] < 0 ? Tensor(DType::Float, shapes[k]) : allocate_output(f, step.outputs[k], DType::Float, shapes[k]));
+    std::vector<Tensor*> ptrs;
+    for (auto& t : outs) ptrs.push_back(&t);
+    step.fast->run(tin, ptrs);
+    for (size_t k = 0; k < step.outputs.size(); ++k) {
+      int s = step.outputs[k];
+      if (s < 0) continue;
+      f.own[static_cast<size_t>(s)] = Value(std::move(outs[k]));
+      f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
+    }
+  } else {
+    std::vector<Value> out = step.fused.empty()
+                                 ? run_reference(f, *step.node, step.version, step.kernel, step.opset, in, step_seed)
+                                 : run_chain(f, step, step_seed);
+    for (size_t k = 0; k < step.outputs.size(); ++k) {
+      int s = step.outputs[k];
+      if (s < 0 || k >= out.size() || out[k].kind == Value::Kind::None) continue;
+      f.own[static_cast<size_t>(s)] = place_output(f, s, std::move(out[k]));
+      f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
+    }
+  }
+  // Drop what no later step reads (values this frame produced; never graph outputs).
+  auto release = [&](int s) {
+    auto us = static_cast<size_t>(s);
+    if (f.cg.producer(s) < 0 || f.cg.is_output(s)) return;
+    f.own[us] = Value();
+    f.at[us] = nullptr;
+  };
+  for (int s : step.outputs)
+    if (s >= 0 && f.cg.readers(s).empty()) release(s);
+  auto drop_read = [&](int s) {
+    if (s >= 0 && --f.readers_left[static_cast<size_t>(s)] == 0) release(s);
+  };
+  // A slot read twice by this step is counted once in readers(): decrement once per slot.
+  std::vector<int> read(step.inputs.begin(), step.inputs.end());
+  read.insert(read.end(), step.captures.begin(), step.captures.end());
+  std::sort(read.begin(), read.end());
+  read.erase(std::unique(read.begin(), read.end()), read.end());
+  for (int s : read) drop_read(s);
+}
+
+std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs,
+                              uint64_t seed) {
+  Frame f(g, &parent, seed);
+  std::vector<const Value*> in;
+  for (const auto& v : inputs) in.push_back(&v);
+  f.bind(in);
+  for (size_t i = 0; i < g.steps().size(); ++i) run_step(f, static_cast<int>(i));
+  std::vector<Value> out;
+  for (int s : g.output_slots()) {
+    const Value* v = f.at[static_cast<size_t>(s)];
+    if (!v) throw Trap("subgraph " + g.graph().path + ": output '" + g.slot_name(s) + "' was never computed");
+    out.push_back(*v);
+  }
+  return out;
+}
+
+}  // namespace sonnx

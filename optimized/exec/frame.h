@@ -1,0 +1,46 @@
+// The state of one graph execution in an optimized executor: the current value of every slot,
+// where produced tensors live (the arena at the planned offset, or the heap), and how many readers
+// each value still has (a value is dropped after its last reader).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "optimized/plan/compiled_graph.h"
+#include "optimized/plan/memory_plan.h"
+
+namespace sonnx {
+
+class Interpreter;
+
+struct Frame {
+  Frame(const CompiledGraph& graph, const Frame* parent, uint64_t seed);
+
+  const CompiledGraph& cg;
+  const Frame* parent;
+  uint64_t seed;                       // per-step random streams derive from it
+  std::vector<Value> own;              // values produced in this frame
+  std::vector<const Value*> at;        // each slot's value: own, an input, a constant or an outer value
+  std::unique_ptr<std::atomic<int>[]> readers_left;
+  std::byte* arena = nullptr;          // with `plan`: planned tensors are views into it
+  const MemoryPlan* plan = nullptr;
+  std::vector<int64_t>* measure = nullptr;  // when set: record each produced tensor's bytes (-1 otherwise)
+  Interpreter* fallback = nullptr;     // runs nodes without a kernel (context-dependent function bodies)
+
+  const Value* lookup(const std::string& name) const;  // by name, through the enclosing frames
+  // Binds inputs (positional; Kind::None = absent), constants and outer values.
+  void bind(const std::vector<const Value*>& inputs);
+};
+
+// Runs step i of the frame: gathers its inputs, runs the fast or the reference kernel, stores its
+// outputs (into the arena when planned and large enough), then drops values whose last reader it
+// was. Thread-safe for distinct steps of one frame whose dependencies are done.
+void run_step(Frame& frame, int i);
+
+// Runs a compiled subgraph to completion in schedule order (If/Loop/Scan bodies; no arena).
+std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs,
+                              uint64_t seed);
+
+}  // namespace sonnx

@@ -1,0 +1,13 @@
+// Linear: the steps in the compiled order, with no readiness checks at run time (the order is
+// topological, so every input is ready when its step comes). The memory plan uses the lifetimes
+// in exactly this order.
+#include "executors.h"
+
+namespace sonnx {
+
+void LinearExecutor::execute_impl(Frame& frame) {
+  size_t n = frame.cg.steps().size();
+  for (size_t i = 0; i < n; ++i) run_step(frame, static_cast<int>(i));
+}
+
+}  // namespace sonnx

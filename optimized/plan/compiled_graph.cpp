@@ -1,0 +1,174 @@
+#include "compiled_graph.h"
+
+#include <algorithm>
+#include <set>
+
+#include "fusion.h"
+#include "reference/interp/inliner.h"
+#include "reference/model/errors.h"
+#include "reference/model/schedule.h"
+#include "reference/model/scope.h"
+
+namespace sonnx {
+
+std::string Step::label() const {
+  std::string s = node->label();
+  for (const Node* f : fused) s += " + " + f->op_type;
+  return s;
+}
+
+CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options)
+    : model_(&model), options_(options), graph_(&g) {
+  for (const auto& in : g.inputs) input_slots_.push_back(add_slot(in.name));
+  for (const auto& [name, t] : g.initializers) constants_.emplace_back(add_slot(name), Value(t));
+  // Names read here but defined by an enclosing scope.
+  for (const auto& name : free_names(g)) outer_slots_.push_back(add_slot(name));
+  build_steps(model, options);
+  for (const auto& o : g.outputs) {
+    int s = slot_of(o.name);
+    if (s < 0) throw Trap("graph " + g.path + ": output '" + o.name + "' is never defined");
+    output_slots_.push_back(s);
+  }
+  is_output_.assign(num_slots(), 0);
+  for (int s : output_slots_) is_output_[static_cast<size_t>(s)] = 1;
+  build_dependencies();
+  for (const auto& n : g.nodes)
+    for (const auto& a : n.attributes) {
+      if (a.g) subgraphs_[a.g.get()] = std::make_unique<CompiledGraph>(model, *a.g, options);
+      for (const auto& sg : a.graphs) subgraphs_[sg.get()] = std::make_unique<CompiledGraph>(model, *sg, options);
+    }
+}
+
+int CompiledGraph::add_slot(const std::string& name) {
+  auto [it, inserted] = slot_index_.emplace(name, static_cast<int>(slot_names_.size()));
+  if (inserted) slot_names_.push_back(name);
+  return it->second;
+}
+
+int CompiledGraph::slot_of(const std::string& name) const {
+  auto it = slot_index_.find(name);
+  return it == slot_index_.end() ? -1 : it->second;
+}
+
+const CompiledGraph* CompiledGraph::subgraph(const Graph* g) const {
+  auto it = subgraphs_.find(g);
+  return it == subgraphs_.end() ? nullptr : it->second.get();
+}
+
+std::unique_ptr<CompiledGraph> CompiledGraph::compile_other(const Graph& g) const {
+  return std::make_unique<CompiledGraph>(*model_, g, options_);
+}
+
+void CompiledGraph::build_steps(const Model& model, const CompileOptions& options) {
+  const Graph& g = *graph_;
+  std::map<std::string, const Tensor*> constants;
+  for (const auto& [name, t] : g.initializers) constants[name] = &t;
+  // A step for node n (with `fused` folded in when the request says so); no slots yet.
+  auto make_step = [&](const Node& n, std::vector<const Node*> fused, FastKernelRequest req) {
+    Step step;
+    step.node = &n;
+    step.fused = std::move(fused);
+    step.opset = n.opset_version ? n.opset_version : model.opset(n.domain);
+    ResolvedOp r = resolve_op(model, n, step.opset);
+    step.version = r.version;
+    if (r.has_schema) step.kernel = OpRegistry::instance().find(n.domain, n.op_type, r.version);
+    for (const Node* m : step.fused) {
+      ResolvedOp rm = resolve_op(model, *m, m->opset_version ? m->opset_version : model.opset(m->domain));
+      step.fused_versions.push_back(rm.version);
+      step.fused_kernels.push_back(OpRegistry::instance().find(m->domain, m->op_type, rm.version));
+    }
+    if (options.fast_kernels && step.kernel) {
+      req.node = &n;
+      req.version = r.version;
+      req.constants = constants;
+      step.fast = make_fast_kernel(req);
+    }
+    return step;
+  };
+  auto add_step = [&](Step step, const std::string& sum_input) {
+    const Node& first = *step.node;
+    const Node& last = step.fused.empty() ? first : *step.fused.back();
+    for (const auto& i : first.inputs) step.inputs.push_back(i.empty() ? -1 : add_slot(i));
+    if (!sum_input.empty()) step.inputs.push_back(add_slot(sum_input));
+    for (const auto& o : last.outputs) step.outputs.push_back(o.empty() ? -1 : add_slot(o));
+    for (const auto& c : implicit_inputs(first)) step.captures.push_back(add_slot(c));
+    steps_.push_back(std::move(step));
+  };
+  for (const auto& group : group_nodes(g, options.fuse && options.fast_kernels)) {
+    std::vector<const Node*> fused(group.nodes.begin() + 1, group.nodes.end());
+    Step step = make_step(*group.nodes.front(), fused, group.request);
+    if (fused.empty() || step.fast) {
+      add_step(std::move(step), group.sum_input);
+      continue;
+    }
+    // The fast kernel declined the fused form: run the nodes one by one.
+    for (const Node* m : group.nodes) add_step(make_step(*m, {}, {}), "");
+  }
+}
+
+void CompiledGraph::build_dependencies() {
+  size_t n = steps_.size();
+  producer_.assign(num_slots(), -1);
+  readers_.assign(num_slots(), {});
+  for (size_t i = 0; i < n; ++i)
+    for (int s : steps_[i].outputs)
+      if (s >= 0) {
+        if (producer_[static_cast<size_t>(s)] >= 0) throw Trap("value '" + slot_names_[static_cast<size_t>(s)] + "' is assigned twice");
+        producer_[static_cast<size_t>(s)] = static_cast<int>(i);
+      }
+  // Edges producer -> reader, in node-list order; then renumber the steps in Kahn's order.
+  std::vector<std::vector<size_t>> succ(n);
+  auto reads = [&](size_t i) {
+    std::vector<int> r;
+    for (int s : steps_[i].inputs)
+      if (s >= 0) r.push_back(s);
+    r.insert(r.end(), steps_[i].captures.begin(), steps_[i].captures.end());
+    return r;
+  };
+  for (size_t i = 0; i < n; ++i)
+    for (int s : reads(i)) {
+      int p = producer_[static_cast<size_t>(s)];
+      if (p >= 0) succ[static_cast<size_t>(p)].push_back(i);
+    }
+  auto order = kahn_order(n, succ);
+  if (!order) throw Trap("graph " + graph_->path + " has a cycle (STRUCT-ACYCLIC)");
+  std::vector<size_t> position(n);
+  for (size_t k = 0; k < n; ++k) position[(*order)[k]] = k;
+  std::vector<Step> sorted(n);
+  for (size_t i = 0; i < n; ++i) sorted[position[i]] = std::move(steps_[i]);
+  steps_ = std::move(sorted);
+  for (auto& p : producer_)
+    if (p >= 0) p = static_cast<int>(position[static_cast<size_t>(p)]);
+
+  successors_.assign(n, {});
+  num_predecessors_.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    std::set<int> preds;
+    for (int s : reads(i)) {
+      readers_[static_cast<size_t>(s)].push_back(static_cast<int>(i));
+      int p = producer_[static_cast<size_t>(s)];
+      if (p >= 0) preds.insert(p);
+    }
+    num_predecessors_[i] = static_cast<int>(preds.size());
+    for (int p : preds) successors_[static_cast<size_t>(p)].push_back(static_cast<int>(i));
+  }
+  for (auto& r : readers_) r.erase(std::unique(r.begin(), r.end()), r.end());
+  // Reachability, in reverse schedule order: a reaches what its successors reach.
+  if (n > kMaxReachSteps) return;
+  size_t words = (n + 63) / 64;
+  reach_.assign(n, std::vector<uint64_t>(words, 0));
+  for (size_t a = n; a-- > 0;)
+    for (int b : successors_[a]) {
+      auto ub = static_cast<size_t>(b);
+      reach_[a][ub / 64] |= uint64_t{1} << (ub % 64);
+      for (size_t w = 0; w < words; ++w) reach_[a][w] |= reach_[ub][w];
+    }
+}
+
+bool CompiledGraph::precedes(int a, int b) const {
+  if (reach_.empty()) throw InternalError("reachability not computed for a graph this large");
+  auto ub = static_cast<size_t>(b);
+  return (reach_[static_cast<size_t>(a)][ub / 64] >> (ub % 64)) & 1;
+}
+
+}  // namespace sonnx

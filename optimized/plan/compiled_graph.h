@@ -1,0 +1,100 @@
+// A graph compiled for the optimized executors: values numbered as slots, nodes as steps in a
+// fixed topological order (Kahn's algorithm, spec/execution.md §3), the dependencies between
+// steps, each value's lifetime, and the subgraphs of If/Loop/Scan compiled the same way (nested
+// plans). Immutable once built; shared by every runtime instance.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "optimized/kernels/fast_kernel.h"
+#include "reference/model/ir.h"
+#include "reference/model/value.h"
+#include "reference/ops/registry.h"
+
+namespace sonnx {
+
+struct CompileOptions {
+  bool fast_kernels = true;  // use optimized/kernels where one applies (else reference kernels only)
+  bool fuse = true;          // fold Relu/Clip/Add into a preceding Conv when the fast kernel can
+};
+
+struct Step {
+  const Node* node = nullptr;     // the node run (for a fused step: the first, e.g. the Conv)
+  std::vector<const Node*> fused;  // nodes folded into it (Add, Relu, ...), in order
+  std::vector<int64_t> fused_versions;              // their operator versions
+  std::vector<const KernelEntry*> fused_kernels;    // their reference kernels (to run unfused)
+  int64_t opset = 0;              // the model's (or function's) opset for the node's domain
+  int64_t version = 0;            // operator version selected (schema since_version)
+  const KernelEntry* kernel = nullptr;   // reference kernel; null: run through the interpreter
+  std::unique_ptr<FastKernel> fast;      // set when a fast kernel applies
+  std::vector<int> inputs;   // slot per input, -1 when omitted (a fused sum adds one last input)
+  std::vector<int> outputs;  // slot per output, -1 when omitted
+  std::vector<int> captures; // slots of values its subgraphs read from this scope
+  std::string label() const;
+};
+
+class CompiledGraph {
+ public:
+  // `g` must outlive the compiled graph. Names it reads but does not define are outer slots,
+  // looked up in the enclosing scope when it runs.
+  CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options);
+
+  const Graph& graph() const { return *graph_; }
+  const std::vector<Step>& steps() const { return steps_; }
+  size_t num_slots() const { return slot_names_.size(); }
+  const std::string& slot_name(int s) const { return slot_names_[static_cast<size_t>(s)]; }
+  int slot_of(const std::string& name) const;  // -1 if not a slot here
+
+  const std::vector<int>& input_slots() const { return input_slots_; }    // graph inputs, in order
+  const std::vector<int>& output_slots() const { return output_slots_; }  // graph outputs, in order
+  // Initializers as values (graph inputs with an initializer take it as their default).
+  const std::vector<std::pair<int, Value>>& constants() const { return constants_; }
+  // Slots whose value comes from an enclosing scope, with the name to look up.
+  const std::vector<int>& outer_slots() const { return outer_slots_; }
+
+  // Per step (in schedule order): the steps that wait for it, and how many steps it waits for.
+  const std::vector<std::vector<int>>& successors() const { return successors_; }
+  const std::vector<int>& num_predecessors() const { return num_predecessors_; }
+  // Per slot: the step that produces it (-1: input, constant or outer), the steps that read it
+  // (including subgraph captures), and whether it is a graph output.
+  int producer(int slot) const { return producer_[static_cast<size_t>(slot)]; }
+  const std::vector<int>& readers(int slot) const { return readers_[static_cast<size_t>(slot)]; }
+  bool is_output(int slot) const { return is_output_[static_cast<size_t>(slot)]; }
+  // True when step a finishes before step b starts in every schedule (a path a -> ... -> b).
+  // Only available for graphs of at most kMaxReachSteps steps (has_reachability()).
+  bool precedes(int a, int b) const;
+  bool has_reachability() const { return !reach_.empty() || steps_.empty(); }
+  static constexpr size_t kMaxReachSteps = 8192;
+
+  // The compiled subgraph of an If/Loop/Scan attribute; null for a graph that is not one (a
+  // kernel may build a graph of its own, as Gradient does: compile it with compile_other).
+  const CompiledGraph* subgraph(const Graph* g) const;
+  std::unique_ptr<CompiledGraph> compile_other(const Graph& g) const;
+
+ private:
+  int add_slot(const std::string& name);
+  void build_steps(const Model& model, const CompileOptions& options);
+  void build_dependencies();
+
+  const Model* model_;
+  CompileOptions options_;
+  const Graph* graph_;
+  std::vector<std::string> slot_names_;
+  std::unordered_map<std::string, int> slot_index_;
+  std::vector<int> input_slots_, output_slots_, outer_slots_;
+  std::vector<std::pair<int, Value>> constants_;
+  std::vector<Step> steps_;
+  std::vector<std::vector<int>> successors_;
+  std::vector<int> num_predecessors_;
+  std::vector<int> producer_;
+  std::vector<std::vector<int>> readers_;
+  std::vector<char> is_output_;
+  std::vector<std::vector<uint64_t>> reach_;  // reach_[a] bit b: a path a -> ... -> b
+  std::map<const Graph*, std::unique_ptr<CompiledGraph>> subgraphs_;
+};
+
+}  // namespace sonnx

@@ -1,0 +1,38 @@
+// Compile once, run many: a model with its functions inlined, compiled into a CompiledGraph, and
+// the memory plans made so far, one per (input-shape signature, planner, conflict model). Shared
+// by every executor instance (one per thread); only the plan cache changes after construction,
+// under a mutex.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "compiled_graph.h"
+#include "memory_plan.h"
+
+namespace sonnx {
+
+class CompiledModel {
+ public:
+  CompiledModel(const Model& model, const CompileOptions& options = {});
+  CompiledModel(const CompiledModel&) = delete;
+  CompiledModel& operator=(const CompiledModel&) = delete;
+
+  const Model& model() const { return flat_; }  // functions inlined
+  const CompiledGraph& root() const { return *root_; }
+
+  using PlanKey = std::tuple<std::string, Planner, bool>;  // signature, planner, concurrent
+  std::shared_ptr<const MemoryPlan> find_plan(const PlanKey& key) const;
+  // Stores the plan unless another thread stored one first; returns the stored one.
+  std::shared_ptr<const MemoryPlan> add_plan(const PlanKey& key, std::shared_ptr<const MemoryPlan> plan) const;
+
+ private:
+  Model flat_;
+  std::unique_ptr<CompiledGraph> root_;
+  mutable std::mutex mutex_;
+  mutable std::map<PlanKey, std::shared_ptr<const MemoryPlan>> plans_;
+};
+
+}  // namespace sonnx

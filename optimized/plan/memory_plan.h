@@ -1,0 +1,36 @@
+// The memory plan of one graph for one input-shape signature: each intermediate tensor's offset
+// in the arena (spec/memory-plan.md). Graph inputs, initializers, graph outputs, strings,
+// sequences and optionals are not in the arena.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "compiled_graph.h"
+#include "memory_planner.h"
+
+namespace sonnx {
+
+constexpr int64_t kArenaAlignment = 64;  // bytes; every offset and planned size is a multiple
+
+struct MemoryPlan {
+  Planner planner = Planner::GreedyBySize;
+  bool concurrent = false;          // safe for any schedule, including concurrent steps
+  std::vector<int64_t> offset;      // per slot; -1 when the slot is not in the arena
+  std::vector<int64_t> bytes;       // per slot: planned bytes (aligned), 0 when not in the arena
+  std::vector<int64_t> first, last; // per slot: lifetime in steps of the schedule (-1: not placed)
+  int64_t arena_bytes = 0;
+  int64_t lower_bound_bytes = 0;    // max over steps of the bytes live at that step
+};
+
+// `tensor_bytes[s]`: the bytes of slot s's tensor as produced on a run with this signature, or -1
+// when it is not a tensor that can live in the arena. With `concurrent`, two values conflict
+// unless every step touching one finishes before the other's producer starts in every schedule
+// (CompiledGraph::precedes); otherwise, when their lifetimes in the schedule overlap.
+MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& tensor_bytes, Planner planner,
+                            bool concurrent);
+
+// Checks the plan's invariant (spec/memory-plan.md §2) against the conflict relation it was made
+// for; returns a description of the first violation, or "" when valid. Used by tests.
+std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& plan);
+
+}  // namespace sonnx

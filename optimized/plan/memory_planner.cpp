@@ -1,0 +1,72 @@
+#include "memory_planner.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace sonnx {
+
+Planner parse_planner(const std::string& name) {
+  if (name == "greedy" || name == "greedy-by-size") return Planner::GreedyBySize;
+  if (name == "first-fit") return Planner::FirstFit;
+  throw std::invalid_argument("unknown planner '" + name + "' (greedy, first-fit)");
+}
+
+const char* planner_name(Planner p) { return p == Planner::GreedyBySize ? "greedy" : "first-fit"; }
+
+int64_t place(int64_t size, const std::vector<std::pair<int64_t, int64_t>>& blocks) {
+  int64_t best = 0;
+  for (const auto& [o, s] : blocks) {
+    if (best + size <= o) break;  // the gap [best, o) is large enough
+    best = std::max(best, o + s);
+  }
+  return best;
+}
+
+std::vector<int64_t> plan_in_order(const std::vector<int64_t>& sizes, const std::vector<size_t>& order,
+                                   const ConflictFn& conflicts) {
+  std::vector<int64_t> off(sizes.size(), 0);
+  std::vector<size_t> placed;
+  std::vector<std::pair<int64_t, int64_t>> conf;
+  for (size_t t : order) {
+    conf.clear();
+    for (size_t p : placed)
+      if (p != t && conflicts(t, p)) conf.emplace_back(off[p], sizes[p]);
+    std::sort(conf.begin(), conf.end());
+    off[t] = place(sizes[t], conf);
+    placed.push_back(t);
+  }
+  return off;
+}
+
+std::vector<int64_t> plan_offsets(Planner planner, const std::vector<int64_t>& sizes,
+                                  const std::vector<int64_t>& first_step, const ConflictFn& conflicts) {
+  std::vector<size_t> order(sizes.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (planner == Planner::GreedyBySize)
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+  else
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return first_step[a] < first_step[b]; });
+  return plan_in_order(sizes, order, conflicts);
+}
+
+int64_t arena_size(const std::vector<int64_t>& sizes, const std::vector<int64_t>& offsets) {
+  int64_t a = 0;
+  for (size_t t = 0; t < sizes.size(); ++t) a = std::max(a, offsets[t] + sizes[t]);
+  return a;
+}
+
+int64_t lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first,
+                    const std::vector<int64_t>& last, int64_t steps) {
+  // Sweep: add each value's size at its first step, remove it after its last.
+  std::vector<int64_t> delta(static_cast<size_t>(steps) + 1, 0);
+  for (size_t t = 0; t < sizes.size(); ++t) {
+    delta[static_cast<size_t>(first[t])] += sizes[t];
+    delta[static_cast<size_t>(last[t]) + 1] -= sizes[t];
+  }
+  int64_t live = 0, lb = 0;
+  for (int64_t s = 0; s < steps; ++s) lb = std::max(lb, live += delta[static_cast<size_t>(s)]);
+  return lb;
+}
+
+}  // namespace sonnx
