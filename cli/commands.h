@@ -9,5 +9,7 @@ namespace sonnx::cli {
 void add_check_command(CLI::App& app, int& exit_code);
 void add_run_command(CLI::App& app, int& exit_code);
 void add_conform_command(CLI::App& app, int& exit_code);
+void add_plan_command(CLI::App& app, int& exit_code);
+void add_bench_command(CLI::App& app, int& exit_code);
 
 }  // namespace sonnx::cli

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   sonnx::cli::add_check_command(app, exit_code);
   sonnx::cli::add_run_command(app, exit_code);
   sonnx::cli::add_conform_command(app, exit_code);
+  sonnx::cli::add_plan_command(app, exit_code);
+  sonnx::cli::add_bench_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,7 +4,9 @@
 
 #include "commands.h"
 #include "conformance/executors.h"
+#include "model_inputs.h"
 #include "reference/model/errors.h"
+#include "optimized/plan/infer_types.h"
 #include "reference/model/loader.h"
 #include "reference/model/npy.h"
 #include "reference/model/tensor_proto.h"
@@ -19,28 +21,6 @@ struct RunArgs {
   std::string executor = "reference";
   std::string output_format = "pb";
 };
-
-std::string kind_of(const TypeInfo& t) {
-  if (t.kind == TypeInfo::Kind::Sequence) return "sequence";
-  if (t.kind == TypeInfo::Kind::Optional) return "optional";
-  return "tensor";
-}
-
-// Checks a given value against the graph input's declared type: element type and known dims.
-void check_input_type(const ValueInfo& in, const Value& v) {
-  if (in.type.kind != TypeInfo::Kind::Tensor || !v.is_tensor()) return;
-  const Tensor& t = v.tensor;
-  if (in.type.elem != DType::Undefined && in.type.elem != t.dtype())
-    throw LoadError("input '" + in.name + "': element type " + std::string(dtype_name(t.dtype())) + ", the model declares " +
-                    std::string(dtype_name(in.type.elem)));
-  if (!in.type.shape) return;
-  const auto& dims = *in.type.shape;
-  if (dims.size() != t.shape().size())
-    throw LoadError("input '" + in.name + "': shape " + shape_str(t.shape()) + ", the model declares " + in.type.str());
-  for (size_t i = 0; i < dims.size(); ++i)
-    if (dims[i].value && *dims[i].value != t.shape()[i])
-      throw LoadError("input '" + in.name + "': shape " + shape_str(t.shape()) + ", the model declares " + in.type.str());
-}
 }  // namespace
 
 void add_run_command(CLI::App& app, int& exit_code) {
@@ -53,23 +33,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--executor", args->executor, "Executor: reference (the interpreter), linear, dataflow or parallel (optimized; run twice: once to plan memory, once in the planned arena)")->capture_default_str();
   cmd->callback([args, &exit_code] {
     auto lm = load_model(args->model);
+    add_inferred_types(lm->proto, lm->ir);  // lets fast kernels prepare for known types and shapes
     const Model& model = lm->ir;
-    std::map<std::string, const ValueInfo*> declared;
+    NamedValues feed = read_input_specs(model, args->inputs);
     std::set<std::string> initialized;
     for (const auto& [n, t] : model.graph.initializers) initialized.insert(n);
-    for (const auto& in : model.graph.inputs) declared[in.name] = &in;
-    NamedValues feed;
-    for (const auto& spec : args->inputs) {
-      auto eq = spec.find('=');
-      if (eq == std::string::npos) throw LoadError("--input takes NAME=FILE, got '" + spec + "'");
-      std::string name = spec.substr(0, eq), file = spec.substr(eq + 1);
-      auto it = declared.find(name);
-      if (it == declared.end()) throw LoadError("'" + name + "' is not an input of the model");
-      if (feed.count(name)) throw LoadError("input '" + name + "' given twice");
-      Value v = std::filesystem::path(file).extension() == ".npy" ? Value(read_npy(file)) : read_value_pb(file, kind_of(it->second->type));
-      check_input_type(*it->second, v);
-      feed[name] = std::move(v);
-    }
     for (const auto& in : model.graph.inputs)
       if (!feed.count(in.name) && !initialized.count(in.name)) throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
     ExecuteFn exec = make_execute_fn(args->executor);

@@ -21,7 +21,7 @@ ExecuteFn make_execute_fn(const std::string& name, int threads) {
   for (const auto& n : optimized_executor_names()) known = known || n == name;
   if (!known) throw LoadError("unknown executor '" + name + "' (reference, linear, dataflow, parallel)");
   return [name, threads](const Model& m, const NamedValues& in) {
-    auto compiled = std::make_shared<const CompiledModel>(m);
+    auto compiled = std::make_shared<const CompiledModel>(m, compile_options_for(name, threads));
     ExecutorOptions options;
     options.threads = threads;
     auto exec = make_executor(name, compiled, options);

@@ -59,5 +59,7 @@ class Executor {
 std::unique_ptr<Executor> make_executor(const std::string& name, std::shared_ptr<const CompiledModel> model,
                                         ExecutorOptions options = {});
 const std::vector<std::string>& optimized_executor_names();
+// How to compile a model for this executor and thread count (Parallel's kernels get one thread each).
+CompileOptions compile_options_for(const std::string& executor, int threads);
 
 }  // namespace sonnx

@@ -46,10 +46,13 @@ class DataflowExecutor final : public Executor {
   ReadyPolicy policy_;
 };
 
-// A Dataflow executor whose ready steps run on a pool of `threads` workers at the same time. Each
-// worker lets its kernels use one thread. The memory plan never lets two steps that may run at
-// the same time share bytes, and every step computes the same result whatever ran before it, so
-// the results do not depend on the timing.
+// A Dataflow executor whose ready steps run on a pool of `threads` workers at the same time. A step
+// that runs while no other step is ready or running uses `threads` threads itself (its kernel as
+// prepared for that count in a second compiled plan); otherwise each step uses one thread. The
+// memory plan never lets two steps that may run at the same time share bytes, and every step
+// computes the same result whatever ran before it, so the results do not depend on the timing.
+// Ready steps are taken longest remaining path first, with each step's time from the previous run
+// (HEFT's upward rank); the first run takes them in schedule order.
 class ParallelExecutor final : public Executor {
  public:
   ParallelExecutor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options);
@@ -61,13 +64,18 @@ class ParallelExecutor final : public Executor {
 
  private:
   void work();
+  std::shared_ptr<const CompiledModel> wide_;  // the same model, kernels prepared for `threads` threads
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable work_ready_, run_done_;
   // State of the current run, guarded by mutex_.
   Frame* frame_ = nullptr;
   std::vector<int> waiting_;   // unfinished predecessors per step
-  std::deque<int> ready_;
+  std::vector<int> ready_;     // a heap by priority_
+  std::vector<double> priority_;   // per step: upward rank from the last run's step times
+  std::vector<double> step_ms_;    // per step: time in the current run
+  void push_ready(int step);
+  int pop_ready();
   size_t remaining_ = 0;       // steps not yet finished
   size_t running_ = 0;         // steps being run by a worker
   std::exception_ptr error_;

@@ -36,8 +36,9 @@ struct Frame {
 
 // Runs step i of the frame: gathers its inputs, runs the fast or the reference kernel, stores its
 // outputs (into the arena when planned and large enough), then drops values whose last reader it
-// was. Thread-safe for distinct steps of one frame whose dependencies are done.
-void run_step(Frame& frame, int i);
+// was. Thread-safe for distinct steps of one frame whose dependencies are done. `fast`, when set,
+// replaces the step's own fast kernel (the same node prepared for another thread count).
+void run_step(Frame& frame, int i, const FastKernel* fast = nullptr);
 
 // Runs a compiled subgraph to completion in schedule order (If/Loop/Scan bodies; no arena).
 std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs,

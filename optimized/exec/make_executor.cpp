@@ -9,6 +9,12 @@ const std::vector<std::string>& optimized_executor_names() {
   return names;
 }
 
+CompileOptions compile_options_for(const std::string& executor, int threads) {
+  CompileOptions o;
+  o.kernel_threads = executor == "parallel" ? 1 : threads;
+  return o;
+}
+
 std::unique_ptr<Executor> make_executor(const std::string& name, std::shared_ptr<const CompiledModel> model,
                                         ExecutorOptions options) {
   if (name == "linear") return std::make_unique<LinearExecutor>(std::move(model), options);

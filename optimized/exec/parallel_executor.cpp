@@ -1,12 +1,19 @@
 #include <omp.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "executors.h"
 
 namespace sonnx {
 
 ParallelExecutor::ParallelExecutor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options)
-    : Executor(std::move(model), options) {
+    : Executor(model, options) {
   int n = options.threads < 1 ? 1 : options.threads;
+  if (n > 1) {
+    CompileOptions wide = compile_options_for("linear", n);
+    wide_ = std::make_shared<const CompiledModel>(model->model(), wide);
+  }
   for (int t = 0; t < n; ++t) workers_.emplace_back([this] { work(); });
 }
 
@@ -19,19 +26,41 @@ ParallelExecutor::~ParallelExecutor() {
   for (auto& w : workers_) w.join();
 }
 
+// Higher priority first; ties (and the first run, when all are 0) in schedule order.
+void ParallelExecutor::push_ready(int step) {
+  ready_.push_back(step);
+  std::push_heap(ready_.begin(), ready_.end(), [this](int a, int b) {
+    double pa = priority_[static_cast<size_t>(a)], pb = priority_[static_cast<size_t>(b)];
+    return pa != pb ? pa < pb : a > b;
+  });
+}
+
+int ParallelExecutor::pop_ready() {
+  std::pop_heap(ready_.begin(), ready_.end(), [this](int a, int b) {
+    double pa = priority_[static_cast<size_t>(a)], pb = priority_[static_cast<size_t>(b)];
+    return pa != pb ? pa < pb : a > b;
+  });
+  int i = ready_.back();
+  ready_.pop_back();
+  return i;
+}
+
 void ParallelExecutor::work() {
-  omp_set_num_threads(1);  // parallelism comes from running steps side by side
   std::unique_lock lock(mutex_);
   for (;;) {
     work_ready_.wait(lock, [this] { return stop_ || !ready_.empty(); });
     if (stop_) return;
-    int i = ready_.front();
-    ready_.pop_front();
+    int i = pop_ready();
+    // Alone: nothing else can become ready before this step ends, so it may use every thread.
+    bool alone = wide_ && ready_.empty() && running_ == 0;
     ++running_;
     lock.unlock();
     std::exception_ptr error;
     try {
-      run_step(*frame_, i);
+      omp_set_num_threads(alone ? options().threads : 1);
+      auto t0 = std::chrono::steady_clock::now();
+      run_step(*frame_, i, alone ? wide_->root().steps()[static_cast<size_t>(i)].fast.get() : nullptr);
+      step_ms_[static_cast<size_t>(i)] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     } catch (...) {
       error = std::current_exception();
     }
@@ -42,7 +71,7 @@ void ParallelExecutor::work() {
     if (error_) ready_.clear();  // start nothing new; the run ends when the running steps do
     else
       for (int s : frame_->cg.successors()[static_cast<size_t>(i)])
-        if (--waiting_[static_cast<size_t>(s)] == 0) ready_.push_back(s);
+        if (--waiting_[static_cast<size_t>(s)] == 0) push_ready(s);
     if (!ready_.empty()) work_ready_.notify_all();
     if (remaining_ == 0 || (error_ && running_ == 0)) run_done_.notify_all();
   }
@@ -54,11 +83,20 @@ void ParallelExecutor::execute_impl(Frame& frame) {
   waiting_ = frame.cg.num_predecessors();
   remaining_ = waiting_.size();
   error_ = nullptr;
-  for (size_t i = 0; i < waiting_.size(); ++i)
-    if (waiting_[i] == 0) ready_.push_back(static_cast<int>(i));
+  size_t n = waiting_.size();
+  if (priority_.size() != n) priority_.assign(n, 0.0);
+  step_ms_.assign(n, 0.0);
+  for (size_t i = 0; i < n; ++i)
+    if (waiting_[i] == 0) push_ready(static_cast<int>(i));
   work_ready_.notify_all();
   run_done_.wait(lock, [this] { return remaining_ == 0 || (error_ && running_ == 0); });
   frame_ = nullptr;
+  if (!error_)  // upward rank: a step's time plus the longest rank among its successors
+    for (size_t i = n; i-- > 0;) {
+      double longest = 0;
+      for (int s : frame.cg.successors()[i]) longest = std::max(longest, priority_[static_cast<size_t>(s)]);
+      priority_[i] = step_ms_[i] + longest;
+    }
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 

@@ -63,8 +63,11 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
   const Graph& g = *graph_;
   std::map<std::string, const Tensor*> constants;
   for (const auto& [name, t] : g.initializers) constants[name] = &t;
+  std::map<std::string, const TypeInfo*> declared;  // what the graph says of its values' types
+  for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
+    for (const auto& v : *list) declared.emplace(v.name, &v.type);
   // A step for node n (with `fused` folded in when the request says so); no slots yet.
-  auto make_step = [&](const Node& n, std::vector<const Node*> fused, FastKernelRequest req) {
+  auto make_step = [&](const Node& n, std::vector<const Node*> fused, FastKernelRequest req, const std::string& sum_input) {
     Step step;
     step.node = &n;
     step.fused = std::move(fused);
@@ -79,8 +82,17 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     }
     if (options.fast_kernels && step.kernel) {
       req.node = &n;
+      if (req.fused_sum) {  // the kernel sees the Add's other operand as one more input
+        fused_nodes_.push_back(std::make_unique<Node>(n));
+        fused_nodes_.back()->inputs.push_back(sum_input);
+        req.node = fused_nodes_.back().get();
+      }
       req.version = r.version;
       req.constants = constants;
+      for (const auto& i : req.node->inputs) {
+        auto it = declared.find(i);
+        req.input_types.push_back(it == declared.end() ? TypeInfo{} : *it->second);
+      }
       step.fast = make_fast_kernel(req);
     }
     return step;
@@ -96,13 +108,13 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
   };
   for (const auto& group : group_nodes(g, options.fuse && options.fast_kernels)) {
     std::vector<const Node*> fused(group.nodes.begin() + 1, group.nodes.end());
-    Step step = make_step(*group.nodes.front(), fused, group.request);
+    Step step = make_step(*group.nodes.front(), fused, group.request, group.sum_input);
     if (fused.empty() || step.fast) {
       add_step(std::move(step), group.sum_input);
       continue;
     }
     // The fast kernel declined the fused form: run the nodes one by one.
-    for (const Node* m : group.nodes) add_step(make_step(*m, {}, {}), "");
+    for (const Node* m : group.nodes) add_step(make_step(*m, {}, {}, ""), "");
   }
 }
 

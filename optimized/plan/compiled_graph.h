@@ -20,6 +20,8 @@ namespace sonnx {
 struct CompileOptions {
   bool fast_kernels = true;  // use optimized/kernels where one applies (else reference kernels only)
   bool fuse = true;          // fold Relu/Clip/Add into a preceding Conv when the fast kernel can
+  // Threads each kernel will run with: oneDNN fixes its work split when a primitive is made.
+  int kernel_threads = 1;
 };
 
 struct Step {
@@ -95,6 +97,7 @@ class CompiledGraph {
   std::vector<char> is_output_;
   std::vector<std::vector<uint64_t>> reach_;  // reach_[a] bit b: a path a -> ... -> b
   std::map<const Graph*, std::unique_ptr<CompiledGraph>> subgraphs_;
+  std::vector<std::unique_ptr<Node>> fused_nodes_;  // a fused Conv with the sum operand as a last input
 };
 
 }  // namespace sonnx

@@ -1,11 +1,29 @@
 #include "compiled_model.h"
 
+#include <omp.h>
+
 #include "reference/interp/inliner.h"
 
 namespace sonnx {
 
+namespace {
+// Prepares kernels under the thread count they will run with, then restores the caller's.
+std::unique_ptr<CompiledGraph> compile_root(const Model& flat, const CompileOptions& options) {
+  int saved = omp_get_max_threads();
+  omp_set_num_threads(options.kernel_threads);
+  try {
+    auto g = std::make_unique<CompiledGraph>(flat, flat.graph, options);
+    omp_set_num_threads(saved);
+    return g;
+  } catch (...) {
+    omp_set_num_threads(saved);
+    throw;
+  }
+}
+}  // namespace
+
 CompiledModel::CompiledModel(const Model& model, const CompileOptions& options)
-    : flat_(inline_model(model)), root_(std::make_unique<CompiledGraph>(flat_, flat_.graph, options)) {}
+    : flat_(inline_model(model)), root_(compile_root(flat_, options)) {}
 
 std::shared_ptr<const MemoryPlan> CompiledModel::find_plan(const PlanKey& key) const {
   std::lock_guard lock(mutex_);

@@ -22,9 +22,15 @@ std::map<std::string, int> count_uses(const Graph& g) {
   return uses;
 }
 
+// The value of `name` when it is an initializer or the output of a Constant node with a tensor.
 const Tensor* constant(const Graph& g, const std::string& name) {
   for (const auto& [n, t] : g.initializers)
     if (n == name) return &t;
+  for (const auto& n : g.nodes)
+    if (n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1 && n.outputs[0] == name) {
+      const Attribute* a = n.attr("value");
+      return a && a->type == Attribute::Type::Tensor ? &a->t : nullptr;
+    }
   return nullptr;
 }
 

@@ -69,7 +69,7 @@ MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& 
   }
   for (size_t k = 0; k < placed.size(); ++k) p.offset[static_cast<size_t>(placed[k])] = offsets[k];
   p.arena_bytes = arena_size(sizes, offsets);
-  p.lower_bound_bytes = lower_bound(sizes, first, last, static_cast<int64_t>(g.steps().size()));
+  p.lower_bound_bytes = live_lower_bound(sizes, first, last, static_cast<int64_t>(g.steps().size()));
   return p;
 }
 

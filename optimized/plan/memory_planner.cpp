@@ -56,7 +56,7 @@ int64_t arena_size(const std::vector<int64_t>& sizes, const std::vector<int64_t>
   return a;
 }
 
-int64_t lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first,
+int64_t live_lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first,
                     const std::vector<int64_t>& last, int64_t steps) {
   // Sweep: add each value's size at its first step, remove it after its last.
   std::vector<int64_t> delta(static_cast<size_t>(steps) + 1, 0);

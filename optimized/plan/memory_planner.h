@@ -32,7 +32,7 @@ std::vector<int64_t> plan_offsets(Planner planner, const std::vector<int64_t>& s
 int64_t arena_size(const std::vector<int64_t>& sizes, const std::vector<int64_t>& offsets);
 
 // max over steps s of the bytes of the values with first ≤ s ≤ last.
-int64_t lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first,
+int64_t live_lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first,
                     const std::vector<int64_t>& last, int64_t steps);
 
 }  // namespace sonnx

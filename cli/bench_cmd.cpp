@@ -1,0 +1,96 @@
+// sonnx bench MODEL: time a model under one executor. The first run (which also makes the memory
+// plan) is a warm-up and is not timed; then --runs timed runs. Prints the median and minimum.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "model_inputs.h"
+#include "optimized/exec/executor.h"
+#include "optimized/plan/infer_types.h"
+#include "reference/model/loader.h"
+
+namespace sonnx::cli {
+
+namespace {
+
+struct BenchArgs {
+  std::string model;
+  std::string executor = "linear";
+  std::string planner = "greedy";
+  int threads = 1;
+  int runs = 20;
+  std::string format = "text";
+  std::vector<std::string> inputs, dims;
+};
+
+int64_t max_rss_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<int64_t>(u.ru_maxrss) * 1024;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = app.add_subcommand("bench", "Time a model under an executor (median and minimum of --runs runs)");
+  cmd->add_option("model", args->model, "Model file (.onnx or .onnxtxt)")->required();
+  cmd->add_option("--executor", args->executor, "reference, linear, dataflow or parallel")
+      ->check(CLI::IsMember({"reference", "linear", "dataflow", "parallel"}))->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Threads: per kernel (linear, dataflow) or workers (parallel)")
+      ->check(CLI::Range(1, 256))->capture_default_str();
+  cmd->add_option("--runs", args->runs, "Timed runs after one untimed warm-up run")->check(CLI::Range(1, 100000))->capture_default_str();
+  cmd->add_option("--planner", args->planner, "greedy or first-fit")->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
+  cmd->add_option("--input,-i", args->inputs, "NAME=FILE (.pb or .npy); other inputs are synthetic, of the declared shape");
+  cmd->add_option("--dim", args->dims, "NAME=VALUE for a symbolic input dimension (default 1)");
+  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->callback([args, &exit_code] {
+    auto lm = load_model(args->model);
+    add_inferred_types(lm->proto, lm->ir);  // lets fast kernels prepare for known types and shapes
+    NamedValues feed = read_input_specs(lm->ir, args->inputs);
+    add_synthetic_inputs(lm->ir, parse_dims(args->dims), feed);
+    std::function<NamedValues()> once;
+    std::unique_ptr<Executor> exec;
+    std::unique_ptr<Interpreter> interp;
+    if (args->executor == "reference") {
+      interp = std::make_unique<Interpreter>(lm->ir);
+      once = [&] { return interp->run(feed); };
+    } else {
+      ExecutorOptions options;
+      options.threads = args->threads;
+      options.planner = parse_planner(args->planner);
+      exec = make_executor(args->executor,
+                           std::make_shared<const CompiledModel>(lm->ir, compile_options_for(args->executor, args->threads)),
+                           options);
+      once = [&] { return exec->run(feed); };
+    }
+    once();  // warm-up; plans memory
+    std::vector<double> ms;
+    for (int r = 0; r < args->runs; ++r) {
+      auto t0 = std::chrono::steady_clock::now();
+      once();
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    size_t n = sorted.size();
+    double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    int64_t arena = exec ? exec->arena_bytes() : 0;
+    nlohmann::json j{{"model", args->model},   {"executor", args->executor}, {"threads", args->threads},
+                     {"runs", args->runs},     {"median_ms", median},        {"min_ms", sorted.front()},
+                     {"peak_arena_bytes", arena}, {"max_rss_bytes", max_rss_bytes()}};
+    if (args->format == "json") std::cout << j.dump() << "\n";
+    else
+      std::cout << args->model << ": executor " << args->executor << ", " << args->threads << " thread(s), " << args->runs
+                << " runs: median " << std::fixed << std::setprecision(3) << median << " ms, min " << sorted.front()
+                << " ms, arena " << arena << " bytes, max RSS " << max_rss_bytes() / (1 << 20) << " MiB\n";
+    exit_code = 0;
+  });
+}
+
+}  // namespace sonnx::cli

@@ -1,0 +1,100 @@
+#include "model_inputs.h"
+
+#include <filesystem>
+#include <random>
+#include <set>
+
+#include "reference/model/errors.h"
+#include "reference/model/npy.h"
+#include "reference/model/tensor_proto.h"
+
+namespace sonnx::cli {
+
+namespace {
+
+std::string kind_of(const TypeInfo& t) {
+  if (t.kind == TypeInfo::Kind::Sequence) return "sequence";
+  if (t.kind == TypeInfo::Kind::Optional) return "optional";
+  return "tensor";
+}
+
+// Checks a given value against the graph input's declared type: element type and known dims.
+void check_input_type(const ValueInfo& in, const Value& v) {
+  if (in.type.kind != TypeInfo::Kind::Tensor || !v.is_tensor()) return;
+  const Tensor& t = v.tensor;
+  if (in.type.elem != DType::Undefined && in.type.elem != t.dtype())
+    throw LoadError("input '" + in.name + "': element type " + std::string(dtype_name(t.dtype())) + ", the model declares " +
+                    std::string(dtype_name(in.type.elem)));
+  if (!in.type.shape) return;
+  const auto& dims = *in.type.shape;
+  bool ok = dims.size() == t.shape().size();
+  for (size_t i = 0; ok && i < dims.size(); ++i) ok = !dims[i].value || *dims[i].value == t.shape()[i];
+  if (!ok) throw LoadError("input '" + in.name + "': shape " + shape_str(t.shape()) + ", the model declares " + in.type.str());
+}
+
+std::pair<std::string, std::string> split_spec(const std::string& spec, const std::string& option, const std::string& form) {
+  auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0) throw LoadError(option + " takes " + form + ", got '" + spec + "'");
+  return {spec.substr(0, eq), spec.substr(eq + 1)};
+}
+
+}  // namespace
+
+NamedValues read_input_specs(const Model& model, const std::vector<std::string>& specs) {
+  std::map<std::string, const ValueInfo*> declared;
+  for (const auto& in : model.graph.inputs) declared[in.name] = &in;
+  NamedValues feed;
+  for (const auto& spec : specs) {
+    auto [name, file] = split_spec(spec, "--input", "NAME=FILE");
+    auto it = declared.find(name);
+    if (it == declared.end()) throw LoadError("'" + name + "' is not an input of the model");
+    if (feed.count(name)) throw LoadError("input '" + name + "' given twice");
+    Value v = std::filesystem::path(file).extension() == ".npy" ? Value(read_npy(file)) : read_value_pb(file, kind_of(it->second->type));
+    check_input_type(*it->second, v);
+    feed[name] = std::move(v);
+  }
+  return feed;
+}
+
+std::map<std::string, int64_t> parse_dims(const std::vector<std::string>& specs) {
+  std::map<std::string, int64_t> dims;
+  for (const auto& spec : specs) {
+    auto [name, value] = split_spec(spec, "--dim", "NAME=VALUE");
+    size_t used = 0;
+    int64_t v = -1;
+    try {
+      v = std::stoll(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != value.size() || v < 0) throw LoadError("--dim " + name + ": '" + value + "' is not a nonnegative integer");
+    dims[name] = v;
+  }
+  return dims;
+}
+
+void add_synthetic_inputs(const Model& model, const std::map<std::string, int64_t>& dims, NamedValues& given) {
+  std::set<std::string> initialized;
+  for (const auto& [n, t] : model.graph.initializers) initialized.insert(n);
+  std::mt19937_64 rng(20261122);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (const auto& in : model.graph.inputs) {
+    if (given.count(in.name) || initialized.count(in.name)) continue;
+    const TypeInfo& t = in.type;
+    if (t.kind != TypeInfo::Kind::Tensor || !t.shape || t.elem == DType::Undefined || t.elem == DType::String)
+      throw LoadError("input '" + in.name + "' (" + t.str() + "): give it with --input NAME=FILE");
+    Shape shape;
+    for (const auto& d : *t.shape) {
+      auto it = d.param.empty() ? dims.end() : dims.find(d.param);
+      shape.push_back(d.value ? *d.value : it != dims.end() ? it->second : 1);
+    }
+    Tensor x(t.elem, shape);
+    if (t.elem == DType::Float)
+      for (float& v : x.values<float>()) v = uniform(rng);
+    else if (t.elem == DType::Double)
+      for (double& v : x.values<double>()) v = uniform(rng);
+    given[in.name] = Value(std::move(x));
+  }
+}
+
+}  // namespace sonnx::cli

@@ -1,0 +1,26 @@
+// Inputs for `run`, `plan` and `bench`: NAME=FILE specs (.pb or .npy) checked against the
+// model's declared input types, and deterministic synthetic inputs for the rest.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "reference/interp/interpreter.h"
+#include "reference/model/ir.h"
+
+namespace sonnx::cli {
+
+// Reads every NAME=FILE; throws LoadError on a bad spec, an unknown or repeated name, or a value
+// whose type or shape contradicts the declaration.
+NamedValues read_input_specs(const Model& model, const std::vector<std::string>& specs);
+
+// Parses NAME=VALUE dimension bindings (--dim batch=1).
+std::map<std::string, int64_t> parse_dims(const std::vector<std::string>& specs);
+
+// Fills every graph input not in `given` and without an initializer with a tensor of its declared
+// type and shape (symbolic dimensions from `dims`, else 1): floats uniform in [-1, 1), integers 0,
+// booleans false, from a fixed seed. Throws LoadError when a type is not a static-rank tensor.
+void add_synthetic_inputs(const Model& model, const std::map<std::string, int64_t>& dims, NamedValues& given);
+
+}  // namespace sonnx::cli

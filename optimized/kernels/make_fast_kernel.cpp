@@ -1,0 +1,28 @@
+// Picks the fast kernel for a node by operator; null when none applies.
+#include "fast_kernel.h"
+#include "onednn_common.h"
+
+namespace sonnx {
+
+std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
+  if (!request.node) return nullptr;
+  const Node& n = *request.node;
+  if (canonical_domain(n.domain) != "") return nullptr;
+  // Fusion is only defined for convolutions.
+  bool fused = request.fused_sum || !request.fused_activation.empty();
+  try {
+    if (n.op_type == "Conv") return fast::make_conv_kernel(request);
+    if (fused) return nullptr;
+    if (n.op_type == "Gemm") return fast::make_gemm_kernel(request);
+    if (n.op_type == "MatMul") return fast::make_matmul_kernel(request);
+    if (n.op_type == "MaxPool") return fast::make_max_pool_kernel(request);
+    if (n.op_type == "AveragePool") return fast::make_average_pool_kernel(request);
+    if (n.op_type == "GlobalAveragePool") return fast::make_global_average_pool_kernel(request);
+    if (n.op_type == "BatchNormalization") return fast::make_batch_norm_kernel(request);
+  } catch (const dnnl::error&) {
+    return nullptr;  // oneDNN has no implementation for this configuration
+  }
+  return nullptr;
+}
+
+}  // namespace sonnx

@@ -1,0 +1,317 @@
+#include "onednn_common.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+
+namespace sonnx::fast {
+
+const dnnl::engine& cpu_engine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::stream& thread_stream() {
+  thread_local dnnl::stream stream(cpu_engine());
+  return stream;
+}
+
+float* thread_scratch(int slot, size_t count) {
+  constexpr size_t kAlign = 64 / sizeof(float);  // 64-byte aligned, as oneDNN prefers
+  thread_local std::vector<float> buffers[5];
+  auto& b = buffers[slot];
+  if (b.size() < count + kAlign) {
+    b.clear();
+    b.shrink_to_fit();
+    b.resize(count + kAlign);
+  }
+  auto p = reinterpret_cast<uintptr_t>(b.data());
+  return b.data() + ((64 - p % 64) % 64) / sizeof(float);
+}
+
+dnnl::primitive_attr user_scratchpad_attr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+dnnl::memory thread_scratchpad(const dnnl::memory::desc& d) {
+  size_t bytes = d.get_size();
+  if (bytes == 0) return {};
+  return dnnl::memory(d, cpu_engine(), thread_scratch(4, bytes / sizeof(float) + 1));
+}
+
+dnnl::reorder make_reorder(const dnnl::memory::desc& src, const dnnl::memory::desc& dst) {
+  return dnnl::reorder(dnnl::reorder::primitive_desc(cpu_engine(), src, cpu_engine(), dst, user_scratchpad_attr()));
+}
+
+void run_reorder(const dnnl::reorder& r, dnnl::memory& src, dnnl::memory& dst) {
+  std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}};
+  const dnnl_memory_desc_t* md = dnnl_primitive_desc_query_md(r.get_primitive_desc(), dnnl_query_scratchpad_md, 0);
+  if (md)
+    if (dnnl::memory sp = thread_scratchpad(dnnl::memory::desc(*md))) args[DNNL_ARG_SCRATCHPAD] = sp;
+  r.execute(thread_stream(), args);
+}
+
+// ---- attributes ----
+
+int64_t Attrs::i(const std::string& name, int64_t def) {
+  const Attribute* a = node_.attr(name);
+  if (!a) return def;
+  if (a->type != Attribute::Type::Int) {
+    ok_ = false;
+    return def;
+  }
+  return a->i;
+}
+
+float Attrs::f(const std::string& name, float def) {
+  const Attribute* a = node_.attr(name);
+  if (!a) return def;
+  if (a->type != Attribute::Type::Float) {
+    ok_ = false;
+    return def;
+  }
+  return a->f;
+}
+
+std::string Attrs::s(const std::string& name, const std::string& def) {
+  const Attribute* a = node_.attr(name);
+  if (!a) return def;
+  if (a->type != Attribute::Type::String) {
+    ok_ = false;
+    return def;
+  }
+  return a->s;
+}
+
+std::vector<int64_t> Attrs::ints(const std::string& name, const std::vector<int64_t>& def) {
+  const Attribute* a = node_.attr(name);
+  if (!a) return def;
+  if (a->type != Attribute::Type::Ints) {
+    ok_ = false;
+    return def;
+  }
+  return a->ints;
+}
+
+void fail(const std::string& label, int64_t version, const std::string& message) {
+  throw Trap(label + " version " + std::to_string(version) + ": " + message);
+}
+
+void fail(const Node& node, int64_t version, const std::string& message) { fail(node.label(), version, message); }
+
+std::optional<AutoPad> parse_auto_pad(const std::string& s) {
+  if (s == "NOTSET" || s.empty()) return AutoPad::NotSet;
+  if (s == "SAME_UPPER") return AutoPad::SameUpper;
+  if (s == "SAME_LOWER") return AutoPad::SameLower;
+  if (s == "VALID") return AutoPad::Valid;
+  return std::nullopt;
+}
+
+// ---- window geometry (mirrors reference/ops/util_d.h) ----
+
+namespace {
+constexpr int64_t kMaxWindowValue = int64_t{1} << 24;
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+int64_t ceil_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && a > 0) ? q + 1 : q;
+}
+
+bool per_axis(Attrs& a, const std::string& name, size_t rank, int64_t def, int64_t min_value, std::vector<int64_t>& out) {
+  out = a.ints(name, std::vector<int64_t>(rank, def));
+  if (out.empty()) out.assign(rank, def);
+  if (out.size() != rank) return false;
+  for (auto x : out)
+    if (x < min_value || x > kMaxWindowValue) return false;
+  return true;
+}
+}  // namespace
+
+bool read_window_attrs(Attrs& a, size_t rank, bool with_ceil, WindowAttrs& w) {
+  w.rank = rank;
+  if (!per_axis(a, "strides", rank, 1, 1, w.strides)) return false;
+  if (!per_axis(a, "dilations", rank, 1, 1, w.dilations)) return false;
+  auto ap = parse_auto_pad(a.s("auto_pad", "NOTSET"));
+  if (!ap) return false;
+  w.auto_pad = *ap;
+  std::vector<int64_t> p = a.ints("pads", std::vector<int64_t>(2 * rank, 0));
+  if (w.auto_pad == AutoPad::NotSet) {
+    if (p.empty()) p.assign(2 * rank, 0);
+    if (p.size() != 2 * rank) return false;
+    for (auto x : p)
+      if (x < 0 || x > kMaxWindowValue) return false;
+    w.pad_begin.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank));
+    w.pad_end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
+  } else {
+    w.pad_begin.assign(rank, 0);
+    w.pad_end.assign(rank, 0);
+  }
+  w.ceil_mode = with_ceil && a.i("ceil_mode", 0) != 0;
+  for (auto k : w.kernel)
+    if (k < 1 || k > kMaxWindowValue) return false;
+  return a.ok();
+}
+
+Window window_for(const WindowAttrs& w, const std::vector<int64_t>& in, const std::string& node, int64_t version) {
+  size_t r = w.rank;
+  Window g;
+  g.in = in;
+  g.out.assign(r, 0);
+  g.pad_begin = w.pad_begin;
+  g.pad_end = w.pad_end;
+  for (size_t i = 0; i < r; ++i) {
+    int64_t extent = (w.kernel[i] - 1) * w.dilations[i] + 1;
+    int64_t s = w.strides[i];
+    switch (w.auto_pad) {
+      case AutoPad::NotSet: {
+        int64_t span = in[i] + g.pad_begin[i] + g.pad_end[i] - extent;
+        if (span < 0)
+          fail(node, version,
+               "the window (extent " + std::to_string(extent) + ") does not fit the padded input of size " +
+                   std::to_string(in[i] + g.pad_begin[i] + g.pad_end[i]) + " on spatial axis " + std::to_string(i));
+        int64_t out = (w.ceil_mode ? ceil_div(span, s) : floor_div(span, s)) + 1;
+        if (w.ceil_mode && (out - 1) * s >= in[i] + g.pad_begin[i]) --out;
+        g.out[i] = out;
+        break;
+      }
+      case AutoPad::Valid: {
+        int64_t span = in[i] - extent;
+        if (span < 0)
+          fail(node, version,
+               "the window (extent " + std::to_string(extent) + ") does not fit the input of size " +
+                   std::to_string(in[i]) + " on spatial axis " + std::to_string(i));
+        g.out[i] = span / s + 1;
+        break;
+      }
+      case AutoPad::SameUpper:
+      case AutoPad::SameLower: {
+        int64_t out = ceil_div(in[i], s);
+        int64_t total = std::max<int64_t>(0, (out - 1) * s + extent - in[i]);
+        int64_t small = total / 2;
+        g.pad_begin[i] = w.auto_pad == AutoPad::SameUpper ? small : total - small;
+        g.pad_end[i] = total - g.pad_begin[i];
+        g.out[i] = out;
+        break;
+      }
+    }
+  }
+  return g;
+}
+
+// ---- descriptors ----
+
+dnnl::memory::dims to_dims(const std::vector<int64_t>& v) { return dnnl::memory::dims(v.begin(), v.end()); }
+
+dnnl::memory::desc plain_desc(const std::vector<int64_t>& dims) {
+  dnnl::memory::dims strides(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * std::max<int64_t>(dims[i], 1);
+  return dnnl::memory::desc(to_dims(dims), dnnl::memory::data_type::f32, strides);
+}
+
+// ---- float loops ----
+
+bool all_finite(const float* p, int64_t n) {
+  uint32_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, p + i, sizeof bits);
+    bad |= static_cast<uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  return bad == 0;
+}
+
+void relu_inplace(float* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    if (p[i] < 0.0f) p[i] = 0.0f;
+}
+
+void clip_inplace(float* p, int64_t n, float lo, float hi) {
+  for (int64_t i = 0; i < n; ++i) {
+    float c = p[i];
+    if (c < lo) c = lo;
+    if (c > hi) c = hi;
+    p[i] = c;
+  }
+}
+
+void Activation::apply(float* p, int64_t n) const {
+  if (kind == Kind::Relu) relu_inplace(p, n);
+  else if (kind == Kind::Clip) clip_inplace(p, n, lo, hi);
+}
+
+void Activation::append_to(dnnl::post_ops& ops) const {
+  if (kind == Kind::Relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  else if (kind == Kind::Clip) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, lo, hi);
+}
+
+bool read_activation(const FastKernelRequest& r, Activation& act) {
+  if (r.fused_activation.empty()) {
+    act.kind = Activation::Kind::None;
+    return true;
+  }
+  if (r.fused_activation == "Relu") {
+    act.kind = Activation::Kind::Relu;
+    return true;
+  }
+  if (r.fused_activation == "Clip") {
+    // oneDNN's clip needs lo <= hi; the reference gives hi everywhere when lo > hi, which we leave
+    // to it. NaN bounds are left to it too.
+    if (!(r.clip_min <= r.clip_max)) return false;
+    act.kind = Activation::Kind::Clip;
+    act.lo = r.clip_min;
+    act.hi = r.clip_max;
+    return true;
+  }
+  return false;
+}
+
+// ---- request helpers ----
+
+bool has_node_input(const Node& n, size_t i) { return i < n.inputs.size() && !n.inputs[i].empty(); }
+
+const TypeInfo* input_type(const FastKernelRequest& r, size_t i) {
+  if (i >= r.input_types.size()) return nullptr;
+  const TypeInfo& t = r.input_types[i];
+  return t.kind == TypeInfo::Kind::Tensor ? &t : nullptr;
+}
+
+const Tensor* constant_input(const FastKernelRequest& r, size_t i) {
+  if (!r.node || !has_node_input(*r.node, i)) return nullptr;
+  auto it = r.constants.find(r.node->inputs[i]);
+  return it == r.constants.end() ? nullptr : it->second;
+}
+
+bool input_is_float(const FastKernelRequest& r, size_t i) {
+  if (const Tensor* c = constant_input(r, i)) return c->dtype() == DType::Float;
+  const TypeInfo* t = input_type(r, i);
+  return t && t->elem == DType::Float;
+}
+
+std::optional<Shape> static_shape(const FastKernelRequest& r, size_t i) {
+  if (const Tensor* c = constant_input(r, i)) return c->shape();
+  const TypeInfo* t = input_type(r, i);
+  if (!t || !t->shape) return std::nullopt;
+  Shape s;
+  for (const Dim& d : *t->shape) {
+    if (!d.value) return std::nullopt;
+    s.push_back(*d.value);
+  }
+  return s;
+}
+
+std::optional<size_t> known_rank(const FastKernelRequest& r, size_t i) {
+  if (const Tensor* c = constant_input(r, i)) return static_cast<size_t>(c->rank());
+  const TypeInfo* t = input_type(r, i);
+  if (!t || !t->shape) return std::nullopt;
+  return t->shape->size();
+}
+
+}  // namespace sonnx::fast

@@ -1,0 +1,126 @@
+// Shared pieces of the fast kernels: the one oneDNN CPU engine, per-thread streams and scratch
+// buffers, reading a node's attributes without the interpreter, the window geometry of
+// convolution/pooling (the same rules as reference/ops/util_d.h), and small float loops.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <dnnl.hpp>
+
+#include "fast_kernel.h"
+
+namespace sonnx::fast {
+
+// The CPU engine every fast kernel uses (created on first use).
+const dnnl::engine& cpu_engine();
+// A stream on cpu_engine() owned by the calling thread.
+dnnl::stream& thread_stream();
+
+// A per-thread 64-byte-aligned float buffer of at least `count` elements (slot 0..3 for kernels, 4
+// for primitive scratchpads); reused across calls, so a
+// kernel must not hold it beyond one run.
+float* thread_scratch(int slot, size_t count);
+// Every primitive is made with scratchpad_mode::user (so one primitive may run on several threads
+// at once: oneDNN's own scratchpad is per primitive) and gets its scratchpad from the calling
+// thread here. An empty memory when the primitive needs none.
+dnnl::primitive_attr user_scratchpad_attr();
+dnnl::memory thread_scratchpad(const dnnl::memory::desc& scratchpad_desc);
+// reorder src -> dst made and run with a thread-local scratchpad.
+dnnl::reorder make_reorder(const dnnl::memory::desc& src, const dnnl::memory::desc& dst);
+void run_reorder(const dnnl::reorder& r, dnnl::memory& src, dnnl::memory& dst);
+
+// Attribute reading. `ok` is cleared when an attribute has an unexpected type, so a factory can
+// decline the node instead of guessing.
+class Attrs {
+ public:
+  explicit Attrs(const Node& node) : node_(node) {}
+  bool has(const std::string& name) const { return node_.attr(name) != nullptr; }
+  int64_t i(const std::string& name, int64_t def);
+  float f(const std::string& name, float def);
+  std::string s(const std::string& name, const std::string& def);
+  std::vector<int64_t> ints(const std::string& name, const std::vector<int64_t>& def);
+  bool ok() const { return ok_; }
+
+ private:
+  const Node& node_;
+  bool ok_ = true;
+};
+
+// Throws Trap with the reference's message shape: "<node label> version <v>: <message>".
+[[noreturn]] void fail(const Node& node, int64_t version, const std::string& message);
+[[noreturn]] void fail(const std::string& label, int64_t version, const std::string& message);
+
+enum class AutoPad { NotSet, SameUpper, SameLower, Valid };
+// Parses auto_pad; nullopt for a value the reference would reject.
+std::optional<AutoPad> parse_auto_pad(const std::string& s);
+
+// Window attributes of a convolution or pooling node, validated as the reference does (values the
+// reference traps on make the factory decline, so the reference reports them).
+struct WindowAttrs {
+  size_t rank = 0;  // spatial rank
+  std::vector<int64_t> kernel, strides, dilations, pad_begin, pad_end;
+  AutoPad auto_pad = AutoPad::NotSet;
+  bool ceil_mode = false;
+};
+// Reads strides, dilations, pads, auto_pad (and ceil_mode when `with_ceil`) for `rank` spatial
+// axes; false when any is malformed.
+bool read_window_attrs(Attrs& a, size_t rank, bool with_ceil, WindowAttrs& w);
+
+// The geometry for one input: output sizes and the actual pads (as window_geometry in util_d.h).
+struct Window {
+  std::vector<int64_t> in, out, pad_begin, pad_end;
+};
+// Traps (through node/version) when the window does not fit the input.
+Window window_for(const WindowAttrs& w, const std::vector<int64_t>& in_spatial, const std::string& label, int64_t version);
+
+// Helpers for memory descriptors.
+dnnl::memory::dims to_dims(const std::vector<int64_t>& v);
+// A dense row-major float32 descriptor of `dims`.
+dnnl::memory::desc plain_desc(const std::vector<int64_t>& dims);
+
+// Elementwise loops on float32 data.
+bool all_finite(const float* p, int64_t n);
+void relu_inplace(float* p, int64_t n);                      // x < 0 ? 0 : x (NaN stays)
+void clip_inplace(float* p, int64_t n, float lo, float hi);  // as reference Clip (NaN stays)
+
+// The fused activation of a request.
+struct Activation {
+  enum class Kind { None, Relu, Clip } kind = Kind::None;
+  float lo = 0, hi = 0;
+  void apply(float* p, int64_t n) const;
+  void append_to(dnnl::post_ops& ops) const;  // as oneDNN eltwise post-op (exact for finite data)
+};
+// Reads request.fused_activation; false if it names something unsupported.
+bool read_activation(const FastKernelRequest& r, Activation& act);
+
+// The known type of input i, or null.
+const TypeInfo* input_type(const FastKernelRequest& r, size_t i);
+// True when input i is known to be float32 (from constants or declared types); false if known to
+// be something else or unknown.
+bool input_is_float(const FastKernelRequest& r, size_t i);
+// The static shape of input i (from a constant or a static declared type), if known.
+std::optional<Shape> static_shape(const FastKernelRequest& r, size_t i);
+// The rank of input i if known.
+std::optional<size_t> known_rank(const FastKernelRequest& r, size_t i);
+// The constant tensor of input i, or null.
+const Tensor* constant_input(const FastKernelRequest& r, size_t i);
+// Whether input i is present (named) in the node.
+bool has_node_input(const Node& n, size_t i);
+// The run-time input i, or null when omitted.
+inline const Tensor* arg(const std::vector<const Tensor*>& in, size_t i) {
+  return i < in.size() && in[i] && in[i]->defined() ? in[i] : nullptr;
+}
+
+// Factories, one per kernel family; each returns null when it declines.
+std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_matmul_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_max_pool_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_average_pool_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_global_average_pool_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r);
+
+}  // namespace sonnx::fast

@@ -1,0 +1,308 @@
+// Conv (versions 1 and 11) on oneDNN, float32, 1-D/2-D/3-D, any group, with optional fused
+// sum (an extra last input added before the activation) and fused Relu/Clip.
+//
+// Exactness: oneDNN's eltwise post-ops turn NaN into 0 (its jit max/min), where the reference's
+// Relu and Clip keep NaN. So when an activation is fused and any operand (X, W, B, the sum input)
+// holds a non-finite value, the call runs a primitive without the activation post-op and applies
+// the activation with the reference's loop afterwards.
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+#include "conv_layout.h"
+#include "onednn_common.h"
+
+namespace sonnx::fast {
+namespace {
+
+using dnnl::memory;
+
+struct ConvEntry {
+  Shape in_shape, out_shape;
+  Window win;
+  dnnl::convolution_forward::primitive_desc pd;
+  dnnl::convolution_forward prim;
+  memory weights;  // constant weights in pd's layout (empty otherwise)
+  bool reorder_src = false, reorder_dst = false;
+  dnnl::reorder src_in, dst_in, dst_out;  // plain->blocked src, plain->blocked dst (sum), blocked->plain dst
+  // Without the activation post-op, for calls with non-finite data (made on first need).
+  std::once_flag exact_once;
+  std::unique_ptr<ConvEntry> exact;
+};
+
+class ConvKernel final : public FastKernel {
+ public:
+  std::string label;
+  int64_t version = 0;
+  WindowAttrs w;
+  Shape w_shape;
+  int64_t M = 0, Cg = 0, group = 1;
+  bool has_bias = false;
+  std::vector<float> const_bias;  // when B is constant
+  bool bias_const = false;
+  std::vector<float> const_weights;  // when W is constant (plain layout)
+  bool weights_const = false;
+  bool weights_finite = true, bias_finite = true;
+  size_t sum_index = 0;
+  bool fused_sum = false;
+  Activation act;
+  mutable std::mutex mu;
+  mutable std::map<Shape, std::shared_ptr<ConvEntry>> cache;
+  std::shared_ptr<ConvEntry> static_entry;
+
+  std::string name() const override { return "onednn:conv"; }
+
+  memory::desc plain_weights_desc() const {
+    if (group == 1) return plain_desc(w_shape);
+    Shape g = {group, M / group};
+    g.insert(g.end(), w_shape.begin() + 1, w_shape.end());
+    return plain_desc(g);
+  }
+
+  // Validates X against W and returns the output shape and window.
+  Shape out_shape_for(const Shape& x, Window* win_out) const {
+    if (x.size() < 3) fail(label, version, "input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x));
+    if (x.size() != w_shape.size())
+      fail(label, version, "weight W " + shape_str(w_shape) + " must have the rank of X " + shape_str(x));
+    int64_t C = x[1];
+    if (C % group != 0)
+      fail(label, version,
+           "channels C=" + std::to_string(C) + " and M=" + std::to_string(M) + " must be divisible by group=" +
+               std::to_string(group));
+    if (C / group != Cg)
+      fail(label, version, "weight W " + shape_str(w_shape) + " must have C/group=" + std::to_string(C / group) + " input channels");
+    Window win = window_for(w, Shape(x.begin() + 2, x.end()), label, version);
+    Shape out = {x[0], M};
+    out.insert(out.end(), win.out.begin(), win.out.end());
+    shape_size(out);
+    if (win_out) *win_out = win;
+    return out;
+  }
+
+  std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
+    const Tensor* x = arg(in, 0);
+    const Tensor* wt = arg(in, 1);
+    if (!x || !wt) fail(label, version, "inputs X and W are required");
+    if (x->dtype() != DType::Float || wt->dtype() != DType::Float) fail(label, version, "X and W have different element types");
+    if (wt->shape() != w_shape) fail(label, version, "weight W " + shape_str(wt->shape()) + " differs from its declared shape " + shape_str(w_shape));
+    Shape out = out_shape_for(x->shape(), nullptr);
+    if (has_bias) {
+      const Tensor* b = arg(in, 2);
+      if (!b) fail(label, version, "bias B is missing");
+      if (b->dtype() != DType::Float) fail(label, version, "bias B has a different element type from X");
+      if (b->size() != M)
+        fail(label, version, "bias B has " + std::to_string(b->size()) + " elements, expected M=" + std::to_string(M));
+    }
+    if (fused_sum) {
+      const Tensor* s = arg(in, sum_index);
+      if (!s || s->dtype() != DType::Float || s->shape() != out)
+        fail(label, version, "the fused sum input must be a float tensor of the output's shape " + shape_str(out));
+    }
+    return {out};
+  }
+
+  std::unique_ptr<ConvEntry> build(const Shape& x, bool with_act) const {
+    auto e = std::make_unique<ConvEntry>();
+    e->in_shape = x;
+    e->out_shape = out_shape_for(x, &e->win);
+    const auto& eng = cpu_engine();
+    size_t r = w.rank;
+    memory::dims strides(r), dil(r), pl(r), pr(r);
+    for (size_t i = 0; i < r; ++i) {
+      strides[i] = w.strides[i];
+      dil[i] = w.dilations[i] - 1;
+      pl[i] = e->win.pad_begin[i];
+      pr[i] = e->win.pad_end[i];
+    }
+    bool blocked = conv_prefers_blocked(ConvShape{x[1], M, group, x.size() > 2 ? x[2] : 1, e->win.out.empty() ? 1 : e->win.out[0],
+                                                  w_shape.size() > 2 ? w_shape[2] : 1, w.strides.empty() ? 1 : w.strides[0]});
+    memory::desc src_plain = plain_desc(x), dst_plain = plain_desc(e->out_shape);
+    memory::desc any_src(to_dims(x), memory::data_type::f32, memory::format_tag::any);
+    memory::desc any_dst(to_dims(e->out_shape), memory::data_type::f32, memory::format_tag::any);
+    memory::desc wdesc(plain_weights_desc().dims(), memory::data_type::f32, memory::format_tag::any);
+    memory::desc bdesc = has_bias ? plain_desc({M}) : memory::desc();
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                      blocked ? any_src : src_plain, wdesc, bdesc, blocked ? any_dst : dst_plain, strides, dil,
+                                      pl, pr);
+    dnnl::post_ops ops;
+    if (fused_sum) ops.append_sum(1.0f);
+    if (with_act) act.append_to(ops);
+    dnnl::primitive_attr attr = user_scratchpad_attr();
+    attr.set_post_ops(ops);
+    e->pd = dnnl::convolution_forward::primitive_desc(d, attr, eng);
+    e->prim = dnnl::convolution_forward(e->pd);
+    e->reorder_src = e->pd.src_desc() != src_plain;
+    e->reorder_dst = e->pd.dst_desc() != dst_plain;
+    if (e->reorder_src) e->src_in = make_reorder(src_plain, e->pd.src_desc());
+    if (e->reorder_dst) {
+      e->dst_out = make_reorder(e->pd.dst_desc(), dst_plain);
+      if (fused_sum) e->dst_in = make_reorder(dst_plain, e->pd.dst_desc());
+    }
+    if (weights_const) {
+      memory::desc wp = plain_weights_desc();
+      e->weights = memory(e->pd.weights_desc(), eng);
+      memory src(wp, eng, const_cast<float*>(const_weights.data()));
+      dnnl::stream& s = thread_stream();
+      run_reorder(make_reorder(wp, e->weights.get_desc()), src, e->weights);
+      s.wait();
+    }
+    return e;
+  }
+
+  std::shared_ptr<ConvEntry> entry_for(const Shape& x) const {
+    if (static_entry && static_entry->in_shape == x) return static_entry;
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(x);
+    if (it != cache.end()) return it->second;
+    std::shared_ptr<ConvEntry> e = build(x, act.kind != Activation::Kind::None);
+    cache.emplace(x, e);
+    return e;
+  }
+
+  void execute(const ConvEntry& e, const Tensor& x, const Tensor& wt, const float* bias, const Tensor* sum, Tensor& y) const {
+    const auto& eng = cpu_engine();
+    dnnl::stream& s = thread_stream();
+    memory src_plain(plain_desc(x.shape()), eng, const_cast<float*>(x.data<float>()));
+    memory dst_plain(plain_desc(y.shape()), eng, y.data<float>());
+    memory src = src_plain, dst = dst_plain;
+    if (e.reorder_src) {
+      src = memory(e.pd.src_desc(), eng, thread_scratch(0, e.pd.src_desc().get_size() / sizeof(float) + 1));
+      run_reorder(e.src_in, src_plain, src);
+    }
+    if (e.reorder_dst) dst = memory(e.pd.dst_desc(), eng, thread_scratch(1, e.pd.dst_desc().get_size() / sizeof(float) + 1));
+    if (sum) {
+      if (e.reorder_dst) {
+        memory sp(plain_desc(sum->shape()), eng, const_cast<float*>(sum->data<float>()));
+        run_reorder(e.dst_in, sp, dst);
+      } else if (sum->data<float>() != y.data<float>()) {
+        std::memcpy(y.data<float>(), sum->data<float>(), static_cast<size_t>(y.size()) * sizeof(float));
+      }
+    }
+    memory weights = e.weights;
+    if (!weights) {
+      memory wp(plain_weights_desc(), eng, const_cast<float*>(wt.data<float>()));
+      if (e.pd.weights_desc() == wp.get_desc()) {
+        weights = wp;
+      } else {
+        weights = memory(e.pd.weights_desc(), eng, thread_scratch(2, e.pd.weights_desc().get_size() / sizeof(float) + 1));
+        run_reorder(make_reorder(wp.get_desc(), weights.get_desc()), wp, weights);
+      }
+    }
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+    if (has_bias) args[DNNL_ARG_BIAS] = memory(plain_desc({M}), eng, const_cast<float*>(bias));
+    if (memory sp = thread_scratchpad(e.pd.scratchpad_desc())) args[DNNL_ARG_SCRATCHPAD] = sp;
+    e.prim.execute(s, args);
+    if (e.reorder_dst) run_reorder(e.dst_out, dst, dst_plain);
+    s.wait();
+  }
+
+  // X or the output has no elements, or the sum has no input channel: Y = B (+ sum), activated.
+  void degenerate(const float* bias, const Tensor* sum, Tensor& y) const {
+    float* py = y.data<float>();
+    int64_t n = y.dim(0), plane = y.size() / std::max<int64_t>(1, n * M);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t m = 0; m < M; ++m) {
+        float b = has_bias ? bias[m] : 0.0f;
+        float* p = py + (i * M + m) * plane;
+        const float* ps = sum ? sum->data<float>() + (i * M + m) * plane : nullptr;
+        for (int64_t k = 0; k < plane; ++k) p[k] = ps ? b + ps[k] : b;
+      }
+    act.apply(py, y.size());
+  }
+
+  void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    const Tensor& x = *arg(in, 0);
+    const Tensor& wt = *arg(in, 1);
+    Tensor& y = *out.at(0);
+    const float* bias = has_bias ? (bias_const ? const_bias.data() : arg(in, 2)->data<float>()) : nullptr;
+    const Tensor* sum = fused_sum ? arg(in, sum_index) : nullptr;
+    if (y.size() == 0) return;
+    if (x.size() == 0 || Cg == 0) return degenerate(bias, sum, y);
+    std::shared_ptr<ConvEntry> e = entry_for(x.shape());
+    if (act.kind == Activation::Kind::None) return execute(*e, x, wt, bias, sum, y);
+    bool finite = weights_finite && bias_finite && all_finite(x.data<float>(), x.size());
+    if (finite && !weights_const) finite = all_finite(wt.data<float>(), wt.size());
+    if (finite && has_bias && !bias_const) finite = all_finite(bias, M);
+    if (finite && sum) finite = all_finite(sum->data<float>(), sum->size());
+    if (finite) return execute(*e, x, wt, bias, sum, y);
+    std::call_once(e->exact_once, [&] { e->exact = build(x.shape(), false); });
+    execute(*e->exact, x, wt, bias, sum, y);
+    act.apply(y.data<float>(), y.size());
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
+  const Node& node = *r.node;
+  auto k = std::make_unique<ConvKernel>();
+  k->label = node.label();
+  k->version = r.version;
+  k->fused_sum = r.fused_sum;
+  size_t regular = node.inputs.size() - (r.fused_sum ? 1 : 0);
+  if (node.inputs.size() < (r.fused_sum ? 3u : 2u) || regular > 3) return nullptr;
+  if (!has_node_input(node, 0) || !has_node_input(node, 1)) return nullptr;
+  if (r.fused_sum) {
+    k->sum_index = node.inputs.size() - 1;
+    if (!has_node_input(node, k->sum_index)) return nullptr;
+  }
+  if (node.outputs.size() != 1) return nullptr;
+  if (!read_activation(r, k->act)) return nullptr;
+  // Element types: W (and X when known) float32.
+  if (!input_is_float(r, 1)) return nullptr;
+  if (const TypeInfo* t = input_type(r, 0); t && t->elem != DType::Undefined && t->elem != DType::Float) return nullptr;
+  k->has_bias = regular == 3 && has_node_input(node, 2);
+  if (k->has_bias) {
+    if (const TypeInfo* t = input_type(r, 2); t && t->elem != DType::Undefined && t->elem != DType::Float) return nullptr;
+    if (const Tensor* b = constant_input(r, 2); b && b->dtype() != DType::Float) return nullptr;
+  }
+  std::optional<Shape> ws = static_shape(r, 1);
+  if (!ws || ws->size() < 3 || ws->size() > 5) return nullptr;
+  k->w_shape = *ws;
+  size_t rank = ws->size() - 2;
+  Attrs a(node);
+  k->group = a.i("group", 1);
+  if (!a.ok() || k->group < 1) return nullptr;
+  k->M = (*ws)[0];
+  k->Cg = (*ws)[1];
+  if (k->M % k->group != 0 || k->M == 0) return nullptr;
+  k->w.kernel.assign(ws->begin() + 2, ws->end());
+  if (a.has("kernel_shape") && a.ints("kernel_shape", {}) != k->w.kernel) return nullptr;
+  if (!read_window_attrs(a, rank, false, k->w)) return nullptr;
+  if (const Tensor* wt = constant_input(r, 1)) {
+    k->weights_const = true;
+    auto v = wt->values<float>();
+    k->const_weights.assign(v.begin(), v.end());
+    k->weights_finite = all_finite(k->const_weights.data(), wt->size());
+  }
+  if (k->has_bias) {
+    if (const Tensor* b = constant_input(r, 2)) {
+      if (b->size() != k->M) return nullptr;  // the reference reports it
+      k->bias_const = true;
+      auto v = b->values<float>();
+      k->const_bias.assign(v.begin(), v.end());
+      k->bias_finite = all_finite(k->const_bias.data(), b->size());
+    }
+  }
+  // Prepare the primitive now when X's shape is known.
+  if (std::optional<Shape> xs = static_shape(r, 0)) {
+    if (xs->size() != ws->size() || (*xs)[1] != k->Cg * k->group) return nullptr;
+    try {
+      Window win = window_for(k->w, Shape(xs->begin() + 2, xs->end()), k->label, k->version);
+      (void)win;
+    } catch (const Trap&) {
+      return nullptr;
+    }
+    if (shape_size(*xs) > 0 && k->Cg > 0) {
+      try {
+        k->static_entry = k->build(*xs, k->act.kind != Activation::Kind::None);
+      } catch (const dnnl::error&) {
+        return nullptr;
+      }
+    }
+  }
+  return k;
+}
+
+}  // namespace sonnx::fast

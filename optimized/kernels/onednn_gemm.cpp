@@ -1,0 +1,363 @@
+// Gemm and MatMul on oneDNN's matmul, float32.
+// Gemm: Y = alpha * A' B' + beta * C; the transposes are strides of the source/weights
+// descriptors, alpha an output scale, and beta * C a sum post-op over Y after C has been
+// broadcast into Y. MatMul: 2-D and batched (numpy broadcasting of the batch dimensions); a 2-D B
+// folds A's batch dimensions into its rows. Constant B is reordered once per prepared shape into
+// the layout the primitive prefers.
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+#include "onednn_common.h"
+
+namespace sonnx::fast {
+namespace {
+
+using dnnl::memory;
+
+struct MatmulEntry {
+  int64_t M = 0, K = 0, N = 0;
+  dnnl::matmul::primitive_desc pd;
+  dnnl::matmul prim;
+  memory weights;  // constant B in pd's layout
+  memory::desc a_desc, b_desc;  // the user's layouts
+};
+
+// A matmul [M,K] x [K,N] -> [M,N] (row-major dst); trans flags say A/B are stored transposed.
+std::shared_ptr<MatmulEntry> build_matmul(int64_t M, int64_t K, int64_t N, bool ta, bool tb, float alpha, bool sum, float beta,
+                                          const float* const_b) {
+  auto e = std::make_shared<MatmulEntry>();
+  e->M = M;
+  e->K = K;
+  e->N = N;
+  const auto& eng = cpu_engine();
+  e->a_desc = memory::desc({M, K}, memory::data_type::f32, ta ? memory::dims{1, M} : memory::dims{K, 1});
+  e->b_desc = memory::desc({K, N}, memory::data_type::f32, tb ? memory::dims{1, K} : memory::dims{N, 1});
+  memory::desc b_any({K, N}, memory::data_type::f32, memory::format_tag::any);
+  memory::desc c_desc = plain_desc({M, N});
+  dnnl::matmul::desc d(e->a_desc, const_b ? b_any : e->b_desc, c_desc);
+  dnnl::primitive_attr attr = user_scratchpad_attr();
+  if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
+  if (sum) {
+    dnnl::post_ops ops;
+    ops.append_sum(beta);
+    attr.set_post_ops(ops);
+  }
+  e->pd = dnnl::matmul::primitive_desc(d, attr, eng);
+  e->prim = dnnl::matmul(e->pd);
+  if (const_b) {
+    e->weights = memory(e->pd.weights_desc(), eng);
+    memory src(e->b_desc, eng, const_cast<float*>(const_b));
+    dnnl::stream& s = thread_stream();
+    run_reorder(make_reorder(e->b_desc, e->weights.get_desc()), src, e->weights);
+    s.wait();
+  }
+  return e;
+}
+
+void run_matmul(const MatmulEntry& e, const float* a, const float* b, float* y) {
+  const auto& eng = cpu_engine();
+  dnnl::stream& s = thread_stream();
+  memory am(e.a_desc, eng, const_cast<float*>(a));
+  memory bm = e.weights ? e.weights : memory(e.b_desc, eng, const_cast<float*>(b));
+  memory ym(plain_desc({e.M, e.N}), eng, y);
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, ym}};
+  if (memory sp = thread_scratchpad(e.pd.scratchpad_desc())) args[DNNL_ARG_SCRATCHPAD] = sp;
+  e.prim.execute(s, args);
+  s.wait();
+}
+
+// A small cache of prepared matmuls keyed by (M, K, N).
+class MatmulCache {
+ public:
+  template <class Make>
+  std::shared_ptr<MatmulEntry> get(int64_t M, int64_t K, int64_t N, Make make) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto key = std::make_tuple(M, K, N);
+    auto it = map_.find(key);
+    if (it != map_.end()) return it->second;
+    auto e = make();
+    map_.emplace(key, e);
+    return e;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::map<std::tuple<int64_t, int64_t, int64_t>, std::shared_ptr<MatmulEntry>> map_;
+};
+
+// ---- Gemm ----
+
+class GemmKernel final : public FastKernel {
+ public:
+  std::string label;
+  int64_t version = 0;
+  bool ta = false, tb = false, legacy = false, legacy_broadcast = false, has_c = false;
+  float alpha = 1, beta = 1;
+  std::vector<float> const_b;
+  Shape b_shape;  // of a constant B
+  bool b_const = false;
+  MatmulCache cache;
+
+  std::string name() const override { return "onednn:gemm"; }
+
+  struct Dims {
+    int64_t M, K, N;
+  };
+  Dims dims(const Shape& a, const Shape& b) const {
+    if (a.size() != 2 || b.size() != 2)
+      fail(label, version, "A and B must be 2-D, got " + shape_str(a) + " and " + shape_str(b));
+    int64_t M = ta ? a[1] : a[0], K = ta ? a[0] : a[1];
+    int64_t Kb = tb ? b[1] : b[0], N = tb ? b[0] : b[1];
+    if (K != Kb)
+      fail(label, version,
+           "inner dimensions differ: A' is [" + std::to_string(M) + "," + std::to_string(K) + "], B' is [" +
+               std::to_string(Kb) + "," + std::to_string(N) + "]");
+    return {M, K, N};
+  }
+
+  void check_c(const Shape& c, int64_t M, int64_t N) const {
+    std::string mn = "[" + std::to_string(M) + "," + std::to_string(N) + "]";
+    if (legacy && !legacy_broadcast && c != Shape{M, N})
+      fail(label, version, "C " + shape_str(c) + " must be " + mn + " when broadcast=0");
+    if (c.size() > 2) fail(label, version, "C " + shape_str(c) + " cannot broadcast to " + mn);
+    Shape out = {M, N};
+    for (size_t i = 0; i < c.size(); ++i)
+      if (c[i] != 1 && c[i] != out[2 - c.size() + i]) fail(label, version, "C " + shape_str(c) + " cannot broadcast to " + mn);
+  }
+
+  std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
+    const Tensor* a = arg(in, 0);
+    const Tensor* b = arg(in, 1);
+    if (!a || !b) fail(label, version, "inputs A and B are required");
+    if (a->dtype() != DType::Float || b->dtype() != DType::Float) fail(label, version, "A and B have different element types");
+    Dims d = dims(a->shape(), b->shape());
+    if (has_c) {
+      const Tensor* c = arg(in, 2);
+      if (!c) fail(label, version, "input C is required");
+      if (c->dtype() != DType::Float) fail(label, version, "C has a different element type from A");
+      check_c(c->shape(), d.M, d.N);
+    }
+    return {{d.M, d.N}};
+  }
+
+  void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    const Tensor& a = *arg(in, 0);
+    const Tensor& b = *arg(in, 1);
+    Tensor& y = *out.at(0);
+    Dims d = dims(a.shape(), b.shape());
+    if (y.size() == 0) return;
+    float* py = y.data<float>();
+    if (d.K == 0) {  // an empty sum: Y = beta * C (or 0)
+      std::memset(py, 0, static_cast<size_t>(y.size()) * sizeof(float));
+      if (has_c) {
+        const Tensor& c = *arg(in, 2);
+        broadcast_c(c, d.M, d.N, py);
+        for (int64_t i = 0; i < y.size(); ++i) py[i] = static_cast<float>(static_cast<double>(beta) * py[i]);
+      }
+      return;
+    }
+    if (has_c) broadcast_c(*arg(in, 2), d.M, d.N, py);
+    auto e = cache.get(d.M, d.K, d.N, [&] {
+      return build_matmul(d.M, d.K, d.N, ta, tb, alpha, has_c, beta, b_const ? const_b.data() : nullptr);
+    });
+    run_matmul(*e, a.data<float>(), b.data<float>(), py);
+  }
+
+  // Y[m, n] = C broadcast to [M, N].
+  static void broadcast_c(const Tensor& c, int64_t M, int64_t N, float* py) {
+    const float* pc = c.data<float>();
+    Shape cs = c.shape();
+    while (cs.size() < 2) cs.insert(cs.begin(), 1);
+    bool rows = cs[0] != 1, cols = cs[1] != 1;
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) py[m * N + n] = pc[(rows ? m * cs[1] : 0) + (cols ? n : 0)];
+  }
+};
+
+// ---- MatMul ----
+
+class MatMulKernel final : public FastKernel {
+ public:
+  std::string label;
+  int64_t version = 0;
+  std::vector<float> const_b;
+  Shape b_shape;
+  bool b_const = false;
+  MatmulCache cache;
+
+  std::string name() const override { return "onednn:matmul"; }
+
+  struct Geometry {
+    int64_t M = 0, K = 0, N = 0;
+    bool fold = false;  // B is 2-D: A's batch dims fold into M
+    Shape out, batch, a_batch, b_batch;
+  };
+
+  Geometry geometry(const Shape& a, const Shape& b) const {
+    if (a.size() < 2 || b.size() < 2)
+      fail(label, version, "this kernel takes inputs of rank at least 2, got " + shape_str(a) + " x " + shape_str(b));
+    Geometry g;
+    g.M = a[a.size() - 2];
+    g.K = a.back();
+    g.N = b.back();
+    if (b[b.size() - 2] != g.K) fail(label, version, "inner dimensions differ: " + shape_str(a) + " x " + shape_str(b));
+    g.a_batch.assign(a.begin(), a.end() - 2);
+    g.b_batch.assign(b.begin(), b.end() - 2);
+    size_t r = std::max(g.a_batch.size(), g.b_batch.size());
+    g.batch.assign(r, 1);
+    for (size_t i = 0; i < r; ++i) {
+      int64_t da = i + g.a_batch.size() >= r ? g.a_batch[i + g.a_batch.size() - r] : 1;
+      int64_t db = i + g.b_batch.size() >= r ? g.b_batch[i + g.b_batch.size() - r] : 1;
+      if (da != db && da != 1 && db != 1)
+        fail(label, version, "shapes " + shape_str(a) + " and " + shape_str(b) + " cannot broadcast");
+      g.batch[i] = da == 1 ? db : da;
+    }
+    g.out = g.batch;
+    g.out.push_back(g.M);
+    g.out.push_back(g.N);
+    g.fold = b.size() == 2;
+    return g;
+  }
+
+  std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
+    const Tensor* a = arg(in, 0);
+    const Tensor* b = arg(in, 1);
+    if (!a || !b) fail(label, version, "inputs A and B are required");
+    if (a->dtype() != DType::Float || b->dtype() != DType::Float) fail(label, version, "A and B have different element types");
+    Geometry g = geometry(a->shape(), b->shape());
+    shape_size(g.out);
+    return {g.out};
+  }
+
+  void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    const Tensor& a = *arg(in, 0);
+    const Tensor& b = *arg(in, 1);
+    Tensor& y = *out.at(0);
+    Geometry g = geometry(a.shape(), b.shape());
+    float* py = y.data<float>();
+    if (y.size() == 0) return;
+    if (g.K == 0) {
+      std::memset(py, 0, static_cast<size_t>(y.size()) * sizeof(float));
+      return;
+    }
+    const float* pa = a.data<float>();
+    const float* pb = b.data<float>();
+    if (g.fold) {
+      int64_t rows = shape_size(g.batch) * g.M;
+      auto e = cache.get(rows, g.K, g.N, [&] {
+        return build_matmul(rows, g.K, g.N, false, false, 1.0f, false, 0.0f, b_const ? const_b.data() : nullptr);
+      });
+      return run_matmul(*e, pa, pb, py);
+    }
+    // Batched: one 2-D product per batch index, operands picked by broadcasting.
+    auto e = cache.get(g.M, g.K, g.N, [&] { return build_matmul(g.M, g.K, g.N, false, false, 1.0f, false, 0.0f, nullptr); });
+    size_t r = g.batch.size();
+    std::vector<int64_t> idx(r, 0);
+    int64_t batches = shape_size(g.batch);
+    auto offset = [&](const Shape& own) {
+      int64_t off = 0;
+      size_t lead = r - own.size();
+      for (size_t i = 0; i < own.size(); ++i) off = off * own[i] + (own[i] == 1 ? 0 : idx[lead + i]);
+      return off;
+    };
+    for (int64_t bi = 0; bi < batches; ++bi) {
+      run_matmul(*e, pa + offset(g.a_batch) * g.M * g.K, pb + offset(g.b_batch) * g.K * g.N, py + bi * g.M * g.N);
+      for (size_t d = r; d-- > 0;) {
+        if (++idx[d] < g.batch[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+};
+
+bool float_or_unknown(const FastKernelRequest& r, size_t i) {
+  if (const Tensor* c = constant_input(r, i)) return c->dtype() == DType::Float;
+  const TypeInfo* t = input_type(r, i);
+  return !t || t->elem == DType::Undefined || t->elem == DType::Float;
+}
+
+}  // namespace
+
+std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r) {
+  const Node& node = *r.node;
+  if (node.outputs.size() != 1 || node.inputs.size() < 2 || node.inputs.size() > 3) return nullptr;
+  if (!has_node_input(node, 0) || !has_node_input(node, 1)) return nullptr;
+  // Float32 known for at least one of A and B, the others float32 or unknown.
+  if (!(input_is_float(r, 0) || input_is_float(r, 1))) return nullptr;
+  if (!float_or_unknown(r, 0) || !float_or_unknown(r, 1)) return nullptr;
+  auto k = std::make_unique<GemmKernel>();
+  k->label = node.label();
+  k->version = r.version;
+  Attrs a(node);
+  k->ta = a.i("transA", 0) != 0;
+  k->tb = a.i("transB", 0) != 0;
+  k->alpha = a.f("alpha", 1.0f);
+  k->beta = a.f("beta", 1.0f);
+  k->legacy = r.version < 7;
+  k->legacy_broadcast = a.i("broadcast", 0) != 0;
+  if (!a.ok()) return nullptr;
+  k->has_c = has_node_input(node, 2);
+  if (k->has_c && !float_or_unknown(r, 2)) return nullptr;
+  if (k->legacy && !k->has_c) return nullptr;  // C is required there: the reference reports it
+  // beta = 0 must still turn an infinite C into NaN; leave that to the reference.
+  if (k->has_c && k->beta == 0.0f) return nullptr;
+  if (const Tensor* b = constant_input(r, 1)) {
+    if (b->rank() != 2) return nullptr;
+    k->b_const = true;
+    auto v = b->values<float>();
+    k->const_b.assign(v.begin(), v.end());
+    k->b_shape = b->shape();
+  }
+  // Prepare the product now when A's shape is known.
+  std::optional<Shape> as = static_shape(r, 0), bs = static_shape(r, 1);
+  if (as && bs) {
+    try {
+      auto d = k->dims(*as, *bs);
+      if (d.M > 0 && d.N > 0 && d.K > 0)
+        k->cache.get(d.M, d.K, d.N, [&] {
+          return build_matmul(d.M, d.K, d.N, k->ta, k->tb, k->alpha, k->has_c, k->beta, k->b_const ? k->const_b.data() : nullptr);
+        });
+    } catch (const Trap&) {
+      return nullptr;
+    }
+  }
+  return k;
+}
+
+std::unique_ptr<FastKernel> make_matmul_kernel(const FastKernelRequest& r) {
+  const Node& node = *r.node;
+  if (node.outputs.size() != 1 || node.inputs.size() != 2) return nullptr;
+  if (!has_node_input(node, 0) || !has_node_input(node, 1)) return nullptr;
+  if (!(input_is_float(r, 0) || input_is_float(r, 1))) return nullptr;
+  if (!float_or_unknown(r, 0) || !float_or_unknown(r, 1)) return nullptr;
+  // Ranks must be known and at least 2 (1-D operands are left to the reference).
+  auto ra = known_rank(r, 0), rb = known_rank(r, 1);
+  if (!ra || !rb || *ra < 2 || *rb < 2) return nullptr;
+  auto k = std::make_unique<MatMulKernel>();
+  k->label = node.label();
+  k->version = r.version;
+  if (const Tensor* b = constant_input(r, 1); b && b->rank() == 2) {
+    k->b_const = true;
+    auto v = b->values<float>();
+    k->const_b.assign(v.begin(), v.end());
+    k->b_shape = b->shape();
+  }
+  std::optional<Shape> as = static_shape(r, 0), bs = static_shape(r, 1);
+  if (as && bs && bs->size() == 2) {
+    try {
+      auto g = k->geometry(*as, *bs);
+      int64_t rows = shape_size(g.batch) * g.M;
+      if (rows > 0 && g.K > 0 && g.N > 0)
+        k->cache.get(rows, g.K, g.N, [&] {
+          return build_matmul(rows, g.K, g.N, false, false, 1.0f, false, 0.0f, k->b_const ? k->const_b.data() : nullptr);
+        });
+    } catch (const Trap&) {
+      return nullptr;
+    }
+  }
+  return k;
+}
+
+}  // namespace sonnx::fast

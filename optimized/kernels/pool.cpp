@@ -1,0 +1,206 @@
+// MaxPool, AveragePool (1-D and 2-D windows) and GlobalAveragePool, float32, as direct loops
+// parallel over the (n, c) planes. oneDNN's pooling differs from the reference at the edges
+// (its max ignores NaN, an all-padding window gives -FLT_MAX instead of -inf, and its
+// include-padding average divides by the kernel size even where ceil_mode extends the window
+// past the padding), while these loops follow reference/ops exactly and cost little next to the
+// convolutions around them.
+#include <cmath>
+#include <limits>
+
+#include "onednn_common.h"
+
+namespace sonnx::fast {
+namespace {
+
+// The input positions a window covers along one axis, for every output index.
+struct AxisTaps {
+  std::vector<int64_t> begin;               // per output index: offset into `idx`
+  std::vector<int64_t> idx;                 // input indices
+  std::vector<int64_t> padded_count;        // kernel positions inside [-pad_begin, in + pad_end)
+  int64_t count(int64_t o) const { return begin[o + 1] - begin[o]; }
+};
+
+AxisTaps axis_taps(int64_t in, int64_t out, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe) {
+  AxisTaps t;
+  t.begin.push_back(0);
+  for (int64_t o = 0; o < out; ++o) {
+    int64_t padded = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t i = o * s - pb + j * d;
+      if (i >= 0 && i < in) t.idx.push_back(i);
+      if (i >= -pb && i < in + pe) ++padded;
+    }
+    t.begin.push_back(static_cast<int64_t>(t.idx.size()));
+    t.padded_count.push_back(padded);
+  }
+  return t;
+}
+
+class PoolKernel final : public FastKernel {
+ public:
+  enum class Kind { Max, Average } kind = Kind::Max;
+  std::string label;
+  int64_t version = 0;
+  WindowAttrs w;
+  bool include_pad = false;
+
+  std::string name() const override { return kind == Kind::Max ? "fast:maxpool" : "fast:averagepool"; }
+
+  Shape out_shape(const Shape& x, Window* win) const {
+    if (x.size() < 3) fail(label, version, "input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x));
+    if (x.size() != w.rank + 2)
+      fail(label, version, "kernel_shape has " + std::to_string(w.rank) + " values, expected " + std::to_string(x.size() - 2));
+    Window g = window_for(w, Shape(x.begin() + 2, x.end()), label, version);
+    Shape out = {x[0], x[1]};
+    out.insert(out.end(), g.out.begin(), g.out.end());
+    shape_size(out);
+    if (win) *win = g;
+    return out;
+  }
+
+  std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
+    const Tensor* x = arg(in, 0);
+    if (!x) fail(label, version, "input X is required");
+    if (x->dtype() != DType::Float) fail(label, version, "this kernel takes float32 X");
+    return {out_shape(x->shape(), nullptr)};
+  }
+
+  void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    const Tensor& x = *arg(in, 0);
+    Tensor& y = *out.at(0);
+    Window g;
+    out_shape(x.shape(), &g);
+    // View 1-D windows as 2-D with a height of one.
+    int64_t ih = 1, iw = g.in[0], oh = 1, ow = g.out[0];
+    AxisTaps th = axis_taps(1, 1, 1, 1, 1, 0, 0), tw;
+    if (w.rank == 2) {
+      ih = g.in[0];
+      iw = g.in[1];
+      oh = g.out[0];
+      ow = g.out[1];
+      th = axis_taps(ih, oh, w.kernel[0], w.strides[0], w.dilations[0], g.pad_begin[0], g.pad_end[0]);
+      tw = axis_taps(iw, ow, w.kernel[1], w.strides[1], w.dilations[1], g.pad_begin[1], g.pad_end[1]);
+    } else {
+      tw = axis_taps(iw, ow, w.kernel[0], w.strides[0], w.dilations[0], g.pad_begin[0], g.pad_end[0]);
+    }
+    int64_t planes = x.dim(0) * x.dim(1);
+    const float* px = x.data<float>();
+    float* py = y.data<float>();
+    bool is_max = kind == Kind::Max;
+    bool inc = include_pad;
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < planes; ++p) {
+      const float* plane = px + p * ih * iw;
+      float* dst = py + p * oh * ow;
+      for (int64_t a = 0; a < oh; ++a) {
+        const int64_t* hs = th.idx.data() + th.begin[a];
+        int64_t nh = th.count(a);
+        for (int64_t b = 0; b < ow; ++b) {
+          const int64_t* ws = tw.idx.data() + tw.begin[b];
+          int64_t nw = tw.count(b);
+          if (is_max) {
+            float best = -std::numeric_limits<float>::infinity();
+            bool nan = false;
+            for (int64_t u = 0; u < nh; ++u) {
+              const float* row = plane + hs[u] * iw;
+              for (int64_t v = 0; v < nw; ++v) {
+                float val = row[ws[v]];
+                nan |= val != val;
+                best = val > best ? val : best;
+              }
+            }
+            dst[a * ow + b] = nan ? std::numeric_limits<float>::quiet_NaN() : best;
+          } else {
+            double sum = 0;
+            for (int64_t u = 0; u < nh; ++u) {
+              const float* row = plane + hs[u] * iw;
+              for (int64_t v = 0; v < nw; ++v) sum += static_cast<double>(row[ws[v]]);
+            }
+            double count = inc ? static_cast<double>(th.padded_count[a] * tw.padded_count[b]) : static_cast<double>(nh * nw);
+            dst[a * ow + b] = static_cast<float>(sum / count);
+          }
+        }
+      }
+    }
+  }
+};
+
+std::unique_ptr<FastKernel> make_pool(const FastKernelRequest& r, PoolKernel::Kind kind) {
+  const Node& node = *r.node;
+  if (node.inputs.size() != 1 || !has_node_input(node, 0)) return nullptr;
+  if (node.outputs.empty() || node.outputs.size() > (kind == PoolKernel::Kind::Max ? 2u : 1u)) return nullptr;
+  if (node.outputs.size() == 2 && !node.outputs[1].empty()) return nullptr;  // Indices wanted
+  if (!input_is_float(r, 0)) return nullptr;
+  Attrs a(node);
+  auto k = std::make_unique<PoolKernel>();
+  k->kind = kind;
+  k->label = node.label();
+  k->version = r.version;
+  k->w.kernel = a.ints("kernel_shape", {});
+  size_t rank = k->w.kernel.size();
+  if (rank < 1 || rank > 2) return nullptr;
+  if (auto xr = known_rank(r, 0); xr && *xr != rank + 2) return nullptr;
+  if (!read_window_attrs(a, rank, true, k->w)) return nullptr;
+  if (kind == PoolKernel::Kind::Max) {
+    int64_t so = a.i("storage_order", 0);
+    if (so != 0 && so != 1) return nullptr;
+  } else {
+    for (auto d : a.ints("dilations", {}))
+      if (d != 1) return nullptr;  // the reference refuses dilations here
+    k->include_pad = a.i("count_include_pad", 0) != 0;
+  }
+  if (!a.ok()) return nullptr;
+  return k;
+}
+
+class GlobalAveragePoolKernel final : public FastKernel {
+ public:
+  std::string label;
+  int64_t version = 0;
+  std::string name() const override { return "fast:globalaveragepool"; }
+
+  std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
+    const Tensor* x = arg(in, 0);
+    if (!x) fail(label, version, "input X is required");
+    if (x->dtype() != DType::Float) fail(label, version, "this kernel takes float32 X");
+    if (x->rank() < 2) fail(label, version, "input X must have rank at least 2 (N, C, ...), got " + shape_str(x->shape()));
+    Shape out(static_cast<size_t>(x->rank()), 1);
+    out[0] = x->dim(0);
+    out[1] = x->dim(1);
+    return {out};
+  }
+
+  void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    const Tensor& x = *arg(in, 0);
+    int64_t planes = x.dim(0) * x.dim(1);
+    int64_t n = shape_size(Shape(x.shape().begin() + 2, x.shape().end()));
+    const float* px = x.data<float>();
+    float* py = out.at(0)->data<float>();
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < planes; ++p) {
+      const float* plane = px + p * n;
+      double sum = 0;
+      for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(plane[i]);
+      py[p] = static_cast<float>(sum / static_cast<double>(n));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FastKernel> make_max_pool_kernel(const FastKernelRequest& r) { return make_pool(r, PoolKernel::Kind::Max); }
+std::unique_ptr<FastKernel> make_average_pool_kernel(const FastKernelRequest& r) {
+  return make_pool(r, PoolKernel::Kind::Average);
+}
+
+std::unique_ptr<FastKernel> make_global_average_pool_kernel(const FastKernelRequest& r) {
+  const Node& node = *r.node;
+  if (node.inputs.size() != 1 || !has_node_input(node, 0) || node.outputs.size() != 1) return nullptr;
+  if (!input_is_float(r, 0)) return nullptr;
+  auto k = std::make_unique<GlobalAveragePoolKernel>();
+  k->label = node.label();
+  k->version = r.version;
+  return k;
+}
+
+}  // namespace sonnx::fast

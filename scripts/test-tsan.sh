@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# ThreadSanitizer run of the concurrent parts: the Parallel executor (a thread pool running steps
+# side by side), several executors sharing one compiled model, and fast kernels called from
+# several threads. Builds in build-tsan/ (separate from the ASan tree). Exits non-zero on a race.
+#
+#   scripts/test-tsan.sh [--repeat N]     (default 3 repetitions of each test)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+repeat=3
+[[ ${1:-} == --repeat ]] && repeat=$2
+cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSONNX_TSAN=ON >/dev/null
+cmake --build "$root/build-tsan" --target sonnx_unit_tests -j"$(nproc)"
+# halt_on_error: the first race fails the run. oneDNN and libgomp are not instrumented; their
+# internal synchronisation is invisible to TSan, but so are their memory accesses.
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+"$root/build-tsan/tests/sonnx_unit_tests" --gtest_repeat="$repeat" \
+  --gtest_filter='ParallelExecutor.*:OptimizedExecutors.*:DataflowExecutor.*:FastKernelConv.SafeFromSeveralThreads'

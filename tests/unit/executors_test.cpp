@@ -1,0 +1,258 @@
+// The optimized executors against the reference interpreter on a graph with parallel branches,
+// fused Conv steps, a multi-consumer value and a graph output that is also read; plus memory-plan
+// validity, determinism of the parallel executor, ready-queue policies and runtime errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "optimized/exec/executors.h"
+#include "reference/interp/interpreter.h"
+#include "reference/model/errors.h"
+
+namespace sonnx {
+namespace {
+
+TypeInfo float_type(const Shape& shape) {
+  TypeInfo t;
+  t.kind = TypeInfo::Kind::Tensor;
+  t.elem = DType::Float;
+  std::vector<Dim> dims;
+  for (int64_t d : shape) dims.push_back(Dim{d, ""});
+  t.shape = dims;
+  return t;
+}
+
+Tensor random_tensor(const Shape& shape, std::mt19937& rng) {
+  Tensor t(DType::Float, shape);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (float& v : t.values<float>()) v = u(rng);
+  return t;
+}
+
+Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
+  Attribute a;
+  a.name = name;
+  a.type = Attribute::Type::Ints;
+  a.ints = std::move(v);
+  return a;
+}
+
+Attribute int_attr(const std::string& name, int64_t v) {
+  Attribute a;
+  a.name = name;
+  a.type = Attribute::Type::Int;
+  a.i = v;
+  return a;
+}
+
+struct GraphBuilder {
+  Model m;
+  std::mt19937 rng{3};
+  GraphBuilder() {
+    m.ir_version = 8;
+    m.opset_imports[""] = 13;
+    m.graph.path = "main";
+  }
+  void node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
+            std::vector<Attribute> attrs = {}) {
+    Node n;
+    n.name = out[0] + "_node";
+    n.op_type = op;
+    n.inputs = std::move(in);
+    n.outputs = std::move(out);
+    n.attributes = std::move(attrs);
+    n.index = m.graph.nodes.size();
+    m.graph.nodes.push_back(std::move(n));
+  }
+  std::string weight(const std::string& name, const Shape& shape) {
+    m.graph.initializers.emplace_back(name, random_tensor(shape, rng));
+    return name;
+  }
+};
+
+// Inception-like: four branches from X, one through a pooled 1x1 conv that adds branch 1 (a fused
+// sum), concatenated; branch 2 is also a graph output; a broadcasting Mul runs on the reference.
+Model branching_model() {
+  GraphBuilder b;
+  auto& g = b.m.graph;
+  g.inputs.push_back({"X", float_type({1, 8, 12, 12})});
+  b.node("Conv", {"X", b.weight("W1", {8, 8, 1, 1}), b.weight("B1", {8})}, {"c1"});
+  b.node("Relu", {"c1"}, {"b1"});
+  b.node("Conv", {"X", b.weight("W2a", {8, 8, 1, 1})}, {"c2a"});
+  b.node("Relu", {"c2a"}, {"b2a"});
+  b.node("Conv", {"b2a", b.weight("W2b", {8, 8, 3, 3}), b.weight("B2b", {8})}, {"c2b"}, {ints_attr("pads", {1, 1, 1, 1})});
+  b.node("Relu", {"c2b"}, {"b2"});
+  b.node("MaxPool", {"X"}, {"p3"}, {ints_attr("kernel_shape", {3, 3}), ints_attr("pads", {1, 1, 1, 1})});
+  b.node("Conv", {"p3", b.weight("W3", {8, 8, 1, 1}), b.weight("B3", {8})}, {"c3"});
+  b.node("Add", {"b1", "c3"}, {"s3"});
+  b.node("Relu", {"s3"}, {"b3"});
+  b.node("Mul", {"X", b.weight("S", {1, 8, 1, 1})}, {"b4"});
+  b.node("Concat", {"b1", "b2", "b3", "b4"}, {"cat"}, {int_attr("axis", 1)});
+  b.node("Sigmoid", {"cat"}, {"Y"});
+  g.outputs.push_back({"Y", float_type({1, 32, 12, 12})});
+  g.outputs.push_back({"b2", float_type({1, 8, 12, 12})});
+  return b.m;
+}
+
+NamedValues inputs_for(const Model& m, unsigned seed) {
+  std::mt19937 rng(seed);
+  NamedValues in;
+  in["X"] = Value(random_tensor({1, 8, 12, 12}, rng));
+  (void)m;
+  return in;
+}
+
+void expect_close(const NamedValues& got, const NamedValues& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (const auto& [name, w] : want) {
+    const Tensor& a = got.at(name).tensor;
+    const Tensor& e = w.tensor;
+    ASSERT_EQ(a.shape(), e.shape()) << what << " " << name;
+    for (int64_t i = 0; i < e.size(); ++i)
+      ASSERT_NEAR(a.data<float>()[i], e.data<float>()[i], 1e-5 + 1e-4 * std::fabs(e.data<float>()[i])) << what << " " << name << "[" << i << "]";
+  }
+}
+
+TEST(OptimizedExecutors, MatchTheReferenceInEveryExecutorAndThreadCount) {
+  Model m = branching_model();
+  NamedValues in = inputs_for(m, 1);
+  NamedValues want = Interpreter(m).run(in);
+  for (const auto& name : optimized_executor_names())
+    for (int threads : {1, 2, 3}) {
+      ExecutorOptions o;
+      o.threads = threads;
+      auto exec = make_executor(name, std::make_shared<const CompiledModel>(m, compile_options_for(name, threads)), o);
+      std::string what = name + " x" + std::to_string(threads);
+      expect_close(exec->run(in), want, what + " (planning run)");
+      expect_close(exec->run(in), want, what + " (in the arena)");
+      ASSERT_NE(exec->plan(), nullptr);
+      EXPECT_GT(exec->arena_bytes(), 0) << what;
+      NamedValues in2 = inputs_for(m, 2);  // same shapes, new values: the cached plan is reused
+      expect_close(exec->run(in2), Interpreter(m).run(in2), what + " (second input)");
+    }
+}
+
+TEST(OptimizedExecutors, FusesConvWithItsAddAndRelu) {
+  CompiledModel cm(branching_model());
+  int fused = 0, with_sum = 0;
+  for (const auto& s : cm.root().steps()) {
+    fused += !s.fused.empty();
+    with_sum += s.fused.size() == 2 && s.fused[0]->op_type == "Add";
+  }
+  EXPECT_EQ(fused, 4);   // c1, c2a, c2b with Relu; c3 with Add and Relu
+  EXPECT_EQ(with_sum, 1);
+}
+
+TEST(OptimizedExecutors, MemoryPlansAreValidForTheirExecutor) {
+  Model m = branching_model();
+  for (const auto& name : optimized_executor_names())
+    for (Planner p : {Planner::GreedyBySize, Planner::FirstFit}) {
+      ExecutorOptions o;
+      o.threads = 2;
+      o.planner = p;
+      auto cm = std::make_shared<const CompiledModel>(m, compile_options_for(name, 2));
+      auto exec = make_executor(name, cm, o);
+      exec->run(inputs_for(m, 1));
+      const MemoryPlan& plan = *exec->plan();
+      EXPECT_EQ(plan.concurrent, name != "linear");
+      EXPECT_EQ(check_memory_plan(cm->root(), plan), "") << name << " " << planner_name(p);
+      EXPECT_GE(plan.arena_bytes, plan.lower_bound_bytes);
+    }
+}
+
+TEST(OptimizedExecutors, ConcurrentPlanSeparatesBranchesThatMayRunTogether) {
+  Model m = branching_model();
+  auto cm = std::make_shared<const CompiledModel>(m, compile_options_for("parallel", 2));
+  ExecutorOptions o;
+  o.threads = 2;
+  auto exec = make_executor("parallel", cm, o);
+  exec->run(inputs_for(m, 1));
+  const CompiledGraph& g = cm->root();
+  const MemoryPlan& p = *exec->plan();
+  // b2a (branch 2's first conv) and p3 (branch 3's pool) have no path between their steps.
+  int a = g.slot_of("b2a"), b = g.slot_of("p3");
+  ASSERT_GE(p.offset[static_cast<size_t>(a)], 0);
+  ASSERT_GE(p.offset[static_cast<size_t>(b)], 0);
+  auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
+  EXPECT_TRUE(p.offset[ua] + p.bytes[ua] <= p.offset[ub] || p.offset[ub] + p.bytes[ub] <= p.offset[ua]);
+}
+
+TEST(ParallelExecutor, GivesIdenticalResultsOverRepeatedRuns) {
+  Model m = branching_model();
+  NamedValues in = inputs_for(m, 5);
+  ExecutorOptions o;
+  o.threads = 2;
+  auto exec = make_executor("parallel", std::make_shared<const CompiledModel>(m, compile_options_for("parallel", 2)), o);
+  NamedValues first = exec->run(in);
+  for (int r = 0; r < 40; ++r) ASSERT_TRUE(exec->run(in) == first) << "run " << r;
+}
+
+TEST(ParallelExecutor, SeveralInstancesShareOneCompiledModel) {
+  Model m = branching_model();
+  auto cm = std::make_shared<const CompiledModel>(m, compile_options_for("parallel", 1));
+  NamedValues in = inputs_for(m, 9);
+  NamedValues want = make_executor("linear", cm)->run(in);
+  std::vector<std::thread> threads;
+  std::vector<int> ok(3, 0);
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&, t] {
+      auto exec = make_executor(t == 0 ? "linear" : t == 1 ? "dataflow" : "parallel", cm);
+      bool same = true;
+      for (int r = 0; r < 10; ++r) {
+        NamedValues got = exec->run(in);
+        for (const auto& [k, v] : got)
+          if (!(v == want.at(k))) {
+            same = false;
+            const float* a = v.tensor.data<float>();
+            const float* e = want.at(k).tensor.data<float>();
+            for (int64_t i = 0; i < v.tensor.size(); ++i)
+              if (a[i] != e[i]) {
+                ADD_FAILURE() << t << " run " << r << " " << k << "[" << i << "] " << a[i] << " vs " << e[i];
+                break;
+              }
+          }
+      }
+      ok[static_cast<size_t>(t)] = same;
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(ok, std::vector<int>({1, 1, 1}));
+}
+
+TEST(DataflowExecutor, EveryReadyQueuePolicyGivesTheSameBits) {
+  Model m = branching_model();
+  auto cm = std::make_shared<const CompiledModel>(m);
+  NamedValues in = inputs_for(m, 4);
+  NamedValues want = make_executor("linear", cm)->run(in);
+  for (ReadyPolicy p : {ReadyPolicy::LowestIndex, ReadyPolicy::Fifo, ReadyPolicy::Lifo}) {
+    DataflowExecutor exec(cm, {}, p);
+    EXPECT_TRUE(exec.run(in) == want);
+    EXPECT_TRUE(exec.run(in) == want);  // in the arena
+  }
+}
+
+TEST(OptimizedExecutors, RuntimeErrorsAreTrapsAndTheExecutorRunsAgain) {
+  GraphBuilder b;
+  b.m.graph.inputs.push_back({"X", float_type({2, 6})});
+  b.m.graph.inputs.push_back({"S", TypeInfo{}});
+  b.node("Relu", {"X"}, {"r"});
+  b.node("Reshape", {"r", "S"}, {"Y"});
+  b.m.graph.outputs.push_back({"Y", TypeInfo{}});
+  for (const auto& name : optimized_executor_names()) {
+    ExecutorOptions o;
+    o.threads = 2;
+    auto exec = make_executor(name, std::make_shared<const CompiledModel>(b.m), o);
+    NamedValues in;
+    in["X"] = Value(Tensor(DType::Float, {2, 6}));
+    in["S"] = Value(Tensor::from_vector<int64_t>({2}, {5, 5}));
+    EXPECT_THROW(exec->run(in), Trap) << name;
+    in["S"] = Value(Tensor::from_vector<int64_t>({2}, {3, 4}));
+    EXPECT_EQ(exec->run(in).at("Y").tensor.shape(), Shape({3, 4})) << name;
+    NamedValues missing;
+    EXPECT_THROW(exec->run(missing), Trap) << name;
+  }
+  EXPECT_THROW(make_executor("nosuch", std::make_shared<const CompiledModel>(b.m)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sonnx
