@@ -67,6 +67,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       exec = make_executor(args->executor,
                            std::make_shared<const CompiledModel>(lm->ir, compile_options_for(args->executor, args->threads)),
                            options);
+      lm.reset();  // the compiled model keeps its own copy; measure the executor's memory, not the loader's
       once = [&] { return exec->run(feed); };
     }
     once();  // warm-up; plans memory

@@ -54,6 +54,7 @@ NamedValues Executor::run(const NamedValues& inputs) {
   plan_ = model_->find_plan(key);
   Frame frame(g, nullptr, options_.seed);
   frame.fallback = &fallback_;
+  frame.inject_fault = &options_.inject_fault;
   std::vector<int64_t> measured;
   if (plan_) {
     if (arena_size_ < static_cast<size_t>(plan_->arena_bytes)) {

@@ -18,6 +18,10 @@ struct ExecutorOptions {
   int threads = 1;                          // Linear/Dataflow: threads a kernel may use; Parallel: workers
   Planner planner = Planner::GreedyBySize;
   uint64_t seed = 0;                        // random operators
+  // Test only (`sonnx fuzz --inject-fault`): after every step whose node (or a node fused into
+  // it) has this op_type, add 1 to the first element of its first output — a planted kernel bug
+  // the differential tests must find. Empty: no fault.
+  std::string inject_fault;
 };
 
 class Executor {

@@ -103,13 +103,30 @@ std::vector<Value> run_chain(Frame& f, const Step& step, uint64_t step_seed) {
   return result;
 }
 
+// ExecutorOptions::inject_fault: a deliberate wrong result, so tests can show the oracle fails.
+void plant_fault(Frame& f, const Step& step, const std::string& op) {
+  bool hit = step.node->op_type == op;
+  for (const Node* n : step.fused) hit = hit || n->op_type == op;
+  if (!hit || step.outputs.empty() || step.outputs[0] < 0) return;
+  Value& v = f.own[static_cast<size_t>(step.outputs[0])];
+  if (!v.is_tensor() || v.tensor.size() == 0) return;
+  Tensor& t = v.tensor;
+  visit_dtype(t.dtype(), [&]<class T>() {
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) t.data<T>()[0] = static_cast<T>(t.data<T>()[0] + 1);
+    else if constexpr (std::is_same_v<T, bool>) t.data<bool>()[0] = !t.data<bool>()[0];
+  });
+}
+
 }  // namespace
 
 Frame::Frame(const CompiledGraph& graph, const Frame* parent_frame, uint64_t seed_value)
     : cg(graph), parent(parent_frame), seed(seed_value), own(graph.num_slots()), at(graph.num_slots(), nullptr),
       readers_left(new std::atomic<int>[graph.num_slots()]) {
   for (size_t s = 0; s < graph.num_slots(); ++s) readers_left[s] = static_cast<int>(graph.readers(static_cast<int>(s)).size());
-  if (parent) fallback = parent->fallback;
+  if (parent) {
+    fallback = parent->fallback;
+    inject_fault = parent->inject_fault;
+  }
 }
 
 const Value* Frame::lookup(const std::string& name) const {
@@ -179,6 +196,7 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
       f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
     }
   }
+  if (f.inject_fault && !f.inject_fault->empty()) plant_fault(f, step, *f.inject_fault);
   // Drop what no later step reads (values this frame produced; never graph outputs).
   auto release = [&](int s) {
     auto us = static_cast<size_t>(s);

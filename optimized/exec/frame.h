@@ -28,6 +28,7 @@ struct Frame {
   const MemoryPlan* plan = nullptr;
   std::vector<int64_t>* measure = nullptr;  // when set: record each produced tensor's bytes (-1 otherwise)
   Interpreter* fallback = nullptr;     // runs nodes without a kernel (context-dependent function bodies)
+  const std::string* inject_fault = nullptr;  // ExecutorOptions::inject_fault (test only)
 
   const Value* lookup(const std::string& name) const;  // by name, through the enclosing frames
   // Binds inputs (positional; Kind::None = absent), constants and outer values.

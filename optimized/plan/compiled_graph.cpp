@@ -20,7 +20,11 @@ std::string Step::label() const {
 CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options)
     : model_(&model), options_(options), graph_(&g) {
   for (const auto& in : g.inputs) input_slots_.push_back(add_slot(in.name));
-  for (const auto& [name, t] : g.initializers) constants_.emplace_back(add_slot(name), Value(t));
+  // Initializers are read in place (views): the graph owns them and outlives this plan.
+  for (const auto& [name, t] : g.initializers)
+    constants_.emplace_back(add_slot(name), t.dtype() == DType::String || t.dtype() == DType::Undefined
+                                                ? Value(t)
+                                                : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));
   // Names read here but defined by an enclosing scope.
   for (const auto& name : free_names(g)) outer_slots_.push_back(add_slot(name));
   build_steps(model, options);
