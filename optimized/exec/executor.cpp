@@ -70,9 +70,14 @@ NamedValues Executor::run(const NamedValues& inputs) {
   }
   frame.bind(bound);
   execute_impl(frame);
-  if (!plan_)
-    plan_ = model_->add_plan(key, std::make_shared<MemoryPlan>(make_memory_plan(g, measured, options_.planner,
-                                                                                needs_concurrent_plan())));
+  if (!plan_) {
+    auto plan = std::make_shared<MemoryPlan>(make_memory_plan(g, measured, options_.planner, needs_concurrent_plan()));
+#ifdef SONNX_CHECK_INVARIANTS
+    // The proven invariant (spec/memory_plan.mlw, Planners.plan_in_order), executed on this plan.
+    if (std::string why = check_memory_plan(g, *plan); !why.empty()) throw InternalError("invalid memory plan: " + why);
+#endif
+    plan_ = model_->add_plan(key, std::move(plan));
+  }
   NamedValues out;
   for (int s : g.output_slots()) {
     const Value* v = frame.at[static_cast<size_t>(s)];

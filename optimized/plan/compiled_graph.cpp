@@ -36,6 +36,9 @@ CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOp
   is_output_.assign(num_slots(), 0);
   for (int s : output_slots_) is_output_[static_cast<size_t>(s)] = 1;
   build_dependencies();
+#ifdef SONNX_CHECK_INVARIANTS
+  if (std::string why = check_well_formed(*this); !why.empty()) throw InternalError("graph " + g.path + ": " + why);
+#endif
   for (const auto& n : g.nodes)
     for (const auto& a : n.attributes) {
       if (a.g) subgraphs_[a.g.get()] = std::make_unique<CompiledGraph>(model, *a.g, options);
@@ -185,6 +188,29 @@ bool CompiledGraph::precedes(int a, int b) const {
   if (reach_.empty()) throw InternalError("reachability not computed for a graph this large");
   auto ub = static_cast<size_t>(b);
   return (reach_[static_cast<size_t>(a)][ub / 64] >> (ub % 64)) & 1;
+}
+
+std::string check_well_formed(const CompiledGraph& g) {
+  std::vector<char> available(g.num_slots(), 0);
+  for (int s : g.input_slots()) available[static_cast<size_t>(s)] = 1;
+  for (const auto& [s, v] : g.constants()) available[static_cast<size_t>(s)] = 1;
+  for (int s : g.outer_slots()) available[static_cast<size_t>(s)] = 1;
+  std::vector<int> producers(g.num_slots(), 0);
+  for (size_t i = 0; i < g.steps().size(); ++i) {
+    const Step& step = g.steps()[i];
+    std::vector<int> reads(step.inputs.begin(), step.inputs.end());
+    reads.insert(reads.end(), step.captures.begin(), step.captures.end());
+    for (int s : reads)
+      if (s >= 0 && !available[static_cast<size_t>(s)] && g.producer(s) >= 0)
+        return "step " + std::to_string(i) + " (" + step.label() + ") reads '" + g.slot_name(s) + "' before the step that produces it";
+    for (int s : step.outputs)
+      if (s >= 0) {
+        if (++producers[static_cast<size_t>(s)] > 1) return "'" + g.slot_name(s) + "' is produced twice";
+        if (g.producer(s) != static_cast<int>(i)) return "'" + g.slot_name(s) + "' has the wrong producer";
+        available[static_cast<size_t>(s)] = 1;
+      }
+  }
+  return "";
 }
 
 }  // namespace sonnx

@@ -100,4 +100,11 @@ class CompiledGraph {
   std::vector<std::unique_ptr<Node>> fused_nodes_;  // a fused Conv with the sum operand as a last input
 };
 
+// The well-formedness the proofs assume, checked on a compiled graph (spec/structure.md,
+// execution.md): every value is produced by at most one step (STRUCT-SSA), every value a step reads
+// is an input, a constant, an outer value or produced by an earlier step (STRUCT-DEFINED and
+// STRUCT-TOPO-ORDER for the schedule). Returns the first violation, or "". Test builds run it on
+// every compiled graph (SONNX_CHECK_INVARIANTS).
+std::string check_well_formed(const CompiledGraph& g);
+
 }  // namespace sonnx
