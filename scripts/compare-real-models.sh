@@ -4,7 +4,7 @@
 # compares every output. One line per model; exits 1 if any model mismatches, 2 on setup errors.
 #
 #   scripts/compare-real-models.sh [--build DIR] [--models DIR] [--work DIR] [--rtol R] [--atol A]
-#                                  [--det-size N] [--only REGEX]
+#                                  [--det-size N] [--only REGEX] [--executor E]
 #
 #   --build DIR    build tree holding cli/sonnx (default: build)
 #   --models DIR   where the real models are / are made (default: BUILD/real-models)
@@ -13,6 +13,7 @@
 #                  a = sonnx, e = onnxruntime
 #   --det-size N   PP-OCR det input is 1x3xNxN (default 320; N must be a multiple of 32)
 #   --only REGEX   only models whose file name matches
+#   --executor E   sonnx executor: reference (default), linear, dataflow or parallel
 #
 # Inputs: numpy default_rng seeded with crc32(model name); float32 uniform in [-1, 1), except
 # ppocr_det which gets a synthetic page with dark text-like blocks (noise gives an all-zero map). Dynamic
@@ -22,7 +23,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/build
-MODELS= WORK= RTOL=1e-3 ATOL=1e-4 DET_SIZE=320 ONLY=
+MODELS= WORK= RTOL=1e-3 ATOL=1e-4 DET_SIZE=320 ONLY= EXECUTOR=reference
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) BUILD=$2; shift 2 ;;
@@ -32,6 +33,7 @@ while [[ $# -gt 0 ]]; do
     --atol) ATOL=$2; shift 2 ;;
     --det-size) DET_SIZE=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
+    --executor) EXECUTOR=$2; shift 2 ;;
     -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compare-real-models: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -176,7 +178,7 @@ for model in "${models[@]}"; do
   for s in "${specs[@]}"; do args+=(--input "$s"); done
 
   t0=$(now_ms)
-  if ! "$SONNX" run "$model" "${args[@]}" --output-dir "$d/sonnx" --output-format npy >"$d/sonnx.log" 2>&1; then
+  if ! "$SONNX" run "$model" "${args[@]}" --executor "$EXECUTOR" --output-dir "$d/sonnx" --output-format npy >"$d/sonnx.log" 2>&1; then
     printf '%-18s %-16s %-28s %-11s %-11s %-8s %10s %16s\n' "$stem" "$shape" - - - ERROR - -
     sed 's/^/    sonnx: /' "$d/sonnx.log" | tail -5
     failed=1; continue
