@@ -19,6 +19,8 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
     if (n.op_type == "AveragePool") return fast::make_average_pool_kernel(request);
     if (n.op_type == "GlobalAveragePool") return fast::make_global_average_pool_kernel(request);
     if (n.op_type == "BatchNormalization") return fast::make_batch_norm_kernel(request);
+    if (n.op_type == "Add" || n.op_type == "Sub" || n.op_type == "Mul" || n.op_type == "Div")
+      return fast::make_binary_kernel(request);
   } catch (const dnnl::error&) {
     return nullptr;  // oneDNN has no implementation for this configuration
   }

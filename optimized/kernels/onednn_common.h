@@ -122,5 +122,6 @@ std::unique_ptr<FastKernel> make_max_pool_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_average_pool_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_global_average_pool_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_binary_kernel(const FastKernelRequest& r);  // elementwise.cpp
 
 }  // namespace sonnx::fast
