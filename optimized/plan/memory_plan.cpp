@@ -63,6 +63,8 @@ MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& 
     // Too many steps to know which may run together: give every value its own bytes.
     int64_t at = 0;
     for (int64_t sz : sizes) offsets.push_back(std::exchange(at, at + sz));
+  } else if (!concurrent) {
+    offsets = plan_offsets_for_intervals(planner, sizes, first, last);
   } else {
     Conflicts c{g, p};
     offsets = plan_offsets(planner, sizes, first, [&](size_t a, size_t b) { return c(placed[a], placed[b]); });

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 namespace sonnx {
 
@@ -39,15 +41,41 @@ std::vector<int64_t> plan_in_order(const std::vector<int64_t>& sizes, const std:
   return off;
 }
 
-std::vector<int64_t> plan_offsets(Planner planner, const std::vector<int64_t>& sizes,
-                                  const std::vector<int64_t>& first_step, const ConflictFn& conflicts) {
+namespace {
+std::vector<size_t> placement_order(Planner planner, const std::vector<int64_t>& sizes, const std::vector<int64_t>& first_step) {
   std::vector<size_t> order(sizes.size());
   std::iota(order.begin(), order.end(), size_t{0});
   if (planner == Planner::GreedyBySize)
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
   else
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return first_step[a] < first_step[b]; });
-  return plan_in_order(sizes, order, conflicts);
+  return order;
+}
+}  // namespace
+
+std::vector<int64_t> plan_offsets(Planner planner, const std::vector<int64_t>& sizes,
+                                  const std::vector<int64_t>& first_step, const ConflictFn& conflicts) {
+  return plan_in_order(sizes, placement_order(planner, sizes, first_step), conflicts);
+}
+
+std::vector<int64_t> plan_offsets_for_intervals(Planner planner, const std::vector<int64_t>& sizes,
+                                                const std::vector<int64_t>& first, const std::vector<int64_t>& last) {
+  std::vector<int64_t> off(sizes.size(), 0);
+  int64_t steps = 0;
+  for (int64_t l : last) steps = std::max(steps, l + 1);
+  std::vector<std::vector<size_t>> live_at(static_cast<size_t>(steps));  // placed values live at each step
+  std::vector<size_t> seen(sizes.size(), SIZE_MAX);                       // last t that collected each value
+  std::vector<std::pair<int64_t, int64_t>> conf;
+  for (size_t t : placement_order(planner, sizes, first)) {
+    conf.clear();
+    for (int64_t s = first[t]; s <= last[t]; ++s)
+      for (size_t p : live_at[static_cast<size_t>(s)])
+        if (std::exchange(seen[p], t) != t) conf.emplace_back(off[p], sizes[p]);
+    std::sort(conf.begin(), conf.end());
+    off[t] = place(sizes[t], conf);
+    for (int64_t s = first[t]; s <= last[t]; ++s) live_at[static_cast<size_t>(s)].push_back(t);
+  }
+  return off;
 }
 
 int64_t arena_size(const std::vector<int64_t>& sizes, const std::vector<int64_t>& offsets) {

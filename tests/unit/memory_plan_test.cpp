@@ -57,6 +57,23 @@ TEST(MemoryPlanner, BothPlannersNeverOverlapLiveValuesAndRespectTheLowerBound) {
   }
 }
 
+TEST(MemoryPlanner, TheIntervalPlannerGivesTheGenericPlannersOffsets) {
+  std::mt19937 rng(13);
+  for (int trial = 0; trial < 300; ++trial) {
+    int m = static_cast<int>(rng() % 40), steps = 1 + static_cast<int>(rng() % 20);
+    std::vector<int64_t> size(m), first(m), last(m);
+    for (int t = 0; t < m; ++t) {
+      size[t] = 64 * static_cast<int64_t>(rng() % 6);
+      first[t] = rng() % steps;
+      last[t] = first[t] + rng() % (steps - first[t]);
+    }
+    auto conflict = [&](size_t a, size_t b) { return first[a] <= last[b] && first[b] <= last[a]; };
+    for (Planner p : {Planner::GreedyBySize, Planner::FirstFit})
+      ASSERT_EQ(plan_offsets_for_intervals(p, size, first, last), plan_offsets(p, size, first, conflict))
+          << planner_name(p) << " trial " << trial;
+  }
+}
+
 TEST(MemoryPlanner, AChainNeedsOnlyTwoBuffersAndReachesTheLowerBound) {
   // v0 -> v1 -> ... each value read by the next step only: two values live at a time.
   std::vector<int64_t> size{400, 300, 400, 200, 400}, first{0, 1, 2, 3, 4}, last{1, 2, 3, 4, 4};
