@@ -25,7 +25,7 @@ struct BenchArgs {
   int threads = 1;
   int runs = 20;
   std::string format = "text";
-  std::vector<std::string> inputs, dims;
+  InputOptions in;
 };
 
 int64_t max_rss_bytes() {
@@ -46,14 +46,12 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--runs", args->runs, "Timed runs after one untimed warm-up run")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--planner", args->planner, "greedy or first-fit")->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
-  cmd->add_option("--input,-i", args->inputs, "NAME=FILE (.pb or .npy); other inputs are synthetic, of the declared shape");
-  cmd->add_option("--dim", args->dims, "NAME=VALUE for a symbolic input dimension (default 1)");
+  args->in.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->callback([args, &exit_code] {
     auto lm = load_model(args->model);
     add_inferred_types(lm->proto, lm->ir);  // lets fast kernels prepare for known types and shapes
-    NamedValues feed = read_input_specs(lm->ir, args->inputs);
-    add_synthetic_inputs(lm->ir, parse_dims(args->dims), feed);
+    NamedValues feed = args->in.make(lm->ir);
     std::function<NamedValues()> once;
     std::unique_ptr<Executor> exec;
     std::unique_ptr<Interpreter> interp;

@@ -97,4 +97,15 @@ void add_synthetic_inputs(const Model& model, const std::map<std::string, int64_
   }
 }
 
+void InputOptions::add_to(CLI::App* cmd) {
+  cmd->add_option("--input,-i", inputs, "NAME=FILE (.pb or .npy); other inputs are synthetic, of the declared shape");
+  cmd->add_option("--dim", dims, "NAME=VALUE for a symbolic input dimension (default 1)");
+}
+
+NamedValues InputOptions::make(const Model& model) const {
+  NamedValues feed = read_input_specs(model, inputs);
+  add_synthetic_inputs(model, parse_dims(dims), feed);
+  return feed;
+}
+
 }  // namespace sonnx::cli

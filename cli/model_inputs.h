@@ -1,6 +1,7 @@
 // Inputs for `run`, `plan` and `bench`: NAME=FILE specs (.pb or .npy) checked against the
 // model's declared input types, and deterministic synthetic inputs for the rest.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -22,5 +23,12 @@ std::map<std::string, int64_t> parse_dims(const std::vector<std::string>& specs)
 // type and shape (symbolic dimensions from `dims`, else 1): floats uniform in [-1, 1), integers 0,
 // booleans false, from a fixed seed. Throws LoadError when a type is not a static-rank tensor.
 void add_synthetic_inputs(const Model& model, const std::map<std::string, int64_t>& dims, NamedValues& given);
+
+// The --input/--dim options of `plan` and `bench`: given files, synthetic values for the rest.
+struct InputOptions {
+  std::vector<std::string> inputs, dims;
+  void add_to(CLI::App* cmd);
+  NamedValues make(const Model& model) const;  // read_input_specs + add_synthetic_inputs
+};
 
 }  // namespace sonnx::cli

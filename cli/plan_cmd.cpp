@@ -22,7 +22,7 @@ struct PlanArgs {
   std::string planner = "greedy";
   std::string executor = "linear";
   std::string format = "text";
-  std::vector<std::string> inputs, dims;
+  InputOptions in;
 };
 
 nlohmann::json plan_json(const std::string& model_path, const Executor& exec, const CompiledGraph& g,
@@ -64,14 +64,12 @@ void add_plan_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--executor", args->executor,
                   "Plan for this executor: linear (lifetimes in the fixed order) or dataflow/parallel (safe for any order)")
       ->check(CLI::IsMember({"linear", "dataflow", "parallel"}))->capture_default_str();
-  cmd->add_option("--input,-i", args->inputs, "NAME=FILE (.pb or .npy); other inputs are synthetic, of the declared shape");
-  cmd->add_option("--dim", args->dims, "NAME=VALUE for a symbolic input dimension (default 1)");
+  args->in.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->callback([args, &exit_code] {
     auto lm = load_model(args->model);
     add_inferred_types(lm->proto, lm->ir);  // lets fast kernels prepare for known types and shapes
-    NamedValues feed = read_input_specs(lm->ir, args->inputs);
-    add_synthetic_inputs(lm->ir, parse_dims(args->dims), feed);
+    NamedValues feed = args->in.make(lm->ir);
     auto compiled = std::make_shared<const CompiledModel>(lm->ir, compile_options_for(args->executor, 1));
     ExecutorOptions options;
     options.planner = parse_planner(args->planner);

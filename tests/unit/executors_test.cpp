@@ -9,26 +9,14 @@
 #include "optimized/exec/executors.h"
 #include "reference/interp/interpreter.h"
 #include "reference/model/errors.h"
+#include "tensor_test_util.h"
 
 namespace sonnx {
 namespace {
 
-TypeInfo float_type(const Shape& shape) {
-  TypeInfo t;
-  t.kind = TypeInfo::Kind::Tensor;
-  t.elem = DType::Float;
-  std::vector<Dim> dims;
-  for (int64_t d : shape) dims.push_back(Dim{d, ""});
-  t.shape = dims;
-  return t;
-}
+using testing::float_type;
 
-Tensor random_tensor(const Shape& shape, std::mt19937& rng) {
-  Tensor t(DType::Float, shape);
-  std::uniform_real_distribution<float> u(-1, 1);
-  for (float& v : t.values<float>()) v = u(rng);
-  return t;
-}
+Tensor random_tensor(const Shape& shape, std::mt19937& rng) { return testing::random_float_tensor(shape, rng); }
 
 Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
   Attribute a;

@@ -7,24 +7,13 @@
 
 #include "op_test_util.h"
 #include "optimized/kernels/fast_kernel.h"
+#include "tensor_test_util.h"
 
 namespace sonnx::testing {
 namespace {
 
-TypeInfo float_type(const Shape& s) {
-  TypeInfo t;
-  t.kind = TypeInfo::Kind::Tensor;
-  t.elem = DType::Float;
-  std::vector<Dim> dims;
-  for (int64_t d : s) dims.push_back(Dim{d, ""});
-  t.shape = dims;
-  return t;
-}
-
 Tensor random_tensor(const Shape& s, std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(-2, 2);
-  Tensor t(DType::Float, s);
-  for (float& v : t.values<float>()) v = u(rng);
+  Tensor t = random_float_tensor(s, rng, -2, 2);
   if (t.size() > 2) {  // the special values must propagate as in the reference
     t.data<float>()[0] = std::numeric_limits<float>::quiet_NaN();
     t.data<float>()[1] = std::numeric_limits<float>::infinity();
@@ -32,6 +21,21 @@ Tensor random_tensor(const Shape& s, std::mt19937& rng) {
   }
   return t;
 }
+
+// A request for a binary operator node on declared float inputs.
+struct BinaryRequest {
+  Node node;
+  FastKernelRequest req;
+  BinaryRequest(const std::string& op, int64_t version, const Shape& a, const Shape& b) {
+    node.op_type = op;
+    node.name = "n";
+    node.inputs = {"a", "b"};
+    node.outputs = {"y"};
+    req.node = &node;
+    req.version = version;
+    req.input_types = {float_type(a), float_type(b)};
+  }
+};
 
 TEST(FastElementwise, MatchesTheReferenceBitwiseOnEveryBroadcastPattern) {
   std::mt19937 rng(5);
@@ -43,16 +47,8 @@ TEST(FastElementwise, MatchesTheReferenceBitwiseOnEveryBroadcastPattern) {
   for (const char* op : {"Add", "Sub", "Mul", "Div"})
     for (const auto& [sa, sb] : patterns) {
       Tensor a = random_tensor(sa, rng), b = random_tensor(sb, rng);
-      Node node;
-      node.op_type = op;
-      node.name = "n";
-      node.inputs = {"a", "b"};
-      node.outputs = {"y"};
-      FastKernelRequest req;
-      req.node = &node;
-      req.version = 14;
-      req.input_types = {float_type(sa), float_type(sb)};
-      auto k = make_fast_kernel(req);
+      BinaryRequest r(op, 14, sa, sb);
+      auto k = make_fast_kernel(r.req);
       ASSERT_NE(k, nullptr) << op;
       std::vector<Shape> shapes = k->output_shapes({&a, &b});
       Tensor y(DType::Float, shapes[0]);
@@ -64,39 +60,23 @@ TEST(FastElementwise, MatchesTheReferenceBitwiseOnEveryBroadcastPattern) {
 }
 
 TEST(FastElementwise, TrapsOnShapesThatDoNotBroadcast) {
-  Node node;
-  node.op_type = "Add";
-  node.name = "n";
-  node.inputs = {"a", "b"};
-  node.outputs = {"y"};
-  FastKernelRequest req;
-  req.node = &node;
-  req.version = 14;
-  req.input_types = {float_type({2, 3}), float_type({4})};
-  auto k = make_fast_kernel(req);
+  BinaryRequest r("Add", 14, {2, 3}, {4});
+  auto k = make_fast_kernel(r.req);
   ASSERT_NE(k, nullptr);
   Tensor a(DType::Float, {2, 3}), b(DType::Float, {4});
   EXPECT_THROW(k->output_shapes({&a, &b}), Trap);
 }
 
 TEST(FastElementwise, DeclinesLegacyBroadcastAndOtherTypes) {
-  Node node;
-  node.op_type = "Mul";
-  node.name = "n";
-  node.inputs = {"a", "b"};
-  node.outputs = {"y"};
-  FastKernelRequest req;
-  req.node = &node;
-  req.version = 6;  // the `broadcast` attribute form
-  req.input_types = {float_type({2}), float_type({2})};
-  EXPECT_EQ(make_fast_kernel(req), nullptr);
-  req.version = 14;
+  BinaryRequest r("Mul", 6, {2}, {2});  // the `broadcast` attribute form
+  EXPECT_EQ(make_fast_kernel(r.req), nullptr);
+  r.req.version = 14;
   TypeInfo i64 = float_type({2});
   i64.elem = DType::Int64;
-  req.input_types = {i64, i64};
-  EXPECT_EQ(make_fast_kernel(req), nullptr);
-  req.input_types = {};  // types unknown: the reference runs
-  EXPECT_EQ(make_fast_kernel(req), nullptr);
+  r.req.input_types = {i64, i64};
+  EXPECT_EQ(make_fast_kernel(r.req), nullptr);
+  r.req.input_types = {};  // types unknown: the reference runs
+  EXPECT_EQ(make_fast_kernel(r.req), nullptr);
 }
 
 }  // namespace
