@@ -15,6 +15,7 @@ namespace {
 struct ConformArgs {
   std::vector<std::string> dirs;
   std::string executor = "reference";
+  std::string inject_fault;
   std::vector<std::string> reports;
   std::string filter;
   std::string skips;
@@ -35,6 +36,9 @@ void add_conform_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("conform", "Run ONNX backend-test directories (model.onnx + test_data_set_N) and compare outputs");
   cmd->add_option("dirs", args->dirs, "Test directories, or folders of them (e.g. the generated node suite)")->required();
   cmd->add_option("--executor", args->executor, "Executor: reference (the interpreter), linear, dataflow or parallel (optimized; run twice: once to plan memory, once in the planned arena)")->capture_default_str();
+  cmd->add_option("--inject-fault", args->inject_fault,
+                  "TEST ONLY: plant a bug in the optimized executor (the first element of every OP output + 1), to show a repro fails")
+      ->type_name("OP");
   cmd->add_option("--report", args->reports, "Write a report (.json, .md or .xml); may be repeated");
   cmd->add_option("--filter", args->filter, "Only tests whose name matches this regular expression");
   cmd->add_option("--skips", args->skips, "Skip list (default: conformance/skips.txt)");
@@ -68,7 +72,9 @@ void add_conform_command(CLI::App& app, int& exit_code) {
       if (slash == std::string::npos || opt.shard_count < 1 || opt.shard_index < 0 || opt.shard_index >= opt.shard_count)
         throw LoadError("--shard takes K/N with 0 <= K < N");
     }
-    ExecuteFn exec = make_execute_fn(args->executor);
+    if (!args->inject_fault.empty() && args->executor == "reference")
+      throw LoadError("--inject-fault needs an optimized executor (linear, dataflow or parallel)");
+    ExecuteFn exec = make_execute_fn(args->executor, 2, args->inject_fault);
     std::vector<std::filesystem::path> roots(args->dirs.begin(), args->dirs.end());
     auto tests = discover_tests(roots);
     if (tests.empty()) throw LoadError("no test directories (model.onnx + test_data_set_N) found");

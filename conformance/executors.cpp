@@ -11,7 +11,7 @@ std::vector<std::string> executor_names() {
   return names;
 }
 
-ExecuteFn make_execute_fn(const std::string& name, int threads) {
+ExecuteFn make_execute_fn(const std::string& name, int threads, const std::string& inject_fault) {
   if (name == "reference")
     return [](const Model& m, const NamedValues& in) {
       Interpreter interp(m);
@@ -20,10 +20,11 @@ ExecuteFn make_execute_fn(const std::string& name, int threads) {
   bool known = false;
   for (const auto& n : optimized_executor_names()) known = known || n == name;
   if (!known) throw LoadError("unknown executor '" + name + "' (reference, linear, dataflow, parallel)");
-  return [name, threads](const Model& m, const NamedValues& in) {
+  return [name, threads, inject_fault](const Model& m, const NamedValues& in) {
     auto compiled = std::make_shared<const CompiledModel>(m, compile_options_for(name, threads));
     ExecutorOptions options;
     options.threads = threads;
+    options.inject_fault = inject_fault;
     auto exec = make_executor(name, compiled, options);
     NamedValues first = exec->run(in);   // plans memory for these shapes
     NamedValues second = exec->run(in);  // runs in the planned arena

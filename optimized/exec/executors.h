@@ -47,8 +47,9 @@ class DataflowExecutor final : public Executor {
 };
 
 // A Dataflow executor whose ready steps run on a pool of `threads` workers at the same time. A step
-// that runs while no other step is ready or running uses `threads` threads itself (its kernel as
-// prepared for that count in a second compiled plan); otherwise each step uses one thread. The
+// that no other step can run beside (every other step is before or after it in every schedule)
+// uses `threads` threads itself (its kernel as prepared for that count in a second compiled plan);
+// every other step uses one thread. The
 // memory plan never lets two steps that may run at the same time share bytes, and every step
 // computes the same result whatever ran before it, so the results do not depend on the timing.
 // Ready steps are taken longest remaining path first, with each step's time from the previous run

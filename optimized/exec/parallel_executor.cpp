@@ -51,8 +51,10 @@ void ParallelExecutor::work() {
     work_ready_.wait(lock, [this] { return stop_ || !ready_.empty(); });
     if (stop_) return;
     int i = pop_ready();
-    // Alone: nothing else can become ready before this step ends, so it may use every thread.
-    bool alone = wide_ && ready_.empty() && running_ == 0;
+    // A step that is alone in every schedule (all other steps are before or after it) may use
+    // every thread. Deciding this from the graph, not from what happens to be running, keeps the
+    // kernel of each step — and so its rounding — the same in every run.
+    bool alone = wide_ && frame_->cg.runs_alone(i);
     ++running_;
     lock.unlock();
     std::exception_ptr error;

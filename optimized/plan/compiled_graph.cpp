@@ -182,6 +182,16 @@ void CompiledGraph::build_dependencies() {
       reach_[a][ub / 64] |= uint64_t{1} << (ub % 64);
       for (size_t w = 0; w < words; ++w) reach_[a][w] |= reach_[ub][w];
     }
+  // A step is alone when its descendants and ancestors are all the other steps.
+  std::vector<size_t> related(n, 0);
+  for (size_t a = 0; a < n; ++a)
+    for (size_t w = 0; w < words; ++w)
+      for (uint64_t bits = reach_[a][w]; bits; bits &= bits - 1) {
+        ++related[a];                                                          // a descendant of a
+        ++related[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))];  // an ancestor of it
+      }
+  alone_.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) alone_[i] = related[i] + 1 == n;
 }
 
 bool CompiledGraph::precedes(int a, int b) const {

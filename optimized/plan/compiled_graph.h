@@ -70,6 +70,9 @@ class CompiledGraph {
   // Only available for graphs of at most kMaxReachSteps steps (has_reachability()).
   bool precedes(int a, int b) const;
   bool has_reachability() const { return !reach_.empty() || steps_.empty(); }
+  // True when every other step is before or after this one in every schedule: nothing else can
+  // be ready or running while it runs (false when reachability is not computed).
+  bool runs_alone(int step) const { return !alone_.empty() && alone_[static_cast<size_t>(step)]; }
   static constexpr size_t kMaxReachSteps = 8192;
 
   // The compiled subgraph of an If/Loop/Scan attribute; null for a graph that is not one (a
@@ -96,6 +99,7 @@ class CompiledGraph {
   std::vector<std::vector<int>> readers_;
   std::vector<char> is_output_;
   std::vector<std::vector<uint64_t>> reach_;  // reach_[a] bit b: a path a -> ... -> b
+  std::vector<char> alone_;                   // per step: runs_alone
   std::map<const Graph*, std::unique_ptr<CompiledGraph>> subgraphs_;
   std::vector<std::unique_ptr<Node>> fused_nodes_;  // a fused Conv with the sum operand as a last input
 };

@@ -166,6 +166,17 @@ TEST(OptimizedExecutors, ConcurrentPlanSeparatesBranchesThatMayRunTogether) {
   EXPECT_TRUE(p.offset[ua] + p.bytes[ua] <= p.offset[ub] || p.offset[ub] + p.bytes[ub] <= p.offset[ua]);
 }
 
+TEST(ParallelExecutor, OnlyStepsThatNoOtherStepCanRunBesideAreAlone) {
+  CompiledModel cm(branching_model());
+  const CompiledGraph& g = cm.root();
+  auto step_of = [&](const std::string& out) {
+    return g.producer(g.slot_of(out));
+  };
+  EXPECT_TRUE(g.runs_alone(step_of("cat")));  // every branch is before it, Sigmoid after
+  EXPECT_TRUE(g.runs_alone(step_of("Y")));
+  for (const char* branch : {"b1", "b2a", "b2", "p3", "b3", "b4"}) EXPECT_FALSE(g.runs_alone(step_of(branch))) << branch;
+}
+
 TEST(ParallelExecutor, GivesIdenticalResultsOverRepeatedRuns) {
   Model m = branching_model();
   NamedValues in = inputs_for(m, 5);
