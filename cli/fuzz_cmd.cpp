@@ -1,0 +1,111 @@
+// sonnx fuzz: property-based differential testing on random valid graphs. Every generated graph
+// must pass the validator, and every optimized executor (with each memory planner) must match the
+// reference interpreter; a failure is shrunk and written as an ONNX test directory.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "conformance/fuzz/fuzz_loop.h"
+#include "optimized/exec/executor.h"
+#include "reference/model/errors.h"
+
+namespace sonnx::cli {
+
+namespace {
+
+struct FuzzArgs {
+  double seconds = 20;
+  int64_t graphs = 0;
+  uint64_t seed = 1;
+  std::string executor = "all";
+  std::string out = "fuzz-repros";
+  std::string format = "text";
+  std::string inject_fault;
+  std::string shard;
+  int max_failures = 3;
+  int threads = 1;
+};
+
+void parse_shard(const std::string& text, int& index, int& count) {
+  auto slash = text.find('/');
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    index = std::stoi(text.substr(0, slash));
+    count = std::stoi(text.substr(slash + 1));
+  } catch (const std::exception&) {
+    throw LoadError("--shard takes K/N");
+  }
+  if (count < 1 || index < 0 || index >= count) throw LoadError("--shard takes K/N with 0 <= K < N");
+}
+
+}  // namespace
+
+void add_fuzz_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<FuzzArgs>();
+  auto* cmd = app.add_subcommand(
+      "fuzz", "Differential testing on random valid graphs: every executor and memory planner against the reference");
+  cmd->add_option("--seconds", args->seconds, "Run for this long (0: no time limit)")->capture_default_str();
+  cmd->add_option("--graphs", args->graphs, "Stop after this many graphs (0: no limit)")->capture_default_str();
+  cmd->add_option("--seed", args->seed, "First seed; graph i uses seed + i (per shard: + i*N + K)")->capture_default_str();
+  cmd->add_option("--executor", args->executor, "Executor to compare with the reference: linear, dataflow, parallel or all")
+      ->check(CLI::IsMember({"all", "linear", "dataflow", "parallel"}))->capture_default_str();
+  cmd->add_option("--out", args->out, "Directory for the shrunk repros (ONNX test directories)")->capture_default_str();
+  cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--max-failures", args->max_failures, "Stop after this many failures")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Kernel threads of linear and dataflow (parallel uses at least 2 workers)")->capture_default_str();
+  cmd->add_option("--shard", args->shard, "Shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
+  cmd->add_option("--inject-fault", args->inject_fault,
+                  "TEST ONLY: plant a known bug in the first executor compared (the first element of every OP "
+                  "node's first output gets +1), to show the fuzzer finds and shrinks it");
+  cmd->callback([args, &exit_code] {
+    fuzz::FuzzOptions o;
+    o.seconds = args->seconds;
+    o.max_graphs = args->graphs;
+    o.seed = args->seed;
+    o.out = args->out;
+    o.max_failures = args->max_failures;
+    if (args->seconds < 0 || args->graphs < 0 || args->max_failures < 1 || args->threads < 1)
+      throw LoadError("--seconds and --graphs take non-negative numbers, --max-failures and --threads positive ones");
+    std::string shard = args->shard;
+    if (shard.empty() && std::getenv("GTEST_TOTAL_SHARDS") && std::getenv("GTEST_SHARD_INDEX"))
+      shard = std::string(std::getenv("GTEST_SHARD_INDEX")) + "/" + std::getenv("GTEST_TOTAL_SHARDS");
+    if (!shard.empty()) parse_shard(shard, o.shard_index, o.shard_count);
+    if (args->executor != "all") o.diff.executors = {args->executor};
+    else o.diff.executors = optimized_executor_names();
+    o.diff.threads = args->threads;
+    o.diff.inject_fault = args->inject_fault;
+    o.diff.fault_executor = o.diff.executors.front();
+    if (isatty(STDERR_FILENO))
+      o.progress = [](int64_t graphs, int failures, double seconds) {
+        std::cerr << "\rfuzz: " << graphs << " graphs, " << failures << " failures, " << static_cast<int>(seconds) << " s"
+                  << std::flush;
+      };
+    fuzz::FuzzReport r = fuzz::run_fuzz(o);
+    if (o.progress) std::cerr << "\n";
+    double rate = r.seconds > 0 ? static_cast<double>(r.graphs) / r.seconds : 0;
+    if (args->format == "json") {
+      nlohmann::json repros = nlohmann::json::array();
+      for (const auto& p : r.repros)
+        repros.push_back({{"path", p.path}, {"nodes", p.nodes}, {"kind", p.kind}, {"executor", p.executor},
+                          {"recipe", p.recipe}, {"message", p.message}});
+      nlohmann::json j{{"graphs", r.graphs}, {"failures", r.failures}, {"seconds", r.seconds},
+                       {"graphs_per_second", rate}, {"repro", repros}};
+      std::cout << j.dump(2) << "\n";
+    } else {
+      for (const auto& p : r.repros)
+        std::cout << "FAILED (" << p.kind << ", " << p.executor << "): " << p.message << "\n"
+                  << p.description << "\nrepro: " << p.path << " (" << p.nodes << " nodes)\n";
+      std::cout << r.graphs << " graphs in " << r.seconds << " s (" << rate << " graphs/s), " << r.failures
+                << " failures\n";
+    }
+    // The seed and graph of every failure also go to stderr, so they survive a JSON consumer.
+    for (const auto& p : r.repros) std::cerr << "sonnx fuzz: failure " << p.kind << " (" << p.executor << ")\n" << p.description << "\n";
+    exit_code = r.failures > 0 ? 1 : 0;
+  });
+}
+
+}  // namespace sonnx::cli

@@ -1,0 +1,102 @@
+#include "differential.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "optimized/exec/executor.h"
+#include "reference/check/validator.h"
+#include "reference/model/loader.h"
+
+namespace sonnx::fuzz {
+
+namespace {
+
+const Profile& onnx_profile() {
+  static const Profile p = load_profile("onnx");
+  return p;
+}
+
+// Compares an executor's outputs with the reference; "" when they agree.
+std::string compare_outputs(const GeneratedCase& g, const NamedValues& ref, const NamedValues& out) {
+  for (const auto& oc : g.outputs) {
+    auto e = ref.find(oc.name);
+    auto a = out.find(oc.name);
+    if (a == out.end()) return "output '" + oc.name + "' missing";
+    if (oc.exact) {
+      if (!(a->second == e->second)) {
+        Comparison c = compare_values(a->second, e->second, Tolerance{0, 0});
+        return "output '" + oc.name + "' differs bitwise (exact operators): " + c.message;
+      }
+    } else {
+      Comparison c = compare_values(a->second, e->second, oc.tol);
+      if (!c.ok) return "output '" + oc.name + "': " + c.message;
+    }
+  }
+  return "";
+}
+
+DiffResult fail(std::string kind, std::string executor, std::string message) {
+  DiffResult r;
+  r.ok = false;
+  r.kind = std::move(kind);
+  r.executor = std::move(executor);
+  r.message = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+DiffResult run_differential(const GeneratedCase& g, const DiffOptions& options) {
+  if (options.validate) {
+    LoadedModel lm{g.proto, g.model};
+    std::string errors;
+    for (const auto& d : validate(lm, onnx_profile()))
+      if (d.severity == Severity::Error) errors += (errors.empty() ? "" : "; ") + d.message;
+    if (!errors.empty()) return fail("validator", "", "the validator rejects a generated graph: " + errors);
+  }
+  NamedValues ref;
+  try {
+    ref = Interpreter(g.model).run(g.inputs);
+  } catch (const std::exception& e) {
+    return fail("reference-error", "reference", e.what());
+  }
+  auto failed = [&ref](std::string kind, std::string who, std::string message) {
+    DiffResult r = fail(std::move(kind), std::move(who), std::move(message));
+    r.reference = ref;
+    return r;
+  };
+  const auto& names = options.executors.empty() ? optimized_executor_names() : options.executors;
+  for (const auto& name : names) {
+    std::shared_ptr<const CompiledModel> cm;
+    for (Planner planner : options.planners) {
+      std::string who = name + "/" + planner_name(planner);
+      try {
+        // Parallel needs at least two workers to run steps concurrently.
+        int threads = name == "parallel" ? std::max(2, options.threads) : options.threads;
+        if (!cm) cm = std::make_shared<const CompiledModel>(g.model, compile_options_for(name, threads));
+        ExecutorOptions eo;
+        eo.threads = threads;
+        eo.planner = planner;
+        if (!options.inject_fault.empty() && name == options.fault_executor) eo.inject_fault = options.inject_fault;
+        auto ex = make_executor(name, cm, eo);
+        NamedValues first = ex->run(g.inputs);  // on the heap; makes the memory plan
+        if (std::string m = compare_outputs(g, ref, first); !m.empty()) return failed("mismatch", who, "planning run: " + m);
+        if (!ex->plan()) return failed("memory-plan", who, "no memory plan after the first run");
+        if (std::string m = check_memory_plan(cm->root(), *ex->plan()); !m.empty()) return failed("memory-plan", who, m);
+        NamedValues second = ex->run(g.inputs);  // in the planned arena
+        if (std::string m = compare_outputs(g, ref, second); !m.empty()) return failed("mismatch", who, "arena run: " + m);
+        if (name == "parallel") {
+          NamedValues third = ex->run(g.inputs);
+          if (third != second) return failed("nondeterministic", who, "a repeated parallel run differs bit for bit");
+        }
+      } catch (const std::exception& e) {
+        return failed("executor-error", who, e.what());
+      }
+    }
+  }
+  DiffResult ok;
+  ok.reference = std::move(ref);
+  return ok;
+}
+
+}  // namespace sonnx::fuzz

@@ -1,0 +1,297 @@
+// Neural-network operators: Conv, pooling, Gemm, MatMul, the normalisations, Softmax/LogSoftmax
+// and PRelu. Window sizes, strides, pads, dilations and channel counts are Z3 symbols; the output
+// size of a window operator is tied to them by ONNX's formula
+//   out = floor((in + pad_begin + pad_end − dilation·(kernel − 1) − 1) / stride) + 1,
+// stated without division as stride·(out − 1) ≤ span < stride·out.
+#include "spec_util.h"
+
+namespace sonnx::fuzz {
+namespace {
+
+const TVar& tv(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)]; }
+
+bool spatial(const TVar& t) { return is_float(t) && (t.rank() == 3 || t.rank() == 4); }
+
+struct Window {
+  std::vector<z3::expr> kernel, stride, dilation, pad_begin, pad_end, out;
+};
+
+// A window over each spatial dim of `in`; pads stay below the kernel (ONNX requires it for pooling).
+Window make_window(GenContext& c, OpPlan& p, const std::vector<z3::expr>& in, bool dilations, bool pads_below_kernel) {
+  Window w;
+  for (size_t i = 2; i < in.size(); ++i) {
+    z3::expr k = c.fresh(p, "k", 1, 3), s = c.fresh(p, "st", 1, 2), d = c.fresh(p, "dl", 1, dilations ? 2 : 1);
+    z3::expr pb = c.fresh(p, "pb", 0, 2), pe = c.fresh(p, "pe", 0, 2), o = c.fresh(p, "o", 1, 64);
+    if (pads_below_kernel) p.constraints.push_back(pb < k && pe < k);
+    z3::expr span = in[i] + pb + pe - d * (k - 1) - 1;
+    p.constraints.push_back(span >= 0 && s * (o - 1) <= span && span < s * o);
+    p.prefs.push_back(k == c.c(c.uniform(1, 3)) && s == c.c(c.coin(0.7) ? 1 : 2) && d == c.c(c.coin(0.8) ? 1 : 2) &&
+                      pb == c.c(c.uniform(0, 1)) && pe == pb);
+    w.kernel.push_back(k), w.stride.push_back(s), w.dilation.push_back(d);
+    w.pad_begin.push_back(pb), w.pad_end.push_back(pe), w.out.push_back(o);
+  }
+  return w;
+}
+
+void set_window(onnx::NodeProto& n, const Window& w, const Solution& s, bool dilations) {
+  set_attr(n, "kernel_shape", s(w.kernel));
+  set_attr(n, "strides", s(w.stride));
+  std::vector<int64_t> pads = s(w.pad_begin), e = s(w.pad_end);
+  pads.insert(pads.end(), e.begin(), e.end());
+  set_attr(n, "pads", pads);
+  if (dilations) set_attr(n, "dilations", s(w.dilation));
+}
+
+bool plan_conv(GenContext& c, OpPlan& p) {
+  int x = c.pick(spatial);
+  if (x < 0) return false;
+  auto in = dims_of(c, tv(c, x));
+  int64_t C = tv(c, x).shape[1];
+  bool depthwise = C > 1 && c.coin(0.25);
+  z3::expr M = c.fresh(p, "m", 1, 2 * c.max_dim);
+  if (depthwise) p.constraints.push_back(M == c.c(C) || M == c.c(2 * C));
+  // Up to 16 channels: oneDNN picks blocked layouts (8 or 16 channels a block) for these.
+  int64_t want = c.coin(0.3) ? 2 * c.max_dim : c.uniform(1, c.max_dim);
+  p.prefs.push_back(M == c.c(depthwise ? C : want));
+  Window w = make_window(c, p, in, true, false);
+  bool bias = c.coin(0.6);
+  p.emit = [&c, x, in, M, w, depthwise, bias, C](const Solution& s) {
+    int64_t m = s(M), group = depthwise ? C : 1, cin = C / group;
+    std::vector<int64_t> shape{tv(c, x).shape[0], m}, wshape{m, cin};
+    int64_t fan_in = cin;
+    for (size_t i = 0; i < w.out.size(); ++i) {
+      shape.push_back(s(w.out[i]));
+      wshape.push_back(s(w.kernel[i]));
+      fan_in *= s(w.kernel[i]);
+    }
+    double ws = 1 / std::sqrt(static_cast<double>(fan_in));
+    Interval range{-(tv(c, x).range.mag() * std::sqrt(static_cast<double>(fan_in)) + 1), 0};
+    range.hi = -range.lo;
+    if (!c.fits(shape) || !c.fits(wshape) || !c.fits(range)) return false;
+    std::vector<std::string> ins{tv(c, x).name, c.add_float_const(wshape, {-ws, ws})};
+    if (bias) ins.push_back(c.add_float_const({m}, {-1, 1}));
+    int y = out_tensor(c, kFloat(), shape, range, {x}, "Conv");
+    auto& n = c.add_node("Conv", ins, {y});
+    set_window(n, w, s, true);
+    set_attr(n, "group", group);
+    return true;
+  };
+  return true;
+}
+
+template <int I>
+bool plan_pool(GenContext& c, OpPlan& p) {
+  const char* op = I == 0 ? "MaxPool" : "AveragePool";
+  int x = c.pick(spatial);
+  if (x < 0) return false;
+  auto in = dims_of(c, tv(c, x));
+  Window w = make_window(c, p, in, I == 0, true);
+  bool count_pad = c.coin();
+  p.emit = [&c, x, w, op, count_pad](const Solution& s) {
+    std::vector<int64_t> shape{tv(c, x).shape[0], tv(c, x).shape[1]};
+    for (const auto& o : w.out) shape.push_back(s(o));
+    Interval range = tv(c, x).range;
+    if (I == 1 || std::string(op) == "MaxPool") range = hull(range, {0, 0});  // padding may contribute zeros
+    int y = out_tensor(c, kFloat(), shape, range, {x}, op);
+    auto& n = c.add_node(op, {tv(c, x).name}, {y});
+    set_window(n, w, s, I == 0);
+    if (I == 1) set_attr(n, "count_include_pad", static_cast<int64_t>(count_pad));
+    return true;
+  };
+  return true;
+}
+
+template <int I>
+bool plan_global_pool(GenContext& c, OpPlan& p) {
+  const char* op = I == 0 ? "GlobalAveragePool" : "GlobalMaxPool";
+  int x = c.pick(spatial);
+  if (x < 0) return false;
+  p.emit = [&c, x, op](const Solution&) {
+    std::vector<int64_t> shape = tv(c, x).shape;
+    for (size_t i = 2; i < shape.size(); ++i) shape[i] = 1;
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, op);
+    c.add_node(op, {tv(c, x).name}, {y});
+    return true;
+  };
+  return true;
+}
+
+bool plan_gemm(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() == 2; });
+  if (x < 0) return false;
+  bool ta = c.coin(0.2), tb = c.coin(0.4);
+  int64_t M = tv(c, x).shape[ta ? 1 : 0], K = tv(c, x).shape[ta ? 0 : 1];
+  z3::expr N = c.fresh(p, "n", 1, c.max_dim);
+  p.prefs.push_back(N == c.c(c.uniform(1, c.max_dim)));
+  int bias_kind = static_cast<int>(c.uniform(0, 3));  // none, [N], [M,N], scalar
+  double alpha = c.coin(0.7) ? 1.0 : c.uniform_real(0.25, 2), beta = c.coin(0.7) ? 1.0 : c.uniform_real(0.25, 2);
+  p.emit = [&c, x, ta, tb, M, K, N, bias_kind, alpha, beta](const Solution& s) {
+    int64_t n = s(N);
+    double ws = 1 / std::sqrt(static_cast<double>(K));
+    std::vector<std::string> ins{tv(c, x).name, c.add_float_const(tb ? std::vector<int64_t>{n, K} : std::vector<int64_t>{K, n}, {-ws, ws})};
+    if (bias_kind == 1) ins.push_back(c.add_float_const({n}, {-1, 1}));
+    if (bias_kind == 2) ins.push_back(c.add_float_const({M, n}, {-1, 1}));
+    if (bias_kind == 3) ins.push_back(c.add_float_const({}, {-1, 1}));
+    double mag = alpha * tv(c, x).range.mag() * std::sqrt(static_cast<double>(K)) + (bias_kind ? beta : 0);
+    int y = out_tensor(c, kFloat(), {M, n}, {-mag, mag}, {x}, "Gemm");
+    auto& node = c.add_node("Gemm", ins, {y});
+    set_attr(node, "transA", static_cast<int64_t>(ta));
+    set_attr(node, "transB", static_cast<int64_t>(tb));
+    set_attr(node, "alpha", static_cast<float>(alpha));
+    set_attr(node, "beta", static_cast<float>(beta));
+    return true;
+  };
+  return true;
+}
+
+// MatMul with a constant or input right operand: [K, N], or batched with the left's batch dims.
+bool plan_matmul(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 2; });
+  if (x < 0) return false;
+  const auto& xs = tv(c, x).shape;
+  int64_t K = xs.back();
+  z3::expr N = c.fresh(p, "n", 1, c.max_dim);
+  p.prefs.push_back(N == c.c(c.uniform(1, c.max_dim)));
+  bool batched = xs.size() > 2 && c.coin(0.4), as_const = c.coin(0.6);
+  p.emit = [&c, x, K, N, batched, as_const](const Solution& s) {
+    int64_t n = s(N);
+    const auto& xs = tv(c, x).shape;
+    std::vector<int64_t> bshape{K, n}, shape(xs.begin(), xs.end() - 1);
+    shape.push_back(n);
+    if (batched) bshape.insert(bshape.begin(), xs.begin(), xs.end() - 2);
+    if (!c.fits(shape) || !c.fits(bshape)) return false;
+    double ws = 1 / std::sqrt(static_cast<double>(K));
+    std::string b = as_const ? c.add_float_const(bshape, {-ws, ws}) : c.tensors[static_cast<size_t>(c.add_input(bshape, {-ws, ws}))].name;
+    double mag = tv(c, x).range.mag() * std::sqrt(static_cast<double>(K));
+    int y = out_tensor(c, kFloat(), shape, {-mag, mag}, {x}, "MatMul");
+    c.add_node("MatMul", {tv(c, x).name, b}, {y});
+    return true;
+  };
+  return true;
+}
+
+bool plan_batchnorm(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 2; });
+  if (x < 0) return false;
+  p.emit = [&c, x](const Solution&) {
+    int64_t C = tv(c, x).shape[1];
+    std::vector<std::string> ins{tv(c, x).name, c.add_float_const({C}, {0.5, 1.5}), c.add_float_const({C}, {-1, 1}),
+                                 c.add_float_const({C}, {-1, 1}), c.add_float_const({C}, {0.5, 2})};
+    double mag = (tv(c, x).range.mag() + 1) / std::sqrt(0.5) * 1.5 + 1;
+    int y = out_tensor(c, kFloat(), tv(c, x).shape, {-mag, mag}, {x}, "BatchNormalization");
+    auto& n = c.add_node("BatchNormalization", ins, {y});
+    set_attr(n, "epsilon", 1e-5f);
+    return true;
+  };
+  return true;
+}
+
+// Normalisations divide by a spread that may be tiny; only on values computed bit for bit.
+bool normalisable(const TVar& t) { return is_float(t) && !t.fast_rounding && t.rank() >= 1; }
+
+bool plan_layernorm(GenContext& c, OpPlan& p) {
+  int x = c.pick(normalisable);
+  if (x < 0) return false;
+  int64_t r = tv(c, x).rank(), axis = random_axis(c, r);
+  bool neg = c.coin(0.3), with_bias = c.coin();
+  p.emit = [&c, x, r, axis, neg, with_bias](const Solution&) {
+    std::vector<int64_t> norm(tv(c, x).shape.begin() + axis, tv(c, x).shape.end());
+    int64_t n = 1;
+    for (int64_t d : norm) n *= d;
+    std::vector<std::string> ins{tv(c, x).name, c.add_float_const(norm, {0.5, 1.5})};
+    if (with_bias) ins.push_back(c.add_float_const(norm, {-1, 1}));
+    double mag = 1.5 * std::sqrt(static_cast<double>(n)) + 1;
+    int y = out_tensor(c, kFloat(), tv(c, x).shape, {-mag, mag}, {x}, "LayerNormalization");
+    auto& node = c.add_node("LayerNormalization", ins, {y});
+    set_attr(node, "axis", neg ? axis - r : axis);
+    set_attr(node, "epsilon", 1e-5f);
+    return true;
+  };
+  return true;
+}
+
+bool plan_instancenorm(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return normalisable(t) && t.rank() >= 3; });
+  if (x < 0) return false;
+  p.emit = [&c, x](const Solution&) {
+    int64_t C = tv(c, x).shape[1], n = tv(c, x).numel() / (C * tv(c, x).shape[0]);
+    std::vector<std::string> ins{tv(c, x).name, c.add_float_const({C}, {0.5, 1.5}), c.add_float_const({C}, {-1, 1})};
+    double mag = 1.5 * std::sqrt(static_cast<double>(n)) + 1;
+    int y = out_tensor(c, kFloat(), tv(c, x).shape, {-mag, mag}, {x}, "InstanceNormalization");
+    set_attr(c.add_node("InstanceNormalization", ins, {y}), "epsilon", 1e-5f);
+    return true;
+  };
+  return true;
+}
+
+bool plan_lpnorm(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return normalisable(t) && (t.range.lo >= 0.1 || t.range.hi <= -0.1); });
+  if (x < 0) return false;
+  int64_t axis = random_axis(c, tv(c, x).rank()), pn = c.coin() ? 1 : 2;
+  p.emit = [&c, x, axis, pn](const Solution&) {
+    int y = out_tensor(c, kFloat(), tv(c, x).shape, {-1, 1}, {x}, "LpNormalization");
+    auto& n = c.add_node("LpNormalization", {tv(c, x).name}, {y});
+    set_attr(n, "axis", axis);
+    set_attr(n, "p", pn);
+    return true;
+  };
+  return true;
+}
+
+template <int I>
+bool plan_softmax(GenContext& c, OpPlan& p) {
+  const char* op = I == 0 ? "Softmax" : "LogSoftmax";
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  int64_t r = tv(c, x).rank(), axis = random_axis(c, r);
+  bool neg = c.coin(0.3);
+  p.emit = [&c, x, r, axis, neg, op](const Solution&) {
+    Interval in = tv(c, x).range;
+    double n = static_cast<double>(tv(c, x).shape[static_cast<size_t>(axis)]);
+    Interval range = I == 0 ? Interval{0, 1} : Interval{in.lo - in.hi - std::log(n), 0};
+    int y = out_tensor(c, kFloat(), tv(c, x).shape, range, {x}, op);
+    set_attr(c.add_node(op, {tv(c, x).name}, {y}), "axis", neg ? axis - r : axis);
+    return true;
+  };
+  return true;
+}
+
+// PRelu: the slope broadcasts unidirectionally to X (a suffix of X's dims, some of them 1).
+bool plan_prelu(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  p.emit = [&c, x](const Solution&) {
+    const auto& xs = tv(c, x).shape;
+    size_t rank = static_cast<size_t>(c.uniform(1, static_cast<int64_t>(xs.size())));
+    std::vector<int64_t> sshape(xs.end() - static_cast<long>(rank), xs.end());
+    for (auto& d : sshape)
+      if (c.coin(0.4)) d = 1;
+    std::string slope = c.add_float_const(sshape, {0.05, 0.5});
+    Interval in = tv(c, x).range;
+    int y = out_tensor(c, kFloat(), xs, {std::min(in.lo, 0.0), std::max(in.hi, 0.0)}, {x}, "PRelu");
+    c.add_node("PRelu", {tv(c, x).name, slope}, {y});
+    return true;
+  };
+  return true;
+}
+
+}  // namespace
+
+void add_nn_specs(std::vector<OpSpec>& v) {
+  v.push_back({"Conv", plan_conv});
+  v.push_back({"MaxPool", plan_pool<0>});
+  v.push_back({"AveragePool", plan_pool<1>});
+  v.push_back({"GlobalAveragePool", plan_global_pool<0>});
+  v.push_back({"GlobalMaxPool", plan_global_pool<1>});
+  v.push_back({"Gemm", plan_gemm});
+  v.push_back({"MatMul", plan_matmul});
+  v.push_back({"BatchNormalization", plan_batchnorm});
+  v.push_back({"LayerNormalization", plan_layernorm});
+  v.push_back({"InstanceNormalization", plan_instancenorm});
+  v.push_back({"LpNormalization", plan_lpnorm});
+  v.push_back({"Softmax", plan_softmax<0>});
+  v.push_back({"LogSoftmax", plan_softmax<1>});
+  v.push_back({"PRelu", plan_prelu});
+}
+
+}  // namespace sonnx::fuzz

@@ -1,0 +1,439 @@
+// Data movement and reductions: Reshape, Transpose, Slice, Gather, Concat, Split, Pad, Flatten,
+// Squeeze, Unsqueeze, Expand, Tile, the Reduce family, ArgMax/ArgMin and Cast. Sizes that the
+// operator introduces (slice bounds, split sizes, pads, gathered counts) are Z3 symbols.
+#include <numeric>
+
+#include "spec_util.h"
+
+namespace sonnx::fuzz {
+namespace {
+
+std::string name_of(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)].name; }
+const TVar& tv(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)]; }
+
+bool plan_reshape(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  std::vector<z3::expr> in = dims_of(c, tv(c, x)), out;
+  size_t r = in.size();
+  int mode = static_cast<int>(c.uniform(0, 2));
+  size_t i = static_cast<size_t>(c.uniform(0, static_cast<int64_t>(r) - 1));
+  if (mode == 0 && r >= 2 && i + 1 < r) {  // merge two adjacent dims
+    for (size_t k = 0; k < r; ++k)
+      if (k == i) out.push_back(in[k] * in[k + 1]), ++k;
+      else out.push_back(in[k]);
+  } else if (mode == 1) {  // split a dim into two factors
+    z3::expr a = c.fresh(p, "f", 1, c.max_dim), b = c.fresh(p, "f", 1, c.max_dim);
+    p.constraints.push_back(a * b == in[i]);
+    p.prefs.push_back(a != c.c(1) && b != c.c(1));
+    for (size_t k = 0; k < r; ++k)
+      if (k == i) out.push_back(a), out.push_back(b);
+      else out.push_back(in[k]);
+  } else {  // insert a unit dim
+    out = in;
+    out.insert(out.begin() + static_cast<long>(c.uniform(0, static_cast<int64_t>(r))), c.c(1));
+  }
+  bool use_minus_one = c.coin(0.3), use_zero = c.coin(0.3);
+  p.emit = [&c, x, out, use_minus_one, use_zero](const Solution& s) {
+    std::vector<int64_t> shape = s(out), spec = shape;
+    if (!c.fits(shape)) return false;
+    const auto& xs = tv(c, x).shape;
+    if (use_zero && !spec.empty() && !xs.empty() && spec[0] == xs[0]) spec[0] = 0;  // 0 copies the input dim
+    if (use_minus_one && !spec.empty()) spec.back() = -1;
+    std::string k = c.add_int64_const({static_cast<int64_t>(spec.size())}, spec);
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Reshape");
+    c.add_node("Reshape", {name_of(c, x), k}, {y});
+    return true;
+  };
+  return true;
+}
+
+bool plan_transpose(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 2; });
+  if (x < 0) return false;
+  std::vector<int64_t> perm(static_cast<size_t>(tv(c, x).rank()));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), c.rng);
+  p.emit = [&c, x, perm](const Solution&) {
+    std::vector<int64_t> shape;
+    for (int64_t a : perm) shape.push_back(tv(c, x).shape[static_cast<size_t>(a)]);
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Transpose");
+    set_attr(c.add_node("Transpose", {name_of(c, x)}, {y}), "perm", perm);
+    return true;
+  };
+  return true;
+}
+
+bool plan_slice(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  auto in = dims_of(c, tv(c, x));
+  int64_t r = tv(c, x).rank();
+  int64_t axis = random_axis(c, r), step = c.coin(0.7) ? 1 : 2;
+  z3::expr b = c.fresh(p, "s", 0, 64), e = c.fresh(p, "e", 1, 64), n = c.fresh(p, "n", 1, 64);
+  const z3::expr& d = in[static_cast<size_t>(axis)];
+  // Elements b, b+step, ... < e; n of them.
+  p.constraints.push_back(b < e && e <= d && n * c.c(step) >= e - b && (n - 1) * c.c(step) < e - b);
+  p.prefs.push_back(b == c.c(c.uniform(0, 2)) && n == c.c(c.uniform(1, c.max_dim)));
+  auto out = in;
+  out[static_cast<size_t>(axis)] = n;
+  bool negative = c.coin(0.3), neg_axis = c.coin(0.3);
+  p.emit = [&c, x, b, e, out, axis, step, negative, neg_axis, r](const Solution& s) {
+    std::vector<int64_t> shape = s(out);
+    int64_t dim = tv(c, x).shape[static_cast<size_t>(axis)];
+    int64_t start = s(b), end = s(e);
+    if (negative) start -= dim;            // the same position counted from the end
+    if (end == dim && negative) end = INT64_MAX;  // "to the end", clamped
+    std::string ks = c.add_int64_const({1}, {start}), ke = c.add_int64_const({1}, {end});
+    std::string ka = c.add_int64_const({1}, {neg_axis ? axis - r : axis}), kt = c.add_int64_const({1}, {step});
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Slice");
+    c.add_node("Slice", {name_of(c, x), ks, ke, ka, kt}, {y});
+    return true;
+  };
+  return true;
+}
+
+bool plan_gather(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  int64_t r = tv(c, x).rank(), axis = random_axis(c, r);
+  int64_t idx_rank = c.coin(0.2) ? 0 : c.uniform(1, 2);
+  if (r - 1 + idx_rank > 4) idx_rank = 0;
+  std::vector<z3::expr> idx;
+  for (int64_t i = 0; i < idx_rank; ++i) idx.push_back(c.fresh(p, "g", 1, c.max_dim));
+  for (auto& d : idx) p.prefs.push_back(d <= c.c(3));
+  auto in = dims_of(c, tv(c, x));
+  std::vector<z3::expr> out(in.begin(), in.begin() + axis);
+  out.insert(out.end(), idx.begin(), idx.end());
+  out.insert(out.end(), in.begin() + axis + 1, in.end());
+  p.emit = [&c, x, idx, out, axis](const Solution& s) {
+    std::vector<int64_t> shape = s(out), ishape = s(idx);
+    if (!c.fits(shape)) return false;
+    int64_t d = tv(c, x).shape[static_cast<size_t>(axis)], count = 1;
+    for (int64_t k : ishape) count *= k;
+    std::vector<int64_t> values;
+    for (int64_t k = 0; k < count; ++k) values.push_back(c.uniform(-d, d - 1));  // negative indices count from the end
+    std::string ki = c.add_int64_const(ishape, values);
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Gather");
+    set_attr(c.add_node("Gather", {name_of(c, x), ki}, {y}), "axis", axis);
+    return true;
+  };
+  return true;
+}
+
+bool plan_concat(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  int64_t r = tv(c, x).rank(), axis = random_axis(c, r);
+  auto in = dims_of(c, tv(c, x));
+  std::vector<Operand> ops{existing(c, x)};
+  int extra = static_cast<int>(c.uniform(1, 2));
+  z3::expr total = in[static_cast<size_t>(axis)];
+  for (int k = 0; k < extra; ++k) {
+    // Another tensor of the same shape off the axis: an existing one (several consumers) or new.
+    int other = c.coin(0.4) ? c.pick([&](const TVar& t) {
+      if (!is_float(t) || t.rank() != r) return false;
+      for (int64_t i = 0; i < r; ++i)
+        if (i != axis && t.shape[static_cast<size_t>(i)] != tv(c, x).shape[static_cast<size_t>(i)]) return false;
+      return true;
+    }) : -1;
+    Operand o;
+    if (other >= 0) {
+      o = existing(c, other);
+    } else {
+      o.dims = in;
+      o.dims[static_cast<size_t>(axis)] = c.fresh(p, "c", 1, c.max_dim);
+      o.range = random_range(c, false);
+      o.as_const = c.coin(0.3);
+    }
+    total = total + o.dims[static_cast<size_t>(axis)];
+    ops.push_back(o);
+  }
+  auto out = in;
+  out[static_cast<size_t>(axis)] = total;
+  bool neg = c.coin(0.3);
+  p.emit = [&c, ops, out, axis, r, neg](const Solution& s) {
+    std::vector<int64_t> shape = s(out);
+    if (!c.fits(shape)) return false;
+    std::vector<std::string> names;
+    std::vector<int> from;
+    Interval range = ops[0].range;
+    for (const auto& o : ops) {
+      names.push_back(materialize(c, o, s));
+      range = hull(range, o.range);
+      if (o.tensor >= 0) from.push_back(o.tensor);
+    }
+    int y = out_tensor(c, kFloat(), shape, range, from, "Concat");
+    set_attr(c.add_node("Concat", names, {y}), "axis", neg ? axis - r : axis);
+    return true;
+  };
+  return true;
+}
+
+// Split: a node with several outputs (sizes given as an input, opset 13).
+bool plan_split(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) {
+    for (int64_t d : t.shape)
+      if (d >= 2) return is_float(t);
+    return false;
+  });
+  if (x < 0) return false;
+  int64_t r = tv(c, x).rank(), axis = random_axis(c, r);
+  while (tv(c, x).shape[static_cast<size_t>(axis)] < 2) axis = (axis + 1) % r;
+  int parts = static_cast<int>(c.uniform(2, 3));
+  std::vector<z3::expr> sizes;
+  z3::expr sum = c.c(0);
+  for (int k = 0; k < parts; ++k) {
+    sizes.push_back(c.fresh(p, "p", 1, 64));
+    sum = sum + sizes.back();
+  }
+  p.constraints.push_back(sum == c.c(tv(c, x).shape[static_cast<size_t>(axis)]));
+  p.prefs.push_back(sizes[0] == c.c(c.uniform(1, 3)));
+  bool explicit_sizes = c.coin(0.7);
+  p.emit = [&c, x, sizes, axis, explicit_sizes](const Solution& s) {
+    std::vector<int64_t> sz = s(sizes);
+    bool equal = std::all_of(sz.begin(), sz.end(), [&](int64_t v) { return v == sz[0]; });
+    std::vector<std::string> ins{name_of(c, x)};
+    if (explicit_sizes || !equal) ins.push_back(c.add_int64_const({static_cast<int64_t>(sz.size())}, sz));
+    std::vector<int> outs;
+    for (int64_t v : sz) {
+      auto shape = tv(c, x).shape;
+      shape[static_cast<size_t>(axis)] = v;
+      outs.push_back(out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Split"));
+    }
+    set_attr(c.add_node("Split", ins, outs), "axis", axis);
+    return true;
+  };
+  return true;
+}
+
+bool plan_pad(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  static const char* modes[] = {"constant", "reflect", "edge"};
+  std::string mode = modes[c.uniform(0, 2)];
+  auto in = dims_of(c, tv(c, x));
+  std::vector<z3::expr> begin, end, out;
+  for (const auto& d : in) {
+    begin.push_back(c.fresh(p, "pb", 0, 2));
+    end.push_back(c.fresh(p, "pe", 0, 2));
+    if (mode == "reflect") p.constraints.push_back(begin.back() < d && end.back() < d);
+    out.push_back(d + begin.back() + end.back());
+    p.prefs.push_back(begin.back() == c.c(c.uniform(0, 1)) && end.back() == c.c(c.uniform(0, 1)));
+  }
+  double value = c.uniform_real(-1, 1);
+  p.emit = [&c, x, begin, end, out, mode, value](const Solution& s) {
+    std::vector<int64_t> shape = s(out), pads = s(begin), e = s(end);
+    if (!c.fits(shape)) return false;
+    pads.insert(pads.end(), e.begin(), e.end());
+    std::vector<std::string> ins{name_of(c, x), c.add_int64_const({static_cast<int64_t>(pads.size())}, pads)};
+    Interval range = tv(c, x).range;
+    if (mode == "constant") {
+      ins.push_back(c.add_float_const({}, {value, value}));
+      range = hull(range, {value, value});
+    }
+    int y = out_tensor(c, kFloat(), shape, range, {x}, "Pad");
+    set_attr(c.add_node("Pad", ins, {y}), "mode", mode);
+    return true;
+  };
+  return true;
+}
+
+bool plan_flatten(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  int64_t axis = c.uniform(0, tv(c, x).rank());
+  p.emit = [&c, x, axis](const Solution&) {
+    int64_t a = 1, b = 1;
+    for (int64_t i = 0; i < tv(c, x).rank(); ++i) (i < axis ? a : b) *= tv(c, x).shape[static_cast<size_t>(i)];
+    int y = out_tensor(c, kFloat(), {a, b}, tv(c, x).range, {x}, "Flatten");
+    set_attr(c.add_node("Flatten", {name_of(c, x)}, {y}), "axis", axis);
+    return true;
+  };
+  return true;
+}
+
+bool plan_squeeze(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && std::count(t.shape.begin(), t.shape.end(), 1) > 0; });
+  if (x < 0) return false;
+  p.emit = [&c, x](const Solution&) {
+    std::vector<int64_t> axes, shape;
+    for (int64_t i = 0; i < tv(c, x).rank(); ++i) {
+      int64_t d = tv(c, x).shape[static_cast<size_t>(i)];
+      if (d == 1 && (axes.empty() || c.coin())) axes.push_back(i);
+      else shape.push_back(d);
+    }
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Squeeze");
+    c.add_node("Squeeze", {name_of(c, x), c.add_int64_const({static_cast<int64_t>(axes.size())}, axes)}, {y});
+    return true;
+  };
+  return true;
+}
+
+bool plan_unsqueeze(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() <= 3; });
+  if (x < 0) return false;
+  p.emit = [&c, x](const Solution&) {
+    std::vector<int64_t> shape = tv(c, x).shape;
+    int64_t axis = c.uniform(0, static_cast<int64_t>(shape.size()));
+    shape.insert(shape.begin() + axis, 1);
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Unsqueeze");
+    c.add_node("Unsqueeze", {name_of(c, x), c.add_int64_const({1}, {axis})}, {y});
+    return true;
+  };
+  return true;
+}
+
+bool plan_expand(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() <= 3; });
+  if (x < 0) return false;
+  auto in = dims_of(c, tv(c, x));
+  std::vector<z3::expr> target;
+  int64_t rank = static_cast<int64_t>(in.size()) + c.uniform(0, 1);
+  for (int64_t i = 0; i < rank; ++i) target.push_back(c.fresh(p, "x", 1, c.max_dim));
+  for (size_t i = 0; i < in.size(); ++i)  // grow the unit dims, keep the others
+    p.prefs.push_back(target[target.size() - in.size() + i] == in[i] || in[i] == c.c(1));
+  auto out = broadcast(c, p, in, target);
+  p.emit = [&c, x, target, out](const Solution& s) {
+    std::vector<int64_t> shape = s(out), t = s(target);
+    if (!c.fits(shape)) return false;
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Expand");
+    c.add_node("Expand", {name_of(c, x), c.add_int64_const({static_cast<int64_t>(t.size())}, t)}, {y});
+    return true;
+  };
+  return true;
+}
+
+bool plan_tile(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
+  if (x < 0) return false;
+  auto in = dims_of(c, tv(c, x));
+  std::vector<z3::expr> reps, out;
+  for (const auto& d : in) {
+    reps.push_back(c.fresh(p, "r", 1, 3));
+    out.push_back(d * reps.back());
+    p.prefs.push_back(reps.back() == c.c(c.coin(0.7) ? 1 : 2));
+  }
+  p.emit = [&c, x, reps, out](const Solution& s) {
+    std::vector<int64_t> shape = s(out), rv = s(reps);
+    if (!c.fits(shape)) return false;
+    int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Tile");
+    c.add_node("Tile", {name_of(c, x), c.add_int64_const({static_cast<int64_t>(rv.size())}, rv)}, {y});
+    return true;
+  };
+  return true;
+}
+
+// The Reduce family (ReduceSum takes axes as an input since opset 13; the others as an attribute
+// until opset 18) and ArgMax/ArgMin.
+template <int I>
+bool plan_reduce(GenContext& c, OpPlan& p) {
+  static const char* ops[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceL1",
+                              "ReduceL2", "ReduceSumSquare", "ReduceLogSumExp", "ArgMax", "ArgMin"};
+  std::string op = ops[I];
+  bool arg = op.rfind("Arg", 0) == 0;
+  int x = c.pick([&](const TVar& t) {
+    if (!is_float(t) || t.rank() < 1) return false;
+    if (arg) return !t.fast_rounding;  // ties and near-ties must be decided identically
+    if (op == "ReduceLogSumExp") return t.range.hi <= 6;
+    return true;
+  });
+  if (x < 0) return false;
+  int64_t r = tv(c, x).rank();
+  bool keep = c.coin();
+  std::vector<int64_t> axes;
+  if (arg) {
+    axes.push_back(random_axis(c, r));
+  } else {
+    for (int64_t i = 0; i < r; ++i)
+      if (c.coin(0.4)) axes.push_back(i);
+    if (axes.empty() && c.coin(0.7)) axes.push_back(random_axis(c, r));  // empty: reduce all
+  }
+  bool last = c.coin();
+  p.emit = [&c, x, op, arg, axes, keep, last](const Solution&) {
+    const TVar& in = tv(c, x);
+    std::vector<int64_t> shape;
+    int64_t count = 1;
+    for (int64_t i = 0; i < in.rank(); ++i) {
+      bool reduced = axes.empty() || std::find(axes.begin(), axes.end(), i) != axes.end();
+      if (reduced) count *= in.shape[static_cast<size_t>(i)];
+      if (!reduced) shape.push_back(in.shape[static_cast<size_t>(i)]);
+      else if (keep) shape.push_back(1);
+    }
+    double m = in.range.mag(), n = static_cast<double>(count);
+    Interval range = in.range;
+    if (op == "ReduceSum") range = {in.range.lo * n, in.range.hi * n};
+    else if (op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin") range = in.range;
+    else if (op == "ReduceL1") range = {0, m * n};
+    else if (op == "ReduceL2") range = {0, m * std::sqrt(n)};
+    else if (op == "ReduceSumSquare") range = {0, m * m * n};
+    else if (op == "ReduceLogSumExp") range = {in.range.lo, in.range.hi + std::log(n)};
+    if (range.lo > range.hi) std::swap(range.lo, range.hi);
+    if (!c.fits(range)) return false;
+    std::vector<std::string> ins{in.name};
+    std::string name = in.name;
+    if (op == "ReduceSum" && !axes.empty()) ins.push_back(c.add_int64_const({static_cast<int64_t>(axes.size())}, axes));
+    int y = out_tensor(c, arg ? kInt64() : kFloat(), shape, arg ? Interval{0, n} : range, {x}, op);
+    auto& node = c.add_node(op, ins, {y});
+    set_attr(node, "keepdims", static_cast<int64_t>(keep));
+    if (arg) {
+      set_attr(node, "axis", axes[0]);
+      set_attr(node, "select_last_index", static_cast<int64_t>(last));
+    } else if (op != "ReduceSum" && !axes.empty()) {
+      set_attr(node, "axes", axes);
+    }
+    return true;
+  };
+  return true;
+}
+
+// Cast: float to double / float16 / int32 and back; int64 and bool results back to float.
+bool plan_cast(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return true || t.rank() >= 0; });
+  if (x < 0) return false;
+  int32_t from = tv(c, x).elem, to = onnx::TensorProto::FLOAT;
+  if (from == onnx::TensorProto::FLOAT) {
+    int k = static_cast<int>(c.uniform(0, 2));
+    to = k == 0 ? onnx::TensorProto::DOUBLE : k == 1 ? onnx::TensorProto::FLOAT16 : onnx::TensorProto::INT32;
+    // Truncation to integers is discontinuous; only on values every executor computes bit for bit.
+    if (to == onnx::TensorProto::INT32 && tv(c, x).fast_rounding) to = onnx::TensorProto::DOUBLE;
+  }
+  p.emit = [&c, x, to](const Solution&) {
+    Interval r = tv(c, x).range;
+    if (to == onnx::TensorProto::INT32) r = {std::trunc(r.lo), std::trunc(r.hi)};
+    int y = out_tensor(c, to, tv(c, x).shape, r, {x}, "Cast");
+    set_attr(c.add_node("Cast", {tv(c, x).name}, {y}), "to", static_cast<int64_t>(to));
+    return true;
+  };
+  return true;
+}
+
+}  // namespace
+
+void add_shape_specs(std::vector<OpSpec>& v) {
+  v.push_back({"Reshape", plan_reshape});
+  v.push_back({"Transpose", plan_transpose});
+  v.push_back({"Slice", plan_slice});
+  v.push_back({"Gather", plan_gather});
+  v.push_back({"Concat", plan_concat});
+  v.push_back({"Split", plan_split});
+  v.push_back({"Pad", plan_pad});
+  v.push_back({"Flatten", plan_flatten});
+  v.push_back({"Squeeze", plan_squeeze});
+  v.push_back({"Unsqueeze", plan_unsqueeze});
+  v.push_back({"Expand", plan_expand});
+  v.push_back({"Tile", plan_tile});
+  v.push_back({"ReduceSum", plan_reduce<0>});
+  v.push_back({"ReduceMean", plan_reduce<1>});
+  v.push_back({"ReduceMax", plan_reduce<2>});
+  v.push_back({"ReduceMin", plan_reduce<3>});
+  v.push_back({"ReduceL1", plan_reduce<4>});
+  v.push_back({"ReduceL2", plan_reduce<5>});
+  v.push_back({"ReduceSumSquare", plan_reduce<6>});
+  v.push_back({"ReduceLogSumExp", plan_reduce<7>});
+  v.push_back({"ArgMax", plan_reduce<8>});
+  v.push_back({"ArgMin", plan_reduce<9>});
+  v.push_back({"Cast", plan_cast});
+}
+
+}  // namespace sonnx::fuzz

@@ -1,0 +1,139 @@
+// Property-based differential tests (RapidCheck + GoogleTest) on random valid graphs
+// (conformance/fuzz): executors and memory planners against the reference, memory-plan validity,
+// parallel determinism, the validator on generated and mutated graphs, and the planted-fault
+// round trip (found, shrunk to ≤ 5 nodes, replayed from its ONNX test directory).
+#include <set>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "conformance/executors.h"
+#include "conformance/fuzz/fuzz_loop.h"
+#include "conformance/fuzz/mutate.h"
+#include "conformance/runner.h"
+#include "optimized/exec/executor.h"
+#include "reference/check/validator.h"
+#include "reference/model/loader.h"
+
+namespace sonnx::fuzz {
+
+// How RapidCheck prints a counterexample: the recipe replays it (`parse_recipe`).
+void showValue(const Recipe& r, std::ostream& os) { os << recipe_str(r); }
+
+namespace {
+
+rc::Gen<Recipe> gen_recipe() {
+  auto choice = rc::gen::build<OpChoice>(
+      rc::gen::set(&OpChoice::op, rc::gen::inRange<uint32_t>(0, static_cast<uint32_t>(op_specs().size()))),
+      rc::gen::set(&OpChoice::seed, rc::gen::arbitrary<uint32_t>()));
+  // Sizes grow to 100 over a run; scaled, a recipe holds up to 12 operator choices.
+  return rc::gen::build<Recipe>(rc::gen::set(&Recipe::seed, rc::gen::cast<uint64_t>(rc::gen::arbitrary<uint32_t>())),
+                                rc::gen::set(&Recipe::max_dim, rc::gen::inRange(1, 9)),
+                                rc::gen::set(&Recipe::ops, rc::gen::scale(0.12, rc::gen::container<std::vector<OpChoice>>(choice))));
+}
+
+RC_GTEST_PROP(FuzzProperty, EveryExecutorAndPlannerMatchesTheReference, ()) {
+  Recipe r = *gen_recipe();
+  GeneratedCase g = generate(r);
+  RC_TAG(g.nodes() <= 4 ? "small" : "large");
+  DiffResult res = run_differential(g, DiffOptions{});
+  if (!res.ok) RC_FAIL(res.kind + " (" + res.executor + "): " + res.message + "\n" + g.describe());
+}
+
+RC_GTEST_PROP(FuzzProperty, MutantsAreRejectedWithTheirRule, ()) {
+  Recipe r = *gen_recipe();
+  GeneratedCase g = generate(r);
+  std::mt19937_64 rng(r.seed);
+  static const Profile profile = load_profile("onnx");
+  for (Mutation m : {Mutation::DropEdge, Mutation::DuplicateOutput, Mutation::Cycle}) {
+    auto mutant = mutate(g.proto, m, rng);
+    if (!mutant) continue;
+    LoadedModel lm{*mutant, model_from_proto(*mutant, {})};
+    std::set<std::string> rules;
+    for (const auto& d : validate(lm, profile)) rules.insert(d.rule);
+    if (!rules.count(expected_rule(m))) {
+      std::string got;
+      for (const auto& x : rules) got += x + " ";
+      RC_FAIL(std::string(mutation_name(m)) + ": expected " + expected_rule(m) + ", got [" + got + "]\n" + g.describe());
+    }
+  }
+}
+
+TEST(FuzzGenerator, IsDeterministicInItsRecipe) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Recipe r = random_recipe(seed);
+    GeneratedCase a = generate(r), b = generate(parse_recipe(recipe_str(r)));
+    EXPECT_EQ(a.proto.SerializeAsString(), b.proto.SerializeAsString()) << recipe_str(r);
+    EXPECT_EQ(a.inputs, b.inputs) << recipe_str(r);
+  }
+}
+
+TEST(FuzzGenerator, CoversTheOperatorFamilies) {
+  std::set<std::string> ops;
+  bool multi_output = false, several_consumers = false;
+  for (uint64_t seed = 1; seed <= 400; ++seed) {
+    GeneratedCase g = generate(random_recipe(seed));
+    std::map<std::string, int> uses;
+    for (const auto& n : g.proto.graph().node()) {
+      ops.insert(n.op_type());
+      multi_output = multi_output || n.output_size() > 1;
+      for (const auto& in : n.input()) ++uses[in];
+    }
+    for (const auto& [name, k] : uses) several_consumers = several_consumers || (k > 1 && name.rfind("t", 0) == 0);
+  }
+  EXPECT_GE(ops.size(), 40u);
+  for (const char* op : {"Add", "Mul", "Div", "ReduceSum", "ReduceMax", "Reshape", "Transpose", "Slice", "Gather",
+                         "Concat", "Split", "Pad", "Conv", "MaxPool", "AveragePool", "Gemm", "MatMul", "Softmax",
+                         "LayerNormalization", "BatchNormalization", "Cast", "Where", "If", "Loop"})
+    EXPECT_TRUE(ops.count(op)) << op << " never generated";
+  EXPECT_TRUE(multi_output);
+  EXPECT_TRUE(several_consumers);
+}
+
+TEST(FuzzRecipe, PrintsAndParsesBack) {
+  Recipe r = random_recipe(42);
+  Recipe back = parse_recipe(recipe_str(r));
+  EXPECT_EQ(recipe_str(back), recipe_str(r));
+  EXPECT_THROW(parse_recipe("seed=1 ops=[1]"), std::invalid_argument);
+}
+
+// The oracle must be able to fail: a planted bug in Add (first element + 1) is found, shrunk to
+// at most 5 nodes and written as a test directory whose expected outputs are the reference's.
+TEST(FuzzInjectedFault, IsFoundShrunkAndReplays) {
+  FuzzOptions o;
+  o.seconds = 120;
+  o.max_graphs = 500;
+  o.seed = 7;
+  o.max_failures = 1;
+  o.diff.executors = {"linear"};
+  o.diff.inject_fault = "Add";
+  o.diff.fault_executor = "linear";
+  o.out = std::filesystem::path(testing::TempDir()) / "sonnx-fuzz-inject";
+  std::filesystem::remove_all(o.out);
+  FuzzReport r = run_fuzz(o);
+  ASSERT_EQ(r.failures, 1) << "the planted fault was not found in " << r.graphs << " graphs";
+  const Repro& repro = r.repros[0];
+  EXPECT_EQ(repro.kind, "mismatch");
+  EXPECT_LE(repro.nodes, 5) << repro.description;
+  EXPECT_NE(repro.description.find("Add"), std::string::npos) << repro.description;
+
+  auto tests = discover_tests({repro.path});
+  ASSERT_EQ(tests.size(), 1u);
+  RunOptions ro;
+  ro.isolate = false;
+  TestResult ref = run_one(tests[0], make_execute_fn("reference"), ro);
+  EXPECT_EQ(ref.status, "passed") << ref.message;
+  TestResult clean = run_one(tests[0], make_execute_fn("linear"), ro);
+  EXPECT_EQ(clean.status, "passed") << clean.message;
+  ExecuteFn faulty = [](const Model& m, const NamedValues& in) {
+    auto cm = std::make_shared<const CompiledModel>(m, compile_options_for("linear", 1));
+    ExecutorOptions eo;
+    eo.inject_fault = "Add";
+    return make_executor("linear", cm, eo)->run(in);
+  };
+  TestResult bad = run_one(tests[0], faulty, ro);
+  EXPECT_EQ(bad.status, "failed") << bad.message;
+}
+
+}  // namespace
+}  // namespace sonnx::fuzz
