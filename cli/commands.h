@@ -11,5 +11,9 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_conform_command(CLI::App& app, int& exit_code);
 void add_plan_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
+void add_fuzz_command(CLI::App& app, int& exit_code);
+void add_certify_command(CLI::App& app, int& exit_code);
+void add_partition_command(CLI::App& app, int& exit_code);
+void add_report_command(CLI::App& app, int& exit_code);
 
 }  // namespace sonnx::cli

@@ -14,6 +14,10 @@ int main(int argc, char** argv) {
   sonnx::cli::add_conform_command(app, exit_code);
   sonnx::cli::add_plan_command(app, exit_code);
   sonnx::cli::add_bench_command(app, exit_code);
+  sonnx::cli::add_fuzz_command(app, exit_code);
+  sonnx::cli::add_certify_command(app, exit_code);
+  sonnx::cli::add_partition_command(app, exit_code);
+  sonnx::cli::add_report_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

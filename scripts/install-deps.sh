@@ -12,6 +12,7 @@ packages=(
   python3 python3-onnx python3-numpy
   clang libclang-rt-14-dev
   libdnnl-dev
+  chromium
 )
 
 missing=()

@@ -1,0 +1,135 @@
+// sonnx certify (--backend NAME|PLUGIN.so | --backend-cmd CMD): run the conformance suites on a
+// backend, compare every result with the reference interpreter under the strict tolerances, and
+// give a verdict per operator and overall (conformance/certify). Exit 0 certified, 1 not.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.h"
+#include "conformance/certify/certify.h"
+#include "reference/model/errors.h"
+
+namespace sonnx::cli {
+
+namespace {
+
+struct CertifyArgs {
+  std::string backend, backend_cmd;
+  std::vector<std::string> suites, reports;
+  double timeout = 60;
+  std::string resume, shard, filter, skips;
+  std::string format = "text";
+  bool no_fallback = false;
+};
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_of(" '\"$\\;&|<>()*?`") == std::string::npos) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The generated ONNX node suite, made on first use with Debian's python3-onnx.
+std::filesystem::path default_suite() {
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path base = cache && *cache ? cache : std::filesystem::path(home ? home : "/tmp") / ".cache";
+  std::filesystem::path dir = base / "sonnx" / "onnx-suite";
+  if (!std::filesystem::exists(dir / "node")) {
+    std::filesystem::create_directories(dir);
+    std::string cmd = "/usr/bin/python3 " + shell_quote(std::string(SONNX_SOURCE_DIR) + "/conformance/data/generate-onnx-suite.py") +
+                      " " + shell_quote(dir.string()) + " >/dev/null";
+    std::cerr << "certify: generating the ONNX node suite in " << dir << "\n";
+    if (std::system(cmd.c_str()) != 0 || !std::filesystem::exists(dir / "node"))
+      throw LoadError("could not generate the ONNX node suite (python3-onnx); pass --suite DIR");
+  }
+  return dir / "node";
+}
+
+void parse_shard(const std::string& shard, int& index, int& count) {
+  auto slash = shard.find('/');
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    index = std::stoi(shard.substr(0, slash));
+    count = std::stoi(shard.substr(slash + 1));
+  } catch (const std::exception&) {
+    throw LoadError("--shard takes K/N");
+  }
+  if (count < 1 || index < 0 || index >= count) throw LoadError("--shard takes K/N with 0 <= K < N");
+}
+
+}  // namespace
+
+void add_certify_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<CertifyArgs>();
+  auto* cmd = app.add_subcommand("certify", "Certify a backend or runtime against the reference interpreter on the conformance suites");
+  auto* b = cmd->add_option("--backend", args->backend, "Backend: reference, cpu, or a plugin shared library (.so)");
+  auto* bc = cmd->add_option("--backend-cmd", args->backend_cmd,
+                             "Runtime command: run as CMD MODEL INPUT_DIR OUTPUT_DIR (input_K.pb in, output_K.pb out; exit 0 ok, 3 unsupported)");
+  b->excludes(bc);
+  bc->excludes(b);
+  cmd->add_option("--suite", args->suites, "Test directories or folders of them (default: the generated ONNX node suite); may be repeated");
+  cmd->add_option("--timeout", args->timeout, "Seconds the backend may take per test before it is recorded as a timeout")->capture_default_str();
+  cmd->add_option("--report", args->reports, "Write the certificate (.json, .md, .xml or .html); may be repeated");
+  cmd->add_option("--resume", args->resume, "JSON-lines file: results in it are kept, new ones appended as they come");
+  cmd->add_option("--shard", args->shard, "Run shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
+  cmd->add_option("--filter", args->filter, "Only tests whose name matches this regular expression");
+  cmd->add_option("--skips", args->skips, "Skip list (pattern and reason per line); none by default");
+  cmd->add_flag("--no-fallback", args->no_fallback, "Do not run what the backend cannot on cpu (it counts as unsupported or errored)");
+  cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->callback([args, &exit_code] {
+    if (args->backend.empty() == args->backend_cmd.empty()) throw LoadError("give one of --backend NAME|PLUGIN.so or --backend-cmd CMD");
+    CertifyOptions opt;
+    opt.filter = args->filter;
+    opt.timeout_seconds = args->timeout;
+    opt.resume_file = args->resume;
+    opt.progress = isatty(STDERR_FILENO);
+    if (!args->skips.empty()) opt.skips = read_skips(args->skips);
+    std::string shard = args->shard;
+    if (shard.empty() && std::getenv("GTEST_TOTAL_SHARDS") && std::getenv("GTEST_SHARD_INDEX"))
+      shard = std::string(std::getenv("GTEST_SHARD_INDEX")) + "/" + std::getenv("GTEST_TOTAL_SHARDS");
+    if (!shard.empty()) parse_shard(shard, opt.shard_index, opt.shard_count);
+
+    std::unique_ptr<CertTarget> target;
+    std::string backend_arg;
+    if (!args->backend.empty()) {
+      target = make_backend_target(args->backend, !args->no_fallback);
+      backend_arg = "--backend " + shell_quote(args->backend) + (args->no_fallback ? " --no-fallback" : "");
+    } else {
+      target = make_command_target(args->backend_cmd, args->timeout);
+      backend_arg = "--backend-cmd " + shell_quote(args->backend_cmd);
+    }
+    char timeout_text[32];
+    std::snprintf(timeout_text, sizeof timeout_text, "%g", args->timeout);
+    opt.repro_command = "sonnx certify " + backend_arg + " --timeout " + timeout_text;
+
+    std::vector<std::filesystem::path> roots(args->suites.begin(), args->suites.end());
+    if (roots.empty()) roots.push_back(default_suite());
+    for (const auto& r : roots)
+      if (!std::filesystem::is_directory(r)) throw LoadError("no suite directory '" + r.string() + "'");
+    auto tests = discover_tests(roots);
+    if (tests.empty()) throw LoadError("no test directories (model.onnx + test_data_set_N) found");
+
+    CertReport report = certify(tests, *target, opt);
+    for (const auto& r : roots) report.suites.push_back(std::filesystem::absolute(r).lexically_normal().string());
+    for (const auto& f : args->reports) write_cert_report(report, f);
+    auto s = [&](const char* k) { return report.summary[k]; };
+    if (args->format == "json") {
+      std::cout << cert_report_json(report).dump(2) << "\n";
+    } else {
+      for (const auto& t : report.tests)
+        if (t.status != "passed" && t.status != "skipped")
+          std::cout << t.status << "  " << t.name << ": " << t.message << "\n    repro: " << t.repro << "\n";
+      std::cout << "backend " << report.backend << ": " << s("total") << " tests, " << s("passed") << " passed, " << s("failed")
+                << " failed, " << s("unsupported") << " unsupported, " << s("crashed") << " crashed, " << s("timeout") << " timeout, "
+                << s("errored") << " errored, " << s("skipped") << " skipped, " << s("fallback") << " with fallback\n";
+      std::cout << "operators: " << s("operators_certified") << " certified, " << s("operators_failed") << " failed, "
+                << s("operators_unsupported") << " unsupported\n";
+      std::cout << "verdict: " << report.verdict << "\n";
+    }
+    exit_code = report.verdict == "certified" ? 0 : 1;
+  });
+}
+
+}  // namespace sonnx::cli

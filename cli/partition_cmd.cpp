@@ -1,0 +1,112 @@
+// sonnx partition MODEL --backends a,b,... : split a model into steps, each a subgraph on one
+// backend (first in the list that supports each node; cpu as the fallback), and print the steps.
+// With --run it also executes the plan on given or synthetic inputs, reports any step that fell
+// back to cpu, and compares the outputs with the reference interpreter's (strict tolerances).
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "conformance/certify/strict_compare.h"
+#include "model_inputs.h"
+#include "optimized/backends/partitioned_executor.h"
+#include "optimized/plan/infer_types.h"
+#include "reference/model/errors.h"
+#include "reference/model/loader.h"
+
+namespace sonnx::cli {
+
+namespace {
+
+struct PartitionArgs {
+  std::string model;
+  std::string backends = "cpu";
+  bool no_fallback = false;
+  bool run = false;
+  std::string format = "text";
+  std::vector<std::string> inputs, dims;
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+nlohmann::json plan_json(const ExecutionPlan& plan) {
+  nlohmann::json backends = nlohmann::json::array(), steps = nlohmann::json::array();
+  for (const auto& b : plan.backends) backends.push_back({{"name", b->name()}, {"version", b->version()}});
+  for (const auto& st : plan.steps) {
+    nlohmann::json nodes = nlohmann::json::array();
+    for (size_t i : st.nodes) nodes.push_back({{"name", plan.model.graph.nodes[i].name}, {"op_type", plan.model.graph.nodes[i].op_type}});
+    steps.push_back({{"backend", plan.backends[st.backend]->name()}, {"control", st.control}, {"nodes", nodes},
+                     {"inputs", st.inputs}, {"outputs", st.outputs}, {"copies", st.copies}});
+  }
+  return {{"backends", backends},
+          {"fallback", plan.fallback < 0 ? nlohmann::json(nullptr) : nlohmann::json(plan.backends[static_cast<size_t>(plan.fallback)]->name())},
+          {"steps", steps},
+          {"unsupported_ops", plan.unsupported_ops}};
+}
+
+}  // namespace
+
+void add_partition_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<PartitionArgs>();
+  auto* cmd = app.add_subcommand("partition", "Split a model into steps on backends (preference order, cpu fallback) and print them");
+  cmd->add_option("model", args->model, "Model file (.onnx or .onnxtxt)")->required();
+  cmd->add_option("--backends", args->backends, "Comma-separated preference order: reference, cpu, or plugin .so paths")->capture_default_str();
+  cmd->add_flag("--no-fallback", args->no_fallback, "Fail instead of running unsupported nodes or failed steps on cpu");
+  cmd->add_flag("--run", args->run, "Also run the plan (on --input values, synthetic for the rest) and compare with the reference");
+  cmd->add_option("--input", args->inputs, "NAME=FILE (.pb or .npy) for --run; may be repeated");
+  cmd->add_option("--dim", args->dims, "NAME=SIZE for symbolic dimensions of synthetic inputs");
+  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->callback([args, &exit_code] {
+    auto lm = load_model(args->model);
+    add_inferred_types(lm->proto, lm->ir);
+    std::vector<std::shared_ptr<Backend>> prefs;
+    for (const auto& name : split_list(args->backends)) prefs.push_back(make_backend(name));
+    if (prefs.empty()) throw LoadError("--backends needs at least one backend");
+    PartitionOptions po;
+    po.allow_fallback = !args->no_fallback;
+    ExecutionPlan plan = partition(lm->ir, prefs, po);
+    nlohmann::json j = plan_json(plan);
+    std::string text = plan_text(plan);
+    exit_code = 0;
+    if (args->run) {
+      NamedValues in = read_input_specs(lm->ir, args->inputs);
+      add_synthetic_inputs(lm->ir, parse_dims(args->dims), in);
+      PartitionedExecutor ex(std::move(plan));
+      NamedValues got;
+      try {
+        got = ex.run(in);
+      } catch (const BackendError& e) {  // a step failed and fallback is disallowed
+        std::cout << text;
+        std::cerr << "sonnx: backend error: " << e.what() << "\n";
+        exit_code = 1;
+        return;
+      }
+      NamedValues want = Interpreter(lm->ir).run(in);
+      bool same = got.size() == want.size();
+      for (const auto& [name, v] : want) {
+        auto it = got.find(name);
+        same = same && it != got.end() && strict_compare(it->second, v, Accuracy::Rounding).ok;
+      }
+      nlohmann::json fb = nlohmann::json::array();
+      for (const auto& f : ex.fallbacks()) {
+        fb.push_back({{"step", f.step}, {"backend", f.backend}, {"phase", f.phase}, {"reason", f.reason}});
+        text += "fallback: step " + std::to_string(f.step) + " on " + f.backend + " failed to " + f.phase + " (" + f.reason + "); ran on cpu\n";
+      }
+      j["fallbacks"] = fb;
+      j["matches_reference"] = same;
+      text += same ? "outputs match the reference (certification tolerances)\n" : "outputs DIFFER from the reference\n";
+      if (!same) exit_code = 1;
+    }
+    std::cout << (args->format == "json" ? j.dump(2) + "\n" : text);
+  });
+}
+
+}  // namespace sonnx::cli

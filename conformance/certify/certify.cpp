@@ -1,0 +1,225 @@
+#include "certify.h"
+
+#include <signal.h>
+#include <sys/time.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "conformance/isolate.h"
+#include "reference/interp/inliner.h"
+#include "reference/model/errors.h"
+#include "reference/model/loader.h"
+#include "strict_compare.h"
+
+namespace sonnx {
+
+namespace {
+
+void collect_ops(const Graph& g, std::set<std::string>& ops) {
+  for (const auto& n : g.nodes) {
+    std::string d = canonical_domain(n.domain);
+    ops.insert(d.empty() ? n.op_type : d + "." + n.op_type);
+    for (const auto& a : n.attributes) {
+      if (a.g) collect_ops(*a.g, ops);
+      for (const auto& sg : a.graphs) collect_ops(*sg, ops);
+    }
+  }
+}
+
+// The loosest accuracy class of the model's operators (random > rounding > exact); an operator
+// without a kernel (a function body) counts as rounding.
+Accuracy loosest_accuracy(const Model& m, const Graph& g, Accuracy acc) {
+  for (const auto& n : g.nodes) {
+    ResolvedOp r = resolve_op(m, n, m.opset(n.domain));
+    const KernelEntry* k = r.has_schema ? OpRegistry::instance().find(canonical_domain(n.domain), n.op_type, r.version) : nullptr;
+    Accuracy a = k ? k->accuracy : Accuracy::Rounding;
+    if (a == Accuracy::Random || (a == Accuracy::Rounding && acc == Accuracy::Exact)) acc = a;
+    for (const auto& at : n.attributes) {
+      if (at.g) acc = loosest_accuracy(m, *at.g, acc);
+      for (const auto& sg : at.graphs) acc = loosest_accuracy(m, *sg, acc);
+    }
+  }
+  return acc;
+}
+
+void arm_alarm(double seconds) {
+  itimerval tv{};
+  if (seconds > 0) {
+    tv.it_value.tv_sec = static_cast<time_t>(seconds);
+    tv.it_value.tv_usec = static_cast<suseconds_t>((seconds - static_cast<double>(tv.it_value.tv_sec)) * 1e6);
+    if (tv.it_value.tv_sec == 0 && tv.it_value.tv_usec == 0) tv.it_value.tv_usec = 1;
+  }
+  setitimer(ITIMER_REAL, &tv, nullptr);
+}
+
+void add_unique(std::vector<std::string>& to, const std::vector<std::string>& from) {
+  for (const auto& s : from)
+    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+}
+
+std::string quote(const std::string& s) {
+  if (s.find_first_of(" '\"$\\") == std::string::npos) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOptions& options) {
+  CertTest t;
+  t.name = test.name;
+  t.dir = std::filesystem::absolute(test.dir).lexically_normal().string();
+  t.repro = options.repro_command + " --suite " + quote(t.dir);
+  auto start = std::chrono::steady_clock::now();
+  auto finish = [&](const std::string& status, const std::string& message) {
+    t.status = status;
+    t.message = message;
+    t.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return t;
+  };
+  std::unique_ptr<LoadedModel> lm;
+  try {
+    lm = load_model(test.model);
+  } catch (const std::exception& e) {
+    return finish("skipped", std::string("the reference cannot load the model: ") + e.what());
+  }
+  const Model& model = lm->ir;
+  std::set<std::string> ops;
+  collect_ops(model.graph, ops);
+  t.op_types.assign(ops.begin(), ops.end());
+  Accuracy acc = loosest_accuracy(model, model.graph, Accuracy::Exact);
+  t.accuracy = accuracy_name(acc);
+  if (test.data_sets.empty()) return finish("skipped", "no test_data_set_N directory");
+  Comparison total;
+  for (const auto& ds_dir : test.data_sets) {
+    DataSet ds;
+    NamedValues reference;
+    try {
+      ds = read_data_set(model, ds_dir);
+      reference = Interpreter(model).run(ds.inputs);
+    } catch (const std::exception& e) {
+      return finish("skipped", std::string("the reference cannot run it: ") + e.what());
+    }
+    if (!target.enforces_timeout()) arm_alarm(options.timeout_seconds);
+    TargetResult r = target.run(model, test, ds_dir, ds.inputs);
+    if (!target.enforces_timeout()) arm_alarm(0);
+    add_unique(t.unsupported_ops, r.unsupported_ops);
+    add_unique(t.fallback_ops, r.fallback_ops);
+    add_unique(t.fallback_notes, r.fallback_notes);
+    if (r.status == "garbage") return finish("failed", "garbage output: " + r.message);
+    if (r.status != "ok") return finish(r.status, r.message);
+    for (const auto& vi : model.graph.outputs) {
+      auto ref = reference.find(vi.name);
+      auto got = r.outputs.find(vi.name);
+      if (ref == reference.end()) continue;
+      if (got == r.outputs.end()) {
+        total.ok = false;
+        if (total.message.empty()) total.message = ds_dir.filename().string() + " output '" + vi.name + "' was not produced";
+        continue;
+      }
+      Comparison c = strict_compare(got->second, ref->second, acc);
+      if (!c.ok) c.message = ds_dir.filename().string() + " output '" + vi.name + "': " + c.message;
+      total.merge(c);
+    }
+  }
+  t.max_abs = total.max_abs;
+  t.max_rel = total.max_rel;
+  t.max_ulp = total.max_ulp;
+  return finish(total.ok ? "passed" : "failed", total.message);
+}
+
+std::vector<CertTest> read_resume_file(const std::filesystem::path& file) {
+  std::vector<CertTest> out;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    try {
+      out.push_back(cert_test_from_json(nlohmann::json::parse(line)));
+    } catch (const std::exception&) {
+      // a line torn by an interrupted run: that test runs again
+    }
+  }
+  return out;
+}
+
+CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const CertifyOptions& options) {
+  CertReport report;
+  report.backend = target.name();
+  report.backend_version = target.version();
+  std::regex filter(options.filter.empty() ? ".*" : options.filter);
+  std::vector<const TestCase*> selected;
+  for (const auto& t : tests)
+    if (std::regex_search(t.name, filter)) selected.push_back(&t);
+  std::vector<const TestCase*> shard;
+  for (size_t i = 0; i < selected.size(); ++i)
+    if (static_cast<int>(i % static_cast<size_t>(options.shard_count)) == options.shard_index) shard.push_back(selected[i]);
+
+  std::map<std::string, CertTest> done;
+  std::ofstream resume;
+  if (!options.resume_file.empty()) {
+    for (auto& t : read_resume_file(options.resume_file)) done[t.name] = std::move(t);
+    resume.open(options.resume_file, std::ios::app);
+    if (!resume) throw LoadError("cannot write the resume file '" + options.resume_file.string() + "'");
+  }
+  // The alarm that bounds an in-process target kills the child; the parent's own limit is a
+  // backstop that also covers the reference's run.
+  double backstop = options.timeout_seconds > 0 ? options.timeout_seconds * 2 + 300 : 0;
+  size_t n = 0;
+  for (const TestCase* tc : shard) {
+    ++n;
+    if (auto it = done.find(tc->name); it != done.end()) {
+      report.tests.push_back(it->second);
+      continue;
+    }
+    CertTest t;
+    if (const SkipRule* s = find_skip(options.skips, tc->name)) {
+      t.name = tc->name;
+      t.dir = tc->dir.string();
+      t.status = "skipped";
+      t.message = s->reason;
+    } else {
+      IsolatedResult iso = run_isolated([&] { return cert_test_json(certify_one(*tc, target, options)).dump(); }, backstop);
+      bool parsed = false;
+      if (iso.status == IsolatedResult::Status::Ok) {
+        try {
+          t = cert_test_from_json(nlohmann::json::parse(iso.output));
+          parsed = true;
+        } catch (const std::exception& e) {
+          iso.detail = std::string("unreadable result from the test process: ") + e.what();
+        }
+      }
+      if (!parsed) {
+        t.name = tc->name;
+        t.dir = std::filesystem::absolute(tc->dir).lexically_normal().string();
+        t.repro = options.repro_command + " --suite " + quote(t.dir);
+        bool alarm = iso.detail.find("signal " + std::to_string(SIGALRM) + " ") != std::string::npos;
+        if (iso.status == IsolatedResult::Status::Timeout || alarm) {
+          t.status = "timeout";
+          t.message = "no result within " + std::to_string(options.timeout_seconds) + " s";
+        } else {
+          t.status = "crashed";
+          t.message = iso.detail;
+        }
+      }
+    }
+    if (resume.is_open()) {
+      resume << cert_test_json(t).dump() << "\n";
+      resume.flush();
+    }
+    if (options.progress)
+      std::cerr << "\r[" << n << "/" << shard.size() << "] " << t.status << " " << t.name << "\033[K" << std::flush;
+    report.tests.push_back(std::move(t));
+  }
+  if (options.progress) std::cerr << "\r\033[K" << std::flush;
+  aggregate(report);
+  return report;
+}
+
+}  // namespace sonnx

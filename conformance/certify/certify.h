@@ -1,0 +1,34 @@
+// The certifier: runs every test of the suites on the target in a forked child (a crash or a hang
+// is recorded for that test and the run goes on), compares with the reference interpreter under
+// the strict tolerances (strict_compare.h), appends each result to the JSON-lines resume file as
+// it comes, and returns the report with its verdicts (cert_report.h).
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cert_report.h"
+#include "conformance/rules_file.h"
+#include "target.h"
+
+namespace sonnx {
+
+struct CertifyOptions {
+  std::string filter;                 // regex on test names; empty = all
+  double timeout_seconds = 60;        // per test, for the target's run
+  int shard_index = 0, shard_count = 1;
+  std::filesystem::path resume_file;  // JSON lines: results already there are kept, new ones appended
+  std::vector<SkipRule> skips;
+  std::string repro_command;          // e.g. "sonnx certify --backend cpu --timeout 60"; "--suite DIR" is added
+  bool progress = false;
+};
+
+// One test in the current process (the isolated child calls this; also for debugging).
+CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOptions& options);
+
+CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const CertifyOptions& options);
+
+// The results stored in a resume file (a torn last line from an interrupted run is ignored).
+std::vector<CertTest> read_resume_file(const std::filesystem::path& file);
+
+}  // namespace sonnx

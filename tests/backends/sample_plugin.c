@@ -1,0 +1,207 @@
+/* A sample sonnx backend plugin (include/sonnx/backend.h): runs Add, Mul and Relu on float32 and
+ * nothing else. Add and Mul take equal shapes or a one-element operand; other broadcasts make
+ * execute fail, so the host runs that step on its cpu fallback. SONNX_SAMPLE_FAIL_PREPARE=1 makes
+ * every prepare fail (to test the prepare fallback); SONNX_SAMPLE_FAULT=1 makes Relu add 1e-3 to
+ * every result (a planted bug certification must catch). Used by tests/backends to test partitioning,
+ * fallback and certification of plugins. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sonnx/backend.h"
+
+enum { OP_ADD, OP_MUL, OP_RELU };
+
+typedef struct {
+  int op;
+  int in[2]; /* value indices */
+  int out;
+} step_t;
+
+typedef struct {
+  size_t num_values, num_inputs, num_outputs, num_steps;
+  char** names;
+  step_t* steps;
+  int* outputs; /* value index of each graph output */
+} compiled_t;
+
+typedef struct {
+  int64_t dims[8];
+  int32_t rank;
+  int64_t count;
+  float* data; /* owned, or borrowed for graph inputs */
+  int owned;
+} buffer_t;
+
+static const int32_t kFloat[] = {SONNX_FLOAT};
+static const sonnx_capability kCaps[] = {
+    {"", "Add", 7, 0, 1, kFloat},
+    {"", "Mul", 7, 0, 1, kFloat},
+    {"", "Relu", 6, 0, 1, kFloat},
+};
+
+static void set_error(char* error, size_t size, const char* message) {
+  if (error && size) snprintf(error, size, "%s", message);
+}
+
+static int find_value(compiled_t* c, const char* name) {
+  for (size_t i = 0; i < c->num_values; ++i)
+    if (strcmp(c->names[i], name) == 0) return (int)i;
+  return -1;
+}
+
+static int add_value(compiled_t* c, const char* name) {
+  c->names[c->num_values] = strdup(name);
+  return (int)c->num_values++;
+}
+
+static void release(void* handle) {
+  compiled_t* c = (compiled_t*)handle;
+  if (!c) return;
+  for (size_t i = 0; i < c->num_values; ++i) free(c->names[i]);
+  free(c->names);
+  free(c->steps);
+  free(c->outputs);
+  free(c);
+}
+
+static int prepare(const sonnx_graph* g, void** out, char* error, size_t error_size) {
+  const char* fail = getenv("SONNX_SAMPLE_FAIL_PREPARE");
+  if (fail && strcmp(fail, "1") == 0) {
+    set_error(error, error_size, "SONNX_SAMPLE_FAIL_PREPARE is set");
+    return SONNX_BACKEND_ERROR;
+  }
+  compiled_t* c = (compiled_t*)calloc(1, sizeof(compiled_t));
+  c->names = (char**)calloc(g->num_inputs + g->num_nodes + 1, sizeof(char*));
+  c->steps = (step_t*)calloc(g->num_nodes + 1, sizeof(step_t));
+  c->outputs = (int*)calloc(g->num_outputs + 1, sizeof(int));
+  for (size_t i = 0; i < g->num_inputs; ++i) add_value(c, g->inputs[i]);
+  c->num_inputs = g->num_inputs;
+  for (size_t n = 0; n < g->num_nodes; ++n) {
+    const sonnx_node* node = &g->nodes[n];
+    step_t* s = &c->steps[c->num_steps++];
+    size_t arity;
+    if (strcmp(node->op_type, "Add") == 0) s->op = OP_ADD, arity = 2;
+    else if (strcmp(node->op_type, "Mul") == 0) s->op = OP_MUL, arity = 2;
+    else if (strcmp(node->op_type, "Relu") == 0) s->op = OP_RELU, arity = 1;
+    else {
+      set_error(error, error_size, "operator not supported by the sample plugin");
+      release(c);
+      return SONNX_BACKEND_UNSUPPORTED;
+    }
+    if (node->num_inputs != arity || node->num_outputs != 1) {
+      set_error(error, error_size, "unexpected arity");
+      release(c);
+      return SONNX_BACKEND_UNSUPPORTED;
+    }
+    for (size_t k = 0; k < arity; ++k) {
+      s->in[k] = find_value(c, node->inputs[k]);
+      if (s->in[k] < 0) {
+        set_error(error, error_size, "input is neither a graph input nor an earlier output");
+        release(c);
+        return SONNX_BACKEND_ERROR;
+      }
+    }
+    s->out = add_value(c, node->outputs[0]);
+  }
+  for (size_t o = 0; o < g->num_outputs; ++o) {
+    c->outputs[o] = find_value(c, g->outputs[o]);
+    if (c->outputs[o] < 0) {
+      set_error(error, error_size, "a graph output is not produced");
+      release(c);
+      return SONNX_BACKEND_ERROR;
+    }
+  }
+  c->num_outputs = g->num_outputs;
+  *out = c;
+  return SONNX_BACKEND_OK;
+}
+
+static int same_shape(const buffer_t* a, const buffer_t* b) {
+  if (a->rank != b->rank) return 0;
+  for (int32_t i = 0; i < a->rank; ++i)
+    if (a->dims[i] != b->dims[i]) return 0;
+  return 1;
+}
+
+static int execute(void* handle, const sonnx_tensor* inputs, size_t num_inputs, sonnx_tensor* outputs, size_t num_outputs,
+                   char* error, size_t error_size) {
+  compiled_t* c = (compiled_t*)handle;
+  int rc = SONNX_BACKEND_OK;
+  if (num_inputs != c->num_inputs || num_outputs != c->num_outputs) {
+    set_error(error, error_size, "wrong number of inputs or outputs");
+    return SONNX_BACKEND_ERROR;
+  }
+  const char* fault_env = getenv("SONNX_SAMPLE_FAULT");
+  const float fault = fault_env && strcmp(fault_env, "1") == 0 ? 1e-3f : 0.0f;
+  buffer_t* v = (buffer_t*)calloc(c->num_values, sizeof(buffer_t));
+  for (size_t i = 0; i < num_inputs; ++i) {
+    const sonnx_tensor* t = &inputs[i];
+    if (t->elem_type != SONNX_FLOAT || t->rank > 8) {
+      set_error(error, error_size, "only float32 tensors of rank <= 8");
+      rc = SONNX_BACKEND_UNSUPPORTED;
+      goto done;
+    }
+    v[i].rank = t->rank;
+    v[i].count = 1;
+    for (int32_t d = 0; d < t->rank; ++d) v[i].dims[d] = t->dims[d], v[i].count *= t->dims[d];
+    v[i].data = (float*)t->data;
+  }
+  for (size_t n = 0; n < c->num_steps; ++n) {
+    const step_t* s = &c->steps[n];
+    const buffer_t* a = &v[s->in[0]];
+    buffer_t* r = &v[s->out];
+    if (s->op == OP_RELU) {
+      *r = *a;
+      r->data = (float*)malloc(sizeof(float) * (size_t)(a->count ? a->count : 1));
+      r->owned = 1;
+      for (int64_t i = 0; i < a->count; ++i) r->data[i] = (a->data[i] > 0 ? a->data[i] : 0.0f) + fault;
+      continue;
+    }
+    const buffer_t* b = &v[s->in[1]];
+    const buffer_t* big = a->count >= b->count ? a : b;
+    if (!same_shape(a, b) && !(a->count == 1 && a->rank <= b->rank) && !(b->count == 1 && b->rank <= a->rank)) {
+      set_error(error, error_size, "the sample plugin broadcasts only equal shapes or one-element operands");
+      rc = SONNX_BACKEND_UNSUPPORTED;
+      goto done;
+    }
+    *r = *big;
+    r->data = (float*)malloc(sizeof(float) * (size_t)(big->count ? big->count : 1));
+    r->owned = 1;
+    for (int64_t i = 0; i < big->count; ++i) {
+      float x = a->data[a->count == 1 ? 0 : i], y = b->data[b->count == 1 ? 0 : i];
+      r->data[i] = s->op == OP_ADD ? x + y : x * y;
+    }
+  }
+  for (size_t o = 0; o < num_outputs; ++o) {
+    const buffer_t* src = &v[c->outputs[o]];
+    sonnx_tensor* t = &outputs[o];
+    t->elem_type = SONNX_FLOAT;
+    t->rank = src->rank;
+    t->dims = (int64_t*)malloc(sizeof(int64_t) * (size_t)(src->rank ? src->rank : 1));
+    memcpy(t->dims, src->dims, sizeof(int64_t) * (size_t)src->rank);
+    t->byte_size = sizeof(float) * (size_t)src->count;
+    t->data = malloc(t->byte_size ? t->byte_size : 1);
+    memcpy(t->data, src->data, t->byte_size);
+  }
+done:
+  for (size_t i = 0; i < c->num_values; ++i)
+    if (v[i].owned) free(v[i].data);
+  free(v);
+  return rc;
+}
+
+static void release_tensor(sonnx_tensor* t) {
+  free(t->dims);
+  free(t->data);
+  t->dims = NULL;
+  t->data = NULL;
+}
+
+static const sonnx_backend_v1 kBackend = {
+    SONNX_BACKEND_ABI_VERSION, "sample", "1.0", sizeof kCaps / sizeof kCaps[0], kCaps, NULL, prepare, execute,
+    release_tensor, release};
+
+const sonnx_backend_v1* sonnx_backend_get(uint32_t host_abi_version) {
+  return host_abi_version == SONNX_BACKEND_ABI_VERSION ? &kBackend : NULL;
+}
