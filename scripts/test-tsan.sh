@@ -11,7 +11,8 @@ repeat=3
 cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSONNX_TSAN=ON >/dev/null
 cmake --build "$root/build-tsan" --target sonnx_unit_tests -j"$(nproc)"
 # halt_on_error: the first race fails the run. oneDNN and libgomp are not instrumented; their
-# internal synchronisation is invisible to TSan, but so are their memory accesses.
-export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+# internal synchronisation is invisible to TSan, and so are their memory accesses, except in the
+# OpenMP regions of our own code (see scripts/tsan.supp).
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp ${TSAN_OPTIONS:-}"
 "$root/build-tsan/tests/sonnx_unit_tests" --gtest_repeat="$repeat" \
   --gtest_filter='ParallelExecutor.*:OptimizedExecutors.*:DataflowExecutor.*:FastKernelConv.SafeFromSeveralThreads'
