@@ -36,7 +36,8 @@ nlohmann::json plan_json(const std::string& model_path, const Executor& exec, co
     for (int x : s.outputs) out.push_back(x < 0 ? "" : g.slot_name(x));
     steps.push_back({{"index", i}, {"node", s.node->name}, {"op_type", s.node->op_type}, {"version", s.version},
                      {"kernel", s.fast ? s.fast->name() : s.kernel ? "reference" : "reference:function"},
-                     {"fused", fused}, {"inputs", in}, {"outputs", out}});
+                     {"fused", fused}, {"inputs", in}, {"outputs", out},
+                     {"output_layout", s.blocked_output ? "blocked" : "plain"}});
   }
   for (size_t v = 0; v < p.offset.size(); ++v)
     if (p.offset[v] >= 0)
@@ -83,7 +84,8 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       for (const auto& s : j["steps"])
         std::cout << std::setw(5) << s["index"].get<int>() << "  " << s["op_type"].get<std::string>() << "-"
                   << s["version"].get<int64_t>() << (s["fused"].empty() ? "" : " +" + s["fused"].dump()) << "  ["
-                  << s["kernel"].get<std::string>() << "]  " << s["node"].get<std::string>() << "\n";
+                  << s["kernel"].get<std::string>() << (s["output_layout"] == "blocked" ? ", blocked out" : "") << "]  "
+                  << s["node"].get<std::string>() << "\n";
       std::cout << compiled->root().steps().size() << " steps, " << j["values"].size() << " values in the arena; planner "
                 << planner_name(p.planner) << (p.concurrent ? " (safe for any schedule)" : " (fixed order)") << "\n"
                 << "peak arena " << p.arena_bytes << " bytes, lower bound " << p.lower_bound_bytes << " bytes, ratio "

@@ -35,12 +35,15 @@ Value place_output(Frame& f, int slot, Value v) {
 }
 
 // An output buffer for a fast kernel: in the arena when planned and large enough.
-Tensor allocate_output(Frame& f, int slot, DType type, const Shape& shape) {
+// `bytes` may exceed the plain size (a blocked layout pads channels): off the arena the tensor is
+// then a view of a larger buffer kept in f.storage.
+Tensor allocate_output(Frame& f, int slot, DType type, const Shape& shape, int64_t bytes) {
   auto s = static_cast<size_t>(slot);
-  auto bytes = shape_size(shape) * static_cast<int64_t>(dtype_size(type));
   if (f.measure) (*f.measure)[s] = bytes;
   if (f.plan && f.plan->offset[s] >= 0 && bytes <= f.plan->bytes[s]) return Tensor::view(type, shape, f.arena + f.plan->offset[s]);
-  return Tensor(type, shape);
+  if (bytes <= shape_size(shape) * static_cast<int64_t>(dtype_size(type))) return Tensor(type, shape);
+  f.storage[s] = Tensor(DType::UInt8, {bytes});
+  return Tensor::view(type, shape, f.storage[s].raw());
 }
 
 std::vector<const Value*> gather(const Frame& f, const Step& step) {
@@ -121,6 +124,7 @@ void plant_fault(Frame& f, const Step& step, const std::string& op) {
 
 Frame::Frame(const CompiledGraph& graph, const Frame* parent_frame, uint64_t seed_value)
     : cg(graph), parent(parent_frame), seed(seed_value), own(graph.num_slots()), at(graph.num_slots(), nullptr),
+      layout(graph.num_slots(), nullptr), storage(graph.num_slots()),
       readers_left(new std::atomic<int>[graph.num_slots()]) {
   for (size_t s = 0; s < graph.num_slots(); ++s) readers_left[s] = static_cast<int>(graph.readers(static_cast<int>(s)).size());
   if (parent) {
@@ -154,18 +158,33 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   std::vector<const Value*> in = gather(f, step);
   uint64_t step_seed = mix(f.seed, static_cast<uint64_t>(i));
   if (!kernel) kernel = step.fast.get();
+  // Inputs in a blocked layout become plain copies wherever the kernel that runs cannot read them.
+  std::vector<FastKernel::Layout> layouts(in.size(), nullptr);
+  for (size_t k = 0; k < in.size(); ++k)
+    if (step.inputs[k] >= 0) layouts[k] = f.layout[static_cast<size_t>(step.inputs[k])];
+  std::vector<Value> plain_copies;
+  plain_copies.reserve(in.size());
+  auto make_plain = [&](bool keep_accepted) {
+    for (size_t k = 0; k < in.size(); ++k)
+      if (layouts[k] && !(keep_accepted && kernel->accepts_layout(k))) {
+        plain_copies.emplace_back(layout_to_plain(in[k]->tensor, layouts[k]));
+        in[k] = &plain_copies.back();
+        layouts[k] = nullptr;
+      }
+  };
   bool fast = kernel != nullptr;
   std::vector<const Tensor*> tin;
   std::vector<Shape> shapes;
   if (fast) {
-    for (const Value* v : in) {
-      if (v && !v->is_tensor()) fast = false;
-      tin.push_back(v ? &v->tensor : nullptr);
-    }
-    fast = fast && tin[0] && tin[0]->dtype() == DType::Float;
+    for (const Value* v : in) fast = fast && (!v || v->is_tensor());
+    fast = fast && in[0] && in[0]->tensor.dtype() == DType::Float;
+  }
+  if (fast) {
+    make_plain(true);
+    for (const Value* v : in) tin.push_back(v ? &v->tensor : nullptr);
     bool fused_sum = !step.fused.empty() && step.fused.front()->op_type == "Add";
     try {
-      if (fast) shapes = kernel->output_shapes(tin);
+      shapes = kernel->output_shapes(tin);
     } catch (const Trap&) {
       // A fused Add whose operand broadcasts runs unfused; any other error, the reference reports.
       if (!fused_sum) throw;
@@ -175,17 +194,22 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   if (fast) {
     std::vector<Tensor> outs;
     for (size_t k = 0; k < step.outputs.size(); ++k)
-      outs.push_back(step.outputs[k] < 0 ? Tensor(DType::Float, shapes[k]) : allocate_output(f, step.outputs[k], DType::Float, shapes[k]));
+      outs.push_back(step.outputs[k] < 0 ? Tensor(DType::Float, shapes[k])
+                                         : allocate_output(f, step.outputs[k], DType::Float, shapes[k],
+                                                           kernel->output_bytes(tin, layouts, k)));
     std::vector<Tensor*> ptrs;
     for (auto& t : outs) ptrs.push_back(&t);
-    kernel->run(tin, ptrs);
+    std::vector<FastKernel::Layout> out_layouts;
+    kernel->run_with_layouts(tin, layouts, ptrs, out_layouts);
     for (size_t k = 0; k < step.outputs.size(); ++k) {
       int s = step.outputs[k];
       if (s < 0) continue;
       f.own[static_cast<size_t>(s)] = Value(std::move(outs[k]));
       f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
+      f.layout[static_cast<size_t>(s)] = k < out_layouts.size() ? out_layouts[k] : nullptr;
     }
   } else {
+    make_plain(false);
     std::vector<Value> out = step.fused.empty()
                                  ? run_reference(f, *step.node, step.version, step.kernel, step.opset, in, step_seed)
                                  : run_chain(f, step, step_seed);
@@ -203,6 +227,8 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
     if (f.cg.producer(s) < 0 || f.cg.is_output(s)) return;
     f.own[us] = Value();
     f.at[us] = nullptr;
+    f.layout[us] = nullptr;
+    f.storage[us] = Tensor();
   };
   for (int s : step.outputs)
     if (s >= 0 && f.cg.readers(s).empty()) release(s);

@@ -23,6 +23,8 @@ struct Frame {
   uint64_t seed;                       // per-step random streams derive from it
   std::vector<Value> own;              // values produced in this frame
   std::vector<const Value*> at;        // each slot's value: own, an input, a constant or an outer value
+  std::vector<FastKernel::Layout> layout;  // per slot: the blocked layout of its bytes (null: plain)
+  std::vector<Tensor> storage;         // per slot: the buffer of a blocked tensor off the arena
   std::unique_ptr<std::atomic<int>[]> readers_left;
   std::byte* arena = nullptr;          // with `plan`: planned tensors are views into it
   const MemoryPlan* plan = nullptr;

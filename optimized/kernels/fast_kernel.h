@@ -24,7 +24,27 @@ class FastKernel {
   virtual void run(const std::vector<const Tensor*>& inputs, const std::vector<Tensor*>& outputs) const = 0;
   // A short name for plans and reports ("onednn:conv", ...).
   virtual std::string name() const = 0;
+
+  // Blocked layouts between kernels that agree on them (oneDNN's nChw16c and the like), so a chain
+  // of convolutions does not reorder its activations at every step. A Layout is an opaque token
+  // describing how a tensor's bytes are arranged; null means plain row-major. The compiler calls
+  // produce_blocked_output() on a producer whose every reader accepts_layout() at the positions
+  // it reads the value, and expect_blocked_input() on those readers, before the kernel is shared.
+  using Layout = const void*;
+  virtual bool can_produce_blocked_output() const { return false; }
+  virtual bool accepts_layout(size_t /*input*/) const { return false; }
+  virtual void produce_blocked_output() {}
+  virtual void expect_blocked_input() {}
+  // Bytes output k needs for these inputs (more than the plain size when blocks pad channels).
+  virtual int64_t output_bytes(const std::vector<const Tensor*>& inputs, const std::vector<Layout>& layouts, size_t k) const;
+  // run() with the inputs' layouts (non-null only where accepts_layout) and the outputs' layouts
+  // returned in `out_layouts`. The default handles plain tensors only.
+  virtual void run_with_layouts(const std::vector<const Tensor*>& inputs, const std::vector<Layout>& layouts,
+                                const std::vector<Tensor*>& outputs, std::vector<Layout>& out_layouts) const;
 };
+
+// A plain row-major copy of a tensor whose bytes are in `layout` (which must not be null).
+Tensor layout_to_plain(const Tensor& t, FastKernel::Layout layout);
 
 // What the compiler knows when it prepares a node.
 struct FastKernelRequest {

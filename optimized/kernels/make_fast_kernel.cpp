@@ -28,3 +28,17 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
 }
 
 }  // namespace sonnx
+
+namespace sonnx {
+
+int64_t FastKernel::output_bytes(const std::vector<const Tensor*>& inputs, const std::vector<Layout>&, size_t k) const {
+  return shape_size(output_shapes(inputs).at(k)) * static_cast<int64_t>(sizeof(float));
+}
+
+void FastKernel::run_with_layouts(const std::vector<const Tensor*>& inputs, const std::vector<Layout>&,
+                                  const std::vector<Tensor*>& outputs, std::vector<Layout>& out_layouts) const {
+  run(inputs, outputs);
+  out_layouts.assign(outputs.size(), nullptr);
+}
+
+}  // namespace sonnx

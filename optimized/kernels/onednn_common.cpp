@@ -315,3 +315,18 @@ std::optional<size_t> known_rank(const FastKernelRequest& r, size_t i) {
 }
 
 }  // namespace sonnx::fast
+
+namespace sonnx {
+
+Tensor layout_to_plain(const Tensor& t, FastKernel::Layout layout) {
+  const auto& from = *static_cast<const dnnl::memory::desc*>(layout);
+  dnnl::memory::desc to = fast::plain_desc(t.shape());
+  Tensor out(DType::Float, t.shape());
+  dnnl::memory src(from, fast::cpu_engine(), const_cast<std::byte*>(t.raw()));
+  dnnl::memory dst(to, fast::cpu_engine(), out.raw());
+  fast::run_reorder(fast::make_reorder(from, to), src, dst);
+  fast::thread_stream().wait();
+  return out;
+}
+
+}  // namespace sonnx

@@ -17,6 +17,7 @@ namespace sonnx::fast {
 namespace {
 
 using dnnl::memory;
+using Layout = FastKernel::Layout;
 
 struct ConvEntry {
   Shape in_shape, out_shape;
@@ -25,6 +26,7 @@ struct ConvEntry {
   dnnl::convolution_forward prim;
   memory weights;  // constant weights in pd's layout (empty otherwise)
   bool reorder_src = false, reorder_dst = false;
+  memory::desc dst_desc;  // pd's destination layout: the Layout token of a blocked output
   dnnl::reorder src_in, dst_in, dst_out;  // plain->blocked src, plain->blocked dst (sum), blocked->plain dst
   // Without the activation post-op, for calls with non-finite data (made on first need).
   std::once_flag exact_once;
@@ -47,6 +49,8 @@ class ConvKernel final : public FastKernel {
   size_t sum_index = 0;
   bool fused_sum = false;
   Activation act;
+  bool force_blocked = false;  // part of a blocked chain: always use oneDNN's preferred layouts
+  bool out_blocked = false;    // write Y in pd's destination layout (its readers accept it)
   mutable std::mutex mu;
   mutable std::map<Shape, std::shared_ptr<ConvEntry>> cache;
   std::shared_ptr<ConvEntry> static_entry;
@@ -102,7 +106,9 @@ class ConvKernel final : public FastKernel {
     return {out};
   }
 
-  std::unique_ptr<ConvEntry> build(const Shape& x, bool with_act) const {
+  // `like`: take its source and destination layouts (the exact variant must write what its
+  // readers were told to expect, in a buffer of the same size).
+  std::unique_ptr<ConvEntry> build(const Shape& x, bool with_act, const ConvEntry* like = nullptr) const {
     auto e = std::make_unique<ConvEntry>();
     e->in_shape = x;
     e->out_shape = out_shape_for(x, &e->win);
@@ -115,16 +121,17 @@ class ConvKernel final : public FastKernel {
       pl[i] = e->win.pad_begin[i];
       pr[i] = e->win.pad_end[i];
     }
-    bool blocked = conv_prefers_blocked(ConvShape{x[1], M, group, x.size() > 2 ? x[2] : 1, e->win.out.empty() ? 1 : e->win.out[0],
+    bool blocked = force_blocked || conv_prefers_blocked(ConvShape{x[1], M, group, x.size() > 2 ? x[2] : 1, e->win.out.empty() ? 1 : e->win.out[0],
                                                   w_shape.size() > 2 ? w_shape[2] : 1, w.strides.empty() ? 1 : w.strides[0]});
     memory::desc src_plain = plain_desc(x), dst_plain = plain_desc(e->out_shape);
     memory::desc any_src(to_dims(x), memory::data_type::f32, memory::format_tag::any);
     memory::desc any_dst(to_dims(e->out_shape), memory::data_type::f32, memory::format_tag::any);
     memory::desc wdesc(plain_weights_desc().dims(), memory::data_type::f32, memory::format_tag::any);
     memory::desc bdesc = has_bias ? plain_desc({M}) : memory::desc();
-    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                      blocked ? any_src : src_plain, wdesc, bdesc, blocked ? any_dst : dst_plain, strides, dil,
-                                      pl, pr);
+    memory::desc src_d = like ? like->pd.src_desc() : blocked ? any_src : src_plain;
+    memory::desc dst_d = like ? like->dst_desc : blocked ? any_dst : dst_plain;
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_d,
+                                      wdesc, bdesc, dst_d, strides, dil, pl, pr);
     dnnl::post_ops ops;
     if (fused_sum) ops.append_sum(1.0f);
     if (with_act) act.append_to(ops);
@@ -134,6 +141,7 @@ class ConvKernel final : public FastKernel {
     e->prim = dnnl::convolution_forward(e->pd);
     e->reorder_src = e->pd.src_desc() != src_plain;
     e->reorder_dst = e->pd.dst_desc() != dst_plain;
+    e->dst_desc = e->pd.dst_desc();
     if (e->reorder_src) e->src_in = make_reorder(src_plain, e->pd.src_desc());
     if (e->reorder_dst) {
       e->dst_out = make_reorder(e->pd.dst_desc(), dst_plain);
@@ -160,23 +168,31 @@ class ConvKernel final : public FastKernel {
     return e;
   }
 
-  void execute(const ConvEntry& e, const Tensor& x, const Tensor& wt, const float* bias, const Tensor* sum, Tensor& y) const {
+  // Runs the entry's primitive. X and the sum may be in a blocked layout (x_layout, sum_layout:
+  // null for plain); with out_blocked, Y is written in e.dst_desc.
+  void execute(const ConvEntry& e, const Tensor& x, Layout x_layout, const Tensor& wt, const float* bias, const Tensor* sum,
+               Layout sum_layout, Tensor& y) const {
     const auto& eng = cpu_engine();
     dnnl::stream& s = thread_stream();
-    memory src_plain(plain_desc(x.shape()), eng, const_cast<float*>(x.data<float>()));
+    memory::desc x_desc = x_layout ? *static_cast<const memory::desc*>(x_layout) : plain_desc(x.shape());
+    memory src_in(x_desc, eng, const_cast<float*>(x.data<float>()));
     memory dst_plain(plain_desc(y.shape()), eng, y.data<float>());
-    memory src = src_plain, dst = dst_plain;
-    if (e.reorder_src) {
+    memory src = src_in, dst = dst_plain;
+    if (x_desc != e.pd.src_desc()) {
       src = memory(e.pd.src_desc(), eng, thread_scratch(0, e.pd.src_desc().get_size() / sizeof(float) + 1));
-      run_reorder(e.src_in, src_plain, src);
+      run_reorder(x_layout ? make_reorder(x_desc, e.pd.src_desc()) : e.src_in, src_in, src);
     }
-    if (e.reorder_dst) dst = memory(e.pd.dst_desc(), eng, thread_scratch(1, e.pd.dst_desc().get_size() / sizeof(float) + 1));
+    bool write_plain = !out_blocked && e.reorder_dst;  // compute in a blocked buffer, then reorder to Y
+    if (out_blocked) dst = memory(e.dst_desc, eng, y.data<float>());
+    else if (write_plain) dst = memory(e.dst_desc, eng, thread_scratch(1, e.dst_desc.get_size() / sizeof(float) + 1));
     if (sum) {
-      if (e.reorder_dst) {
-        memory sp(plain_desc(sum->shape()), eng, const_cast<float*>(sum->data<float>()));
-        run_reorder(e.dst_in, sp, dst);
-      } else if (sum->data<float>() != y.data<float>()) {
-        std::memcpy(y.data<float>(), sum->data<float>(), static_cast<size_t>(y.size()) * sizeof(float));
+      memory::desc sum_desc = sum_layout ? *static_cast<const memory::desc*>(sum_layout) : plain_desc(sum->shape());
+      memory sm(sum_desc, eng, const_cast<float*>(sum->data<float>()));
+      if (sum_desc == dst.get_desc()) {
+        if (sm.get_data_handle() != dst.get_data_handle())
+          std::memcpy(dst.get_data_handle(), sm.get_data_handle(), sum_desc.get_size());
+      } else {
+        run_reorder(sum_layout || out_blocked ? make_reorder(sum_desc, dst.get_desc()) : e.dst_in, sm, dst);
       }
     }
     memory weights = e.weights;
@@ -193,7 +209,7 @@ class ConvKernel final : public FastKernel {
     if (has_bias) args[DNNL_ARG_BIAS] = memory(plain_desc({M}), eng, const_cast<float*>(bias));
     if (memory sp = thread_scratchpad(e.pd.scratchpad_desc())) args[DNNL_ARG_SCRATCHPAD] = sp;
     e.prim.execute(s, args);
-    if (e.reorder_dst) run_reorder(e.dst_out, dst, dst_plain);
+    if (write_plain) run_reorder(e.dst_out, dst, dst_plain);
     s.wait();
   }
 
@@ -212,23 +228,61 @@ class ConvKernel final : public FastKernel {
   }
 
   void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    std::vector<Layout> out_layouts;
+    run_with_layouts(in, std::vector<Layout>(in.size(), nullptr), out, out_layouts);
+  }
+
+  bool can_produce_blocked_output() const override { return true; }
+  bool accepts_layout(size_t i) const override { return i == 0 || (fused_sum && i == sum_index); }
+  void produce_blocked_output() override {
+    out_blocked = true;
+    expect_blocked_input();
+  }
+  void expect_blocked_input() override {
+    if (force_blocked) return;
+    force_blocked = true;  // remake the prepared primitive in oneDNN's preferred layouts
+    if (static_entry) static_entry = build(static_entry->in_shape, act.kind != Activation::Kind::None);
+  }
+
+  int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
+    int64_t plain = FastKernel::output_bytes(in, layouts, k);
+    const Tensor* x = arg(in, 0);
+    if (!out_blocked || !x || x->size() == 0 || Cg == 0 || plain == 0) return plain;
+    return std::max<int64_t>(plain, static_cast<int64_t>(entry_for(x->shape())->dst_desc.get_size()));
+  }
+
+  void run_with_layouts(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts,
+                        const std::vector<Tensor*>& out, std::vector<Layout>& out_layouts) const override {
     const Tensor& x = *arg(in, 0);
     const Tensor& wt = *arg(in, 1);
     Tensor& y = *out.at(0);
+    Layout x_layout = layouts.empty() ? nullptr : layouts[0];
+    Layout sum_layout = fused_sum && sum_index < layouts.size() ? layouts[sum_index] : nullptr;
     const float* bias = has_bias ? (bias_const ? const_bias.data() : arg(in, 2)->data<float>()) : nullptr;
     const Tensor* sum = fused_sum ? arg(in, sum_index) : nullptr;
+    out_layouts.assign(out.size(), nullptr);
     if (y.size() == 0) return;
-    if (x.size() == 0 || Cg == 0) return degenerate(bias, sum, y);
+    if (x.size() == 0 || Cg == 0) {  // rare shapes: plain in, plain out
+      Tensor plain_sum = sum && sum_layout ? layout_to_plain(*sum, sum_layout) : Tensor();
+      return degenerate(bias, sum && sum_layout ? &plain_sum : sum, y);
+    }
     std::shared_ptr<ConvEntry> e = entry_for(x.shape());
-    if (act.kind == Activation::Kind::None) return execute(*e, x, wt, bias, sum, y);
-    bool finite = weights_finite && bias_finite && all_finite(x.data<float>(), x.size());
-    if (finite && !weights_const) finite = all_finite(wt.data<float>(), wt.size());
-    if (finite && has_bias && !bias_const) finite = all_finite(bias, M);
-    if (finite && sum) finite = all_finite(sum->data<float>(), sum->size());
-    if (finite) return execute(*e, x, wt, bias, sum, y);
-    std::call_once(e->exact_once, [&] { e->exact = build(x.shape(), false); });
-    execute(*e->exact, x, wt, bias, sum, y);
-    act.apply(y.data<float>(), y.size());
+    const ConvEntry* used = e.get();
+    // Elements to scan for NaN/inf: a blocked tensor's whole buffer (its padding is zero).
+    auto count = [](const Tensor& t, Layout l) {
+      return l ? static_cast<int64_t>(static_cast<const memory::desc*>(l)->get_size() / sizeof(float)) : t.size();
+    };
+    bool finite = act.kind == Activation::Kind::None ||
+                  (weights_finite && bias_finite && all_finite(x.data<float>(), count(x, x_layout)) &&
+                   (weights_const || all_finite(wt.data<float>(), wt.size())) && (!has_bias || bias_const || all_finite(bias, M)) &&
+                   (!sum || all_finite(sum->data<float>(), count(*sum, sum_layout))));
+    if (!finite) {
+      std::call_once(e->exact_once, [&] { e->exact = build(x.shape(), false, e.get()); });
+      used = e->exact.get();
+    }
+    execute(*used, x, x_layout, wt, bias, sum, sum_layout, y);
+    if (out_blocked) out_layouts[0] = &used->dst_desc;
+    if (!finite) act.apply(y.data<float>(), out_blocked ? count(y, out_layouts[0]) : y.size());
   }
 };
 

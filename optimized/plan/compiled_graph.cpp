@@ -36,6 +36,7 @@ CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOp
   is_output_.assign(num_slots(), 0);
   for (int s : output_slots_) is_output_[static_cast<size_t>(s)] = 1;
   build_dependencies();
+  choose_layouts();
 #ifdef SONNX_CHECK_INVARIANTS
   if (std::string why = check_well_formed(*this); !why.empty()) throw InternalError("graph " + g.path + ": " + why);
 #endif
@@ -192,6 +193,26 @@ void CompiledGraph::build_dependencies() {
       }
   alone_.assign(n, 0);
   for (size_t i = 0; i < n; ++i) alone_[i] = related[i] + 1 == n;
+}
+
+void CompiledGraph::choose_layouts() {
+  // A value stays in its producer's blocked layout when every step that reads it can take that
+  // layout where it reads it (a chain of convolutions); graph outputs are always plain.
+  for (auto& step : steps_) {
+    if (!step.fast || !step.fast->can_produce_blocked_output() || step.outputs.size() != 1 || step.outputs[0] < 0) continue;
+    int s = step.outputs[0];
+    if (is_output(s) || readers(s).empty()) continue;
+    bool ok = true;
+    for (int r : readers(s)) {
+      const Step& reader = steps_[static_cast<size_t>(r)];
+      ok = ok && reader.fast && std::find(reader.captures.begin(), reader.captures.end(), s) == reader.captures.end();
+      for (size_t k = 0; ok && k < reader.inputs.size(); ++k) ok = reader.inputs[k] != s || reader.fast->accepts_layout(k);
+    }
+    if (!ok) continue;
+    step.fast->produce_blocked_output();
+    step.blocked_output = true;
+    for (int r : readers(s)) steps_[static_cast<size_t>(r)].fast->expect_blocked_input();
+  }
 }
 
 bool CompiledGraph::precedes(int a, int b) const {

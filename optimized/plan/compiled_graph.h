@@ -36,6 +36,7 @@ struct Step {
   std::vector<int> inputs;   // slot per input, -1 when omitted (a fused sum adds one last input)
   std::vector<int> outputs;  // slot per output, -1 when omitted
   std::vector<int> captures; // slots of values its subgraphs read from this scope
+  bool blocked_output = false;  // its output stays in the fast kernel's blocked layout (choose_layouts)
   std::string label() const;
 };
 
@@ -84,6 +85,7 @@ class CompiledGraph {
   int add_slot(const std::string& name);
   void build_steps(const Model& model, const CompileOptions& options);
   void build_dependencies();
+  void choose_layouts();
 
   const Model* model_;
   CompileOptions options_;
