@@ -83,13 +83,16 @@ std::vector<Value> run_reference(Frame& f, const Node& node, int64_t version, co
 }
 
 // A fused step whose fast kernel cannot take these inputs: run its nodes one by one.
-std::vector<Value> run_chain(Frame& f, const Step& step, uint64_t step_seed) {
+// `step_inputs` are the step's inputs as gathered (plain copies where the slot holds a blocked layout).
+std::vector<Value> run_chain(Frame& f, const Step& step, const std::vector<const Value*>& step_inputs, uint64_t step_seed) {
   std::map<std::string, Value> local;
   auto find = [&](const std::string& name) -> const Value* {
     if (name.empty()) return nullptr;
     auto it = local.find(name);
     if (it != local.end()) return &it->second;
     int s = f.cg.slot_of(name);
+    for (size_t k = 0; k < step.inputs.size(); ++k)
+      if (s >= 0 && step.inputs[k] == s) return step_inputs[k];
     return s >= 0 ? f.at[static_cast<size_t>(s)] : f.lookup(name);
   };
   for (size_t k = 0; k <= step.fused.size(); ++k) {
@@ -212,7 +215,7 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
     make_plain(false);
     std::vector<Value> out = step.fused.empty()
                                  ? run_reference(f, *step.node, step.version, step.kernel, step.opset, in, step_seed)
-                                 : run_chain(f, step, step_seed);
+                                 : run_chain(f, step, in, step_seed);
     for (size_t k = 0; k < step.outputs.size(); ++k) {
       int s = step.outputs[k];
       if (s < 0 || k >= out.size() || out[k].kind == Value::Kind::None) continue;

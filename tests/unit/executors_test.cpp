@@ -181,6 +181,25 @@ TEST(OptimizedExecutors, ConvChainsStayBlockedAndMatchTheReference) {
   }
 }
 
+TEST(OptimizedExecutors, AFusedAddThatBroadcastsRunsUnfusedOnABlockedInput) {
+  GraphBuilder b;
+  b.m.graph.inputs.push_back({"X", float_type({1, 8, 6, 6})});
+  b.node("Conv", {"X", b.weight("W1", {16, 8, 3, 3})}, {"c1"}, {ints_attr("pads", {1, 1, 1, 1})});
+  b.node("Conv", {"c1", b.weight("W2", {16, 16, 1, 1})}, {"c2"});
+  b.node("Add", {"c2", b.weight("Bias", {1, 16, 1, 1})}, {"s2"});  // fused, but its operand broadcasts
+  b.node("Relu", {"s2"}, {"Y"});
+  b.m.graph.outputs.push_back({"Y", float_type({1, 16, 6, 6})});
+  CompiledModel cm(b.m);
+  EXPECT_TRUE(cm.root().steps()[0].blocked_output);
+  NamedValues in = inputs_for(b.m, 8);
+  NamedValues want = Interpreter(b.m).run(in);
+  for (const auto& name : optimized_executor_names()) {
+    auto exec = make_executor(name, std::make_shared<const CompiledModel>(b.m));
+    expect_close(exec->run(in), want, name);
+    expect_close(exec->run(in), want, name + " in the arena");
+  }
+}
+
 TEST(OptimizedExecutors, MemoryPlansAreValidForTheirExecutor) {
   Model m = branching_model();
   for (const auto& name : optimized_executor_names())
