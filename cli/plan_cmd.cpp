@@ -31,6 +31,7 @@ nlohmann::json plan_json(const std::string& model_path, const Executor& exec, co
   for (size_t i = 0; i < g.steps().size(); ++i) {
     const Step& s = g.steps()[i];
     nlohmann::json fused = nlohmann::json::array(), in = nlohmann::json::array(), out = nlohmann::json::array();
+    if (s.folded) fused.push_back(s.folded->op_type + " (folded)");
     for (const Node* f : s.fused) fused.push_back(f->op_type);
     for (int x : s.inputs) in.push_back(x < 0 ? "" : g.slot_name(x));
     for (int x : s.outputs) out.push_back(x < 0 ? "" : g.slot_name(x));

@@ -13,6 +13,7 @@ namespace sonnx {
 
 std::string Step::label() const {
   std::string s = node->label();
+  if (folded) s += " + " + folded->op_type + " (folded)";
   for (const Node* f : fused) s += " + " + f->op_type;
   return s;
 }
@@ -115,10 +116,34 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     steps_.push_back(std::move(step));
   };
   for (const auto& group : group_nodes(g, options.fuse && options.fast_kernels)) {
-    std::vector<const Node*> fused(group.nodes.begin() + 1, group.nodes.end());
-    Step step = make_step(*group.nodes.front(), fused, group.request, group.sum_input);
+    const Node* first = group.nodes.front();
+    auto fused_begin = group.nodes.begin() + 1;
+    if (group.batch_norm) {
+      // The Conv with the BatchNormalization folded in: new weights and bias, the BN's output.
+      Tensor w, b;
+      fold_batch_norm(g, *first, *group.batch_norm, w, b);
+      auto conv = std::make_unique<Node>(*first);
+      conv->inputs.resize(3);
+      conv->outputs = group.batch_norm->outputs;
+      for (int k : {1, 2}) {
+        Tensor& t = folded_.emplace_back(k == 1 ? std::move(w) : std::move(b));
+        conv->inputs[static_cast<size_t>(k)] = first->outputs[0] + (k == 1 ? "::folded_W" : "::folded_B");
+        constants[conv->inputs[static_cast<size_t>(k)]] = &t;
+        constants_.emplace_back(add_slot(conv->inputs[static_cast<size_t>(k)]), Value(Tensor::view(DType::Float, t.shape(), t.raw())));
+      }
+      first = fused_nodes_.emplace_back(std::move(conv)).get();
+      ++fused_begin;
+    }
+    std::vector<const Node*> fused(fused_begin, group.nodes.end());
+    Step step = make_step(*first, fused, group.request, group.sum_input);
+    if (group.batch_norm) step.folded = group.batch_norm;
     if (fused.empty() || step.fast) {
       add_step(std::move(step), group.sum_input);
+      continue;
+    }
+    if (group.batch_norm) {  // declined fused: the folded Conv, then the rest one by one
+      add_step(make_step(*first, {}, {}, ""), "");
+      for (const Node* m : fused) add_step(make_step(*m, {}, {}, ""), "");
       continue;
     }
     // The fast kernel declined the fused form: run the nodes one by one.

@@ -4,6 +4,7 @@
 // plans). Immutable once built; shared by every runtime instance.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,6 +28,7 @@ struct CompileOptions {
 struct Step {
   const Node* node = nullptr;     // the node run (for a fused step: the first, e.g. the Conv)
   std::vector<const Node*> fused;  // nodes folded into it (Add, Relu, ...), in order
+  const Node* folded = nullptr;    // a BatchNormalization folded into node's weights and bias
   std::vector<int64_t> fused_versions;              // their operator versions
   std::vector<const KernelEntry*> fused_kernels;    // their reference kernels (to run unfused)
   int64_t opset = 0;              // the model's (or function's) opset for the node's domain
@@ -103,7 +105,8 @@ class CompiledGraph {
   std::vector<std::vector<uint64_t>> reach_;  // reach_[a] bit b: a path a -> ... -> b
   std::vector<char> alone_;                   // per step: runs_alone
   std::map<const Graph*, std::unique_ptr<CompiledGraph>> subgraphs_;
-  std::vector<std::unique_ptr<Node>> fused_nodes_;  // a fused Conv with the sum operand as a last input
+  std::vector<std::unique_ptr<Node>> fused_nodes_;  // Convs with a BN folded in or the sum operand as a last input
+  std::deque<Tensor> folded_;                       // weights and biases with a BatchNormalization folded in
 };
 
 // The well-formedness the proofs assume, checked on a compiled graph (spec/structure.md,

@@ -1,5 +1,6 @@
 #include "fusion.h"
 
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -63,7 +64,44 @@ bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
   return true;
 }
 
+// BatchNormalization computing Y only, from its running statistics (not training).
+bool is_inference_batch_norm(const Node& n) {
+  if (n.op_type != "BatchNormalization" || !n.domain.empty() || n.inputs.size() != 5) return false;
+  for (size_t k = 1; k < n.outputs.size(); ++k)
+    if (!n.outputs[k].empty()) return false;
+  const Attribute* training = n.attr("training_mode");
+  const Attribute* spatial = n.attr("spatial");
+  return (!training || training->i == 0) && (!spatial || spatial->i == 1);
+}
+
 }  // namespace
+
+bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b) {
+  const Tensor* cw = conv.inputs.size() > 1 ? constant(g, conv.inputs[1]) : nullptr;
+  const Tensor* cb = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? constant(g, conv.inputs[2]) : nullptr;
+  if (!cw || cw->dtype() != DType::Float || cw->rank() < 3) return false;
+  int64_t m = cw->dim(0);
+  if (conv.inputs.size() > 2 && !conv.inputs[2].empty() && (!cb || cb->dtype() != DType::Float || cb->size() != m)) return false;
+  const Tensor* p[4];
+  for (size_t i = 0; i < 4; ++i) {
+    p[i] = constant(g, bn.inputs[i + 1]);
+    if (!p[i] || p[i]->dtype() != DType::Float || p[i]->size() != m) return false;
+  }
+  const Attribute* eps_attr = bn.attr("epsilon");
+  double eps = eps_attr ? eps_attr->f : 1e-5f;
+  w = Tensor(DType::Float, cw->shape());
+  b = Tensor(DType::Float, {m});
+  int64_t per = cw->size() / m;
+  for (int64_t c = 0; c < m; ++c) {
+    double scale = p[0]->data<float>()[c], bias = p[1]->data<float>()[c];
+    double mean = p[2]->data<float>()[c], var = p[3]->data<float>()[c];
+    double k = scale / std::sqrt(var + eps);
+    for (int64_t i = 0; i < per; ++i) w.data<float>()[c * per + i] = static_cast<float>(cw->data<float>()[c * per + i] * k);
+    double b0 = cb ? cb->data<float>()[c] : 0.0;
+    b.data<float>()[c] = static_cast<float>((b0 - mean) * k + bias);
+  }
+  return true;
+}
 
 std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
   std::vector<FusedGroup> groups;
@@ -85,6 +123,13 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
     taken.insert(&n);
     if (fuse && n.op_type == "Conv" && n.domain.empty()) {
       const Node* m = next_of(n);
+      Tensor w, b;
+      if (m && is_inference_batch_norm(*m) && fold_batch_norm(g, n, *m, w, b)) {
+        grp.batch_norm = m;
+        grp.nodes.push_back(m);
+        taken.insert(m);
+        m = next_of(*m);
+      }
       if (m && m->op_type == "Add" && m->domain.empty() && m->inputs.size() == 2 && m->inputs[0] != m->inputs[1] &&
           !m->attr("broadcast")) {
         grp.request.fused_sum = true;

@@ -1,7 +1,8 @@
-// Which nodes of a graph run as one step: a Conv followed by an Add of a same-shaped tensor
-// and/or a Relu or Clip (constant bounds) becomes one fused step when the Conv's result has no
-// other reader and is not a graph output. The fast kernel may still decline the fused form; then
-// the nodes run one by one.
+// Which nodes of a graph run as one step: a Conv, then optionally a BatchNormalization in inference
+// form with constant parameters (folded into the Conv's weights and bias), an Add of a same-shaped
+// tensor and a Relu or Clip (constant bounds), becomes one fused step when each intermediate result
+// has no other reader and is not a graph output. The fast kernel may still decline the fused form;
+// then the nodes run one by one.
 #pragma once
 #include <string>
 #include <vector>
@@ -15,7 +16,13 @@ struct FusedGroup {
   std::vector<const Node*> nodes;  // first the node that runs, then the ones folded into it
   FastKernelRequest request;       // fused_activation / clip bounds / fused_sum filled in
   std::string sum_input;           // the Add's other operand when fused_sum
+  const Node* batch_norm = nullptr;  // nodes[1] when a BatchNormalization is folded into the Conv
 };
+
+// The Conv's weights and bias with an inference-form BatchNormalization folded in:
+// W'[m] = W[m]·k[m], B'[m] = (B[m] − mean[m])·k[m] + bias[m], k[m] = scale[m] / sqrt(var[m] + ε),
+// computed in double. False when the parameters are not constant float tensors of the right size.
+bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b);
 
 // Every node of g in exactly one group, groups in node-list order.
 std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse);

@@ -84,11 +84,13 @@ Model branching_model() {
   return b.m;
 }
 
+// Random values for input X, of its declared shape.
 NamedValues inputs_for(const Model& m, unsigned seed) {
   std::mt19937 rng(seed);
+  Shape shape;
+  for (const auto& d : *m.graph.inputs.at(0).type.shape) shape.push_back(*d.value);
   NamedValues in;
-  in["X"] = Value(random_tensor({1, 8, 12, 12}, rng));
-  (void)m;
+  in["X"] = Value(random_tensor(shape, rng));
   return in;
 }
 
@@ -198,6 +200,37 @@ TEST(OptimizedExecutors, AFusedAddThatBroadcastsRunsUnfusedOnABlockedInput) {
     expect_close(exec->run(in), want, name);
     expect_close(exec->run(in), want, name + " in the arena");
   }
+}
+
+TEST(OptimizedExecutors, FoldsAnInferenceBatchNormalizationIntoTheConv) {
+  GraphBuilder b;
+  b.m.graph.inputs.push_back({"X", float_type({1, 4, 5, 5})});
+  b.node("Conv", {"X", b.weight("W", {6, 4, 3, 3}), b.weight("B", {6})}, {"c"});
+  Tensor var = testing::random_float_tensor({6}, b.rng, 0.5f, 2.0f);  // variances are positive
+  b.m.graph.initializers.emplace_back("var", var);
+  b.node("BatchNormalization", {"c", b.weight("scale", {6}), b.weight("bias", {6}), b.weight("mean", {6}), "var"}, {"n"},
+         {[] {
+           Attribute a;
+           a.name = "epsilon";
+           a.type = Attribute::Type::Float;
+           a.f = 1e-3f;
+           return a;
+         }()});
+  b.node("Relu", {"n"}, {"Y"});
+  b.m.graph.outputs.push_back({"Y", float_type({1, 6, 3, 3})});
+  CompiledModel cm(b.m);
+  ASSERT_EQ(cm.root().steps().size(), 1u);  // Conv + BatchNormalization (folded) + Relu
+  EXPECT_NE(cm.root().steps()[0].folded, nullptr);
+  NamedValues in = inputs_for(b.m, 6);
+  NamedValues want = Interpreter(b.m).run(in);
+  for (const auto& name : optimized_executor_names()) {
+    auto exec = make_executor(name, std::make_shared<const CompiledModel>(b.m));
+    expect_close(exec->run(in), want, name);
+    expect_close(exec->run(in), want, name + " in the arena");
+  }
+  // Training mode uses the batch's statistics: nothing to fold.
+  b.m.graph.nodes[1].attributes.push_back(int_attr("training_mode", 1));
+  EXPECT_EQ(CompiledModel(b.m).root().steps()[0].folded, nullptr);
 }
 
 TEST(OptimizedExecutors, MemoryPlansAreValidForTheirExecutor) {
