@@ -38,6 +38,8 @@ std::string escape_md(const std::string& s) {
   return out;
 }
 
+}  // namespace
+
 std::string escape_xml(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -53,7 +55,6 @@ std::string escape_xml(const std::string& s) {
   }
   return out;
 }
-}  // namespace
 
 std::string report_markdown(const RunReport& r) {
   std::ostringstream md;

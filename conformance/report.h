@@ -15,4 +15,7 @@ std::string report_junit(const RunReport& r);
 // Picks the format from the extension (.json, .md, .xml); throws LoadError otherwise.
 void write_report(const RunReport& r, const std::filesystem::path& file);
 
+// XML/HTML text and attribute escaping; control characters other than \n and \t become spaces.
+std::string escape_xml(const std::string& s);
+
 }  // namespace sonnx

@@ -29,20 +29,6 @@ void collect_ops(const Graph& g, std::set<std::string>& ops) {
   }
 }
 
-// The loosest accuracy class among the model's operators: random > rounding > exact.
-Accuracy model_accuracy(const Model& m, const Graph& g, Accuracy acc = Accuracy::Exact) {
-  for (const auto& n : g.nodes) {
-    ResolvedOp r = resolve_op(m, n, m.opset(n.domain));
-    const KernelEntry* k = r.has_schema ? OpRegistry::instance().find(n.domain, n.op_type, r.version) : nullptr;
-    Accuracy a = k ? k->accuracy : Accuracy::Rounding;
-    if (a == Accuracy::Random || (a == Accuracy::Rounding && acc == Accuracy::Exact)) acc = a;
-    for (const auto& at : n.attributes) {
-      if (at.g) acc = model_accuracy(m, *at.g, acc);
-      for (const auto& sg : at.graphs) acc = model_accuracy(m, *sg, acc);
-    }
-  }
-  return acc;
-}
 
 nlohmann::json to_json(const TestResult& r) {
   return {{"name", r.name},       {"status", r.status},   {"op_types", r.op_types}, {"accuracy", r.accuracy},
@@ -66,6 +52,21 @@ TestResult from_json(const nlohmann::json& j) {
 }
 
 }  // namespace
+
+// The loosest accuracy class among the model's operators: random > rounding > exact.
+Accuracy model_accuracy(const Model& m, const Graph& g, Accuracy acc) {
+  for (const auto& n : g.nodes) {
+    ResolvedOp r = resolve_op(m, n, m.opset(n.domain));
+    const KernelEntry* k = r.has_schema ? OpRegistry::instance().find(canonical_domain(n.domain), n.op_type, r.version) : nullptr;
+    Accuracy a = k ? k->accuracy : Accuracy::Rounding;
+    if (a == Accuracy::Random || (a == Accuracy::Rounding && acc == Accuracy::Exact)) acc = a;
+    for (const auto& at : n.attributes) {
+      if (at.g) acc = model_accuracy(m, *at.g, acc);
+      for (const auto& sg : at.graphs) acc = model_accuracy(m, *sg, acc);
+    }
+  }
+  return acc;
+}
 
 TestResult run_one(const TestCase& test, const ExecuteFn& exec, const RunOptions& options) {
   TestResult r;

@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "rules_file.h"
+#include "reference/ops/registry.h"
 #include "suite.h"
 
 namespace sonnx {
@@ -54,6 +55,10 @@ struct RunReport {
 RunReport run_conformance(const std::vector<TestCase>& tests, const ExecuteFn& exec, const std::string& executor_name,
                           const RunOptions& options);
 // One test in the current process (used by the isolated child, and for debugging).
+// The loosest accuracy class among the operators of g and its subgraphs: random > rounding > exact
+// (spec/accuracy.md); an operator without a kernel of its own counts as rounding.
+Accuracy model_accuracy(const Model& m, const Graph& g, Accuracy acc = Accuracy::Exact);
+
 TestResult run_one(const TestCase& test, const ExecuteFn& exec, const RunOptions& options);
 
 }  // namespace sonnx

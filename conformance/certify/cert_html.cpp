@@ -10,24 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cert_report.h"
+#include "conformance/report.h"
 
 namespace sonnx {
 
 namespace {
-
-std::string esc(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
@@ -84,7 +71,7 @@ std::string family_chart(const CertReport& r) {
   for (const auto& [name, c] : fam) {
     int total = c.certified + c.failed + c.unsupported + c.other;
     double x = label_w;
-    os << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">" << esc(name) << "</text>";
+    os << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">" << escape_xml(name) << "</text>";
     for (auto [n, cls] : std::array<std::pair<int, const char*>, 4>{{{c.certified, "certified"}, {c.failed, "failed"},
                                                                      {c.unsupported, "unsupported"}, {c.other, "untested"}}}) {
       if (n == 0) continue;
@@ -140,7 +127,7 @@ std::string cert_report_html(const CertReport& r) {
   std::string data = head.dump();
   for (size_t p = 0; (p = data.find("</", p)) != std::string::npos; p += 3) data.replace(p, 2, "<\\/");
   std::ostringstream os;
-  os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>sonnx certificate: " << esc(r.backend)
+  os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>sonnx certificate: " << escape_xml(r.backend)
      << "</title>\n<style>\n"
         "body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}"
         "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;font-size:14px}th{background:#f3f3f3}"
@@ -150,8 +137,8 @@ std::string cert_report_html(const CertReport& r) {
         "td.certified,td.passed{color:#145214}td.failed,td.crashed,td.timeout,td.errored{color:#7a1010;font-weight:bold}"
         "td.unsupported{color:#666}svg text{font-size:12px}.legend{fill:#666}code{font-size:12px}\n"
         "</style></head><body>\n";
-  os << "<h1>sonnx certificate: " << esc(r.backend) << "</h1>\n";
-  if (!r.backend_version.empty()) os << "<p>Backend version: " << esc(r.backend_version) << "</p>\n";
+  os << "<h1>sonnx certificate: " << escape_xml(r.backend) << "</h1>\n";
+  if (!r.backend_version.empty()) os << "<p>Backend version: " << escape_xml(r.backend_version) << "</p>\n";
   os << "<div id=\"verdict\">verdict needs JavaScript</div>\n<p id=\"counts\"></p>\n";
   os << "<p>Each test's outputs are compared with the sonnx reference interpreter's: float32 abs 1e-6 / rel 1e-5 / 2 ULP, "
         "float64 1e-12, exact operators bitwise, random operators by distribution.</p>\n";
@@ -159,14 +146,14 @@ std::string cert_report_html(const CertReport& r) {
   os << "<h2>Operators</h2>\n<table><tr><th>operator</th><th>family</th><th>verdict</th><th>tests</th><th>passed</th>"
         "<th>failed</th><th>on the backend</th></tr>\n";
   for (const auto& o : r.operators)
-    os << "<tr><td>" << esc(o.op_type) << "</td><td>" << esc(family(o.op_type)) << "</td><td class=\"" << o.verdict << "\">"
+    os << "<tr><td>" << escape_xml(o.op_type) << "</td><td>" << escape_xml(family(o.op_type)) << "</td><td class=\"" << o.verdict << "\">"
        << o.verdict << "</td><td>" << o.tests << "</td><td>" << o.passed << "</td><td>" << o.failed << "</td><td>" << o.native
        << "</td></tr>\n";
   os << "</table>\n<h2>Tests that did not pass</h2>\n<table><tr><th>test</th><th>status</th><th>message</th><th>repro</th></tr>\n";
   for (const auto& t : r.tests) {
     if (t.status == "passed" || t.status == "skipped") continue;
-    os << "<tr><td>" << esc(t.name) << "</td><td class=\"" << t.status << "\">" << t.status << "</td><td>" << esc(t.message.substr(0, 400))
-       << "</td><td><code>" << esc(t.repro) << "</code></td></tr>\n";
+    os << "<tr><td>" << escape_xml(t.name) << "</td><td class=\"" << t.status << "\">" << t.status << "</td><td>" << escape_xml(t.message.substr(0, 400))
+       << "</td><td><code>" << escape_xml(t.repro) << "</code></td></tr>\n";
   }
   os << "</table>\n<script type=\"application/json\" id=\"certificate-data\">" << data << "</script>\n";
   os << "<script>\n"

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "cert_report.h"
+#include "conformance/report.h"
 
 namespace sonnx {
 
@@ -13,22 +14,6 @@ std::string md_cell(std::string s) {
   std::string out;
   for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
   if (out.size() > 300) out = out.substr(0, 300) + "...";
-  return out;
-}
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t') out += ' ';
-        else out += static_cast<char>(c);
-    }
-  }
   return out;
 }
 
@@ -90,15 +75,15 @@ std::string cert_report_junit(const CertReport& r) {
   auto s = [&](const char* k) { return r.summary.count(k) ? r.summary.at(k) : 0; };
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   os << "<testsuites name=\"sonnx certify\">\n";
-  os << "  <testsuite name=\"certify " << xml_escape(r.backend) << "\" tests=\"" << s("total") << "\" failures=\"" << s("failed")
+  os << "  <testsuite name=\"certify " << escape_xml(r.backend) << "\" tests=\"" << s("total") << "\" failures=\"" << s("failed")
      << "\" errors=\"" << (s("crashed") + s("timeout") + s("errored")) << "\" skipped=\"" << (s("skipped") + s("unsupported")) << "\">\n";
   for (const auto& t : r.tests) {
-    os << "    <testcase classname=\"certify." << xml_escape(r.backend) << "\" name=\"" << xml_escape(t.name) << "\" time=\""
+    os << "    <testcase classname=\"certify." << escape_xml(r.backend) << "\" name=\"" << escape_xml(t.name) << "\" time=\""
        << t.time_ms / 1000 << "\">";
-    std::string body = xml_escape(t.message + (t.repro.empty() ? "" : "\nrepro: " + t.repro));
-    if (t.status == "failed") os << "<failure message=\"" << xml_escape(t.message) << "\">" << body << "</failure>";
-    else if (is_failure_status(t.status)) os << "<error type=\"" << t.status << "\" message=\"" << xml_escape(t.message) << "\">" << body << "</error>";
-    else if (t.status == "skipped" || t.status == "unsupported") os << "<skipped message=\"" << t.status << ": " << xml_escape(t.message) << "\"/>";
+    std::string body = escape_xml(t.message + (t.repro.empty() ? "" : "\nrepro: " + t.repro));
+    if (t.status == "failed") os << "<failure message=\"" << escape_xml(t.message) << "\">" << body << "</failure>";
+    else if (is_failure_status(t.status)) os << "<error type=\"" << t.status << "\" message=\"" << escape_xml(t.message) << "\">" << body << "</error>";
+    else if (t.status == "skipped" || t.status == "unsupported") os << "<skipped message=\"" << t.status << ": " << escape_xml(t.message) << "\"/>";
     os << "</testcase>\n";
   }
   os << "  </testsuite>\n</testsuites>\n";

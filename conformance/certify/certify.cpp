@@ -11,6 +11,7 @@
 #include <set>
 
 #include "conformance/isolate.h"
+#include "conformance/runner.h"
 #include "reference/interp/inliner.h"
 #include "reference/model/errors.h"
 #include "reference/model/loader.h"
@@ -29,22 +30,6 @@ void collect_ops(const Graph& g, std::set<std::string>& ops) {
       for (const auto& sg : a.graphs) collect_ops(*sg, ops);
     }
   }
-}
-
-// The loosest accuracy class of the model's operators (random > rounding > exact); an operator
-// without a kernel (a function body) counts as rounding.
-Accuracy loosest_accuracy(const Model& m, const Graph& g, Accuracy acc) {
-  for (const auto& n : g.nodes) {
-    ResolvedOp r = resolve_op(m, n, m.opset(n.domain));
-    const KernelEntry* k = r.has_schema ? OpRegistry::instance().find(canonical_domain(n.domain), n.op_type, r.version) : nullptr;
-    Accuracy a = k ? k->accuracy : Accuracy::Rounding;
-    if (a == Accuracy::Random || (a == Accuracy::Rounding && acc == Accuracy::Exact)) acc = a;
-    for (const auto& at : n.attributes) {
-      if (at.g) acc = loosest_accuracy(m, *at.g, acc);
-      for (const auto& sg : at.graphs) acc = loosest_accuracy(m, *sg, acc);
-    }
-  }
-  return acc;
 }
 
 void arm_alarm(double seconds) {
@@ -93,7 +78,7 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
   std::set<std::string> ops;
   collect_ops(model.graph, ops);
   t.op_types.assign(ops.begin(), ops.end());
-  Accuracy acc = loosest_accuracy(model, model.graph, Accuracy::Exact);
+  Accuracy acc = model_accuracy(model, model.graph);
   t.accuracy = accuracy_name(acc);
   if (test.data_sets.empty()) return finish("skipped", "no test_data_set_N directory");
   Comparison total;
