@@ -103,34 +103,15 @@ void fail(const std::string& label, int64_t version, const std::string& message)
 
 void fail(const Node& node, int64_t version, const std::string& message) { fail(node.label(), version, message); }
 
-std::optional<AutoPad> parse_auto_pad(const std::string& s) {
-  if (s == "NOTSET" || s.empty()) return AutoPad::NotSet;
-  if (s == "SAME_UPPER") return AutoPad::SameUpper;
-  if (s == "SAME_LOWER") return AutoPad::SameLower;
-  if (s == "VALID") return AutoPad::Valid;
-  return std::nullopt;
-}
-
-// ---- window geometry (mirrors reference/ops/util_d.h) ----
+// ---- window attributes (the reference's rules: support/window.h) ----
 
 namespace {
-constexpr int64_t kMaxWindowValue = int64_t{1} << 24;
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-int64_t ceil_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && a > 0) ? q + 1 : q;
-}
-
 bool per_axis(Attrs& a, const std::string& name, size_t rank, int64_t def, int64_t min_value, std::vector<int64_t>& out) {
   out = a.ints(name, std::vector<int64_t>(rank, def));
   if (out.empty()) out.assign(rank, def);
   if (out.size() != rank) return false;
   for (auto x : out)
-    if (x < min_value || x > kMaxWindowValue) return false;
+    if (x < min_value || x > support::kMaxWindowValue) return false;
   return true;
 }
 }  // namespace
@@ -139,7 +120,7 @@ bool read_window_attrs(Attrs& a, size_t rank, bool with_ceil, WindowAttrs& w) {
   w.rank = rank;
   if (!per_axis(a, "strides", rank, 1, 1, w.strides)) return false;
   if (!per_axis(a, "dilations", rank, 1, 1, w.dilations)) return false;
-  auto ap = parse_auto_pad(a.s("auto_pad", "NOTSET"));
+  auto ap = support::parse_auto_pad(a.s("auto_pad", "NOTSET"));
   if (!ap) return false;
   w.auto_pad = *ap;
   std::vector<int64_t> p = a.ints("pads", std::vector<int64_t>(2 * rank, 0));
@@ -147,7 +128,7 @@ bool read_window_attrs(Attrs& a, size_t rank, bool with_ceil, WindowAttrs& w) {
     if (p.empty()) p.assign(2 * rank, 0);
     if (p.size() != 2 * rank) return false;
     for (auto x : p)
-      if (x < 0 || x > kMaxWindowValue) return false;
+      if (x < 0 || x > support::kMaxWindowValue) return false;
     w.pad_begin.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank));
     w.pad_end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
   } else {
@@ -156,53 +137,20 @@ bool read_window_attrs(Attrs& a, size_t rank, bool with_ceil, WindowAttrs& w) {
   }
   w.ceil_mode = with_ceil && a.i("ceil_mode", 0) != 0;
   for (auto k : w.kernel)
-    if (k < 1 || k > kMaxWindowValue) return false;
+    if (k < 1 || k > support::kMaxWindowValue) return false;
   return a.ok();
 }
 
 Window window_for(const WindowAttrs& w, const std::vector<int64_t>& in, const std::string& node, int64_t version) {
-  size_t r = w.rank;
   Window g;
   g.in = in;
-  g.out.assign(r, 0);
+  g.kernel = w.kernel;
+  g.strides = w.strides;
+  g.dilations = w.dilations;
   g.pad_begin = w.pad_begin;
   g.pad_end = w.pad_end;
-  for (size_t i = 0; i < r; ++i) {
-    int64_t extent = (w.kernel[i] - 1) * w.dilations[i] + 1;
-    int64_t s = w.strides[i];
-    switch (w.auto_pad) {
-      case AutoPad::NotSet: {
-        int64_t span = in[i] + g.pad_begin[i] + g.pad_end[i] - extent;
-        if (span < 0)
-          fail(node, version,
-               "the window (extent " + std::to_string(extent) + ") does not fit the padded input of size " +
-                   std::to_string(in[i] + g.pad_begin[i] + g.pad_end[i]) + " on spatial axis " + std::to_string(i));
-        int64_t out = (w.ceil_mode ? ceil_div(span, s) : floor_div(span, s)) + 1;
-        if (w.ceil_mode && (out - 1) * s >= in[i] + g.pad_begin[i]) --out;
-        g.out[i] = out;
-        break;
-      }
-      case AutoPad::Valid: {
-        int64_t span = in[i] - extent;
-        if (span < 0)
-          fail(node, version,
-               "the window (extent " + std::to_string(extent) + ") does not fit the input of size " +
-                   std::to_string(in[i]) + " on spatial axis " + std::to_string(i));
-        g.out[i] = span / s + 1;
-        break;
-      }
-      case AutoPad::SameUpper:
-      case AutoPad::SameLower: {
-        int64_t out = ceil_div(in[i], s);
-        int64_t total = std::max<int64_t>(0, (out - 1) * s + extent - in[i]);
-        int64_t small = total / 2;
-        g.pad_begin[i] = w.auto_pad == AutoPad::SameUpper ? small : total - small;
-        g.pad_end[i] = total - g.pad_begin[i];
-        g.out[i] = out;
-        break;
-      }
-    }
-  }
+  std::string why = support::window_output(g, w.auto_pad, w.ceil_mode);
+  if (!why.empty()) fail(node, version, why);
   return g;
 }
 

@@ -1,6 +1,7 @@
 // Shared pieces of the fast kernels: the one oneDNN CPU engine, per-thread streams and scratch
 // buffers, reading a node's attributes without the interpreter, the window geometry of
-// convolution/pooling (the same rules as reference/ops/util_d.h), and small float loops.
+// convolution/pooling (reference/ops/support/window.h, shared with the reference), and small float
+// loops.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <dnnl.hpp>
 
 #include "fast_kernel.h"
+#include "reference/ops/support/window.h"
 
 namespace sonnx::fast {
 
@@ -53,9 +55,7 @@ class Attrs {
 [[noreturn]] void fail(const Node& node, int64_t version, const std::string& message);
 [[noreturn]] void fail(const std::string& label, int64_t version, const std::string& message);
 
-enum class AutoPad { NotSet, SameUpper, SameLower, Valid };
-// Parses auto_pad; nullopt for a value the reference would reject.
-std::optional<AutoPad> parse_auto_pad(const std::string& s);
+using support::AutoPad;
 
 // Window attributes of a convolution or pooling node, validated as the reference does (values the
 // reference traps on make the factory decline, so the reference reports them).
@@ -69,10 +69,8 @@ struct WindowAttrs {
 // axes; false when any is malformed.
 bool read_window_attrs(Attrs& a, size_t rank, bool with_ceil, WindowAttrs& w);
 
-// The geometry for one input: output sizes and the actual pads (as window_geometry in util_d.h).
-struct Window {
-  std::vector<int64_t> in, out, pad_begin, pad_end;
-};
+// The geometry for one input: output sizes and the actual pads (support::window_output).
+using Window = support::WindowGeometry;
 // Traps (through node/version) when the window does not fit the input.
 Window window_for(const WindowAttrs& w, const std::vector<int64_t>& in_spatial, const std::string& label, int64_t version);
 

@@ -1,10 +1,10 @@
 // Abs: elementwise |x|. Version 6 adds integer types, 13 bfloat16. The absolute value of a signed
 // integer's lowest value wraps to itself (two's complement); unsigned values are unchanged.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> abs_kernel(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

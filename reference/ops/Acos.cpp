@@ -1,9 +1,9 @@
 // Acos: elementwise arccosine (NaN outside [-1, 1]).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> acos_kernel(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) { return std::acos(x); }));

@@ -5,32 +5,33 @@
 //   H_new = H + G_reg * G_reg
 //   X_new = X - r * G_reg / (sqrt(H_new) + epsilon)
 // Computed in double and rounded once to the tensors' element type.
-#include "util_e1.h"
+#include "support/optimizer.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> adagrad(OpContext& ctx) {
-  double r_in = e1::learning_rate_input(ctx);
-  int64_t t = e1::update_count_input(ctx);
+  double r_in = learning_rate_input(ctx);
+  int64_t t = update_count_input(ctx);
   double decay = ctx.attr_float("decay_factor", 0.f);
   double eps = ctx.attr_float("epsilon", 1e-6f);
   double norm = ctx.attr_float("norm_coefficient", 0.f);
-  size_t n = e1::optimizer_tensor_count(ctx, 3, 2);
+  size_t n = optimizer_tensor_count(ctx, 3, 2);
   double r = r_in / (1.0 + static_cast<double>(t) * decay);
   std::vector<Value> out(2 * n);
   for (size_t i = 0; i < n; ++i) {
     const Tensor& xt = ctx.input(2 + i);
-    std::vector<double> x = e1::optimizer_operand(ctx, 2 + i, xt);
-    std::vector<double> g = e1::optimizer_operand(ctx, 2 + n + i, xt);
-    std::vector<double> h = e1::optimizer_operand(ctx, 2 + 2 * n + i, xt);
+    std::vector<double> x = optimizer_operand(ctx, 2 + i, xt);
+    std::vector<double> g = optimizer_operand(ctx, 2 + n + i, xt);
+    std::vector<double> h = optimizer_operand(ctx, 2 + 2 * n + i, xt);
     std::vector<double> x_new(x.size()), h_new(x.size());
     for (size_t k = 0; k < x.size(); ++k) {
       double g_reg = norm * x[k] + g[k];
       h_new[k] = h[k] + g_reg * g_reg;
       x_new[k] = x[k] - r * g_reg / (std::sqrt(h_new[k]) + eps);
     }
-    out[i] = e1::optimizer_result(ctx, xt.dtype(), xt.shape(), x_new);
-    out[n + i] = e1::optimizer_result(ctx, xt.dtype(), xt.shape(), h_new);
+    out[i] = optimizer_result(ctx, xt.dtype(), xt.shape(), x_new);
+    out[n + i] = optimizer_result(ctx, xt.dtype(), xt.shape(), h_new);
   }
   return out;
 }

@@ -7,28 +7,29 @@
 //   R_adj = T > 0 ? R * sqrt(1 - beta^T) / (1 - alpha^T) : R
 //   X_new = (1 - norm_coefficient_post) * (X - R_adj * V_new / (sqrt(H_new) + epsilon))
 // Computed in double and rounded once to the tensors' element type.
-#include "util_e1.h"
+#include "support/optimizer.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> adam(OpContext& ctx) {
-  double r = e1::learning_rate_input(ctx);
-  int64_t t = e1::update_count_input(ctx);
+  double r = learning_rate_input(ctx);
+  int64_t t = update_count_input(ctx);
   double alpha = ctx.attr_float("alpha", 0.9f);
   double beta = ctx.attr_float("beta", 0.999f);
   double eps = ctx.attr_float("epsilon", 1e-6f);
   double norm = ctx.attr_float("norm_coefficient", 0.f);
   double norm_post = ctx.attr_float("norm_coefficient_post", 0.f);
-  size_t n = e1::optimizer_tensor_count(ctx, 4, 3);
+  size_t n = optimizer_tensor_count(ctx, 4, 3);
   double td = static_cast<double>(t);
   double r_adj = t > 0 ? r * std::sqrt(1.0 - std::pow(beta, td)) / (1.0 - std::pow(alpha, td)) : r;
   std::vector<Value> out(3 * n);
   for (size_t i = 0; i < n; ++i) {
     const Tensor& xt = ctx.input(2 + i);
-    std::vector<double> x = e1::optimizer_operand(ctx, 2 + i, xt);
-    std::vector<double> g = e1::optimizer_operand(ctx, 2 + n + i, xt);
-    std::vector<double> v = e1::optimizer_operand(ctx, 2 + 2 * n + i, xt);
-    std::vector<double> h = e1::optimizer_operand(ctx, 2 + 3 * n + i, xt);
+    std::vector<double> x = optimizer_operand(ctx, 2 + i, xt);
+    std::vector<double> g = optimizer_operand(ctx, 2 + n + i, xt);
+    std::vector<double> v = optimizer_operand(ctx, 2 + 2 * n + i, xt);
+    std::vector<double> h = optimizer_operand(ctx, 2 + 3 * n + i, xt);
     std::vector<double> x_new(x.size()), v_new(x.size()), h_new(x.size());
     for (size_t k = 0; k < x.size(); ++k) {
       double g_reg = norm * x[k] + g[k];
@@ -36,9 +37,9 @@ std::vector<Value> adam(OpContext& ctx) {
       h_new[k] = beta * h[k] + (1.0 - beta) * g_reg * g_reg;
       x_new[k] = (1.0 - norm_post) * (x[k] - r_adj * v_new[k] / (std::sqrt(h_new[k]) + eps));
     }
-    out[i] = e1::optimizer_result(ctx, xt.dtype(), xt.shape(), x_new);
-    out[n + i] = e1::optimizer_result(ctx, xt.dtype(), xt.shape(), v_new);
-    out[2 * n + i] = e1::optimizer_result(ctx, xt.dtype(), xt.shape(), h_new);
+    out[i] = optimizer_result(ctx, xt.dtype(), xt.shape(), x_new);
+    out[n + i] = optimizer_result(ctx, xt.dtype(), xt.shape(), v_new);
+    out[2 * n + i] = optimizer_result(ctx, xt.dtype(), xt.shape(), h_new);
   }
   return out;
 }

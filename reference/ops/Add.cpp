@@ -1,18 +1,14 @@
 // Add: elementwise sum. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 on both inputs broadcast multidirectionally.
-#include "kernel_util.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 template <class T>
 T add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    // Integer overflow wraps (two's complement), computed unsigned to avoid C++ UB.
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return to_storage<T>(static_cast<compute_t<T>>(a) + static_cast<compute_t<T>>(b));
-  }
+  if constexpr (std::is_integral_v<T>) return wrap_add<T>(a, b);  // integer overflow wraps
+  else return to_storage<T>(static_cast<compute_t<T>>(a) + static_cast<compute_t<T>>(b));
 }
 
 std::vector<Value> add_v7(OpContext& ctx) {

@@ -2,11 +2,12 @@
 // axis as size 1. Version 11 documents negative axes (accepted in every version); version 12 adds
 // select_last_index (ties pick the last occurrence instead of the first); 13 adds bfloat16.
 // NaN counts as the minimum (numpy.argmin). An empty axis has no index and traps.
-#include "util_c.h"
+#include "support/reduce.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> argmin(OpContext& ctx) { return util_c::arg_extreme(ctx, /*want_max=*/false); }
+std::vector<Value> argmin(OpContext& ctx) { return arg_extreme(ctx, /*want_max=*/false); }
 }  // namespace
 SONNX_KERNEL("", "ArgMin", 1, argmin, Accuracy::Exact);
 }  // namespace sonnx

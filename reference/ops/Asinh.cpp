@@ -1,9 +1,9 @@
 // Asinh: elementwise inverse hyperbolic sine.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> asinh_kernel(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) { return std::asinh(x); }));

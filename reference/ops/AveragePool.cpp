@@ -4,11 +4,11 @@
 // create, never count).
 // Version history: 1 (padding never counted); 7 adds count_include_pad; 10 adds ceil_mode;
 // 11 rewords auto_pad. Absent attributes reproduce the older behaviour, so one kernel serves all.
-#include "util_d.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> average_pool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

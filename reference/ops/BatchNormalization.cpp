@@ -19,12 +19,11 @@
 //        invalid in inference mode and trap); mean/var may have another float type (U) than X.
 //  15    scale/B may also have their own float type (T1); same computation.
 // All arithmetic in double, each output rounded once to its element type.
-#include "util_c.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using util_c::float_tensor;
-using util_c::float_values;
 
 // Which statistics slot ("feature") each element of X uses.
 struct FeatureMap {
@@ -42,7 +41,7 @@ FeatureMap feature_map(const OpContext& ctx, const Shape& s, bool spatial) {
     return m;  // all zeros
   }
   int64_t c = s[1];
-  int64_t inner = util_c::product(s, 2, s.size());
+  int64_t inner = element_count(s, 2, s.size());
   m.features = spatial ? c : c * inner;
   for (int64_t i = 0; i < size; ++i)
     m.of[static_cast<size_t>(i)] = spatial ? (i / inner) % c : i % (c * inner);

@@ -1,14 +1,16 @@
 // Bernoulli: for each probability p of the input, 1 with probability p and 0 otherwise, in the
 // element type `dtype` (default: the input's). p outside [0, 1] (or NaN) traps. With a `seed`
 // attribute the node draws from its own generator seeded from it, else from the run's generator.
-#include "util_e1.h"
+#include "support/cast.h"
+#include "support/random.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> bernoulli(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  DType out_type = e1::dtype_attr(ctx, x.dtype());
-  e1::NodeRng rng(ctx);
+  DType out_type = dtype_attr(ctx, x.dtype());
+  NodeRng rng(ctx);
   Tensor bits(DType::Bool, x.shape());
   visit_float(ctx, x.dtype(), [&]<class T>() {
     const T* p = x.data<T>();

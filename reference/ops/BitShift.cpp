@@ -1,11 +1,11 @@
 // BitShift: elementwise X << Y (direction "LEFT") or X >> Y (direction "RIGHT") on unsigned
 // integers, with multidirectional broadcasting (version 11). Bits shifted out are lost; a shift by
 // the bit width or more gives 0 (C++ would leave it undefined).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 template <class T>
 T shift_one(T x, T y, bool left) {

@@ -1,10 +1,10 @@
 // Celu: elementwise max(0, x) + min(0, alpha * (e^(x/alpha) - 1)); alpha = 1 by default
 // (version 12; the schema lists float only, the other floating types compute the same formula).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> celu(OpContext& ctx) {
   double alpha = ctx.attr_float("alpha", 1.0f);

@@ -5,11 +5,11 @@
 // - Version 11 on: lo and hi are optional scalar inputs of the input's type; an omitted bound is
 //   numeric_limits<T>::lowest() / max() as the schema says (so ±inf are clipped to the largest
 //   finite values). Version 12 adds integer types, 13 bfloat16.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 // Largest finite value of T.
 template <class T>

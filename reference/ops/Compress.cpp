@@ -1,9 +1,10 @@
 // Compress: keeps the slices along `axis` (or, without axis, the elements of the flattened input)
 // whose entry in the 1-D boolean condition is true. A condition shorter than the axis drops the
 // rest; entries past the end are allowed only when false.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> compress(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -16,8 +17,8 @@ std::vector<Value> compress(OpContext& ctx) {
     if (x.rank() == 0) ctx.fail("input must have rank >= 1 when axis is given");
     axis = normalize_axis(ctx, ctx.attr_int("axis", 0), x.rank());
     n = x.dim(axis);
-    outer = opsb::dims_product(x.shape(), 0, static_cast<size_t>(axis));
-    inner = opsb::dims_product(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
+    outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
+    inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
   }
   const bool* c = cond.data<bool>();
   std::vector<int64_t> kept;
@@ -37,7 +38,7 @@ std::vector<Value> compress(OpContext& ctx) {
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t j : kept)
       for (int64_t i = 0; i < inner; ++i) map.push_back((o * n + j) * inner + i);
-  return one(opsb::take(x, out_shape, map));
+  return one(take(x, out_shape, map));
 }
 }  // namespace
 SONNX_KERNEL("", "Compress", 9, compress, Accuracy::Exact);

@@ -1,8 +1,9 @@
 // Concat: joins tensors along an axis; all other dimensions must agree. Version 1 defaults the
 // axis to 1; from version 4 it is required; negative axes are accepted (documented from 11).
-#include "util_b.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> concat(OpContext& ctx) {
   if (ctx.num_inputs() == 0) ctx.fail("at least one input is required");
@@ -26,8 +27,8 @@ std::vector<Value> concat(OpContext& ctx) {
   Tensor out(first.dtype(), out_shape);
   // View every tensor as [outer, axis_dim * inner]: each input contributes one contiguous block
   // per outer index.
-  int64_t outer = opsb::dims_product(out_shape, 0, static_cast<size_t>(axis));
-  int64_t inner = opsb::dims_product(out_shape, static_cast<size_t>(axis) + 1, out_shape.size());
+  int64_t outer = element_count(out_shape, 0, static_cast<size_t>(axis));
+  int64_t inner = element_count(out_shape, static_cast<size_t>(axis) + 1, out_shape.size());
   int64_t out_row = out_shape[static_cast<size_t>(axis)] * inner;
   visit_dtype(first.dtype(), [&]<class T>() {
     T* dst = out.data<T>();

@@ -1,12 +1,13 @@
 // ConcatFromSequence: concatenates the tensors of a sequence along `axis` (new_axis=0, like
 // numpy.concatenate: axis in [-r, r-1]) or stacks them along a new axis (new_axis=1, like
 // numpy.stack: axis in [-r-1, r]). An empty sequence has no defined result and traps.
-#include "util_e1.h"
+#include "support/sequence.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> concat_from_sequence(OpContext& ctx) {
-  const Value& seq = e1::sequence_input(ctx, 0);
+  const Value& seq = sequence_input(ctx, 0);
   if (!ctx.has_attr("axis")) ctx.fail("attribute 'axis' is required");
   int64_t axis = ctx.attr_int("axis", 0);
   int64_t new_axis = ctx.attr_int("new_axis", 0);
@@ -18,9 +19,9 @@ std::vector<Value> concat_from_sequence(OpContext& ctx) {
     parts.push_back(v.tensor);
   }
   int64_t rank = parts[0].rank();
-  if (new_axis == 1) return one(e1::stack_axis(ctx, parts, normalize_axis(ctx, axis, rank + 1)));
+  if (new_axis == 1) return one(stack_axis(ctx, parts, normalize_axis(ctx, axis, rank + 1)));
   if (rank == 0) ctx.fail("cannot concatenate rank-0 tensors without new_axis=1");
-  return one(e1::concat_axis(ctx, parts, normalize_axis(ctx, axis, rank)));
+  return one(concat_axis(ctx, parts, normalize_axis(ctx, axis, rank)));
 }
 }  // namespace
 SONNX_KERNEL("", "ConcatFromSequence", 11, concat_from_sequence, Accuracy::Exact);

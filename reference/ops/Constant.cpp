@@ -1,8 +1,9 @@
 // Constant: a tensor fixed by exactly one attribute (value; from version 12 also value_float(s),
 // value_int(s), value_string(s)). Sparse values are not supported by the reference.
-#include "kernel_util.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> constant(OpContext& ctx) {
   const Node& n = ctx.node();

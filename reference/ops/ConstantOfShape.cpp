@@ -1,13 +1,14 @@
 // ConstantOfShape: a tensor of the shape given by the 1-D input (empty = scalar), every element
 // equal to the one-element `value` attribute (default float 0), in that attribute's type.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> constant_of_shape(OpContext& ctx) {
   const Tensor& shape_t = ctx.input(0);
   if (shape_t.rank() != 1) ctx.fail("the shape input must be 1-D");
-  Shape shape = opsb::int_values(ctx, shape_t, "shape");
+  Shape shape = int_values(ctx, shape_t, "shape");
   for (int64_t d : shape)
     if (d < 0) ctx.fail("shape entries must be non-negative, got " + shape_str(shape));
   Tensor value = Tensor::scalar<float>(0.0f);
@@ -16,7 +17,7 @@ std::vector<Value> constant_of_shape(OpContext& ctx) {
     if (value.size() != 1) ctx.fail("attribute 'value' must hold exactly one element");
   }
   std::vector<int64_t> map(static_cast<size_t>(shape_size(shape)), 0);
-  return one(opsb::take(value, shape, map));
+  return one(take(value, shape, map));
 }
 }  // namespace
 SONNX_KERNEL("", "ConstantOfShape", 9, constant_of_shape, Accuracy::Exact);

@@ -2,11 +2,11 @@
 //   Y[n, m, o] = B[m] + sum_{c in group(m), k} X[n, g*C/group + c, o*s - pad_begin + k*d] * W[m, c, k]
 // with elements of the padding contributing nothing. Versions 1 and 11 differ only in how the
 // documentation words auto_pad; the arithmetic is the same, so one kernel serves both.
-#include "util_d.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> conv(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -18,11 +18,11 @@ std::vector<Value> conv(OpContext& ctx) {
     const Tensor& b = ctx.input(2);
     if (b.dtype() != x.dtype()) ctx.fail("bias B has a different element type from X");
     if (b.size() != s.M) ctx.fail("bias B has " + std::to_string(b.size()) + " elements, expected M=" + std::to_string(s.M));
-    bias = to_doubles(ctx, b);
+    bias = real_values(ctx, b);
   }
   return one(visit_float(ctx, x.dtype(), [&]<class T>() {
     // Products and sums in double, rounded once to T at the end.
-    std::vector<double> xd = to_doubles(ctx, x), wd = to_doubles(ctx, w);
+    std::vector<double> xd = real_values(ctx, x), wd = real_values(ctx, w);
     Tensor y(x.dtype(), s.out_shape);
     T* py = y.data<T>();
     conv_loop(

@@ -2,11 +2,11 @@
 // Padding contributes nothing (it stands for x_zero_point, i.e. 0 after the subtraction).
 // x_zero_point is per tensor; w_zero_point per tensor or 1-D with one value per output channel.
 // Each product fits in int32; the sum wraps in 32 bits.
-#include "util_d.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> conv_integer(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

@@ -12,11 +12,11 @@
 //               SAME_UPPER, contradicting its own auto_pad description ("extra padding at the end
 //               for SAME_UPPER"); we follow the auto_pad description: total - total/2 at the
 //               beginning only for SAME_LOWER.
-#include "util_d.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> conv_transpose(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -79,16 +79,16 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
     const Tensor& b = ctx.input(2);
     if (b.dtype() != x.dtype()) ctx.fail("bias B has a different element type from X");
     if (b.size() != M) ctx.fail("bias B has " + std::to_string(b.size()) + " elements, expected M=" + std::to_string(M));
-    bias = to_doubles(ctx, b);
+    bias = real_values(ctx, b);
   }
   Shape out_shape = {N, M};
   out_shape.insert(out_shape.end(), out.begin(), out.end());
   shape_size(out_shape);  // traps on an absurd output_shape before the tap table is built
   TapTable table = TapTable::transposed(in, kernel, out, strides, dilations, pad_begin);
-  int64_t in_plane = product(in), out_plane = product(out), k_plane = product(kernel);
+  int64_t in_plane = element_count(in), out_plane = element_count(out), k_plane = element_count(kernel);
 
   return one(visit_float(ctx, x.dtype(), [&]<class T>() {
-    std::vector<double> xd = to_doubles(ctx, x), wd = to_doubles(ctx, w);
+    std::vector<double> xd = real_values(ctx, x), wd = real_values(ctx, w);
     Tensor y(x.dtype(), out_shape);
     T* py = y.data<T>();
     std::vector<Tap> taps;

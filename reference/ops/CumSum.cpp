@@ -1,19 +1,20 @@
 // CumSum: running sums along an axis (a scalar input). exclusive=1 leaves out the current element
 // (the first sum is 0); reverse=1 sums from the end. Integers wrap; float16/bfloat16 accumulate
 // in float and round each output.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> cumsum(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.rank() == 0) ctx.fail("input must have rank >= 1");
-  int64_t axis = normalize_axis(ctx, opsb::int_scalar(ctx, ctx.input(1), "axis"), x.rank());
+  int64_t axis = normalize_axis(ctx, int_scalar(ctx, ctx.input(1), "axis"), x.rank());
   bool exclusive = ctx.attr_int("exclusive", 0) != 0;
   bool reverse = ctx.attr_int("reverse", 0) != 0;
   int64_t n = x.dim(axis);
-  int64_t outer = opsb::dims_product(x.shape(), 0, static_cast<size_t>(axis));
-  int64_t inner = opsb::dims_product(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
+  int64_t outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
+  int64_t inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
   Tensor out(x.dtype(), x.shape());
   visit_real(ctx, x.dtype(), [&]<class T>() {
     using C = compute_t<T>;
@@ -27,7 +28,7 @@ std::vector<Value> cumsum(OpContext& ctx) {
           int64_t at = (o * n + j) * inner + i;
           C v = static_cast<C>(src[at]);
           if (exclusive) dst[at] = to_storage<T>(sum);
-          if constexpr (std::is_integral_v<C>) sum = opsb::wrapping_add(sum, v);
+          if constexpr (std::is_integral_v<C>) sum = wrap_add(sum, v);
           else sum = sum + v;
           if (!exclusive) dst[at] = to_storage<T>(sum);
         }

@@ -7,9 +7,10 @@
 // - onesided=1: only bins 0..floor(n/2) (the rest follow by conjugate symmetry). The schema says
 //   this is not possible for complex input, and defines no inverse of a one-sided spectrum; both
 //   combinations trap.
-#include "util_e2.h"
+#include "support/spectral.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> dft(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -39,9 +40,8 @@ std::vector<Value> dft(OpContext& ctx) {
   out_shape[static_cast<size_t>(axis)] = bins;
   out_shape.back() = 2;
   // Elements are addressed as [outer][axis][inner][component].
-  int64_t outer = 1, inner = 1;
-  for (int64_t i = 0; i < axis; ++i) outer *= x.dim(i);
-  for (int64_t i = axis + 1; i < rank - 1; ++i) inner *= x.dim(i);
+  const int64_t outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
+  const int64_t inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, static_cast<size_t>(rank - 1));
 
   return visit_float(ctx, x.dtype(), [&]<class T>() {
     Tensor out(dtype_of<T>(), out_shape);
@@ -60,7 +60,7 @@ std::vector<Value> dft(OpContext& ctx) {
           const double im = comps == 2 ? static_cast<double>(static_cast<compute_t<T>>(in[base + 1])) : 0.0;
           s[static_cast<size_t>(m)] = {re, im};
         }
-        const auto X = e2::dft_of(s, bins, inverse);
+        const auto X = dft_of(s, bins, inverse);
         for (int64_t k = 0; k < bins; ++k) {
           const int64_t base = ((a * bins + k) * inner + b) * 2;
           o[base] = to_storage<T>(X[static_cast<size_t>(k)].real());

@@ -3,11 +3,11 @@
 // rounded once to float. x_zero_point is optional (0).
 // Version 10: scale and zero point are per tensor. Version 13: they may instead be 1-D with one
 // value per index along `axis` (default 1).
-#include "util_d.h"
+#include "support/quantize.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> dequantize_impl(OpContext& ctx, bool allow_axis) {
   const Tensor& x = ctx.input(0);

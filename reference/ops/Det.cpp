@@ -2,9 +2,10 @@
 // Y has shape [*] (a scalar for a 2-D X). Computed in double by Gaussian elimination with partial
 // pivoting (det = product of the pivots, sign flipped per row swap) and rounded once to the element
 // type. M = 0 gives 1 (the empty product). A matrix containing NaN gives NaN.
-#include "util_c.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 double determinant(std::vector<double> a, int64_t m) {
   auto at = [&](int64_t r, int64_t c) -> double& { return a[static_cast<size_t>(r * m + c)]; };
@@ -36,14 +37,14 @@ std::vector<Value> det(OpContext& ctx) {
   if (x.dim(x.rank() - 2) != m) ctx.fail("the last two dims must be equal, got " + shape_str(x.shape()));
   Shape out_shape(x.shape().begin(), x.shape().end() - 2);
   int64_t batch = shape_size(out_shape);
-  std::vector<double> xv = util_c::float_values(ctx, x);
+  std::vector<double> xv = float_values(ctx, x);
   std::vector<double> y(static_cast<size_t>(batch));
   auto mm = static_cast<size_t>(m * m);
   for (size_t b = 0; b < y.size(); ++b) {
     std::vector<double> mat(xv.begin() + static_cast<std::ptrdiff_t>(b * mm), xv.begin() + static_cast<std::ptrdiff_t>((b + 1) * mm));
     y[b] = determinant(std::move(mat), m);
   }
-  return one(util_c::float_tensor(ctx, x.dtype(), out_shape, y));
+  return one(float_tensor(ctx, x.dtype(), out_shape, y));
 }
 }  // namespace
 SONNX_KERNEL("", "Det", 11, det, Accuracy::Rounding);

@@ -4,11 +4,11 @@
 // Integer division truncates toward zero (as C++ and the ONNX backend tests do); division by zero
 // traps; the one overflowing case, lowest / -1, wraps to lowest. Floats follow IEEE (x/0 = ±inf,
 // 0/0 = NaN).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 Tensor div(OpContext& ctx, const Tensor& a, const Tensor& b) {
   require_same_type(ctx, a, b);

@@ -13,9 +13,10 @@
 //        Mask is bool. 13 adds bfloat16 data.
 // ratio must lie in [0, 1); ratio 0 drops nothing. Random draws: one uniform [0, 1) per element in
 // row-major order, kept when >= ratio. Arithmetic in double, rounded once to the element type.
-#include "util_c.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 Tensor mask_tensor(const OpContext& ctx, DType type, const Shape& shape, const std::vector<bool>& keep) {
   if (type == DType::Bool) {
@@ -26,7 +27,7 @@ Tensor mask_tensor(const OpContext& ctx, DType type, const Shape& shape, const s
   }
   std::vector<double> v(keep.size());
   for (size_t i = 0; i < keep.size(); ++i) v[i] = keep[i] ? 1.0 : 0.0;
-  return util_c::float_tensor(ctx, type, shape, v);
+  return float_tensor(ctx, type, shape, v);
 }
 
 // mask_type: Bool, or the data type for versions ≤ 7.
@@ -42,13 +43,13 @@ std::vector<Value> dropout(OpContext& ctx, bool training, double ratio, DType ma
     std::mt19937_64 seeded(static_cast<uint64_t>(ctx.attr_int("seed", 0)));
     std::mt19937_64& gen = ctx.has_attr("seed") ? seeded : ctx.rng();
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
-    std::vector<double> xv = util_c::float_values(ctx, x);
+    std::vector<double> xv = float_values(ctx, x);
     double scale = 1.0 / (1.0 - ratio);
     for (size_t i = 0; i < xv.size(); ++i) {
       keep[i] = uniform(gen) >= ratio;
       xv[i] = keep[i] ? xv[i] * scale : 0.0;
     }
-    out.emplace_back(util_c::float_tensor(ctx, x.dtype(), x.shape(), xv));
+    out.emplace_back(float_tensor(ctx, x.dtype(), x.shape(), xv));
   }
   if (ctx.has_output(1)) out.emplace_back(mask_tensor(ctx, mask_type, x.shape(), keep));
   return out;

@@ -5,11 +5,11 @@
 //   y = saturate(round(x / y_scale) + y_zero_point)
 // (rounding half to even). An all-zero x gives y_scale 0 and the 0/0 = NaN steps become 0, as a
 // cast of NaN does here. A NaN in x makes the range NaN.
-#include "util_d.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> dynamic_quantize(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -30,12 +30,12 @@ std::vector<Value> dynamic_quantize(OpContext& ctx) {
   float scale = (hi - lo) / 255.0f;
   float zp_f = 0.0f - lo / scale;
   if (!std::isnan(zp_f)) zp_f = std::clamp(zp_f, 0.0f, 255.0f);
-  uint8_t zp = saturate_to<uint8_t>(round_half_even(static_cast<double>(zp_f)));
+  uint8_t zp = saturating_cast<uint8_t>(round_half_even(static_cast<double>(zp_f)));
   Tensor y(DType::UInt8, x.shape());
   uint8_t* py = y.data<uint8_t>();
   for (int64_t i = 0; i < x.size(); ++i) {
     float q = px[i] / scale;
-    py[i] = saturate_to<uint8_t>(round_half_even(static_cast<double>(q)) + static_cast<double>(zp));
+    py[i] = saturating_cast<uint8_t>(round_half_even(static_cast<double>(q)) + static_cast<double>(zp));
   }
   std::vector<Value> out;
   out.emplace_back(std::move(y));

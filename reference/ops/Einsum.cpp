@@ -6,9 +6,10 @@
 // (implicit mode). Letters missing from the output are summed over. Dimensions of size 1 broadcast
 // against the other operands' size for the same letter (as numpy allows). Products and sums are
 // computed in compute_t<T> (integers wrap).
-#include "util_b.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 constexpr int kLetters = 52;  // a-z -> 0..25, A-Z -> 26..51; ellipsis dim j -> kLetters + j
 
@@ -177,10 +178,10 @@ std::vector<Value> einsum(OpContext& ctx) {
         C prod = C(1);
         for (size_t k = 0; k < n; ++k) {
           C v = static_cast<C>(src[k][base[k] + sum_offset[static_cast<size_t>(s) * n + k]]);
-          if constexpr (std::is_integral_v<C>) prod = opsb::wrapping_mul(prod, v);
+          if constexpr (std::is_integral_v<C>) prod = wrap_mul(prod, v);
           else prod = prod * v;
         }
-        if constexpr (std::is_integral_v<C>) acc = opsb::wrapping_add(acc, prod);
+        if constexpr (std::is_integral_v<C>) acc = wrap_add(acc, prod);
         else acc = acc + prod;
       }
       dst[olin] = to_storage<T>(acc);

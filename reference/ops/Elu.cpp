@@ -1,10 +1,10 @@
 // Elu: elementwise alpha * (e^x - 1) for x < 0, x otherwise; alpha = 1 by default. Versions 1 and 6
 // compute the same function.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> elu(OpContext& ctx) {
   double alpha = ctx.attr_float("alpha", 1.0f);

@@ -1,11 +1,12 @@
 // Equal: elementwise A == B, a bool tensor. Version 1 broadcasts B to A only when broadcast=1
 // (legacy broadcasting); from version 7 both inputs broadcast multidirectionally. Versions 1 and 7
 // take bool/int32/int64, 11 adds the other integer and float types, 13 bfloat16. NaN equals nothing.
-#include "util_a.h"
+#include "support/elementwise.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 Tensor equal(OpContext& ctx, const Tensor& a, const Tensor& b) {
   return compare_elementwise(ctx, a, b, [](auto x, auto y) { return x == y; });

@@ -1,17 +1,17 @@
 // Erf: elementwise error function (version 9; 13 adds bfloat16). The schema also admits integer
 // types: the value is computed in double and converted back toward zero (so only 0 and ±1 occur).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> erf_kernel(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   return one(visit_real(ctx, x.dtype(), [&]<class T>() {
     return unary_elementwise<T, T>(x, [](T v) -> T {
       double r = std::erf(static_cast<double>(static_cast<compute_t<T>>(v)));
-      if constexpr (std::is_integral_v<T>) return saturating_from_double<T>(r);
+      if constexpr (std::is_integral_v<T>) return saturating_cast<T>(r);
       else return round_from_double<T>(r);
     });
   }));

@@ -1,8 +1,9 @@
 // EyeLike: a matrix of the input's 2-D shape with ones on diagonal k (out[i][i+k] = 1) and zeros
 // elsewhere, of type `dtype` if given, else the input's type.
-#include "util_b.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> eye_like(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

@@ -1,8 +1,9 @@
 // Flatten: reshapes to 2-D [d_0*...*d_(axis-1), d_axis*...*d_n]; axis in [-r, r] (negative from
 // version 11; accepted throughout), default 1.
-#include "util_b.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> flatten(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -11,8 +12,8 @@ std::vector<Value> flatten(OpContext& ctx) {
   if (axis < -rank || axis > rank)
     ctx.fail("axis " + std::to_string(axis) + " is out of range [-" + std::to_string(rank) + ", " + std::to_string(rank) + "]");
   if (axis < 0) axis += rank;
-  Shape out{opsb::dims_product(x.shape(), 0, static_cast<size_t>(axis)),
-            opsb::dims_product(x.shape(), static_cast<size_t>(axis), x.shape().size())};
+  Shape out{element_count(x.shape(), 0, static_cast<size_t>(axis)),
+            element_count(x.shape(), static_cast<size_t>(axis), x.shape().size())};
   return one(x.reshaped(out));
 }
 }  // namespace

@@ -1,10 +1,10 @@
 // Floor: elementwise largest integer ≤ x. Versions 1, 6, 13 (13 adds bfloat16) compute the
 // same function.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> floor_kernel(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) { return std::floor(x); }));

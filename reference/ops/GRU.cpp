@@ -7,16 +7,17 @@
 //   Ht = (1 - zt) (.) ht + zt (.) Ht-1
 // Version 1 has no linear_before_reset (so 0) and a misspelt default direction "foward"; version 3
 // adds linear_before_reset; 7 drops output_sequence; 14 adds layout. Directions, sequence_lens,
-// activations and clip are handled in util_e2.h.
-#include "util_e2.h"
+// activations and clip are handled in support/rnn.h.
+#include "support/rnn.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> gru(OpContext& ctx) {
   const bool linear_before_reset = ctx.version() >= 3 && ctx.attr_int("linear_before_reset", 0) != 0;
   return visit_float(ctx, ctx.input(0).dtype(), [&]<class T>() {
     using C = compute_t<T>;
-    const e2::RnnProblem<C> p = e2::read_rnn_inputs<T>(ctx, 3, {"Sigmoid", "Tanh"}, -1);
+    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 3, {"Sigmoid", "Tanh"}, -1);
     const int64_t H = p.hidden, I = p.input_size;
     std::vector<C> z(static_cast<size_t>(H)), r(static_cast<size_t>(H)), rh(static_cast<size_t>(H)),
         next(static_cast<size_t>(H));
@@ -25,28 +26,28 @@ std::vector<Value> gru(OpContext& ctx) {
       const C* R = p.R.data() + d * 3 * H * H;
       const C* Wb = p.B.data() + d * 6 * H;
       const C* Rb = Wb + 3 * H;
-      const e2::RnnActivation& f = p.acts[static_cast<size_t>(2 * d)];
-      const e2::RnnActivation& g = p.acts[static_cast<size_t>(2 * d + 1)];
+      const RnnActivation& f = p.acts[static_cast<size_t>(2 * d)];
+      const RnnActivation& g = p.acts[static_cast<size_t>(2 * d + 1)];
       // Rows of gate k are k*H .. k*H+H-1 (z: 0, r: 1, h: 2).
       for (int64_t j = 0; j < H; ++j) {
         const size_t u = static_cast<size_t>(j);
-        z[u] = f(p.clipped(e2::dot_row(W, j, I, x) + e2::dot_row(R, j, H, h) + Wb[j] + Rb[j]));
-        r[u] = f(p.clipped(e2::dot_row(W, H + j, I, x) + e2::dot_row(R, H + j, H, h) + Wb[H + j] + Rb[H + j]));
+        z[u] = f(p.clipped(dot_row(W, j, I, x) + dot_row(R, j, H, h) + Wb[j] + Rb[j]));
+        r[u] = f(p.clipped(dot_row(W, H + j, I, x) + dot_row(R, H + j, H, h) + Wb[H + j] + Rb[H + j]));
       }
       for (int64_t j = 0; j < H; ++j) rh[static_cast<size_t>(j)] = r[static_cast<size_t>(j)] * h[j];
       for (int64_t j = 0; j < H; ++j) {
         const size_t u = static_cast<size_t>(j);
         C pre;
         if (linear_before_reset)
-          pre = e2::dot_row(W, 2 * H + j, I, x) + r[u] * (e2::dot_row(R, 2 * H + j, H, h) + Rb[2 * H + j]) + Wb[2 * H + j];
+          pre = dot_row(W, 2 * H + j, I, x) + r[u] * (dot_row(R, 2 * H + j, H, h) + Rb[2 * H + j]) + Wb[2 * H + j];
         else
-          pre = e2::dot_row(W, 2 * H + j, I, x) + e2::dot_row(R, 2 * H + j, H, rh.data()) + Rb[2 * H + j] + Wb[2 * H + j];
+          pre = dot_row(W, 2 * H + j, I, x) + dot_row(R, 2 * H + j, H, rh.data()) + Rb[2 * H + j] + Wb[2 * H + j];
         const C hh = g(p.clipped(pre));
         next[u] = (C(1) - z[u]) * hh + z[u] * h[j];
       }
       std::copy(next.begin(), next.end(), h);
     };
-    return e2::run_rnn<T>(ctx, p, false, step);
+    return run_rnn<T>(ctx, p, false, step);
   });
 }
 }  // namespace

@@ -2,9 +2,10 @@
 // (after b = batch_dims leading batch dimensions shared by data and indices, version 12+); each
 // tuple selects an element or a slice data[batch..., tuple, :]. Output shape:
 // indices.shape[:-1] + data.shape[b+k:]. Negative indices count from the end; out of range traps.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> gather_nd(OpContext& ctx) {
   const Tensor& data = ctx.input(0);
@@ -17,14 +18,14 @@ std::vector<Value> gather_nd(OpContext& ctx) {
     if (data.dim(d) != indices.dim(d)) ctx.fail("batch dimensions of data and indices differ");
   int64_t k = indices.dim(q - 1);
   if (k < 1 || k > r - b) ctx.fail("indices.shape[-1] must be in [1, rank(data) - batch_dims]");
-  std::vector<int64_t> idx = opsb::int_values(ctx, indices, "indices");
+  std::vector<int64_t> idx = int_values(ctx, indices, "indices");
 
   Shape out_shape(indices.shape().begin(), indices.shape().end() - 1);
   out_shape.insert(out_shape.end(), data.shape().begin() + b + k, data.shape().end());
-  int64_t batches = opsb::dims_product(data.shape(), 0, static_cast<size_t>(b));
-  int64_t tuples_per_batch = opsb::dims_product(indices.shape(), static_cast<size_t>(b), static_cast<size_t>(q - 1));
-  int64_t slice = opsb::dims_product(data.shape(), static_cast<size_t>(b + k), static_cast<size_t>(r));
-  int64_t batch_stride = opsb::dims_product(data.shape(), static_cast<size_t>(b), static_cast<size_t>(r));
+  int64_t batches = element_count(data.shape(), 0, static_cast<size_t>(b));
+  int64_t tuples_per_batch = element_count(indices.shape(), static_cast<size_t>(b), static_cast<size_t>(q - 1));
+  int64_t slice = element_count(data.shape(), static_cast<size_t>(b + k), static_cast<size_t>(r));
+  int64_t batch_stride = element_count(data.shape(), static_cast<size_t>(b), static_cast<size_t>(r));
   auto strides = strides_of(data.shape());
 
   std::vector<int64_t> map;
@@ -34,10 +35,10 @@ std::vector<Value> gather_nd(OpContext& ctx) {
       const int64_t* tuple = idx.data() + (bi * tuples_per_batch + t) * k;
       int64_t base = bi * batch_stride;
       for (int64_t j = 0; j < k; ++j)
-        base += opsb::checked_index(ctx, tuple[j], data.dim(b + j), "index") * strides[static_cast<size_t>(b + j)];
+        base += checked_index(ctx, tuple[j], data.dim(b + j), "index") * strides[static_cast<size_t>(b + j)];
       for (int64_t i = 0; i < slice; ++i) map.push_back(base + i);
     }
-  return one(opsb::take(data, out_shape, map));
+  return one(take(data, out_shape, map));
 }
 }  // namespace
 SONNX_KERNEL("", "GatherND", 11, gather_nd, Accuracy::Exact);

@@ -7,11 +7,11 @@
 // two's-complement wraparound; integral alpha/beta (the usual 1 and 1) scale with wraparound too,
 // other values are applied in double and the result converted as Cast does (truncation,
 // saturating) — ONNX does not say how a float alpha meets an integer product.
-#include "util_d.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 // Index map of C into [M, N], traps unless C broadcasts unidirectionally to [M, N].
 std::vector<int64_t> c_index_map(const OpContext& ctx, const Shape& c, int64_t M, int64_t N) {
@@ -68,7 +68,7 @@ std::vector<Value> gemm_impl(OpContext& ctx, bool legacy) {
           py[m * N + n] = to_storage<T>(v);
         }
     } else {
-      using U = wrap_t<T>;
+      using U = wide_unsigned_t<T>;
       bool integral = alpha == std::trunc(alpha) && beta == std::trunc(beta) && std::fabs(alpha) < 9.2e18 &&
                       std::fabs(beta) < 9.2e18;
       U ua = integral ? static_cast<U>(static_cast<int64_t>(alpha)) : U(0);
@@ -83,7 +83,7 @@ std::vector<Value> gemm_impl(OpContext& ctx, bool legacy) {
             py[m * N + n] = static_cast<T>(static_cast<U>(static_cast<U>(ua * acc) + static_cast<U>(ub * cv)));
           } else {
             double v = alpha * static_cast<double>(static_cast<T>(acc)) + beta * static_cast<double>(static_cast<T>(cv));
-            py[m * N + n] = saturate_to<T>(std::trunc(v));
+            py[m * N + n] = saturating_cast<T>(std::trunc(v));
           }
         }
     }

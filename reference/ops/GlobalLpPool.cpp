@@ -1,10 +1,10 @@
 // GlobalLpPool: the Lp norm (sum |x|^p)^(1/p) of each (n, c) plane of X [N, C, D...]; Y is
 // [N, C, 1, ..., 1]. Version 1 types p as a float (default 2.0), version 2 as an integer (default 2).
-#include "util_d.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> global_lp_pool_with(OpContext& ctx, double p_norm) {
   return one(global_pool(ctx, ctx.input(0), [p_norm]<class T>(const T* plane, int64_t n) {

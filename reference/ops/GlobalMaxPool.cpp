@@ -1,10 +1,10 @@
 // GlobalMaxPool: the maximum of each (n, c) plane of X [N, C, D...]; Y is [N, C, 1, ..., 1].
 // A NaN in the plane makes the result NaN; an empty plane gives −∞.
-#include "util_d.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> global_max_pool(OpContext& ctx) {
   return one(global_pool(ctx, ctx.input(0), []<class T>(const T* plane, int64_t n) {

@@ -17,9 +17,11 @@
 #include <map>
 #include <set>
 
-#include "util_e1.h"
+#include "support/elementwise.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 struct Grad {
   Shape shape;

@@ -1,11 +1,11 @@
 // Greater: elementwise A > B, a bool tensor. Version 1 broadcasts B to A only when broadcast=1
 // (legacy broadcasting); from version 7 both inputs broadcast multidirectionally. Version 9 adds
 // integer types, 13 bfloat16. Comparisons with NaN are false.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 Tensor greater(OpContext& ctx, const Tensor& a, const Tensor& b) {
   return compare_elementwise(ctx, a, b, [](auto x, auto y) { return x > y; });

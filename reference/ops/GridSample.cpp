@@ -10,11 +10,11 @@
 // (4x4 neighbours, cubic coefficient -0.75; each neighbour's index is padded separately).
 // These are the semantics of torch.nn.functional.grid_sample, which the operator names as its model.
 // X may have any real type (integer results round to nearest, ties to even); grid is floating.
-#include "util_d.h"
+#include "support/resample.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 enum class Pad { Zeros, Border, Reflection };
 
@@ -52,8 +52,8 @@ std::vector<Value> grid_sample(OpContext& ctx) {
   Pad pad = pm == "zeros" ? Pad::Zeros : pm == "border" ? Pad::Border : pm == "reflection" ? Pad::Reflection : Pad::Zeros;
   if (pm != "zeros" && pm != "border" && pm != "reflection") ctx.fail("padding_mode '" + pm + "' is not supported");
   int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), HO = grid.dim(1), WO = grid.dim(2);
-  std::vector<double> g = to_doubles(ctx, grid);
-  std::vector<double> xd = to_doubles(ctx, x);
+  std::vector<double> g = real_values(ctx, grid);
+  std::vector<double> xd = real_values(ctx, x);
 
   auto unnormalize = [&](double v, int64_t size) {
     double s = static_cast<double>(size);
@@ -109,7 +109,7 @@ std::vector<Value> grid_sample(OpContext& ctx) {
             }
             T& out = py[((n * C + c) * HO + h) * WO + w];
             if constexpr (is_floating_v<T>) out = to_storage<T>(v);
-            else out = saturate_to<T>(round_half_even(v));
+            else out = saturating_cast<T>(round_half_even(v));
           }
         }
     return y;

@@ -1,11 +1,12 @@
 // HammingWindow (version 17): the Hamming window: w[k] = 25/46 - 21/46*cos(2*pi*k/N).
 // N = size (periodic=1, default) or size-1 (periodic=0); output [size] of type output_datatype.
-// The coefficients are the float constants of the schema's function body; see util_e2.h.
-#include "util_e2.h"
+// The coefficients are the float constants of the schema's function body; see support/spectral.h.
+#include "support/spectral.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> hamming_window(OpContext& ctx) { return e2::cosine_window(ctx, 0.54347825050354f, 0.45652174949645996f, 0.0f); }
+std::vector<Value> hamming_window(OpContext& ctx) { return cosine_window(ctx, 0.54347825050354f, 0.45652174949645996f, 0.0f); }
 }  // namespace
 SONNX_KERNEL("", "HammingWindow", 17, hamming_window, Accuracy::Rounding);
 }  // namespace sonnx

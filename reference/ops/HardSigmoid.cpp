@@ -1,10 +1,10 @@
 // HardSigmoid: elementwise max(0, min(1, alpha * x + beta)), alpha = 0.2 and beta = 0.5 by
 // default. Versions 1 and 6 compute the same function. NaN stays NaN.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> hard_sigmoid(OpContext& ctx) {
   double alpha = ctx.attr_float("alpha", 0.2f);

@@ -1,9 +1,9 @@
 // HardSwish: elementwise x * max(0, min(1, x / 6 + 1/2)) (version 14). NaN stays NaN.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> hard_swish(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) {

@@ -3,11 +3,12 @@
 // d(axis)*...*d(r-1)]: exactly one 1 per row of d(axis)*...*d(r-1) elements.
 // Version 13: along the single dimension `axis` (default -1): one 1 per line along that axis.
 // NaN counts as the maximum (numpy.argmax, as the test generator uses).
-#include "util_c.h"
+#include "support/softmax.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> hardmax(OpContext& ctx) { return util_c::softmax_family(ctx, util_c::SoftmaxKind::Hardmax); }
+std::vector<Value> hardmax(OpContext& ctx) { return softmax_family(ctx, SoftmaxKind::Hardmax); }
 }  // namespace
 // One kernel: it reads ctx.version() to choose the coerced-2-D (≤ 12) or single-axis (≥ 13) form.
 SONNX_KERNEL("", "Hardmax", 1, hardmax, Accuracy::Exact);

@@ -1,7 +1,8 @@
 // Identity: output equals input (tensor, sequence or optional since version 16).
-#include "kernel_util.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> identity(OpContext& ctx) { return {ctx.value(0)}; }
 }  // namespace

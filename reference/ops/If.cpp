@@ -1,12 +1,14 @@
 // If: runs then_branch when the single-element bool `cond` is true, else else_branch; the node's
 // outputs are the branch's outputs by position. Branches take no inputs and see the enclosing
 // scope. Versions 11, 13 and 16 only widened the output types (sequences, optionals, bfloat16).
-#include "util_e1.h"
+#include "support/control_flow.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> if_op(OpContext& ctx) {
-  bool cond = e1::scalar_bool(ctx, ctx.input(0), "cond");
+  bool cond = scalar_bool(ctx, ctx.input(0), "cond");
   const Graph& branch = ctx.attr_graph(cond ? "then_branch" : "else_branch");
   std::vector<Value> out = ctx.run_subgraph(branch, {});
   if (out.size() != ctx.num_outputs())

@@ -2,18 +2,19 @@
 // (population) variance computed per instance and channel, i.e. over D1..Dn of an
 // (N x C x D1 ... Dn) input; scale and B have C elements. Version 1's consumed_inputs is ignored;
 // version 6 is the same computation. All arithmetic in double, rounded once to the element type.
-#include "util_c.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> instance_norm(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2) ctx.fail("input must have shape (N x C x D1 ... Dn)");
-  std::vector<double> xv = util_c::float_values(ctx, x);
-  std::vector<double> scale = util_c::float_values(ctx, ctx.input(1));
-  std::vector<double> bias = util_c::float_values(ctx, ctx.input(2));
+  std::vector<double> xv = float_values(ctx, x);
+  std::vector<double> scale = float_values(ctx, ctx.input(1));
+  std::vector<double> bias = float_values(ctx, ctx.input(2));
   int64_t n = x.dim(0), c = x.dim(1);
-  int64_t inner = util_c::product(x.shape(), 2, x.shape().size());
+  int64_t inner = element_count(x.shape(), 2, x.shape().size());
   if (static_cast<int64_t>(scale.size()) != c || static_cast<int64_t>(bias.size()) != c)
     ctx.fail("scale and B must have C = " + std::to_string(c) + " elements");
   auto epsilon = static_cast<double>(ctx.attr_float("epsilon", 1e-5f));
@@ -31,7 +32,7 @@ std::vector<Value> instance_norm(OpContext& ctx) {
       auto k = static_cast<size_t>(ch);
       for (size_t i = 0; i < count; ++i) y[base + i] = scale[k] * (xv[base + i] - mean) / std::sqrt(var + epsilon) + bias[k];
     }
-  return one(util_c::float_tensor(ctx, x.dtype(), x.shape(), y));
+  return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
 SONNX_KERNEL("", "InstanceNormalization", 1, instance_norm, Accuracy::Rounding);

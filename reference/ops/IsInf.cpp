@@ -1,10 +1,10 @@
 // IsInf: elementwise true where x is +inf (when detect_positive=1, the default) or -inf (when
 // detect_negative=1, the default) (version 10).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> is_inf(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

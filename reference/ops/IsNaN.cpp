@@ -1,9 +1,9 @@
 // IsNaN: elementwise true where x is NaN (version 9; 13 adds bfloat16).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> is_nan(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

@@ -2,9 +2,10 @@
 //   square_sum[n,c,d] = sum of X[n,i,d]^2 for max(0, c - floor((size-1)/2)) <= i <= min(C-1, c + ceil((size-1)/2))
 //   Y[n,c,d] = X[n,c,d] / (bias + alpha / size * square_sum[n,c,d]) ^ beta
 // size is required (≥ 1). Version 13 adds bfloat16. Computed in double, rounded once.
-#include "util_c.h"
+#include "support/reduce.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> lrn(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -15,10 +16,10 @@ std::vector<Value> lrn(OpContext& ctx) {
   auto alpha = static_cast<double>(ctx.attr_float("alpha", 1e-4f));
   auto beta = static_cast<double>(ctx.attr_float("beta", 0.75f));
   auto bias = static_cast<double>(ctx.attr_float("bias", 1.0f));
-  util_c::AxisView v = util_c::axis_view(x.shape(), 1);  // [N, C, D1*...*Dk]
+  AxisView v = axis_view(x.shape(), 1);  // [N, C, D1*...*Dk]
   int64_t before = (size - 1) / 2;  // floor((size-1)/2)
   int64_t after = size / 2;         // ceil((size-1)/2), size ≥ 1
-  std::vector<double> xv = util_c::float_values(ctx, x);
+  std::vector<double> xv = float_values(ctx, x);
   std::vector<double> y(xv.size());
   for (int64_t o = 0; o < v.outer; ++o)
     for (int64_t c = 0; c < v.n; ++c)
@@ -31,7 +32,7 @@ std::vector<Value> lrn(OpContext& ctx) {
         auto k = static_cast<size_t>(v.at(o, c, i));
         y[k] = xv[k] / std::pow(bias + alpha / static_cast<double>(size) * square_sum, beta);
       }
-  return one(util_c::float_tensor(ctx, x.dtype(), x.shape(), y));
+  return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
 SONNX_KERNEL("", "LRN", 1, lrn, Accuracy::Rounding);

@@ -8,23 +8,24 @@
 //   Ht = ot (.) h(Ct)
 // Versions 1 and 7 differ only in v1's unused output_sequence attribute; 14 adds layout.
 // Directions, sequence_lens, activations and clip (bounds every activation input, Ct included
-// where it enters h; the stored cell state itself is not clipped) are handled in util_e2.h.
-#include "util_e2.h"
+// where it enters h; the stored cell state itself is not clipped) are handled in support/rnn.h.
+#include "support/rnn.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> lstm(OpContext& ctx) {
   const bool input_forget = ctx.attr_int("input_forget", 0) != 0;
   return visit_float(ctx, ctx.input(0).dtype(), [&]<class T>() {
     using C = compute_t<T>;
-    const e2::RnnProblem<C> p = e2::read_rnn_inputs<T>(ctx, 4, {"Sigmoid", "Tanh", "Tanh"}, 6);
+    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 4, {"Sigmoid", "Tanh", "Tanh"}, 6);
     const int64_t H = p.hidden, I = p.input_size, nd = p.num_directions;
     std::vector<C> P(static_cast<size_t>(nd * 3 * H), C(0));
     if (ctx.has_input(7)) {
       const Tensor& pt = ctx.input(7);
       if (pt.dtype() != dtype_of<T>()) ctx.fail("P must have the element type of X");
       if (pt.shape() != Shape{nd, 3 * H}) ctx.fail("P has shape " + shape_str(pt.shape()) + ", expected " + shape_str({nd, 3 * H}));
-      P = e2::to_compute<T, C>(pt);
+      P = to_compute<T, C>(pt);
     }
     std::vector<C> gi(static_cast<size_t>(H)), gf(static_cast<size_t>(H)), gc(static_cast<size_t>(H)),
         c_new(static_cast<size_t>(H));
@@ -36,12 +37,12 @@ std::vector<Value> lstm(OpContext& ctx) {
       const C* Pi = P.data() + d * 3 * H;
       const C* Po = Pi + H;
       const C* Pf = Pi + 2 * H;
-      const e2::RnnActivation& f = p.acts[static_cast<size_t>(3 * d)];
-      const e2::RnnActivation& g = p.acts[static_cast<size_t>(3 * d + 1)];
-      const e2::RnnActivation& hact = p.acts[static_cast<size_t>(3 * d + 2)];
+      const RnnActivation& f = p.acts[static_cast<size_t>(3 * d)];
+      const RnnActivation& g = p.acts[static_cast<size_t>(3 * d + 1)];
+      const RnnActivation& hact = p.acts[static_cast<size_t>(3 * d + 2)];
       // Pre-activation of gate k (0 = i, 1 = o, 2 = f, 3 = c) at unit j, without peephole.
       auto gate = [&](int64_t k, int64_t j) {
-        return e2::dot_row(W, k * H + j, I, x) + e2::dot_row(R, k * H + j, H, h) + Wb[k * H + j] + Rb[k * H + j];
+        return dot_row(W, k * H + j, I, x) + dot_row(R, k * H + j, H, h) + Wb[k * H + j] + Rb[k * H + j];
       };
       for (int64_t j = 0; j < H; ++j) {
         const size_t u = static_cast<size_t>(j);
@@ -60,7 +61,7 @@ std::vector<Value> lstm(OpContext& ctx) {
       std::copy(h_new.begin(), h_new.end(), h);
       std::copy(c_new.begin(), c_new.end(), c);
     };
-    return e2::run_rnn<T>(ctx, p, true, step);
+    return run_rnn<T>(ctx, p, true, step);
   });
 }
 }  // namespace

@@ -6,14 +6,15 @@
 // InvStdDev have shape [d0, ..., d(axis-1), 1, ..., 1] and element type stash_type (float, the
 // default, or bfloat16). The schema asks for the first stage to be computed at least in stash_type
 // precision; this kernel computes everything in double and rounds each output once to its type.
-#include "util_c.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<double> broadcast_param(OpContext& ctx, const Tensor& p, const Shape& x_shape, const char* name) {
   if (broadcast_shapes(ctx, x_shape, p.shape()) != x_shape)
     ctx.fail(std::string(name) + " of shape " + shape_str(p.shape()) + " does not broadcast to X's shape " + shape_str(x_shape));
-  return util_c::float_values(ctx, broadcast_to(p, x_shape));
+  return float_values(ctx, broadcast_to(p, x_shape));
 }
 
 std::vector<Value> layer_norm(OpContext& ctx) {
@@ -26,12 +27,12 @@ std::vector<Value> layer_norm(OpContext& ctx) {
   if (stash != DType::Float && stash != DType::BFloat16) ctx.fail("stash_type must be float (1) or bfloat16 (16)");
   auto epsilon = static_cast<double>(ctx.attr_float("epsilon", 1e-5f));
 
-  std::vector<double> xv = util_c::float_values(ctx, x);
+  std::vector<double> xv = float_values(ctx, x);
   std::vector<double> scale = broadcast_param(ctx, ctx.input(1), x.shape(), "Scale");
   std::vector<double> bias = ctx.has_input(2) ? broadcast_param(ctx, ctx.input(2), x.shape(), "B")
                                               : std::vector<double>(xv.size(), 0.0);
-  int64_t rows = util_c::product(x.shape(), 0, static_cast<size_t>(axis));
-  int64_t cols = util_c::product(x.shape(), static_cast<size_t>(axis), x.shape().size());
+  int64_t rows = element_count(x.shape(), 0, static_cast<size_t>(axis));
+  int64_t cols = element_count(x.shape(), static_cast<size_t>(axis), x.shape().size());
   std::vector<double> y(xv.size()), mean_out(static_cast<size_t>(rows)), inv_out(static_cast<size_t>(rows));
   for (int64_t r = 0; r < rows; ++r) {
     auto base = static_cast<size_t>(r * cols);
@@ -50,9 +51,9 @@ std::vector<Value> layer_norm(OpContext& ctx) {
   Shape stat_shape = x.shape();
   for (int64_t d = axis; d < rank; ++d) stat_shape[static_cast<size_t>(d)] = 1;
   std::vector<Value> out;
-  out.emplace_back(util_c::float_tensor(ctx, x.dtype(), x.shape(), y));
-  out.emplace_back(util_c::float_tensor(ctx, stash, stat_shape, mean_out));
-  out.emplace_back(util_c::float_tensor(ctx, stash, stat_shape, inv_out));
+  out.emplace_back(float_tensor(ctx, x.dtype(), x.shape(), y));
+  out.emplace_back(float_tensor(ctx, stash, stat_shape, mean_out));
+  out.emplace_back(float_tensor(ctx, stash, stat_shape, inv_out));
   return out;
 }
 }  // namespace

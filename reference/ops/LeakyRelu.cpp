@@ -1,10 +1,10 @@
 // LeakyRelu: elementwise alpha * x for x < 0, x otherwise; alpha = 0.01 by default. Versions 1, 6
 // and 16 (16 adds bfloat16) compute the same function.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> leaky_relu(OpContext& ctx) {
   double alpha = ctx.attr_float("alpha", 0.01f);

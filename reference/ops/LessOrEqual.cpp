@@ -1,10 +1,10 @@
 // LessOrEqual: elementwise A <= B, a bool tensor, with multidirectional broadcasting (version 12;
 // 16 adds bfloat16). Comparisons with NaN are false.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 Tensor less_or_equal(OpContext& ctx, const Tensor& a, const Tensor& b) {
   return compare_elementwise(ctx, a, b, [](auto x, auto y) { return x <= y; });

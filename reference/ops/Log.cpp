@@ -1,10 +1,10 @@
 // Log: elementwise natural logarithm (-inf at 0, NaN below 0). Versions 1, 6, 13 (13 adds
 // bfloat16) compute the same function.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> log_kernel(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) { return std::log(x); }));

@@ -3,11 +3,12 @@
 // d(axis)*...*d(r-1)], and each row is normalized as a whole.
 // Version 13: along the single dimension `axis` (default -1).
 // Computed in double and rounded once to the element type.
-#include "util_c.h"
+#include "support/softmax.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> log_softmax(OpContext& ctx) { return util_c::softmax_family(ctx, util_c::SoftmaxKind::LogSoftmax); }
+std::vector<Value> log_softmax(OpContext& ctx) { return softmax_family(ctx, SoftmaxKind::LogSoftmax); }
 }  // namespace
 // One kernel: it reads ctx.version() to choose the coerced-2-D (≤ 12) or single-axis (≥ 13) form.
 SONNX_KERNEL("", "LogSoftmax", 1, log_softmax, Accuracy::Rounding);

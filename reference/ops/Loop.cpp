@@ -6,16 +6,18 @@
 // is ignored (the spec's table: "cond = ... // ignored"); with both omitted the loop would never end,
 // which the reference reports as a trap instead of hanging. Versions 11, 13 and 16 only widened the
 // types of loop-carried values (sequences, optionals); the iteration semantics is unchanged.
-#include "util_e1.h"
+#include "support/control_flow.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> loop(OpContext& ctx) {
   const Graph& body = ctx.attr_graph("body");
   bool has_m = ctx.has_input(0);
   bool has_cond = ctx.has_input(1);
-  int64_t max_trips = has_m ? e1::scalar_int_input(ctx, 0, "M") : 0;
-  bool cond = has_cond ? e1::scalar_bool(ctx, ctx.input(1), "cond") : true;
+  int64_t max_trips = has_m ? scalar_int_input(ctx, 0, "M") : 0;
+  bool cond = has_cond ? scalar_bool(ctx, ctx.input(1), "cond") : true;
   if (!has_m && !has_cond) ctx.fail("neither a trip count M nor a condition is given: the loop never terminates");
 
   size_t n_carried = ctx.num_inputs() >= 2 ? ctx.num_inputs() - 2 : 0;
@@ -39,7 +41,7 @@ std::vector<Value> loop(OpContext& ctx) {
     std::vector<Value> out = ctx.run_subgraph(body, in);
     if (has_cond) {
       if (!out[0].is_tensor()) ctx.fail("body's condition output must be a tensor");
-      cond = e1::scalar_bool(ctx, out[0].tensor, "body's condition output");
+      cond = scalar_bool(ctx, out[0].tensor, "body's condition output");
     }
     for (size_t i = 0; i < n_carried; ++i) carried[i] = std::move(out[1 + i]);
     for (size_t k = 0; k < n_scan; ++k) {
@@ -54,8 +56,8 @@ std::vector<Value> loop(OpContext& ctx) {
 
   std::vector<Value> result = std::move(carried);
   for (size_t k = 0; k < n_scan; ++k) {
-    if (scans[k].empty()) result.emplace_back(e1::empty_scan_output(ctx, body.outputs[1 + n_carried + k], 0));
-    else result.emplace_back(e1::stack_axis(ctx, scans[k], 0));
+    if (scans[k].empty()) result.emplace_back(empty_scan_output(ctx, body.outputs[1 + n_carried + k], 0));
+    else result.emplace_back(stack_axis(ctx, scans[k], 0));
   }
   return result;
 }

@@ -1,17 +1,18 @@
 // LpNormalization: x / ||x||_p along `axis` (default -1), p = 1 (sum of |x|) or 2 (sqrt of the
 // sum of squares); other p trap. A zero norm gives 0/0 = NaN, the literal quotient. Computed in
 // double, rounded once to the element type.
-#include "util_c.h"
+#include "support/reduce.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> lp_normalization(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   int64_t p = ctx.attr_int("p", 2);
   if (p != 1 && p != 2) ctx.fail("p must be 1 or 2, got " + std::to_string(p));
   int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", -1), x.rank());
-  util_c::AxisView v = util_c::axis_view(x.shape(), axis);
-  std::vector<double> xv = util_c::float_values(ctx, x);
+  AxisView v = axis_view(x.shape(), axis);
+  std::vector<double> xv = float_values(ctx, x);
   std::vector<double> y(xv.size());
   for (int64_t o = 0; o < v.outer; ++o)
     for (int64_t i = 0; i < v.inner; ++i) {
@@ -26,7 +27,7 @@ std::vector<Value> lp_normalization(OpContext& ctx) {
         y[j] = xv[j] / norm;
       }
     }
-  return one(util_c::float_tensor(ctx, x.dtype(), x.shape(), y));
+  return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
 SONNX_KERNEL("", "LpNormalization", 1, lp_normalization, Accuracy::Rounding);

@@ -1,11 +1,11 @@
 // LpPool: the Lp norm over each window of X, (sum |x|^p)^(1/p); padding contributes nothing
 // (it would contribute |0|^p = 0 anyway). Version 1 types p as a float (default 2.0), versions 2
 // and 11 as an integer (default 2); 11 only rewords auto_pad.
-#include "util_d.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> lp_pool_with(OpContext& ctx, double p_norm) {
   const Tensor& x = ctx.input(0);

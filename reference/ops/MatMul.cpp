@@ -2,11 +2,11 @@
 // column vector (the added dimension is removed from the result); leading (batch) dimensions
 // broadcast. Version 9 adds integer types (two's-complement wraparound), 13 bfloat16.
 // Floating types: products and sums in double, rounded once.
-#include "util_d.h"
+#include "support/matmul.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> matmul(OpContext& ctx) {
   const Tensor& a = ctx.input(0);
@@ -33,7 +33,7 @@ std::vector<Value> matmul(OpContext& ctx) {
                      static_cast<double>(static_cast<compute_t<T>>(mb[k * N + n]));
             my[m * N + n] = to_storage<T>(acc);
           } else {
-            using U = wrap_t<T>;
+            using U = wide_unsigned_t<T>;
             U acc = 0;
             for (int64_t k = 0; k < K; ++k)
               acc = static_cast<U>(acc + static_cast<U>(static_cast<U>(ma[m * K + k]) * static_cast<U>(mb[k * N + n])));

@@ -2,11 +2,12 @@
 // semantics (1-D operands, broadcast batch dimensions). A and B are int8 or uint8. a_zero_point is
 // a scalar or one value per row of A (1-D [M], or [..., M, 1]); b_zero_point a scalar or one per
 // column of B (1-D [N], or [..., 1, N]). Each product fits in int32; the sum wraps in 32 bits.
-#include "util_d.h"
+#include "support/matmul.h"
+#include "support/quantize.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> matmul_integer(OpContext& ctx) {
   const Tensor& a = ctx.input(0);

@@ -1,27 +1,13 @@
 // Max: elementwise maximum of one or more inputs. Versions 1 and 6 need all inputs of the same
 // shape; from version 8 they broadcast multidirectionally; 12 adds integer types, 13 bfloat16.
 // A NaN in any input makes that element NaN (as numpy.maximum).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
-std::vector<Value> max_kernel(OpContext& ctx) {
-  Shape out_shape;
-  auto ins = variadic_inputs(ctx, ctx.version() >= 8, out_shape);
-  return one(visit_real(ctx, ins[0]->dtype(), [&]<class T>() {
-    using C = compute_t<T>;
-    auto step = [](C acc, C v) -> C {
-      if constexpr (std::is_floating_point_v<C>) {
-        if (std::isnan(acc)) return acc;
-        if (std::isnan(v)) return v;
-      }
-      return v > acc ? v : acc;
-    };
-    return variadic_fold<T>(ins, out_shape, step, [](C acc) { return to_storage<T>(acc); });
-  }));
-}
+std::vector<Value> max_kernel(OpContext& ctx) { return variadic_extreme(ctx, true); }
 }  // namespace
 SONNX_KERNEL("", "Max", 1, max_kernel, Accuracy::Exact);
 SONNX_KERNEL("", "Max", 8, max_kernel, Accuracy::Exact);

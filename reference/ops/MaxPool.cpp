@@ -9,11 +9,12 @@
 // Ties keep the first element in row-major window order. A NaN in the window makes the result
 // NaN (the first NaN is the one selected), as numpy's max does. A window lying wholly in the
 // padding yields the type's lowest value (−∞ for floating types) and index −1.
-#include "util_d.h"
+#include "support/indexing.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> max_pool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

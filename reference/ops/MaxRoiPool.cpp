@@ -4,11 +4,11 @@
 // is (x2 - x1 + 1) x (y2 - y1 + 1) (at least 1), and bin (ph, pw) covers rows
 // [floor(ph*bin_h), ceil((ph+1)*bin_h)) offset by y1 and clipped to the image (likewise columns).
 // The output is the maximum over the bin; an empty bin gives 0.
-#include "util_d.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> max_roi_pool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -20,7 +20,7 @@ std::vector<Value> max_roi_pool(OpContext& ctx) {
   double scale = ctx.attr_float("spatial_scale", 1.0f);
   int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
   int64_t PH = pooled[0], PW = pooled[1];
-  std::vector<double> rv = to_doubles(ctx, rois);
+  std::vector<double> rv = real_values(ctx, rois);
   return one(visit_float(ctx, x.dtype(), [&]<class T>() {
     using CT = compute_t<T>;
     Tensor y(x.dtype(), {R, C, PH, PW});

@@ -7,11 +7,11 @@
 // "auto-generated padding" at the end of each axis (this is what the ONNX node test
 // test_maxunpool_export_with_output_shape encodes — indices stay relative to D, not to the
 // requested shape). Versions 9 and 11 differ only in documentation.
-#include "util_d.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> max_unpool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

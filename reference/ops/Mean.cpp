@@ -1,11 +1,11 @@
 // Mean: elementwise (x_1 + ... + x_n) / n of one or more inputs. Versions 1 and 6 need all inputs of
 // the same shape; from version 8 they broadcast multidirectionally; 13 adds bfloat16. Floating
 // types only; the sum and the division happen in the compute type (float for float16/bfloat16).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> mean(OpContext& ctx) {
   Shape out_shape;

@@ -2,15 +2,16 @@
 // `axes` (default [0, 2, 3]). The schema's function body adds 1e-9 to the standard deviation before
 // dividing (Y = (X - mean) / (sqrt(variance) + 1e-9)); this kernel does the same so that a zero
 // variance gives 0 rather than 0/0. Version 13 adds bfloat16. Computed in double, rounded once.
-#include "util_c.h"
+#include "support/reduce.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> mvn(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  std::vector<bool> reduced = util_c::axis_flags(ctx, ctx.attr_ints("axes", {0, 2, 3}), x.rank());
-  util_c::ReduceGeometry g = util_c::reduce_geometry(x.shape(), reduced, true);
-  std::vector<double> xv = util_c::float_values(ctx, x);
+  std::vector<bool> reduced = axis_flags(ctx, ctx.attr_ints("axes", {0, 2, 3}), x.rank());
+  ReduceGeometry g = reduce_geometry(x.shape(), reduced, true);
+  std::vector<double> xv = float_values(ctx, x);
   auto groups = static_cast<size_t>(g.out_size);
   std::vector<double> mean(groups, 0.0), var(groups, 0.0), count(groups, 0.0);
   for (size_t i = 0; i < xv.size(); ++i) {
@@ -31,7 +32,7 @@ std::vector<Value> mvn(OpContext& ctx) {
     auto o = static_cast<size_t>(g.out_index[i]);
     y[i] = (xv[i] - mean[o]) / (std::sqrt(var[o]) + epsilon);
   }
-  return one(util_c::float_tensor(ctx, x.dtype(), x.shape(), y));
+  return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
 SONNX_KERNEL("", "MeanVarianceNormalization", 9, mvn, Accuracy::Rounding);

@@ -8,9 +8,10 @@
 // (right - center) for center <= j < right). Computed in double, then cast to output_datatype.
 #include <cmath>
 
-#include "util_e2.h"
+#include "support/spectral.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> mel_weight_matrix(OpContext& ctx) {
   auto int_input = [&](size_t i, const char* name) {
@@ -34,13 +35,7 @@ std::vector<Value> mel_weight_matrix(OpContext& ctx) {
   if (dft_length < 1) ctx.fail("dft_length must be positive");
   if (sample_rate < 1) ctx.fail("sample_rate must be positive");
   if (!(lower >= 0 && lower <= upper)) ctx.fail("the edges must satisfy 0 <= lower_edge_hertz <= upper_edge_hertz");
-  const auto out_type = static_cast<DType>(ctx.attr_int("output_datatype", 1));
-  switch (out_type) {
-    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64: case DType::Int8:
-    case DType::Int16: case DType::Int32: case DType::Int64: case DType::Float16: case DType::Float:
-    case DType::Double: case DType::BFloat16: break;
-    default: ctx.fail("output_datatype " + std::to_string(ctx.attr_int("output_datatype", 1)) + " is not allowed");
-  }
+  const DType out_type = output_datatype_attr(ctx);
 
   const int64_t spectrogram_bins = dft_length / 2 + 1;
   const int64_t points = num_mel_bins + 2;

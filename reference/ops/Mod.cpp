@@ -4,11 +4,11 @@
 // - fmod=1: the remainder takes the sign of the dividend, like C fmod / numpy.fmod.
 // The schema asks for fmod=1 with floating types; fmod=0 on floats is still given its Python
 // meaning. Integer remainder by zero traps; floats follow IEEE (x mod 0 = NaN).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 template <class T>
 T int_mod(const OpContext& ctx, T a, T b, bool c_fmod) {

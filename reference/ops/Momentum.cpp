@@ -5,13 +5,14 @@
 //   mode "standard": X_new = X - R * V_new
 //   mode "nesterov": X_new = X - R * (G_reg + alpha * V_new)
 // Computed in double and rounded once to the tensors' element type.
-#include "util_e1.h"
+#include "support/optimizer.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> momentum(OpContext& ctx) {
-  double r = e1::learning_rate_input(ctx);
-  int64_t t = e1::update_count_input(ctx);
+  double r = learning_rate_input(ctx);
+  int64_t t = update_count_input(ctx);
   for (const char* a : {"alpha", "beta", "mode", "norm_coefficient"})
     if (!ctx.has_attr(a)) ctx.fail(std::string("attribute '") + a + "' is required");
   double alpha = ctx.attr_float("alpha", 0.f);
@@ -19,22 +20,22 @@ std::vector<Value> momentum(OpContext& ctx) {
   double norm = ctx.attr_float("norm_coefficient", 0.f);
   std::string mode = ctx.attr_string("mode", "");
   if (mode != "standard" && mode != "nesterov") ctx.fail("mode '" + mode + "' is neither standard nor nesterov");
-  size_t n = e1::optimizer_tensor_count(ctx, 3, 2);
+  size_t n = optimizer_tensor_count(ctx, 3, 2);
   double beta_adj = t > 0 ? beta : 1.0;
   std::vector<Value> out(2 * n);
   for (size_t i = 0; i < n; ++i) {
     const Tensor& xt = ctx.input(2 + i);
-    std::vector<double> x = e1::optimizer_operand(ctx, 2 + i, xt);
-    std::vector<double> g = e1::optimizer_operand(ctx, 2 + n + i, xt);
-    std::vector<double> v = e1::optimizer_operand(ctx, 2 + 2 * n + i, xt);
+    std::vector<double> x = optimizer_operand(ctx, 2 + i, xt);
+    std::vector<double> g = optimizer_operand(ctx, 2 + n + i, xt);
+    std::vector<double> v = optimizer_operand(ctx, 2 + 2 * n + i, xt);
     std::vector<double> x_new(x.size()), v_new(x.size());
     for (size_t k = 0; k < x.size(); ++k) {
       double g_reg = norm * x[k] + g[k];
       v_new[k] = alpha * v[k] + beta_adj * g_reg;
       x_new[k] = mode == "standard" ? x[k] - r * v_new[k] : x[k] - r * (g_reg + alpha * v_new[k]);
     }
-    out[i] = e1::optimizer_result(ctx, xt.dtype(), xt.shape(), x_new);
-    out[n + i] = e1::optimizer_result(ctx, xt.dtype(), xt.shape(), v_new);
+    out[i] = optimizer_result(ctx, xt.dtype(), xt.shape(), x_new);
+    out[n + i] = optimizer_result(ctx, xt.dtype(), xt.shape(), v_new);
   }
   return out;
 }

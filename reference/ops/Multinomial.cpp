@@ -4,9 +4,11 @@
 // `seed` attribute the node draws from its own generator seeded from it, else from the run's.
 #include <limits>
 
-#include "util_e1.h"
+#include "support/cast.h"
+#include "support/random.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> multinomial(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -14,10 +16,10 @@ std::vector<Value> multinomial(OpContext& ctx) {
   if (x.rank() != 2) ctx.fail("input must have shape [batch_size, class_size], got " + shape_str(x.shape()));
   int64_t sample_size = ctx.attr_int("sample_size", 1);
   if (sample_size < 0) ctx.fail("sample_size must not be negative");
-  DType out_type = e1::dtype_attr(ctx, DType::Int32);
+  DType out_type = dtype_attr(ctx, DType::Int32);
   if (out_type != DType::Int32 && out_type != DType::Int64) ctx.fail("dtype must be int32 or int64");
   int64_t batch = x.dim(0), classes = x.dim(1);
-  e1::NodeRng rng(ctx);
+  NodeRng rng(ctx);
   Tensor out(DType::Int64, {batch, sample_size});
   std::vector<double> cumulative(static_cast<size_t>(classes));
   for (int64_t b = 0; b < batch; ++b) {

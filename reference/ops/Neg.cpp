@@ -1,11 +1,11 @@
 // Neg: elementwise -x. Version 6 adds signed integer types, 13 bfloat16. Negating a signed
 // integer's lowest value wraps to itself (two's complement). For floats only the sign flips
 // (-0 for 0, NaN stays NaN).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> neg(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

@@ -1,16 +1,17 @@
 // NegativeLogLikelihoodLoss (versions 12, 13: same semantics): input (N, C, D1..Dk) holds
 // log-probabilities, target (N, D1..Dk) class indices; optional weight (C), attributes reduction
-// (none | sum | mean, default mean) and ignore_index. The computation is util_c::nll_loss (util_c.h),
+// (none | sum | mean, default mean) and ignore_index. The computation is nll_loss (support/loss.h),
 // in double, rounded once to the element type.
-#include "util_c.h"
+#include "support/loss.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> nll_loss(OpContext& ctx) {
+std::vector<Value> nll_loss_kernel(OpContext& ctx) {
   const Tensor& input = ctx.input(0);
   const Tensor* weight = ctx.has_input(2) ? &ctx.input(2) : nullptr;
-  return one(util_c::nll_loss(ctx, util_c::float_values(ctx, input), input.shape(), input.dtype(), ctx.input(1), weight));
+  return one(nll_loss(ctx, float_values(ctx, input), input.shape(), input.dtype(), ctx.input(1), weight));
 }
 }  // namespace
-SONNX_KERNEL("", "NegativeLogLikelihoodLoss", 12, nll_loss, Accuracy::Rounding);
+SONNX_KERNEL("", "NegativeLogLikelihoodLoss", 12, nll_loss_kernel, Accuracy::Rounding);
 }  // namespace sonnx

@@ -9,11 +9,11 @@
 // nothing).
 // Output [num_selected, 3] rows [batch, class, box], by batch, then class, then selection order.
 // Versions 10 and 11 have the same semantics.
-#include "util_d.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 struct Box {
   double y1, x1, y2, x2;  // y1 <= y2, x1 <= x2
@@ -64,7 +64,7 @@ std::vector<Value> non_max_suppression(OpContext& ctx) {
   int64_t center = ctx.attr_int("center_point_box", 0);
   if (center != 0 && center != 1) ctx.fail("center_point_box must be 0 or 1");
   int64_t B = boxes.dim(0), S = boxes.dim(1), K = scores.dim(1);
-  std::vector<double> bv = to_doubles(ctx, boxes), sv = to_doubles(ctx, scores);
+  std::vector<double> bv = real_values(ctx, boxes), sv = real_values(ctx, scores);
 
   std::vector<int64_t> selected;  // flattened triples
   for (int64_t b = 0; b < B; ++b) {

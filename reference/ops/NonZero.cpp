@@ -1,9 +1,10 @@
 // NonZero: the indices of the non-zero elements in row-major order, as an int64 tensor of shape
 // [rank, count] (numpy.nonzero stacked; a scalar gives shape [0, count]). Strings count as
 // non-zero when non-empty.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> nonzero(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -11,7 +12,7 @@ std::vector<Value> nonzero(OpContext& ctx) {
   visit_dtype(x.dtype(), [&]<class T>() {
     const T* p = x.data<T>();
     for_each_index(x.shape(), [&](const std::vector<int64_t>& idx, int64_t lin) {
-      if (opsb::is_nonzero(p[lin])) found.push_back(idx);
+      if (is_nonzero(p[lin])) found.push_back(idx);
     });
   });
   int64_t rank = x.rank(), count = static_cast<int64_t>(found.size());

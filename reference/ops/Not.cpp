@@ -1,9 +1,9 @@
 // Not: elementwise logical negation of a bool tensor (version 1).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> not_kernel(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

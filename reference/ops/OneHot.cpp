@@ -3,9 +3,10 @@
 // values[0] (off) elsewhere. Non-integer indices and depth convert to int64 as Cast does.
 // Version 9: indices outside [0, depth) give all-off rows; version 11 also accepts [-depth, -1]
 // (counting from the end).
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> one_hot(OpContext& ctx) {
   const Tensor& indices_t = ctx.input(0);
@@ -23,8 +24,8 @@ std::vector<Value> one_hot(OpContext& ctx) {
 
   Shape out_shape = indices_t.shape();
   out_shape.insert(out_shape.begin() + axis, depth);
-  int64_t outer = opsb::dims_product(indices_t.shape(), 0, static_cast<size_t>(axis));
-  int64_t inner = opsb::dims_product(indices_t.shape(), static_cast<size_t>(axis), indices_t.shape().size());
+  int64_t outer = element_count(indices_t.shape(), 0, static_cast<size_t>(axis));
+  int64_t inner = element_count(indices_t.shape(), static_cast<size_t>(axis), indices_t.shape().size());
   bool negative_ok = ctx.version() >= 11;
   std::vector<int64_t> map;  // 0 = off, 1 = on: positions in `values`
   map.reserve(static_cast<size_t>(shape_size(out_shape)));
@@ -35,7 +36,7 @@ std::vector<Value> one_hot(OpContext& ctx) {
         if (negative_ok && v < 0 && v >= -depth) v += depth;
         map.push_back(v == c ? 1 : 0);
       }
-  return one(opsb::take(values, out_shape, map));
+  return one(take(values, out_shape, map));
 }
 }  // namespace
 SONNX_KERNEL("", "OneHot", 9, one_hot, Accuracy::Exact);

@@ -1,8 +1,9 @@
 // Optional: an optional holding the input (tensor or sequence), or an empty optional when the
 // input is omitted (the `type` attribute then names the element type, which a Value does not carry).
-#include "util_e1.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> optional_op(OpContext& ctx) {
   if (!ctx.has_input(0)) {

@@ -1,8 +1,9 @@
 // OptionalGetElement: the value held by the optional input; an empty optional traps (the spec calls
 // it an error). A plain tensor or sequence input (allowed from version 18) is returned as is.
-#include "util_e1.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> optional_get_element(OpContext& ctx) {
   const Value& v = ctx.value(0);

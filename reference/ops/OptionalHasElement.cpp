@@ -1,8 +1,9 @@
 // OptionalHasElement: a bool scalar, true when the optional input holds a value. A plain tensor or
 // sequence (allowed from version 18) counts as present, an omitted input as absent.
-#include "util_e1.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> optional_has_element(OpContext& ctx) {
   bool has = false;

@@ -5,11 +5,11 @@
 // - Version 7 on: slope broadcasts unidirectionally to X (numpy rules, result has X's shape).
 //   Version 9 adds integer types, 16 bfloat16.
 // Integer products wrap.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 template <class T>
 T prelu_one(T x, T slope) {

@@ -4,9 +4,10 @@
 // the border element). Version 1 names the attribute `paddings` (same layout as the attribute
 // text says; its example is inconsistent with that text), version 2 `pads`; both carry a float
 // `value`. From version 11 pads and the optional scalar constant_value are inputs.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 // Position in [0, dim) that output coordinate i - begin reads in reflect mode.
 int64_t reflect_index(int64_t i, int64_t dim) {
@@ -55,7 +56,7 @@ Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pa
     }
     map[static_cast<size_t>(lin)] = src;
   });
-  return opsb::take(x, out_shape, map, &fill);
+  return take(x, out_shape, map, &fill);
 }
 
 // The float `value` attribute of versions 1 and 2 as a one-element tensor of x's (float) type.
@@ -87,7 +88,7 @@ std::vector<Value> pad_v11(OpContext& ctx) {
     if (c.size() != 1) ctx.fail("constant_value must hold exactly one value");
     fill = c.reshaped({});
   }
-  return one(pad(ctx, x, opsb::int_values(ctx, pads, "pads"), ctx.attr_string("mode", "constant"), fill));
+  return one(pad(ctx, x, int_values(ctx, pads, "pads"), ctx.attr_string("mode", "constant"), fill));
 }
 }  // namespace
 SONNX_KERNEL("", "Pad", 1, pad_v1, Accuracy::Exact);

@@ -8,11 +8,11 @@
 //   integer division by zero and traps.
 // - integer X, float Y: pow(double, double) converted back toward zero (saturating, NaN → 0), as
 //   numpy's power followed by astype does in the backend tests.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 template <class T>
 T int_pow(const OpContext& ctx, T base, bool negative_exponent, uint64_t e) {
@@ -49,7 +49,7 @@ TX pow_one(const OpContext& ctx, TX x, TY y) {
     return int_pow<TX>(ctx, x, neg, mag);
   } else {
     double r = std::pow(static_cast<double>(static_cast<compute_t<TX>>(x)), static_cast<double>(static_cast<compute_t<TY>>(y)));
-    if constexpr (std::is_integral_v<TX>) return saturating_from_double<TX>(r);
+    if constexpr (std::is_integral_v<TX>) return saturating_cast<TX>(r);
     else return round_from_double<TX>(r);
   }
 }

@@ -5,11 +5,12 @@
 // from the float scales. Padding contributes nothing (it stands for x_zero_point). x and y
 // parameters are per tensor; w's per tensor or 1-D with one value per output channel. The int32
 // bias B is optional.
-#include "util_d.h"
+#include "support/quantize.h"
+#include "support/window.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> qlinear_conv(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -29,7 +30,7 @@ std::vector<Value> qlinear_conv(OpContext& ctx) {
   if (ctx.input(5).dtype() != w.dtype()) ctx.fail("w_zero_point must have the element type of w");
   auto per_channel = [&](size_t i, const char* what) {
     const Tensor& t = ctx.input(i);
-    std::vector<double> v = to_doubles(ctx, t);
+    std::vector<double> v = real_values(ctx, t);
     if (v.size() == 1) return std::vector<double>(static_cast<size_t>(s.M), v[0]);
     if (t.rank() != 1 || t.size() != s.M)
       ctx.fail(std::string(what) + " must be a scalar or have M=" + std::to_string(s.M) + " values, got shape " + shape_str(t.shape()));
@@ -61,7 +62,7 @@ std::vector<Value> qlinear_conv(OpContext& ctx) {
         },
         [&](int64_t n, int64_t m, int64_t o, const Acc& acc) {
           double real = static_cast<double>(acc.sum) * x_scale * wscale[static_cast<size_t>(m)] / y_scale;
-          py[(n * s.M + m) * s.out_plane + o] = saturate_to<Q>(round_half_even(real) + y_zp);
+          py[(n * s.M + m) * s.out_plane + o] = saturating_cast<Q>(round_half_even(real) + y_zp);
         });
     return y;
   }));

@@ -4,11 +4,12 @@
 // rounding half to even, saturating to y's type. The real-valued product is formed in double
 // from the float scales. a's scale and zero point are per tensor or per row (1-D [M] or
 // [..., M, 1]); b's per tensor or per column (1-D [N] or [..., 1, N]); y's per tensor.
-#include "util_d.h"
+#include "support/matmul.h"
+#include "support/quantize.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> qlinear_matmul(OpContext& ctx) {
   const Tensor& a = ctx.input(0);
@@ -21,9 +22,9 @@ std::vector<Value> qlinear_matmul(OpContext& ctx) {
   if (ctx.input(5).dtype() != b.dtype()) ctx.fail("b_zero_point must have the element type of b");
   MatMulGeometry g = matmul_geometry(ctx, a.shape(), b.shape());
   int64_t M = g.M, K = g.K, N = g.N;
-  std::vector<double> as = to_doubles(ctx, matrix_param(ctx, ctx.input(1), a.shape(), true, "a_scale"));
+  std::vector<double> as = real_values(ctx, matrix_param(ctx, ctx.input(1), a.shape(), true, "a_scale"));
   std::vector<int64_t> azp = matrix_param(ctx, ctx.input(2), a.shape(), true, "a_zero_point").to_int64_vector();
-  std::vector<double> bs = to_doubles(ctx, matrix_param(ctx, ctx.input(4), b.shape(), false, "b_scale"));
+  std::vector<double> bs = real_values(ctx, matrix_param(ctx, ctx.input(4), b.shape(), false, "b_scale"));
   std::vector<int64_t> bzp = matrix_param(ctx, ctx.input(5), b.shape(), false, "b_zero_point").to_int64_vector();
   const Tensor& ys = ctx.input(6);
   const Tensor& yz = ctx.input(7);
@@ -45,7 +46,7 @@ std::vector<Value> qlinear_matmul(OpContext& ctx) {
           for (int64_t k = 0; k < K; ++k)
             acc += (av[static_cast<size_t>((ma * M + m) * K + k)] - za) * (bv[static_cast<size_t>((mb * K + k) * N + n)] - zb);
           double real = static_cast<double>(acc) * pick(as, ma * M + m) * pick(bs, mb * N + n) / y_scale;
-          py[bi * M * N + m * N + n] = saturate_to<Q>(round_half_even(real) + y_zp);
+          py[bi * M * N + m * N + n] = saturating_cast<Q>(round_half_even(real) + y_zp);
         }
     }
     return y;

@@ -4,11 +4,11 @@
 // (the division happens in double, exact for every int32). y_zero_point is optional (uint8 0).
 // Version 10: scale and zero point are per tensor. Version 13: they may instead be 1-D with one
 // value per index along `axis` (default 1).
-#include "util_d.h"
+#include "support/quantize.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> quantize_impl(OpContext& ctx, bool allow_axis) {
   const Tensor& x = ctx.input(0);
@@ -34,14 +34,14 @@ std::vector<Value> quantize_impl(OpContext& ctx, bool allow_axis) {
       for (int64_t i = 0; i < x.size(); ++i) {
         size_t a = static_cast<size_t>(layout.at(i));
         float q = px[i] / ps[a];
-        py[i] = saturate_to<Q>(round_half_even(static_cast<double>(q)) + static_cast<double>(zp[a]));
+        py[i] = saturating_cast<Q>(round_half_even(static_cast<double>(q)) + static_cast<double>(zp[a]));
       }
     } else if (x.dtype() == DType::Int32) {
       const int32_t* px = x.data<int32_t>();
       for (int64_t i = 0; i < x.size(); ++i) {
         size_t a = static_cast<size_t>(layout.at(i));
         double q = static_cast<double>(px[i]) / static_cast<double>(ps[a]);
-        py[i] = saturate_to<Q>(round_half_even(q) + static_cast<double>(zp[a]));
+        py[i] = saturating_cast<Q>(round_half_even(q) + static_cast<double>(zp[a]));
       }
     } else {
       ctx.fail("x must be float or int32, got " + std::string(dtype_name(x.dtype())));

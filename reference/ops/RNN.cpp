@@ -1,15 +1,16 @@
 // RNN: one-layer simple recurrent network, Ht = f(Xt*(Wi^T) + Ht-1*(Ri^T) + Wbi + Rbi), default
 // f = Tanh. Versions 1 and 7 differ only in v1's unused output_sequence attribute; version 14 adds
 // layout (batch-major X, Y, initial_h, Y_h). Directions, sequence_lens, activations and clip are
-// handled in util_e2.h.
-#include "util_e2.h"
+// handled in support/rnn.h.
+#include "support/rnn.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> rnn(OpContext& ctx) {
   return visit_float(ctx, ctx.input(0).dtype(), [&]<class T>() {
     using C = compute_t<T>;
-    const e2::RnnProblem<C> p = e2::read_rnn_inputs<T>(ctx, 1, {"Tanh"}, -1);
+    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 1, {"Tanh"}, -1);
     const int64_t H = p.hidden, I = p.input_size;
     std::vector<C> next(static_cast<size_t>(H));
     auto step = [&](int64_t d, int64_t, const C* x, C* h, C*) {
@@ -17,13 +18,13 @@ std::vector<Value> rnn(OpContext& ctx) {
       const C* R = p.R.data() + d * H * H;
       const C* Wb = p.B.data() + d * 2 * H;
       const C* Rb = Wb + H;
-      const e2::RnnActivation& f = p.acts[static_cast<size_t>(d)];
+      const RnnActivation& f = p.acts[static_cast<size_t>(d)];
       for (int64_t j = 0; j < H; ++j)
         next[static_cast<size_t>(j)] =
-            f(p.clipped(e2::dot_row(W, j, I, x) + e2::dot_row(R, j, H, h) + Wb[j] + Rb[j]));
+            f(p.clipped(dot_row(W, j, I, x) + dot_row(R, j, H, h) + Wb[j] + Rb[j]));
       std::copy(next.begin(), next.end(), h);
     };
-    return e2::run_rnn<T>(ctx, p, false, step);
+    return run_rnn<T>(ctx, p, false, step);
   });
 }
 }  // namespace

@@ -1,14 +1,15 @@
 // RandomNormal: a tensor of the `shape` attribute filled with samples of the normal distribution
 // N(mean, scale^2), element type `dtype` (default float). With a `seed` attribute the node draws
 // from its own generator seeded from it, else from the run's generator.
-#include "util_e1.h"
+#include "support/random.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> random_normal(OpContext& ctx) {
   double mean = ctx.attr_float("mean", 0.f), scale = ctx.attr_float("scale", 1.f);
-  e1::NodeRng rng(ctx);
-  return one(e1::random_float_tensor(ctx, e1::dtype_attr(ctx, DType::Float), e1::shape_attr(ctx),
+  NodeRng rng(ctx);
+  return one(random_float_tensor(ctx, dtype_attr(ctx, DType::Float), shape_attr(ctx),
                                      [&] { return mean + scale * rng.normal01(); }));
 }
 }  // namespace

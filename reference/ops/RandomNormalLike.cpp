@@ -1,14 +1,15 @@
 // RandomNormalLike: like RandomNormal, with the shape of the input tensor; the element type is the
 // `dtype` attribute, else the input's (which must then be a floating type).
-#include "util_e1.h"
+#include "support/random.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> random_normal_like(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   double mean = ctx.attr_float("mean", 0.f), scale = ctx.attr_float("scale", 1.f);
-  e1::NodeRng rng(ctx);
-  return one(e1::random_float_tensor(ctx, e1::dtype_attr(ctx, x.dtype()), x.shape(),
+  NodeRng rng(ctx);
+  return one(random_float_tensor(ctx, dtype_attr(ctx, x.dtype()), x.shape(),
                                      [&] { return mean + scale * rng.normal01(); }));
 }
 }  // namespace

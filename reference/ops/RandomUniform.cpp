@@ -1,14 +1,15 @@
 // RandomUniform: a tensor of the `shape` attribute filled with samples uniform on [low, high)
 // (rounding to float16 may reach high), element type `dtype` (default float). With a `seed`
 // attribute the node draws from its own generator seeded from it, else from the run's generator.
-#include "util_e1.h"
+#include "support/random.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> random_uniform(OpContext& ctx) {
   double low = ctx.attr_float("low", 0.f), high = ctx.attr_float("high", 1.f);
-  e1::NodeRng rng(ctx);
-  return one(e1::random_float_tensor(ctx, e1::dtype_attr(ctx, DType::Float), e1::shape_attr(ctx),
+  NodeRng rng(ctx);
+  return one(random_float_tensor(ctx, dtype_attr(ctx, DType::Float), shape_attr(ctx),
                                      [&] { return low + (high - low) * rng.uniform01(); }));
 }
 }  // namespace

@@ -1,14 +1,15 @@
 // RandomUniformLike: like RandomUniform, with the shape of the input tensor; the element type is the
 // `dtype` attribute, else the input's (which must then be a floating type).
-#include "util_e1.h"
+#include "support/random.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> random_uniform_like(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   double low = ctx.attr_float("low", 0.f), high = ctx.attr_float("high", 1.f);
-  e1::NodeRng rng(ctx);
-  return one(e1::random_float_tensor(ctx, e1::dtype_attr(ctx, x.dtype()), x.shape(),
+  NodeRng rng(ctx);
+  return one(random_float_tensor(ctx, dtype_attr(ctx, x.dtype()), x.shape(),
                                      [&] { return low + (high - low) * rng.uniform01(); }));
 }
 }  // namespace

@@ -3,9 +3,10 @@
 // Integer counts and values are computed exactly (in 128 bits); a zero delta traps.
 #include <limits>
 
-#include "util_b.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> range(OpContext& ctx) {
   const Tensor& start_t = ctx.input(0);

@@ -1,10 +1,10 @@
 // Reciprocal: elementwise 1/x (±inf at ±0). Versions 1, 6, 13 (13 adds bfloat16) compute the
 // same function.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> reciprocal_kernel(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) { return 1.0 / x; }));

@@ -3,12 +3,14 @@
 // version 11 documents negative axes, which the kernel accepts in every version).
 // Version 12 added int8/uint8, 13 bfloat16; the semantics are unchanged. NaN propagates.
 // Empty reduction: -inf for floating types, the lowest value for integers.
-// Floating types are reduced in double and rounded once to the element type (util_c.h).
-#include "util_c.h"
+// Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/indexing.h"
+#include "support/reduce.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> reduce_Max_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::Max); }
+std::vector<Value> reduce_Max_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Max); }
 }  // namespace
 SONNX_KERNEL("", "ReduceMax", 1, reduce_Max_v1, Accuracy::Exact);
 }  // namespace sonnx

@@ -3,12 +3,14 @@
 // version 11 documents negative axes, which the kernel accepts in every version).
 // Empty reduction: NaN (0/0) for floating types; a trap for integers (division by zero).
 // Integers: the exact mean truncated toward zero.
-// Floating types are reduced in double and rounded once to the element type (util_c.h).
-#include "util_c.h"
+// Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/indexing.h"
+#include "support/reduce.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> reduce_Mean_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::Mean); }
+std::vector<Value> reduce_Mean_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Mean); }
 }  // namespace
 SONNX_KERNEL("", "ReduceMean", 1, reduce_Mean_v1, Accuracy::Rounding);
 }  // namespace sonnx

@@ -2,12 +2,14 @@
 // dims as size 1. Versions 1, 11 and 13 take `axes` as an attribute (absent or empty = all axes;
 // version 11 documents negative axes, which the kernel accepts in every version).
 // Empty reduction: 1. Integers wrap modulo 2^bits.
-// Floating types are reduced in double and rounded once to the element type (util_c.h).
-#include "util_c.h"
+// Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/indexing.h"
+#include "support/reduce.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> reduce_Prod_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::Prod); }
+std::vector<Value> reduce_Prod_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Prod); }
 }  // namespace
 SONNX_KERNEL("", "ReduceProd", 1, reduce_Prod_v1, Accuracy::Rounding);
 }  // namespace sonnx

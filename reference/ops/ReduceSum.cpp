@@ -4,13 +4,15 @@
 // Version 13 takes `axes` as an optional int64 input instead; when it is absent or empty the
 // tensor is reduced over all axes, or returned unchanged if noop_with_empty_axes=1.
 // Empty reduction: 0. Integers wrap modulo 2^bits.
-// Floating types are reduced in double and rounded once to the element type (util_c.h).
-#include "util_c.h"
+// Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/indexing.h"
+#include "support/reduce.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> reduce_Sum_v1(OpContext& ctx) { return util_c::reduce_with_axes_attribute(ctx, util_c::ReduceKind::Sum); }
-std::vector<Value> reduce_Sum_v13(OpContext& ctx) { return util_c::reduce_with_axes_input(ctx, util_c::ReduceKind::Sum); }
+std::vector<Value> reduce_Sum_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Sum); }
+std::vector<Value> reduce_Sum_v13(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::Sum); }
 }  // namespace
 SONNX_KERNEL("", "ReduceSum", 1, reduce_Sum_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "ReduceSum", 13, reduce_Sum_v13, Accuracy::Rounding);

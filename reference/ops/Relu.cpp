@@ -1,7 +1,8 @@
 // Relu: y = max(0, x). Version 14 added integer types; the formula is the same.
-#include "kernel_util.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> relu(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

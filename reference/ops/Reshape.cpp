@@ -2,9 +2,10 @@
 // ignored); from version 5 on it is the second input. In the shape, -1 (at most once) is inferred
 // from the element count and 0 copies the input's dimension at that position, unless (version 14)
 // allowzero=1, when 0 means a zero-sized dimension.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 Tensor reshape(const OpContext& ctx, const Tensor& data, const std::vector<int64_t>& requested, bool allow_zero) {
   Shape shape = requested;
@@ -29,7 +30,7 @@ Tensor reshape(const OpContext& ctx, const Tensor& data, const std::vector<int64
   if (infer_at >= 0) {
     int64_t known = 1;
     for (size_t i = 0; i < shape.size(); ++i)
-      if (static_cast<int64_t>(i) != infer_at) known = opsb::checked_mul(ctx, known, shape[i]);
+      if (static_cast<int64_t>(i) != infer_at) known = checked_mul(ctx, known, shape[i]);
     if (known == 0) ctx.fail("cannot infer the -1 dimension when the other dimensions multiply to 0");
     if (data.size() % known != 0)
       ctx.fail("cannot reshape " + shape_str(data.shape()) + " to " + shape_str(requested));
@@ -51,7 +52,7 @@ std::vector<Value> reshape_v5(OpContext& ctx) {
   const Tensor& shape = ctx.input(1);
   if (shape.rank() != 1) ctx.fail("the shape input must be 1-D");
   bool allow_zero = ctx.version() >= 14 && ctx.attr_int("allowzero", 0) != 0;
-  return one(reshape(ctx, ctx.input(0), opsb::int_values(ctx, shape, "shape"), allow_zero));
+  return one(reshape(ctx, ctx.input(0), int_values(ctx, shape, "shape"), allow_zero));
 }
 }  // namespace
 SONNX_KERNEL("", "Reshape", 1, reshape_v1, Accuracy::Exact);

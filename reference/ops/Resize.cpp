@@ -10,19 +10,19 @@
 // Version 13: roi and scales become optional too, and tf_half_pixel_for_nn leaves the list (still
 //   accepted here).
 // The coordinate formulas, rounding modes and cubic weights are the schema's; see
-// original_coordinate and axis_taps in util_d.h.
-#include "util_d.h"
+// original_coordinate and axis_taps in support/resample.h.
+#include "support/resample.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 // A non-empty float tensor input, or empty when omitted / of zero elements.
 std::vector<double> optional_floats(OpContext& ctx, size_t i) {
   if (!ctx.has_input(i)) return {};
   const Tensor& t = ctx.input(i);
   if (!is_float(t.dtype())) ctx.fail("input " + std::to_string(i) + " must be a floating tensor");
-  return to_doubles(ctx, t);
+  return real_values(ctx, t);
 }
 
 std::vector<Value> resize_v10(OpContext& ctx) {

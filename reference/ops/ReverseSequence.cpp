@@ -1,9 +1,10 @@
 // ReverseSequence: for each batch entry b, reverses the first sequence_lens[b] steps along the
 // time axis and copies the rest unchanged. batch_axis and time_axis are 0 and 1 in some order;
 // each length must lie in [0, time steps].
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> reverse_sequence(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -12,7 +13,7 @@ std::vector<Value> reverse_sequence(OpContext& ctx) {
   int64_t batch_axis = ctx.attr_int("batch_axis", 1), time_axis = ctx.attr_int("time_axis", 0);
   if (!((batch_axis == 0 && time_axis == 1) || (batch_axis == 1 && time_axis == 0)))
     ctx.fail("batch_axis and time_axis must be 0 and 1 in some order");
-  std::vector<int64_t> lens = opsb::int_values(ctx, lens_t, "sequence_lens");
+  std::vector<int64_t> lens = int_values(ctx, lens_t, "sequence_lens");
   if (lens_t.rank() != 1 || lens_t.size() != x.dim(batch_axis))
     ctx.fail("sequence_lens must be 1-D with one entry per batch element");
   int64_t steps = x.dim(time_axis);
@@ -26,7 +27,7 @@ std::vector<Value> reverse_sequence(OpContext& ctx) {
     int64_t src_t = t < len ? len - 1 - t : t;
     map[static_cast<size_t>(lin)] = lin + (src_t - t) * strides[static_cast<size_t>(time_axis)];
   });
-  return one(opsb::take(x, x.shape(), map));
+  return one(take(x, x.shape(), map));
 }
 }  // namespace
 SONNX_KERNEL("", "ReverseSequence", 10, reverse_sequence, Accuracy::Exact);

@@ -11,11 +11,11 @@
 // definition shared by the ONNX reference implementation (onnx.reference, later releases) and
 // onnxruntime: per sample, the largest of the four weighted corner terms w_i * X[corner_i]
 // (not the interpolated value), then the maximum over the samples. NaN propagates.
-#include "util_d.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 // max that propagates NaN from either side.
 double max_nan(double a, double b) {
@@ -42,9 +42,9 @@ std::vector<Value> roi_align_with(OpContext& ctx, bool half_pixel) {
   if (sampling < 0) ctx.fail("sampling_ratio must not be negative");
   double scale = ctx.attr_float("spatial_scale", 1.0f);
   int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
-  std::vector<double> rv = to_doubles(ctx, rois);
+  std::vector<double> rv = real_values(ctx, rois);
   std::vector<int64_t> batches = bidx.to_int64_vector();
-  std::vector<double> xd = to_doubles(ctx, x);
+  std::vector<double> xd = real_values(ctx, x);
 
   // One bilinear sample: the four corners' plane offsets and weights (all weights 0 outside).
   struct Sample {

@@ -1,10 +1,10 @@
 // Round: elementwise nearest integer, halves to the nearest even integer (version 11).
 // ±0, ±inf and NaN are returned unchanged.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 double round_half_even(double x) {
   if (!std::isfinite(x)) return x;

@@ -6,9 +6,10 @@
 // The DFT size is frame_length, or the window's length when frame_length is omitted; when both
 // are given they must agree. onesided=1 (default) keeps bins 0..frame_length/2, which the schema
 // says is not possible for a complex signal (trap). Output [batch, frames, bins, 2].
-#include "util_e2.h"
+#include "support/spectral.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 int64_t scalar_int(const OpContext& ctx, size_t i, const char* name) {
   const Tensor& t = ctx.input(i);
@@ -62,7 +63,7 @@ std::vector<Value> stft(OpContext& ctx) {
           const double w = win ? static_cast<double>(static_cast<C>(win[m])) : 1.0;
           s[static_cast<size_t>(m)] = {re * w, im * w};
         }
-        const auto X = e2::dft_of(s, bins, false);
+        const auto X = dft_of(s, bins, false);
         for (int64_t k = 0; k < bins; ++k) {
           const int64_t base = ((b * frames + f) * bins + k) * 2;
           o[base] = to_storage<T>(X[static_cast<size_t>(k)].real());

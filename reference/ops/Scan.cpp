@@ -13,9 +13,11 @@
 // Version 11 allows negative axes; version 16 only added bfloat16.
 #include <algorithm>
 
-#include "util_e1.h"
+#include "support/control_flow.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<int64_t> flags_attr(const OpContext& ctx, const char* name, size_t count) {
   std::vector<int64_t> v = ctx.attr_ints(name, std::vector<int64_t>(count, 0));
@@ -84,14 +86,14 @@ std::vector<Value> scan_v8(OpContext& ctx) {
   std::vector<std::vector<std::vector<Tensor>>> outs(k_out);      // [output][batch][step]
   for (int64_t b = 0; b < batch; ++b) {
     std::vector<Value> state;
-    for (const Tensor* t : inits) state.emplace_back(e1::take_axis(*t, 0, b));
+    for (const Tensor* t : inits) state.emplace_back(take_axis(*t, 0, b));
     std::vector<Tensor> seqs;  // scan input j for this batch entry: [max_len, ...]
-    for (const Tensor* s : scans) seqs.push_back(e1::take_axis(*s, 0, b));
+    for (const Tensor* s : scans) seqs.push_back(take_axis(*s, 0, b));
     for (auto& o : outs) o.emplace_back();
     int64_t len = lens[static_cast<size_t>(b)];
     for (int64_t t = 0; t < len; ++t) {
       std::vector<Value> in = state;
-      for (size_t j = 0; j < m; ++j) in.emplace_back(e1::take_axis(seqs[j], 0, dirs[j] ? len - 1 - t : t));
+      for (size_t j = 0; j < m; ++j) in.emplace_back(take_axis(seqs[j], 0, dirs[j] ? len - 1 - t : t));
       std::vector<Value> out = ctx.run_subgraph(body, in);
       for (size_t i = 0; i < n; ++i) state[i] = std::move(out[i]);
       for (size_t k = 0; k < k_out; ++k) outs[k].back().push_back(body_tensor(ctx, out[n + k], n + k));
@@ -101,7 +103,7 @@ std::vector<Value> scan_v8(OpContext& ctx) {
 
   std::vector<Value> result;
   for (size_t i = 0; i < n; ++i)
-    result.emplace_back(batch == 0 ? *inits[i] : e1::stack_axis(ctx, final_states[i], 0));
+    result.emplace_back(batch == 0 ? *inits[i] : stack_axis(ctx, final_states[i], 0));
   for (size_t k = 0; k < k_out; ++k) {
     // The element shape comes from any step that ran; padding steps are zeros of that shape.
     const Tensor* sample = nullptr;
@@ -109,7 +111,7 @@ std::vector<Value> scan_v8(OpContext& ctx) {
       if (!per_batch.empty()) sample = &per_batch[0];
     if (!sample) {
       // No step ran anywhere: the element shape must come from the body's declared output type.
-      Tensor e = e1::empty_scan_output(ctx, body.outputs[n + k], 0);  // [0, elem dims (unknown as 0)...]
+      Tensor e = empty_scan_output(ctx, body.outputs[n + k], 0);  // [0, elem dims (unknown as 0)...]
       Shape s = e.shape();
       s[0] = max_len;
       s.insert(s.begin(), batch);
@@ -126,9 +128,9 @@ std::vector<Value> scan_v8(OpContext& ctx) {
     std::vector<Tensor> per_batch;
     for (auto& steps : outs[k]) {
       while (static_cast<int64_t>(steps.size()) < max_len) steps.push_back(zero);
-      per_batch.push_back(e1::stack_axis(ctx, steps, 0));
+      per_batch.push_back(stack_axis(ctx, steps, 0));
     }
-    result.emplace_back(e1::stack_axis(ctx, per_batch, 0));
+    result.emplace_back(stack_axis(ctx, per_batch, 0));
   }
   return result;
 }
@@ -163,7 +165,7 @@ std::vector<Value> scan_v9(OpContext& ctx, bool negative_axes) {
   std::vector<std::vector<Tensor>> outs(k_out);
   for (int64_t t = 0; t < len; ++t) {
     std::vector<Value> in = state;
-    for (size_t j = 0; j < m; ++j) in.emplace_back(e1::take_axis(*scans[j], in_axes[j], in_dirs[j] ? len - 1 - t : t));
+    for (size_t j = 0; j < m; ++j) in.emplace_back(take_axis(*scans[j], in_axes[j], in_dirs[j] ? len - 1 - t : t));
     std::vector<Value> out = ctx.run_subgraph(body, in);
     for (size_t i = 0; i < n; ++i) state[i] = std::move(out[i]);
     for (size_t k = 0; k < k_out; ++k) {
@@ -182,12 +184,12 @@ std::vector<Value> scan_v9(OpContext& ctx, bool negative_axes) {
       // Zero iterations: the rank of the output is known only from the body's declared type.
       const TypeInfo& ti = body.outputs[n + k].type;
       int64_t rank = ti.shape ? static_cast<int64_t>(ti.shape->size()) + 1 : 1;
-      result.emplace_back(e1::empty_scan_output(ctx, body.outputs[n + k], normalize_axis(ctx, axis, rank)));
+      result.emplace_back(empty_scan_output(ctx, body.outputs[n + k], normalize_axis(ctx, axis, rank)));
       continue;
     }
     axis = normalize_axis(ctx, axis, outs[k][0].rank() + 1);
     if (out_dirs[k]) std::reverse(outs[k].begin(), outs[k].end());  // prepending = reversed order
-    result.emplace_back(e1::stack_axis(ctx, outs[k], axis));
+    result.emplace_back(stack_axis(ctx, outs[k], axis));
   }
   return result;
 }

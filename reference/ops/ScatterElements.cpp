@@ -1,12 +1,13 @@
 // ScatterElements: writes updates into a copy of data at positions whose `axis` coordinate comes
-// from indices (see opsb::scatter_elements). Version 16 adds reduction = none / add / mul.
-#include "util_b.h"
+// from indices (see scatter_elements). Version 16 adds reduction = none / add / mul.
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> scatter_elements(OpContext& ctx) {
-  opsb::Reduction r = ctx.version() >= 16 ? opsb::parse_reduction(ctx) : opsb::Reduction::None;
-  return one(opsb::scatter_elements(ctx, ctx.input(0), ctx.input(1), ctx.input(2), ctx.attr_int("axis", 0), r));
+  Reduction r = ctx.version() >= 16 ? parse_reduction(ctx) : Reduction::None;
+  return one(scatter_elements(ctx, ctx.input(0), ctx.input(1), ctx.input(2), ctx.attr_int("axis", 0), r));
 }
 }  // namespace
 SONNX_KERNEL("", "ScatterElements", 11, scatter_elements, Accuracy::Exact);

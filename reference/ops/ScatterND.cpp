@@ -3,15 +3,16 @@
 // it or, from version 16, combined with it by reduction "add" / "mul". Updates apply in
 // row-major order of i. updates.shape must be indices.shape[:-1] + data.shape[k:]. Negative
 // indices count from the end (as in GatherND); out of range traps.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> scatter_nd(OpContext& ctx) {
   const Tensor& data = ctx.input(0);
   const Tensor& indices = ctx.input(1);
   const Tensor& updates = ctx.input(2);
-  opsb::Reduction reduction = ctx.version() >= 16 ? opsb::parse_reduction(ctx) : opsb::Reduction::None;
+  Reduction reduction = ctx.version() >= 16 ? parse_reduction(ctx) : Reduction::None;
   int64_t r = data.rank(), q = indices.rank();
   if (r < 1 || q < 1) ctx.fail("data and indices must have rank >= 1");
   if (updates.dtype() != data.dtype()) ctx.fail("updates and data have different element types");
@@ -21,9 +22,9 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
   want.insert(want.end(), data.shape().begin() + k, data.shape().end());
   if (updates.shape() != want)
     ctx.fail("updates has shape " + shape_str(updates.shape()) + ", expected " + shape_str(want));
-  std::vector<int64_t> idx = opsb::int_values(ctx, indices, "indices");
-  int64_t tuples = opsb::dims_product(indices.shape(), 0, static_cast<size_t>(q - 1));
-  int64_t slice = opsb::dims_product(data.shape(), static_cast<size_t>(k), static_cast<size_t>(r));
+  std::vector<int64_t> idx = int_values(ctx, indices, "indices");
+  int64_t tuples = element_count(indices.shape(), 0, static_cast<size_t>(q - 1));
+  int64_t slice = element_count(data.shape(), static_cast<size_t>(k), static_cast<size_t>(r));
   auto strides = strides_of(data.shape());
   Tensor out = data;
   visit_dtype(data.dtype(), [&]<class T>() {
@@ -32,10 +33,10 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
     for (int64_t t = 0; t < tuples; ++t) {
       int64_t base = 0;
       for (int64_t j = 0; j < k; ++j)
-        base += opsb::checked_index(ctx, idx[static_cast<size_t>(t * k + j)], data.dim(j), "index") *
+        base += checked_index(ctx, idx[static_cast<size_t>(t * k + j)], data.dim(j), "index") *
                 strides[static_cast<size_t>(j)];
       for (int64_t i = 0; i < slice; ++i)
-        dst[base + i] = opsb::reduce_values<T>(ctx, reduction, dst[base + i], src[t * slice + i]);
+        dst[base + i] = reduce_values<T>(ctx, reduction, dst[base + i], src[t * slice + i]);
     }
   });
   return one(std::move(out));

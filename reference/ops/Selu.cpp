@@ -1,11 +1,11 @@
 // Selu: elementwise gamma * (alpha * e^x - alpha) for x <= 0, gamma * x for x > 0.
 // The defaults differ between versions: version 1 declares alpha = 1.6732, gamma = 1.0507;
 // version 6 the full-precision 1.67326319217681884765625 and 1.05070102214813232421875 (as float).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 Tensor selu(OpContext& ctx, float default_alpha, float default_gamma) {
   double alpha = ctx.attr_float("alpha", default_alpha);

@@ -1,12 +1,14 @@
 // SequenceAt: the tensor at `position` of the sequence; position in [-n, n-1], negative from the back.
-#include "util_e1.h"
+#include "support/control_flow.h"
+#include "support/sequence.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> sequence_at(OpContext& ctx) {
-  const Value& seq = e1::sequence_input(ctx, 0);
+  const Value& seq = sequence_input(ctx, 0);
   int64_t n = static_cast<int64_t>(seq.sequence.size());
-  int64_t pos = e1::scalar_int_input(ctx, 1, "position");
+  int64_t pos = scalar_int_input(ctx, 1, "position");
   if (pos < -n || pos >= n)
     ctx.fail("position " + std::to_string(pos) + " is outside [" + std::to_string(-n) + ", " + std::to_string(n - 1) + "]");
   if (pos < 0) pos += n;

@@ -1,7 +1,8 @@
 // SequenceConstruct: a sequence holding the input tensors in order (all of one element type).
-#include "util_e1.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> sequence_construct(OpContext& ctx) {
   std::vector<Value> elems;

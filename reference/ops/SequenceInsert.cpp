@@ -1,20 +1,22 @@
 // SequenceInsert: a copy of the sequence with `tensor` inserted before `position` (default: at the
 // end). position is in [-n, n]; a negative one counts from the back (-1 = before the last element).
-#include "util_e1.h"
+#include "support/control_flow.h"
+#include "support/sequence.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> sequence_insert(OpContext& ctx) {
-  const Value& seq = e1::sequence_input(ctx, 0);
+  const Value& seq = sequence_input(ctx, 0);
   const Tensor& t = ctx.input(1);
-  DType elem = e1::sequence_elem_type(seq);
+  DType elem = sequence_elem_type(seq);
   if (elem != DType::Undefined && elem != t.dtype())
     ctx.fail("cannot insert a " + std::string(dtype_name(t.dtype())) + " tensor into a sequence of " +
              std::string(dtype_name(elem)));
   int64_t n = static_cast<int64_t>(seq.sequence.size());
   int64_t pos = n;
   if (ctx.has_input(2)) {
-    pos = e1::scalar_int_input(ctx, 2, "position");
+    pos = scalar_int_input(ctx, 2, "position");
     if (pos < -n || pos > n)
       ctx.fail("position " + std::to_string(pos) + " is outside [" + std::to_string(-n) + ", " + std::to_string(n) + "]");
     if (pos < 0) pos += n;

@@ -1,10 +1,11 @@
 // SequenceLength: the number of elements of the sequence, as an int64 scalar.
-#include "util_e1.h"
+#include "support/sequence.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> sequence_length(OpContext& ctx) {
-  const Value& seq = e1::sequence_input(ctx, 0);
+  const Value& seq = sequence_input(ctx, 0);
   return one(Tensor::scalar<int64_t>(static_cast<int64_t>(seq.sequence.size())));
 }
 }  // namespace

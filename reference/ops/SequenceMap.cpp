@@ -1,9 +1,10 @@
 // SequenceMap: runs `body` once per element of the first input sequence. Further inputs are
 // sequences (of the same length; element i is passed) or tensors (passed unchanged every time).
 // Body output j of run i becomes element i of output sequence j.
-#include "util_e1.h"
+#include "support/sequence.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 // Element type of an output sequence when there is no element to look at: the body output's
 // declared tensor type.
@@ -13,7 +14,7 @@ DType declared_elem(const ValueInfo& vi) {
 
 std::vector<Value> sequence_map(OpContext& ctx) {
   const Graph& body = ctx.attr_graph("body");
-  const Value& first = e1::sequence_input(ctx, 0);
+  const Value& first = sequence_input(ctx, 0);
   size_t n = first.sequence.size();
   if (body.inputs.size() != ctx.num_inputs())
     ctx.fail("body has " + std::to_string(body.inputs.size()) + " inputs but the node has " +

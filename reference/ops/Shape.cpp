@@ -1,8 +1,9 @@
 // Shape: the input's dimensions as a 1-D int64 tensor. Version 15 adds start/end (negative values
 // count from the back; both clamp to [0, rank]) to return a part of the shape.
-#include "util_b.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> shape(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

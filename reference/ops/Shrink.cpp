@@ -2,11 +2,11 @@
 // bias = 0 by default (version 9). Floats: computed in double, rounded once; NaN stays NaN.
 // Integers: computed in double and converted back toward zero (saturating), so e.g. with
 // bias = 0.5 the integer 3 gives 2.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> shrink(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -21,7 +21,7 @@ std::vector<Value> shrink(OpContext& ctx) {
   return one(visit_real(ctx, x.dtype(), [&]<class T>() {
     return unary_elementwise<T, T>(x, [&](T v) -> T {
       double r = f(static_cast<double>(static_cast<compute_t<T>>(v)));
-      if constexpr (std::is_integral_v<T>) return saturating_from_double<T>(r);
+      if constexpr (std::is_integral_v<T>) return saturating_cast<T>(r);
       else return round_from_double<T>(r);
     });
   }));

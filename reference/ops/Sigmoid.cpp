@@ -1,10 +1,10 @@
 // Sigmoid: elementwise 1 / (1 + e^-x). Versions 1, 6, 13 (13 adds bfloat16) compute the same
 // function. In double, e^-x overflowing to inf for very negative x still gives the right limit 0.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> sigmoid(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) { return 1.0 / (1.0 + std::exp(-x)); }));

@@ -1,10 +1,10 @@
 // Sign: elementwise 1 for x > 0, -1 for x < 0, 0 for x == 0 (version 9; 13 adds bfloat16).
 // NaN has no sign and stays NaN.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> sign(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

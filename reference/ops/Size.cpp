@@ -1,7 +1,8 @@
 // Size: the input's element count as an int64 scalar.
-#include "util_b.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> size(OpContext& ctx) { return one(Tensor::scalar<int64_t>(ctx.input(0).size())); }
 }  // namespace

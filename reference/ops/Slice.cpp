@@ -3,9 +3,10 @@
 // steps. Effective bounds follow the version 13 text: negative starts/ends count from the end;
 // for a positive step start and end clamp to [0, dim]; for a negative step start clamps to
 // [0, dim-1] and end to [-1, dim-1]. Steps may not be 0 and axes may not repeat.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 Tensor slice(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
              std::vector<int64_t> axes, std::vector<int64_t> steps) {
@@ -59,7 +60,7 @@ Tensor slice(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& 
     for (size_t d = 0; d < idx.size(); ++d) src += (first[d] + idx[d] * step[d]) * in_strides[d];
     map[static_cast<size_t>(lin)] = src;
   });
-  return opsb::take(x, out_shape, map);
+  return take(x, out_shape, map);
 }
 
 std::vector<Value> slice_v1(OpContext& ctx) {
@@ -72,7 +73,7 @@ std::vector<Value> slice_v10(OpContext& ctx) {
     if (!ctx.has_input(i)) return std::vector<int64_t>{};
     const Tensor& t = ctx.input(i);
     if (t.rank() != 1) ctx.fail(std::string(what) + " must be a 1-D tensor");
-    return opsb::int_values(ctx, t, what);
+    return int_values(ctx, t, what);
   };
   if (!ctx.has_input(1) || !ctx.has_input(2)) ctx.fail("inputs 'starts' and 'ends' are required");
   std::vector<int64_t> starts = vec(1, "starts"), ends = vec(2, "ends"), axes = vec(3, "axes"), steps = vec(4, "steps");

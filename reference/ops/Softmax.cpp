@@ -4,11 +4,12 @@
 // Version 13: normalized along the single dimension `axis` (default -1).
 // Computed in double as exp(x - max) / sum(exp(x - max)) (the same value, no overflow) and rounded
 // once to the element type.
-#include "util_c.h"
+#include "support/softmax.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-std::vector<Value> softmax(OpContext& ctx) { return util_c::softmax_family(ctx, util_c::SoftmaxKind::Softmax); }
+std::vector<Value> softmax(OpContext& ctx) { return softmax_family(ctx, SoftmaxKind::Softmax); }
 }  // namespace
 // One kernel: it reads ctx.version() to choose the coerced-2-D (≤ 12) or single-axis (≥ 13) form.
 SONNX_KERNEL("", "Softmax", 1, softmax, Accuracy::Rounding);

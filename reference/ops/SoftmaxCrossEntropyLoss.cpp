@@ -1,22 +1,24 @@
 // SoftmaxCrossEntropyLoss (versions 12, 13: same semantics): log_prob = LogSoftmax(scores) along
 // the class axis 1 of scores (N, C, D1..Dk); the loss is then NegativeLogLikelihoodLoss of log_prob
 // with labels (N, D1..Dk), optional weights (C), reduction (none | sum | mean, default mean) and
-// ignore_index (util_c::nll_loss). The optional second output is log_prob itself. Computed in
+// ignore_index (nll_loss). The optional second output is log_prob itself. Computed in
 // double, rounded once to the element type.
-#include "util_c.h"
+#include "support/loss.h"
+#include "support/softmax.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> softmax_cross_entropy(OpContext& ctx) {
   const Tensor& scores = ctx.input(0);
   if (scores.rank() < 2) ctx.fail("scores must have shape (N, C, D1, ..., Dk)");
-  std::vector<double> x = util_c::float_values(ctx, scores);
+  std::vector<double> x = float_values(ctx, scores);
   std::vector<double> logp(x.size());
-  util_c::softmax_lines(util_c::SoftmaxKind::LogSoftmax, util_c::axis_view(scores.shape(), 1), x, logp);
+  softmax_lines(SoftmaxKind::LogSoftmax, axis_view(scores.shape(), 1), x, logp);
   const Tensor* weights = ctx.has_input(2) ? &ctx.input(2) : nullptr;
   std::vector<Value> out;
-  out.emplace_back(util_c::nll_loss(ctx, logp, scores.shape(), scores.dtype(), ctx.input(1), weights));
-  out.emplace_back(util_c::float_tensor(ctx, scores.dtype(), scores.shape(), logp));
+  out.emplace_back(nll_loss(ctx, logp, scores.shape(), scores.dtype(), ctx.input(1), weights));
+  out.emplace_back(float_tensor(ctx, scores.dtype(), scores.shape(), logp));
   return out;
 }
 }  // namespace

@@ -1,10 +1,10 @@
 // Softplus: elementwise ln(e^x + 1) (version 1). Evaluated as max(x, 0) + ln(1 + e^-|x|), the same
 // value without the spurious overflow of e^x for large x.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> softplus(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) {

@@ -1,10 +1,10 @@
 // Softsign: elementwise x / (1 + |x|) (version 1). At ±inf the formula would evaluate to inf/inf;
 // the function's value there is its limit ±1.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> softsign(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) {

@@ -1,9 +1,10 @@
 // Split: cuts a tensor along an axis into as many parts as the node has outputs. The part lengths
 // come from the `split` attribute (versions 1, 2, 11) or input (version 1 optionally, 13+); without
 // them the axis is divided into equal parts. Lengths must sum to the axis size.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> split_into(const OpContext& ctx, const Tensor& x, std::vector<int64_t> lengths, bool given) {
   size_t parts = ctx.num_outputs();
@@ -26,8 +27,8 @@ std::vector<Value> split_into(const OpContext& ctx, const Tensor& x, std::vector
   }
   if (total != dim) ctx.fail("split lengths sum to " + std::to_string(total) + " but the axis has size " + std::to_string(dim));
 
-  int64_t outer = opsb::dims_product(x.shape(), 0, static_cast<size_t>(axis));
-  int64_t inner = opsb::dims_product(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
+  int64_t outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
+  int64_t inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
   std::vector<Value> outs;
   int64_t start = 0;
   for (int64_t len : lengths) {
@@ -38,14 +39,14 @@ std::vector<Value> split_into(const OpContext& ctx, const Tensor& x, std::vector
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t a = start; a < start + len; ++a)
         for (int64_t i = 0; i < inner; ++i) map.push_back((o * dim + a) * inner + i);
-    outs.emplace_back(opsb::take(x, s, map));
+    outs.emplace_back(take(x, s, map));
     start += len;
   }
   return outs;
 }
 
 std::vector<Value> split_v1(OpContext& ctx) {
-  if (ctx.has_input(1)) return split_into(ctx, ctx.input(0), opsb::int_values_any(ctx, ctx.input(1), "split"), true);
+  if (ctx.has_input(1)) return split_into(ctx, ctx.input(0), int_values_any(ctx, ctx.input(1), "split"), true);
   return split_into(ctx, ctx.input(0), ctx.attr_ints("split"), ctx.has_attr("split"));
 }
 
@@ -57,7 +58,7 @@ std::vector<Value> split_v13(OpContext& ctx) {
   if (!ctx.has_input(1)) return split_into(ctx, ctx.input(0), {}, false);
   const Tensor& s = ctx.input(1);
   if (s.rank() != 1) ctx.fail("the split input must be 1-D");
-  return split_into(ctx, ctx.input(0), opsb::int_values(ctx, s, "split"), true);
+  return split_into(ctx, ctx.input(0), int_values(ctx, s, "split"), true);
 }
 }  // namespace
 SONNX_KERNEL("", "Split", 1, split_v1, Accuracy::Exact);

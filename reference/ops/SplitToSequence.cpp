@@ -8,9 +8,10 @@
 // keepdims only applies when split is omitted.
 #include <algorithm>
 
-#include "util_e1.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> split_to_sequence(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -48,7 +49,7 @@ std::vector<Value> split_to_sequence(OpContext& ctx) {
   std::vector<Value> pieces;
   int64_t start = 0;
   for (int64_t len : lengths) {
-    pieces.emplace_back(squeeze ? e1::take_axis(x, axis, start) : e1::slice_axis(x, axis, start, len));
+    pieces.emplace_back(squeeze ? take_axis(x, axis, start) : slice_axis(x, axis, start, len));
     start += len;
   }
   return {Value::make_sequence(std::move(pieces), x.dtype())};

@@ -1,10 +1,10 @@
 // Sqrt: elementwise square root (NaN for negative x, -0 for -0). Versions 1, 6, 13 (13 adds
 // bfloat16) compute the same function.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> sqrt_kernel(OpContext& ctx) {
   return one(float_unary(ctx, ctx.input(0), [](double x) { return std::sqrt(x); }));

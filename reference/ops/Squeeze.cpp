@@ -1,9 +1,10 @@
 // Squeeze: removes size-1 axes: the listed ones (each must have size 1), or all of them when no
 // axes are given. Axes are an attribute up to version 12 (negative values from 11; accepted
 // throughout) and an optional input from 13.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 Tensor squeeze(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>* axes_in) {
   int64_t rank = x.rank();
@@ -32,7 +33,7 @@ std::vector<Value> squeeze_v13(OpContext& ctx) {
   if (!ctx.has_input(1)) return one(squeeze(ctx, ctx.input(0), nullptr));
   const Tensor& a = ctx.input(1);
   if (a.rank() > 1) ctx.fail("axes must be a 1-D tensor (or a scalar, as Unsqueeze accepts)");
-  std::vector<int64_t> axes = opsb::int_values(ctx, a, "axes");
+  std::vector<int64_t> axes = int_values(ctx, a, "axes");
   return one(squeeze(ctx, ctx.input(0), &axes));
 }
 }  // namespace

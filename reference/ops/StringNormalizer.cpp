@@ -11,9 +11,10 @@
 // Strings that are not valid UTF-8 trap.
 #include <optional>
 
-#include "util_e1.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 // UTF-8 -> code points; nullopt when malformed (overlong forms, surrogates, > U+10FFFF included).
 std::optional<std::u32string> decode_utf8(const std::string& s) {

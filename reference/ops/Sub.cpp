@@ -1,11 +1,11 @@
 // Sub: elementwise A - B. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 on both inputs broadcast multidirectionally. Version 14 adds the
 // 8- and 16-bit integer types; the formula never changes.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 Tensor sub(OpContext& ctx, const Tensor& a, const Tensor& b) {
   require_same_type(ctx, a, b);

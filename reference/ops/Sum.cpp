@@ -1,11 +1,11 @@
 // Sum: elementwise sum of one or more inputs. Versions 1 and 6 need all inputs of the same shape;
 // from version 8 they broadcast multidirectionally; 13 adds bfloat16. Inputs are added left to
 // right in the compute type (float for float16/bfloat16, rounded once at the end).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> sum(OpContext& ctx) {
   Shape out_shape;

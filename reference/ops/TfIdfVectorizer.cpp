@@ -12,9 +12,10 @@
 //   default to 1). Pool n-grams that share an output coordinate add up there.
 #include <map>
 
-#include "util_e2.h"
+#include "support/kernel.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 template <class K>
 std::vector<Value> tfidf(OpContext& ctx, const Tensor& x, const std::vector<K>& pool) {

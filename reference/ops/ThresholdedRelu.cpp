@@ -1,10 +1,10 @@
 // ThresholdedRelu: elementwise x for x > alpha, 0 otherwise; alpha = 1 by default (version 10).
 // NaN stays NaN (as in Relu).
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> thresholded_relu(OpContext& ctx) {
   double alpha = ctx.attr_float("alpha", 1.0f);

@@ -1,9 +1,10 @@
 // Tile: numpy.tile without broadcasting. From version 6, `repeats` (1-D int64, one non-negative
 // count per axis) repeats the whole tensor along every axis. Version 1 repeats along a single
 // axis: inputs are the data, `tiles` (a scalar count) and `axis` (a scalar axis).
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 Tensor tile(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& repeats) {
   size_t rank = x.shape().size();
@@ -12,7 +13,7 @@ Tensor tile(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& r
   Shape out_shape(rank);
   for (size_t d = 0; d < rank; ++d) {
     if (repeats[d] < 0) ctx.fail("repeats must be non-negative");
-    out_shape[d] = opsb::checked_mul(ctx, x.shape()[d], repeats[d]);
+    out_shape[d] = checked_mul(ctx, x.shape()[d], repeats[d]);
   }
   auto in_strides = strides_of(x.shape());
   std::vector<int64_t> map(static_cast<size_t>(shape_size(out_shape)));
@@ -21,14 +22,14 @@ Tensor tile(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& r
     for (size_t d = 0; d < rank; ++d) src += (idx[d] % x.shape()[d]) * in_strides[d];  // dims > 0 when reached
     map[static_cast<size_t>(lin)] = src;
   });
-  return opsb::take(x, out_shape, map);
+  return take(x, out_shape, map);
 }
 
 std::vector<Value> tile_v1(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (ctx.input(1).size() != 1 || ctx.input(2).size() != 1) ctx.fail("tiles and axis must be scalars");
-  int64_t tiles = opsb::int_values_any(ctx, ctx.input(1), "tiles")[0];
-  int64_t axis = normalize_axis(ctx, opsb::int_values_any(ctx, ctx.input(2), "axis")[0], x.rank());
+  int64_t tiles = int_values_any(ctx, ctx.input(1), "tiles")[0];
+  int64_t axis = normalize_axis(ctx, int_values_any(ctx, ctx.input(2), "axis")[0], x.rank());
   std::vector<int64_t> repeats(static_cast<size_t>(x.rank()), 1);
   repeats[static_cast<size_t>(axis)] = tiles;
   return one(tile(ctx, x, repeats));
@@ -37,7 +38,7 @@ std::vector<Value> tile_v1(OpContext& ctx) {
 std::vector<Value> tile_v6(OpContext& ctx) {
   const Tensor& repeats = ctx.input(1);
   if (repeats.rank() != 1) ctx.fail("repeats must be a 1-D tensor");
-  return one(tile(ctx, ctx.input(0), opsb::int_values(ctx, repeats, "repeats")));
+  return one(tile(ctx, ctx.input(0), int_values(ctx, repeats, "repeats")));
 }
 }  // namespace
 SONNX_KERNEL("", "Tile", 1, tile_v1, Accuracy::Exact);

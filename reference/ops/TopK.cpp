@@ -2,9 +2,10 @@
 // indices. k is an attribute in version 1 and a one-element input from 10. Ties go to the lower
 // index; NaN orders above every number (so it is "largest"). The result is always sorted, which
 // also satisfies sorted=0 (order unspecified).
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> top_k(const OpContext& ctx, int64_t k, bool largest) {
   const Tensor& x = ctx.input(0);
@@ -14,8 +15,8 @@ std::vector<Value> top_k(const OpContext& ctx, int64_t k, bool largest) {
   if (k < 0 || k > n) ctx.fail("k = " + std::to_string(k) + " is outside [0, " + std::to_string(n) + "]");
   Shape out_shape = x.shape();
   out_shape[static_cast<size_t>(axis)] = k;
-  int64_t outer = opsb::dims_product(x.shape(), 0, static_cast<size_t>(axis));
-  int64_t inner = opsb::dims_product(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
+  int64_t outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
+  int64_t inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
   Tensor values(x.dtype(), out_shape);
   Tensor indices(DType::Int64, out_shape);
   visit_real(ctx, x.dtype(), [&]<class T>() {
@@ -29,7 +30,7 @@ std::vector<Value> top_k(const OpContext& ctx, int64_t k, bool largest) {
         for (int64_t j = 0; j < n; ++j) order[static_cast<size_t>(j)] = j;
         // Stable: equal values keep ascending index order.
         std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-          int c = opsb::compare_values(at(a), at(b));
+          int c = compare_values(at(a), at(b));
           return largest ? c > 0 : c < 0;
         });
         for (int64_t j = 0; j < k; ++j) {
@@ -51,7 +52,7 @@ std::vector<Value> top_k_v1(OpContext& ctx) {
 }
 
 std::vector<Value> top_k_v10(OpContext& ctx) {
-  int64_t k = opsb::int_scalar(ctx, ctx.input(1), "K");
+  int64_t k = int_scalar(ctx, ctx.input(1), "K");
   bool largest = ctx.version() >= 11 ? ctx.attr_int("largest", 1) != 0 : true;
   return top_k(ctx, k, largest);
 }

@@ -1,7 +1,8 @@
 // Transpose: permutes the axes like numpy.transpose; without perm the axes are reversed.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> transpose(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -19,7 +20,7 @@ std::vector<Value> transpose(OpContext& ctx) {
   } else {
     for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
   }
-  return one(opsb::transpose_tensor(x, perm));
+  return one(transpose_tensor(x, perm));
 }
 }  // namespace
 SONNX_KERNEL("", "Transpose", 1, transpose, Accuracy::Exact);

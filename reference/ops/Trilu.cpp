@@ -1,13 +1,14 @@
 // Trilu: keeps the upper (upper=1: column - row >= k) or lower (column - row <= k) triangle of
 // each matrix in the last two axes and zeroes the rest. k is an optional scalar input (default 0).
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> trilu(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.rank() < 2) ctx.fail("input must have rank >= 2");
-  int64_t k = ctx.has_input(1) ? opsb::int_scalar(ctx, ctx.input(1), "k") : 0;
+  int64_t k = ctx.has_input(1) ? int_scalar(ctx, ctx.input(1), "k") : 0;
   bool upper = ctx.attr_int("upper", 1) != 0;
   int64_t rows = x.dim(x.rank() - 2), cols = x.dim(x.rank() - 1);
   std::vector<int64_t> map(static_cast<size_t>(x.size()));
@@ -17,7 +18,7 @@ std::vector<Value> trilu(OpContext& ctx) {
     bool keep = upper ? diag >= k : diag <= k;
     map[static_cast<size_t>(lin)] = keep ? lin : -1;
   }
-  return one(opsb::take(x, x.shape(), map));
+  return one(take(x, x.shape(), map));
 }
 }  // namespace
 SONNX_KERNEL("", "Trilu", 14, trilu, Accuracy::Exact);

@@ -6,9 +6,10 @@
 // and sort last; complex by (real, imag); strings bytewise.
 #include <numeric>
 
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 std::vector<Value> unique(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -20,8 +21,8 @@ std::vector<Value> unique(OpContext& ctx) {
     if (x.rank() == 0) ctx.fail("axis given for a scalar input");
     axis = normalize_axis(ctx, ctx.attr_int("axis", 0), x.rank());
     n = x.dim(axis);
-    outer = opsb::dims_product(x.shape(), 0, static_cast<size_t>(axis));
-    inner = opsb::dims_product(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
+    outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
+    inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
   }
   auto at = [&](int64_t item, int64_t o, int64_t i) { return (o * n + item) * inner + i; };
 
@@ -37,7 +38,7 @@ std::vector<Value> unique(OpContext& ctx) {
     auto compare_items = [&](int64_t a, int64_t b) {
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t i = 0; i < inner; ++i) {
-          int c = opsb::compare_values(p[at(a, o, i)], p[at(b, o, i)]);
+          int c = compare_values(p[at(a, o, i)], p[at(b, o, i)]);
           if (c != 0) return c;
         }
       return 0;
@@ -72,7 +73,7 @@ std::vector<Value> unique(OpContext& ctx) {
     for (int64_t pos = 0; pos < u; ++pos)
       for (int64_t i = 0; i < inner; ++i)
         map.push_back(at(first_of[static_cast<size_t>(out_order[static_cast<size_t>(pos)])], o, i));
-  Tensor y = opsb::take(x, y_shape, map);
+  Tensor y = take(x, y_shape, map);
 
   Tensor indices(DType::Int64, {u}), counts(DType::Int64, {u}), inverse(DType::Int64, {n});
   for (int64_t pos = 0; pos < u; ++pos) {

@@ -1,9 +1,10 @@
 // Unsqueeze: inserts size-1 axes at the given positions of the output (rank r + len(axes));
 // negative positions count from the end of the output (from version 11; accepted throughout);
 // duplicates are an error. Axes are an attribute up to version 12 and an input from 13.
-#include "util_b.h"
+#include "support/indexing.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
 Tensor unsqueeze(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& axes) {
   int64_t out_rank = x.rank() + static_cast<int64_t>(axes.size());
@@ -27,7 +28,7 @@ std::vector<Value> unsqueeze_v13(OpContext& ctx) {
   const Tensor& a = ctx.input(1);
   // The spec says 1-D; a scalar (used by the official test_loop13_seq model) is read as one axis.
   if (a.rank() > 1) ctx.fail("axes must be a 1-D tensor");
-  return one(unsqueeze(ctx, ctx.input(0), opsb::int_values(ctx, a, "axes")));
+  return one(unsqueeze(ctx, ctx.input(0), int_values(ctx, a, "axes")));
 }
 }  // namespace
 SONNX_KERNEL("", "Unsqueeze", 1, unsqueeze_v1, Accuracy::Exact);

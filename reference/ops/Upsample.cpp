@@ -5,11 +5,11 @@
 // Version 1: 4-D X, attributes height_scale and width_scale, modes "nearest" and "bilinear".
 // Version 7: attribute scales (one per axis), modes "nearest" and "linear".
 // Version 9: scales is an input. (Deprecated at 10 in favour of Resize.)
-#include "util_d.h"
+#include "support/resample.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace opsd;
 
 std::vector<Value> upsample_with(OpContext& ctx, const std::vector<double>& scales, bool v1) {
   const Tensor& x = ctx.input(0);
@@ -47,7 +47,7 @@ std::vector<Value> upsample_v7(OpContext& ctx) {
 std::vector<Value> upsample_v9(OpContext& ctx) {
   const Tensor& s = ctx.input(1);
   if (!is_float(s.dtype())) ctx.fail("scales must be a floating tensor");
-  return upsample_with(ctx, to_doubles(ctx, s), false);
+  return upsample_with(ctx, real_values(ctx, s), false);
 }
 }  // namespace
 SONNX_KERNEL("", "Upsample", 1, upsample_v1, Accuracy::Rounding);

@@ -1,10 +1,10 @@
 // Where: elementwise condition ? X : Y, all three inputs broadcasting multidirectionally
 // (version 9; 16 adds bfloat16). X and Y may have any element type, including string and complex.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 std::vector<Value> where(OpContext& ctx) {
   const Tensor& cond = ctx.input(0);

@@ -1,10 +1,10 @@
 // Xor: elementwise logical exclusive or of two bool tensors. Version 1 broadcasts B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 both inputs broadcast multidirectionally.
-#include "util_a.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
+using namespace support;
 namespace {
-using namespace ops_a;
 
 Tensor xor_tensors(OpContext& ctx, const Tensor& a, const Tensor& b) {
   require_type(ctx, a, DType::Bool, "input A");

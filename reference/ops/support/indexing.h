@@ -1,18 +1,19 @@
-// Helpers shared by the data-movement kernels (Reshape, Transpose, Slice, Gather, Scatter, Pad,
-// Unique, TopK, Einsum, ...): type-generic element copies by index map, index checks, and value
-// orderings used for sorting.
+// Indexing and data movement (Reshape, Transpose, Slice, Gather, Scatter, Pad, Concat, Split,
+// Unique, TopK, Einsum, the sequence operators, ...): integer index inputs, element copies by
+// index map or by block, slicing/concatenating/stacking along an axis, and value orderings.
 #pragma once
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "kernel_util.h"
+#include "cast.h"
+#include "kernel.h"
 
-namespace sonnx::opsb {
+namespace sonnx::support {
 
 // An integer-typed tensor (any integer element type) read as int64 values; traps otherwise.
 inline std::vector<int64_t> int_values(const OpContext& ctx, const Tensor& t, const std::string& what) {
@@ -86,12 +87,6 @@ inline int64_t checked_mul(const OpContext& ctx, int64_t a, int64_t b) {
   return r;
 }
 
-// Product of shape[begin, end). A zero-sized tensor may have other dims whose product is huge:
-// shape_size traps then instead of overflowing.
-inline int64_t dims_product(const Shape& shape, size_t begin, size_t end) {
-  return shape_size(Shape(shape.begin() + static_cast<std::ptrdiff_t>(begin), shape.begin() + static_cast<std::ptrdiff_t>(end)));
-}
-
 // A total order on values of any element type, for sorting (Unique, TopK): numbers ascending with
 // -0 == +0 and every NaN equal to every other NaN and greater than all numbers (numpy's sort
 // order); complex numbers by real part, then imaginary part; false < true; strings bytewise.
@@ -124,17 +119,6 @@ bool is_nonzero(const T& v) {
   else return v != T(0);
 }
 
-// Integer arithmetic that wraps (two's complement) instead of overflowing: computed in uint64_t,
-// which never promotes to a signed type, then truncated back (modular in C++20).
-template <class T>
-T wrapping_add(T a, T b) {
-  return static_cast<T>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
-template <class T>
-T wrapping_mul(T a, T b) {
-  return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-}
-
 // Elementwise reduction used by ScatterElements / ScatterND (reduction="add" / "mul"): integers
 // wrap, 16-bit floats compute in float and round back, bool uses numpy's meaning (add = or,
 // mul = and). Strings cannot be reduced.
@@ -156,7 +140,7 @@ T reduce_values(const OpContext& ctx, Reduction r, const T& acc, const T& v) {
   } else if constexpr (std::is_same_v<T, bool>) {
     return r == Reduction::Add ? (acc || v) : (acc && v);
   } else if constexpr (std::is_integral_v<T>) {
-    return r == Reduction::Add ? wrapping_add(acc, v) : wrapping_mul(acc, v);
+    return r == Reduction::Add ? wrap_add<T>(acc, v) : wrap_mul<T>(acc, v);
   } else if constexpr (is_complex_v<T>) {
     return r == Reduction::Add ? acc + v : acc * v;
   } else {
@@ -202,4 +186,89 @@ inline Tensor scatter_elements(const OpContext& ctx, const Tensor& data, const T
   return out;
 }
 
-}  // namespace sonnx::opsb
+// Copies `count` consecutive elements from src[src_off...] to dst[dst_off...]. Both tensors must
+// have the same element type. Strings are copied as strings, everything else as bytes.
+inline void copy_elements(const Tensor& src, int64_t src_off, Tensor& dst, int64_t dst_off, int64_t count) {
+  if (count <= 0) return;
+  if (src.dtype() == DType::String) {
+    const std::string* s = src.data<std::string>();
+    std::string* d = dst.data<std::string>();
+    for (int64_t i = 0; i < count; ++i) d[dst_off + i] = s[src_off + i];
+    return;
+  }
+  size_t es = dtype_size(src.dtype());
+  std::memcpy(dst.raw() + static_cast<size_t>(dst_off) * es, src.raw() + static_cast<size_t>(src_off) * es,
+              static_cast<size_t>(count) * es);
+}
+
+// The sub-tensor t[..., start:start+len, ...] along `axis` (axis already normalized; range checked by
+// the caller). The axis is kept, with size len.
+inline Tensor slice_axis(const Tensor& t, int64_t axis, int64_t start, int64_t len) {
+  Shape out_shape = t.shape();
+  size_t ax = static_cast<size_t>(axis);
+  int64_t dim = out_shape[ax];
+  out_shape[ax] = len;
+  Tensor out(t.dtype(), out_shape);
+  int64_t outer = element_count(t.shape(), 0, ax);
+  int64_t inner = element_count(t.shape(), ax + 1, t.shape().size());
+  for (int64_t o = 0; o < outer; ++o)
+    copy_elements(t, (o * dim + start) * inner, out, o * len * inner, len * inner);
+  return out;
+}
+
+// t indexed at position `index` along `axis`: rank one less than t.
+inline Tensor take_axis(const Tensor& t, int64_t axis, int64_t index) {
+  Tensor s = slice_axis(t, axis, index, 1);
+  Shape shape = t.shape();
+  shape.erase(shape.begin() + axis);
+  return s.reshaped(shape);
+}
+
+// Concatenates tensors along an existing axis (normalized). All parts must share element type, rank
+// and every dim but `axis`; traps through ctx otherwise. At least one part is required.
+inline Tensor concat_axis(const OpContext& ctx, const std::vector<Tensor>& parts, int64_t axis) {
+  if (parts.empty()) ctx.fail("nothing to concatenate");
+  const Tensor& first = parts[0];
+  size_t ax = static_cast<size_t>(axis);
+  Shape out_shape = first.shape();
+  out_shape[ax] = 0;
+  for (const Tensor& p : parts) {
+    if (p.dtype() != first.dtype())
+      ctx.fail("tensors of different element types (" + std::string(dtype_name(first.dtype())) + ", " +
+               std::string(dtype_name(p.dtype())) + ") cannot be concatenated");
+    if (p.rank() != first.rank()) ctx.fail("tensors of different ranks cannot be concatenated");
+    for (size_t d = 0; d < out_shape.size(); ++d)
+      if (d != ax && p.shape()[d] != first.shape()[d])
+        ctx.fail("shapes " + shape_str(first.shape()) + " and " + shape_str(p.shape()) +
+                 " differ outside the concatenation axis");
+    out_shape[ax] += p.shape()[ax];
+  }
+  Tensor out(first.dtype(), out_shape);
+  int64_t outer = element_count(out_shape, 0, ax);
+  int64_t inner = element_count(out_shape, ax + 1, out_shape.size());
+  int64_t pos = 0;
+  for (int64_t o = 0; o < outer; ++o)
+    for (const Tensor& p : parts) {
+      int64_t n = p.shape()[ax] * inner;
+      copy_elements(p, o * n, out, pos, n);
+      pos += n;
+    }
+  return out;
+}
+
+// Stacks equally shaped tensors along a new axis inserted at `axis` (in [0, rank]).
+inline Tensor stack_axis(const OpContext& ctx, const std::vector<Tensor>& parts, int64_t axis) {
+  if (parts.empty()) ctx.fail("nothing to stack");
+  std::vector<Tensor> expanded;
+  expanded.reserve(parts.size());
+  for (const Tensor& p : parts) {
+    if (p.shape() != parts[0].shape())
+      ctx.fail("values to stack have different shapes " + shape_str(parts[0].shape()) + " and " + shape_str(p.shape()));
+    Shape s = p.shape();
+    s.insert(s.begin() + axis, 1);
+    expanded.push_back(p.reshaped(s));
+  }
+  return concat_axis(ctx, expanded, axis);
+}
+
+}  // namespace sonnx::support

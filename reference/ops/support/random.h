@@ -1,0 +1,72 @@
+// Random numbers (RandomUniform, RandomNormal, their *Like forms, Bernoulli, Multinomial,
+// Dropout): the generator a node uses, the output type and shape attributes, and sampling into a
+// floating tensor.
+#pragma once
+#include <bit>
+#include <cmath>
+#include <random>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernel.h"
+
+namespace sonnx::support {
+
+// The generator a sampling node uses: a fresh one seeded from the float `seed` attribute (its bit
+// pattern, so every distinct seed gives a distinct stream) when present, else the run's generator.
+struct NodeRng {
+  std::mt19937_64 own;
+  std::mt19937_64* gen;
+  explicit NodeRng(const OpContext& ctx) {
+    if (ctx.has_attr("seed")) {
+      own.seed(static_cast<uint64_t>(std::bit_cast<uint32_t>(ctx.attr_float("seed", 0.f))));
+      gen = &own;
+    } else {
+      gen = &ctx.rng();
+    }
+  }
+  // Uniform on [0, 1) with 53 random bits (written out so results do not depend on the standard
+  // library's distribution implementations).
+  double uniform01() { return static_cast<double>((*gen)() >> 11) * 0x1.0p-53; }
+  // Standard normal by the Box-Muller transform (one value per call; 1 - u avoids log(0)).
+  double normal01() {
+    double u1 = 1.0 - uniform01();
+    double u2 = uniform01();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+  }
+};
+
+// The output element type of a sampling op: the `dtype` attribute when present, else `def`.
+inline DType dtype_attr(const OpContext& ctx, DType def) {
+  if (!ctx.has_attr("dtype")) return def;
+  int64_t v = ctx.attr_int("dtype", 0);
+  if (v < 0 || v > 0x7fffffff || !is_valid_dtype(static_cast<int32_t>(v)))
+    ctx.fail("dtype " + std::to_string(v) + " is not a valid element type");
+  return static_cast<DType>(v);
+}
+
+// A tensor of a floating element type filled with draws from `draw()` (a double, rounded to the
+// element type) in row-major order.
+template <class F>
+Tensor random_float_tensor(const OpContext& ctx, DType type, const Shape& shape, F draw) {
+  if (type != DType::Float && type != DType::Double && type != DType::Float16)
+    ctx.fail("output element type " + std::string(dtype_name(type)) + " is not float16, float or double");
+  return visit_float(ctx, type, [&]<class T>() {
+    Tensor out(type, shape);
+    T* p = out.data<T>();
+    for (int64_t i = 0; i < out.size(); ++i) p[i] = to_storage<T>(static_cast<compute_t<T>>(draw()));
+    return out;
+  });
+}
+
+// The `shape` attribute of a generator op: required, every dim non-negative.
+inline Shape shape_attr(const OpContext& ctx) {
+  if (!ctx.has_attr("shape")) ctx.fail("attribute 'shape' is required");
+  Shape s = ctx.attr_ints("shape");
+  for (int64_t d : s)
+    if (d < 0) ctx.fail("shape " + shape_str(s) + " has a negative dim");
+  return s;
+}
+
+}  // namespace sonnx::support

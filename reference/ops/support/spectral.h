@@ -1,0 +1,76 @@
+// Spectral operators: the generalized cosine windows (HannWindow, HammingWindow, BlackmanWindow)
+// and the discrete Fourier transform of one signal (DFT, STFT).
+#pragma once
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cast.h"
+
+namespace sonnx::support {
+
+// The output_datatype attribute of the window operators and MelWeightMatrix (default float):
+// a real numeric type; traps otherwise.
+inline DType output_datatype_attr(const OpContext& ctx) {
+  const int64_t v = ctx.attr_int("output_datatype", 1);
+  switch (static_cast<DType>(v)) {
+    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64: case DType::Int8:
+    case DType::Int16: case DType::Int32: case DType::Int64: case DType::Float16: case DType::Float:
+    case DType::Double: case DType::BFloat16: return static_cast<DType>(v);
+    default: ctx.fail("output_datatype " + std::to_string(v) + " is not allowed");
+  }
+}
+
+// Generalized cosine windows: w[k] = a0 - a1*cos(2*pi*k/N) + a2*cos(4*pi*k/N), k = 0..size-1,
+// N = size when periodic, size-1 when symmetric. Computed in float exactly as the operators'
+// function bodies in the schema do (float constants, angle = k * (tau / N), then Cast to
+// output_datatype), so a kernel and an expanded body agree. As in the body, a size ≤ 0 gives an
+// empty window and a symmetric window of size 1 divides by zero (NaN).
+inline std::vector<Value> cosine_window(OpContext& ctx, float a0, float a1, float a2) {
+  const Tensor& size_in = ctx.input(0);
+  if (size_in.dtype() != DType::Int32 && size_in.dtype() != DType::Int64) ctx.fail("size must be int32 or int64");
+  if (size_in.size() != 1) ctx.fail("size must be a scalar");
+  const int64_t size = size_in.as_int64(0);
+  const int64_t periodic = ctx.attr_int("periodic", 1);
+  if (periodic != 0 && periodic != 1) ctx.fail("periodic must be 0 or 1");
+  const DType out_type = output_datatype_attr(ctx);
+  const float tau = 6.2831854820251465f;  // 2*pi rounded to float, the body's constant
+  const float size_fp = static_cast<float>(size);
+  const float n = periodic ? size_fp : size_fp - 1.0f;
+  const float increment = tau / n;
+  const int64_t count = size > 0 ? size : 0;
+  Tensor w(DType::Float, {count});
+  float* o = w.data<float>();
+  for (int64_t k = 0; k < count; ++k) {
+    const float angle = static_cast<float>(k) * increment;
+    o[k] = (a0 - a1 * std::cos(angle)) + a2 * std::cos(angle * 2.0f);
+  }
+  return one(cast_tensor(ctx, w, out_type));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The discrete Fourier transform of one signal s[0..n-1], bins 0..bins-1, by the defining sum in
+// double precision: X[k] = sum_m s[m] * exp(-+2*pi*i*k*m/n), divided by n when inverse (the
+// numpy.fft convention). k*m is reduced modulo n first so the angle stays exact for long signals.
+inline std::vector<std::complex<double>> dft_of(const std::vector<std::complex<double>>& s, int64_t bins,
+                                                bool inverse) {
+  const int64_t n = static_cast<int64_t>(s.size());
+  const double pi = 3.14159265358979323846;
+  const double sign = inverse ? 1.0 : -1.0;
+  std::vector<std::complex<double>> out(static_cast<size_t>(bins));
+  for (int64_t k = 0; k < bins; ++k) {
+    std::complex<double> acc(0.0, 0.0);
+    for (int64_t m = 0; m < n; ++m) {
+      const int64_t km = static_cast<int64_t>((static_cast<unsigned __int128>(k) * static_cast<unsigned __int128>(m)) %
+                                              static_cast<unsigned __int128>(n));
+      const double angle = sign * 2.0 * pi * static_cast<double>(km) / static_cast<double>(n);
+      acc += s[static_cast<size_t>(m)] * std::complex<double>(std::cos(angle), std::sin(angle));
+    }
+    out[static_cast<size_t>(k)] = inverse ? acc / static_cast<double>(n) : acc;
+  }
+  return out;
+}
+
+}  // namespace sonnx::support

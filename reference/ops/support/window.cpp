@@ -1,0 +1,108 @@
+#include "window.h"
+
+namespace sonnx::support {
+
+std::optional<AutoPad> parse_auto_pad(const std::string& s) {
+  if (s == "NOTSET" || s.empty()) return AutoPad::NotSet;
+  if (s == "SAME_UPPER") return AutoPad::SameUpper;
+  if (s == "SAME_LOWER") return AutoPad::SameLower;
+  if (s == "VALID") return AutoPad::Valid;
+  return std::nullopt;
+}
+
+AutoPad auto_pad_of(const OpContext& ctx) {
+  std::string s = ctx.attr_string("auto_pad", "NOTSET");
+  std::optional<AutoPad> ap = parse_auto_pad(s);
+  if (!ap) ctx.fail("auto_pad '" + s + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+  return *ap;
+}
+
+std::vector<int64_t> per_axis_attr(const OpContext& ctx, const std::string& name, size_t rank, int64_t def,
+                                   int64_t min_value) {
+  std::vector<int64_t> v = ctx.attr_ints(name, std::vector<int64_t>(rank, def));
+  if (v.empty()) v.assign(rank, def);  // an empty list means "absent"
+  if (v.size() != rank)
+    ctx.fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(rank));
+  for (auto x : v) {
+    if (x < min_value) ctx.fail("attribute '" + name + "' has value " + std::to_string(x) + " below " + std::to_string(min_value));
+    if (x > kMaxWindowValue) ctx.fail("attribute '" + name + "' has an unreasonably large value " + std::to_string(x));
+  }
+  return v;
+}
+
+void pads_attr(const OpContext& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end) {
+  std::vector<int64_t> p = ctx.attr_ints("pads", std::vector<int64_t>(2 * rank, 0));
+  if (p.empty()) p.assign(2 * rank, 0);
+  if (p.size() != 2 * rank)
+    ctx.fail("attribute 'pads' has " + std::to_string(p.size()) + " values, expected " + std::to_string(2 * rank));
+  for (auto x : p) {
+    if (x < 0) ctx.fail("attribute 'pads' has a negative value " + std::to_string(x));
+    if (x > kMaxWindowValue) ctx.fail("attribute 'pads' has an unreasonably large value " + std::to_string(x));
+  }
+  begin.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank));
+  end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
+}
+
+std::string window_output(WindowGeometry& g, AutoPad ap, bool ceil_mode) {
+  size_t r = g.in.size();
+  g.out.assign(r, 0);
+  if (ap != AutoPad::NotSet) {
+    g.pad_begin.assign(r, 0);
+    g.pad_end.assign(r, 0);
+  }
+  for (size_t i = 0; i < r; ++i) {
+    if (g.kernel[i] < 1) return "kernel size " + std::to_string(g.kernel[i]) + " must be positive";
+    if (g.kernel[i] > kMaxWindowValue) return "kernel size " + std::to_string(g.kernel[i]) + " is unreasonably large";
+    int64_t extent = (g.kernel[i] - 1) * g.dilations[i] + 1;  // the dilated kernel's span
+    int64_t in = g.in[i];
+    int64_t s = g.strides[i];
+    switch (ap) {
+      case AutoPad::NotSet: {
+        int64_t span = in + g.pad_begin[i] + g.pad_end[i] - extent;
+        if (span < 0)
+          return "the window (extent " + std::to_string(extent) + ") does not fit the padded input of size " +
+                 std::to_string(in + g.pad_begin[i] + g.pad_end[i]) + " on spatial axis " + std::to_string(i);
+        int64_t out = (ceil_mode ? ceil_div(span, s) : floor_div(span, s)) + 1;
+        if (ceil_mode && (out - 1) * s >= in + g.pad_begin[i]) --out;
+        g.out[i] = out;
+        break;
+      }
+      case AutoPad::Valid: {
+        int64_t span = in - extent;
+        if (span < 0)
+          return "the window (extent " + std::to_string(extent) + ") does not fit the input of size " +
+                 std::to_string(in) + " on spatial axis " + std::to_string(i);
+        g.out[i] = span / s + 1;  // = ceil((in - extent + 1) / s)
+        break;
+      }
+      case AutoPad::SameUpper:
+      case AutoPad::SameLower: {
+        int64_t out = ceil_div(in, s);
+        int64_t total = std::max<int64_t>(0, (out - 1) * s + extent - in);
+        int64_t small = total / 2;
+        g.pad_begin[i] = ap == AutoPad::SameUpper ? small : total - small;
+        g.pad_end[i] = total - g.pad_begin[i];
+        g.out[i] = out;
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, const std::vector<int64_t>& kernel,
+                               const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
+                               bool ceil_mode) {
+  WindowGeometry g;
+  g.in = in_spatial;
+  g.kernel = kernel;
+  g.strides = strides;
+  g.dilations = dilations;
+  AutoPad ap = auto_pad_of(ctx);
+  if (ap == AutoPad::NotSet) pads_attr(ctx, in_spatial.size(), g.pad_begin, g.pad_end);
+  std::string why = window_output(g, ap, ceil_mode);
+  if (!why.empty()) ctx.fail(why);
+  return g;
+}
+
+}  // namespace sonnx::support
