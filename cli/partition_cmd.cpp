@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "conformance/certify/strict_compare.h"
 #include "model_inputs.h"
+#include "optimized/backends/partition.h"
 #include "optimized/backends/partitioned_executor.h"
 #include "optimized/plan/infer_types.h"
 #include "reference/model/errors.h"

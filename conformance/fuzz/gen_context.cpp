@@ -77,7 +77,7 @@ int GenContext::add_input(const std::vector<int64_t>& shape, Interval range) {
   Tensor t(DType::Float, to_shape(shape));
   for (auto& x : t.values<float>()) x = static_cast<float>(uniform_real(range.lo, range.hi));
   input_values[name] = Value(std::move(t));
-  input_specs.push_back({name, range, "uniform"});
+  input_draws.push_back({name, range, "uniform"});
   TVar v;
   v.name = name;
   v.shape = shape;
@@ -92,7 +92,7 @@ int GenContext::add_bool_input(const std::vector<int64_t>& shape) {
   Tensor t(DType::Bool, to_shape(shape));
   for (auto& x : t.values<bool>()) x = coin();
   input_values[name] = Value(std::move(t));
-  input_specs.push_back({name, {0, 1}, "bool"});
+  input_draws.push_back({name, {0, 1}, "bool"});
   TVar v;
   v.name = name;
   v.elem = onnx::TensorProto::BOOL;
@@ -200,16 +200,16 @@ void set_attr(onnx::NodeProto& n, const std::string& name, const onnx::GraphProt
   *a->mutable_g() = g;
 }
 
-const std::vector<OpSpec>& op_specs() {
-  static const std::vector<OpSpec> specs = [] {
-    std::vector<OpSpec> v;
-    add_elementwise_specs(v);
-    add_shape_specs(v);
-    add_nn_specs(v);
-    add_control_specs(v);
+const std::vector<OpGenerator>& op_generators() {
+  static const std::vector<OpGenerator> all = [] {
+    std::vector<OpGenerator> v;
+    add_elementwise_generators(v);
+    add_shape_generators(v);
+    add_nn_generators(v);
+    add_control_generators(v);
     return v;
   }();
-  return specs;
+  return all;
 }
 
 }  // namespace sonnx::fuzz

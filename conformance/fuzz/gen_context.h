@@ -1,4 +1,4 @@
-// The state of one graph under construction, shared by the operator specs (op_specs*.cpp).
+// The state of one graph under construction, shared by the operator generators (op_generators_*.cpp).
 // Every operator is added in two steps, as in NNSmith: `plan` picks inputs and states the
 // operator's constraints over fresh Z3 integer symbols (output sizes, attribute values, axes);
 // the generator solves them (first with random preferences, then without) and `emit` builds the
@@ -41,7 +41,7 @@ struct TVar {
 };
 
 // How a graph input's values are drawn (recorded with the case).
-struct InputSpec {
+struct InputDraw {
   std::string name;
   Interval range;
   std::string kind;  // "uniform" (floats in range), "bool", "int64 [lo,hi]"
@@ -49,7 +49,7 @@ struct InputSpec {
 
 struct Solution;
 
-// What an operator spec plans: constraints and preferences over fresh symbols, and how to emit.
+// What an operator generator plans: constraints and preferences over fresh symbols, and how to emit.
 struct OpPlan {
   std::vector<z3::expr> constraints;
   std::vector<z3::expr> prefs;  // dropped together when unsatisfiable
@@ -67,7 +67,7 @@ class GenContext {
   static constexpr double kMaxMagnitude = 1e4;
 
   std::vector<TVar> tensors;
-  std::vector<InputSpec> input_specs;
+  std::vector<InputDraw> input_draws;
   onnx::GraphProto graph;
   int node_count = 0;
 
@@ -120,16 +120,16 @@ void set_attr(onnx::NodeProto& n, const std::string& name, const std::string& v)
 void set_attr(onnx::NodeProto& n, const std::string& name, const onnx::GraphProto& g);
 
 // One operator the generator can add.
-struct OpSpec {
+struct OpGenerator {
   const char* name;
   bool (*plan)(GenContext& c, OpPlan& p);  // false: not applicable to the current graph
 };
-const std::vector<OpSpec>& op_specs();
+const std::vector<OpGenerator>& op_generators();
 
-// Per-family tables, concatenated by op_specs().
-void add_elementwise_specs(std::vector<OpSpec>& v);
-void add_shape_specs(std::vector<OpSpec>& v);
-void add_nn_specs(std::vector<OpSpec>& v);
-void add_control_specs(std::vector<OpSpec>& v);
+// Per-family tables, concatenated by op_generators().
+void add_elementwise_generators(std::vector<OpGenerator>& v);
+void add_shape_generators(std::vector<OpGenerator>& v);
+void add_nn_generators(std::vector<OpGenerator>& v);
+void add_control_generators(std::vector<OpGenerator>& v);
 
 }  // namespace sonnx::fuzz

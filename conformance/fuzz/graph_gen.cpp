@@ -83,14 +83,14 @@ GeneratedCase generate(const Recipe& recipe) {
   z3::solver s(z);
   GenContext c(z, mix(recipe.seed, 0), std::max(1, recipe.max_dim));
   add_first_input(c, s);
-  const auto& specs = op_specs();
+  const auto& generators = op_generators();
   for (const OpChoice& choice : recipe.ops) {
     // Each choice has its own random stream, so dropping one leaves the others' choices alone.
     c.rng.seed(mix(recipe.seed, choice.seed + 1));
     OpPlan p;
-    const OpSpec& spec = specs[choice.op % specs.size()];
+    const OpGenerator& gen = generators[choice.op % generators.size()];
     try {
-      if (spec.plan(c, p)) solve_and_emit(s, p);
+      if (gen.plan(c, p)) solve_and_emit(s, p);
     } catch (const z3::exception&) {
       // An unsolvable or malformed plan just adds nothing.
     }
@@ -135,7 +135,7 @@ GeneratedCase generate(const Recipe& recipe) {
   *g.proto.mutable_graph() = std::move(graph);
   g.model = model_from_proto(g.proto, {});
   g.inputs = std::move(c.input_values);
-  g.input_specs = std::move(c.input_specs);
+  g.input_draws = std::move(c.input_draws);
   return g;
 }
 
@@ -144,7 +144,7 @@ std::string GeneratedCase::describe() const {
   os << "recipe: " << recipe_str(recipe) << "\nnodes (" << nodes() << "):";
   print_nodes(os, proto.graph(), "  ");
   os << "\ninputs:";
-  for (const auto& in : input_specs) {
+  for (const auto& in : input_draws) {
     const Value& v = inputs.at(in.name);
     os << "\n  " << in.name << " " << dtype_name(v.tensor.dtype()) << shape_str(v.tensor.shape()) << " " << in.kind;
     if (in.kind == "uniform") os << " [" << in.range.lo << ", " << in.range.hi << "]";

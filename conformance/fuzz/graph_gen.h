@@ -25,7 +25,7 @@ struct GeneratedCase {
   onnx::ModelProto proto;
   Model model;
   NamedValues inputs;
-  std::vector<InputSpec> input_specs;  // how each input's values were drawn (recorded with repros)
+  std::vector<InputDraw> input_draws;  // how each input's values were drawn (recorded with repros)
   std::vector<OutputCheck> outputs;
   std::vector<std::string> op_types;   // main-graph nodes in order
   int nodes() const { return static_cast<int>(op_types.size()); }

@@ -3,7 +3,7 @@
 // size of a window operator is tied to them by ONNX's formula
 //   out = floor((in + pad_begin + pad_end − dilation·(kernel − 1) − 1) / stride) + 1,
 // stated without division as stride·(out − 1) ≤ span < stride·out.
-#include "spec_util.h"
+#include "generator_util.h"
 
 namespace sonnx::fuzz {
 namespace {
@@ -277,7 +277,7 @@ bool plan_prelu(GenContext& c, OpPlan& p) {
 
 }  // namespace
 
-void add_nn_specs(std::vector<OpSpec>& v) {
+void add_nn_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Conv", plan_conv});
   v.push_back({"MaxPool", plan_pool<0>});
   v.push_back({"AveragePool", plan_pool<1>});

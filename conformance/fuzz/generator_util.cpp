@@ -1,4 +1,4 @@
-#include "spec_util.h"
+#include "generator_util.h"
 
 namespace sonnx::fuzz {
 

@@ -1,6 +1,6 @@
 // Control flow: If with two subgraph branches (one or two outputs) and Loop with a loop-carried
 // value and an optional scan output. Branch bodies read the operand from the enclosing scope.
-#include "spec_util.h"
+#include "generator_util.h"
 
 namespace sonnx::fuzz {
 namespace {
@@ -116,7 +116,7 @@ bool plan_loop(GenContext& c, OpPlan& p) {
 
 }  // namespace
 
-void add_control_specs(std::vector<OpSpec>& v) {
+void add_control_generators(std::vector<OpGenerator>& v) {
   v.push_back({"If", plan_if});
   v.push_back({"Loop", plan_loop});
 }

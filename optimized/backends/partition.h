@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "optimized/backends/backend.h"
+#include "backend.h"
 #include "reference/model/ir.h"
 
 namespace sonnx {

@@ -1,4 +1,4 @@
-// Helpers shared by the operator specs: operands (an existing tensor, or a new graph input or
+// Helpers shared by the operator generators: operands (an existing tensor, or a new graph input or
 // constant whose dims are fresh Z3 symbols), broadcasting constraints, and interval arithmetic.
 #pragma once
 #include <algorithm>

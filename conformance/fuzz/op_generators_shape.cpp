@@ -3,7 +3,7 @@
 // operator introduces (slice bounds, split sizes, pads, gathered counts) are Z3 symbols.
 #include <numeric>
 
-#include "spec_util.h"
+#include "generator_util.h"
 
 namespace sonnx::fuzz {
 namespace {
@@ -35,12 +35,12 @@ bool plan_reshape(GenContext& c, OpPlan& p) {
   }
   bool use_minus_one = c.coin(0.3), use_zero = c.coin(0.3);
   p.emit = [&c, x, out, use_minus_one, use_zero](const Solution& s) {
-    std::vector<int64_t> shape = s(out), spec = shape;
+    std::vector<int64_t> shape = s(out), target = shape;
     if (!c.fits(shape)) return false;
     const auto& xs = tv(c, x).shape;
-    if (use_zero && !spec.empty() && !xs.empty() && spec[0] == xs[0]) spec[0] = 0;  // 0 copies the input dim
-    if (use_minus_one && !spec.empty()) spec.back() = -1;
-    std::string k = c.add_int64_const({static_cast<int64_t>(spec.size())}, spec);
+    if (use_zero && !target.empty() && !xs.empty() && target[0] == xs[0]) target[0] = 0;  // 0 copies the input dim
+    if (use_minus_one && !target.empty()) target.back() = -1;
+    std::string k = c.add_int64_const({static_cast<int64_t>(target.size())}, target);
     int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Reshape");
     c.add_node("Reshape", {name_of(c, x), k}, {y});
     return true;
@@ -410,7 +410,7 @@ bool plan_cast(GenContext& c, OpPlan& p) {
 
 }  // namespace
 
-void add_shape_specs(std::vector<OpSpec>& v) {
+void add_shape_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Reshape", plan_reshape});
   v.push_back({"Transpose", plan_transpose});
   v.push_back({"Slice", plan_slice});

@@ -3,7 +3,7 @@
 // and well conditioned) and its output range.
 #include <cmath>
 
-#include "spec_util.h"
+#include "generator_util.h"
 
 namespace sonnx::fuzz {
 namespace {
@@ -274,17 +274,17 @@ bool plan_variadic(GenContext& c, OpPlan& p) {
 }
 
 template <int... I>
-void add_unary(std::vector<OpSpec>& v, std::integer_sequence<int, I...>) {
+void add_unary(std::vector<OpGenerator>& v, std::integer_sequence<int, I...>) {
   (v.push_back({kUnary[I].op, plan_unary<I>}), ...);
 }
 template <int... I>
-void add_binary(std::vector<OpSpec>& v, std::integer_sequence<int, I...>) {
+void add_binary(std::vector<OpGenerator>& v, std::integer_sequence<int, I...>) {
   (v.push_back({kBinary[I].op, plan_binary<I>}), ...);
 }
 
 }  // namespace
 
-void add_elementwise_specs(std::vector<OpSpec>& v) {
+void add_elementwise_generators(std::vector<OpGenerator>& v) {
   add_unary(v, std::make_integer_sequence<int, kNumUnary>{});
   add_binary(v, std::make_integer_sequence<int, kNumBinary>{});
   v.push_back({"Clip", plan_clip});
