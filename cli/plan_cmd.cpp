@@ -1,6 +1,6 @@
 // sonnx plan MODEL: compile a model and print its execution plan — the steps in order with the
 // kernel each uses, every arena value's lifetime and offset, and the arena size against the lower
-// bound (spec/memory-plan.md).
+// bound (spec/memory_plan.md).
 #include <fstream>
 #include <iomanip>
 #include <iostream>

@@ -26,7 +26,7 @@ void write_repro(const std::filesystem::path& dir, const GeneratedCase& g, const
     write_value_pb(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), reference.at(name), name);
   }
   nlohmann::json inputs = nlohmann::json::array();
-  for (const auto& in : g.input_specs)
+  for (const auto& in : g.input_draws)
     inputs.push_back({{"name", in.name}, {"kind", in.kind}, {"lo", in.range.lo}, {"hi", in.range.hi}});
   nlohmann::json j{{"recipe", recipe_str(g.recipe)},
                    {"nodes", g.nodes()},

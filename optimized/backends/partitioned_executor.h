@@ -1,4 +1,4 @@
-// Runs an ExecutionPlan (optimized/plan/partition.h): each step on its backend, compiled on first
+// Runs an ExecutionPlan (optimized/backends/partition.h): each step on its backend, compiled on first
 // use for the element types it meets, values copied across step boundaries. A step whose backend
 // fails to prepare or execute runs on the fallback backend (cpu) instead, and the event is kept
 // for the report; when fallback is disallowed the failure propagates as BackendError.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "backend.h"
-#include "optimized/plan/partition.h"
+#include "partition.h"
 
 namespace sonnx {
 

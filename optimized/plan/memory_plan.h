@@ -1,5 +1,5 @@
 // The memory plan of one graph for one input-shape signature: each intermediate tensor's offset
-// in the arena (spec/memory-plan.md). Graph inputs, initializers, graph outputs, strings,
+// in the arena (spec/memory_plan.md). Graph inputs, initializers, graph outputs, strings,
 // sequences and optionals are not in the arena.
 #pragma once
 #include <cstdint>
@@ -29,7 +29,7 @@ struct MemoryPlan {
 MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& tensor_bytes, Planner planner,
                             bool concurrent);
 
-// Checks the plan's invariant (spec/memory-plan.md §2) against the conflict relation it was made
+// Checks the plan's invariant (spec/memory_plan.md §2) against the conflict relation it was made
 // for; returns a description of the first violation, or "" when valid. Used by tests.
 std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& plan);
 

@@ -1,4 +1,4 @@
-// Offset assignment for the arena: spec/memory-plan.md §3–4, proved in spec/memory_plan.mlw.
+// Offset assignment for the arena: spec/memory_plan.md §3–4, proved in spec/memory_plan.mlw.
 // Values are numbered 0..m-1; `conflicts(a, b)` says whether two values may be live at the same
 // time (interval overlap for a fixed order; "may overlap in some schedule" for the dataflow and
 // parallel executors). Every planner places values one at a time at the lowest offset apart

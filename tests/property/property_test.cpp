@@ -24,7 +24,7 @@ namespace {
 
 rc::Gen<Recipe> gen_recipe() {
   auto choice = rc::gen::build<OpChoice>(
-      rc::gen::set(&OpChoice::op, rc::gen::inRange<uint32_t>(0, static_cast<uint32_t>(op_specs().size()))),
+      rc::gen::set(&OpChoice::op, rc::gen::inRange<uint32_t>(0, static_cast<uint32_t>(op_generators().size()))),
       rc::gen::set(&OpChoice::seed, rc::gen::arbitrary<uint32_t>()));
   // Sizes grow to 100 over a run; scaled, a recipe holds up to 12 operator choices.
   return rc::gen::build<Recipe>(rc::gen::set(&Recipe::seed, rc::gen::cast<uint64_t>(rc::gen::arbitrary<uint32_t>())),

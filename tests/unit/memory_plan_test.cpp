@@ -1,4 +1,4 @@
-// The memory planners (optimized/plan/memory_planner, spec/memory-plan.md): the placement
+// The memory planners (optimized/plan/memory_planner, spec/memory_plan.md): the placement
 // contract, validity of both planners on random lifetimes, and the lower bound.
 #include <gtest/gtest.h>
 
