@@ -22,16 +22,7 @@ std::vector<Value> upsample_with(OpContext& ctx, const std::vector<double>& scal
   else ctx.fail("mode '" + mode + "' is not supported");
   p.coord = CoordMode::Asymmetric;
   p.nearest = NearestRound::Simple;
-  std::vector<ResizeAxis> axes(scales.size());
-  for (size_t d = 0; d < axes.size(); ++d) {
-    double s = scales[d];
-    if (!(s > 0) || !std::isfinite(s)) ctx.fail("scales must be positive and finite");
-    axes[d].in = x.dim(static_cast<int64_t>(d));
-    axes[d].scale = s;
-    axes[d].out = scaled_length(ctx, static_cast<double>(axes[d].in), s);
-    axes[d].resized_length = static_cast<double>(axes[d].in) * s;
-  }
-  return one(resample(ctx, x, axes, p));
+  return one(resample(ctx, x, scaled_axes(ctx, x, scales), p));
 }
 
 std::vector<Value> upsample_v1(OpContext& ctx) {

@@ -45,6 +45,21 @@ inline int64_t scaled_length(const OpContext& ctx, double in, double factor) {
   return static_cast<int64_t>(len);
 }
 
+// The axes of Upsample and Resize-10: one positive, finite scale per axis of x, output lengths
+// floor(in * scale).
+inline std::vector<ResizeAxis> scaled_axes(const OpContext& ctx, const Tensor& x, const std::vector<double>& scales) {
+  std::vector<ResizeAxis> axes(scales.size());
+  for (size_t d = 0; d < axes.size(); ++d) {
+    double s = scales[d];
+    if (!(s > 0) || !std::isfinite(s)) ctx.fail("scales must be positive and finite");
+    axes[d].in = x.dim(static_cast<int64_t>(d));
+    axes[d].scale = s;
+    axes[d].out = scaled_length(ctx, static_cast<double>(axes[d].in), s);
+    axes[d].resized_length = static_cast<double>(axes[d].in) * s;
+  }
+  return axes;
+}
+
 // x_original of output index o along an axis, as coordinate_transformation_mode defines it.
 inline double original_coordinate(const ResizeAxis& a, CoordMode mode, int64_t o) {
   double x = static_cast<double>(o);
