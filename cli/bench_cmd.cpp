@@ -41,7 +41,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("bench", "Time a model under an executor (median and minimum of --runs runs)");
   cmd->add_option("model", args->model, "Model file (.onnx or .onnxtxt)")->required();
   cmd->add_option("--executor", args->executor, "reference, linear, dataflow or parallel")
-      ->check(CLI::IsMember({"reference", "linear", "dataflow", "parallel"}))->capture_default_str();
+      ->check(CLI::IsMember(executor_names()))->capture_default_str();
   cmd->add_option("--threads", args->threads, "Threads: per kernel (linear, dataflow) or workers (parallel)")
       ->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--runs", args->runs, "Timed runs after one untimed warm-up run")->check(CLI::Range(1, 100000))->capture_default_str();

@@ -64,7 +64,7 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
   cmd->add_option("--executor", args->executor,
                   "Plan for this executor: linear (lifetimes in the fixed order) or dataflow/parallel (safe for any order)")
-      ->check(CLI::IsMember({"linear", "dataflow", "parallel"}))->capture_default_str();
+      ->check(CLI::IsMember(optimized_executor_names()))->capture_default_str();
   args->in.add_to(cmd);
   args->prepare.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();

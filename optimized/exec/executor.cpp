@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "reference/interp/interpreter.h"
 #include "reference/model/errors.h"
 
 namespace sonnx {
@@ -25,7 +26,9 @@ std::string signature(const std::vector<const Value*>& inputs) {
 }  // namespace
 
 OptimizedExecutor::OptimizedExecutor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options)
-    : model_(std::move(model)), options_(std::move(options)), fallback_(model_->model(), options_.seed) {}
+    : model_(std::move(model)),
+      options_(std::move(options)),
+      fallback_(std::make_unique<Interpreter>(model_->model(), options_.seed)) {}
 
 OptimizedExecutor::~OptimizedExecutor() = default;
 
@@ -64,7 +67,7 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
   CompiledModel::PlanKey key{signature(bound), options_.planner, needs_concurrent_plan()};
   plan_ = model_->find_plan(key);
   Frame frame(g, nullptr, options_.seed);
-  frame.fallback = &fallback_;
+  frame.fallback = fallback_.get();
   frame.inject_fault = &options_.inject_fault;
   std::vector<const FastKernel*> ran(g.steps().size(), nullptr);
   frame.ran = &ran;

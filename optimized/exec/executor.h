@@ -15,10 +15,11 @@
 #include "frame.h"
 #include "optimized/plan/compiled_model.h"
 #include "optimized/plan/memory_planner.h"
-#include "reference/interp/interpreter.h"
 #include "reference/model/value.h"
 
 namespace sonnx {
+
+class Interpreter;
 
 struct ExecutorOptions {
   int threads = 1;                          // Linear/Dataflow: threads a kernel may use; Parallel: workers
@@ -78,7 +79,7 @@ class OptimizedExecutor : public Executor {
 
   std::shared_ptr<const CompiledModel> model_;
   ExecutorOptions options_;
-  Interpreter fallback_;
+  std::unique_ptr<Interpreter> fallback_;  // runs nodes that have no kernel (context-dependent bodies)
   std::shared_ptr<const MemoryPlan> plan_;
   struct AlignedFree {
     void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t(kArenaAlignment)); }
