@@ -10,9 +10,8 @@
 
 #include "commands.h"
 #include "model_inputs.h"
-#include "optimized/exec/executor.h"
-#include "optimized/plan/infer_types.h"
-#include "reference/model/loader.h"
+#include "model_options.h"
+#include "optimized/exec/make_executor.h"
 
 namespace sonnx::cli {
 
@@ -26,6 +25,7 @@ struct BenchArgs {
   int runs = 20;
   std::string format = "text";
   InputOptions in;
+  PrepareArgs prepare;
 };
 
 int64_t max_rss_bytes() {
@@ -41,33 +41,23 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("bench", "Time a model under an executor (median and minimum of --runs runs)");
   cmd->add_option("model", args->model, "Model file (.onnx or .onnxtxt)")->required();
   cmd->add_option("--executor", args->executor, "reference, linear, dataflow or parallel")
-      ->check(CLI::IsMember({"reference", "linear", "dataflow", "parallel"}))->capture_default_str();
+      ->check(CLI::IsMember(executor_names()))->capture_default_str();
   cmd->add_option("--threads", args->threads, "Threads: per kernel (linear, dataflow) or workers (parallel)")
       ->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--runs", args->runs, "Timed runs after one untimed warm-up run")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--planner", args->planner, "greedy or first-fit")->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
   args->in.add_to(cmd);
+  args->prepare.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->callback([args, &exit_code] {
-    auto lm = load_model(args->model);
-    add_inferred_types(lm->proto, lm->ir);  // lets fast kernels prepare for known types and shapes
+    auto lm = prepare_model(args->model, args->prepare.options());
     NamedValues feed = args->in.make(lm->ir);
-    std::function<NamedValues()> once;
-    std::unique_ptr<Executor> exec;
-    std::unique_ptr<Interpreter> interp;
-    if (args->executor == "reference") {
-      interp = std::make_unique<Interpreter>(lm->ir);
-      once = [&] { return interp->run(feed); };
-    } else {
-      ExecutorOptions options;
-      options.threads = args->threads;
-      options.planner = parse_planner(args->planner);
-      exec = make_executor(args->executor,
-                           std::make_shared<const CompiledModel>(lm->ir, compile_options_for(args->executor, args->threads)),
-                           options);
-      lm.reset();  // the compiled model keeps its own copy; measure the executor's memory, not the loader's
-      once = [&] { return exec->run(feed); };
-    }
+    ExecutorOptions options;
+    options.threads = args->threads;
+    options.planner = parse_planner(args->planner);
+    std::unique_ptr<Executor> exec = make_executor(lm->ir, args->executor, options);
+    lm.reset();  // the executor keeps its own copy; measure the executor's memory, not the loader's
+    auto once = [&] { return exec->run(feed); };
     once();  // warm-up; plans memory
     std::vector<double> ms;
     for (int r = 0; r < args->runs; ++r) {
@@ -79,7 +69,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     std::sort(sorted.begin(), sorted.end());
     size_t n = sorted.size();
     double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    int64_t arena = exec ? exec->arena_bytes() : 0;
+    const auto* optimized = dynamic_cast<const OptimizedExecutor*>(exec.get());
+    int64_t arena = optimized ? optimized->arena_bytes() : 0;
     nlohmann::json j{{"model", args->model},   {"executor", args->executor}, {"threads", args->threads},
                      {"runs", args->runs},     {"median_ms", median},        {"min_ms", sorted.front()},
                      {"peak_arena_bytes", arena}, {"max_rss_bytes", max_rss_bytes()}};

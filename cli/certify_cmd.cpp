@@ -47,18 +47,6 @@ std::filesystem::path default_suite() {
   return dir / "node";
 }
 
-void parse_shard(const std::string& shard, int& index, int& count) {
-  auto slash = shard.find('/');
-  try {
-    if (slash == std::string::npos) throw std::invalid_argument("no slash");
-    index = std::stoi(shard.substr(0, slash));
-    count = std::stoi(shard.substr(slash + 1));
-  } catch (const std::exception&) {
-    throw LoadError("--shard takes K/N");
-  }
-  if (count < 1 || index < 0 || index >= count) throw LoadError("--shard takes K/N with 0 <= K < N");
-}
-
 }  // namespace
 
 void add_certify_command(CLI::App& app, int& exit_code) {
@@ -86,10 +74,7 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     opt.resume_file = args->resume;
     opt.progress = isatty(STDERR_FILENO);
     if (!args->skips.empty()) opt.skips = read_skips(args->skips);
-    std::string shard = args->shard;
-    if (shard.empty() && std::getenv("GTEST_TOTAL_SHARDS") && std::getenv("GTEST_SHARD_INDEX"))
-      shard = std::string(std::getenv("GTEST_SHARD_INDEX")) + "/" + std::getenv("GTEST_TOTAL_SHARDS");
-    if (!shard.empty()) parse_shard(shard, opt.shard_index, opt.shard_count);
+    opt.shard = parse_shard(args->shard);
 
     std::unique_ptr<CertTarget> target;
     std::string backend_arg;

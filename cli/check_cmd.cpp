@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "optimized/plan/prepare_model.h"
 #include "reference/check/rules.h"
 #include "reference/check/validator.h"
 #include "reference/model/errors.h"
@@ -94,9 +95,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
         if (!r.load_error.empty()) std::cerr << path << ": unreadable: " << r.load_error << "\n";
         if (!args->quiet)
           for (const auto& d : r.diagnostics)
-            std::cout << path << ": " << severity_name(d.severity) << ": [" << d.rule << "] " << d.message
-                      << (d.node.empty() ? "" : " (node " + d.node + (d.op_type.empty() ? "" : ", " + d.op_type) + ")")
-                      << " in " << d.graph << "\n";
+            std::cout << path << ": " << format_diagnostic(d) << "\n";
       }
       results.push_back(std::move(r));
     }

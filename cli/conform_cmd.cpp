@@ -1,12 +1,13 @@
 // sonnx conform DIR... : run ONNX backend-test directories and report pass/fail per test and operator.
+// Each model is prepared as `run` prepares it (checked unless --no-check, types inferred); an
+// optimized executor also reruns each new input shape in its planned arena and must agree.
 #include <unistd.h>
 
-#include <cstdlib>
 #include <iostream>
 
 #include "commands.h"
-#include "conformance/executors.h"
 #include "conformance/report.h"
+#include "model_options.h"
 #include "reference/model/errors.h"
 
 namespace sonnx::cli {
@@ -24,6 +25,7 @@ struct ConformArgs {
   std::string shard;
   double timeout = 120;
   bool no_isolate = false;
+  PrepareArgs prepare;
 };
 
 std::string default_data_file(const char* name) {
@@ -35,7 +37,10 @@ void add_conform_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ConformArgs>();
   auto* cmd = app.add_subcommand("conform", "Run ONNX backend-test directories (model.onnx + test_data_set_N) and compare outputs");
   cmd->add_option("dirs", args->dirs, "Test directories, or folders of them (e.g. the generated node suite)")->required();
-  cmd->add_option("--executor", args->executor, "Executor: reference (the interpreter), linear, dataflow or parallel (optimized; run twice: once to plan memory, once in the planned arena)")->capture_default_str();
+  cmd->add_option("--executor", args->executor,
+                  "Executor: reference (the interpreter), linear, dataflow or parallel (optimized; run twice: once to "
+                  "plan memory, once in the planned arena, and the two must agree)")
+      ->capture_default_str();
   cmd->add_option("--inject-fault", args->inject_fault,
                   "TEST ONLY: plant a bug in the optimized executor (the first element of every OP output + 1), to show a repro fails")
       ->type_name("OP");
@@ -47,6 +52,7 @@ void add_conform_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--shard", args->shard, "Run shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
   cmd->add_option("--timeout", args->timeout, "Seconds per test before it is recorded as a timeout")->capture_default_str();
   cmd->add_flag("--no-isolate", args->no_isolate, "Run tests in this process (faster to debug; a crash stops the run)");
+  args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
     RunOptions opt;
     opt.filter = args->filter;
@@ -58,27 +64,20 @@ void add_conform_command(CLI::App& app, int& exit_code) {
     if (!std::filesystem::exists(skips) && !args->skips.empty()) throw LoadError("no skip list '" + skips + "'");
     if (std::filesystem::exists(skips)) opt.skips = read_skips(skips);
     if (std::filesystem::exists(tols)) opt.tolerances = read_tolerances(tols);
-    std::string shard = args->shard;
-    if (shard.empty() && std::getenv("GTEST_TOTAL_SHARDS") && std::getenv("GTEST_SHARD_INDEX"))
-      shard = std::string(std::getenv("GTEST_SHARD_INDEX")) + "/" + std::getenv("GTEST_TOTAL_SHARDS");
-    if (!shard.empty()) {
-      auto slash = shard.find('/');
-      try {
-        opt.shard_index = std::stoi(shard.substr(0, slash));
-        opt.shard_count = std::stoi(shard.substr(slash + 1));
-      } catch (const std::exception&) {
-        throw LoadError("--shard takes K/N");
-      }
-      if (slash == std::string::npos || opt.shard_count < 1 || opt.shard_index < 0 || opt.shard_index >= opt.shard_count)
-        throw LoadError("--shard takes K/N with 0 <= K < N");
-    }
+    opt.shard = parse_shard(args->shard);
+    require_executor(args->executor);
     if (!args->inject_fault.empty() && args->executor == "reference")
       throw LoadError("--inject-fault needs an optimized executor (linear, dataflow or parallel)");
-    ExecuteFn exec = make_execute_fn(args->executor, 2, args->inject_fault);
+    opt.executor = args->executor;
+    opt.executor_options.threads = 2;
+    opt.executor_options.verify_arena_run = true;
+    opt.executor_options.inject_fault = args->inject_fault;
+    opt.prepare = args->prepare.options();
+    if (opt.prepare.check) opt.prepare.profile = std::make_shared<const Profile>(load_profile("onnx"));  // once, before forking
     std::vector<std::filesystem::path> roots(args->dirs.begin(), args->dirs.end());
     auto tests = discover_tests(roots);
     if (tests.empty()) throw LoadError("no test directories (model.onnx + test_data_set_N) found");
-    RunReport report = run_conformance(tests, exec, args->executor, opt);
+    RunReport report = run_conformance(tests, opt);
     for (const auto& f : args->reports) write_report(report, f);
     const Summary& s = report.summary;
     if (args->format == "json") {

@@ -3,14 +3,13 @@
 // reference interpreter; a failure is shrunk and written as an ONNX test directory.
 #include <unistd.h>
 
-#include <cstdlib>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "conformance/fuzz/fuzz_loop.h"
-#include "optimized/exec/executor.h"
+#include "optimized/exec/make_executor.h"
 #include "reference/model/errors.h"
 
 namespace sonnx::cli {
@@ -29,18 +28,6 @@ struct FuzzArgs {
   int max_failures = 3;
   int threads = 1;
 };
-
-void parse_shard(const std::string& text, int& index, int& count) {
-  auto slash = text.find('/');
-  try {
-    if (slash == std::string::npos) throw std::invalid_argument("no slash");
-    index = std::stoi(text.substr(0, slash));
-    count = std::stoi(text.substr(slash + 1));
-  } catch (const std::exception&) {
-    throw LoadError("--shard takes K/N");
-  }
-  if (count < 1 || index < 0 || index >= count) throw LoadError("--shard takes K/N with 0 <= K < N");
-}
 
 }  // namespace
 
@@ -70,10 +57,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
     o.max_failures = args->max_failures;
     if (args->seconds < 0 || args->graphs < 0 || args->max_failures < 1 || args->threads < 1)
       throw LoadError("--seconds and --graphs take non-negative numbers, --max-failures and --threads positive ones");
-    std::string shard = args->shard;
-    if (shard.empty() && std::getenv("GTEST_TOTAL_SHARDS") && std::getenv("GTEST_SHARD_INDEX"))
-      shard = std::string(std::getenv("GTEST_SHARD_INDEX")) + "/" + std::getenv("GTEST_TOTAL_SHARDS");
-    if (!shard.empty()) parse_shard(shard, o.shard_index, o.shard_count);
+    o.shard = parse_shard(args->shard);
     if (args->executor != "all") o.diff.executors = {args->executor};
     else o.diff.executors = optimized_executor_names();
     o.diff.threads = args->threads;

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "optimized/plan/prepare_model.h"
 #include "reference/model/errors.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +24,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;  // --help/--version exit 0; usage errors exit 2
+  } catch (const sonnx::CheckFailed& e) {
+    // The model was refused before running (run, conform's single models, plan, bench).
+    std::cerr << "sonnx: " << e.what() << "; not executed (--no-check skips the check)\n";
+    for (const auto& d : e.diagnostics()) std::cerr << "  " << sonnx::format_diagnostic(d) << "\n";
+    return 1;
   } catch (const sonnx::LoadError& e) {
     std::cerr << "sonnx: " << e.what() << "\n";
     return 2;

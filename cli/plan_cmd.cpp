@@ -8,10 +8,8 @@
 
 #include "commands.h"
 #include "model_inputs.h"
-#include "optimized/exec/executor.h"
-#include "reference/model/errors.h"
-#include "optimized/plan/infer_types.h"
-#include "reference/model/loader.h"
+#include "model_options.h"
+#include "optimized/exec/make_executor.h"
 
 namespace sonnx::cli {
 
@@ -23,9 +21,10 @@ struct PlanArgs {
   std::string executor = "linear";
   std::string format = "text";
   InputOptions in;
+  PrepareArgs prepare;
 };
 
-nlohmann::json plan_json(const std::string& model_path, const Executor& exec, const CompiledGraph& g,
+nlohmann::json plan_json(const std::string& model_path, const OptimizedExecutor& exec, const CompiledGraph& g,
                          const MemoryPlan& p) {
   nlohmann::json steps = nlohmann::json::array(), values = nlohmann::json::array();
   for (size_t i = 0; i < g.steps().size(); ++i) {
@@ -65,20 +64,20 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
   cmd->add_option("--executor", args->executor,
                   "Plan for this executor: linear (lifetimes in the fixed order) or dataflow/parallel (safe for any order)")
-      ->check(CLI::IsMember({"linear", "dataflow", "parallel"}))->capture_default_str();
+      ->check(CLI::IsMember(optimized_executor_names()))->capture_default_str();
   args->in.add_to(cmd);
+  args->prepare.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->callback([args, &exit_code] {
-    auto lm = load_model(args->model);
-    add_inferred_types(lm->proto, lm->ir);  // lets fast kernels prepare for known types and shapes
+    auto lm = prepare_model(args->model, args->prepare.options());
     NamedValues feed = args->in.make(lm->ir);
-    auto compiled = std::make_shared<const CompiledModel>(lm->ir, compile_options_for(args->executor, 1));
     ExecutorOptions options;
     options.planner = parse_planner(args->planner);
-    auto exec = make_executor(args->executor, compiled, options);
+    auto exec = make_optimized_executor(lm->ir, args->executor, options);
     exec->run(feed);  // the plan is made from the sizes of this run
     const MemoryPlan& p = *exec->plan();
-    nlohmann::json j = plan_json(args->model, *exec, compiled->root(), p);
+    const CompiledGraph& root = exec->compiled()->root();
+    nlohmann::json j = plan_json(args->model, *exec, root, p);
     if (args->format == "json") {
       std::cout << j.dump(2) << "\n";
     } else {
@@ -87,7 +86,7 @@ void add_plan_command(CLI::App& app, int& exit_code) {
                   << s["version"].get<int64_t>() << (s["fused"].empty() ? "" : " +" + s["fused"].dump()) << "  ["
                   << s["kernel"].get<std::string>() << (s["output_layout"] == "blocked" ? ", blocked out" : "") << "]  "
                   << s["node"].get<std::string>() << "\n";
-      std::cout << compiled->root().steps().size() << " steps, " << j["values"].size() << " values in the arena; planner "
+      std::cout << root.steps().size() << " steps, " << j["values"].size() << " values in the arena; planner "
                 << planner_name(p.planner) << (p.concurrent ? " (safe for any schedule)" : " (fixed order)") << "\n"
                 << "peak arena " << p.arena_bytes << " bytes, lower bound " << p.lower_bound_bytes << " bytes, ratio "
                 << std::fixed << std::setprecision(3) << j["ratio"].get<double>() << "\n";

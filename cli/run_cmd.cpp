@@ -1,13 +1,13 @@
-// sonnx run MODEL --input NAME=FILE ... : execute a model on inputs from .pb or .npy files.
+// sonnx run MODEL --input NAME=FILE ... : check a model (unless --no-check), then execute it on
+// inputs from .pb or .npy files.
 #include <iostream>
 #include <set>
 
 #include "commands.h"
-#include "conformance/executors.h"
 #include "model_inputs.h"
+#include "model_options.h"
+#include "optimized/exec/make_executor.h"
 #include "reference/model/errors.h"
-#include "optimized/plan/infer_types.h"
-#include "reference/model/loader.h"
 #include "reference/model/npy.h"
 #include "reference/model/tensor_proto.h"
 
@@ -20,6 +20,9 @@ struct RunArgs {
   std::string output_dir;
   std::string executor = "reference";
   std::string output_format = "pb";
+  int threads = 2;
+  bool verify_arena_run = false;
+  PrepareArgs prepare;
 };
 }  // namespace
 
@@ -30,20 +33,31 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--input,-i", args->inputs, "NAME=FILE with FILE a TensorProto/SequenceProto/OptionalProto .pb or a numpy .npy");
   cmd->add_option("--output-dir,-o", args->output_dir, "Write each output as NAME.pb (or .npy) here; default: print a summary only");
   cmd->add_option("--output-format", args->output_format, "pb or npy")->check(CLI::IsMember({"pb", "npy"}))->capture_default_str();
-  cmd->add_option("--executor", args->executor, "Executor: reference (the interpreter), linear, dataflow or parallel (optimized; run twice: once to plan memory, once in the planned arena)")->capture_default_str();
+  cmd->add_option("--executor", args->executor, "Executor: reference (the interpreter), linear, dataflow or parallel (optimized)")
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Threads: per kernel (linear, dataflow) or workers (parallel)")
+      ->check(CLI::Range(1, 256))->capture_default_str();
+  cmd->add_flag("--verify-arena-run", args->verify_arena_run,
+                "Optimized executors: run a second time in the planned memory arena and require the same bits");
+  args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
-    auto lm = load_model(args->model);
-    add_inferred_types(lm->proto, lm->ir);  // lets fast kernels prepare for known types and shapes
+    require_executor(args->executor);
+    auto lm = prepare_model(args->model, args->prepare.options());
     const Model& model = lm->ir;
     NamedValues feed = read_input_specs(model, args->inputs);
     std::set<std::string> initialized;
     for (const auto& [n, t] : model.graph.initializers) initialized.insert(n);
     for (const auto& in : model.graph.inputs)
       if (!feed.count(in.name) && !initialized.count(in.name)) throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
-    ExecuteFn exec = make_execute_fn(args->executor);
-    NamedValues out = exec(model, feed);
+    ExecutorOptions options;
+    options.threads = args->threads;
+    options.verify_arena_run = args->verify_arena_run;
+    std::unique_ptr<Executor> exec = make_executor(model, args->executor, options);
+    const std::vector<ValueInfo> outputs = model.graph.outputs;
+    lm.reset();  // the executor keeps what it needs
+    NamedValues out = exec->run(feed);
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
-    for (const auto& o : model.graph.outputs) {
+    for (const auto& o : outputs) {
       const Value& v = out.at(o.name);
       std::cout << o.name << ": ";
       if (v.is_tensor()) std::cout << dtype_name(v.tensor.dtype()) << shape_str(v.tensor.shape()) << "\n";

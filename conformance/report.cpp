@@ -12,7 +12,8 @@ nlohmann::json report_json(const RunReport& r) {
   for (const auto& t : r.tests)
     tests.push_back({{"name", t.name},       {"status", t.status},   {"op_types", t.op_types},
                      {"accuracy", t.accuracy}, {"max_abs_error", t.max_abs}, {"max_rel_error", t.max_rel},
-                     {"max_ulp_error", t.max_ulp}, {"time_ms", t.time_ms}, {"message", t.message}});
+                     {"max_ulp_error", t.max_ulp}, {"time_ms", t.time_ms}, {"message", t.message},
+                     {"kernels", t.kernels}});
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& [op, c] : r.operators)
     ops.push_back({{"op_type", op}, {"passed", c.passed}, {"loaded", c.loaded}, {"total", c.total}});

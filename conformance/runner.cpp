@@ -4,36 +4,23 @@
 
 #include <chrono>
 #include <iostream>
-#include <regex>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "isolate.h"
-#include "reference/interp/inliner.h"
+#include "optimized/exec/make_executor.h"
 #include "reference/model/errors.h"
 #include "reference/model/loader.h"
-#include "reference/ops/registry.h"
+#include "reference/ops/op_table.h"
 
 namespace sonnx {
 
 namespace {
 
-void collect_ops(const Graph& g, std::set<std::string>& ops) {
-  for (const auto& n : g.nodes) {
-    ops.insert(n.domain.empty() ? n.op_type : n.domain + "." + n.op_type);
-    for (const auto& a : n.attributes) {
-      if (a.g) collect_ops(*a.g, ops);
-      for (const auto& sg : a.graphs) collect_ops(*sg, ops);
-    }
-  }
-}
-
-
 nlohmann::json to_json(const TestResult& r) {
   return {{"name", r.name},       {"status", r.status},   {"op_types", r.op_types}, {"accuracy", r.accuracy},
           {"max_abs_error", r.max_abs}, {"max_rel_error", r.max_rel}, {"max_ulp_error", r.max_ulp},
-          {"time_ms", r.time_ms}, {"message", r.message}, {"loaded", r.loaded}};
+          {"time_ms", r.time_ms}, {"message", r.message}, {"loaded", r.loaded}, {"kernels", r.kernels}};
 }
 
 TestResult from_json(const nlohmann::json& j) {
@@ -48,46 +35,32 @@ TestResult from_json(const nlohmann::json& j) {
   r.time_ms = j.at("time_ms");
   r.message = j.at("message");
   r.loaded = j.at("loaded");
+  r.kernels = j.at("kernels").get<std::map<std::string, int>>();
   return r;
 }
 
 }  // namespace
 
-// The loosest accuracy class among the model's operators: random > rounding > exact.
-Accuracy model_accuracy(const Model& m, const Graph& g, Accuracy acc) {
-  for (const auto& n : g.nodes) {
-    ResolvedOp r = resolve_op(m, n, m.opset(n.domain));
-    const KernelEntry* k = r.has_schema ? OpRegistry::instance().find(canonical_domain(n.domain), n.op_type, r.version) : nullptr;
-    Accuracy a = k ? k->accuracy : Accuracy::Rounding;
-    if (a == Accuracy::Random || (a == Accuracy::Rounding && acc == Accuracy::Exact)) acc = a;
-    for (const auto& at : n.attributes) {
-      if (at.g) acc = model_accuracy(m, *at.g, acc);
-      for (const auto& sg : at.graphs) acc = model_accuracy(m, *sg, acc);
-    }
-  }
-  return acc;
-}
-
-TestResult run_one(const TestCase& test, const ExecuteFn& exec, const RunOptions& options) {
+TestResult run_one(const TestCase& test, const RunOptions& options) {
   TestResult r;
   r.name = test.name;
   auto start = std::chrono::steady_clock::now();
   try {
-    auto lm = load_model(test.model);
+    std::unique_ptr<LoadedModel> lm = load_model(test.model);
     const Model& model = lm->ir;
     r.loaded = true;
-    std::set<std::string> ops;
-    collect_ops(model.graph, ops);
-    r.op_types.assign(ops.begin(), ops.end());
-    Accuracy acc = model_accuracy(model, model.graph);
+    r.op_types = op_types_of(model.graph);
+    prepare_loaded_model(*lm, options.prepare, test.model.string());  // a model failing the check is not run
+    Accuracy acc = model_accuracy(model);
     r.accuracy = accuracy_name(acc);
     Tolerance tol;
     if (const auto* t = find_tolerance(options.tolerances, test.name)) tol = t->tol;
     if (test.data_sets.empty()) throw LoadError("no test_data_set_N directory");
+    std::unique_ptr<Executor> exec = make_executor(model, options.executor, options.executor_options);
     Comparison total;
     for (const auto& ds_dir : test.data_sets) {
       DataSet ds = read_data_set(model, ds_dir);
-      NamedValues out = exec(model, ds.inputs);
+      NamedValues out = exec->run(ds.inputs);
       for (const auto& [name, expected] : ds.expected) {
         auto it = out.find(name);
         if (it == out.end()) throw Trap("output '" + name + "' was not produced");
@@ -98,11 +71,15 @@ TestResult run_one(const TestCase& test, const ExecuteFn& exec, const RunOptions
         total.merge(c);
       }
     }
+    if (const auto* o = dynamic_cast<const OptimizedExecutor*>(exec.get())) r.kernels = o->kernels_run();
     r.status = total.ok ? "passed" : "failed";
     r.message = total.message;
     r.max_abs = total.max_abs;
     r.max_rel = total.max_rel;
     r.max_ulp = total.max_ulp;
+  } catch (const CheckFailed& e) {
+    r.status = "failed";
+    r.message = std::string("check: ") + e.what() + "\n" + e.details();
   } catch (const Unsupported& e) {
     r.status = "errored";
     r.message = std::string("unsupported: ") + e.what();
@@ -120,27 +97,20 @@ TestResult run_one(const TestCase& test, const ExecuteFn& exec, const RunOptions
   return r;
 }
 
-RunReport run_conformance(const std::vector<TestCase>& tests, const ExecuteFn& exec, const std::string& executor_name,
-                          const RunOptions& options) {
+RunReport run_conformance(const std::vector<TestCase>& tests, const RunOptions& options) {
   RunReport report;
-  report.executor = executor_name;
-  std::regex filter(options.filter.empty() ? ".*" : options.filter);
-  std::vector<const TestCase*> selected;
-  for (const auto& t : tests)
-    if (std::regex_search(t.name, filter)) selected.push_back(&t);
-  std::vector<const TestCase*> shard;
-  for (size_t i = 0; i < selected.size(); ++i)
-    if (static_cast<int>(i % static_cast<size_t>(options.shard_count)) == options.shard_index) shard.push_back(selected[i]);
+  report.executor = options.executor;
+  std::vector<const TestCase*> shard = select_tests(tests, options.filter, options.shard);
 
   size_t done = 0;
   for (const TestCase* t : shard) {
     TestResult r;
-    if (const SkipRule* s = find_skip(options.skips, t->name)) {
+    if (const SkipEntry* s = find_skip(options.skips, t->name)) {
       r.name = t->name;
       r.status = "skipped";
       r.message = s->reason;
     } else if (options.isolate) {
-      IsolatedResult iso = run_isolated([&] { return to_json(run_one(*t, exec, options)).dump(); }, options.timeout_seconds);
+      IsolatedResult iso = run_isolated([&] { return to_json(run_one(*t, options)).dump(); }, options.timeout_seconds);
       if (iso.status == IsolatedResult::Status::Ok) {
         try {
           r = from_json(nlohmann::json::parse(iso.output));
@@ -157,7 +127,7 @@ RunReport run_conformance(const std::vector<TestCase>& tests, const ExecuteFn& e
                         : iso.detail;
       }
     } else {
-      r = run_one(*t, exec, options);
+      r = run_one(*t, options);
     }
     ++done;
     if (options.progress) {

@@ -1,20 +1,19 @@
-// The conformance runner: runs each test case with an executor, compares with the expected
-// outputs, and never lets one test stop the run (each runs in a forked child by default).
+// The conformance runner: prepares each test's model (load, check, infer types), runs its data
+// sets with one executor, compares with the expected outputs, and never lets one test stop the
+// run (each runs in a forked child by default).
 #pragma once
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "compare.h"
-#include "rules_file.h"
-#include "reference/ops/registry.h"
+#include "optimized/exec/executor.h"
+#include "optimized/plan/prepare_model.h"
 #include "suite.h"
+#include "test_lists.h"
+#include "test_selection.h"
 
 namespace sonnx {
-
-// Executes a model on named inputs, returning named outputs (reference or an optimized executor).
-using ExecuteFn = std::function<NamedValues(const Model&, const NamedValues&)>;
 
 struct TestResult {
   std::string name;
@@ -25,16 +24,22 @@ struct TestResult {
   double time_ms = 0;
   std::string message;
   bool loaded = false;  // the model loaded (for the per-operator "loaded" count)
+  // Optimized executors: which kernels ran the main graph's steps in the last run (kernel name ->
+  // steps; OptimizedExecutor::kernels_run). Empty for the reference.
+  std::map<std::string, int> kernels;
 };
 
 struct RunOptions {
-  std::vector<SkipRule> skips;
-  std::vector<ToleranceRule> tolerances;
+  std::string executor = "reference";  // make_executor's name
+  ExecutorOptions executor_options;    // threads, planner, verify_arena_run, inject_fault, ...
+  PrepareOptions prepare;              // check first (a model failing it is a failed test)
+  std::vector<SkipEntry> skips;
+  std::vector<ToleranceEntry> tolerances;
   std::string filter;            // regex on test names; empty = all
+  Shard shard;
   bool isolate = true;           // fork per test
   double timeout_seconds = 120;  // per test, when isolated
   bool progress = false;         // progress line on stderr
-  int shard_index = 0, shard_count = 1;
 };
 
 struct Summary {
@@ -52,13 +57,9 @@ struct RunReport {
   std::map<std::string, OperatorCoverage> operators;
 };
 
-RunReport run_conformance(const std::vector<TestCase>& tests, const ExecuteFn& exec, const std::string& executor_name,
-                          const RunOptions& options);
+// Throws LoadError for a bad filter; everything that goes wrong in a test is that test's result.
+RunReport run_conformance(const std::vector<TestCase>& tests, const RunOptions& options);
 // One test in the current process (used by the isolated child, and for debugging).
-// The loosest accuracy class among the operators of g and its subgraphs: random > rounding > exact
-// (spec/accuracy.md); an operator without a kernel of its own counts as rounding.
-Accuracy model_accuracy(const Model& m, const Graph& g, Accuracy acc = Accuracy::Exact);
-
-TestResult run_one(const TestCase& test, const ExecuteFn& exec, const RunOptions& options);
+TestResult run_one(const TestCase& test, const RunOptions& options);
 
 }  // namespace sonnx

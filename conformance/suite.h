@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "reference/interp/interpreter.h"
+#include "reference/model/ir.h"
+#include "reference/model/value.h"
 
 namespace sonnx {
 

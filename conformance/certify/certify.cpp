@@ -7,30 +7,17 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <regex>
-#include <set>
 
 #include "conformance/isolate.h"
-#include "conformance/runner.h"
-#include "reference/interp/inliner.h"
+#include "optimized/exec/make_executor.h"
+#include "optimized/plan/prepare_model.h"
 #include "reference/model/errors.h"
-#include "reference/model/loader.h"
+#include "reference/ops/op_table.h"
 #include "strict_compare.h"
 
 namespace sonnx {
 
 namespace {
-
-void collect_ops(const Graph& g, std::set<std::string>& ops) {
-  for (const auto& n : g.nodes) {
-    std::string d = canonical_domain(n.domain);
-    ops.insert(d.empty() ? n.op_type : d + "." + n.op_type);
-    for (const auto& a : n.attributes) {
-      if (a.g) collect_ops(*a.g, ops);
-      for (const auto& sg : a.graphs) collect_ops(*sg, ops);
-    }
-  }
-}
 
 void arm_alarm(double seconds) {
   itimerval tv{};
@@ -71,14 +58,15 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
   std::unique_ptr<LoadedModel> lm;
   try {
     lm = load_model(test.model);
+    t.op_types = op_types_of(lm->ir.graph);
+    prepare_loaded_model(*lm, {}, test.model.string());
+  } catch (const CheckFailed& e) {
+    return finish("skipped", std::string("the model fails the check: ") + e.what() + "\n" + e.details());
   } catch (const std::exception& e) {
     return finish("skipped", std::string("the reference cannot load the model: ") + e.what());
   }
   const Model& model = lm->ir;
-  std::set<std::string> ops;
-  collect_ops(model.graph, ops);
-  t.op_types.assign(ops.begin(), ops.end());
-  Accuracy acc = model_accuracy(model, model.graph);
+  Accuracy acc = model_accuracy(model);
   t.accuracy = accuracy_name(acc);
   if (test.data_sets.empty()) return finish("skipped", "no test_data_set_N directory");
   Comparison total;
@@ -87,7 +75,7 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
     NamedValues reference;
     try {
       ds = read_data_set(model, ds_dir);
-      reference = Interpreter(model).run(ds.inputs);
+      reference = make_executor(model, "reference")->run(ds.inputs);
     } catch (const std::exception& e) {
       return finish("skipped", std::string("the reference cannot run it: ") + e.what());
     }
@@ -138,13 +126,7 @@ CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const
   CertReport report;
   report.backend = target.name();
   report.backend_version = target.version();
-  std::regex filter(options.filter.empty() ? ".*" : options.filter);
-  std::vector<const TestCase*> selected;
-  for (const auto& t : tests)
-    if (std::regex_search(t.name, filter)) selected.push_back(&t);
-  std::vector<const TestCase*> shard;
-  for (size_t i = 0; i < selected.size(); ++i)
-    if (static_cast<int>(i % static_cast<size_t>(options.shard_count)) == options.shard_index) shard.push_back(selected[i]);
+  std::vector<const TestCase*> shard = select_tests(tests, options.filter, options.shard);
 
   std::map<std::string, CertTest> done;
   std::ofstream resume;
@@ -164,7 +146,7 @@ CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const
       continue;
     }
     CertTest t;
-    if (const SkipRule* s = find_skip(options.skips, tc->name)) {
+    if (const SkipEntry* s = find_skip(options.skips, tc->name)) {
       t.name = tc->name;
       t.dir = tc->dir.string();
       t.status = "skipped";

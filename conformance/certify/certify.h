@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "cert_report.h"
-#include "conformance/rules_file.h"
+#include "conformance/test_lists.h"
+#include "conformance/test_selection.h"
 #include "target.h"
 
 namespace sonnx {
@@ -16,9 +17,9 @@ namespace sonnx {
 struct CertifyOptions {
   std::string filter;                 // regex on test names; empty = all
   double timeout_seconds = 60;        // per test, for the target's run
-  int shard_index = 0, shard_count = 1;
+  Shard shard;
   std::filesystem::path resume_file;  // JSON lines: results already there are kept, new ones appended
-  std::vector<SkipRule> skips;
+  std::vector<SkipEntry> skips;
   std::string repro_command;          // e.g. "sonnx certify --backend cpu --timeout 60"; "--suite DIR" is added
   bool progress = false;
 };

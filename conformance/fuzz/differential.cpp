@@ -3,18 +3,12 @@
 #include <algorithm>
 #include <exception>
 
-#include "optimized/exec/executor.h"
-#include "reference/check/validator.h"
-#include "reference/model/loader.h"
+#include "optimized/exec/make_executor.h"
+#include "optimized/plan/prepare_model.h"
 
 namespace sonnx::fuzz {
 
 namespace {
-
-const Profile& onnx_profile() {
-  static const Profile p = load_profile("onnx");
-  return p;
-}
 
 // Compares an executor's outputs with the reference; "" when they agree.
 std::string compare_outputs(const GeneratedCase& g, const NamedValues& ref, const NamedValues& out) {
@@ -47,16 +41,22 @@ DiffResult fail(std::string kind, std::string executor, std::string message) {
 }  // namespace
 
 DiffResult run_differential(const GeneratedCase& g, const DiffOptions& options) {
-  if (options.validate) {
-    LoadedModel lm{g.proto, g.model};
+  // Prepared as every command prepares a model: checked (profile onnx), then types inferred.
+  LoadedModel lm{g.proto, g.model};
+  PrepareOptions prepare;
+  prepare.check = options.validate;
+  try {
+    prepare_loaded_model(lm, prepare, "generated graph");
+  } catch (const CheckFailed& e) {
     std::string errors;
-    for (const auto& d : validate(lm, onnx_profile()))
+    for (const auto& d : e.diagnostics())
       if (d.severity == Severity::Error) errors += (errors.empty() ? "" : "; ") + d.message;
-    if (!errors.empty()) return fail("validator", "", "the validator rejects a generated graph: " + errors);
+    return fail("validator", "", "the validator rejects a generated graph: " + errors);
   }
+  const Model& model = lm.ir;
   NamedValues ref;
   try {
-    ref = Interpreter(g.model).run(g.inputs);
+    ref = make_executor(model, "reference")->run(g.inputs);
   } catch (const std::exception& e) {
     return fail("reference-error", "reference", e.what());
   }
@@ -67,18 +67,18 @@ DiffResult run_differential(const GeneratedCase& g, const DiffOptions& options) 
   };
   const auto& names = options.executors.empty() ? optimized_executor_names() : options.executors;
   for (const auto& name : names) {
-    std::shared_ptr<const CompiledModel> cm;
+    std::shared_ptr<const CompiledModel> cm;  // compiled once per executor, shared by its planners
     for (Planner planner : options.planners) {
       std::string who = name + "/" + planner_name(planner);
       try {
-        // Parallel needs at least two workers to run steps concurrently.
-        int threads = name == "parallel" ? std::max(2, options.threads) : options.threads;
-        if (!cm) cm = std::make_shared<const CompiledModel>(g.model, compile_options_for(name, threads));
         ExecutorOptions eo;
-        eo.threads = threads;
+        // Parallel needs at least two workers to run steps concurrently.
+        eo.threads = name == "parallel" ? std::max(2, options.threads) : options.threads;
         eo.planner = planner;
+        // The arena run is compared with the reference below (stronger than verify_arena_run).
         if (!options.inject_fault.empty() && name == options.fault_executor) eo.inject_fault = options.inject_fault;
-        auto ex = make_executor(name, cm, eo);
+        auto ex = cm ? make_optimized_executor(cm, name, eo) : make_optimized_executor(model, name, eo);
+        cm = ex->compiled();
         NamedValues first = ex->run(g.inputs);  // on the heap; makes the memory plan
         if (std::string m = compare_outputs(g, ref, first); !m.empty()) return failed("mismatch", who, "planning run: " + m);
         if (!ex->plan()) return failed("memory-plan", who, "no memory plan after the first run");

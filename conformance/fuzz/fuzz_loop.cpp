@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "optimized/exec/make_executor.h"
 #include "repro.h"
 #include "shrink.h"
 
@@ -45,7 +46,7 @@ Repro shrink_and_write(const Recipe& recipe, const DiffResult& failure, const Di
   r.message = res.message;
   r.description = g.describe();
   NamedValues ref = res.reference;
-  if (ref.empty()) ref = Interpreter(g.model).run(g.inputs);  // the validator failed before running
+  if (ref.empty()) ref = make_executor(g.model, "reference")->run(g.inputs);  // the validator failed before running
   write_repro(r.path, g, ref, res, diff.inject_fault);
   return r;
 }
@@ -58,8 +59,8 @@ FuzzReport run_fuzz(const FuzzOptions& options) {
   for (int64_t i = 0;; ++i) {
     if (options.max_graphs > 0 && i >= options.max_graphs) break;
     if (options.seconds > 0 && elapsed() >= options.seconds) break;
-    uint64_t seed = options.seed + static_cast<uint64_t>(i) * static_cast<uint64_t>(options.shard_count) +
-                    static_cast<uint64_t>(options.shard_index);
+    uint64_t seed = options.seed + static_cast<uint64_t>(i) * static_cast<uint64_t>(options.shard.count) +
+                    static_cast<uint64_t>(options.shard.index);
     Recipe recipe = random_recipe(seed);
     DiffResult res = run_differential(generate(recipe), options.diff);
     ++report.graphs;

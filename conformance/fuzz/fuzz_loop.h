@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/test_selection.h"
 #include "differential.h"
 
 namespace sonnx::fuzz {
@@ -15,7 +16,7 @@ struct FuzzOptions {
   double seconds = 20;          // stop after this long (0: no time limit)
   int64_t max_graphs = 0;       // stop after this many graphs (0: no limit)
   uint64_t seed = 1;
-  int shard_index = 0, shard_count = 1;  // graph i uses seed + i·shard_count + shard_index
+  Shard shard;                  // graph i uses seed + i·shard.count + shard.index
   DiffOptions diff;
   std::filesystem::path out = "fuzz-repros";
   int max_failures = 3;         // stop after this many (each is shrunk, which takes a while)

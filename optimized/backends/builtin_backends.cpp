@@ -4,38 +4,25 @@
 // Scan), whose bodies their kernels run.
 #include "backend.h"
 
-#include "optimized/exec/executor.h"
-#include "reference/interp/inliner.h"
-#include "reference/ops/registry.h"
+#include "optimized/exec/make_executor.h"
+#include "reference/ops/op_table.h"
 
 namespace sonnx {
 
 namespace {
 
 bool reference_runs(const NodeQuery& q) {
-  ResolvedOp r = resolve_op(q.model, q.node, q.opset);
-  if (r.is_local_function || r.has_function_body) return true;
-  return r.has_schema && OpRegistry::instance().find(canonical_domain(q.node.domain), q.node.op_type, r.version) != nullptr;
+  OpResolution r = resolve_op(q.model, q.node, q.opset);
+  return r.has_function_body || r.kernel != nullptr;
 }
 
-class InterpreterStep : public CompiledStep {
+// A step run by an executor made by name: "reference" (the interpreter) or "linear" (cpu).
+class ExecutorStep : public CompiledStep {
  public:
-  explicit InterpreterStep(const Model& m) : model_(m) {}
-  NamedValues execute(const NamedValues& inputs) override { return Interpreter(model_).run(inputs); }
-
- private:
-  Model model_;
-};
-
-class LinearStep : public CompiledStep {
- public:
-  explicit LinearStep(const Model& m)
-      : compiled_(std::make_shared<const CompiledModel>(m, compile_options_for("linear", 1))),
-        executor_(make_executor("linear", compiled_)) {}
+  ExecutorStep(const Model& m, const char* executor) : executor_(make_executor(m, executor)) {}
   NamedValues execute(const NamedValues& inputs) override { return executor_->run(inputs); }
 
  private:
-  std::shared_ptr<const CompiledModel> compiled_;
   std::unique_ptr<Executor> executor_;
 };
 
@@ -45,7 +32,7 @@ class ReferenceBackend : public Backend {
   std::string version() const override { return "sonnx 0.1.0"; }
   bool runs_everything() const override { return true; }
   bool supports(const NodeQuery& q) const override { return reference_runs(q); }
-  std::unique_ptr<CompiledStep> prepare(const Model& m) const override { return std::make_unique<InterpreterStep>(m); }
+  std::unique_ptr<CompiledStep> prepare(const Model& m) const override { return std::make_unique<ExecutorStep>(m, "reference"); }
 };
 
 class CpuBackend : public Backend {
@@ -54,7 +41,7 @@ class CpuBackend : public Backend {
   std::string version() const override { return "sonnx 0.1.0 (linear executor, oneDNN kernels)"; }
   bool runs_everything() const override { return true; }
   bool supports(const NodeQuery& q) const override { return reference_runs(q); }
-  std::unique_ptr<CompiledStep> prepare(const Model& m) const override { return std::make_unique<LinearStep>(m); }
+  std::unique_ptr<CompiledStep> prepare(const Model& m) const override { return std::make_unique<ExecutorStep>(m, "linear"); }
 };
 
 }  // namespace

@@ -56,7 +56,7 @@ PartitionedExecutor::PartitionedExecutor(ExecutionPlan plan) : plan_(std::move(p
 
 PartitionedExecutor::~PartitionedExecutor() = default;
 
-NamedValues PartitionedExecutor::run_step(size_t k, const NamedValues& in) {
+NamedValues PartitionedExecutor::run_backend_step(size_t k, const NamedValues& in) {
   const PlanStep& st = plan_.steps[k];
   Backend& backend = *plan_.backends[st.backend];
   bool is_fallback = static_cast<int>(st.backend) == plan_.fallback;
@@ -111,7 +111,7 @@ NamedValues PartitionedExecutor::run(const NamedValues& inputs) {
       if (it == env.end()) throw InternalError("step " + std::to_string(k) + ": value '" + vi.name + "' is not defined");
       in[vi.name] = it->second;  // the copy at the boundary
     }
-    NamedValues out = run_step(k, in);
+    NamedValues out = run_backend_step(k, in);
     for (auto& [name, v] : out) env[name] = std::move(v);
   }
   NamedValues result;

@@ -30,7 +30,9 @@ class PartitionedExecutor {
 
  private:
   struct Prepared;
-  NamedValues run_step(size_t k, const NamedValues& in);
+  // Runs step k on its backend (preparing it for these inputs' types on first use), falling back
+  // to cpu when allowed.
+  NamedValues run_backend_step(size_t k, const NamedValues& in);
   ExecutionPlan plan_;
   std::vector<std::unique_ptr<Prepared>> prepared_;
   std::vector<FallbackEvent> fallbacks_;

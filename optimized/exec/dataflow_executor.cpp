@@ -4,7 +4,7 @@
 #include <deque>
 #include <queue>
 
-#include "executors.h"
+#include "dataflow_executor.h"
 
 namespace sonnx {
 

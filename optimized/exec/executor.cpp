@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "reference/interp/interpreter.h"
 #include "reference/model/errors.h"
 
 namespace sonnx {
@@ -24,12 +25,25 @@ std::string signature(const std::vector<const Value*>& inputs) {
 
 }  // namespace
 
-Executor::Executor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options)
-    : model_(std::move(model)), options_(options), fallback_(model_->model(), options.seed) {}
+OptimizedExecutor::OptimizedExecutor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options)
+    : model_(std::move(model)),
+      options_(std::move(options)),
+      fallback_(std::make_unique<Interpreter>(model_->model(), options_.seed)) {}
 
-Executor::~Executor() = default;
+OptimizedExecutor::~OptimizedExecutor() = default;
 
-NamedValues Executor::run(const NamedValues& inputs) {
+NamedValues OptimizedExecutor::run(const NamedValues& inputs) {
+  bool made_plan = false;
+  NamedValues out = run_once(inputs, made_plan);
+  if (!options_.verify_arena_run || !made_plan) return out;
+  bool again = false;
+  NamedValues in_arena = run_once(inputs, again);
+  if (in_arena != out)
+    throw InternalError(std::string(name()) + " executor: the run in the planned arena differs from the planning run");
+  return in_arena;
+}
+
+NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_plan) {
   const CompiledGraph& g = model_->root();
   const Graph& graph = g.graph();
   std::set<std::string> declared;
@@ -53,8 +67,10 @@ NamedValues Executor::run(const NamedValues& inputs) {
   CompiledModel::PlanKey key{signature(bound), options_.planner, needs_concurrent_plan()};
   plan_ = model_->find_plan(key);
   Frame frame(g, nullptr, options_.seed);
-  frame.fallback = &fallback_;
+  frame.fallback = fallback_.get();
   frame.inject_fault = &options_.inject_fault;
+  std::vector<const FastKernel*> ran(g.steps().size(), nullptr);
+  frame.ran = &ran;
   std::vector<int64_t> measured;
   if (plan_) {
     if (arena_size_ < static_cast<size_t>(plan_->arena_bytes)) {
@@ -77,6 +93,12 @@ NamedValues Executor::run(const NamedValues& inputs) {
     if (std::string why = check_memory_plan(g, *plan); !why.empty()) throw InternalError("invalid memory plan: " + why);
 #endif
     plan_ = model_->add_plan(key, std::move(plan));
+    made_plan = true;
+  }
+  kernels_run_.clear();
+  for (size_t i = 0; i < ran.size(); ++i) {
+    const Step& step = g.steps()[i];
+    ++kernels_run_[ran[i] ? ran[i]->name() : step.kernel ? "reference" : "reference:function"];
   }
   NamedValues out;
   for (int s : g.output_slots()) {

@@ -67,7 +67,7 @@ std::vector<Value> run_reference(Frame& f, const Node& node, int64_t version, co
   if (!kernel) {
     if (!f.fallback) throw Unsupported(node.label() + ": no kernel and no interpreter to run its function body");
     std::lock_guard lock(fallback_mutex);
-    return f.fallback->run_node(node, inputs, Scope{}, opset);
+    return f.fallback->run_node(node, inputs, ValueScope{}, opset);
   }
   uint64_t calls = 0;
   SubgraphRunner runner = [&f, step_seed, &calls](const Graph& g, const std::vector<Value>& in) {
@@ -223,6 +223,7 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
       f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
     }
   }
+  if (f.ran) (*f.ran)[static_cast<size_t>(i)] = fast ? kernel : nullptr;
   if (f.inject_fault && !f.inject_fault->empty()) plant_fault(f, step, *f.inject_fault);
   // Drop what no later step reads (values this frame produced; never graph outputs).
   auto release = [&](int s) {

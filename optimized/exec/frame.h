@@ -31,6 +31,9 @@ struct Frame {
   std::vector<int64_t>* measure = nullptr;  // when set: record each produced tensor's bytes (-1 otherwise)
   Interpreter* fallback = nullptr;     // runs nodes without a kernel (context-dependent function bodies)
   const std::string* inject_fault = nullptr;  // ExecutorOptions::inject_fault (test only)
+  // When set (the main graph's frame): per step, the fast kernel that ran it, null when a
+  // reference kernel or function body did. Distinct steps write distinct elements.
+  std::vector<const FastKernel*>* ran = nullptr;
 
   const Value* lookup(const std::string& name) const;  // by name, through the enclosing frames
   // Binds inputs (positional; Kind::None = absent), constants and outer values.

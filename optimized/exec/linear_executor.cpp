@@ -1,7 +1,7 @@
 // Linear: the steps in the compiled order, with no readiness checks at run time (the order is
 // topological, so every input is ready when its step comes). The memory plan uses the lifetimes
 // in exactly this order.
-#include "executors.h"
+#include "linear_executor.h"
 
 namespace sonnx {
 

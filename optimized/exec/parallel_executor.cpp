@@ -3,15 +3,16 @@
 #include <algorithm>
 #include <chrono>
 
-#include "executors.h"
+#include "parallel_executor.h"
 
 namespace sonnx {
 
 ParallelExecutor::ParallelExecutor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options)
-    : Executor(model, options) {
+    : OptimizedExecutor(model, options) {
   int n = options.threads < 1 ? 1 : options.threads;
   if (n > 1) {
-    CompileOptions wide = compile_options_for("linear", n);
+    CompileOptions wide = model->options();
+    wide.kernel_threads = n;
     wide_ = std::make_shared<const CompiledModel>(model->model(), wide);
   }
   for (int t = 0; t < n; ++t) workers_.emplace_back([this] { work(); });

@@ -4,10 +4,10 @@
 #include <set>
 
 #include "fusion.h"
-#include "reference/interp/inliner.h"
 #include "reference/model/errors.h"
+#include "reference/model/names.h"
 #include "reference/model/schedule.h"
-#include "reference/model/scope.h"
+#include "reference/ops/op_table.h"
 
 namespace sonnx {
 
@@ -80,14 +80,14 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     Step step;
     step.node = &n;
     step.fused = std::move(fused);
-    step.opset = n.opset_version ? n.opset_version : model.opset(n.domain);
-    ResolvedOp r = resolve_op(model, n, step.opset);
+    step.opset = node_opset(model, n);
+    OpResolution r = resolve_op(model, n, step.opset);
     step.version = r.version;
-    if (r.has_schema) step.kernel = OpRegistry::instance().find(n.domain, n.op_type, r.version);
+    step.kernel = r.kernel;
     for (const Node* m : step.fused) {
-      ResolvedOp rm = resolve_op(model, *m, m->opset_version ? m->opset_version : model.opset(m->domain));
+      OpResolution rm = resolve_op(model, *m);
       step.fused_versions.push_back(rm.version);
-      step.fused_kernels.push_back(OpRegistry::instance().find(m->domain, m->op_type, rm.version));
+      step.fused_kernels.push_back(rm.kernel);
     }
     if (options.fast_kernels && step.kernel) {
       req.node = &n;

@@ -23,7 +23,7 @@ std::unique_ptr<CompiledGraph> compile_root(const Model& flat, const CompileOpti
 }  // namespace
 
 CompiledModel::CompiledModel(const Model& model, const CompileOptions& options)
-    : flat_(inline_model(model)), root_(compile_root(flat_, options)) {}
+    : options_(options), flat_(inline_model(model)), root_(compile_root(flat_, options_)) {}
 
 std::shared_ptr<const MemoryPlan> CompiledModel::find_plan(const PlanKey& key) const {
   std::lock_guard lock(mutex_);

@@ -21,6 +21,7 @@ class CompiledModel {
   CompiledModel& operator=(const CompiledModel&) = delete;
 
   const Model& model() const { return flat_; }  // functions inlined
+  const CompileOptions& options() const { return options_; }
   const CompiledGraph& root() const { return *root_; }
 
   using PlanKey = std::tuple<std::string, Planner, bool>;  // signature, planner, concurrent
@@ -29,6 +30,7 @@ class CompiledModel {
   std::shared_ptr<const MemoryPlan> add_plan(const PlanKey& key, std::shared_ptr<const MemoryPlan> plan) const;
 
  private:
+  CompileOptions options_;
   Model flat_;
   std::unique_ptr<CompiledGraph> root_;
   mutable std::mutex mutex_;

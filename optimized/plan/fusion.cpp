@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "reference/model/scope.h"
+#include "reference/model/names.h"
 
 namespace sonnx {
 

@@ -2,12 +2,9 @@
 
 #include <map>
 
-#include <onnx/defs/schema.h>
-
 #include "reference/model/errors.h"
-#include "reference/model/loader.h"
-#include "reference/model/scope.h"
-#include "reference/ops/registry.h"
+#include "reference/model/names.h"
+#include "reference/ops/op_table.h"
 
 namespace sonnx {
 
@@ -74,22 +71,6 @@ void bind_attributes(Node& n, const Node& call, const Function& fn) {
   n.attributes = std::move(bound);
 }
 
-onnx::AttributeProto attribute_to_proto(const Attribute& a) {
-  onnx::AttributeProto p;
-  p.set_name(a.name);
-  p.set_type(static_cast<onnx::AttributeProto::AttributeType>(a.type));
-  switch (a.type) {
-    case Attribute::Type::Float: p.set_f(a.f); break;
-    case Attribute::Type::Int: p.set_i(a.i); break;
-    case Attribute::Type::String: p.set_s(a.s); break;
-    case Attribute::Type::Floats: for (float f : a.floats) p.add_floats(f); break;
-    case Attribute::Type::Ints: for (int64_t i : a.ints) p.add_ints(i); break;
-    case Attribute::Type::Strings: for (const auto& s : a.strings) p.add_strings(s); break;
-    default: break;  // context-dependent bodies only read scalar and list attributes
-  }
-  return p;
-}
-
 }  // namespace
 
 std::vector<Node> expand_call(const Node& call, const Function& fn, const std::string& prefix) {
@@ -127,67 +108,6 @@ std::vector<Node> expand_call(const Node& call, const Function& fn, const std::s
   return out;
 }
 
-ResolvedOp resolve_op(const Model& model, const Node& node, int64_t domain_opset) {
-  ResolvedOp r;
-  if (model.find_function(node.domain, node.op_type)) {
-    r.is_local_function = true;
-    r.has_function_body = true;
-    return r;
-  }
-  const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type, static_cast<int>(domain_opset), node.domain);
-  if (!schema) return r;
-  r.has_schema = true;
-  r.version = schema->since_version();
-  r.context_dependent = schema->HasContextDependentFunction();
-  r.has_function_body = schema->HasFunction() || r.context_dependent;
-  return r;
-}
-
-bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
-                         const std::vector<TypeInfo>& input_types, Function& out, std::string& why) {
-  if (const Function* local = model.find_function(node.domain, node.op_type)) {
-    out = *local;
-    return true;
-  }
-  const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type, static_cast<int>(domain_opset), node.domain);
-  if (!schema) {
-    why = "no schema for " + node.op_type + " in domain '" + node.domain + "' at opset " + std::to_string(domain_opset);
-    return false;
-  }
-  if (schema->HasFunction()) {
-    out = function_from_proto(*schema->GetFunction(), {});
-    return true;
-  }
-  if (schema->HasContextDependentFunction()) {
-    onnx::NodeProto np;
-    np.set_op_type(node.op_type);
-    np.set_domain(node.domain);
-    for (const auto& i : node.inputs) np.add_input(i);
-    for (const auto& o : node.outputs) np.add_output(o);
-    for (const auto& a : node.attributes) *np.add_attribute() = attribute_to_proto(a);
-    std::vector<onnx::TypeProto> types;
-    for (const auto& t : input_types) types.push_back(type_to_proto(t));
-    onnx::FunctionBodyBuildContextImpl ctx(np, types);
-    onnx::FunctionProto fp;
-    bool ok = false;
-    try {
-      ok = schema->BuildContextDependentFunction(ctx, fp);
-    } catch (const std::exception& e) {
-      why = std::string("building the function body failed: ") + e.what();
-      return false;
-    }
-    if (!ok) {
-      why = "the context-dependent function body of " + node.op_type + " could not be built";
-      return false;
-    }
-    out = function_from_proto(fp, {});
-    if (out.opset_imports.empty()) out.opset_imports[""] = domain_opset;
-    return true;
-  }
-  why = "not implemented: " + node.op_type + "-" + std::to_string(schema->since_version()) + " has no kernel and no function body";
-  return false;
-}
-
 namespace {
 
 constexpr int kMaxInlineDepth = 64;
@@ -220,8 +140,8 @@ void inline_graph(const Model& model, Graph& g, const std::map<std::string, int6
       auto it = opsets.find(n.domain);
       version = it == opsets.end() ? 0 : it->second;
     }
-    ResolvedOp r = resolve_op(model, n, version);
-    bool has_kernel = r.has_schema && OpRegistry::instance().find(n.domain, n.op_type, r.version);
+    OpResolution r = resolve_op(model, n, version);
+    bool has_kernel = r.kernel != nullptr;
     if (has_kernel || !r.has_function_body) {
       for (auto& a : n.attributes) {
         if (a.g) {

@@ -1,6 +1,7 @@
 // Function inlining: the one place that turns a call of a function (model-local or an operator's
 // schema body) into the function's nodes. The interpreter expands calls on demand; inline_model
 // flattens a whole model for the executors. spec/functions.md states what this must preserve.
+// Which body a node has (and whether it needs one) is the operator table's answer: op_table.h.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,20 +14,6 @@ namespace sonnx {
 // name gets `prefix`, attribute references (ref_attr_name) take the call's attribute or the
 // function's default, and each body node records the function's opset for its domain.
 std::vector<Node> expand_call(const Node& call, const Function& fn, const std::string& prefix);
-
-// The function body an operator node runs when the reference has no kernel for it: a model-local
-// function, else the schema's function body (context-dependent ones built from input types, which
-// may be empty when unknown). Returns false when there is none; `why` says what was looked for.
-struct ResolvedOp {
-  int64_t version = 0;        // the schema's since_version (0 for model-local functions)
-  bool is_local_function = false;
-  bool has_schema = false;
-  bool has_function_body = false;
-  bool context_dependent = false;
-};
-ResolvedOp resolve_op(const Model& model, const Node& node, int64_t domain_opset);
-bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
-                         const std::vector<TypeInfo>& input_types, Function& out, std::string& why);
 
 // Flattens every call of a function (model-local, or an operator without a reference kernel that
 // has a schema body) in the main graph and nested subgraphs, repeatedly, until no call is left.

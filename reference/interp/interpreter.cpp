@@ -5,8 +5,8 @@
 
 #include "inliner.h"
 #include "reference/model/errors.h"
-#include "reference/model/scope.h"
-#include "reference/ops/registry.h"
+#include "reference/model/names.h"
+#include "reference/ops/op_table.h"
 
 namespace sonnx {
 
@@ -36,8 +36,8 @@ TypeInfo type_of(const Value& v) {
 }
 }  // namespace
 
-const Value* Scope::lookup(const std::string& name) const {
-  for (const Scope* s = this; s; s = s->parent) {
+const Value* ValueScope::lookup(const std::string& name) const {
+  for (const ValueScope* s = this; s; s = s->parent) {
     auto it = s->values.find(name);
     if (it != s->values.end()) return &it->second;
   }
@@ -46,13 +46,9 @@ const Value* Scope::lookup(const std::string& name) const {
 
 Interpreter::Interpreter(const Model& model, uint64_t seed) : model_(model), rng_(seed) {}
 
-int64_t Interpreter::opset_of(const Node& node) const {
-  return node.opset_version ? node.opset_version : model_.opset(node.domain);
-}
-
 NamedValues Interpreter::run(const NamedValues& inputs) {
   const Graph& g = model_.graph;
-  Scope scope;
+  ValueScope scope;
   for (const auto& [name, t] : g.initializers) scope.values[name] = Value(t);
   std::set<std::string> declared;
   for (const auto& in : g.inputs) {
@@ -73,9 +69,9 @@ NamedValues Interpreter::run(const NamedValues& inputs) {
   return out;
 }
 
-std::vector<Value> Interpreter::run_graph(const Graph& g, const std::vector<Value>& inputs, const Scope* outer) {
+std::vector<Value> Interpreter::run_graph(const Graph& g, const std::vector<Value>& inputs, const ValueScope* outer) {
   if (++call_depth_ > kMaxCallDepth) throw Trap("subgraph nesting deeper than " + std::to_string(kMaxCallDepth));
-  Scope scope;
+  ValueScope scope;
   scope.parent = outer;
   for (const auto& [name, t] : g.initializers) scope.values[name] = Value(t);
   for (size_t i = 0; i < g.inputs.size() && i < inputs.size(); ++i)
@@ -91,7 +87,7 @@ std::vector<Value> Interpreter::run_graph(const Graph& g, const std::vector<Valu
   return out;
 }
 
-void Interpreter::run_nodes(const std::vector<Node>& nodes, Scope& scope) {
+void Interpreter::run_nodes(const std::vector<Node>& nodes, ValueScope& scope) {
   struct Restore {
     const std::vector<Node>*& slot;
     const std::vector<Node>* saved;
@@ -120,7 +116,7 @@ void Interpreter::run_nodes(const std::vector<Node>& nodes, Scope& scope) {
     const Node& node = nodes[i];
     std::vector<const Value*> inputs;
     for (const auto& name : node.inputs) inputs.push_back(name.empty() ? nullptr : scope.lookup(name));
-    std::vector<Value> results = run_node(node, inputs, scope, opset_of(node));
+    std::vector<Value> results = run_node(node, inputs, scope, node_opset(model_, node));
     for (size_t k = 0; k < node.outputs.size(); ++k) {
       const std::string& name = node.outputs[k];
       if (name.empty()) continue;
@@ -149,14 +145,14 @@ void Interpreter::run_nodes(const std::vector<Node>& nodes, Scope& scope) {
   }
 }
 
-std::vector<Value> Interpreter::run_node(const Node& node, const std::vector<const Value*>& inputs, const Scope& scope,
+std::vector<Value> Interpreter::run_node(const Node& node, const std::vector<const Value*>& inputs, const ValueScope& scope,
                                          int64_t domain_opset) {
-  ResolvedOp r = resolve_op(model_, node, domain_opset);
+  OpResolution r = resolve_op(model_, node, domain_opset);
   if (!r.is_local_function) {
     if (!r.has_schema)
       throw Unsupported(node.label() + ": no operator " + node.op_type + " in domain '" + node.domain + "' at opset " +
                         std::to_string(domain_opset));
-    if (const KernelEntry* k = OpRegistry::instance().find(node.domain, node.op_type, r.version)) {
+    if (const KernelEntry* k = r.kernel) {
       SubgraphRunner runner = [this, &scope](const Graph& g, const std::vector<Value>& in) {
         return run_graph(g, in, &scope);
       };
@@ -169,7 +165,7 @@ std::vector<Value> Interpreter::run_node(const Node& node, const std::vector<con
 }
 
 std::vector<Value> Interpreter::call_function(const Node& node, const std::vector<const Value*>& inputs,
-                                              const Scope& scope, int64_t domain_opset) {
+                                              const ValueScope& scope, int64_t domain_opset) {
   std::vector<TypeInfo> types;
   for (const Value* v : inputs) types.push_back(v ? type_of(*v) : TypeInfo{});
   Function fn;
@@ -180,7 +176,7 @@ std::vector<Value> Interpreter::call_function(const Node& node, const std::vecto
   std::vector<Node> body = expand_call(node, fn, prefix);
   for (size_t i = 0; i < body.size(); ++i) body[i].index = i;
   // The body runs in a child scope: its internal values stay private, its outputs are copied out.
-  Scope child;
+  ValueScope child;
   child.parent = &scope;
   run_nodes(body, child);
   std::vector<Value> out;

@@ -3,7 +3,6 @@
 // each value is assigned once; among ready nodes the one earliest in the node list runs first
 // (any choice gives the same result — proofs/ shows the semantics is confluent).
 #pragma once
-#include <map>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -14,14 +13,13 @@
 
 namespace sonnx {
 
-// Values visible in one graph execution; outer names resolve through `parent`.
-struct Scope {
-  const Scope* parent = nullptr;
+// The values visible in one graph execution (a graph, a subgraph or a function body); outer names
+// resolve through `parent`. (What names a graph defines or captures, statically: model/names.h.)
+struct ValueScope {
+  const ValueScope* parent = nullptr;
   std::unordered_map<std::string, Value> values;
   const Value* lookup(const std::string& name) const;
 };
-
-using NamedValues = std::map<std::string, Value>;
 
 class Interpreter {
  public:
@@ -32,15 +30,14 @@ class Interpreter {
   NamedValues run(const NamedValues& inputs);
 
   // Runs one node's operator on given input values (used by executors and kernel tests).
-  std::vector<Value> run_node(const Node& node, const std::vector<const Value*>& inputs, const Scope& scope,
+  std::vector<Value> run_node(const Node& node, const std::vector<const Value*>& inputs, const ValueScope& scope,
                               int64_t domain_opset);
 
  private:
-  std::vector<Value> run_graph(const Graph& g, const std::vector<Value>& inputs, const Scope* outer);
-  void run_nodes(const std::vector<Node>& nodes, Scope& scope);
-  std::vector<Value> call_function(const Node& node, const std::vector<const Value*>& inputs, const Scope& scope,
+  std::vector<Value> run_graph(const Graph& g, const std::vector<Value>& inputs, const ValueScope* outer);
+  void run_nodes(const std::vector<Node>& nodes, ValueScope& scope);
+  std::vector<Value> call_function(const Node& node, const std::vector<const Value*>& inputs, const ValueScope& scope,
                                    int64_t domain_opset);
-  int64_t opset_of(const Node& node) const;
 
   const Model& model_;
   std::mt19937_64 rng_;

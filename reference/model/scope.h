@@ -1,18 +1,5 @@
-// Names and scopes: what a graph defines and what it takes from its outer scope.
+// Compatibility only: this header was renamed names.h (what a graph defines and captures; the
+// values bound at run time are the interpreter's ValueScope). Include "names.h" instead; this
+// file goes once reference/check/{graph_walk,structure,sonnx_graph}.cpp include names.h.
 #pragma once
-#include <set>
-#include <string>
-
-#include "ir.h"
-
-namespace sonnx {
-
-// Names a graph defines itself: its inputs, initializers and node outputs (non-empty).
-std::set<std::string> defined_names(const Graph& g);
-// Names used in g (by its nodes, its outputs, or its nested subgraphs) that g does not define:
-// what it captures from the enclosing scope.
-std::set<std::string> free_names(const Graph& g);
-// Free names of all subgraph attributes of a node: the implicit inputs the node needs defined.
-std::set<std::string> implicit_inputs(const Node& n);
-
-}  // namespace sonnx
+#include "names.h"

@@ -1,8 +1,11 @@
 // A runtime value: a tensor, a sequence of values, or an optional value (possibly empty).
 // ONNX maps and sparse tensors are types the loader understands but the interpreter does not run.
+// NamedValues: a graph's inputs or outputs by name, as every executor takes and returns them.
 #pragma once
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tensor.h"
@@ -53,5 +56,7 @@ inline bool Value::operator==(const Value& o) const {
   }
   return false;
 }
+
+using NamedValues = std::map<std::string, Value>;
 
 }  // namespace sonnx

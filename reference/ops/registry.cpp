@@ -21,9 +21,10 @@ OpRegistry& OpRegistry::instance() {
 void OpRegistry::add(KernelEntry e) { entries_.push_back(std::move(e)); }
 
 const KernelEntry* OpRegistry::find(const std::string& domain, const std::string& op_type, int64_t version) const {
+  const std::string d = canonical_domain(domain);  // "ai.onnx" and "" are the same domain
   const KernelEntry* best = nullptr;
   for (const auto& e : entries_)
-    if (e.op_type == op_type && e.domain == domain && e.since_version <= version &&
+    if (e.op_type == op_type && e.domain == d && e.since_version <= version &&
         (!best || e.since_version > best->since_version))
       best = &e;
   return best;

@@ -1,6 +1,7 @@
 // The operator table: which (domain, operator, opset version) has a kernel in the reference, and
 // the kernel itself. Each operator file registers its kernels with SONNX_KERNEL; the table is the
-// one list read by the interpreter, the executors, the coverage test and `sonnx ops`.
+// one list read by the interpreter, the executors, the coverage test and `sonnx ops`. What applies
+// to a node of a model (operator version, kernel or function body, accuracy class): op_table.h.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -87,7 +88,8 @@ class OpRegistry {
  public:
   static OpRegistry& instance();
   void add(KernelEntry e);
-  // The kernel for an operator version: the entry with the highest since_version ≤ version.
+  // The kernel for an operator version: the entry with the highest since_version ≤ version
+  // (domain "ai.onnx" is the same as "").
   const KernelEntry* find(const std::string& domain, const std::string& op_type, int64_t version) const;
   const std::vector<KernelEntry>& entries() const { return entries_; }
 

@@ -7,11 +7,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "conformance/executors.h"
 #include "conformance/fuzz/fuzz_loop.h"
 #include "conformance/fuzz/mutate.h"
 #include "conformance/runner.h"
-#include "optimized/exec/executor.h"
 #include "reference/check/validator.h"
 #include "reference/model/loader.h"
 
@@ -121,17 +119,14 @@ TEST(FuzzInjectedFault, IsFoundShrunkAndReplays) {
   ASSERT_EQ(tests.size(), 1u);
   RunOptions ro;
   ro.isolate = false;
-  TestResult ref = run_one(tests[0], make_execute_fn("reference"), ro);
+  ro.executor_options.verify_arena_run = true;
+  TestResult ref = run_one(tests[0], ro);
   EXPECT_EQ(ref.status, "passed") << ref.message;
-  TestResult clean = run_one(tests[0], make_execute_fn("linear"), ro);
+  ro.executor = "linear";
+  TestResult clean = run_one(tests[0], ro);
   EXPECT_EQ(clean.status, "passed") << clean.message;
-  ExecuteFn faulty = [](const Model& m, const NamedValues& in) {
-    auto cm = std::make_shared<const CompiledModel>(m, compile_options_for("linear", 1));
-    ExecutorOptions eo;
-    eo.inject_fault = "Add";
-    return make_executor("linear", cm, eo)->run(in);
-  };
-  TestResult bad = run_one(tests[0], faulty, ro);
+  ro.executor_options.inject_fault = "Add";
+  TestResult bad = run_one(tests[0], ro);
   EXPECT_EQ(bad.status, "failed") << bad.message;
 }
 

@@ -7,7 +7,8 @@
 #include <limits>
 #include <random>
 
-#include "optimized/exec/executors.h"
+#include "optimized/exec/dataflow_executor.h"
+#include "optimized/exec/make_executor.h"
 #include "reference/interp/interpreter.h"
 #include "reference/model/errors.h"
 #include "tensor_test_util.h"
@@ -113,7 +114,7 @@ TEST(OptimizedExecutors, MatchTheReferenceInEveryExecutorAndThreadCount) {
     for (int threads : {1, 2, 3}) {
       ExecutorOptions o;
       o.threads = threads;
-      auto exec = make_executor(name, std::make_shared<const CompiledModel>(m, compile_options_for(name, threads)), o);
+      auto exec = make_optimized_executor(m, name, o);
       std::string what = name + " x" + std::to_string(threads);
       expect_close(exec->run(in), want, what + " (planning run)");
       expect_close(exec->run(in), want, what + " (in the arena)");
@@ -164,7 +165,7 @@ TEST(OptimizedExecutors, ConvChainsStayBlockedAndMatchTheReference) {
     for (int threads : {1, 2}) {
       ExecutorOptions o;
       o.threads = threads;
-      auto exec = make_executor(name, std::make_shared<const CompiledModel>(m, compile_options_for(name, threads)), o);
+      auto exec = make_optimized_executor(m, name, o);
       expect_close(exec->run(in), want, name + " planning run");
       expect_close(exec->run(in), want, name + " in the arena");
     }
@@ -172,7 +173,7 @@ TEST(OptimizedExecutors, ConvChainsStayBlockedAndMatchTheReference) {
   NamedValues nan_in = in;
   nan_in["X"].tensor.data<float>()[5] = std::numeric_limits<float>::quiet_NaN();
   NamedValues nan_want = Interpreter(m).run(nan_in);
-  NamedValues got = make_executor("linear", std::make_shared<const CompiledModel>(m))->run(nan_in);
+  NamedValues got = make_executor(m, "linear")->run(nan_in);
   const Tensor &a = got.at("Y").tensor, &e = nan_want.at("Y").tensor;
   for (int64_t i = 0; i < e.size(); ++i) {
     float x = a.data<float>()[i], y = e.data<float>()[i];
@@ -196,7 +197,7 @@ TEST(OptimizedExecutors, AFusedAddThatBroadcastsRunsUnfusedOnABlockedInput) {
   NamedValues in = inputs_for(b.m, 8);
   NamedValues want = Interpreter(b.m).run(in);
   for (const auto& name : optimized_executor_names()) {
-    auto exec = make_executor(name, std::make_shared<const CompiledModel>(b.m));
+    auto exec = make_executor(b.m, name);
     expect_close(exec->run(in), want, name);
     expect_close(exec->run(in), want, name + " in the arena");
   }
@@ -224,7 +225,7 @@ TEST(OptimizedExecutors, FoldsAnInferenceBatchNormalizationIntoTheConv) {
   NamedValues in = inputs_for(b.m, 6);
   NamedValues want = Interpreter(b.m).run(in);
   for (const auto& name : optimized_executor_names()) {
-    auto exec = make_executor(name, std::make_shared<const CompiledModel>(b.m));
+    auto exec = make_executor(b.m, name);
     expect_close(exec->run(in), want, name);
     expect_close(exec->run(in), want, name + " in the arena");
   }
@@ -240,8 +241,8 @@ TEST(OptimizedExecutors, MemoryPlansAreValidForTheirExecutor) {
       ExecutorOptions o;
       o.threads = 2;
       o.planner = p;
-      auto cm = std::make_shared<const CompiledModel>(m, compile_options_for(name, 2));
-      auto exec = make_executor(name, cm, o);
+      auto exec = make_optimized_executor(m, name, o);
+      const auto& cm = exec->compiled();
       exec->run(inputs_for(m, 1));
       const MemoryPlan& plan = *exec->plan();
       EXPECT_EQ(plan.concurrent, name != "linear");
@@ -252,12 +253,11 @@ TEST(OptimizedExecutors, MemoryPlansAreValidForTheirExecutor) {
 
 TEST(OptimizedExecutors, ConcurrentPlanSeparatesBranchesThatMayRunTogether) {
   Model m = branching_model();
-  auto cm = std::make_shared<const CompiledModel>(m, compile_options_for("parallel", 2));
   ExecutorOptions o;
   o.threads = 2;
-  auto exec = make_executor("parallel", cm, o);
+  auto exec = make_optimized_executor(m, "parallel", o);
   exec->run(inputs_for(m, 1));
-  const CompiledGraph& g = cm->root();
+  const CompiledGraph& g = exec->compiled()->root();
   const MemoryPlan& p = *exec->plan();
   // b2a (branch 2's first conv) and p3 (branch 3's pool) have no path between their steps.
   int a = g.slot_of("b2a"), b = g.slot_of("p3");
@@ -283,21 +283,22 @@ TEST(ParallelExecutor, GivesIdenticalResultsOverRepeatedRuns) {
   NamedValues in = inputs_for(m, 5);
   ExecutorOptions o;
   o.threads = 2;
-  auto exec = make_executor("parallel", std::make_shared<const CompiledModel>(m, compile_options_for("parallel", 2)), o);
+  auto exec = make_executor(m, "parallel", o);
   NamedValues first = exec->run(in);
   for (int r = 0; r < 40; ++r) ASSERT_TRUE(exec->run(in) == first) << "run " << r;
 }
 
 TEST(ParallelExecutor, SeveralInstancesShareOneCompiledModel) {
   Model m = branching_model();
-  auto cm = std::make_shared<const CompiledModel>(m, compile_options_for("parallel", 1));
+  auto first = make_optimized_executor(m, "linear");
+  std::shared_ptr<const CompiledModel> cm = first->compiled();
   NamedValues in = inputs_for(m, 9);
-  NamedValues want = make_executor("linear", cm)->run(in);
+  NamedValues want = first->run(in);
   std::vector<std::thread> threads;
   std::vector<int> ok(3, 0);
   for (int t = 0; t < 3; ++t)
     threads.emplace_back([&, t] {
-      auto exec = make_executor(t == 0 ? "linear" : t == 1 ? "dataflow" : "parallel", cm);
+      auto exec = make_optimized_executor(cm, t == 0 ? "linear" : t == 1 ? "dataflow" : "parallel");
       bool same = true;
       for (int r = 0; r < 10; ++r) {
         NamedValues got = exec->run(in);
@@ -323,7 +324,7 @@ TEST(DataflowExecutor, EveryReadyQueuePolicyGivesTheSameBits) {
   Model m = branching_model();
   auto cm = std::make_shared<const CompiledModel>(m);
   NamedValues in = inputs_for(m, 4);
-  NamedValues want = make_executor("linear", cm)->run(in);
+  NamedValues want = make_optimized_executor(cm, "linear")->run(in);
   for (ReadyPolicy p : {ReadyPolicy::LowestIndex, ReadyPolicy::Fifo, ReadyPolicy::Lifo}) {
     DataflowExecutor exec(cm, {}, p);
     EXPECT_TRUE(exec.run(in) == want);
@@ -341,7 +342,7 @@ TEST(OptimizedExecutors, RuntimeErrorsAreTrapsAndTheExecutorRunsAgain) {
   for (const auto& name : optimized_executor_names()) {
     ExecutorOptions o;
     o.threads = 2;
-    auto exec = make_executor(name, std::make_shared<const CompiledModel>(b.m), o);
+    auto exec = make_executor(b.m, name, o);
     NamedValues in;
     in["X"] = Value(Tensor(DType::Float, {2, 6}));
     in["S"] = Value(Tensor::from_vector<int64_t>({2}, {5, 5}));
@@ -351,7 +352,66 @@ TEST(OptimizedExecutors, RuntimeErrorsAreTrapsAndTheExecutorRunsAgain) {
     NamedValues missing;
     EXPECT_THROW(exec->run(missing), Trap) << name;
   }
-  EXPECT_THROW(make_executor("nosuch", std::make_shared<const CompiledModel>(b.m)), std::invalid_argument);
+  EXPECT_THROW(make_executor(b.m, "nosuch"), std::invalid_argument);
+}
+
+
+TEST(ExecutorFactory, MakesEveryExecutorByNameAndTheyAgree) {
+  Model m = branching_model();
+  NamedValues in = inputs_for(m, 11);
+  NamedValues want = Interpreter(m).run(in);
+  for (const auto& name : executor_names()) {
+    ExecutorOptions o;
+    o.threads = 2;
+    auto exec = make_executor(m, name, o);
+    EXPECT_EQ(std::string(exec->name()), name);
+    NamedValues got = exec->run(in);
+    expect_close(got, want, name);
+    EXPECT_TRUE(exec->run(in) == got) << name << ": a second run differs";
+  }
+  EXPECT_THROW(make_optimized_executor(m, "reference"), std::invalid_argument);
+}
+
+TEST(ExecutorFactory, RefusesACompiledModelPreparedForAnotherThreadCount) {
+  Model m = branching_model();
+  ExecutorOptions two;
+  two.threads = 2;
+  auto linear2 = make_optimized_executor(m, "linear", two);  // kernels prepared for 2 threads
+  EXPECT_THROW(make_optimized_executor(linear2->compiled(), "linear"), std::invalid_argument);
+  EXPECT_THROW(make_optimized_executor(linear2->compiled(), "parallel", two), std::invalid_argument);
+  EXPECT_NO_THROW(make_optimized_executor(linear2->compiled(), "dataflow", two));
+}
+
+// The double-run check is an option: off, the first run is the planning run alone (no arena yet);
+// on, the first run is repeated in the planned arena before it returns.
+TEST(ExecutorFactory, TheArenaRerunIsAnOption) {
+  Model m = branching_model();
+  NamedValues in = inputs_for(m, 12);
+  for (const auto& name : optimized_executor_names()) {
+    auto plain = make_optimized_executor(m, name);
+    EXPECT_FALSE(plain->options().verify_arena_run);
+    plain->run(in);
+    ASSERT_NE(plain->plan(), nullptr) << name;
+    EXPECT_EQ(plain->arena_bytes(), 0) << name << ": ran in the arena without being asked to";
+    ExecutorOptions o;
+    o.verify_arena_run = true;
+    auto checked = make_optimized_executor(m, name, o);
+    NamedValues got = checked->run(in);
+    EXPECT_GT(checked->arena_bytes(), 0) << name << ": the check did not run in the arena";
+    expect_close(got, Interpreter(m).run(in), name);
+  }
+}
+
+TEST(OptimizedExecutors, CountWhichKernelsRanTheSteps) {
+  Model m = branching_model();
+  auto exec = make_optimized_executor(m, "linear");
+  exec->run(inputs_for(m, 13));
+  const auto& k = exec->kernels_run();
+  ASSERT_TRUE(k.count("onednn:conv")) << "no step ran on the oneDNN convolution";
+  EXPECT_EQ(k.at("onednn:conv"), 4);  // the four Conv steps (Relu/Add fused into them)
+  int steps = 0;
+  for (const auto& [name, n] : k) steps += n;
+  EXPECT_EQ(static_cast<size_t>(steps), exec->compiled()->root().steps().size());
 }
 
 }  // namespace

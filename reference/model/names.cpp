@@ -1,4 +1,4 @@
-#include "scope.h"
+#include "names.h"
 
 namespace sonnx {
 

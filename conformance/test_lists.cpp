@@ -1,4 +1,4 @@
-#include "rules_file.h"
+#include "test_lists.h"
 
 #include <fstream>
 #include <sstream>
@@ -40,8 +40,8 @@ std::regex compile(const std::string& pattern, const std::filesystem::path& file
 }
 }  // namespace
 
-std::vector<SkipRule> read_skips(const std::filesystem::path& file) {
-  std::vector<SkipRule> out;
+std::vector<SkipEntry> read_skips(const std::filesystem::path& file) {
+  std::vector<SkipEntry> out;
   read_lines(file, [&](int line, const std::vector<std::string>& w) {
     if (w.size() < 2) throw LoadError(file.string() + ":" + std::to_string(line) + ": a skip needs a reason");
     out.push_back({w[0], compile(w[0], file, line), join_from(w, 1)});
@@ -49,10 +49,10 @@ std::vector<SkipRule> read_skips(const std::filesystem::path& file) {
   return out;
 }
 
-std::vector<ToleranceRule> read_tolerances(const std::filesystem::path& file) {
-  std::vector<ToleranceRule> out;
+std::vector<ToleranceEntry> read_tolerances(const std::filesystem::path& file) {
+  std::vector<ToleranceEntry> out;
   read_lines(file, [&](int line, const std::vector<std::string>& w) {
-    ToleranceRule r{w[0], compile(w[0], file, line), {}, ""};
+    ToleranceEntry r{w[0], compile(w[0], file, line), {}, ""};
     size_t i = 1;
     for (; i < w.size(); ++i) {
       try {
@@ -70,14 +70,14 @@ std::vector<ToleranceRule> read_tolerances(const std::filesystem::path& file) {
   return out;
 }
 
-const SkipRule* find_skip(const std::vector<SkipRule>& rules, const std::string& test) {
-  for (const auto& r : rules)
+const SkipEntry* find_skip(const std::vector<SkipEntry>& entries, const std::string& test) {
+  for (const auto& r : entries)
     if (std::regex_match(test, r.re)) return &r;
   return nullptr;
 }
 
-const ToleranceRule* find_tolerance(const std::vector<ToleranceRule>& rules, const std::string& test) {
-  for (const auto& r : rules)
+const ToleranceEntry* find_tolerance(const std::vector<ToleranceEntry>& entries, const std::string& test) {
+  for (const auto& r : entries)
     if (std::regex_match(test, r.re)) return &r;
   return nullptr;
 }

@@ -1,0 +1,51 @@
+// What the operator table says about one node of a model: which operator version applies at the
+// node's domain opset (the schema's since_version), whether a model-local function or the schema's
+// function body defines it, which reference kernel runs it, and how its results are compared. The
+// interpreter, the inliner, the compiler (optimized/plan), the backends, the conformance runner and
+// the certifier all ask here; none of them resolves versions on its own.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reference/model/ir.h"
+#include "registry.h"
+
+namespace sonnx {
+
+struct OpResolution {
+  int64_t version = 0;             // the schema's since_version (0 for model-local functions)
+  bool is_local_function = false;  // a function of the model defines the operator (it wins over any schema)
+  bool has_schema = false;
+  bool has_function_body = false;  // a local function, a schema body or a context-dependent one
+  bool context_dependent = false;  // the schema body is built from the call's input types
+  const KernelEntry* kernel = nullptr;  // the reference kernel for `version`; null: run the body
+};
+
+// The opset a node runs under for its domain: its own (nodes expanded from a function body carry
+// the function's) or else the model's import.
+int64_t node_opset(const Model& model, const Node& node);
+
+OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_opset);
+inline OpResolution resolve_op(const Model& model, const Node& node) {
+  return resolve_op(model, node, node_opset(model, node));
+}
+
+// The function body a node runs when it has no kernel: a model-local function, else the schema's
+// body (context-dependent ones built from `input_types`, which may then be needed). Returns false
+// when there is none; `why` says what was looked for.
+bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
+                         const std::vector<TypeInfo>& input_types, Function& out, std::string& why);
+
+// The accuracy class of one node: its kernel's; a node without a kernel of its own (it runs a
+// function body) counts as rounding.
+Accuracy op_accuracy(const Model& model, const Node& node);
+// The loosest accuracy class among the operators of g and its subgraphs, starting from `acc`:
+// random > rounding > exact (DESIGN.md §2.8).
+Accuracy model_accuracy(const Model& model, const Graph& g, Accuracy acc = Accuracy::Exact);
+inline Accuracy model_accuracy(const Model& model) { return model_accuracy(model, model.graph); }
+
+// The operators g and its subgraphs use, sorted: "Op" for ai.onnx, "domain.Op" otherwise.
+std::vector<std::string> op_types_of(const Graph& g);
+
+}  // namespace sonnx
