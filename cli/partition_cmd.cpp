@@ -10,11 +10,11 @@
 #include "commands.h"
 #include "conformance/certify/strict_compare.h"
 #include "model_inputs.h"
+#include "model_options.h"
 #include "optimized/backends/partition.h"
 #include "optimized/backends/partitioned_executor.h"
-#include "optimized/plan/infer_types.h"
+#include "optimized/exec/make_executor.h"
 #include "reference/model/errors.h"
-#include "reference/model/loader.h"
 
 namespace sonnx::cli {
 
@@ -27,6 +27,7 @@ struct PartitionArgs {
   bool run = false;
   std::string format = "text";
   std::vector<std::string> inputs, dims;
+  PrepareArgs prepare;
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -65,9 +66,9 @@ void add_partition_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--input", args->inputs, "NAME=FILE (.pb or .npy) for --run; may be repeated");
   cmd->add_option("--dim", args->dims, "NAME=SIZE for symbolic dimensions of synthetic inputs");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
-    auto lm = load_model(args->model);
-    add_inferred_types(lm->proto, lm->ir);
+    auto lm = prepare_model(args->model, args->prepare.options());
     std::vector<std::shared_ptr<Backend>> prefs;
     for (const auto& name : split_list(args->backends)) prefs.push_back(make_backend(name));
     if (prefs.empty()) throw LoadError("--backends needs at least one backend");
@@ -90,7 +91,7 @@ void add_partition_command(CLI::App& app, int& exit_code) {
         exit_code = 1;
         return;
       }
-      NamedValues want = Interpreter(lm->ir).run(in);
+      NamedValues want = make_executor(lm->ir, "reference")->run(in);
       bool same = got.size() == want.size();
       for (const auto& [name, v] : want) {
         auto it = got.find(name);

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/interp/interpreter.h"
+#include "reference/model/value.h"
 #include "reference/model/ir.h"
 
 namespace sonnx {

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "executor.h"
-#include "executor.h"
 
 namespace sonnx {
 

@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "reference/model/scope.h"
+#include "reference/model/names.h"
 
 namespace sonnx {
 

@@ -4,7 +4,7 @@
 #include <unordered_set>
 
 #include "graph_walk.h"
-#include "reference/model/scope.h"
+#include "reference/model/names.h"
 #include "rules.h"
 
 namespace sonnx {

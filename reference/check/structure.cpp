@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "graph_walk.h"
-#include "reference/model/scope.h"
+#include "reference/model/names.h"
 #include "reference/model/schedule.h"
 #include "rules.h"
 
