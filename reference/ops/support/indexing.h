@@ -150,6 +150,32 @@ T reduce_values(const OpContext& ctx, Reduction r, const T& acc, const T& v) {
   }
 }
 
+// GatherElements / ScatterElements: for every position p of `indices` (row-major), the linear index
+// into a tensor of `data_shape` at p with p[axis] (axis normalized) replaced by indices[p].
+// Negative indices count from the end; an index out of range, or a dim of indices outside the
+// axis larger than data's, traps.
+inline std::vector<int64_t> axis_index_map(const OpContext& ctx, const Shape& data_shape, const Tensor& indices,
+                                           int64_t axis) {
+  for (size_t d = 0; d < data_shape.size(); ++d)
+    if (static_cast<int64_t>(d) != axis && indices.shape()[d] > data_shape[d])
+      ctx.fail("indices shape " + shape_str(indices.shape()) + " exceeds data shape " + shape_str(data_shape) +
+               " outside the axis");
+  std::vector<int64_t> idx = int_values(ctx, indices, "indices");
+  auto strides = strides_of(data_shape);
+  std::vector<int64_t> map(idx.size());
+  for_each_index(indices.shape(), [&](const std::vector<int64_t>& p, int64_t lin) {
+    int64_t at = 0;
+    for (size_t d = 0; d < p.size(); ++d) {
+      int64_t coord = static_cast<int64_t>(d) == axis
+                          ? checked_index(ctx, idx[static_cast<size_t>(lin)], data_shape[d], "index")
+                          : p[d];
+      at += coord * strides[d];
+    }
+    map[static_cast<size_t>(lin)] = at;
+  });
+  return map;
+}
+
 // ScatterElements / Scatter: a copy of data where, for every position p of updates,
 // out[p with p[axis] replaced by indices[p]] = updates[p], or combined with the value already
 // there by the reduction. Updates apply in row-major order of p (with duplicates and no
@@ -162,26 +188,12 @@ inline Tensor scatter_elements(const OpContext& ctx, const Tensor& data, const T
   if (updates.shape() != indices.shape()) ctx.fail("updates and indices must have the same shape");
   if (updates.dtype() != data.dtype()) ctx.fail("updates and data have different element types");
   int64_t axis = normalize_axis(ctx, axis_attr, rank);
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis && indices.dim(d) > data.dim(d))
-      ctx.fail("indices shape " + shape_str(indices.shape()) + " exceeds data shape " + shape_str(data.shape()) +
-               " outside the axis");
-  std::vector<int64_t> idx = int_values(ctx, indices, "indices");
-  auto strides = strides_of(data.shape());
+  std::vector<int64_t> target = axis_index_map(ctx, data.shape(), indices, axis);
   Tensor out = data;
   visit_dtype(data.dtype(), [&]<class T>() {
     T* dst = out.data<T>();
     const T* src = updates.data<T>();
-    for_each_index(indices.shape(), [&](const std::vector<int64_t>& p, int64_t lin) {
-      int64_t target = 0;
-      for (size_t d = 0; d < p.size(); ++d) {
-        int64_t coord = static_cast<int64_t>(d) == axis
-                            ? checked_index(ctx, idx[static_cast<size_t>(lin)], data.dim(axis), "index")
-                            : p[d];
-        target += coord * strides[d];
-      }
-      dst[target] = reduce_values<T>(ctx, reduction, dst[target], src[lin]);
-    });
+    for (size_t i = 0; i < target.size(); ++i) dst[target[i]] = reduce_values<T>(ctx, reduction, dst[target[i]], src[i]);
   });
   return out;
 }
