@@ -12,8 +12,8 @@ namespace sonnx {
 namespace {
 
 bool reference_runs(const NodeQuery& q) {
-  OpResolution r = resolve_op(q.model, q.node, q.opset);
-  return r.has_function_body || r.kernel != nullptr;
+  std::string why;
+  return runnable(resolve_op(q.model, q.node, q.opset), q.node, q.opset, why);
 }
 
 // A step run by an executor made by name: "reference" (the interpreter) or "linear" (cpu).

@@ -51,6 +51,8 @@ void check_arity(CheckContext& c);
 void check_required_attributes(CheckContext& c);
 void check_attribute_types(CheckContext& c);
 void check_unknown_attributes(CheckContext& c);
+void check_opset_known(CheckContext& c);
+void check_implemented(CheckContext& c);
 void check_deprecated(CheckContext& c);
 // types.cpp
 void check_type_inference(CheckContext& c);

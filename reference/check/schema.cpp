@@ -1,8 +1,9 @@
-// Operator and attribute rules against the ONNX schemas (libonnx's OpSchemaRegistry, with
-// history): domains imported, operator exists at the imported version, arity, attributes.
-#include <onnx/defs/schema.h>
-
+// Operator and attribute rules against sonnx's operator catalogue (reference/catalogue/): domains
+// imported, opsets the catalogue knows, operator exists at the imported version, arity,
+// attributes, and an operator version sonnx can run.
 #include "graph_walk.h"
+#include "reference/catalogue/catalogue.h"
+#include "reference/ops/op_table.h"
 #include "rules.h"
 
 namespace sonnx {
@@ -10,7 +11,7 @@ namespace sonnx {
 namespace {
 
 struct Resolved {
-  const onnx::OpSchema* schema = nullptr;
+  const catalogue::Schema* schema = nullptr;
   const Function* local = nullptr;
   bool domain_imported = false;
   int64_t version = 0;
@@ -23,7 +24,7 @@ Resolved resolve(const Model& m, const Node& n, const std::map<std::string, int6
   r.domain_imported = it != opsets.end();
   if (!r.domain_imported && n.domain.empty() && opsets.empty()) return r;
   r.version = r.domain_imported ? it->second : 0;
-  if (r.domain_imported) r.schema = onnx::OpSchemaRegistry::Schema(n.op_type, static_cast<int>(r.version), n.domain);
+  if (r.domain_imported) r.schema = catalogue::find(n.domain, n.op_type, r.version);
   return r;
 }
 
@@ -37,10 +38,6 @@ void for_each_schema_node(CheckContext& c, F f) {
     Resolved r = resolve(m, n, opsets);
     if (!r.local && r.schema) f(n, *r.schema, path);
   });
-}
-
-const char* attr_type_name(onnx::AttributeProto::AttributeType t) {
-  return attribute_type_name(static_cast<Attribute::Type>(t));
 }
 
 }  // namespace
@@ -79,54 +76,84 @@ void check_arity(CheckContext& c) {
         bad("has " + std::to_string(n.outputs.size()) + " outputs, the function gives " + std::to_string(r.local->outputs.size()));
       return;
     }
-    if (!r.schema) return;
+    if (!r.schema || !r.schema->documents_structure()) return;
     const auto& s = *r.schema;
     auto ni = static_cast<int>(n.inputs.size()), no = static_cast<int>(n.outputs.size());
-    if (ni < s.min_input() || ni > s.max_input())
-      bad("has " + std::to_string(ni) + " inputs; the schema allows " + std::to_string(s.min_input()) + " to " + std::to_string(s.max_input()));
-    if (no < s.min_output() || no > s.max_output())
-      bad("has " + std::to_string(no) + " outputs; the schema allows " + std::to_string(s.min_output()) + " to " + std::to_string(s.max_output()));
+    auto range = [](int lo, int hi) { return std::to_string(lo) + (hi < 0 ? " or more" : " to " + std::to_string(hi)); };
+    if (ni < s.min_inputs || (s.max_inputs >= 0 && ni > s.max_inputs))
+      bad("has " + std::to_string(ni) + " inputs; " + s.id() + " takes " + range(s.min_inputs, s.max_inputs));
+    if (no < s.min_outputs || (s.max_outputs >= 0 && no > s.max_outputs))
+      bad("has " + std::to_string(no) + " outputs; " + s.id() + " gives " + range(s.min_outputs, s.max_outputs));
     // A required (single, non-optional) input may not be left empty.
-    const auto& formals = s.inputs();
-    for (size_t i = 0; i < n.inputs.size() && i < formals.size(); ++i)
-      if (n.inputs[i].empty() && formals[i].GetOption() == onnx::OpSchema::Single)
-        bad("omits its required input " + std::to_string(i) + " ('" + formals[i].GetName() + "')");
+    for (size_t i = 0; i < n.inputs.size() && i < s.inputs.size(); ++i)
+      if (n.inputs[i].empty() && s.inputs[i].option == catalogue::Formal::Option::Single)
+        bad("omits its required input " + std::to_string(i) + " ('" + s.inputs[i].name + "')");
   });
 }
 
 void check_deprecated(CheckContext& c) {
-  for_each_schema_node(c, [&](const Node& n, const onnx::OpSchema& s, const std::string& path) {
-    if (s.Deprecated())
-      c.report("OP-DEPRECATED", path, &n, "", "OP-DEPRECATED: " + op_name(n) + " is deprecated since version " + std::to_string(s.since_version()));
+  for_each_schema_node(c, [&](const Node& n, const catalogue::Schema& s, const std::string& path) {
+    if (s.deprecated)
+      c.report("OP-DEPRECATED", path, &n, "", "OP-DEPRECATED: " + op_name(n) + " is deprecated since version " + std::to_string(s.version));
   });
 }
 
 void check_required_attributes(CheckContext& c) {
-  for_each_schema_node(c, [&](const Node& n, const onnx::OpSchema& s, const std::string& path) {
-    for (const auto& [name, attr] : s.attributes())
-      if (attr.required && !n.attr(name))
-        c.report("ATTR-REQUIRED", path, &n, "", "ATTR-REQUIRED: every required attribute is present; " + op_name(n) + " lacks '" + name + "'");
+  for_each_schema_node(c, [&](const Node& n, const catalogue::Schema& s, const std::string& path) {
+    if (!s.documents_structure()) return;
+    for (const auto& attr : s.attributes)
+      if (attr.required && !n.attr(attr.name))
+        c.report("ATTR-REQUIRED", path, &n, "", "ATTR-REQUIRED: every required attribute is present; " + op_name(n) + " lacks '" + attr.name + "'");
   });
 }
 
 void check_attribute_types(CheckContext& c) {
-  for_each_schema_node(c, [&](const Node& n, const onnx::OpSchema& s, const std::string& path) {
+  for_each_schema_node(c, [&](const Node& n, const catalogue::Schema& s, const std::string& path) {
+    if (!s.documents_structure()) return;
     for (const auto& a : n.attributes) {
-      auto it = s.attributes().find(a.name);
-      if (it == s.attributes().end() || !a.ref_attr_name.empty()) continue;
-      if (static_cast<int>(it->second.type) != static_cast<int>(a.type))
+      const auto* spec = s.attribute(a.name);
+      if (!spec || !a.ref_attr_name.empty()) continue;
+      if (spec->type != a.type)
         c.report("ATTR-TYPE", path, &n, "",
                  "ATTR-TYPE: attributes have their schema's type; '" + a.name + "' of " + op_name(n) + " is " + attribute_type_name(a.type) +
-                     ", the schema says " + attr_type_name(it->second.type));
+                     ", " + s.id() + " says " + attribute_type_name(spec->type));
     }
   });
 }
 
 void check_unknown_attributes(CheckContext& c) {
-  for_each_schema_node(c, [&](const Node& n, const onnx::OpSchema& s, const std::string& path) {
+  for_each_schema_node(c, [&](const Node& n, const catalogue::Schema& s, const std::string& path) {
+    if (!s.documents_structure()) return;
     for (const auto& a : n.attributes)
-      if (!s.attributes().count(a.name))
-        c.report("ATTR-UNKNOWN", path, &n, "", "ATTR-UNKNOWN: no attribute outside the schema; " + op_name(n) + " has no attribute '" + a.name + "'");
+      if (!s.attribute(a.name))
+        c.report("ATTR-UNKNOWN", path, &n, "", "ATTR-UNKNOWN: no attribute outside the schema; " + s.id() + " has no attribute '" + a.name + "'");
+  });
+}
+
+void check_opset_known(CheckContext& c) {
+  const Model& m = c.model.ir;
+  for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
+    auto it = opsets.find(n.domain);
+    if (m.find_function(n.domain, n.op_type) || it == opsets.end()) return;
+    int64_t known = catalogue::max_opset(n.domain);
+    if (known > 0 && it->second > known)
+      c.report("OP-OPSET-KNOWN", path, &n, "",
+               "OP-OPSET-KNOWN: every imported opset is one the operator catalogue describes; " + op_name(n) + " is used at " +
+                   (n.domain.empty() ? std::string("ai.onnx") : n.domain) + " opset " + std::to_string(it->second) +
+                   ", the catalogue ends at " + std::to_string(known));
+  });
+}
+
+void check_implemented(CheckContext& c) {
+  const Model& m = c.model.ir;
+  for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
+    auto it = opsets.find(n.domain);
+    if (it == opsets.end()) return;
+    OpResolution r = resolve_op(m, n, it->second);
+    std::string why;
+    // Only operators that exist at a known opset: the rules above name the others.
+    if (r.has_schema && r.opset_known && !runnable(r, n, it->second, why))
+      c.report("OP-IMPLEMENTED", path, &n, "", "OP-IMPLEMENTED: every operator version has a kernel or a function body; " + why);
   });
 }
 

@@ -1,8 +1,7 @@
 // SONNX profile restrictions (spec/restrictions.md): explicit attributes and static types, the
 // operator subset, determinism, inference only, no control flow, no sparse tensors.
-#include <onnx/defs/schema.h>
-
 #include "graph_walk.h"
+#include "reference/catalogue/catalogue.h"
 #include "profile.h"
 #include "rules.h"
 
@@ -12,13 +11,13 @@ void check_explicit_attributes(CheckContext& c) {
   for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
     auto it = opsets.find(n.domain);
     if (it == opsets.end()) return;
-    const auto* s = onnx::OpSchemaRegistry::Schema(n.op_type, static_cast<int>(it->second), n.domain);
+    const auto* s = catalogue::find(n.domain, n.op_type, it->second);
     if (!s) return;
-    for (const auto& [name, attr] : s->attributes())
-      if (!attr.required && attr.default_value.type() != onnx::AttributeProto::UNDEFINED && !n.attr(name))
+    for (const auto& attr : s->attributes)
+      if (!attr.required && attr.default_value && !n.attr(attr.name))
         c.report("SONNX-EXPLICIT-ATTR", path, &n, "",
                  "SONNX-EXPLICIT-ATTR: every attribute with a default is given explicitly; " + node_id(n) + " (" + n.op_type +
-                     ") relies on the default of '" + name + "'");
+                     ") relies on the default of '" + attr.name + "'");
   });
 }
 

@@ -9,6 +9,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include "graph_walk.h"
+#include "reference/catalogue/catalogue.h"
 #include "rules.h"
 
 namespace sonnx {
@@ -28,6 +29,10 @@ bool meets_schema_structure(const onnx::NodeProto& n, const Opsets& opsets) {
   if (it == opsets.end()) return true;  // no schema to apply; inference reports or skips it
   const auto* s = onnx::OpSchemaRegistry::Schema(n.op_type(), it->second, domain);
   if (!s) return true;
+  // libonnx 1.12 knows the opsets through 17; a node whose version (the catalogue's) it does not
+  // know would be inferred under an older version's rules, so it is left out here.
+  const auto* known = catalogue::find(domain, n.op_type(), it->second);
+  if (!known || known->version != s->since_version()) return false;
   if (n.input_size() < s->min_input() || n.input_size() > s->max_input()) return false;
   if (n.output_size() < s->min_output() || n.output_size() > s->max_output()) return false;
   for (const auto& [name, attr] : s->attributes()) {

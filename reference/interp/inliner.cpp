@@ -153,8 +153,8 @@ void inline_graph(const Model& model, Graph& g, const std::map<std::string, int6
           inline_graph(model, *sg, opsets, depth, counter);
         }
       }
-      if (!has_kernel && !r.has_function_body)
-        throw Unsupported("not implemented: " + n.op_type + (r.has_schema ? "-" + std::to_string(r.version) : " (no schema)"));
+      std::string why;
+      if (!runnable(r, n, version, why)) throw Unsupported(n.label() + ": " + why);
       out.push_back(std::move(n));
       continue;
     }

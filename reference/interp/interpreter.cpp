@@ -149,9 +149,8 @@ std::vector<Value> Interpreter::run_node(const Node& node, const std::vector<con
                                          int64_t domain_opset) {
   OpResolution r = resolve_op(model_, node, domain_opset);
   if (!r.is_local_function) {
-    if (!r.has_schema)
-      throw Unsupported(node.label() + ": no operator " + node.op_type + " in domain '" + node.domain + "' at opset " +
-                        std::to_string(domain_opset));
+    std::string why;
+    if (!runnable(r, node, domain_opset, why)) throw Unsupported(node.label() + ": " + why);
     if (const KernelEntry* k = r.kernel) {
       SubgraphRunner runner = [this, &scope](const Graph& g, const std::vector<Value>& in) {
         return run_graph(g, in, &scope);

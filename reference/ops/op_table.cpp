@@ -21,8 +21,11 @@ void collect_op_types(const Graph& g, std::set<std::string>& ops) {
   }
 }
 
-const onnx::OpSchema* schema_of(const Node& node, int64_t domain_opset) {
-  return onnx::OpSchemaRegistry::Schema(node.op_type, static_cast<int>(domain_opset), node.domain);
+// libonnx 1.12's schema for exactly the version the catalogue selected, for its function body; null
+// when libonnx does not know that version (opset 18 on), so no body of another version is used.
+const onnx::OpSchema* legacy_schema(const Node& node, int64_t version) {
+  const auto* s = onnx::OpSchemaRegistry::Schema(node.op_type, static_cast<int>(version), node.domain);
+  return s && s->since_version() == version ? s : nullptr;
 }
 
 onnx::AttributeProto attribute_to_proto(const Attribute& a) {
@@ -54,14 +57,35 @@ OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_ops
     r.has_function_body = true;
     return r;
   }
-  const auto* schema = schema_of(node, domain_opset);
-  if (!schema) return r;
+  r.opset_known = domain_opset <= catalogue::max_opset(node.domain);
+  r.schema = catalogue::find(node.domain, node.op_type, domain_opset);
+  if (!r.schema) return r;
   r.has_schema = true;
-  r.version = schema->since_version();
-  r.context_dependent = schema->HasContextDependentFunction();
-  r.has_function_body = schema->HasFunction() || r.context_dependent;
+  r.version = r.schema->version;
+  if (!r.opset_known) return r;  // nothing runs at an opset the catalogue does not describe
+  if (const auto* legacy = legacy_schema(node, r.version)) {
+    r.context_dependent = legacy->HasContextDependentFunction();
+    r.has_function_body = legacy->HasFunction() || r.context_dependent;
+  }
   r.kernel = OpRegistry::instance().find(node.domain, node.op_type, r.version);
   return r;
+}
+
+bool runnable(const OpResolution& r, const Node& node, int64_t domain_opset, std::string& why) {
+  if (r.is_local_function) return true;
+  std::string domain = node.domain.empty() ? "ai.onnx" : node.domain;
+  if (!r.opset_known) {
+    why = "unsupported: " + node.op_type + " at " + domain + " opset " + std::to_string(domain_opset) +
+          " (the operator catalogue ends at opset " + std::to_string(catalogue::max_opset(node.domain)) + ")";
+    return false;
+  }
+  if (!r.has_schema) {
+    why = "unsupported: " + node.op_type + " does not exist at " + domain + " opset " + std::to_string(domain_opset);
+    return false;
+  }
+  if (r.kernel || r.has_function_body) return true;
+  why = "unsupported: " + r.schema->id() + " (no kernel and no function body for this operator version)";
+  return false;
 }
 
 bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
@@ -70,9 +94,11 @@ bool build_function_body(const Model& model, const Node& node, int64_t domain_op
     out = *local;
     return true;
   }
-  const auto* schema = schema_of(node, domain_opset);
+  OpResolution r = resolve_op(model, node, domain_opset);
+  if (!runnable(r, node, domain_opset, why)) return false;
+  const auto* schema = r.has_function_body ? legacy_schema(node, r.version) : nullptr;
   if (!schema) {
-    why = "no schema for " + node.op_type + " in domain '" + node.domain + "' at opset " + std::to_string(domain_opset);
+    why = "unsupported: " + r.schema->id() + " has no function body";
     return false;
   }
   if (schema->HasFunction()) {
@@ -105,7 +131,7 @@ bool build_function_body(const Model& model, const Node& node, int64_t domain_op
     if (out.opset_imports.empty()) out.opset_imports[""] = domain_opset;
     return true;
   }
-  why = "not implemented: " + node.op_type + "-" + std::to_string(schema->since_version()) + " has no kernel and no function body";
+  why = "unsupported: " + r.schema->id() + " has no function body";
   return false;
 }
 

@@ -1,5 +1,5 @@
 // What the operator table says about one node of a model: which operator version applies at the
-// node's domain opset (the schema's since_version), whether a model-local function or the schema's
+// node's domain opset (the catalogue schema's since_version), whether a model-local function or the schema's
 // function body defines it, which reference kernel runs it, and how its results are compared. The
 // interpreter, the inliner, the compiler (optimized/plan), the backends, the conformance runner and
 // the certifier all ask here; none of them resolves versions on its own.
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/catalogue/catalogue.h"
 #include "reference/model/ir.h"
 #include "registry.h"
 
@@ -17,6 +18,8 @@ struct OpResolution {
   int64_t version = 0;             // the schema's since_version (0 for model-local functions)
   bool is_local_function = false;  // a function of the model defines the operator (it wins over any schema)
   bool has_schema = false;
+  const catalogue::Schema* schema = nullptr;
+  bool opset_known = true;  // the domain's opset is within the catalogue (a newer one may change any operator)
   bool has_function_body = false;  // a local function, a schema body or a context-dependent one
   bool context_dependent = false;  // the schema body is built from the call's input types
   const KernelEntry* kernel = nullptr;  // the reference kernel for `version`; null: run the body
@@ -27,6 +30,10 @@ struct OpResolution {
 int64_t node_opset(const Model& model, const Node& node);
 
 OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_opset);
+// Whether sonnx can run the node: a model-local function, a kernel for the exact operator version
+// or a function body for it, at an opset the catalogue knows. Otherwise `why` reads
+// "unsupported: Op-N ..." (DESIGN.md §2.3: a version we do not implement is refused by name).
+bool runnable(const OpResolution& r, const Node& node, int64_t domain_opset, std::string& why);
 inline OpResolution resolve_op(const Model& model, const Node& node) {
   return resolve_op(model, node, node_opset(model, node));
 }

@@ -27,6 +27,7 @@ const KernelEntry* OpRegistry::find(const std::string& domain, const std::string
     if (e.op_type == op_type && e.domain == d && e.since_version <= version &&
         (!best || e.since_version > best->since_version))
       best = &e;
+  if (best && best->since_version != version && version > kLegacyOpset) return nullptr;
   return best;
 }
 

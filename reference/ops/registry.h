@@ -84,12 +84,17 @@ struct KernelEntry {
   Accuracy accuracy;
 };
 
+inline constexpr int64_t kLegacyOpset = 17;
+
 class OpRegistry {
  public:
   static OpRegistry& instance();
   void add(KernelEntry e);
-  // The kernel for an operator version: the entry with the highest since_version ≤ version
-  // (domain "ai.onnx" is the same as "").
+  // The kernel that implements an operator version (domain "ai.onnx" is the same as ""), or null.
+  // A kernel registered at version s <= kLegacyOpset implements s and every later version up to
+  // kLegacyOpset until the next registration: those kernels were written against onnx 1.12's
+  // schemas, which end at opset 17. From opset 18 on a kernel implements exactly the version it is
+  // registered at, so a new operator version never runs under an older version's semantics.
   const KernelEntry* find(const std::string& domain, const std::string& op_type, int64_t version) const;
   const std::vector<KernelEntry>& entries() const { return entries_; }
 
