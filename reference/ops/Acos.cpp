@@ -10,4 +10,8 @@ std::vector<Value> acos_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Acos", 7, acos_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Acos", 22, acos_kernel, Accuracy::Rounding);
 }  // namespace sonnx

@@ -10,4 +10,8 @@ std::vector<Value> acosh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Acosh", 9, acosh_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Acosh", 22, acosh_kernel, Accuracy::Rounding);
 }  // namespace sonnx

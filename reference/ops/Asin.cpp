@@ -10,4 +10,8 @@ std::vector<Value> asin_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Asin", 7, asin_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Asin", 22, asin_kernel, Accuracy::Rounding);
 }  // namespace sonnx

@@ -10,4 +10,8 @@ std::vector<Value> asinh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Asinh", 9, asinh_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Asinh", 22, asinh_kernel, Accuracy::Rounding);
 }  // namespace sonnx

@@ -10,4 +10,8 @@ std::vector<Value> atan_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Atan", 7, atan_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Atan", 22, atan_kernel, Accuracy::Rounding);
 }  // namespace sonnx

@@ -10,4 +10,8 @@ std::vector<Value> atanh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Atanh", 9, atanh_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Atanh", 22, atanh_kernel, Accuracy::Rounding);
 }  // namespace sonnx

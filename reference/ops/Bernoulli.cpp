@@ -29,4 +29,8 @@ std::vector<Value> bernoulli(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Bernoulli", 15, bernoulli, Accuracy::Random);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Bernoulli", 22, bernoulli, Accuracy::Random);
 }  // namespace sonnx

@@ -29,4 +29,12 @@ std::vector<Value> constant(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Constant", 1, constant, Accuracy::Exact);
+
+// Versions 19, 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Constant", 19, constant, Accuracy::Exact);
+SONNX_KERNEL("", "Constant", 21, constant, Accuracy::Exact);
+SONNX_KERNEL("", "Constant", 23, constant, Accuracy::Exact);
+SONNX_KERNEL("", "Constant", 24, constant, Accuracy::Exact);
+SONNX_KERNEL("", "Constant", 25, constant, Accuracy::Exact);
 }  // namespace sonnx

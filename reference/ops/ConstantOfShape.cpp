@@ -21,4 +21,12 @@ std::vector<Value> constant_of_shape(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "ConstantOfShape", 9, constant_of_shape, Accuracy::Exact);
+
+// Versions 20, 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "ConstantOfShape", 20, constant_of_shape, Accuracy::Exact);
+SONNX_KERNEL("", "ConstantOfShape", 21, constant_of_shape, Accuracy::Exact);
+SONNX_KERNEL("", "ConstantOfShape", 23, constant_of_shape, Accuracy::Exact);
+SONNX_KERNEL("", "ConstantOfShape", 24, constant_of_shape, Accuracy::Exact);
+SONNX_KERNEL("", "ConstantOfShape", 25, constant_of_shape, Accuracy::Exact);
 }  // namespace sonnx

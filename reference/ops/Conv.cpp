@@ -36,4 +36,8 @@ std::vector<Value> conv(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Conv", 1, conv, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Conv", 22, conv, Accuracy::Rounding);
 }  // namespace sonnx

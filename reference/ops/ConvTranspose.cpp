@@ -114,4 +114,8 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "ConvTranspose", 1, conv_transpose, Accuracy::Rounding);
 SONNX_KERNEL("", "ConvTranspose", 11, conv_transpose, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "ConvTranspose", 22, conv_transpose, Accuracy::Rounding);
 }  // namespace sonnx

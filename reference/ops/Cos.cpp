@@ -10,4 +10,8 @@ std::vector<Value> cos_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Cos", 7, cos_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Cos", 22, cos_kernel, Accuracy::Rounding);
 }  // namespace sonnx

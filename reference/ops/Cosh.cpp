@@ -10,4 +10,8 @@ std::vector<Value> cosh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Cosh", 9, cosh_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Cosh", 22, cosh_kernel, Accuracy::Rounding);
 }  // namespace sonnx

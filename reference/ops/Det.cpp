@@ -48,4 +48,8 @@ std::vector<Value> det(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Det", 11, det, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Det", 22, det, Accuracy::Rounding);
 }  // namespace sonnx

@@ -84,4 +84,8 @@ SONNX_KERNEL("", "Dropout", 1, dropout_v1, Accuracy::Random);
 SONNX_KERNEL("", "Dropout", 7, dropout_v7, Accuracy::Exact);
 SONNX_KERNEL("", "Dropout", 10, dropout_v10, Accuracy::Exact);
 SONNX_KERNEL("", "Dropout", 12, dropout_v12, Accuracy::Random);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Dropout", 22, dropout_v12, Accuracy::Random);
 }  // namespace sonnx

@@ -12,4 +12,8 @@ std::vector<Value> elu(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Elu", 1, elu, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Elu", 22, elu, Accuracy::Rounding);
 }  // namespace sonnx

@@ -37,4 +37,8 @@ std::vector<Value> eye_like(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "EyeLike", 9, eye_like, Accuracy::Exact);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "EyeLike", 22, eye_like, Accuracy::Exact);
 }  // namespace sonnx

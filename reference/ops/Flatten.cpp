@@ -18,4 +18,11 @@ std::vector<Value> flatten(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Flatten", 1, flatten, Accuracy::Exact);
+
+// Versions 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Flatten", 21, flatten, Accuracy::Exact);
+SONNX_KERNEL("", "Flatten", 23, flatten, Accuracy::Exact);
+SONNX_KERNEL("", "Flatten", 24, flatten, Accuracy::Exact);
+SONNX_KERNEL("", "Flatten", 25, flatten, Accuracy::Exact);
 }  // namespace sonnx

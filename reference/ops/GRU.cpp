@@ -54,4 +54,8 @@ std::vector<Value> gru(OpContext& ctx) {
 SONNX_KERNEL("", "GRU", 1, gru, Accuracy::Rounding);
 SONNX_KERNEL("", "GRU", 3, gru, Accuracy::Rounding);
 SONNX_KERNEL("", "GRU", 14, gru, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "GRU", 22, gru, Accuracy::Rounding);
 }  // namespace sonnx

@@ -14,4 +14,8 @@ std::vector<Value> global_average_pool(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "GlobalAveragePool", 1, global_average_pool, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "GlobalAveragePool", 22, global_average_pool, Accuracy::Rounding);
 }  // namespace sonnx

@@ -21,4 +21,8 @@ std::vector<Value> global_lp_pool_v2(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "GlobalLpPool", 1, global_lp_pool_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "GlobalLpPool", 2, global_lp_pool_v2, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "GlobalLpPool", 22, global_lp_pool_v2, Accuracy::Rounding);
 }  // namespace sonnx

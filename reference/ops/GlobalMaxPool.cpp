@@ -20,4 +20,8 @@ std::vector<Value> global_max_pool(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "GlobalMaxPool", 1, global_max_pool, Accuracy::Exact);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "GlobalMaxPool", 22, global_max_pool, Accuracy::Exact);
 }  // namespace sonnx

@@ -17,4 +17,8 @@ std::vector<Value> hard_sigmoid(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "HardSigmoid", 1, hard_sigmoid, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "HardSigmoid", 22, hard_sigmoid, Accuracy::Rounding);
 }  // namespace sonnx

@@ -15,4 +15,8 @@ std::vector<Value> hard_swish(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "HardSwish", 14, hard_swish, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "HardSwish", 22, hard_swish, Accuracy::Rounding);
 }  // namespace sonnx

@@ -18,4 +18,12 @@ std::vector<Value> if_op(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "If", 1, if_op, Accuracy::Exact);
+
+// Versions 19, 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "If", 19, if_op, Accuracy::Exact);
+SONNX_KERNEL("", "If", 21, if_op, Accuracy::Exact);
+SONNX_KERNEL("", "If", 23, if_op, Accuracy::Exact);
+SONNX_KERNEL("", "If", 24, if_op, Accuracy::Exact);
+SONNX_KERNEL("", "If", 25, if_op, Accuracy::Exact);
 }  // namespace sonnx

@@ -36,4 +36,8 @@ std::vector<Value> instance_norm(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "InstanceNormalization", 1, instance_norm, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "InstanceNormalization", 22, instance_norm, Accuracy::Rounding);
 }  // namespace sonnx

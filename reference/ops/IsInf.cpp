@@ -19,4 +19,8 @@ std::vector<Value> is_inf(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "IsInf", 10, is_inf, Accuracy::Exact);
+
+// Version 20 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "IsInf", 20, is_inf, Accuracy::Exact);
 }  // namespace sonnx

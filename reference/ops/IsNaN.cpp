@@ -13,4 +13,8 @@ std::vector<Value> is_nan(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "IsNaN", 9, is_nan, Accuracy::Exact);
+
+// Version 20 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "IsNaN", 20, is_nan, Accuracy::Exact);
 }  // namespace sonnx

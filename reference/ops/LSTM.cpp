@@ -67,4 +67,8 @@ std::vector<Value> lstm(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "LSTM", 1, lstm, Accuracy::Rounding);
 SONNX_KERNEL("", "LSTM", 14, lstm, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "LSTM", 22, lstm, Accuracy::Rounding);
 }  // namespace sonnx

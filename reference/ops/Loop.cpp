@@ -63,4 +63,12 @@ std::vector<Value> loop(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Loop", 1, loop, Accuracy::Exact);
+
+// Versions 19, 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Loop", 19, loop, Accuracy::Exact);
+SONNX_KERNEL("", "Loop", 21, loop, Accuracy::Exact);
+SONNX_KERNEL("", "Loop", 23, loop, Accuracy::Exact);
+SONNX_KERNEL("", "Loop", 24, loop, Accuracy::Exact);
+SONNX_KERNEL("", "Loop", 25, loop, Accuracy::Exact);
 }  // namespace sonnx

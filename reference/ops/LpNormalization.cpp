@@ -31,4 +31,8 @@ std::vector<Value> lp_normalization(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "LpNormalization", 1, lp_normalization, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "LpNormalization", 22, lp_normalization, Accuracy::Rounding);
 }  // namespace sonnx

@@ -65,4 +65,8 @@ std::vector<Value> max_roi_pool(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "MaxRoiPool", 1, max_roi_pool, Accuracy::Exact);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "MaxRoiPool", 22, max_roi_pool, Accuracy::Exact);
 }  // namespace sonnx

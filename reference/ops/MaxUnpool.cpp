@@ -69,4 +69,8 @@ std::vector<Value> max_unpool(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "MaxUnpool", 9, max_unpool, Accuracy::Exact);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "MaxUnpool", 22, max_unpool, Accuracy::Exact);
 }  // namespace sonnx

@@ -53,4 +53,8 @@ std::vector<Value> multinomial(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Multinomial", 7, multinomial, Accuracy::Random);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Multinomial", 22, multinomial, Accuracy::Random);
 }  // namespace sonnx

@@ -14,4 +14,8 @@ std::vector<Value> nll_loss_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "NegativeLogLikelihoodLoss", 12, nll_loss_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "NegativeLogLikelihoodLoss", 22, nll_loss_kernel, Accuracy::Rounding);
 }  // namespace sonnx

@@ -30,4 +30,8 @@ std::vector<Value> rnn(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "RNN", 1, rnn, Accuracy::Rounding);
 SONNX_KERNEL("", "RNN", 14, rnn, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "RNN", 22, rnn, Accuracy::Rounding);
 }  // namespace sonnx

@@ -14,4 +14,8 @@ std::vector<Value> random_normal(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "RandomNormal", 1, random_normal, Accuracy::Random);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "RandomNormal", 22, random_normal, Accuracy::Random);
 }  // namespace sonnx

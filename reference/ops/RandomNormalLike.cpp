@@ -14,4 +14,8 @@ std::vector<Value> random_normal_like(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "RandomNormalLike", 1, random_normal_like, Accuracy::Random);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "RandomNormalLike", 22, random_normal_like, Accuracy::Random);
 }  // namespace sonnx

@@ -14,4 +14,8 @@ std::vector<Value> random_uniform(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "RandomUniform", 1, random_uniform, Accuracy::Random);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "RandomUniform", 22, random_uniform, Accuracy::Random);
 }  // namespace sonnx

@@ -14,4 +14,8 @@ std::vector<Value> random_uniform_like(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "RandomUniformLike", 1, random_uniform_like, Accuracy::Random);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "RandomUniformLike", 22, random_uniform_like, Accuracy::Random);
 }  // namespace sonnx

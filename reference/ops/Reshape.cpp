@@ -58,4 +58,12 @@ std::vector<Value> reshape_v5(OpContext& ctx) {
 SONNX_KERNEL("", "Reshape", 1, reshape_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Reshape", 5, reshape_v5, Accuracy::Exact);
 SONNX_KERNEL("", "Reshape", 14, reshape_v5, Accuracy::Exact);
+
+// Versions 19, 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Reshape", 19, reshape_v5, Accuracy::Exact);
+SONNX_KERNEL("", "Reshape", 21, reshape_v5, Accuracy::Exact);
+SONNX_KERNEL("", "Reshape", 23, reshape_v5, Accuracy::Exact);
+SONNX_KERNEL("", "Reshape", 24, reshape_v5, Accuracy::Exact);
+SONNX_KERNEL("", "Reshape", 25, reshape_v5, Accuracy::Exact);
 }  // namespace sonnx

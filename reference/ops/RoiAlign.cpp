@@ -151,4 +151,8 @@ std::vector<Value> roi_align_v16(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "RoiAlign", 10, roi_align_v10, Accuracy::Rounding);
 SONNX_KERNEL("", "RoiAlign", 16, roi_align_v16, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "RoiAlign", 22, roi_align_v16, Accuracy::Rounding);
 }  // namespace sonnx

@@ -20,4 +20,8 @@ double round_half_even(double x) {
 std::vector<Value> round_kernel(OpContext& ctx) { return one(float_unary(ctx, ctx.input(0), round_half_even)); }
 }  // namespace
 SONNX_KERNEL("", "Round", 11, round_kernel, Accuracy::Exact);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Round", 22, round_kernel, Accuracy::Exact);
 }  // namespace sonnx

@@ -200,4 +200,12 @@ std::vector<Value> scan_v11_kernel(OpContext& ctx) { return scan_v9(ctx, true); 
 SONNX_KERNEL("", "Scan", 8, scan_v8, Accuracy::Exact);
 SONNX_KERNEL("", "Scan", 9, scan_v9_kernel, Accuracy::Exact);
 SONNX_KERNEL("", "Scan", 11, scan_v11_kernel, Accuracy::Exact);
+
+// Versions 19, 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Scan", 19, scan_v11_kernel, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 21, scan_v11_kernel, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 23, scan_v11_kernel, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 24, scan_v11_kernel, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 25, scan_v11_kernel, Accuracy::Exact);
 }  // namespace sonnx

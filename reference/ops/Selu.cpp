@@ -20,4 +20,8 @@ std::vector<Value> selu_v6(OpContext& ctx) { return one(selu(ctx, 1.673263192176
 }  // namespace
 SONNX_KERNEL("", "Selu", 1, selu_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "Selu", 6, selu_v6, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Selu", 22, selu_v6, Accuracy::Rounding);
 }  // namespace sonnx

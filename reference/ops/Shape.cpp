@@ -21,4 +21,12 @@ std::vector<Value> shape(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "Shape", 1, shape, Accuracy::Exact);
 SONNX_KERNEL("", "Shape", 15, shape, Accuracy::Exact);
+
+// Versions 19, 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Shape", 19, shape, Accuracy::Exact);
+SONNX_KERNEL("", "Shape", 21, shape, Accuracy::Exact);
+SONNX_KERNEL("", "Shape", 23, shape, Accuracy::Exact);
+SONNX_KERNEL("", "Shape", 24, shape, Accuracy::Exact);
+SONNX_KERNEL("", "Shape", 25, shape, Accuracy::Exact);
 }  // namespace sonnx

@@ -10,4 +10,8 @@ std::vector<Value> sin_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Sin", 7, sin_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Sin", 22, sin_kernel, Accuracy::Rounding);
 }  // namespace sonnx

@@ -10,4 +10,8 @@ std::vector<Value> sinh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Sinh", 9, sinh_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Sinh", 22, sinh_kernel, Accuracy::Rounding);
 }  // namespace sonnx

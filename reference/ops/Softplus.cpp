@@ -14,4 +14,8 @@ std::vector<Value> softplus(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Softplus", 1, softplus, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Softplus", 22, softplus, Accuracy::Rounding);
 }  // namespace sonnx

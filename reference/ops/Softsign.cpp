@@ -14,4 +14,8 @@ std::vector<Value> softsign(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Softsign", 1, softsign, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Softsign", 22, softsign, Accuracy::Rounding);
 }  // namespace sonnx

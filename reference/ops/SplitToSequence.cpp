@@ -56,4 +56,8 @@ std::vector<Value> split_to_sequence(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "SplitToSequence", 11, split_to_sequence, Accuracy::Exact);
+
+// Version 24 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "SplitToSequence", 24, split_to_sequence, Accuracy::Exact);
 }  // namespace sonnx

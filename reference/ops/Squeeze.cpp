@@ -39,4 +39,11 @@ std::vector<Value> squeeze_v13(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "Squeeze", 1, squeeze_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Squeeze", 13, squeeze_v13, Accuracy::Exact);
+
+// Versions 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Squeeze", 21, squeeze_v13, Accuracy::Exact);
+SONNX_KERNEL("", "Squeeze", 23, squeeze_v13, Accuracy::Exact);
+SONNX_KERNEL("", "Squeeze", 24, squeeze_v13, Accuracy::Exact);
+SONNX_KERNEL("", "Squeeze", 25, squeeze_v13, Accuracy::Exact);
 }  // namespace sonnx

@@ -10,4 +10,8 @@ std::vector<Value> tan_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Tan", 7, tan_kernel, Accuracy::Rounding);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "Tan", 22, tan_kernel, Accuracy::Rounding);
 }  // namespace sonnx

@@ -15,4 +15,8 @@ std::vector<Value> thresholded_relu(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "ThresholdedRelu", 10, thresholded_relu, Accuracy::Exact);
+
+// Version 22 only widens the type lists (the documents' text and structure are unchanged):
+// the same kernel.
+SONNX_KERNEL("", "ThresholdedRelu", 22, thresholded_relu, Accuracy::Exact);
 }  // namespace sonnx

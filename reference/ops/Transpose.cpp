@@ -24,4 +24,11 @@ std::vector<Value> transpose(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Transpose", 1, transpose, Accuracy::Exact);
+
+// Versions 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Transpose", 21, transpose, Accuracy::Exact);
+SONNX_KERNEL("", "Transpose", 23, transpose, Accuracy::Exact);
+SONNX_KERNEL("", "Transpose", 24, transpose, Accuracy::Exact);
+SONNX_KERNEL("", "Transpose", 25, transpose, Accuracy::Exact);
 }  // namespace sonnx

@@ -33,4 +33,11 @@ std::vector<Value> unsqueeze_v13(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "Unsqueeze", 1, unsqueeze_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Unsqueeze", 13, unsqueeze_v13, Accuracy::Exact);
+
+// Versions 21, 23, 24, 25 only widen the type lists (the documents' text and
+// structure are unchanged): the same kernel.
+SONNX_KERNEL("", "Unsqueeze", 21, unsqueeze_v13, Accuracy::Exact);
+SONNX_KERNEL("", "Unsqueeze", 23, unsqueeze_v13, Accuracy::Exact);
+SONNX_KERNEL("", "Unsqueeze", 24, unsqueeze_v13, Accuracy::Exact);
+SONNX_KERNEL("", "Unsqueeze", 25, unsqueeze_v13, Accuracy::Exact);
 }  // namespace sonnx
