@@ -16,7 +16,7 @@ nlohmann::json report_json(const RunReport& r) {
                      {"kernels", t.kernels}});
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& [op, c] : r.operators)
-    ops.push_back({{"op_type", op}, {"passed", c.passed}, {"loaded", c.loaded}, {"total", c.total}});
+    ops.push_back({{"operator", op}, {"passed", c.passed}, {"loaded", c.loaded}, {"total", c.total}});
   return {{"executor", r.executor},
           {"summary",
            {{"total", r.summary.total},
@@ -63,7 +63,7 @@ std::string report_markdown(const RunReport& r) {
   md << "# Conformance report (executor: " << r.executor << ")\n\n"
      << "| total | passed | failed | errored | skipped |\n|---|---|---|---|---|\n"
      << "| " << s.total << " | " << s.passed << " | " << s.failed << " | " << s.errored << " | " << s.skipped << " |\n\n"
-     << "## Operators\n\n| operator | passed | loaded | total |\n|---|---|---|---|\n";
+     << "## Operator versions\n\n| operator version | passed | loaded | total |\n|---|---|---|---|\n";
   for (const auto& [op, c] : r.operators) md << "| " << op << " | " << c.passed << " | " << c.loaded << " | " << c.total << " |\n";
   md << "\n## Tests not passed\n\n| test | status | message |\n|---|---|---|\n";
   for (const auto& t : r.tests)

@@ -49,7 +49,7 @@ TestResult run_one(const TestCase& test, const RunOptions& options) {
     std::unique_ptr<LoadedModel> lm = load_model(test.model);
     const Model& model = lm->ir;
     r.loaded = true;
-    r.op_types = op_types_of(model.graph);
+    r.op_types = op_versions_of(model);
     prepare_loaded_model(*lm, options.prepare, test.model.string());  // a model failing the check is not run
     Accuracy acc = model_accuracy(model);
     r.accuracy = accuracy_name(acc);

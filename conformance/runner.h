@@ -18,7 +18,7 @@ namespace sonnx {
 struct TestResult {
   std::string name;
   std::string status;  // passed, failed, errored, skipped, crashed, timeout
-  std::vector<std::string> op_types;
+  std::vector<std::string> op_types;  // the operator versions the model selects: "ReduceMax-18"
   std::string accuracy;  // exact, rounding or random (the loosest of the model's operators)
   double max_abs = 0, max_rel = 0, max_ulp = 0;
   double time_ms = 0;

@@ -10,6 +10,18 @@ namespace sonnx {
 
 namespace {
 
+void collect_op_versions(const Model& model, const Graph& g, std::set<std::string>& ops) {
+  for (const auto& n : g.nodes) {
+    OpResolution r = resolve_op(model, n);
+    std::string d = canonical_domain(n.domain);
+    ops.insert(r.schema && !r.is_local_function ? r.schema->id() : d.empty() ? n.op_type : d + "." + n.op_type);
+    for (const auto& a : n.attributes) {
+      if (a.g) collect_op_versions(model, *a.g, ops);
+      for (const auto& sg : a.graphs) collect_op_versions(model, *sg, ops);
+    }
+  }
+}
+
 void collect_op_types(const Graph& g, std::set<std::string>& ops) {
   for (const auto& n : g.nodes) {
     std::string d = canonical_domain(n.domain);
@@ -155,6 +167,12 @@ Accuracy model_accuracy(const Model& model, const Graph& g, Accuracy acc) {
 std::vector<std::string> op_types_of(const Graph& g) {
   std::set<std::string> ops;
   collect_op_types(g, ops);
+  return {ops.begin(), ops.end()};
+}
+
+std::vector<std::string> op_versions_of(const Model& model) {
+  std::set<std::string> ops;
+  collect_op_versions(model, model.graph, ops);
   return {ops.begin(), ops.end()};
 }
 

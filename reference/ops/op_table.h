@@ -54,5 +54,9 @@ inline Accuracy model_accuracy(const Model& model) { return model_accuracy(model
 
 // The operators g and its subgraphs use, sorted: "Op" for ai.onnx, "domain.Op" otherwise.
 std::vector<std::string> op_types_of(const Graph& g);
+// The operator versions the model's graph and its subgraphs select, sorted: "ReduceMax-18",
+// "ai.onnx.preview.training.Adam-1"; an operator without a schema (or a model-local function) by
+// its name alone.
+std::vector<std::string> op_versions_of(const Model& model);
 
 }  // namespace sonnx
