@@ -1,4 +1,5 @@
 // Acos: elementwise arccosine (NaN outside [-1, 1]).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> acos_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Acos", 7, acos_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Acos", (7, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Acosh: elementwise inverse hyperbolic cosine (NaN below 1).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> acosh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Acosh", 9, acosh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Acosh", (9, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Asin: elementwise arcsine (NaN outside [-1, 1]).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> asin_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Asin", 7, asin_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Asin", (7, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Asinh: elementwise inverse hyperbolic sine.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> asinh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Asinh", 9, asinh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Asinh", (9, 22), same_as_input_rule);
 }  // namespace sonnx

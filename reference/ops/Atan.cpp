@@ -1,4 +1,5 @@
 // Atan: elementwise arctangent.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> atan_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Atan", 7, atan_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Atan", (7, 22), same_as_input_rule);
 }  // namespace sonnx

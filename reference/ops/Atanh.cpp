@@ -1,4 +1,5 @@
 // Atanh: elementwise inverse hyperbolic tangent (±inf at ±1, NaN outside [-1, 1]).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> atanh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Atanh", 9, atanh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Atanh", (9, 22), same_as_input_rule);
 }  // namespace sonnx

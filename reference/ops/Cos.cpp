@@ -1,4 +1,5 @@
 // Cos: elementwise cosine (radians).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> cos_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Cos", 7, cos_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Cos", (7, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Cosh: elementwise hyperbolic cosine.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> cosh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Cosh", 9, cosh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Cosh", (9, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Elu: elementwise alpha * (e^x - 1) for x < 0, x otherwise; alpha = 1 by default. Versions 1 and 6
 // compute the same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -12,4 +13,5 @@ std::vector<Value> elu(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Elu", 1, elu, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Elu", (1, 6, 22), same_as_input_rule);
 }  // namespace sonnx

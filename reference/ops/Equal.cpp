@@ -1,6 +1,7 @@
 // Equal: elementwise A == B, a bool tensor. Version 1 broadcasts B to A only when broadcast=1
 // (legacy broadcasting); from version 7 both inputs broadcast multidirectionally. Versions 1 and 7
 // take bool/int32/int64, 11 adds the other integer and float types, 13 bfloat16. NaN equals nothing.
+#include "support/shape.h"
 #include "support/elementwise.h"
 #include "support/indexing.h"
 
@@ -14,4 +15,5 @@ Tensor equal(OpContext& ctx, const Tensor& a, const Tensor& b) {
 }  // namespace
 SONNX_KERNEL("", "Equal", 1, binary_legacy<equal>, Accuracy::Exact);
 SONNX_KERNEL("", "Equal", 7, binary_multidirectional<equal>, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Equal", (1, 7, 11, 13, 19), broadcast_bool_rule);
 }  // namespace sonnx

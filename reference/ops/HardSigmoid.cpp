@@ -1,5 +1,6 @@
 // HardSigmoid: elementwise max(0, min(1, alpha * x + beta)), alpha = 0.2 and beta = 0.5 by
 // default. Versions 1 and 6 compute the same function. NaN stays NaN.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -17,4 +18,5 @@ std::vector<Value> hard_sigmoid(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "HardSigmoid", 1, hard_sigmoid, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "HardSigmoid", (1, 6, 22), same_as_input_rule);
 }  // namespace sonnx

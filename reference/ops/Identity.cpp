@@ -1,4 +1,5 @@
 // Identity: output equals input (tensor, sequence or optional since version 16).
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -7,4 +8,5 @@ namespace {
 std::vector<Value> identity(OpContext& ctx) { return {ctx.value(0)}; }
 }  // namespace
 SONNX_KERNEL("", "Identity", 1, identity, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), same_as_input_rule);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Round: elementwise nearest integer, halves to the nearest even integer (version 11).
 // ±0, ±inf and NaN are returned unchanged.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -20,4 +21,5 @@ double round_half_even(double x) {
 std::vector<Value> round_kernel(OpContext& ctx) { return one(float_unary(ctx, ctx.input(0), round_half_even)); }
 }  // namespace
 SONNX_KERNEL("", "Round", 11, round_kernel, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Round", (11, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,6 +1,7 @@
 // Selu: elementwise gamma * (alpha * e^x - alpha) for x <= 0, gamma * x for x > 0.
 // The defaults differ between versions: version 1 declares alpha = 1.6732, gamma = 1.0507;
 // version 6 the full-precision 1.67326319217681884765625 and 1.05070102214813232421875 (as float).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -20,4 +21,5 @@ std::vector<Value> selu_v6(OpContext& ctx) { return one(selu(ctx, 1.673263192176
 }  // namespace
 SONNX_KERNEL("", "Selu", 1, selu_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "Selu", 6, selu_v6, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Selu", (1, 6, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Sin: elementwise sine (radians).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> sin_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Sin", 7, sin_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Sin", (7, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Sinh: elementwise hyperbolic sine.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> sinh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Sinh", 9, sinh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Sinh", (9, 22), same_as_input_rule);
 }  // namespace sonnx

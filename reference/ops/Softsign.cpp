@@ -1,5 +1,6 @@
 // Softsign: elementwise x / (1 + |x|) (version 1). At ±inf the formula would evaluate to inf/inf;
 // the function's value there is its limit ±1.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ std::vector<Value> softsign(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Softsign", 1, softsign, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Softsign", (1, 22), same_as_input_rule);
 }  // namespace sonnx

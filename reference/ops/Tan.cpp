@@ -1,4 +1,5 @@
 // Tan: elementwise tangent (radians).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> tan_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Tan", 7, tan_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Tan", (7, 22), same_as_input_rule);
 }  // namespace sonnx
