@@ -8,5 +8,5 @@ namespace {
 std::vector<Value> identity(OpContext& ctx) { return {ctx.value(0)}; }
 }  // namespace
 SONNX_KERNEL("", "Identity", 1, identity, Accuracy::Exact);
-SONNX_SHAPE_RULE("", "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), same_as_input_rule);
+SONNX_SHAPE_RULE("", "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), identity_rule);
 }  // namespace sonnx

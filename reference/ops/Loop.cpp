@@ -88,7 +88,10 @@ void loop_shape(InferContext& ctx) {
     ctx.fail("the body has " + std::to_string(out.size() - 1) + " outputs after the condition, the node " +
              std::to_string(ctx.num_outputs()));
   for (size_t i = 0; i < n_carried; ++i)
-    ctx.set_output(i, in[i + 2].kind == TypeInfo::Kind::Unknown ? out[i + 1] : union_type(ctx, in[i + 2], out[i + 1], "loop-carried value " + std::to_string(i)));
+    // A value whose kind changes (an empty optional initial value, a sequence after) is what the
+    // body makes of it.
+    ctx.set_output(i, in[i + 2].kind != out[i + 1].kind ? out[i + 1]
+                                                        : union_type(ctx, in[i + 2], out[i + 1], "loop-carried value " + std::to_string(i)));
   for (size_t i = n_carried; i + 1 < out.size(); ++i) {
     const TypeInfo& t = out[i + 1];
     if (t.kind != TypeInfo::Kind::Tensor) {

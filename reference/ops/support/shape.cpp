@@ -115,6 +115,10 @@ DType common_elem(const InferContext& ctx, const std::vector<size_t>& inputs) {
 
 void same_as_input_rule(InferContext& ctx) {
   if (const TypeInfo* t = ctx.input_type(0)) ctx.set_output(0, *t);
+}
+
+void identity_rule(InferContext& ctx) {
+  if (const TypeInfo* t = ctx.input_type(0)) ctx.set_output(0, *t);
   if (const Tensor* v = ctx.input_value(0)) ctx.set_output_value(0, *v);
   else if (auto p = ctx.input_partial(0)) ctx.set_output_partial(0, *p);
 }

@@ -42,8 +42,10 @@ std::optional<Dims> broadcast_shapes(const InferContext& ctx, const std::vector<
 // The element type shared by the given inputs (first known one); fails when two known differ.
 DType common_elem(const InferContext& ctx, const std::vector<size_t>& inputs);
 
-// Output 0 has input 0's type (and known or partial value, for Identity-like operators).
+// Output 0 has input 0's type (elementwise operators of one input, normalisations ...).
 void same_as_input_rule(InferContext& ctx);
+// Output 0 is input 0: its type and its known or partial value (Identity).
+void identity_rule(InferContext& ctx);
 // Broadcast all inputs; element type shared by all inputs (Add, Max, Sum, ...).
 void broadcast_rule(InferContext& ctx);
 // Broadcast all inputs; output element type bool (Equal, Less, And, ...).
