@@ -61,7 +61,14 @@ class Engine {
     infer_graph(model_.graph, scope, 0, /*main=*/true);
     for (const auto& [name, k] : scope.own()) {
       result_.types[name] = k.type;
-      if (k.partial) result_.partials[name] = *k.partial;
+      if (k.partial) {
+        result_.partials[name] = *k.partial;
+      } else if (k.value && is_integer(k.value->dtype()) && k.value->rank() <= 1) {
+        PartialValue p;  // a known small integer value, listed like the partial ones
+        p.scalar = k.value->rank() == 0;
+        for (int64_t i = 0; i < k.value->size(); ++i) p.elems.push_back(known_dim(k.value->as_int64(i)));
+        result_.partials[name] = std::move(p);
+      }
     }
   }
 

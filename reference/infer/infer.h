@@ -24,7 +24,8 @@ struct InferenceIssue {
 struct InferenceResult {
   // Every value of the main graph (inputs, initializers, node outputs) with what is known of it.
   std::map<std::string, TypeInfo> types;
-  // Propagated elements of small integer values of the main graph (shape computations).
+  // Elements of small 0-D and 1-D integer values of the main graph known at inference time, fully
+  // (constants, folded values) or partly (shape computations).
   std::map<std::string, PartialValue> partials;
   // Values of nested graphs (If/Loop/Scan bodies), by graph path then name.
   std::map<std::string, std::map<std::string, TypeInfo>> subgraph_types;

@@ -20,8 +20,9 @@ DType cast_target(const InferContext& ctx) {
     return t;
   }
   int64_t v = ctx.attr_int("to", 0);
-  if (v < 0 || v > 1000 || !is_valid_dtype(static_cast<int32_t>(v)) || v == 0)
-    ctx.fail("attribute 'to' is not a data type: " + std::to_string(v));
+  if (v <= 0 || v > 1000) ctx.fail("attribute 'to' is not a data type: " + std::to_string(v));
+  // A data type sonnx does not model yet (float8, int4, ...): the element type stays unknown.
+  if (!is_valid_dtype(static_cast<int32_t>(v))) return DType::Undefined;
   return static_cast<DType>(v);
 }
 

@@ -27,6 +27,15 @@ void if_shape(InferContext& ctx) {
   const Graph* then_g = ctx.attr_graph("then_branch");
   const Graph* else_g = ctx.attr_graph("else_branch");
   if (!then_g || !else_g) ctx.fail("attributes then_branch and else_branch are required");
+  // A condition known at inference time selects one branch; the other never runs (and may not
+  // even be valid for these inputs).
+  if (const Tensor* cv = ctx.input_value(0); cv && cv->size() == 1 && cv->dtype() == DType::Bool) {
+    std::vector<TypeInfo> taken = ctx.infer_subgraph(cv->as_int64(0) != 0 ? *then_g : *else_g, {});
+    if (taken.size() != ctx.num_outputs())
+      ctx.fail("the branch has " + std::to_string(taken.size()) + " outputs, the node " + std::to_string(ctx.num_outputs()));
+    for (size_t i = 0; i < taken.size(); ++i) ctx.set_output(i, taken[i]);
+    return;
+  }
   std::vector<TypeInfo> a = ctx.infer_subgraph(*then_g, {});
   std::vector<TypeInfo> b = ctx.infer_subgraph(*else_g, {});
   if (a.size() != b.size() || a.size() != ctx.num_outputs())
