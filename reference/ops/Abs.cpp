@@ -1,5 +1,6 @@
 // Abs: elementwise |x|. Version 6 adds integer types, 13 bfloat16. The absolute value of a signed
 // integer's lowest value wraps to itself (two's complement); unsigned values are unchanged.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -21,4 +22,5 @@ std::vector<Value> abs_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Abs", 1, abs_kernel, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Abs", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Acosh: elementwise inverse hyperbolic cosine (NaN below 1).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ SONNX_KERNEL("", "Acosh", 9, acosh_kernel, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Acosh", 22, acosh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Acosh", (9, 22), same_as_input_rule);
 }  // namespace sonnx

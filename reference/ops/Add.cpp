@@ -1,5 +1,6 @@
 // Add: elementwise sum. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 on both inputs broadcast multidirectionally.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -26,4 +27,8 @@ std::vector<Value> add_v1(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "Add", 1, add_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "Add", 7, add_v7, Accuracy::Rounding);
+namespace {
+void add_shape(InferContext& ctx) { arithmetic_rule(ctx, '+'); }
+}  // namespace
+SONNX_SHAPE_RULE("", "Add", (1, 6, 7, 13, 14), add_shape);
 }  // namespace sonnx

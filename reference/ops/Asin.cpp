@@ -1,4 +1,5 @@
 // Asin: elementwise arcsine (NaN outside [-1, 1]).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ SONNX_KERNEL("", "Asin", 7, asin_kernel, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Asin", 22, asin_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Asin", (7, 22), same_as_input_rule);
 }  // namespace sonnx

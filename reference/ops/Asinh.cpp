@@ -1,4 +1,5 @@
 // Asinh: elementwise inverse hyperbolic sine.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ SONNX_KERNEL("", "Asinh", 9, asinh_kernel, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Asinh", 22, asinh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Asinh", (9, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Atan: elementwise arctangent.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ SONNX_KERNEL("", "Atan", 7, atan_kernel, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Atan", 22, atan_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Atan", (7, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -19,6 +19,7 @@
 //        invalid in inference mode and trap); mean/var may have another float type (U) than X.
 //  15    scale/B may also have their own float type (T1); same computation.
 // All arithmetic in double, each output rounded once to its element type.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -137,4 +138,19 @@ SONNX_KERNEL("", "BatchNormalization", 1, batch_norm_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "BatchNormalization", 7, batch_norm_v7, Accuracy::Rounding);
 SONNX_KERNEL("", "BatchNormalization", 9, batch_norm_v9, Accuracy::Rounding);
 SONNX_KERNEL("", "BatchNormalization", 14, batch_norm_v14, Accuracy::Rounding);
+namespace {
+// Y has X's shape; the running and saved statistics (outputs 1-4, when present) are per channel
+// ([C]). From version 14 the statistics may have another element type (U, input 3's).
+void batch_norm_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
+  Dim c = x && x->size() >= 2 ? (*x)[1] : Dim{};
+  DType u = ctx.version() >= 14 ? ctx.input_elem(3) : t;
+  if (u == DType::Undefined) u = t;
+  for (size_t i = 1; i < ctx.num_outputs(); ++i)
+    if (ctx.has_output(i)) ctx.set_output(i, u, Dims{c});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "BatchNormalization", (1, 6, 7, 9, 14, 15), batch_norm_shape);
 }  // namespace sonnx

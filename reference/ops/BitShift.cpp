@@ -1,6 +1,7 @@
 // BitShift: elementwise X << Y (direction "LEFT") or X >> Y (direction "RIGHT") on unsigned
 // integers, with multidirectional broadcasting (version 11). Bits shifted out are lost; a shift by
 // the bit width or more gives 0 (C++ would leave it undefined).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -35,4 +36,5 @@ std::vector<Value> bit_shift(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "BitShift", 11, bit_shift, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "BitShift", (11), broadcast_rule);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Celu: elementwise max(0, x) + min(0, alpha * (e^(x/alpha) - 1)); alpha = 1 by default
 // (version 12; the schema lists float only, the other floating types compute the same formula).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -18,4 +19,5 @@ std::vector<Value> celu(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Celu", 12, celu, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Celu", (12), same_as_input_rule);
 }  // namespace sonnx

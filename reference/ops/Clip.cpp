@@ -5,6 +5,7 @@
 // - Version 11 on: lo and hi are optional scalar inputs of the input's type; an omitted bound is
 //   numeric_limits<T>::lowest() / max() as the schema says (so ±inf are clipped to the largest
 //   finite values). Version 12 adds integer types, 13 bfloat16.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -64,4 +65,5 @@ std::vector<Value> clip_v11(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "Clip", 1, clip_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Clip", 11, clip_v11, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Clip", (1, 6, 11, 12, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -1,6 +1,7 @@
 // Compress: keeps the slices along `axis` (or, without axis, the elements of the flattened input)
 // whose entry in the 1-D boolean condition is true. A condition shorter than the axis drops the
 // rest; entries past the end are allowed only when false.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -42,4 +43,20 @@ std::vector<Value> compress(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Compress", 9, compress, Accuracy::Exact);
+namespace {
+// 1-D (no axis) or the input with the axis dim unknown.
+void compress_shape(InferContext& ctx) {
+  DType c = ctx.input_elem(1);
+  if (c != DType::Undefined && c != DType::Bool) ctx.fail("the condition must be bool");
+  require_rank(ctx, 1, 1, "the condition");
+  const Dims* x = ctx.input_shape(0);
+  if (!ctx.has_attr("axis")) return ctx.set_output(0, ctx.input_elem(0), Dims{Dim{}});
+  if (!x) return ctx.set_output(0, ctx.input_elem(0), std::nullopt);
+  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
+  Dims o = *x;
+  o[static_cast<size_t>(axis)] = Dim{};
+  ctx.set_output(0, ctx.input_elem(0), o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Compress", (9, 11), compress_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Concat: joins tensors along an axis; all other dimensions must agree. Version 1 defaults the
 // axis to 1; from version 4 it is required; negative axes are accepted (documented from 11).
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -47,4 +48,63 @@ std::vector<Value> concat(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "Concat", 1, concat, Accuracy::Exact);
 SONNX_KERNEL("", "Concat", 4, concat, Accuracy::Exact);
+namespace {
+// Inputs agree on every dim but the axis; the output's axis dim is their sum. Small 1-D integer
+// values concatenate element by element (the shape vectors of Shape -> Concat -> Reshape).
+void concat_shape(InferContext& ctx) {
+  std::vector<size_t> all;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) all.push_back(i);
+  DType t = common_elem(ctx, all);
+  if (ctx.version() >= 4 && !ctx.has_attr("axis")) ctx.fail("attribute 'axis' is required");
+  int64_t axis_attr = ctx.attr_int("axis", 1);
+  std::optional<Dims> out;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i)
+    if (const Dims* s = ctx.input_shape(i)) {
+      out = *s;
+      break;
+    }
+  if (!out) {
+    ctx.set_output(0, t, std::nullopt);
+    return;
+  }
+  int64_t r = static_cast<int64_t>(out->size());
+  if (r == 0) ctx.fail("cannot concatenate scalars");
+  int64_t axis = infer_axis(ctx, axis_attr, r);
+  if (ctx.version() < 11 && axis_attr < 0) ctx.fail("a negative axis needs version 11");
+  int64_t sum = 0;
+  bool sum_known = true;
+  std::vector<PartialValue> parts;
+  bool all_partial = axis == 0 && r == 1;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    const Dims* s = ctx.input_shape(i);
+    if (all_partial) {
+      auto p = ctx.input_partial(i);
+      if (p && !p->scalar) parts.push_back(std::move(*p));
+      else all_partial = false;
+    }
+    if (!s) {
+      sum_known = false;
+      continue;
+    }
+    if (static_cast<int64_t>(s->size()) != r)
+      ctx.fail("input " + std::to_string(i) + " has rank " + std::to_string(s->size()) + ", input 0 has " + std::to_string(r));
+    for (int64_t k = 0; k < r; ++k) {
+      if (k == axis) continue;
+      (*out)[static_cast<size_t>(k)] = unify_dim(ctx, (*out)[static_cast<size_t>(k)], (*s)[static_cast<size_t>(k)],
+                                                 "input " + std::to_string(i) + " on axis " + std::to_string(k));
+    }
+    const Dim& d = (*s)[static_cast<size_t>(axis)];
+    if (sum_known && d.value && *d.value <= kMaxDimValue) sum += *d.value;
+    else sum_known = false;
+  }
+  (*out)[static_cast<size_t>(axis)] = sum_known ? known_dim(sum) : Dim{};
+  ctx.set_output(0, t, out);
+  if (all_partial) {
+    PartialValue joined;
+    for (auto& p : parts) joined.elems.insert(joined.elems.end(), p.elems.begin(), p.elems.end());
+    ctx.set_output_partial(0, std::move(joined));
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Concat", (1, 4, 11, 13), concat_shape);
 }  // namespace sonnx

@@ -1,6 +1,7 @@
 // ConcatFromSequence: concatenates the tensors of a sequence along `axis` (new_axis=0, like
 // numpy.concatenate: axis in [-r, r-1]) or stacks them along a new axis (new_axis=1, like
 // numpy.stack: axis in [-r-1, r]). An empty sequence has no defined result and traps.
+#include "support/shape.h"
 #include "support/sequence.h"
 
 namespace sonnx {
@@ -25,4 +26,24 @@ std::vector<Value> concat_from_sequence(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "ConcatFromSequence", 11, concat_from_sequence, Accuracy::Exact);
+namespace {
+// The elements joined on `axis` (or stacked on a new one with new_axis=1): the other dims are
+// the elements' where they agree; the joined dim is unknown (the length is not).
+void concat_from_sequence_shape(InferContext& ctx) {
+  const TypeInfo* s = ctx.input_type(0);
+  if (s && s->kind != TypeInfo::Kind::Sequence) ctx.fail("input 0 must be a sequence, got " + s->str());
+  if (!s || !s->inner) return;
+  const TypeInfo& e = *s->inner;
+  if (!e.shape) return ctx.set_output(0, e.elem, std::nullopt);
+  bool new_axis = ctx.attr_int("new_axis", 0) != 0;
+  if (!ctx.has_attr("axis")) ctx.fail("attribute 'axis' is required");
+  int64_t r = static_cast<int64_t>(e.shape->size()) + (new_axis ? 1 : 0);
+  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), r);
+  Dims out = *e.shape;
+  if (new_axis) out.insert(out.begin() + axis, Dim{});
+  else out[static_cast<size_t>(axis)] = Dim{};
+  ctx.set_output(0, e.elem, out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "ConcatFromSequence", (11), concat_from_sequence_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // ConstantOfShape: a tensor of the shape given by the 1-D input (empty = scalar), every element
 // equal to the one-element `value` attribute (default float 0), in that attribute's type.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -29,4 +30,30 @@ SONNX_KERNEL("", "ConstantOfShape", 21, constant_of_shape, Accuracy::Exact);
 SONNX_KERNEL("", "ConstantOfShape", 23, constant_of_shape, Accuracy::Exact);
 SONNX_KERNEL("", "ConstantOfShape", 24, constant_of_shape, Accuracy::Exact);
 SONNX_KERNEL("", "ConstantOfShape", 25, constant_of_shape, Accuracy::Exact);
+namespace {
+// The shape input's elements are the output dims; the element type is the value attribute's
+// (float when absent).
+void constant_of_shape_shape(InferContext& ctx) {
+  DType t = DType::Float;
+  if (const Attribute* a = ctx.attr("value")) {
+    if (a->type != Attribute::Type::Tensor) ctx.fail("attribute 'value' must be a tensor");
+    if (a->t.size() != 1) ctx.fail("attribute 'value' must hold one element");
+    t = a->t.dtype();
+  }
+  DType st = ctx.input_elem(0);
+  if (st != DType::Undefined && st != DType::Int64) ctx.fail("the shape input must be int64, got " + std::string(dtype_name(st)));
+  if (auto p = ctx.input_partial(0)) {
+    if (p->scalar) ctx.fail("the shape input must be 1-D");
+    for (const auto& d : p->elems)
+      if (d.value) size_dim(ctx, *d.value, "the shape");
+    ctx.set_output(0, t, p->elems);
+    return;
+  }
+  const Dims* s = ctx.input_shape(0);
+  if (s && s->size() != 1) ctx.fail("the shape input must be 1-D");
+  if (s && (*s)[0].value && *(*s)[0].value <= kMaxKnownElements) ctx.set_output(0, t, Dims(static_cast<size_t>(*(*s)[0].value)));
+  else ctx.set_output(0, t, std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "ConstantOfShape", (9, 20, 21, 23, 24, 25), constant_of_shape_shape);
 }  // namespace sonnx

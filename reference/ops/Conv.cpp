@@ -2,6 +2,7 @@
 //   Y[n, m, o] = B[m] + sum_{c in group(m), k} X[n, g*C/group + c, o*s - pad_begin + k*d] * W[m, c, k]
 // with elements of the padding contributing nothing. Versions 1 and 11 differ only in how the
 // documentation words auto_pad; the arithmetic is the same, so one kernel serves both.
+#include "support/shape.h"
 #include "support/window.h"
 
 namespace sonnx {
@@ -40,4 +41,8 @@ SONNX_KERNEL("", "Conv", 1, conv, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Conv", 22, conv, Accuracy::Rounding);
+namespace {
+void conv_shape(InferContext& ctx) { conv_rule(ctx, 1, common_elem(ctx, {0, 1})); }
+}  // namespace
+SONNX_SHAPE_RULE("", "Conv", (1, 11, 22), conv_shape);
 }  // namespace sonnx

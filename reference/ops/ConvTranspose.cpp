@@ -12,6 +12,7 @@
 //               SAME_UPPER, contradicting its own auto_pad description ("extra padding at the end
 //               for SAME_UPPER"); we follow the auto_pad description: total - total/2 at the
 //               beginning only for SAME_LOWER.
+#include "support/shape.h"
 #include "support/window.h"
 
 namespace sonnx {
@@ -118,4 +119,66 @@ SONNX_KERNEL("", "ConvTranspose", 11, conv_transpose, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "ConvTranspose", 22, conv_transpose, Accuracy::Rounding);
+namespace {
+// Output [N, W[1] * group, spatial...]: output_shape when given, else
+// stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - pad_begin - pad_end (SAME_*: in * stride).
+void conv_transpose_shape(InferContext& ctx) {
+  DType t = common_elem(ctx, {0, 1});
+  const Dims* x = ctx.input_shape(0);
+  const Dims* w = ctx.input_shape(1);
+  int64_t group = ctx.attr_int("group", 1);
+  if (group < 1) ctx.fail("group must be positive");
+  if (!x) {
+    ctx.set_output(0, t, w ? std::optional<Dims>(Dims(w->size())) : std::nullopt);
+    return;
+  }
+  if (x->size() < 2) ctx.fail("the input must have rank at least 2");
+  if (w && w->size() != x->size()) ctx.fail("X has rank " + std::to_string(x->size()) + ", W has " + std::to_string(w->size()));
+  size_t r = x->size() - 2;
+  Dim m;
+  if (w && (*w)[1].value) m = known_dim(*(*w)[1].value * group);
+  if (x && w && (*x)[1].value && (*w)[0].value && *(*x)[1].value != *(*w)[0].value)
+    ctx.fail("X has " + std::to_string(*(*x)[1].value) + " channels, W has " + std::to_string(*(*w)[0].value));
+  Dims out{(*x)[0], m};
+  std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
+  if (kernel.empty() && w)
+    for (size_t i = 2; i < w->size(); ++i) kernel.push_back((*w)[i].value.value_or(-1));
+  auto per_axis = [&](const char* name, int64_t def) {
+    std::vector<int64_t> v = ctx.attr_ints(name);
+    if (v.empty()) v.assign(r, def);
+    if (v.size() != r) ctx.fail(std::string("attribute '") + name + "' has the wrong length");
+    return v;
+  };
+  std::vector<int64_t> strides = per_axis("strides", 1), dil = per_axis("dilations", 1), outpad = per_axis("output_padding", 0);
+  std::vector<int64_t> pads = ctx.attr_ints("pads");
+  if (pads.empty()) pads.assign(2 * r, 0);
+  if (pads.size() != 2 * r) ctx.fail("attribute 'pads' has the wrong length");
+  std::vector<int64_t> output_shape = ctx.attr_ints("output_shape");
+  std::string ap = ctx.attr_string("auto_pad", "NOTSET");
+  for (size_t i = 0; i < r; ++i) {
+    if (!output_shape.empty()) {
+      if (output_shape.size() != r && output_shape.size() != r + 2) ctx.fail("output_shape has the wrong length");
+      out.push_back(size_dim(ctx, output_shape[output_shape.size() - r + i], "output_shape"));
+      continue;
+    }
+    const Dim& in = (*x)[i + 2];
+    if (!in.value || kernel.size() != r || kernel[i] < 0 || *in.value > kMaxDimValue) {
+      out.push_back(Dim{});
+      continue;
+    }
+    // Bounds that keep stride * (in - 1) + (k - 1) * dilation within int64 (in <= 2^40).
+    constexpr int64_t lim = int64_t{1} << 20;
+    if (strides[i] < 1 || strides[i] > lim || dil[i] < 1 || dil[i] > lim || std::abs(outpad[i]) > lim ||
+        std::abs(pads[i]) > lim || std::abs(pads[i + r]) > lim || kernel[i] > lim)
+      ctx.fail("invalid window attributes");
+    int64_t v;
+    if (ap == "SAME_UPPER" || ap == "SAME_LOWER") v = *in.value * strides[i];
+    else if (ap == "VALID") v = strides[i] * (*in.value - 1) + outpad[i] + (kernel[i] - 1) * dil[i] + 1;
+    else v = strides[i] * (*in.value - 1) + outpad[i] + (kernel[i] - 1) * dil[i] + 1 - pads[i] - pads[i + r];
+    out.push_back(size_dim(ctx, v, "the window"));
+  }
+  ctx.set_output(0, t, out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "ConvTranspose", (1, 11, 22), conv_transpose_shape);
 }  // namespace sonnx

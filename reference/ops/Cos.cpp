@@ -1,4 +1,5 @@
 // Cos: elementwise cosine (radians).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ SONNX_KERNEL("", "Cos", 7, cos_kernel, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Cos", 22, cos_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Cos", (7, 22), same_as_input_rule);
 }  // namespace sonnx

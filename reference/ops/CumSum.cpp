@@ -1,6 +1,7 @@
 // CumSum: running sums along an axis (a scalar input). exclusive=1 leaves out the current element
 // (the first sum is 0); reverse=1 sums from the end. Integers wrap; float16/bfloat16 accumulate
 // in float and round each output.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -39,4 +40,5 @@ std::vector<Value> cumsum(OpContext& ctx) {
 }  // namespace
 // Floating sums round (the order is fixed, but backends may sum differently).
 SONNX_KERNEL("", "CumSum", 11, cumsum, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "CumSum", (11, 14), same_as_input_rule);
 }  // namespace sonnx

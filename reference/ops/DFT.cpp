@@ -7,6 +7,7 @@
 // - onesided=1: only bins 0..floor(n/2) (the rest follow by conjugate symmetry). The schema says
 //   this is not possible for complex input, and defines no inverse of a one-sided spectrum; both
 //   combinations trap.
+#include "support/shape.h"
 #include "support/spectral.h"
 
 namespace sonnx {
@@ -73,4 +74,38 @@ std::vector<Value> dft(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "DFT", 17, dft, Accuracy::Rounding);
+namespace {
+// The signal [batch, n..., 1 or 2] becomes complex (last dim 2); the transformed axis has
+// dft_length (input 1) or its size, halved + 1 when onesided. The axis is an attribute until 20, an
+// input (2) from 20.
+void dft_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  if (!x) return ctx.set_output(0, t, std::nullopt);
+  int64_t r = static_cast<int64_t>(x->size());
+  if (r < 2) ctx.fail("the signal must have rank at least 2");
+  std::optional<int64_t> axis_v;
+  if (ctx.version() < 20) axis_v = ctx.attr_int("axis", 1);
+  else if (!ctx.has_input(2)) axis_v = -2;
+  else if (auto a = ctx.input_ints(2); a && a->size() == 1) axis_v = (*a)[0];
+  Dims o = *x;
+  o.back() = known_dim(2);
+  if (!axis_v) {
+    for (int64_t i = 1; i + 1 < r; ++i) o[static_cast<size_t>(i)] = Dim{};
+    return ctx.set_output(0, t, o);
+  }
+  int64_t axis = infer_axis(ctx, *axis_v, r);
+  if (axis == 0 || axis == r - 1) ctx.fail("the DFT axis cannot be the batch or the complex axis");
+  Dim n = o[static_cast<size_t>(axis)];
+  if (ctx.has_input(1)) {
+    auto len = ctx.input_ints(1);
+    n = len && len->size() == 1 ? size_dim(ctx, (*len)[0], "dft_length") : Dim{};
+  }
+  if (ctx.attr_int("onesided", 0) != 0 && n.value) n = known_dim(*n.value / 2 + 1);
+  else if (ctx.attr_int("onesided", 0) != 0) n = Dim{};
+  o[static_cast<size_t>(axis)] = n;
+  ctx.set_output(0, t, o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "DFT", (17, 20), dft_shape);
 }  // namespace sonnx

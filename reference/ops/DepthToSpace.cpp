@@ -1,6 +1,7 @@
 // DepthToSpace: moves blocks of channels of an NCHW tensor into blocksize x blocksize spatial
 // blocks. Mode DCR (default; the only behaviour of version 1): channels are read as
 // [blocksize, blocksize, C/bs²]; mode CRD (version 11+): as [C/bs², blocksize, blocksize].
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -30,4 +31,24 @@ std::vector<Value> depth_to_space(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "DepthToSpace", 1, depth_to_space, Accuracy::Exact);
 SONNX_KERNEL("", "DepthToSpace", 11, depth_to_space, Accuracy::Exact);
+namespace {
+// [N, C / b^2, H * b, W * b].
+void depth_to_space_shape(InferContext& ctx) {
+  require_rank(ctx, 0, 4, "input");
+  int64_t b = ctx.attr_int("blocksize", 0);
+  if (b < 1 || b > (int64_t{1} << 20)) ctx.fail("blocksize must be positive");
+  const Dims* x = ctx.input_shape(0);
+  if (!x) return ctx.set_output(0, ctx.input_elem(0), Dims(4));
+  Dims o = *x;
+  if (o[1].value) {
+    if (*o[1].value % (b * b) != 0) ctx.fail("the channels are not a multiple of blocksize^2");
+    o[1] = known_dim(*o[1].value / (b * b));
+  }
+  for (size_t i = 2; i < 4; ++i)
+    if (o[i].value) o[i] = size_dim(ctx, *o[i].value * b, "blocksize");
+    else o[i] = Dim{};
+  ctx.set_output(0, ctx.input_elem(0), o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "DepthToSpace", (1, 11, 13), depth_to_space_shape);
 }  // namespace sonnx

@@ -3,6 +3,7 @@
 // rounded once to float. x_zero_point is optional (0).
 // Version 10: scale and zero point are per tensor. Version 13: they may instead be 1-D with one
 // value per index along `axis` (default 1).
+#include "support/shape.h"
 #include "support/quantize.h"
 
 namespace sonnx {
@@ -41,4 +42,17 @@ std::vector<Value> dequantize_v13(OpContext& ctx) { return dequantize_impl(ctx, 
 }  // namespace
 SONNX_KERNEL("", "DequantizeLinear", 10, dequantize_v10, Accuracy::Rounding);
 SONNX_KERNEL("", "DequantizeLinear", 13, dequantize_v13, Accuracy::Rounding);
+namespace {
+// x's shape; float before 19, then x_scale's type (output_dtype from 23 when set).
+void dequantize_shape(InferContext& ctx) {
+  DType t = ctx.version() < 19 ? DType::Float : ctx.input_elem(1);
+  if (ctx.version() >= 23 && ctx.attr_int("output_dtype", 0) != 0) {
+    int64_t d = ctx.attr_int("output_dtype", 0);
+    t = d > 0 && d < 1000 && is_valid_dtype(static_cast<int32_t>(d)) ? static_cast<DType>(d) : DType::Undefined;
+  }
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "DequantizeLinear", (10, 13, 19, 21, 23, 24, 25), dequantize_shape);
 }  // namespace sonnx

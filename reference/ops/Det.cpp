@@ -2,6 +2,7 @@
 // Y has shape [*] (a scalar for a 2-D X). Computed in double by Gaussian elimination with partial
 // pivoting (det = product of the pivots, sign flipped per row swap) and rounded once to the element
 // type. M = 0 gives 1 (the empty product). A matrix containing NaN gives NaN.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -52,4 +53,15 @@ SONNX_KERNEL("", "Det", 11, det, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Det", 22, det, Accuracy::Rounding);
+namespace {
+// The batch dims of a stack of square matrices.
+void det_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  if (!x) return ctx.set_output(0, ctx.input_elem(0), std::nullopt);
+  if (x->size() < 2) ctx.fail("the input must have rank at least 2");
+  unify_dim(ctx, (*x)[x->size() - 1], (*x)[x->size() - 2], "the matrices must be square");
+  ctx.set_output(0, ctx.input_elem(0), Dims(x->begin(), x->end() - 2));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Det", (11, 22), det_shape);
 }  // namespace sonnx

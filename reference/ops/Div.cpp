@@ -4,6 +4,7 @@
 // Integer division truncates toward zero (as C++ and the ONNX backend tests do); division by zero
 // traps; the one overflowing case, lowest / -1, wraps to lowest. Floats follow IEEE (x/0 = ±inf,
 // 0/0 = NaN).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -29,4 +30,8 @@ Tensor div(OpContext& ctx, const Tensor& a, const Tensor& b) {
 }  // namespace
 SONNX_KERNEL("", "Div", 1, binary_legacy<div>, Accuracy::Rounding);
 SONNX_KERNEL("", "Div", 7, binary_multidirectional<div>, Accuracy::Rounding);
+namespace {
+void div_shape(InferContext& ctx) { arithmetic_rule(ctx, '/'); }
+}  // namespace
+SONNX_SHAPE_RULE("", "Div", (1, 6, 7, 13, 14), div_shape);
 }  // namespace sonnx

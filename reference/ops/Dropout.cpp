@@ -13,6 +13,7 @@
 //        Mask is bool. 13 adds bfloat16 data.
 // ratio must lie in [0, 1); ratio 0 drops nothing. Random draws: one uniform [0, 1) per element in
 // row-major order, kept when >= ratio. Arithmetic in double, rounded once to the element type.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -88,4 +89,14 @@ SONNX_KERNEL("", "Dropout", 12, dropout_v12, Accuracy::Random);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Dropout", 22, dropout_v12, Accuracy::Random);
+namespace {
+// Output 0 is X; the mask has X's shape, of X's type in versions 1-7 and bool from 10.
+void dropout_shape(InferContext& ctx) {
+  same_as_input_rule(ctx);
+  const Dims* x = ctx.input_shape(0);
+  DType mask = ctx.version() < 10 ? ctx.input_elem(0) : DType::Bool;
+  if (ctx.has_output(1)) ctx.set_output(1, mask, x ? std::optional<Dims>(*x) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Dropout", (1, 6, 7, 10, 12, 13, 22), dropout_shape);
 }  // namespace sonnx

@@ -5,6 +5,7 @@
 //   y = saturate(round(x / y_scale) + y_zero_point)
 // (rounding half to even). An all-zero x gives y_scale 0 and the 0/0 = NaN steps become 0, as a
 // cast of NaN does here. A NaN in x makes the range NaN.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -45,4 +46,13 @@ std::vector<Value> dynamic_quantize(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "DynamicQuantizeLinear", 11, dynamic_quantize, Accuracy::Rounding);
+namespace {
+void dynamic_quantize_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, DType::UInt8, x ? std::optional<Dims>(*x) : std::nullopt);
+  ctx.set_output(1, DType::Float, Dims{});
+  ctx.set_output(2, DType::UInt8, Dims{});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "DynamicQuantizeLinear", (11), dynamic_quantize_shape);
 }  // namespace sonnx

@@ -6,6 +6,10 @@
 // (implicit mode). Letters missing from the output are summed over. Dimensions of size 1 broadcast
 // against the other operands' size for the same letter (as numpy allows). Products and sums are
 // computed in compute_t<T> (integers wrap).
+#include <cctype>
+#include <map>
+
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -191,4 +195,81 @@ std::vector<Value> einsum(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Einsum", 12, einsum, Accuracy::Rounding);
+namespace {
+// The output subscripts (explicit after "->", else the letters used once, sorted) pick the dims
+// of the operands' letters; "..." stands for the broadcast of the operands' remaining dims.
+void einsum_shape(InferContext& ctx) {
+  std::string eq;
+  for (char c : ctx.attr_string("equation", "")) if (c != ' ') eq += c;
+  std::vector<size_t> all;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) all.push_back(i);
+  DType t = common_elem(ctx, all);
+  size_t arrow = eq.find("->");
+  std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> terms;
+  for (size_t p = 0;;) {
+    size_t c = lhs.find(',', p);
+    terms.push_back(lhs.substr(p, c == std::string::npos ? std::string::npos : c - p));
+    if (c == std::string::npos) break;
+    p = c + 1;
+  }
+  if (terms.size() != ctx.num_inputs()) ctx.fail("the equation has " + std::to_string(terms.size()) + " operands, the node " + std::to_string(ctx.num_inputs()));
+  std::map<char, Dim> letters;
+  std::map<char, int> count;
+  std::vector<const Dims*> ellipses;
+  std::vector<Dims> ell_store(terms.size());
+  bool any_ellipsis = false;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const Dims* s = ctx.input_shape(i);
+    if (!s) return ctx.set_output(0, t, std::nullopt);
+    std::string term = terms[i];
+    size_t e = term.find("...");
+    size_t named = term.size() - (e == std::string::npos ? 0 : 3);
+    if (named > s->size()) ctx.fail("operand " + std::to_string(i) + " has fewer dims than subscripts");
+    size_t ell = s->size() - named;
+    if (e == std::string::npos && ell != 0) ctx.fail("operand " + std::to_string(i) + " has more dims than subscripts");
+    size_t k = 0;
+    for (size_t j = 0; j < term.size();) {
+      if (term.compare(j, 3, "...") == 0) {
+        any_ellipsis = true;
+        ell_store[i] = Dims(s->begin() + static_cast<std::ptrdiff_t>(k), s->begin() + static_cast<std::ptrdiff_t>(k + ell));
+        ellipses.push_back(&ell_store[i]);
+        k += ell;
+        j += 3;
+        continue;
+      }
+      char c = term[j++];
+      if (!std::isalpha(static_cast<unsigned char>(c))) ctx.fail(std::string("invalid subscript '") + c + "'");
+      const Dim& d = (*s)[k++];
+      auto it = letters.find(c);
+      if (it == letters.end()) letters[c] = d;
+      else if (it->second.value && d.value && *it->second.value != *d.value && *it->second.value != 1 && *d.value != 1)
+        ctx.fail(std::string("subscript '") + c + "' has sizes " + std::to_string(*it->second.value) + " and " + std::to_string(*d.value));
+      else if (d.value && (!it->second.value || *it->second.value == 1)) it->second = d;
+      ++count[c];
+    }
+  }
+  auto ell = broadcast_shapes(ctx, ellipses);
+  std::string out_terms;
+  if (arrow != std::string::npos) out_terms = eq.substr(arrow + 2);
+  else {
+    if (any_ellipsis) out_terms = "...";
+    for (const auto& [c, n] : count) if (n == 1) out_terms += c;
+  }
+  Dims o;
+  for (size_t j = 0; j < out_terms.size();) {
+    if (out_terms.compare(j, 3, "...") == 0) {
+      if (ell) o.insert(o.end(), ell->begin(), ell->end());
+      j += 3;
+      continue;
+    }
+    char c = out_terms[j++];
+    auto it = letters.find(c);
+    if (it == letters.end()) ctx.fail(std::string("output subscript '") + c + "' is not an input subscript");
+    o.push_back(it->second);
+  }
+  ctx.set_output(0, t, o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Einsum", (12), einsum_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Elu: elementwise alpha * (e^x - 1) for x < 0, x otherwise; alpha = 1 by default. Versions 1 and 6
 // compute the same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -16,4 +17,5 @@ SONNX_KERNEL("", "Elu", 1, elu, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Elu", 22, elu, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Elu", (1, 6, 22), same_as_input_rule);
 }  // namespace sonnx

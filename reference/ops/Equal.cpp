@@ -2,6 +2,7 @@
 // (legacy broadcasting); from version 7 both inputs broadcast multidirectionally. Versions 1 and 7
 // take bool/int32/int64, 11 adds the other integer and float types, 13 bfloat16, 19 strings (equal
 // when their bytes are). NaN equals nothing.
+#include "support/shape.h"
 #include "support/elementwise.h"
 #include "support/indexing.h"
 
@@ -20,4 +21,5 @@ Tensor equal(OpContext& ctx, const Tensor& a, const Tensor& b) {
 SONNX_KERNEL("", "Equal", 1, binary_legacy<equal>, Accuracy::Exact);
 SONNX_KERNEL("", "Equal", 7, binary_multidirectional<equal>, Accuracy::Exact);
 SONNX_KERNEL("", "Equal", 19, binary_multidirectional<equal>, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Equal", (1, 7, 11, 13, 19), broadcast_bool_rule);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Erf: elementwise error function (version 9; 13 adds bfloat16). The schema also admits integer
 // types: the value is computed in double and converted back toward zero (so only 0 and ±1 occur).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -18,4 +19,5 @@ std::vector<Value> erf_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Erf", 9, erf_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Erf", (9, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Exp: elementwise e^x. Versions 1, 6, 13 (13 adds bfloat16) compute the same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -10,4 +11,5 @@ std::vector<Value> exp_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Exp", 1, exp_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Exp", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // EyeLike: a matrix of the input's 2-D shape with ones on diagonal k (out[i][i+k] = 1) and zeros
 // elsewhere, of type `dtype` if given, else the input's type.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -41,4 +42,18 @@ SONNX_KERNEL("", "EyeLike", 9, eye_like, Accuracy::Exact);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "EyeLike", 22, eye_like, Accuracy::Exact);
+namespace {
+DType dtype_attr(const InferContext& ctx, const char* name, DType def) {
+  if (!ctx.has_attr(name)) return def;
+  int64_t d = ctx.attr_int(name, 0);
+  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail(std::string(name) + " is not a data type");
+  return static_cast<DType>(d);
+}
+void eye_like_shape(InferContext& ctx) {
+  require_rank(ctx, 0, 2, "input");
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, dtype_attr(ctx, "dtype", ctx.input_elem(0)), x ? std::optional<Dims>(*x) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "EyeLike", (9, 22), eye_like_shape);
 }  // namespace sonnx

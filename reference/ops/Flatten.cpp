@@ -1,5 +1,6 @@
 // Flatten: reshapes to 2-D [d_0*...*d_(axis-1), d_axis*...*d_n]; axis in [-r, r] (negative from
 // version 11; accepted throughout), default 1.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -25,4 +26,27 @@ SONNX_KERNEL("", "Flatten", 21, flatten, Accuracy::Exact);
 SONNX_KERNEL("", "Flatten", 23, flatten, Accuracy::Exact);
 SONNX_KERNEL("", "Flatten", 24, flatten, Accuracy::Exact);
 SONNX_KERNEL("", "Flatten", 25, flatten, Accuracy::Exact);
+namespace {
+// [d0*...*d(axis-1), d(axis)*...*d(r-1)]; axis in [0, r] (negative from version 11).
+void flatten_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  if (!x) {
+    ctx.set_output(0, ctx.input_elem(0), Dims(2));
+    return;
+  }
+  int64_t r = static_cast<int64_t>(x->size());
+  int64_t axis = ctx.attr_int("axis", 1);
+  if (axis < -r || axis > r || (ctx.version() < 11 && axis < 0))
+    ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(r));
+  if (axis < 0) axis += r;
+  Dims outer(x->begin(), x->begin() + axis), inner(x->begin() + axis, x->end());
+  auto dim_of = [](const Dims& d) {
+    if (d.size() == 1) return d[0];
+    auto p = dims_product(d);
+    return p ? known_dim(*p) : Dim{};
+  };
+  ctx.set_output(0, ctx.input_elem(0), Dims{dim_of(outer), dim_of(inner)});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Flatten", (1, 9, 11, 13, 21, 23, 24, 25), flatten_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Floor: elementwise largest integer ≤ x. Versions 1, 6, 13 (13 adds bfloat16) compute the
 // same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ std::vector<Value> floor_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Floor", 1, floor_kernel, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Floor", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

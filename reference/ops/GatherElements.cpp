@@ -1,5 +1,6 @@
 // GatherElements: out[p] = data[p with p[axis] replaced by indices[p]]; indices has data's rank
 // and gives the output shape. Negative indices count from the end; any index outside data traps.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -16,4 +17,16 @@ std::vector<Value> gather_elements(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "GatherElements", 11, gather_elements, Accuracy::Exact);
+namespace {
+// The output has the indices' shape; ranks must agree.
+void gather_elements_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  const Dims* idx = ctx.input_shape(1);
+  if (x && idx && x->size() != idx->size()) ctx.fail("data and indices must have the same rank");
+  if (x) infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
+  ctx.set_output(0, t, idx ? std::optional<Dims>(*idx) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "GatherElements", (11, 13), gather_elements_shape);
 }  // namespace sonnx

@@ -2,6 +2,7 @@
 // (after b = batch_dims leading batch dimensions shared by data and indices, version 12+); each
 // tuple selects an element or a slice data[batch..., tuple, :]. Output shape:
 // indices.shape[:-1] + data.shape[b+k:]. Negative indices count from the end; out of range traps.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -42,4 +43,25 @@ std::vector<Value> gather_nd(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "GatherND", 11, gather_nd, Accuracy::Exact);
+namespace {
+// indices[:-1] + data[batch_dims + indices[-1]:], the batch dims in front.
+void gather_nd_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  const Dims* idx = ctx.input_shape(1);
+  int64_t b = ctx.version() >= 12 ? ctx.attr_int("batch_dims", 0) : 0;
+  if (!x || !idx || idx->empty() || !idx->back().value) {
+    ctx.set_output(0, t, std::nullopt);
+    return;
+  }
+  int64_t r = static_cast<int64_t>(x->size()), q = static_cast<int64_t>(idx->size());
+  int64_t last = *idx->back().value;
+  if (b < 0 || b >= std::min(r, q)) ctx.fail("batch_dims " + std::to_string(b) + " is out of range");
+  if (last < 1 || last > r - b) ctx.fail("the last indices dimension " + std::to_string(last) + " is out of range");
+  Dims out(idx->begin(), idx->end() - 1);
+  out.insert(out.end(), x->begin() + b + last, x->end());
+  ctx.set_output(0, t, out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "GatherND", (11, 12, 13), gather_nd_shape);
 }  // namespace sonnx

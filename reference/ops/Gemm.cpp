@@ -7,6 +7,7 @@
 // two's-complement wraparound; integral alpha/beta (the usual 1 and 1) scale with wraparound too,
 // other values are applied in double and the result converted as Cast does (truncation,
 // saturating) — ONNX does not say how a float alpha meets an integer product.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -96,4 +97,25 @@ std::vector<Value> gemm_v7(OpContext& ctx) { return gemm_impl(ctx, false); }
 }  // namespace
 SONNX_KERNEL("", "Gemm", 1, gemm_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "Gemm", 7, gemm_v7, Accuracy::Rounding);
+namespace {
+// [M, N] from A (M x K, or K x M with transA) and B (K x N, or N x K with transB); C broadcasts to it.
+void gemm_shape(InferContext& ctx) {
+  DType t = common_elem(ctx, {0, 1, 2});
+  const Dims* a = ctx.input_shape(0);
+  const Dims* b = ctx.input_shape(1);
+  require_rank(ctx, 0, 2, "A");
+  require_rank(ctx, 1, 2, "B");
+  bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
+  Dim m = a ? (*a)[ta ? 1 : 0] : Dim{}, ka = a ? (*a)[ta ? 0 : 1] : Dim{};
+  Dim n = b ? (*b)[tb ? 0 : 1] : Dim{}, kb = b ? (*b)[tb ? 1 : 0] : Dim{};
+  unify_dim(ctx, ka, kb, "the contracted dimensions of A and B");
+  Dims out{m, n};
+  if (const Dims* c = ctx.input_shape(2)) {
+    auto bc = broadcast_shapes(ctx, {&out, c});
+    if (bc->size() != 2) ctx.fail("C does not broadcast to [M, N]");
+  }
+  ctx.set_output(0, t, out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Gemm", (1, 6, 7, 9, 11, 13), gemm_shape);
 }  // namespace sonnx

@@ -1,6 +1,7 @@
 // Greater: elementwise A > B, a bool tensor. Version 1 broadcasts B to A only when broadcast=1
 // (legacy broadcasting); from version 7 both inputs broadcast multidirectionally. Version 9 adds
 // integer types, 13 bfloat16. Comparisons with NaN are false.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -13,4 +14,5 @@ Tensor greater(OpContext& ctx, const Tensor& a, const Tensor& b) {
 }  // namespace
 SONNX_KERNEL("", "Greater", 1, binary_legacy<greater>, Accuracy::Exact);
 SONNX_KERNEL("", "Greater", 7, binary_multidirectional<greater>, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Greater", (1, 7, 9, 13), broadcast_bool_rule);
 }  // namespace sonnx

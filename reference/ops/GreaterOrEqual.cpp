@@ -1,5 +1,6 @@
 // GreaterOrEqual: elementwise A >= B, a bool tensor, with multidirectional broadcasting (version 12;
 // 16 adds bfloat16). Comparisons with NaN are false.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ Tensor greater_or_equal(OpContext& ctx, const Tensor& a, const Tensor& b) {
 }
 }  // namespace
 SONNX_KERNEL("", "GreaterOrEqual", 12, binary_multidirectional<greater_or_equal>, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "GreaterOrEqual", (12, 16), broadcast_bool_rule);
 }  // namespace sonnx

@@ -10,6 +10,7 @@
 // (4x4 neighbours, cubic coefficient -0.75; each neighbour's index is padded separately).
 // These are the semantics of torch.nn.functional.grid_sample, which the operator names as its model.
 // X may have any real type (integer results round to nearest, ties to even); grid is floating.
+#include "support/shape.h"
 #include "support/resample.h"
 
 namespace sonnx {
@@ -117,4 +118,18 @@ std::vector<Value> grid_sample(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "GridSample", 16, grid_sample, Accuracy::Rounding);
+namespace {
+// [N, C, grid's spatial dims...] (the grid is [N, spatial..., rank]).
+void grid_sample_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  const Dims* g = ctx.input_shape(1);
+  if (!x || !g) return ctx.set_output(0, ctx.input_elem(0), std::nullopt);
+  if (x->size() != g->size()) ctx.fail("X and grid have different ranks");
+  if (x->size() < 3) ctx.fail("X must have rank at least 3");
+  Dims o{unify_dim(ctx, (*x)[0], (*g)[0], "the batch of X and grid"), (*x)[1]};
+  o.insert(o.end(), g->begin() + 1, g->end() - 1);
+  ctx.set_output(0, ctx.input_elem(0), o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "GridSample", (16, 20, 22), grid_sample_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // HardSigmoid: elementwise max(0, min(1, alpha * x + beta)), alpha = 0.2 and beta = 0.5 by
 // default. Versions 1 and 6 compute the same function. NaN stays NaN.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -21,4 +22,5 @@ SONNX_KERNEL("", "HardSigmoid", 1, hard_sigmoid, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "HardSigmoid", 22, hard_sigmoid, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "HardSigmoid", (1, 6, 22), same_as_input_rule);
 }  // namespace sonnx

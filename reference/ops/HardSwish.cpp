@@ -1,4 +1,5 @@
 // HardSwish: elementwise x * max(0, min(1, x / 6 + 1/2)) (version 14). NaN stays NaN.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -19,4 +20,5 @@ SONNX_KERNEL("", "HardSwish", 14, hard_swish, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "HardSwish", 22, hard_swish, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "HardSwish", (14, 22), same_as_input_rule);
 }  // namespace sonnx

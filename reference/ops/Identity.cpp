@@ -1,4 +1,5 @@
 // Identity: output equals input (tensor, sequence or optional since version 16).
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -15,4 +16,5 @@ SONNX_KERNEL("", "Identity", 21, identity, Accuracy::Exact);
 SONNX_KERNEL("", "Identity", 23, identity, Accuracy::Exact);
 SONNX_KERNEL("", "Identity", 24, identity, Accuracy::Exact);
 SONNX_KERNEL("", "Identity", 25, identity, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), identity_rule);
 }  // namespace sonnx

@@ -2,6 +2,7 @@
 // (population) variance computed per instance and channel, i.e. over D1..Dn of an
 // (N x C x D1 ... Dn) input; scale and B have C elements. Version 1's consumed_inputs is ignored;
 // version 6 is the same computation. All arithmetic in double, rounded once to the element type.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -40,4 +41,11 @@ SONNX_KERNEL("", "InstanceNormalization", 1, instance_norm, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "InstanceNormalization", 22, instance_norm, Accuracy::Rounding);
+namespace {
+void instance_norm_shape(InferContext& ctx) {
+  common_elem(ctx, {0, 1, 2});
+  same_as_input_rule(ctx);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "InstanceNormalization", (1, 6, 22), instance_norm_shape);
 }  // namespace sonnx

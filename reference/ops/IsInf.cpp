@@ -1,5 +1,6 @@
 // IsInf: elementwise true where x is +inf (when detect_positive=1, the default) or -inf (when
 // detect_negative=1, the default) (version 10).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -23,4 +24,11 @@ SONNX_KERNEL("", "IsInf", 10, is_inf, Accuracy::Exact);
 // Version 20 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "IsInf", 20, is_inf, Accuracy::Exact);
+namespace {
+void isinf_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, DType::Bool, x ? std::optional<Dims>(*x) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "IsInf", (10, 20), isinf_shape);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // IsNaN: elementwise true where x is NaN (version 9; 13 adds bfloat16).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -17,4 +18,11 @@ SONNX_KERNEL("", "IsNaN", 9, is_nan, Accuracy::Exact);
 // Version 20 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "IsNaN", 20, is_nan, Accuracy::Exact);
+namespace {
+void isnan_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, DType::Bool, x ? std::optional<Dims>(*x) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "IsNaN", (9, 13, 20), isnan_shape);
 }  // namespace sonnx

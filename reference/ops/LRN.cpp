@@ -2,6 +2,7 @@
 //   square_sum[n,c,d] = sum of X[n,i,d]^2 for max(0, c - floor((size-1)/2)) <= i <= min(C-1, c + ceil((size-1)/2))
 //   Y[n,c,d] = X[n,c,d] / (bias + alpha / size * square_sum[n,c,d]) ^ beta
 // size is required (≥ 1). Version 13 adds bfloat16. Computed in double, rounded once.
+#include "support/shape.h"
 #include "support/reduce.h"
 
 namespace sonnx {
@@ -36,4 +37,5 @@ std::vector<Value> lrn(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "LRN", 1, lrn, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "LRN", (1, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -6,6 +6,7 @@
 // InvStdDev have shape [d0, ..., d(axis-1), 1, ..., 1] and element type stash_type (float, the
 // default, or bfloat16). The schema asks for the first stage to be computed at least in stash_type
 // precision; this kernel computes everything in double and rounds each output once to its type.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -58,4 +59,25 @@ std::vector<Value> layer_norm(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "LayerNormalization", 17, layer_norm, Accuracy::Rounding);
+namespace {
+// Y has X's shape; Mean and InvStdDev keep the axes before `axis` and have 1 from there, of the
+// stash_type (float by default).
+void layer_norm_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
+  std::optional<Dims> stats;
+  if (x) {
+    int64_t r = static_cast<int64_t>(x->size());
+    int64_t axis = infer_axis(ctx, ctx.attr_int("axis", -1), r);
+    stats = Dims(x->begin(), x->begin() + axis);
+    stats->resize(x->size(), known_dim(1));
+  }
+  int64_t stash = ctx.attr_int("stash_type", 1);
+  DType u = is_valid_dtype(static_cast<int32_t>(stash)) && stash > 0 && stash < 1000 ? static_cast<DType>(stash) : DType::Float;
+  for (size_t i = 1; i < 3; ++i)
+    if (ctx.has_output(i)) ctx.set_output(i, u, stats);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "LayerNormalization", (17), layer_norm_shape);
 }  // namespace sonnx

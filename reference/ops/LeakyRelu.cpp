@@ -1,5 +1,6 @@
 // LeakyRelu: elementwise alpha * x for x < 0, x otherwise; alpha = 0.01 by default. Versions 1, 6
 // and 16 (16 adds bfloat16) compute the same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -12,4 +13,5 @@ std::vector<Value> leaky_relu(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "LeakyRelu", 1, leaky_relu, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "LeakyRelu", (1, 6, 16), same_as_input_rule);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Log: elementwise natural logarithm (-inf at 0, NaN below 0). Versions 1, 6, 13 (13 adds
 // bfloat16) compute the same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ std::vector<Value> log_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Log", 1, log_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Log", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -6,6 +6,7 @@
 // is ignored (the spec's table: "cond = ... // ignored"); with both omitted the loop would never end,
 // which the reference reports as a trap instead of hanging. Versions 11, 13 and 16 only widened the
 // types of loop-carried values (sequences, optionals); the iteration semantics is unchanged.
+#include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/indexing.h"
 
@@ -71,4 +72,48 @@ SONNX_KERNEL("", "Loop", 21, loop, Accuracy::Exact);
 SONNX_KERNEL("", "Loop", 23, loop, Accuracy::Exact);
 SONNX_KERNEL("", "Loop", 24, loop, Accuracy::Exact);
 SONNX_KERNEL("", "Loop", 25, loop, Accuracy::Exact);
+namespace {
+// The body runs with (iteration number, condition, loop-carried values...) and returns (condition,
+// loop-carried values..., scan outputs...). A loop-carried output is the union of its initial and
+// its per-iteration type; a scan output stacks the per-iteration values on a new leading axis of
+// unknown length.
+void loop_shape(InferContext& ctx) {
+  const Graph* body = ctx.attr_graph("body");
+  if (!body) ctx.fail("attribute 'body' is required");
+  size_t n_carried = ctx.num_inputs() >= 2 ? ctx.num_inputs() - 2 : 0;
+  if (body->inputs.size() != n_carried + 2)
+    ctx.fail("the body has " + std::to_string(body->inputs.size()) + " inputs, expected " + std::to_string(n_carried + 2));
+  std::vector<TypeInfo> in{tensor_type(DType::Int64, Dims{}), tensor_type(DType::Bool, Dims{})};
+  for (size_t i = 0; i < n_carried; ++i) {
+    const TypeInfo* t = ctx.input_type(i + 2);
+    in.push_back(t ? *t : TypeInfo{});
+  }
+  // The body's view of a loop-carried value: what the first iteration sees, generalised by what
+  // the body declares; its shape may change from iteration to iteration.
+  std::vector<TypeInfo> out = ctx.infer_subgraph(*body, in);
+  if (out.size() < n_carried + 1) ctx.fail("the body has fewer outputs than loop-carried values");
+  if (out.size() - 1 != ctx.num_outputs())
+    ctx.fail("the body has " + std::to_string(out.size() - 1) + " outputs after the condition, the node " +
+             std::to_string(ctx.num_outputs()));
+  for (size_t i = 0; i < n_carried; ++i)
+    // A value whose kind changes (an empty optional initial value, a sequence after) is what the
+    // body makes of it.
+    ctx.set_output(i, in[i + 2].kind != out[i + 1].kind ? out[i + 1]
+                                                        : union_type(ctx, in[i + 2], out[i + 1], "loop-carried value " + std::to_string(i)));
+  for (size_t i = n_carried; i + 1 < out.size(); ++i) {
+    const TypeInfo& t = out[i + 1];
+    if (t.kind != TypeInfo::Kind::Tensor) {
+      ctx.set_output(i, TypeInfo{});
+      continue;
+    }
+    std::optional<Dims> s;
+    if (t.shape) {
+      s = Dims{Dim{}};
+      s->insert(s->end(), t.shape->begin(), t.shape->end());
+    }
+    ctx.set_output(i, t.elem, s);
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Loop", (1, 11, 13, 16, 19, 21, 23, 24, 25), loop_shape);
 }  // namespace sonnx

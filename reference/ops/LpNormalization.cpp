@@ -1,6 +1,7 @@
 // LpNormalization: x / ||x||_p along `axis` (default -1), p = 1 (sum of |x|) or 2 (sqrt of the
 // sum of squares); other p trap. A zero norm gives 0/0 = NaN, the literal quotient. Computed in
 // double, rounded once to the element type.
+#include "support/shape.h"
 #include "support/reduce.h"
 
 namespace sonnx {
@@ -35,4 +36,5 @@ SONNX_KERNEL("", "LpNormalization", 1, lp_normalization, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "LpNormalization", 22, lp_normalization, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "LpNormalization", (1, 22), same_as_input_rule);
 }  // namespace sonnx

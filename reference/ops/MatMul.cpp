@@ -2,6 +2,7 @@
 // column vector (the added dimension is removed from the result); leading (batch) dimensions
 // broadcast. Version 9 adds integer types (two's-complement wraparound), 13 bfloat16.
 // Floating types: products and sums in double, rounded once.
+#include "support/shape.h"
 #include "support/matmul.h"
 
 namespace sonnx {
@@ -46,4 +47,11 @@ std::vector<Value> matmul(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "MatMul", 1, matmul, Accuracy::Rounding);
+namespace {
+void matmul_shape(InferContext& ctx) {
+  DType t = common_elem(ctx, {0, 1});
+  ctx.set_output(0, t, matmul_dims(ctx, ctx.input_shape(0), ctx.input_shape(1)));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "MatMul", (1, 9, 13), matmul_shape);
 }  // namespace sonnx

@@ -2,6 +2,7 @@
 // semantics (1-D operands, broadcast batch dimensions). A and B are int8 or uint8. a_zero_point is
 // a scalar or one value per row of A (1-D [M], or [..., M, 1]); b_zero_point a scalar or one per
 // column of B (1-D [N], or [..., 1, N]). Each product fits in int32; the sum wraps in 32 bits.
+#include "support/shape.h"
 #include "support/matmul.h"
 #include "support/quantize.h"
 
@@ -47,4 +48,10 @@ std::vector<Value> matmul_integer(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "MatMulInteger", 10, matmul_integer, Accuracy::Exact);
+namespace {
+void matmul_integer_shape(InferContext& ctx) {
+  ctx.set_output(0, DType::Int32, matmul_dims(ctx, ctx.input_shape(0), ctx.input_shape(1)));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "MatMulInteger", (10), matmul_integer_shape);
 }  // namespace sonnx

@@ -9,6 +9,7 @@
 // Ties keep the first element in row-major window order. A NaN in the window makes the result
 // NaN (the first NaN is the one selected), as numpy's max does. A window lying wholly in the
 // padding yields the type's lowest value (−∞ for floating types) and index −1.
+#include "support/shape.h"
 #include "support/indexing.h"
 #include "support/window.h"
 
@@ -80,4 +81,27 @@ std::vector<Value> max_pool(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "MaxPool", 1, max_pool, Accuracy::Exact);
+namespace {
+// [N, C, window outputs...]; ceil_mode from version 10 (LpPool 18), dilations from MaxPool 10,
+// AveragePool 19, LpPool 18.
+void max_pool_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const std::string op = ctx.node().op_type;
+  int64_t v = ctx.version();
+  bool new_attrs = op == "MaxPool" ? v >= 10 : op == "AveragePool" ? v >= 19 : v >= 18;
+  bool ceil_mode = (new_attrs || (op == "AveragePool" && v >= 10)) && ctx.attr_int("ceil_mode", 0) != 0;
+  if (!ctx.has_attr("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
+  std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
+  const Dims* x = ctx.input_shape(0);
+  std::optional<Dims> out;
+  if (x) {
+    if (x->size() != kernel.size() + 2)
+      ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " axes for an input of rank " + std::to_string(x->size()));
+    out = conv_like_dims(ctx, (*x)[1], &kernel, ceil_mode, new_attrs);
+  }
+  ctx.set_output(0, t, out);
+  if (ctx.has_output(1)) ctx.set_output(1, DType::Int64, out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "MaxPool", (1, 8, 10, 11, 12, 22), max_pool_shape);
 }  // namespace sonnx

@@ -4,6 +4,7 @@
 // is (x2 - x1 + 1) x (y2 - y1 + 1) (at least 1), and bin (ph, pw) covers rows
 // [floor(ph*bin_h), ceil((ph+1)*bin_h)) offset by y1 and clipped to the image (likewise columns).
 // The output is the maximum over the bin; an empty bin gives 0.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -69,4 +70,16 @@ SONNX_KERNEL("", "MaxRoiPool", 1, max_roi_pool, Accuracy::Exact);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "MaxRoiPool", 22, max_roi_pool, Accuracy::Exact);
+namespace {
+// [num_rois, C, pooled_shape...].
+void max_roi_pool_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  const Dims* rois = ctx.input_shape(1);
+  if (!ctx.has_attr("pooled_shape")) ctx.fail("attribute 'pooled_shape' is required");
+  Dims o{rois && !rois->empty() ? (*rois)[0] : Dim{}, x && x->size() > 1 ? (*x)[1] : Dim{}};
+  for (int64_t p : ctx.attr_ints("pooled_shape")) o.push_back(size_dim(ctx, p, "pooled_shape"));
+  ctx.set_output(0, ctx.input_elem(0), o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "MaxRoiPool", (1, 22), max_roi_pool_shape);
 }  // namespace sonnx

@@ -7,6 +7,7 @@
 // "auto-generated padding" at the end of each axis (this is what the ONNX node test
 // test_maxunpool_export_with_output_shape encodes — indices stay relative to D, not to the
 // requested shape). Versions 9 and 11 differ only in documentation.
+#include "support/shape.h"
 #include "support/window.h"
 
 namespace sonnx {
@@ -73,4 +74,41 @@ SONNX_KERNEL("", "MaxUnpool", 9, max_unpool, Accuracy::Exact);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "MaxUnpool", 22, max_unpool, Accuracy::Exact);
+namespace {
+// output_shape when given (input 2), else (in - 1) * stride + kernel - pads per spatial axis.
+void max_unpool_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  if (ctx.has_input(2)) {
+    if (auto p = ctx.input_partial(2)) {
+      for (const auto& d : p->elems)
+        if (d.value) size_dim(ctx, *d.value, "output_shape");
+      return ctx.set_output(0, t, p->elems);
+    }
+    return ctx.set_output(0, t, x ? std::optional<Dims>(Dims(x->size())) : std::nullopt);
+  }
+  if (!x) return ctx.set_output(0, t, std::nullopt);
+  std::vector<int64_t> k = ctx.attr_ints("kernel_shape");
+  size_t r = k.size();
+  if (x->size() != r + 2) ctx.fail("kernel_shape does not match the input's rank");
+  std::vector<int64_t> s = ctx.attr_ints("strides"), pads = ctx.attr_ints("pads");
+  if (s.empty()) s.assign(r, 1);
+  if (pads.empty()) pads.assign(2 * r, 0);
+  if (s.size() != r || pads.size() != 2 * r) ctx.fail("strides or pads have the wrong length");
+  Dims o{(*x)[0], (*x)[1]};
+  constexpr int64_t lim = int64_t{1} << 20;
+  for (size_t i = 0; i < r; ++i) {
+    const Dim& d = (*x)[i + 2];
+    if (s[i] < 1 || s[i] > lim || k[i] < 1 || k[i] > lim || std::abs(pads[i]) > lim || std::abs(pads[i + r]) > lim)
+      ctx.fail("invalid window attributes");
+    if (!d.value || *d.value > kMaxDimValue) {
+      o.push_back(Dim{});
+      continue;
+    }
+    o.push_back(size_dim(ctx, (*d.value - 1) * s[i] + k[i] - pads[i] - pads[i + r], "the window"));
+  }
+  ctx.set_output(0, t, o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "MaxUnpool", (9, 11, 22), max_unpool_shape);
 }  // namespace sonnx

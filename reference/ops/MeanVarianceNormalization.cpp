@@ -2,6 +2,7 @@
 // `axes` (default [0, 2, 3]). The schema's function body adds 1e-9 to the standard deviation before
 // dividing (Y = (X - mean) / (sqrt(variance) + 1e-9)); this kernel does the same so that a zero
 // variance gives 0 rather than 0/0. Version 13 adds bfloat16. Computed in double, rounded once.
+#include "support/shape.h"
 #include "support/reduce.h"
 
 namespace sonnx {
@@ -36,4 +37,5 @@ std::vector<Value> mvn(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "MeanVarianceNormalization", 9, mvn, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "MeanVarianceNormalization", (9, 13), same_as_input_rule);
 }  // namespace sonnx

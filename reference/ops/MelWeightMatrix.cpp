@@ -8,6 +8,7 @@
 // (right - center) for center <= j < right). Computed in double, then cast to output_datatype.
 #include <cmath>
 
+#include "support/shape.h"
 #include "support/spectral.h"
 
 namespace sonnx {
@@ -71,4 +72,16 @@ std::vector<Value> mel_weight_matrix(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "MelWeightMatrix", 17, mel_weight_matrix, Accuracy::Rounding);
+namespace {
+// [dft_length / 2 + 1, num_mel_bins] of output_datatype (float by default).
+void mel_weight_matrix_shape(InferContext& ctx) {
+  int64_t d = ctx.attr_int("output_datatype", static_cast<int64_t>(DType::Float));
+  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail("output_datatype is not a data type");
+  Dim bins, rows;
+  if (auto v = ctx.input_ints(0); v && v->size() == 1) bins = size_dim(ctx, (*v)[0], "num_mel_bins");
+  if (auto v = ctx.input_ints(1); v && v->size() == 1) rows = size_dim(ctx, (*v)[0] / 2 + 1, "dft_length");
+  ctx.set_output(0, static_cast<DType>(d), Dims{rows, bins});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "MelWeightMatrix", (17), mel_weight_matrix_shape);
 }  // namespace sonnx

@@ -1,6 +1,7 @@
 // Min: elementwise minimum of one or more inputs. Versions 1 and 6 need all inputs of the same
 // shape; from version 8 they broadcast multidirectionally; 12 adds integer types, 13 bfloat16.
 // A NaN in any input makes that element NaN (as numpy.minimum).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ std::vector<Value> min_kernel(OpContext& ctx) { return variadic_extreme(ctx, fal
 }  // namespace
 SONNX_KERNEL("", "Min", 1, min_kernel, Accuracy::Exact);
 SONNX_KERNEL("", "Min", 8, min_kernel, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Min", (1, 6, 8, 12, 13), broadcast_rule);
 }  // namespace sonnx

@@ -4,6 +4,7 @@
 // - fmod=1: the remainder takes the sign of the dividend, like C fmod / numpy.fmod.
 // The schema asks for fmod=1 with floating types; fmod=0 on floats is still given its Python
 // meaning. Integer remainder by zero traps; floats follow IEEE (x mod 0 = NaN).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -52,4 +53,5 @@ std::vector<Value> mod(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Mod", 10, mod, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Mod", (10, 13), broadcast_rule);
 }  // namespace sonnx

@@ -1,6 +1,7 @@
 // Mul: elementwise A * B. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 on both inputs broadcast multidirectionally. Version 14 adds the
 // 8- and 16-bit integer types; the formula never changes.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -19,4 +20,8 @@ Tensor mul(OpContext& ctx, const Tensor& a, const Tensor& b) {
 }  // namespace
 SONNX_KERNEL("", "Mul", 1, binary_legacy<mul>, Accuracy::Rounding);
 SONNX_KERNEL("", "Mul", 7, binary_multidirectional<mul>, Accuracy::Rounding);
+namespace {
+void mul_shape(InferContext& ctx) { arithmetic_rule(ctx, '*'); }
+}  // namespace
+SONNX_SHAPE_RULE("", "Mul", (1, 6, 7, 13, 14), mul_shape);
 }  // namespace sonnx

@@ -4,6 +4,7 @@
 // `seed` attribute the node draws from its own generator seeded from it, else from the run's.
 #include <limits>
 
+#include "support/shape.h"
 #include "support/cast.h"
 #include "support/random.h"
 
@@ -57,4 +58,20 @@ SONNX_KERNEL("", "Multinomial", 7, multinomial, Accuracy::Random);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Multinomial", 22, multinomial, Accuracy::Random);
+namespace {
+DType dtype_attr(const InferContext& ctx, const char* name, DType def) {
+  if (!ctx.has_attr(name)) return def;
+  int64_t d = ctx.attr_int(name, 0);
+  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail(std::string(name) + " is not a data type");
+  return static_cast<DType>(d);
+}
+// [batch, sample_size] of int32 by default.
+void multinomial_shape(InferContext& ctx) {
+  require_rank(ctx, 0, 2, "input");
+  const Dims* x = ctx.input_shape(0);
+  Dim b = x ? (*x)[0] : Dim{};
+  ctx.set_output(0, dtype_attr(ctx, "dtype", DType::Int32), Dims{b, size_dim(ctx, ctx.attr_int("sample_size", 1), "sample_size")});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Multinomial", (7, 22), multinomial_shape);
 }  // namespace sonnx

@@ -1,6 +1,7 @@
 // Neg: elementwise -x. Version 6 adds signed integer types, 13 bfloat16. Negating a signed
 // integer's lowest value wraps to itself (two's complement). For floats only the sign flips
 // (-0 for 0, NaN stays NaN).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -18,4 +19,5 @@ std::vector<Value> neg(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Neg", 1, neg, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Neg", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

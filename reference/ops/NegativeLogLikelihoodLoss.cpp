@@ -2,6 +2,7 @@
 // log-probabilities, target (N, D1..Dk) class indices; optional weight (C), attributes reduction
 // (none | sum | mean, default mean) and ignore_index. The computation is nll_loss (support/loss.h),
 // in double, rounded once to the element type.
+#include "support/shape.h"
 #include "support/loss.h"
 
 namespace sonnx {
@@ -18,4 +19,16 @@ SONNX_KERNEL("", "NegativeLogLikelihoodLoss", 12, nll_loss_kernel, Accuracy::Rou
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "NegativeLogLikelihoodLoss", 22, nll_loss_kernel, Accuracy::Rounding);
+namespace {
+// Scalar unless reduction is none, then the target's shape [N, d1, ...].
+void nll_loss_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  std::string red = ctx.attr_string("reduction", "mean");
+  const Dims* target = ctx.input_shape(1);
+  if (red == "none") ctx.set_output(0, t, target ? std::optional<Dims>(*target) : std::nullopt);
+  else if (red == "mean" || red == "sum") ctx.set_output(0, t, Dims{});
+  else ctx.fail("unknown reduction '" + red + "'");
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "NegativeLogLikelihoodLoss", (12, 13, 22), nll_loss_shape);
 }  // namespace sonnx

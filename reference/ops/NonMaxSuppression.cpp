@@ -9,6 +9,7 @@
 // nothing).
 // Output [num_selected, 3] rows [batch, class, box], by batch, then class, then selection order.
 // Versions 10 and 11 have the same semantics.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -115,4 +116,8 @@ std::vector<Value> non_max_suppression(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "NonMaxSuppression", 10, non_max_suppression, Accuracy::Exact);
+namespace {
+void nms_shape(InferContext& ctx) { ctx.set_output(0, DType::Int64, Dims{Dim{}, known_dim(3)}); }
+}  // namespace
+SONNX_SHAPE_RULE("", "NonMaxSuppression", (10, 11), nms_shape);
 }  // namespace sonnx

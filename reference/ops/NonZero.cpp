@@ -1,6 +1,7 @@
 // NonZero: the indices of the non-zero elements in row-major order, as an int64 tensor of shape
 // [rank, count] (numpy.nonzero stacked; a scalar gives shape [0, count]). Strings count as
 // non-zero when non-empty.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -24,4 +25,12 @@ std::vector<Value> nonzero(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "NonZero", 9, nonzero, Accuracy::Exact);
+namespace {
+// [rank, number of non-zero elements (unknown)].
+void non_zero_shape(InferContext& ctx) {
+  auto r = ctx.input_rank(0);
+  ctx.set_output(0, DType::Int64, Dims{r ? known_dim(*r) : Dim{}, Dim{}});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "NonZero", (9, 13), non_zero_shape);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Not: elementwise logical negation of a bool tensor (version 1).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -12,4 +13,5 @@ std::vector<Value> not_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Not", 1, not_kernel, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Not", (1), same_as_input_rule);
 }  // namespace sonnx

@@ -3,6 +3,7 @@
 // values[0] (off) elsewhere. Non-integer indices and depth convert to int64 as Cast does.
 // Version 9: indices outside [0, depth) give all-off rows; version 11 also accepts [-depth, -1]
 // (counting from the end).
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -41,4 +42,25 @@ std::vector<Value> one_hot(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "OneHot", 9, one_hot, Accuracy::Exact);
 SONNX_KERNEL("", "OneHot", 11, one_hot, Accuracy::Exact);
+namespace {
+// indices' shape with depth inserted at axis; the values' element type.
+void one_hot_shape(InferContext& ctx) {
+  require_rank(ctx, 2, 1, "values");
+  const Dims* x = ctx.input_shape(0);
+  DType t = ctx.input_elem(2);
+  if (!x) return ctx.set_output(0, t, std::nullopt);
+  int64_t r = static_cast<int64_t>(x->size()) + 1;
+  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", -1), r);
+  Dim depth;
+  if (const Tensor* d = ctx.input_value(1); d && d->size() == 1) {
+    double v = d->as_double(0);
+    if (!(v >= 1 && v <= static_cast<double>(kMaxDimValue))) ctx.fail("depth must be positive");
+    depth = known_dim(static_cast<int64_t>(v));
+  }
+  Dims o = *x;
+  o.insert(o.begin() + axis, depth);
+  ctx.set_output(0, t, o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "OneHot", (9, 11), one_hot_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Optional: an optional holding the input (tensor or sequence), or an empty optional when the
 // input is omitted (the `type` attribute then names the element type, which a Value does not carry).
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -16,4 +17,17 @@ std::vector<Value> optional_op(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Optional", 15, optional_op, Accuracy::Exact);
+namespace {
+// optional(type): from the `type` attribute, else the input's.
+void optional_shape(InferContext& ctx) {
+  if (const Attribute* a = ctx.attr("type")) {
+    if (a->type != Attribute::Type::TypeProto) ctx.fail("attribute 'type' must be a type");
+    return ctx.set_output(0, optional_of(a->tp));
+  }
+  if (!ctx.has_input(0)) ctx.fail("an Optional without input needs the 'type' attribute");
+  const TypeInfo* t = ctx.input_type(0);
+  ctx.set_output(0, optional_of(t ? *t : TypeInfo{}));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Optional", (15), optional_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // OptionalGetElement: the value held by the optional input; an empty optional traps (the spec calls
 // it an error). A plain tensor or sequence input (allowed from version 18) is returned as is.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -14,4 +15,19 @@ std::vector<Value> optional_get_element(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "OptionalGetElement", 15, optional_get_element, Accuracy::Exact);
+namespace {
+// The optional's content; version 18 also accepts a tensor or sequence, returned as is.
+void optional_get_element_shape(InferContext& ctx) {
+  const TypeInfo* t = ctx.input_type(0);
+  if (!t) return;
+  if (t->kind == TypeInfo::Kind::Optional) {
+    if (t->inner) ctx.set_output(0, *t->inner);
+  } else if (ctx.version() >= 18) {
+    ctx.set_output(0, *t);
+  } else {
+    ctx.fail("the input must be an optional, got " + t->str());
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "OptionalGetElement", (15, 18), optional_get_element_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // OptionalHasElement: a bool scalar, true when the optional input holds a value. A plain tensor or
 // sequence (allowed from version 18) counts as present, an omitted input as absent.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -17,4 +18,8 @@ std::vector<Value> optional_has_element(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "OptionalHasElement", 15, optional_has_element, Accuracy::Exact);
+namespace {
+void optional_has_element_shape(InferContext& ctx) { ctx.set_output(0, DType::Bool, Dims{}); }
+}  // namespace
+SONNX_SHAPE_RULE("", "OptionalHasElement", (15, 18), optional_has_element_shape);
 }  // namespace sonnx

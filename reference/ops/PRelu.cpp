@@ -5,6 +5,7 @@
 // - Version 7 on: slope broadcasts unidirectionally to X (numpy rules, result has X's shape).
 //   Version 9 adds integer types, 16 bfloat16.
 // Integer products wrap.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -70,4 +71,19 @@ std::vector<Value> prelu_v1(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "PRelu", 1, prelu_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "PRelu", 7, prelu_v7, Accuracy::Rounding);
+namespace {
+// Versions 1 and 6 keep X's shape; from 7 the slope broadcasts to X (unidirectionally).
+void prelu_shape(InferContext& ctx) {
+  DType t = common_elem(ctx, {0, 1});
+  const Dims* x = ctx.input_shape(0);
+  if (ctx.version() < 7 || !x) {
+    ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
+    return;
+  }
+  auto b = broadcast_shapes(ctx, {x, ctx.input_shape(1)});
+  if (b && b->size() != x->size()) ctx.fail("the slope has a higher rank than X");
+  ctx.set_output(0, t, b);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "PRelu", (1, 6, 7, 9, 16), prelu_shape);
 }  // namespace sonnx

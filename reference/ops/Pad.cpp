@@ -4,6 +4,7 @@
 // the border element). Version 1 names the attribute `paddings` (same layout as the attribute
 // text says; its example is inconsistent with that text), version 2 `pads`; both carry a float
 // `value`. From version 11 pads and the optional scalar constant_value are inputs.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -94,4 +95,54 @@ std::vector<Value> pad_v11(OpContext& ctx) {
 SONNX_KERNEL("", "Pad", 1, pad_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Pad", 2, pad_v2, Accuracy::Exact);
 SONNX_KERNEL("", "Pad", 11, pad_v11, Accuracy::Exact);
+namespace {
+// Each padded axis grows by its begin and end pads (which may be negative). Pads come from the
+// attribute `paddings` (1) or `pads` (2), else the input; from 18 an optional axes input says which
+// axes the pads are for.
+void pad_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  if (!x) {
+    ctx.set_output(0, t, std::nullopt);
+    return;
+  }
+  int64_t r = static_cast<int64_t>(x->size());
+  std::optional<std::vector<int64_t>> pads;
+  if (ctx.version() < 11) pads = ctx.attr_ints(ctx.version() < 2 ? "paddings" : "pads");
+  else pads = ctx.input_ints(1);
+  std::vector<int64_t> axes;
+  if (ctx.version() >= 18 && ctx.has_input(3)) {
+    auto a = ctx.input_ints(3);
+    if (!a) pads.reset();
+    else axes = infer_axes(ctx, *a, r);
+  } else {
+    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  }
+  if (!pads) {
+    Dims out = *x;
+    for (int64_t a : axes) out[static_cast<size_t>(a)] = Dim{};
+    if (ctx.version() >= 18 && ctx.has_input(3) && axes.empty()) out = Dims(x->size());
+    ctx.set_output(0, t, out);
+    return;
+  }
+  size_t n = axes.size();
+  if (pads->size() != 2 * n)
+    ctx.fail("pads has " + std::to_string(pads->size()) + " values, expected " + std::to_string(2 * n));
+  Dims out = *x;
+  for (size_t i = 0; i < n; ++i) {
+    Dim& d = out[static_cast<size_t>(axes[i])];
+    int64_t b = (*pads)[i], e = (*pads)[i + n];
+    if (std::abs(b) > kMaxDimValue || std::abs(e) > kMaxDimValue) ctx.fail("pads are unreasonably large");
+    if (d.value) {
+      int64_t v = *d.value + b + e;
+      if (v < 0) ctx.fail("padding makes axis " + std::to_string(axes[i]) + " negative");
+      d = size_dim(ctx, v, "padding");
+    } else if (b != 0 || e != 0) {
+      d = Dim{};
+    }
+  }
+  ctx.set_output(0, t, out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Pad", (1, 2, 11, 13, 18, 19, 21, 23, 24, 25), pad_shape);
 }  // namespace sonnx

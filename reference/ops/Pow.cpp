@@ -8,6 +8,7 @@
 //   integer division by zero and traps.
 // - integer X, float Y: pow(double, double) converted back toward zero (saturating, NaN → 0), as
 //   numpy's power followed by astype does in the backend tests.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -73,4 +74,18 @@ Tensor pow_tensors(OpContext& ctx, const Tensor& x, const Tensor& y) {
 }  // namespace
 SONNX_KERNEL("", "Pow", 1, binary_legacy<pow_tensors>, Accuracy::Rounding);
 SONNX_KERNEL("", "Pow", 7, binary_multidirectional<pow_tensors>, Accuracy::Rounding);
+namespace {
+// The exponent may have another element type (version 12 on); the result has the base's.
+void pow_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  if (ctx.version() < 7) {
+    const Dims* a = ctx.input_shape(0);
+    ctx.set_output(0, t, a ? std::optional<Dims>(*a) : std::nullopt);
+    return;
+  }
+  if (ctx.version() < 12) t = common_elem(ctx, {0, 1});
+  ctx.set_output(0, t, broadcast_shapes(ctx, {ctx.input_shape(0), ctx.input_shape(1)}));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Pow", (1, 7, 12, 13, 15), pow_shape);
 }  // namespace sonnx

@@ -5,6 +5,7 @@
 // from the float scales. Padding contributes nothing (it stands for x_zero_point). x and y
 // parameters are per tensor; w's per tensor or 1-D with one value per output channel. The int32
 // bias B is optional.
+#include "support/shape.h"
 #include "support/quantize.h"
 #include "support/window.h"
 
@@ -69,4 +70,9 @@ std::vector<Value> qlinear_conv(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "QLinearConv", 10, qlinear_conv, Accuracy::Exact);
+namespace {
+// The output has y_zero_point's element type (input 7).
+void qlinear_conv_shape(InferContext& ctx) { conv_rule(ctx, 3, ctx.input_elem(7)); }
+}  // namespace
+SONNX_SHAPE_RULE("", "QLinearConv", (10), qlinear_conv_shape);
 }  // namespace sonnx

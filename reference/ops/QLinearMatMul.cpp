@@ -4,6 +4,7 @@
 // rounding half to even, saturating to y's type. The real-valued product is formed in double
 // from the float scales. a's scale and zero point are per tensor or per row (1-D [M] or
 // [..., M, 1]); b's per tensor or per column (1-D [N] or [..., 1, N]); y's per tensor.
+#include "support/shape.h"
 #include "support/matmul.h"
 #include "support/quantize.h"
 
@@ -54,4 +55,11 @@ std::vector<Value> qlinear_matmul(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "QLinearMatMul", 10, qlinear_matmul, Accuracy::Exact);
+namespace {
+// The output has y_zero_point's element type (input 7).
+void qlinear_matmul_shape(InferContext& ctx) {
+  ctx.set_output(0, ctx.input_elem(7), matmul_dims(ctx, ctx.input_shape(0), ctx.input_shape(3)));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "QLinearMatMul", (10, 21), qlinear_matmul_shape);
 }  // namespace sonnx

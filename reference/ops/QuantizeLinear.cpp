@@ -4,6 +4,7 @@
 // (the division happens in double, exact for every int32). y_zero_point is optional (uint8 0).
 // Version 10: scale and zero point are per tensor. Version 13: they may instead be 1-D with one
 // value per index along `axis` (default 1).
+#include "support/shape.h"
 #include "support/quantize.h"
 
 namespace sonnx {
@@ -55,4 +56,18 @@ std::vector<Value> quantize_v13(OpContext& ctx) { return quantize_impl(ctx, true
 }  // namespace
 SONNX_KERNEL("", "QuantizeLinear", 10, quantize_v10, Accuracy::Exact);
 SONNX_KERNEL("", "QuantizeLinear", 13, quantize_v13, Accuracy::Exact);
+namespace {
+// x's shape; the type of y_zero_point (uint8 when absent; output_dtype from 21).
+void quantize_shape(InferContext& ctx) {
+  DType t = ctx.has_input(2) ? ctx.input_elem(2) : DType::UInt8;
+  if (ctx.version() >= 21 && ctx.attr_int("output_dtype", 0) != 0) {
+    int64_t d = ctx.attr_int("output_dtype", 0);
+    if (d < 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) t = DType::Undefined;
+    else t = static_cast<DType>(d);
+  }
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "QuantizeLinear", (10, 13, 19, 21, 23, 24, 25), quantize_shape);
 }  // namespace sonnx

@@ -3,6 +3,7 @@
 // Integer counts and values are computed exactly (in 128 bits); a zero delta traps.
 #include <limits>
 
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -51,4 +52,25 @@ std::vector<Value> range(OpContext& ctx) {
 }  // namespace
 // Floating ranges are arithmetic (the function body accumulates; this kernel multiplies).
 SONNX_KERNEL("", "Range", 11, range, Accuracy::Rounding);
+namespace {
+// A 1-D tensor of max(ceil((limit - start) / delta), 0) elements, known when the three scalars are.
+void range_shape(InferContext& ctx) {
+  DType t = common_elem(ctx, {0, 1, 2});
+  for (size_t i = 0; i < 3; ++i)
+    if (auto r = ctx.input_rank(i); r && *r != 0) ctx.fail("input " + std::to_string(i) + " must be a scalar");
+  const Tensor* s = ctx.input_value(0);
+  const Tensor* l = ctx.input_value(1);
+  const Tensor* d = ctx.input_value(2);
+  Dim n;
+  if (s && l && d && s->size() == 1 && l->size() == 1 && d->size() == 1) {
+    double delta = d->as_double(0);
+    if (delta == 0) ctx.fail("delta cannot be 0");
+    double count = std::ceil((l->as_double(0) - s->as_double(0)) / delta);
+    if (!(count <= static_cast<double>(kMaxDimValue))) ctx.fail("the range has too many elements");
+    n = known_dim(count > 0 ? static_cast<int64_t>(count) : 0);
+  }
+  ctx.set_output(0, t, Dims{n});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Range", (11, 27), range_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Reciprocal: elementwise 1/x (±inf at ±0). Versions 1, 6, 13 (13 adds bfloat16) compute the
 // same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ std::vector<Value> reciprocal_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Reciprocal", 1, reciprocal_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Reciprocal", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

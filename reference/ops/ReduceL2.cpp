@@ -3,6 +3,7 @@
 // version 11 documents negative axes, which the kernel accepts in every version).
 // Empty reduction: 0. Integers: computed in double, truncated like Cast.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
 
@@ -12,4 +13,8 @@ namespace {
 std::vector<Value> reduce_L2_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::L2); }
 }  // namespace
 SONNX_KERNEL("", "ReduceL2", 1, reduce_L2_v1, Accuracy::Rounding);
+namespace {
+void reduce_l2_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+}  // namespace
+SONNX_SHAPE_RULE("", "ReduceL2", (1, 11, 13, 18), reduce_l2_shape);
 }  // namespace sonnx

@@ -4,6 +4,7 @@
 // Empty reduction: NaN (0/0) for floating types; a trap for integers (division by zero).
 // Integers: the exact mean truncated toward zero.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
 
@@ -13,4 +14,8 @@ namespace {
 std::vector<Value> reduce_Mean_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Mean); }
 }  // namespace
 SONNX_KERNEL("", "ReduceMean", 1, reduce_Mean_v1, Accuracy::Rounding);
+namespace {
+void reduce_mean_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+}  // namespace
+SONNX_SHAPE_RULE("", "ReduceMean", (1, 11, 13, 18), reduce_mean_shape);
 }  // namespace sonnx

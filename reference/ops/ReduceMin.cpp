@@ -4,6 +4,7 @@
 // Version 12 added int8/uint8, 13 bfloat16; the semantics are unchanged. NaN propagates.
 // Empty reduction: +inf for floating types, the highest value for integers.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
 
@@ -13,4 +14,8 @@ namespace {
 std::vector<Value> reduce_Min_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Min); }
 }  // namespace
 SONNX_KERNEL("", "ReduceMin", 1, reduce_Min_v1, Accuracy::Exact);
+namespace {
+void reduce_min_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+}  // namespace
+SONNX_SHAPE_RULE("", "ReduceMin", (1, 11, 12, 13, 18, 20), reduce_min_shape);
 }  // namespace sonnx

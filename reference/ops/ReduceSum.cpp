@@ -5,6 +5,7 @@
 // tensor is reduced over all axes, or returned unchanged if noop_with_empty_axes=1.
 // Empty reduction: 0. Integers wrap modulo 2^bits.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
 
@@ -16,4 +17,8 @@ std::vector<Value> reduce_Sum_v13(OpContext& ctx) { return reduce_with_axes_inpu
 }  // namespace
 SONNX_KERNEL("", "ReduceSum", 1, reduce_Sum_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "ReduceSum", 13, reduce_Sum_v13, Accuracy::Rounding);
+namespace {
+void reduce_sum_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 13); }
+}  // namespace
+SONNX_SHAPE_RULE("", "ReduceSum", (1, 11, 13), reduce_sum_shape);
 }  // namespace sonnx

@@ -3,6 +3,7 @@
 // version 11 documents negative axes, which the kernel accepts in every version).
 // Empty reduction: 0. Integers wrap modulo 2^bits.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
 
@@ -12,4 +13,8 @@ namespace {
 std::vector<Value> reduce_SumSquare_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::SumSquare); }
 }  // namespace
 SONNX_KERNEL("", "ReduceSumSquare", 1, reduce_SumSquare_v1, Accuracy::Rounding);
+namespace {
+void reduce_sumsquare_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+}  // namespace
+SONNX_SHAPE_RULE("", "ReduceSumSquare", (1, 11, 13, 18), reduce_sumsquare_shape);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Relu: y = max(0, x). Version 14 added integer types; the formula is the same.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -16,4 +17,5 @@ std::vector<Value> relu(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Relu", 1, relu, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Relu", (1, 6, 13, 14), same_as_input_rule);
 }  // namespace sonnx

@@ -11,6 +11,7 @@
 //   accepted here).
 // The coordinate formulas, rounding modes and cubic weights are the schema's; see
 // original_coordinate and axis_taps in support/resample.h.
+#include "support/shape.h"
 #include "support/resample.h"
 
 namespace sonnx {
@@ -114,4 +115,53 @@ std::vector<Value> resize_v11(OpContext& ctx) {
 SONNX_KERNEL("", "Resize", 10, resize_v10, Accuracy::Rounding);
 SONNX_KERNEL("", "Resize", 11, resize_v11, Accuracy::Rounding);
 SONNX_KERNEL("", "Resize", 13, resize_v11, Accuracy::Rounding);
+namespace {
+// floor(dim * scale) for each axis with a known dim and scale.
+void scale_dims(const InferContext& ctx, Dims& o, const std::vector<int64_t>& axes, const std::vector<double>& scales) {
+  if (scales.size() != axes.size())
+    ctx.fail("there are " + std::to_string(scales.size()) + " scales for " + std::to_string(axes.size()) + " axes");
+  for (size_t i = 0; i < axes.size(); ++i) {
+    Dim& d = o[static_cast<size_t>(axes[i])];
+    if (!(scales[i] > 0) || scales[i] > 1e6) ctx.fail("scales must be positive");
+    if (!d.value) continue;
+    double v = std::floor(static_cast<double>(*d.value) * scales[i]);
+    if (v > static_cast<double>(kMaxDimValue)) ctx.fail("the scaled dimension is too large");
+    d = known_dim(static_cast<int64_t>(v));
+  }
+}
+std::optional<std::vector<double>> float_input(const InferContext& ctx, size_t i) {
+  const Tensor* t = ctx.input_value(i);
+  if (!t) return std::nullopt;
+  std::vector<double> v;
+  for (int64_t k = 0; k < t->size(); ++k) v.push_back(t->as_double(k));
+  return v;
+}
+// The output dims: `sizes` when given (with axes, 18), else floor(dim * scale). With
+// keep_aspect_ratio_policy (18) other than stretch, sizes are adjusted: unknown here unless stretch.
+void resize_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  if (!x) return ctx.set_output(0, t, std::nullopt);
+  int64_t r = static_cast<int64_t>(x->size());
+  std::vector<int64_t> axes;
+  if (ctx.version() >= 18 && ctx.has_attr("axes")) axes = infer_axes(ctx, ctx.attr_ints("axes"), r);
+  else
+    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  Dims o = *x;
+  size_t scales_in = ctx.version() < 11 ? 1 : 2;
+  bool stretch = ctx.attr_string("keep_aspect_ratio_policy", "stretch") == "stretch";
+  auto sizes = ctx.version() >= 11 && ctx.has_input(3) ? ctx.input_ints(3) : std::nullopt;
+  auto scales = ctx.has_input(scales_in) ? float_input(ctx, scales_in) : std::nullopt;
+  if (sizes && !sizes->empty()) {
+    if (sizes->size() != axes.size()) ctx.fail("sizes has " + std::to_string(sizes->size()) + " values for " + std::to_string(axes.size()) + " axes");
+    for (size_t i = 0; i < axes.size(); ++i) o[static_cast<size_t>(axes[i])] = stretch ? size_dim(ctx, (*sizes)[i], "sizes") : Dim{};
+  } else if (scales && !scales->empty()) {
+    scale_dims(ctx, o, axes, *scales);
+  } else {
+    for (int64_t a : axes) o[static_cast<size_t>(a)] = Dim{};
+  }
+  ctx.set_output(0, t, o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Resize", (10, 11, 13, 18, 19), resize_shape);
 }  // namespace sonnx

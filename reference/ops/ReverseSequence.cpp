@@ -1,6 +1,7 @@
 // ReverseSequence: for each batch entry b, reverses the first sequence_lens[b] steps along the
 // time axis and copies the rest unchanged. batch_axis and time_axis are 0 and 1 in some order;
 // each length must lie in [0, time steps].
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -31,4 +32,5 @@ std::vector<Value> reverse_sequence(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "ReverseSequence", 10, reverse_sequence, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "ReverseSequence", (10), same_as_input_rule);
 }  // namespace sonnx

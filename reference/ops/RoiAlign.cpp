@@ -11,6 +11,7 @@
 // definition shared by the ONNX reference implementation (onnx.reference, later releases) and
 // onnxruntime: per sample, the largest of the four weighted corner terms w_i * X[corner_i]
 // (not the interpolated value), then the maximum over the samples. NaN propagates.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -155,4 +156,19 @@ SONNX_KERNEL("", "RoiAlign", 16, roi_align_v16, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "RoiAlign", 22, roi_align_v16, Accuracy::Rounding);
+namespace {
+// [num_rois, C, output_height, output_width].
+void roi_align_shape(InferContext& ctx) {
+  require_rank(ctx, 0, 4, "X");
+  require_rank(ctx, 1, 2, "rois");
+  require_rank(ctx, 2, 1, "batch_indices");
+  const Dims* x = ctx.input_shape(0);
+  const Dims* rois = ctx.input_shape(1);
+  Dim n = rois ? (*rois)[0] : Dim{};
+  if (const Dims* b = ctx.input_shape(2)) n = unify_dim(ctx, n, (*b)[0], "rois and batch_indices");
+  ctx.set_output(0, ctx.input_elem(0), Dims{n, x ? (*x)[1] : Dim{}, size_dim(ctx, ctx.attr_int("output_height", 1), "output_height"),
+                                            size_dim(ctx, ctx.attr_int("output_width", 1), "output_width")});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "RoiAlign", (10, 16, 22), roi_align_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Round: elementwise nearest integer, halves to the nearest even integer (version 11).
 // ±0, ±inf and NaN are returned unchanged.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -24,4 +25,5 @@ SONNX_KERNEL("", "Round", 11, round_kernel, Accuracy::Exact);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Round", 22, round_kernel, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Round", (11, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -6,6 +6,7 @@
 // The DFT size is frame_length, or the window's length when frame_length is omitted; when both
 // are given they must agree. onesided=1 (default) keeps bins 0..frame_length/2, which the schema
 // says is not possible for a complex signal (trap). Output [batch, frames, bins, 2].
+#include "support/shape.h"
 #include "support/spectral.h"
 
 namespace sonnx {
@@ -76,4 +77,26 @@ std::vector<Value> stft(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "STFT", 17, stft, Accuracy::Rounding);
+namespace {
+// [batch, frames, bins, 2]: frames = (signal - frame_length) / frame_step + 1, bins = frame_length
+// (halved + 1 when onesided); frame_length from input 3, else the window's (input 2) length.
+void stft_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  Dim len;
+  if (auto l = ctx.has_input(3) ? ctx.input_ints(3) : std::nullopt; l && l->size() == 1) len = size_dim(ctx, (*l)[0], "frame_length");
+  else if (const Dims* w = ctx.has_input(2) ? ctx.input_shape(2) : nullptr; w && w->size() == 1) len = (*w)[0];
+  auto step = ctx.input_ints(1);
+  Dim frames;
+  if (x && x->size() >= 2 && (*x)[1].value && len.value && step && step->size() == 1) {
+    if ((*step)[0] < 1) ctx.fail("frame_step must be positive");
+    if (*len.value > *(*x)[1].value) ctx.fail("frame_length exceeds the signal length");
+    frames = known_dim((*(*x)[1].value - *len.value) / (*step)[0] + 1);
+  }
+  Dim bins = len;
+  if (ctx.attr_int("onesided", 1) != 0) bins = len.value ? known_dim(*len.value / 2 + 1) : Dim{};
+  ctx.set_output(0, t, Dims{x && !x->empty() ? (*x)[0] : Dim{}, frames, bins, known_dim(2)});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "STFT", (17), stft_shape);
 }  // namespace sonnx

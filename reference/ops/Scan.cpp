@@ -13,6 +13,7 @@
 // Version 11 allows negative axes; version 16 only added bfloat16.
 #include <algorithm>
 
+#include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/indexing.h"
 
@@ -208,4 +209,75 @@ SONNX_KERNEL("", "Scan", 21, scan_v11_kernel, Accuracy::Exact);
 SONNX_KERNEL("", "Scan", 23, scan_v11_kernel, Accuracy::Exact);
 SONNX_KERNEL("", "Scan", 24, scan_v11_kernel, Accuracy::Exact);
 SONNX_KERNEL("", "Scan", 25, scan_v11_kernel, Accuracy::Exact);
+namespace {
+TypeInfo without_axis(const TypeInfo* t, int64_t axis, Dim* removed, const InferContext& ctx) {
+  if (!t || t->kind != TypeInfo::Kind::Tensor) return t ? *t : TypeInfo{};
+  TypeInfo out = *t;
+  if (out.shape) {
+    int64_t a = infer_axis(ctx, axis, static_cast<int64_t>(out.shape->size()), "scan axis");
+    if (removed) *removed = (*out.shape)[static_cast<size_t>(a)];
+    out.shape->erase(out.shape->begin() + a);
+  }
+  return out;
+}
+
+// State values keep their type; each scan input is sliced along its scan axis (version 8: axis 1
+// after the batch axis, which the body does not see); each scan output stacks the body's per-
+// iteration output along its scan output axis, of the scan inputs' length.
+void scan_shape(InferContext& ctx) {
+  const Graph* body = ctx.attr_graph("body");
+  if (!body) ctx.fail("attribute 'body' is required");
+  bool v8 = ctx.version() == 8;
+  size_t first = v8 ? 1 : 0;
+  int64_t m = ctx.attr_int("num_scan_inputs", 0);
+  if (m < 1 || static_cast<size_t>(m) + first > ctx.num_inputs()) ctx.fail("num_scan_inputs is out of range");
+  size_t n_state = ctx.num_inputs() - first - static_cast<size_t>(m);
+  std::vector<int64_t> in_axes = ctx.attr_ints("scan_input_axes", std::vector<int64_t>(static_cast<size_t>(m), 0));
+  if (v8 || in_axes.size() != static_cast<size_t>(m)) in_axes.assign(static_cast<size_t>(m), 0);
+  std::vector<TypeInfo> in;
+  Dim batch;
+  for (size_t i = 0; i < n_state; ++i) {
+    const TypeInfo* t = ctx.input_type(first + i);
+    in.push_back(v8 ? without_axis(t, 0, &batch, ctx) : (t ? *t : TypeInfo{}));
+  }
+  Dim length;
+  for (size_t j = 0; j < static_cast<size_t>(m); ++j) {
+    const TypeInfo* t = ctx.input_type(first + n_state + j);
+    Dim d;
+    TypeInfo slice;
+    if (v8) {
+      TypeInfo unbatched = without_axis(t, 0, &batch, ctx);
+      slice = without_axis(&unbatched, 0, &d, ctx);
+    } else {
+      slice = without_axis(t, in_axes[j], &d, ctx);
+    }
+    if (j == 0) length = d;
+    else if (!same_dim(length, d)) length = length.value ? length : d;
+    in.push_back(slice);
+  }
+  std::vector<TypeInfo> out = ctx.infer_subgraph(*body, in);
+  if (out.size() != ctx.num_outputs())
+    ctx.fail("the body has " + std::to_string(out.size()) + " outputs, the node " + std::to_string(ctx.num_outputs()));
+  std::vector<int64_t> out_axes = ctx.attr_ints("scan_output_axes");
+  for (size_t i = 0; i < out.size(); ++i) {
+    const TypeInfo& t = out[i];
+    if (t.kind != TypeInfo::Kind::Tensor) {
+      ctx.set_output(i, t);
+      continue;
+    }
+    std::optional<Dims> s = t.shape;
+    if (s) {
+      if (i >= n_state) {
+        size_t k = i - n_state;
+        int64_t axis = !v8 && k < out_axes.size() ? out_axes[k] : 0;
+        axis = infer_axis(ctx, axis, static_cast<int64_t>(s->size()) + 1, "scan output axis");
+        s->insert(s->begin() + axis, length);
+      }
+      if (v8) s->insert(s->begin(), batch);
+    }
+    ctx.set_output(i, t.elem, s);
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Scan", (8, 9, 11, 16, 19, 21, 23, 24, 25), scan_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Scatter (deprecated in version 11 in favour of ScatterElements, with the same meaning): writes
 // updates into a copy of data at positions whose `axis` coordinate comes from indices.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ std::vector<Value> scatter(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Scatter", 9, scatter, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Scatter", (9, 11), same_as_input_rule);
 }  // namespace sonnx

@@ -3,6 +3,7 @@
 // it or, from version 16, combined with it by reduction "add" / "mul". Updates apply in
 // row-major order of i. updates.shape must be indices.shape[:-1] + data.shape[k:]. Negative
 // indices count from the end (as in GatherND); out of range traps.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -45,4 +46,5 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
 SONNX_KERNEL("", "ScatterND", 11, scatter_nd, Accuracy::Exact);
 // With reduction add/mul the result is floating-point arithmetic.
 SONNX_KERNEL("", "ScatterND", 16, scatter_nd, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "ScatterND", (11, 13, 16, 18), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // SequenceAt: the tensor at `position` of the sequence; position in [-n, n-1], negative from the back.
+#include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/sequence.h"
 
@@ -16,4 +17,12 @@ std::vector<Value> sequence_at(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "SequenceAt", 11, sequence_at, Accuracy::Exact);
+namespace {
+void sequence_at_shape(InferContext& ctx) {
+  const TypeInfo* s = ctx.input_type(0);
+  if (s && s->kind != TypeInfo::Kind::Sequence) ctx.fail("input 0 must be a sequence, got " + s->str());
+  if (s && s->inner) ctx.set_output(0, *s->inner);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "SequenceAt", (11), sequence_at_shape);
 }  // namespace sonnx

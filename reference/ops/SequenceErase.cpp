@@ -1,5 +1,6 @@
 // SequenceErase: a copy of the sequence without the element at `position` (default: the last one);
 // position in [-n, n-1], negative from the back. Erasing from an empty sequence traps.
+#include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/sequence.h"
 
@@ -21,4 +22,12 @@ std::vector<Value> sequence_erase(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "SequenceErase", 11, sequence_erase, Accuracy::Exact);
+namespace {
+void sequence_erase_shape(InferContext& ctx) {
+  const TypeInfo* s = ctx.input_type(0);
+  if (s && s->kind != TypeInfo::Kind::Sequence) ctx.fail("input 0 must be a sequence, got " + s->str());
+  if (s) ctx.set_output(0, *s);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "SequenceErase", (11), sequence_erase_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // SequenceInsert: a copy of the sequence with `tensor` inserted before `position` (default: at the
 // end). position is in [-n, n]; a negative one counts from the back (-1 = before the last element).
+#include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/sequence.h"
 
@@ -27,4 +28,15 @@ std::vector<Value> sequence_insert(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "SequenceInsert", 11, sequence_insert, Accuracy::Exact);
+namespace {
+// The sequence's element type must be the tensor's; the elements' shape is the union.
+void sequence_insert_shape(InferContext& ctx) {
+  const TypeInfo* s = ctx.input_type(0);
+  const TypeInfo* t = ctx.input_type(1);
+  if (s && s->kind != TypeInfo::Kind::Sequence) ctx.fail("input 0 must be a sequence, got " + s->str());
+  if (!s || !s->inner) return ctx.set_output(0, sequence_of(t ? *t : TypeInfo{}));
+  ctx.set_output(0, sequence_of(t ? union_type(ctx, *s->inner, *t, "the inserted tensor") : *s->inner));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "SequenceInsert", (11), sequence_insert_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Shape: the input's dimensions as a 1-D int64 tensor. Version 15 adds start/end (negative values
 // count from the back; both clamp to [0, rank]) to return a part of the shape.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -29,4 +30,29 @@ SONNX_KERNEL("", "Shape", 21, shape, Accuracy::Exact);
 SONNX_KERNEL("", "Shape", 23, shape, Accuracy::Exact);
 SONNX_KERNEL("", "Shape", 24, shape, Accuracy::Exact);
 SONNX_KERNEL("", "Shape", 25, shape, Accuracy::Exact);
+namespace {
+// The input's dims as a 1-D int64 value; from version 15 the slice [start, end) of them (clamped).
+void shape_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  if (!x) {
+    ctx.set_output(0, DType::Int64, Dims{Dim{}});
+    return;
+  }
+  int64_t r = static_cast<int64_t>(x->size());
+  int64_t start = 0, end = r;
+  if (ctx.version() >= 15) {
+    start = ctx.attr_int("start", 0);
+    end = ctx.has_attr("end") ? ctx.attr_int("end", r) : r;
+    if (start < 0) start += r;
+    if (end < 0) end += r;
+    start = std::clamp<int64_t>(start, 0, r);
+    end = std::clamp<int64_t>(end, 0, r);
+  }
+  PartialValue p;
+  for (int64_t i = start; i < end; ++i) p.elems.push_back((*x)[static_cast<size_t>(i)]);
+  ctx.set_output(0, DType::Int64, Dims{known_dim(static_cast<int64_t>(p.elems.size()))});
+  ctx.set_output_partial(0, std::move(p));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Shape", (1, 13, 15, 19, 21, 23, 24, 25), shape_shape);
 }  // namespace sonnx

@@ -2,6 +2,7 @@
 // bias = 0 by default (version 9). Floats: computed in double, rounded once; NaN stays NaN.
 // Integers: computed in double and converted back toward zero (saturating), so e.g. with
 // bias = 0.5 the integer 3 gives 2.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -28,4 +29,5 @@ std::vector<Value> shrink(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Shrink", 9, shrink, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Shrink", (9), same_as_input_rule);
 }  // namespace sonnx

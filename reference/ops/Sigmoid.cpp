@@ -1,5 +1,6 @@
 // Sigmoid: elementwise 1 / (1 + e^-x). Versions 1, 6, 13 (13 adds bfloat16) compute the same
 // function. In double, e^-x overflowing to inf for very negative x still gives the right limit 0.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ std::vector<Value> sigmoid(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Sigmoid", 1, sigmoid, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Sigmoid", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

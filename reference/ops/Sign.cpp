@@ -1,5 +1,6 @@
 // Sign: elementwise 1 for x > 0, -1 for x < 0, 0 for x == 0 (version 9; 13 adds bfloat16).
 // NaN has no sign and stays NaN.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -23,4 +24,5 @@ std::vector<Value> sign(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Sign", 9, sign, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Sign", (9, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Sinh: elementwise hyperbolic sine.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ SONNX_KERNEL("", "Sinh", 9, sinh_kernel, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Sinh", 22, sinh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Sinh", (9, 22), same_as_input_rule);
 }  // namespace sonnx

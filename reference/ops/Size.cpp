@@ -1,4 +1,5 @@
 // Size: the input's element count as an int64 scalar.
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -15,4 +16,12 @@ SONNX_KERNEL("", "Size", 21, size, Accuracy::Exact);
 SONNX_KERNEL("", "Size", 23, size, Accuracy::Exact);
 SONNX_KERNEL("", "Size", 24, size, Accuracy::Exact);
 SONNX_KERNEL("", "Size", 25, size, Accuracy::Exact);
+namespace {
+void size_shape(InferContext& ctx) {
+  ctx.set_output(0, DType::Int64, Dims{});
+  if (const Dims* x = ctx.input_shape(0))
+    if (auto n = dims_product(*x)) ctx.set_output_partial(0, PartialValue{true, {known_dim(*n)}});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Size", (1, 13, 19, 21, 23, 24, 25), size_shape);
 }  // namespace sonnx

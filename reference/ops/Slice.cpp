@@ -3,6 +3,7 @@
 // steps. Effective bounds follow the version 13 text: negative starts/ends count from the end;
 // for a positive step start and end clamp to [0, dim]; for a negative step start clamps to
 // [0, dim-1] and end to [-1, dim-1]. Steps may not be 0 and axes may not repeat.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -84,4 +85,88 @@ std::vector<Value> slice_v10(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "Slice", 1, slice_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Slice", 10, slice_v10, Accuracy::Exact);
+namespace {
+// Number of elements [start, end) with step selects from a dim of size d (numpy clamping).
+int64_t slice_count(int64_t d, int64_t start, int64_t end, int64_t step, int64_t& first) {
+  if (start < 0) start += d;
+  if (end < 0) end += d;
+  if (step > 0) {
+    start = std::clamp<int64_t>(start, 0, d);
+    end = std::clamp<int64_t>(end, 0, d);
+    first = start;
+    return end > start ? (end - start - 1) / step + 1 : 0;
+  }
+  start = std::clamp<int64_t>(start, 0, d - 1);
+  end = std::clamp<int64_t>(end, -1, d - 1);
+  first = start;
+  return start > end ? (start - end - 1) / -step + 1 : 0;
+}
+
+void slice_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  if (ctx.version() < 10) {
+    starts = ctx.attr_ints("starts");
+    ends = ctx.attr_ints("ends");
+    if (ctx.has_attr("axes")) axes = ctx.attr_ints("axes");
+  } else {
+    starts = ctx.input_ints(1);
+    ends = ctx.input_ints(2);
+    if (ctx.has_input(3)) {
+      axes = ctx.input_ints(3);
+      if (!axes) starts.reset();
+    }
+    if (ctx.has_input(4)) {
+      steps = ctx.input_ints(4);
+      if (!steps) starts.reset();
+    }
+  }
+  if (!x) {
+    ctx.set_output(0, t, std::nullopt);
+    return;
+  }
+  int64_t r = static_cast<int64_t>(x->size());
+  if (!starts || !ends) {
+    // Which axes are sliced is unknown: every dim may change, the rank stays.
+    ctx.set_output(0, t, Dims(x->size()));
+    return;
+  }
+  if (starts->size() != ends->size()) ctx.fail("starts and ends have different lengths");
+  if (!axes)
+    for (size_t i = 0; i < starts->size(); ++i) axes->push_back(static_cast<int64_t>(i));
+  if (!steps) steps = std::vector<int64_t>(starts->size(), 1);
+  if (axes->size() != starts->size() || steps->size() != starts->size())
+    ctx.fail("starts, ends, axes and steps must have the same length");
+  std::vector<int64_t> ax = infer_axes(ctx, *axes, r);
+  Dims out = *x;
+  std::optional<int64_t> first0;
+  int64_t step0 = 1;
+  for (size_t i = 0; i < ax.size(); ++i) {
+    int64_t step = (*steps)[i];
+    if (step == 0) ctx.fail("slice step cannot be 0");
+    Dim& d = out[static_cast<size_t>(ax[i])];
+    if (!d.value) {
+      d = Dim{};
+      continue;
+    }
+    int64_t first = 0;
+    d = known_dim(slice_count(*d.value, (*starts)[i], (*ends)[i], step, first));
+    if (ax[i] == 0) {
+      first0 = first;
+      step0 = step;
+    }
+  }
+  ctx.set_output(0, t, out);
+  // A slice of a 1-D partial value (part of a shape vector).
+  if (auto p = ctx.input_partial(0);
+      p && !p->scalar && r == 1 && out[0].value && (*x)[0].value && *(*x)[0].value == static_cast<int64_t>(p->elems.size())) {
+    PartialValue s;
+    int64_t first = first0.value_or(0);
+    for (int64_t k = 0; k < *out[0].value; ++k) s.elems.push_back(p->elems[static_cast<size_t>(first + k * step0)]);
+    ctx.set_output_partial(0, std::move(s));
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Slice", (1, 10, 11, 13), slice_shape);
 }  // namespace sonnx

@@ -3,6 +3,7 @@
 // with labels (N, D1..Dk), optional weights (C), reduction (none | sum | mean, default mean) and
 // ignore_index (nll_loss). The optional second output is log_prob itself. Computed in
 // double, rounded once to the element type.
+#include "support/shape.h"
 #include "support/loss.h"
 #include "support/softmax.h"
 
@@ -23,4 +24,21 @@ std::vector<Value> softmax_cross_entropy(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "SoftmaxCrossEntropyLoss", 12, softmax_cross_entropy, Accuracy::Rounding);
+namespace {
+// The loss: scalar unless reduction is none, then the labels' shape; the log-probabilities have
+// the scores' shape.
+void sce_loss_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  std::string red = ctx.attr_string("reduction", "mean");
+  const Dims* labels = ctx.input_shape(1);
+  if (red == "none") ctx.set_output(0, t, labels ? std::optional<Dims>(*labels) : std::nullopt);
+  else if (red == "mean" || red == "sum") ctx.set_output(0, t, Dims{});
+  else ctx.fail("unknown reduction '" + red + "'");
+  if (ctx.has_output(1)) {
+    const Dims* x = ctx.input_shape(0);
+    ctx.set_output(1, t, x ? std::optional<Dims>(*x) : std::nullopt);
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "SoftmaxCrossEntropyLoss", (12, 13), sce_loss_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // SpaceToDepth: the inverse of DepthToSpace (DCR): each blocksize x blocksize spatial block of an
 // NCHW tensor becomes channels; output [N, C*bs², H/bs, W/bs].
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -18,4 +19,23 @@ std::vector<Value> space_to_depth(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "SpaceToDepth", 1, space_to_depth, Accuracy::Exact);
+namespace {
+// [N, C * b^2, H / b, W / b].
+void space_to_depth_shape(InferContext& ctx) {
+  require_rank(ctx, 0, 4, "input");
+  int64_t b = ctx.attr_int("blocksize", 0);
+  if (b < 1 || b > (int64_t{1} << 20)) ctx.fail("blocksize must be positive");
+  const Dims* x = ctx.input_shape(0);
+  if (!x) return ctx.set_output(0, ctx.input_elem(0), Dims(4));
+  Dims o = *x;
+  o[1] = o[1].value ? size_dim(ctx, *o[1].value * b * b, "blocksize") : Dim{};
+  for (size_t i = 2; i < 4; ++i) {
+    if (!o[i].value) continue;
+    if (*o[i].value % b != 0) ctx.fail("a spatial dimension is not a multiple of blocksize");
+    o[i] = known_dim(*o[i].value / b);
+  }
+  ctx.set_output(0, ctx.input_elem(0), o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "SpaceToDepth", (1, 13), space_to_depth_shape);
 }  // namespace sonnx

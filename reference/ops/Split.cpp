@@ -1,6 +1,7 @@
 // Split: cuts a tensor along an axis into as many parts as the node has outputs. The part lengths
 // come from the `split` attribute (versions 1, 2, 11) or input (version 1 optionally, 13+); without
 // them the axis is divided into equal parts. Lengths must sum to the axis size.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -64,4 +65,73 @@ std::vector<Value> split_v13(OpContext& ctx) {
 SONNX_KERNEL("", "Split", 1, split_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Split", 2, split_v2, Accuracy::Exact);
 SONNX_KERNEL("", "Split", 13, split_v13, Accuracy::Exact);
+namespace {
+// Split sizes from the attribute (before 13) or the input (13 on); else equal parts, the last
+// smaller (18 with num_outputs), or equal (before 18: must divide evenly).
+void split_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  size_t n = ctx.num_outputs();
+  const Dims* x = ctx.input_shape(0);
+  if (!x) {
+    for (size_t i = 0; i < n; ++i) ctx.set_output(i, t, std::nullopt);
+    return;
+  }
+  int64_t r = static_cast<int64_t>(x->size());
+  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), r);
+  std::optional<std::vector<int64_t>> split;
+  if (ctx.version() < 13) {
+    if (ctx.has_attr("split")) split = ctx.attr_ints("split");
+    else if (ctx.version() < 2 && ctx.has_input(1)) split = ctx.input_ints(1);
+  } else if (ctx.has_input(1)) {
+    split = ctx.input_ints(1);
+    if (!split) {
+      Dims unknown = *x;
+      unknown[static_cast<size_t>(axis)] = Dim{};
+      for (size_t i = 0; i < n; ++i) ctx.set_output(i, t, unknown);
+      return;
+    }
+  }
+  const Dim& d = (*x)[static_cast<size_t>(axis)];
+  std::vector<Dim> sizes;
+  if (split) {
+    if (split->size() != n)
+      ctx.fail("split has " + std::to_string(split->size()) + " sizes for " + std::to_string(n) + " outputs");
+    int64_t total = 0;
+    for (int64_t s : *split) {
+      if (s < 0) ctx.fail("split sizes must be non-negative");
+      sizes.push_back(size_dim(ctx, s, "split"));
+      total += s;
+    }
+    if (d.value && total != *d.value)
+      ctx.fail("split sizes add up to " + std::to_string(total) + ", the axis has " + std::to_string(*d.value));
+  } else {
+    if (ctx.version() >= 18) {
+      int64_t num = ctx.attr_int("num_outputs", -1);
+      if (ctx.has_attr("num_outputs") && num != static_cast<int64_t>(n))
+        ctx.fail("num_outputs is " + std::to_string(num) + " but the node has " + std::to_string(n) + " outputs");
+    }
+    if (!d.value) {
+      sizes.assign(n, Dim{});
+    } else if (ctx.version() >= 18) {
+      int64_t chunk = (*d.value + static_cast<int64_t>(n) - 1) / static_cast<int64_t>(n);
+      int64_t left = *d.value;
+      for (size_t i = 0; i < n; ++i) {
+        int64_t s = std::min(chunk, left);
+        sizes.push_back(known_dim(s));
+        left -= s;
+      }
+    } else {
+      if (*d.value % static_cast<int64_t>(n) != 0)
+        ctx.fail("the axis of size " + std::to_string(*d.value) + " does not split into " + std::to_string(n) + " equal parts");
+      sizes.assign(n, known_dim(*d.value / static_cast<int64_t>(n)));
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    Dims o = *x;
+    o[static_cast<size_t>(axis)] = sizes[i];
+    ctx.set_output(i, t, o);
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Split", (1, 2, 11, 13, 18), split_shape);
 }  // namespace sonnx

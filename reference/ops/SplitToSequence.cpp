@@ -8,6 +8,7 @@
 // keepdims only applies when split is omitted.
 #include <algorithm>
 
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -60,4 +61,31 @@ SONNX_KERNEL("", "SplitToSequence", 11, split_to_sequence, Accuracy::Exact);
 // Version 24 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "SplitToSequence", 24, split_to_sequence, Accuracy::Exact);
+namespace {
+// Without `split` the pieces have the axis removed (keepdims=0) or of size 1; with a scalar split
+// every piece but maybe the last has that size; with a 1-D split the sizes vary.
+void split_to_sequence_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  if (!x) return ctx.set_output(0, sequence_of(tensor_type(t)));
+  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
+  Dims out = *x;
+  if (!ctx.has_input(1)) {
+    if (ctx.attr_int("keepdims", 1) != 0) out[static_cast<size_t>(axis)] = known_dim(1);
+    else out.erase(out.begin() + axis);
+  } else {
+    auto split = ctx.input_ints(1);
+    const Dims* ss = ctx.input_shape(1);
+    Dim piece;
+    if (split && ss && ss->empty() && (*x)[static_cast<size_t>(axis)].value && *(*x)[static_cast<size_t>(axis)].value % (*split)[0] == 0)
+      piece = known_dim((*split)[0]);
+    else if (split && ss && ss->size() == 1 && !split->empty() &&
+             std::all_of(split->begin(), split->end(), [&](int64_t v) { return v == (*split)[0]; }))
+      piece = known_dim((*split)[0]);
+    out[static_cast<size_t>(axis)] = piece;
+  }
+  ctx.set_output(0, sequence_of(tensor_type(t, out)));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "SplitToSequence", (11, 24), split_to_sequence_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Sqrt: elementwise square root (NaN for negative x, -0 for -0). Versions 1, 6, 13 (13 adds
 // bfloat16) compute the same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ std::vector<Value> sqrt_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Sqrt", 1, sqrt_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Sqrt", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

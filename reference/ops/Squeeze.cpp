@@ -1,6 +1,7 @@
 // Squeeze: removes size-1 axes: the listed ones (each must have size 1), or all of them when no
 // axes are given. Axes are an attribute up to version 12 (negative values from 11; accepted
 // throughout) and an optional input from 13.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -46,4 +47,53 @@ SONNX_KERNEL("", "Squeeze", 21, squeeze_v13, Accuracy::Exact);
 SONNX_KERNEL("", "Squeeze", 23, squeeze_v13, Accuracy::Exact);
 SONNX_KERNEL("", "Squeeze", 24, squeeze_v13, Accuracy::Exact);
 SONNX_KERNEL("", "Squeeze", 25, squeeze_v13, Accuracy::Exact);
+namespace {
+// Axes from the attribute (before 13) or the optional input; without axes every dim known to be 1
+// goes (and the result is unknown when some dim is not known).
+void squeeze_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  std::optional<std::vector<int64_t>> axes;
+  if (ctx.version() < 13) {
+    if (ctx.has_attr("axes")) axes = ctx.attr_ints("axes");
+  } else if (ctx.has_input(1)) {
+    axes = ctx.input_ints(1);
+    if (!axes) {
+      ctx.set_output(0, t, std::nullopt);
+      return;
+    }
+  }
+  const Dims* x = ctx.input_shape(0);
+  if (!x) {
+    ctx.set_output(0, t, std::nullopt);
+    return;
+  }
+  int64_t r = static_cast<int64_t>(x->size());
+  Dims out;
+  if (!axes) {
+    for (const auto& d : *x) {
+      if (!d.value) {
+        ctx.set_output(0, t, std::nullopt);
+        return;
+      }
+      if (*d.value != 1) out.push_back(d);
+    }
+  } else {
+    std::vector<int64_t> ax = infer_axes(ctx, *axes, r);
+    for (int64_t i = 0; i < r; ++i) {
+      const Dim& d = (*x)[static_cast<size_t>(i)];
+      if (std::find(ax.begin(), ax.end(), i) == ax.end()) {
+        out.push_back(d);
+      } else if (d.value && *d.value != 1) {
+        ctx.fail("cannot squeeze axis " + std::to_string(i) + " of size " + std::to_string(*d.value));
+      }
+    }
+  }
+  ctx.set_output(0, t, out);
+  if (auto p = ctx.input_partial(0); p && out.empty() && p->elems.size() == 1) {
+    p->scalar = true;
+    ctx.set_output_partial(0, std::move(*p));
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Squeeze", (1, 11, 13, 21, 23, 24, 25), squeeze_shape);
 }  // namespace sonnx

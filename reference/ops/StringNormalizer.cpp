@@ -11,6 +11,7 @@
 // Strings that are not valid UTF-8 trap.
 #include <optional>
 
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -151,4 +152,17 @@ std::vector<Value> string_normalizer(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "StringNormalizer", 10, string_normalizer, Accuracy::Exact);
+namespace {
+// 1-D [C] or [1, C]; stopwords may remove elements (C unknown then, else kept).
+void string_normalizer_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  bool stop = !ctx.attr_strings("stopwords").empty();
+  if (!x) return ctx.set_output(0, DType::String, std::nullopt);
+  Dims o = *x;
+  if (o.empty() || o.size() > 2) ctx.fail("the input must be [C] or [1, C]");
+  if (stop) o.back() = Dim{};
+  ctx.set_output(0, DType::String, o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "StringNormalizer", (10), string_normalizer_shape);
 }  // namespace sonnx

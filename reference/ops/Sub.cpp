@@ -1,6 +1,7 @@
 // Sub: elementwise A - B. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 on both inputs broadcast multidirectionally. Version 14 adds the
 // 8- and 16-bit integer types; the formula never changes.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -19,4 +20,8 @@ Tensor sub(OpContext& ctx, const Tensor& a, const Tensor& b) {
 }  // namespace
 SONNX_KERNEL("", "Sub", 1, binary_legacy<sub>, Accuracy::Rounding);
 SONNX_KERNEL("", "Sub", 7, binary_multidirectional<sub>, Accuracy::Rounding);
+namespace {
+void sub_shape(InferContext& ctx) { arithmetic_rule(ctx, '-'); }
+}  // namespace
+SONNX_SHAPE_RULE("", "Sub", (1, 6, 7, 13, 14), sub_shape);
 }  // namespace sonnx

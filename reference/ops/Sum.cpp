@@ -1,6 +1,7 @@
 // Sum: elementwise sum of one or more inputs. Versions 1 and 6 need all inputs of the same shape;
 // from version 8 they broadcast multidirectionally; 13 adds bfloat16. Inputs are added left to
 // right in the compute type (float for float16/bfloat16, rounded once at the end).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -22,4 +23,5 @@ std::vector<Value> sum(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "Sum", 1, sum, Accuracy::Rounding);
 SONNX_KERNEL("", "Sum", 8, sum, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Sum", (1, 6, 8, 13), broadcast_rule);
 }  // namespace sonnx

@@ -1,4 +1,5 @@
 // Tan: elementwise tangent (radians).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ SONNX_KERNEL("", "Tan", 7, tan_kernel, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Tan", 22, tan_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Tan", (7, 22), same_as_input_rule);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // Tanh: elementwise hyperbolic tangent. Versions 1, 6, 13 (13 adds bfloat16) compute the
 // same function.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -11,4 +12,5 @@ std::vector<Value> tanh_kernel(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Tanh", 1, tanh_kernel, Accuracy::Rounding);
+SONNX_SHAPE_RULE("", "Tanh", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -12,6 +12,7 @@
 //   default to 1). Pool n-grams that share an output coordinate add up there.
 #include <map>
 
+#include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
@@ -108,4 +109,19 @@ std::vector<Value> tfidf_vectorizer(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "TfIdfVectorizer", 9, tfidf_vectorizer, Accuracy::Rounding);
+namespace {
+// [max(ngram_indexes) + 1] or [N, max(ngram_indexes) + 1], float.
+void tfidf_shape(InferContext& ctx) {
+  std::vector<int64_t> idx = ctx.attr_ints("ngram_indexes");
+  if (idx.empty()) ctx.fail("attribute 'ngram_indexes' is required");
+  int64_t m = *std::max_element(idx.begin(), idx.end());
+  Dim c = size_dim(ctx, m + 1, "ngram_indexes");
+  const Dims* x = ctx.input_shape(0);
+  if (!x) return ctx.set_output(0, DType::Float, std::nullopt);
+  if (x->size() == 1) ctx.set_output(0, DType::Float, Dims{c});
+  else if (x->size() == 2) ctx.set_output(0, DType::Float, Dims{(*x)[0], c});
+  else ctx.fail("the input must be 1-D or 2-D");
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "TfIdfVectorizer", (9), tfidf_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // ThresholdedRelu: elementwise x for x > alpha, 0 otherwise; alpha = 1 by default (version 10).
 // NaN stays NaN (as in Relu).
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -19,4 +20,5 @@ SONNX_KERNEL("", "ThresholdedRelu", 10, thresholded_relu, Accuracy::Exact);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "ThresholdedRelu", 22, thresholded_relu, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "ThresholdedRelu", (10, 22), same_as_input_rule);
 }  // namespace sonnx

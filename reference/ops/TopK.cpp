@@ -2,6 +2,7 @@
 // indices. k is an attribute in version 1 and a one-element input from 10. Ties go to the lower
 // index; NaN orders above every number (so it is "largest"). The result is always sorted, which
 // also satisfies sorted=0 (order unspecified).
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -60,4 +61,32 @@ std::vector<Value> top_k_v10(OpContext& ctx) {
 SONNX_KERNEL("", "TopK", 1, top_k_v1, Accuracy::Exact);
 SONNX_KERNEL("", "TopK", 10, top_k_v10, Accuracy::Exact);
 SONNX_KERNEL("", "TopK", 11, top_k_v10, Accuracy::Exact);
+namespace {
+// Values and int64 indices: the input with the axis dim k (attribute before 10, input after).
+void top_k_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  DType t = ctx.input_elem(0);
+  if (!x) {
+    ctx.set_output(0, t, std::nullopt);
+    ctx.set_output(1, DType::Int64, std::nullopt);
+    return;
+  }
+  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", -1), static_cast<int64_t>(x->size()));
+  Dim k;
+  if (ctx.version() < 10) {
+    k = size_dim(ctx, ctx.attr_int("k", -1), "k");
+  } else if (auto v = ctx.input_ints(1)) {
+    if (v->size() != 1) ctx.fail("K must hold one value");
+    k = size_dim(ctx, (*v)[0], "K");
+  }
+  const Dim& d = (*x)[static_cast<size_t>(axis)];
+  if (k.value && d.value && *k.value > *d.value)
+    ctx.fail("k = " + std::to_string(*k.value) + " exceeds the axis size " + std::to_string(*d.value));
+  Dims o = *x;
+  o[static_cast<size_t>(axis)] = k;
+  ctx.set_output(0, t, o);
+  ctx.set_output(1, DType::Int64, o);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "TopK", (1, 10, 11, 24), top_k_shape);
 }  // namespace sonnx

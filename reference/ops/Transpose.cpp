@@ -1,4 +1,5 @@
 // Transpose: permutes the axes like numpy.transpose; without perm the axes are reversed.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -31,4 +32,32 @@ SONNX_KERNEL("", "Transpose", 21, transpose, Accuracy::Exact);
 SONNX_KERNEL("", "Transpose", 23, transpose, Accuracy::Exact);
 SONNX_KERNEL("", "Transpose", 24, transpose, Accuracy::Exact);
 SONNX_KERNEL("", "Transpose", 25, transpose, Accuracy::Exact);
+namespace {
+// perm must be a permutation of the axes (default: reversed).
+void transpose_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const Dims* x = ctx.input_shape(0);
+  if (!x) {
+    if (ctx.has_attr("perm")) ctx.set_output(0, t, Dims(ctx.attr_ints("perm").size()));
+    else ctx.set_output(0, t, std::nullopt);
+    return;
+  }
+  int64_t r = static_cast<int64_t>(x->size());
+  std::vector<int64_t> perm = ctx.attr_ints("perm");
+  if (!ctx.has_attr("perm"))
+    for (int64_t i = r - 1; i >= 0; --i) perm.push_back(i);
+  if (static_cast<int64_t>(perm.size()) != r)
+    ctx.fail("perm has " + std::to_string(perm.size()) + " entries for an input of rank " + std::to_string(r));
+  Dims out;
+  std::vector<bool> seen(static_cast<size_t>(r), false);
+  for (int64_t p : perm) {
+    int64_t a = infer_axis(ctx, p, r, "perm entry");
+    if (seen[static_cast<size_t>(a)]) ctx.fail("perm repeats axis " + std::to_string(a));
+    seen[static_cast<size_t>(a)] = true;
+    out.push_back((*x)[static_cast<size_t>(a)]);
+  }
+  ctx.set_output(0, t, out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Transpose", (1, 13, 21, 23, 24, 25), transpose_shape);
 }  // namespace sonnx

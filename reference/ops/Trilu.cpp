@@ -1,5 +1,6 @@
 // Trilu: keeps the upper (upper=1: column - row >= k) or lower (column - row <= k) triangle of
 // each matrix in the last two axes and zeroes the rest. k is an optional scalar input (default 0).
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -22,4 +23,5 @@ std::vector<Value> trilu(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Trilu", 14, trilu, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Trilu", (14), same_as_input_rule);
 }  // namespace sonnx

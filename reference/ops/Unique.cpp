@@ -6,6 +6,7 @@
 // and sort last; complex by (real, imag); strings bytewise.
 #include <numeric>
 
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -92,4 +93,30 @@ std::vector<Value> unique(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Unique", 11, unique, Accuracy::Exact);
+namespace {
+// Y: 1-D (no axis) or the input with the axis dim unknown; indices, inverse_indices, counts: 1-D int64.
+void unique_shape(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  DType t = ctx.input_elem(0);
+  if (!ctx.has_attr("axis")) {
+    ctx.set_output(0, t, Dims{Dim{}});
+  } else if (x) {
+    int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
+    Dims o = *x;
+    o[static_cast<size_t>(axis)] = Dim{};
+    ctx.set_output(0, t, o);
+  } else {
+    ctx.set_output(0, t, std::nullopt);
+  }
+  Dim inv;
+  if (x && !ctx.has_attr("axis")) {
+    if (auto n = dims_product(*x)) inv = known_dim(*n);
+  } else if (x) {
+    inv = (*x)[static_cast<size_t>(infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size())))];
+  }
+  for (size_t i = 1; i < 4; ++i)
+    if (ctx.has_output(i)) ctx.set_output(i, DType::Int64, Dims{i == 2 ? inv : Dim{}});
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Unique", (11), unique_shape);
 }  // namespace sonnx

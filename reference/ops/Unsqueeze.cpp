@@ -1,6 +1,7 @@
 // Unsqueeze: inserts size-1 axes at the given positions of the output (rank r + len(axes));
 // negative positions count from the end of the output (from version 11; accepted throughout);
 // duplicates are an error. Axes are an attribute up to version 12 and an input from 13.
+#include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
@@ -40,4 +41,32 @@ SONNX_KERNEL("", "Unsqueeze", 21, unsqueeze_v13, Accuracy::Exact);
 SONNX_KERNEL("", "Unsqueeze", 23, unsqueeze_v13, Accuracy::Exact);
 SONNX_KERNEL("", "Unsqueeze", 24, unsqueeze_v13, Accuracy::Exact);
 SONNX_KERNEL("", "Unsqueeze", 25, unsqueeze_v13, Accuracy::Exact);
+namespace {
+// Axes (attribute before 13, input from 13) index the output, of rank r + len(axes).
+void unsqueeze_shape(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  std::optional<std::vector<int64_t>> axes;
+  if (ctx.version() < 13) axes = ctx.attr_ints("axes");
+  else axes = ctx.input_ints(1);
+  const Dims* x = ctx.input_shape(0);
+  if (!axes || !x) {
+    ctx.set_output(0, t, std::nullopt);
+    return;
+  }
+  int64_t out_rank = static_cast<int64_t>(x->size() + axes->size());
+  std::vector<int64_t> ax = infer_axes(ctx, *axes, out_rank);
+  Dims out;
+  size_t next = 0;
+  for (int64_t i = 0; i < out_rank; ++i) {
+    if (std::find(ax.begin(), ax.end(), i) != ax.end()) out.push_back(known_dim(1));
+    else out.push_back((*x)[next++]);
+  }
+  ctx.set_output(0, t, out);
+  if (auto p = ctx.input_partial(0); p && out.size() == 1 && p->elems.size() == 1) {
+    p->scalar = false;
+    ctx.set_output_partial(0, std::move(*p));
+  }
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Unsqueeze", (1, 11, 13, 21, 23, 24, 25), unsqueeze_shape);
 }  // namespace sonnx

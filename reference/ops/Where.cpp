@@ -1,5 +1,6 @@
 // Where: elementwise condition ? X : Y, all three inputs broadcasting multidirectionally
 // (version 9; 16 adds bfloat16). X and Y may have any element type, including string and complex.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -31,4 +32,13 @@ std::vector<Value> where(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "Where", 9, where, Accuracy::Exact);
+namespace {
+void where_shape(InferContext& ctx) {
+  DType c = ctx.input_elem(0);
+  if (c != DType::Undefined && c != DType::Bool) ctx.fail("the condition must be bool, got " + std::string(dtype_name(c)));
+  DType t = common_elem(ctx, {1, 2});
+  ctx.set_output(0, t, broadcast_shapes(ctx, {ctx.input_shape(0), ctx.input_shape(1), ctx.input_shape(2)}));
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "Where", (9, 16), where_shape);
 }  // namespace sonnx

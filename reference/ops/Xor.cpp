@@ -1,5 +1,6 @@
 // Xor: elementwise logical exclusive or of two bool tensors. Version 1 broadcasts B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 both inputs broadcast multidirectionally.
+#include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
@@ -14,4 +15,5 @@ Tensor xor_tensors(OpContext& ctx, const Tensor& a, const Tensor& b) {
 }  // namespace
 SONNX_KERNEL("", "Xor", 1, binary_legacy<xor_tensors>, Accuracy::Exact);
 SONNX_KERNEL("", "Xor", 7, binary_multidirectional<xor_tensors>, Accuracy::Exact);
+SONNX_SHAPE_RULE("", "Xor", (1, 7), broadcast_bool_rule);
 }  // namespace sonnx

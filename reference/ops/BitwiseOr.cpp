@@ -1,0 +1,7 @@
+// BitwiseOr: the shape rule (the kernel is still to come).
+#include "support/shape.h"
+
+namespace sonnx {
+using support::broadcast_rule;
+SONNX_SHAPE_RULE("", "BitwiseOr", (18), broadcast_rule);
+}  // namespace sonnx

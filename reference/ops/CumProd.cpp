@@ -1,0 +1,7 @@
+// CumProd: the shape rule (the kernel is still to come).
+#include "support/shape.h"
+
+namespace sonnx {
+using support::same_as_input_rule;
+SONNX_SHAPE_RULE("", "CumProd", (26), same_as_input_rule);
+}  // namespace sonnx

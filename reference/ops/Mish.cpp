@@ -1,0 +1,7 @@
+// Mish: the shape rule (the kernel is still to come).
+#include "support/shape.h"
+
+namespace sonnx {
+using support::same_as_input_rule;
+SONNX_SHAPE_RULE("", "Mish", (18, 22), same_as_input_rule);
+}  // namespace sonnx

@@ -1,0 +1,374 @@
+#include "shape.h"
+
+#include "window.h"
+
+namespace sonnx::support {
+
+std::string dims_str(const Dims& d) {
+  std::string s = "[";
+  for (size_t i = 0; i < d.size(); ++i)
+    s += (i ? "," : "") + (d[i].value ? std::to_string(*d[i].value) : d[i].param.empty() ? "?" : d[i].param);
+  return s + "]";
+}
+
+std::optional<int64_t> dims_product(const Dims& d) {
+  int64_t p = 1;
+  for (const auto& x : d) {
+    if (!x.value) return std::nullopt;
+    if (__builtin_mul_overflow(p, *x.value, &p)) return std::nullopt;
+  }
+  return p;
+}
+
+int64_t infer_axis(const InferContext& ctx, int64_t axis, int64_t rank, const std::string& what) {
+  if (axis < -rank || axis >= rank)
+    ctx.fail(what + " " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+std::vector<int64_t> infer_axes(const InferContext& ctx, const std::vector<int64_t>& axes, int64_t rank) {
+  std::vector<int64_t> out;
+  for (int64_t a : axes) {
+    int64_t n = infer_axis(ctx, a, rank);
+    for (int64_t seen : out)
+      if (seen == n) ctx.fail("axis " + std::to_string(a) + " is repeated");
+    out.push_back(n);
+  }
+  return out;
+}
+
+Dim unify_dim(const InferContext& ctx, const Dim& a, const Dim& b, const std::string& what) {
+  if (a.value && b.value && *a.value != *b.value)
+    ctx.fail(what + ": dimensions " + std::to_string(*a.value) + " and " + std::to_string(*b.value) + " differ");
+  if (a.value) return a;
+  if (b.value) return b;
+  return a.param.empty() ? b : a;
+}
+
+void require_rank(const InferContext& ctx, size_t input, int64_t rank, const std::string& what) {
+  auto r = ctx.input_rank(input);
+  if (r && *r != rank)
+    ctx.fail(what + " must have rank " + std::to_string(rank) + ", got " + std::to_string(*r));
+}
+
+std::optional<Dims> broadcast_shapes(const InferContext& ctx, const std::vector<const Dims*>& shapes) {
+  size_t rank = 0;
+  for (const Dims* s : shapes) {
+    if (!s) return std::nullopt;
+    rank = std::max(rank, s->size());
+  }
+  Dims out(rank);
+  for (size_t k = 0; k < rank; ++k) {  // k counts from the last axis
+    std::optional<int64_t> known;     // the one known size other than 1
+    std::string symbol;
+    bool unknown = false, symbols_differ = false;
+    for (const Dim* d : [&] {
+           std::vector<const Dim*> v;
+           for (const Dims* s : shapes)
+             if (k < s->size()) v.push_back(&(*s)[s->size() - 1 - k]);
+           return v;
+         }()) {
+      if (d->value) {
+        if (*d->value == 1) continue;
+        if (known && *known != *d->value)
+          ctx.fail("cannot broadcast dimensions " + std::to_string(*known) + " and " + std::to_string(*d->value) +
+                   " (shapes " + [&] {
+                     std::string s;
+                     for (const Dims* x : shapes) s += (s.empty() ? "" : ", ") + dims_str(*x);
+                     return s;
+                   }() + ")");
+        known = *d->value;
+      } else if (!d->param.empty()) {
+        if (!symbol.empty() && symbol != d->param) symbols_differ = true;
+        symbol = d->param;
+      } else {
+        unknown = true;
+      }
+    }
+    Dim& o = out[rank - 1 - k];
+    // A known size other than 1 decides (any other size must be 1 or that size to be valid); with
+    // only 1s the result is 1; otherwise only one shared symbol and 1s give that symbol.
+    if (known) o.value = known;
+    else if (!unknown && symbol.empty()) o.value = 1;
+    else if (!unknown && !symbols_differ) o.param = symbol;
+  }
+  return out;
+}
+
+DType common_elem(const InferContext& ctx, const std::vector<size_t>& inputs) {
+  DType t = DType::Undefined;
+  size_t first = 0;
+  for (size_t i : inputs) {
+    if (!ctx.has_input(i)) continue;
+    DType e = ctx.input_elem(i);
+    if (e == DType::Undefined) continue;
+    if (t != DType::Undefined && e != t)
+      ctx.fail("input " + std::to_string(i) + " has element type " + std::string(dtype_name(e)) + " but input " +
+               std::to_string(first) + " has " + std::string(dtype_name(t)));
+    if (t == DType::Undefined) {
+      t = e;
+      first = i;
+    }
+  }
+  return t;
+}
+
+void same_as_input_rule(InferContext& ctx) {
+  if (const TypeInfo* t = ctx.input_type(0)) ctx.set_output(0, *t);
+}
+
+void identity_rule(InferContext& ctx) {
+  if (const TypeInfo* t = ctx.input_type(0)) ctx.set_output(0, *t);
+  if (const Tensor* v = ctx.input_value(0)) ctx.set_output_value(0, *v);
+  else if (auto p = ctx.input_partial(0)) ctx.set_output_partial(0, *p);
+}
+
+namespace {
+std::optional<Dims> broadcast_all(const InferContext& ctx) {
+  std::vector<const Dims*> shapes;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i)
+    if (ctx.has_input(i)) shapes.push_back(ctx.input_shape(i));
+  return broadcast_shapes(ctx, shapes);
+}
+std::vector<size_t> all_inputs(const InferContext& ctx) {
+  std::vector<size_t> v;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) v.push_back(i);
+  return v;
+}
+}  // namespace
+
+void broadcast_rule(InferContext& ctx) {
+  DType t = common_elem(ctx, all_inputs(ctx));
+  ctx.set_output(0, t, broadcast_all(ctx));
+}
+
+void broadcast_bool_rule(InferContext& ctx) {
+  common_elem(ctx, all_inputs(ctx));
+  ctx.set_output(0, DType::Bool, broadcast_all(ctx));
+}
+
+std::optional<PartialValue> partial_arith(const PartialValue& a, const PartialValue& b, char op) {
+  size_t n = std::max(a.elems.size(), b.elems.size());
+  if ((a.elems.size() != n && a.elems.size() != 1) || (b.elems.size() != n && b.elems.size() != 1)) return std::nullopt;
+  PartialValue out;
+  out.scalar = a.scalar && b.scalar;
+  for (size_t i = 0; i < n; ++i) {
+    const Dim& x = a.elems[a.elems.size() == 1 ? 0 : i];
+    const Dim& y = b.elems[b.elems.size() == 1 ? 0 : i];
+    Dim r;
+    if (x.value && y.value) {
+      int64_t v = 0;
+      bool ok = true;
+      switch (op) {
+        case '+': ok = !__builtin_add_overflow(*x.value, *y.value, &v); break;
+        case '-': ok = !__builtin_sub_overflow(*x.value, *y.value, &v); break;
+        case '*': ok = !__builtin_mul_overflow(*x.value, *y.value, &v); break;
+        default:
+          // Only the unambiguous case: non-negative operands (truncation and floor agree).
+          ok = *y.value > 0 && *x.value >= 0;
+          if (ok) v = *x.value / *y.value;
+      }
+      if (ok) r.value = v;
+    } else if (!x.value && y.value) {
+      bool identity = ((op == '+' || op == '-') && *y.value == 0) || ((op == '*' || op == '/') && *y.value == 1);
+      if (identity) r = x;
+    } else if (x.value && !y.value) {
+      bool identity = (op == '+' && *x.value == 0) || (op == '*' && *x.value == 1);
+      if (identity) r = y;
+    }
+    out.elems.push_back(r);
+  }
+  return out;
+}
+
+void arithmetic_rule(InferContext& ctx, char op) {
+  DType t = common_elem(ctx, {0, 1});
+  if (ctx.version() < 7) {
+    const Dims* a = ctx.input_shape(0);
+    ctx.set_output(0, t, a ? std::optional<Dims>(*a) : std::nullopt);
+  } else {
+    ctx.set_output(0, t, broadcast_shapes(ctx, {ctx.input_shape(0), ctx.input_shape(1)}));
+  }
+  if (!is_integer(t)) return;
+  auto a = ctx.input_partial(0), b = ctx.input_partial(1);
+  if (a && b)
+    if (auto r = partial_arith(*a, *b, op)) ctx.set_output_partial(0, std::move(*r));
+}
+
+Dims reduce_dims(const Dims& in, const std::vector<int64_t>& axes, bool keepdims, bool noop_with_empty_axes) {
+  if (axes.empty() && noop_with_empty_axes) return in;
+  Dims out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    bool reduced = axes.empty();
+    for (int64_t a : axes)
+      if (a == static_cast<int64_t>(i)) reduced = true;
+    if (!reduced) out.push_back(in[i]);
+    else if (keepdims) out.push_back(known_dim(1));
+  }
+  return out;
+}
+
+void reduce_rule(InferContext& ctx, DType elem, bool axes_from_input) {
+  bool keepdims = ctx.attr_int("keepdims", 1) != 0;
+  bool noop = axes_from_input && ctx.attr_int("noop_with_empty_axes", 0) != 0;
+  std::optional<std::vector<int64_t>> axes = std::vector<int64_t>{};
+  if (!axes_from_input) axes = ctx.attr_ints("axes");
+  else if (ctx.has_input(1)) axes = ctx.input_ints(1);
+  const Dims* x = ctx.input_shape(0);
+  if (!x) {
+    ctx.set_output(0, elem, std::nullopt);
+    return;
+  }
+  if (!axes) {  // which axes go is unknown: with keepdims the rank stays
+    ctx.set_output(0, elem, keepdims ? std::optional<Dims>(Dims(x->size())) : std::nullopt);
+    return;
+  }
+  std::vector<int64_t> ax = infer_axes(ctx, *axes, static_cast<int64_t>(x->size()));
+  ctx.set_output(0, elem, reduce_dims(*x, ax, keepdims, noop));
+}
+
+std::optional<Dims> matmul_dims(const InferContext& ctx, const Dims* a, const Dims* b) {
+  if (!a || !b) return std::nullopt;
+  if (a->empty() || b->empty()) ctx.fail("MatMul operands must have rank at least 1");
+  Dims A = *a, B = *b;
+  bool a_vec = A.size() == 1, b_vec = B.size() == 1;
+  if (a_vec) A.insert(A.begin(), known_dim(1));
+  if (b_vec) B.push_back(known_dim(1));
+  unify_dim(ctx, A[A.size() - 1], B[B.size() - 2], "the contracted dimensions");
+  Dims ba(A.begin(), A.end() - 2), bb(B.begin(), B.end() - 2);
+  auto batch = broadcast_shapes(ctx, {&ba, &bb});
+  Dims out = *batch;
+  if (!a_vec) out.push_back(A[A.size() - 2]);
+  if (!b_vec) out.push_back(B[B.size() - 1]);
+  return out;
+}
+
+Dim size_dim(const InferContext& ctx, int64_t v, const std::string& what) {
+  if (v < 0 || v > kMaxDimValue) ctx.fail(what + " gives an invalid dimension " + std::to_string(v));
+  return known_dim(v);
+}
+
+namespace {
+std::vector<int64_t> axis_attr(const InferContext& ctx, const std::string& name, size_t rank, int64_t def, int64_t min) {
+  std::vector<int64_t> v = ctx.attr_ints(name);
+  if (v.empty()) v.assign(rank, def);
+  if (v.size() != rank)
+    ctx.fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(rank));
+  for (int64_t x : v)
+    if (x < min || x > kMaxWindowValue) ctx.fail("attribute '" + name + "' has an invalid value " + std::to_string(x));
+  return v;
+}
+}  // namespace
+
+Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vector<int64_t>& kernel, bool ceil_mode,
+                 bool use_dilations) {
+  size_t r = in_spatial.size();
+  if (kernel.size() != r)
+    ctx.fail("the kernel has " + std::to_string(kernel.size()) + " spatial axes, the input " + std::to_string(r));
+  std::string ap_s = ctx.attr_string("auto_pad", "NOTSET");
+  auto ap = parse_auto_pad(ap_s);
+  if (!ap) ctx.fail("auto_pad '" + ap_s + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+  std::vector<int64_t> strides = axis_attr(ctx, "strides", r, 1, 1);
+  std::vector<int64_t> dil = use_dilations ? axis_attr(ctx, "dilations", r, 1, 1) : std::vector<int64_t>(r, 1);
+  std::vector<int64_t> pads = ctx.attr_ints("pads");
+  if (pads.empty()) pads.assign(2 * r, 0);
+  if (pads.size() != 2 * r)
+    ctx.fail("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected " + std::to_string(2 * r));
+  for (int64_t p : pads)
+    if (p < 0 || p > kMaxWindowValue) ctx.fail("attribute 'pads' has an invalid value " + std::to_string(p));
+  Dims out(r);
+  for (size_t i = 0; i < r; ++i) {
+    if (!in_spatial[i].value) continue;
+    if (*in_spatial[i].value > kMaxDimValue) ctx.fail("input dimension " + std::to_string(*in_spatial[i].value) + " is too large");
+    WindowGeometry g;
+    g.in = {*in_spatial[i].value};
+    g.kernel = {kernel[i]};
+    g.strides = {strides[i]};
+    g.dilations = {dil[i]};
+    g.pad_begin = {pads[i]};
+    g.pad_end = {pads[i + r]};
+    std::string why = window_output(g, *ap, ceil_mode);
+    if (!why.empty()) ctx.fail(why);
+    out[i] = known_dim(g.out[0]);
+  }
+  return out;
+}
+
+std::optional<Dims> conv_like_dims(const InferContext& ctx, const Dim& channels, const std::vector<int64_t>* kernel,
+                                   bool ceil_mode, bool use_dilations) {
+  const Dims* x = ctx.input_shape(0);
+  if (!x) return std::nullopt;
+  if (x->size() < 2) ctx.fail("the input must have rank at least 2 (N, C, ...), got " + std::to_string(x->size()));
+  Dims spatial(x->begin() + 2, x->end());
+  Dims out{(*x)[0], channels};
+  if (!kernel) {
+    out.resize(x->size());
+    return out;
+  }
+  Dims w = window_dims(ctx, spatial, *kernel, ceil_mode, use_dilations);
+  out.insert(out.end(), w.begin(), w.end());
+  return out;
+}
+
+// Output [N, M, spatial...] with M = W[0]; kernel sizes from kernel_shape or W; C = W[1] * group.
+void conv_rule(InferContext& ctx, size_t w_input, DType t) {
+  const Dims* x = ctx.input_shape(0);
+  const Dims* w = ctx.input_shape(w_input);
+  if (x && w && x->size() != w->size()) ctx.fail("X has rank " + std::to_string(x->size()) + ", W has " + std::to_string(w->size()));
+  int64_t group = ctx.attr_int("group", 1);
+  if (group < 1) ctx.fail("group must be positive");
+  if (x && w && x->size() >= 2 && (*x)[1].value && (*w)[1].value && *(*x)[1].value != *(*w)[1].value * group)
+    ctx.fail("X has " + std::to_string(*(*x)[1].value) + " channels, W expects " + std::to_string(*(*w)[1].value) +
+             " x group " + std::to_string(group));
+  std::optional<std::vector<int64_t>> kernel;
+  if (ctx.has_attr("kernel_shape")) {
+    kernel = ctx.attr_ints("kernel_shape");
+  } else if (w && w->size() >= 2) {
+    std::vector<int64_t> k;
+    for (size_t i = 2; i < w->size(); ++i)
+      if ((*w)[i].value) k.push_back(*(*w)[i].value);
+    if (k.size() + 2 == w->size()) kernel = k;
+  }
+  Dim m = w && !w->empty() ? (*w)[0] : Dim{};
+  ctx.set_output(0, t, conv_like_dims(ctx, m, kernel ? &*kernel : nullptr, false, true));
+  if (!ctx.output(0).shape && w) ctx.set_output(0, t, Dims(w->size()));
+}
+
+TypeInfo union_type(const InferContext& ctx, const TypeInfo& a, const TypeInfo& b, const std::string& what) {
+  if (a.kind == TypeInfo::Kind::Unknown || b.kind == TypeInfo::Kind::Unknown) return TypeInfo{};
+  if (a.kind != b.kind) ctx.fail(what + ": " + a.str() + " and " + b.str() + " are different kinds of value");
+  TypeInfo out = a;
+  if (a.kind == TypeInfo::Kind::Tensor || a.kind == TypeInfo::Kind::SparseTensor) {
+    if (a.elem != DType::Undefined && b.elem != DType::Undefined && a.elem != b.elem)
+      ctx.fail(what + ": element types " + std::string(dtype_name(a.elem)) + " and " + std::string(dtype_name(b.elem)) + " differ");
+    if (out.elem == DType::Undefined) out.elem = b.elem;
+    if (!a.shape || !b.shape || a.shape->size() != b.shape->size()) {
+      out.shape.reset();
+      return out;
+    }
+    for (size_t i = 0; i < out.shape->size(); ++i)
+      if (!same_dim((*a.shape)[i], (*b.shape)[i])) (*out.shape)[i] = Dim{};
+    return out;
+  }
+  if ((a.kind == TypeInfo::Kind::Sequence || a.kind == TypeInfo::Kind::Optional) && a.inner && b.inner)
+    out.inner = std::make_shared<TypeInfo>(union_type(ctx, *a.inner, *b.inner, what));
+  else
+    out.inner.reset();
+  return out;
+}
+
+TypeInfo sequence_of(TypeInfo elem) {
+  TypeInfo t;
+  t.kind = TypeInfo::Kind::Sequence;
+  if (elem.kind != TypeInfo::Kind::Unknown) t.inner = std::make_shared<TypeInfo>(std::move(elem));
+  return t;
+}
+
+TypeInfo optional_of(TypeInfo elem) {
+  TypeInfo t;
+  t.kind = TypeInfo::Kind::Optional;
+  if (elem.kind != TypeInfo::Kind::Unknown) t.inner = std::make_shared<TypeInfo>(std::move(elem));
+  return t;
+}
+
+}  // namespace sonnx::support
