@@ -8,18 +8,37 @@ namespace {
 struct Info {
   DType type;
   std::string_view name;
-  size_t size;
+  size_t size;  // in memory
+  int bits;     // serialized
 };
-constexpr std::array<Info, 17> kInfo{{
-    {DType::Undefined, "undefined", 0}, {DType::Float, "float", 4},
-    {DType::UInt8, "uint8", 1},         {DType::Int8, "int8", 1},
-    {DType::UInt16, "uint16", 2},       {DType::Int16, "int16", 2},
-    {DType::Int32, "int32", 4},         {DType::Int64, "int64", 8},
-    {DType::String, "string", 0},       {DType::Bool, "bool", 1},
-    {DType::Float16, "float16", 2},     {DType::Double, "double", 8},
-    {DType::UInt32, "uint32", 4},       {DType::UInt64, "uint64", 8},
-    {DType::Complex64, "complex64", 8}, {DType::Complex128, "complex128", 16},
-    {DType::BFloat16, "bfloat16", 2},
+constexpr std::array<Info, 27> kInfo{{
+    {DType::Undefined, "undefined", 0, 0},
+    {DType::Float, "float", 4, 32},
+    {DType::UInt8, "uint8", 1, 8},
+    {DType::Int8, "int8", 1, 8},
+    {DType::UInt16, "uint16", 2, 16},
+    {DType::Int16, "int16", 2, 16},
+    {DType::Int32, "int32", 4, 32},
+    {DType::Int64, "int64", 8, 64},
+    {DType::String, "string", 0, 0},
+    {DType::Bool, "bool", 1, 8},
+    {DType::Float16, "float16", 2, 16},
+    {DType::Double, "double", 8, 64},
+    {DType::UInt32, "uint32", 4, 32},
+    {DType::UInt64, "uint64", 8, 64},
+    {DType::Complex64, "complex64", 8, 64},
+    {DType::Complex128, "complex128", 16, 128},
+    {DType::BFloat16, "bfloat16", 2, 16},
+    {DType::Float8E4M3FN, "float8e4m3fn", 1, 8},
+    {DType::Float8E4M3FNUZ, "float8e4m3fnuz", 1, 8},
+    {DType::Float8E5M2, "float8e5m2", 1, 8},
+    {DType::Float8E5M2FNUZ, "float8e5m2fnuz", 1, 8},
+    {DType::UInt4, "uint4", 1, 4},
+    {DType::Int4, "int4", 1, 4},
+    {DType::Float4E2M1, "float4e2m1", 1, 4},
+    {DType::Float8E8M0, "float8e8m0", 1, 8},
+    {DType::UInt2, "uint2", 1, 2},
+    {DType::Int2, "int2", 1, 2},
 }};
 }  // namespace
 
@@ -28,6 +47,11 @@ bool is_valid_dtype(int32_t v) { return v > 0 && v < static_cast<int32_t>(kInfo.
 size_t dtype_size(DType t) {
   auto i = static_cast<size_t>(t);
   return i < kInfo.size() ? kInfo[i].size : 0;
+}
+
+int dtype_bits(DType t) {
+  auto i = static_cast<size_t>(t);
+  return i < kInfo.size() ? kInfo[i].bits : 0;
 }
 
 std::string_view dtype_name(DType t) {
@@ -49,6 +73,15 @@ bool is_signed_int(DType t) {
 }
 bool is_unsigned_int(DType t) {
   return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;
+}
+
+bool is_float8(DType t) {
+  return t == DType::Float8E4M3FN || t == DType::Float8E4M3FNUZ || t == DType::Float8E5M2 ||
+         t == DType::Float8E5M2FNUZ || t == DType::Float8E8M0;
+}
+bool is_small_float(DType t) { return is_float8(t) || t == DType::Float4E2M1; }
+bool is_small_int(DType t) {
+  return t == DType::UInt4 || t == DType::Int4 || t == DType::UInt2 || t == DType::Int2;
 }
 
 }  // namespace sonnx

@@ -61,6 +61,8 @@ void Tensor::check_type(DType want) const {
 }
 
 double Tensor::as_double(int64_t i) const {
+  if (is_small_type(type_))
+    return visit_small_dtype(type_, [&]<class T>() { return small_to_double(data<T>()[i]); });
   return visit_dtype(type_, [&]<class T>() -> double {
     if constexpr (std::is_arithmetic_v<T>) return static_cast<double>(data<T>()[i]);
     else if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>)
@@ -80,6 +82,7 @@ int64_t saturate_to_int64(double v) {
 }  // namespace
 
 int64_t Tensor::as_int64(int64_t i) const {
+  if (is_small_type(type_)) return saturate_to_int64(as_double(i));  // integers are exact
   return visit_dtype(type_, [&]<class T>() -> int64_t {
     if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(data<T>()[i]);
     else if constexpr (std::is_arithmetic_v<T>) return saturate_to_int64(static_cast<double>(data<T>()[i]));

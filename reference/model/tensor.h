@@ -80,7 +80,8 @@ class Tensor {
   const std::byte* raw() const { return view_ ? view_ : bytes_.data(); }
   size_t byte_size() const { return view_ ? static_cast<size_t>(size_) * dtype_size(type_) : bytes_.size(); }
 
-  // Element i converted to double / int64 (any numeric or bool type); for index-like inputs.
+  // Element i converted to double / int64 (any numeric or bool type, the small types of
+  // small_types.h included: float to int64 truncates and saturates); for index-like inputs.
   double as_double(int64_t i) const;
   int64_t as_int64(int64_t i) const;
   // All elements as int64 (for shape/axes/indices inputs of any integer type).
@@ -101,7 +102,9 @@ class Tensor {
   std::byte* view_ = nullptr;  // set for a view: the bytes live there, bytes_ is empty
 };
 
-// Calls f.template operator()<T>() with T the storage type of `type` (all 16 element types).
+// Calls f.template operator()<T>() with T the storage type of `type`: the 16 classic element types
+// only. The IR 9–13 types (float8, float4, int4, int2, ...) throw Unsupported here, so that no kernel
+// written before them meets them by accident; visit_small_dtype below visits those.
 template <class F>
 decltype(auto) visit_dtype(DType type, F&& f) {
   switch (type) {
@@ -124,6 +127,26 @@ decltype(auto) visit_dtype(DType type, F&& f) {
     default: break;
   }
   throw Unsupported("element type " + std::string(dtype_name(type)) + " is not supported here");
+}
+
+// Calls f.template operator()<T>() with T the storage struct of one of the ten small types
+// (small_types.h); Unsupported for any other type.
+template <class F>
+decltype(auto) visit_small_dtype(DType type, F&& f) {
+  switch (type) {
+    case DType::Float8E4M3FN: return f.template operator()<float8e4m3fn_t>();
+    case DType::Float8E4M3FNUZ: return f.template operator()<float8e4m3fnuz_t>();
+    case DType::Float8E5M2: return f.template operator()<float8e5m2_t>();
+    case DType::Float8E5M2FNUZ: return f.template operator()<float8e5m2fnuz_t>();
+    case DType::UInt4: return f.template operator()<uint4_t>();
+    case DType::Int4: return f.template operator()<int4_t>();
+    case DType::Float4E2M1: return f.template operator()<float4e2m1_t>();
+    case DType::Float8E8M0: return f.template operator()<float8e8m0_t>();
+    case DType::UInt2: return f.template operator()<uint2_t>();
+    case DType::Int2: return f.template operator()<int2_t>();
+    default: break;
+  }
+  throw Unsupported("element type " + std::string(dtype_name(type)) + " is not one of the small types");
 }
 
 }  // namespace sonnx

@@ -1,10 +1,10 @@
 #include "tensor_proto.h"
 
-#include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "errors.h"
+#include "packing.h"
 
 namespace sonnx {
 namespace fs = std::filesystem;
@@ -83,6 +83,20 @@ void copy_complex(Tensor& t, const Src& field, const char* what) {
   for (int64_t i = 0; i < t.size(); ++i) out[i] = T(field[2 * i], field[2 * i + 1]);
 }
 
+// The small types in int32_data: one int32 per serialized byte (a float8 bit pattern, or two 4-bit
+// or four 2-bit elements packed as in raw_data), each in [0, 255].
+void copy_small_from_int32(Tensor& t, const onnx::TensorProto& p) {
+  std::string bytes;
+  bytes.reserve(static_cast<size_t>(p.int32_data_size()));
+  for (int32_t v : p.int32_data()) {
+    if (v < 0 || v > 255)
+      throw LoadError("tensor '" + p.name() + "': int32_data value " + std::to_string(v) + " is not a byte of " +
+                      std::string(dtype_name(t.dtype())) + " data");
+    bytes.push_back(static_cast<char>(v));
+  }
+  deserialize_elements(t, bytes);
+}
+
 // How many values the typed data field for `type` holds (complex types count value pairs).
 int64_t typed_field_count(const onnx::TensorProto& p, DType type) {
   switch (type) {
@@ -113,7 +127,9 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
   // The data present must match the shape before the tensor is allocated: a small file must not
   // be able to declare a huge shape and make us allocate it.
   bool external = p.data_location() == onnx::TensorProto::EXTERNAL;
-  auto expected_bytes = static_cast<size_t>(count) * dtype_size(type);
+  auto expected_bytes = serialized_size(type, count);
+  // Values the typed field must hold: the 4- and 2-bit types keep packed bytes in int32_data.
+  auto expected_values = is_sub_byte(type) ? static_cast<int64_t>(expected_bytes) : count;
   bool raw_form = type != DType::String && (external || p.has_raw_data());
   std::string raw;
   if (type == DType::String && external) {
@@ -122,7 +138,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
     raw = read_external(p, base_dir, expected_bytes);
   } else if (raw_form) {
     raw = p.raw_data();
-  } else if (count > 0 && typed_field_count(p, type) != count) {
+  } else if (count > 0 && typed_field_count(p, type) != expected_values) {
     throw LoadError("tensor '" + p.name() + "': " + std::to_string(typed_field_count(p, type)) + " values for shape " +
                     shape_str(shape) + " of " + std::string(dtype_name(type)));
   }
@@ -135,10 +151,14 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
     return t;
   }
   if (raw_form) {
-    if (!raw.empty()) std::memcpy(t.raw(), raw.data(), raw.size());  // ONNX raw data is little-endian, as is this host
+    deserialize_elements(t, raw);  // ONNX raw data is little-endian, as is this host
     return t;
   }
   if (t.size() == 0) return t;
+  if (is_small_type(type)) {
+    copy_small_from_int32(t, p);
+    return t;
+  }
   switch (type) {
     case DType::Float: copy_field<float>(t, p.float_data(), "float_data"); break;
     case DType::Double: copy_field<double>(t, p.double_data(), "double_data"); break;
@@ -168,7 +188,7 @@ onnx::TensorProto tensor_to_proto(const Tensor& t, const std::string& name) {
   if (t.dtype() == DType::String) {
     for (const auto& s : t.values<std::string>()) p.add_string_data(s);
   } else {
-    p.set_raw_data(reinterpret_cast<const char*>(t.raw()), t.byte_size());
+    p.set_raw_data(serialize_elements(t));
   }
   return p;
 }

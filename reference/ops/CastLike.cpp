@@ -1,5 +1,7 @@
 // CastLike: converts every element of `input` to the element type of `target_type` (version 15),
 // with Cast's rules (see cast_tensor in support/cast.h). Only target_type's type is used.
+// Versions 19, 21, 23, 24, 25 follow Cast of the same version: its types and its `saturate` and
+// (24+) `round_mode` attributes.
 #include "support/cast.h"
 
 namespace sonnx {
@@ -7,8 +9,17 @@ using namespace support;
 namespace {
 
 std::vector<Value> cast_like(OpContext& ctx) {
-  return one(cast_tensor(ctx, ctx.input(0), ctx.input(1).dtype()));
+  const Tensor& x = ctx.input(0);
+  DType to = ctx.input(1).dtype();
+  require_cast_type(ctx, x.dtype(), "input");
+  require_cast_type(ctx, to, "target");
+  return one(cast_tensor(ctx, x, to, cast_options(ctx)));
 }
 }  // namespace
 SONNX_KERNEL("", "CastLike", 15, cast_like, Accuracy::Rounding);
+SONNX_KERNEL("", "CastLike", 19, cast_like, Accuracy::Rounding);
+SONNX_KERNEL("", "CastLike", 21, cast_like, Accuracy::Rounding);
+SONNX_KERNEL("", "CastLike", 23, cast_like, Accuracy::Rounding);
+SONNX_KERNEL("", "CastLike", 24, cast_like, Accuracy::Rounding);
+SONNX_KERNEL("", "CastLike", 25, cast_like, Accuracy::Rounding);
 }  // namespace sonnx

@@ -39,9 +39,18 @@ std::string format_half(H h) {
   return format_real(f);  // not reached: 9 digits always read back to the same float
 }
 
+// A small float: its exact value, as a double prints (every small float has a short exact decimal
+// but e8m0's extremes, which print as the shortest decimal of the double).
+template <class S>
+std::string format_small_float(S x) {
+  return format_real(small_to_double(x));
+}
+
 template <class T>
 std::string to_string_value(T v) {
   if constexpr (std::is_same_v<T, bool>) return v ? "1" : "0";
+  else if constexpr (is_small_float_v<T>) return format_small_float(v);
+  else if constexpr (is_small_int_v<T>) return std::to_string(static_cast<int>(v.v));
   else if constexpr (is_half_v<T>) return format_half(v);
   else if constexpr (std::is_floating_point_v<T>) return format_real(v);
   else return std::to_string(v);
@@ -87,11 +96,22 @@ inline bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+// An integer into an integer type, keeping the low bits (two's complement).
+template <class T, class I>
+T integer_to(I v) {
+  if constexpr (is_small_int_v<T>) return small_int_from_integer<T>(static_cast<int64_t>(v));
+  else return static_cast<T>(v);
+}
+
 template <class T>
-T from_string_value(const OpContext& ctx, const std::string& str) {
+T from_string_value(const OpContext& ctx, const std::string& str, const NarrowOptions& options) {
   auto bad = [&]() -> T { ctx.fail("cannot cast string \"" + str + "\" to " + std::string(dtype_name(dtype_of<T>()))); };
   std::string_view s = trim(str);
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (is_small_float_v<T>) {
+    double d = 0;
+    if (!parse_real(s, d)) return bad();
+    return small_from_double<T>(d, options);
+  } else if constexpr (std::is_same_v<T, bool>) {
     if (iequals(s, "true")) return true;
     if (iequals(s, "false")) return false;
     double d = 0;
@@ -113,13 +133,14 @@ T from_string_value(const OpContext& ctx, const std::string& str) {
     if (!digits.empty() && digits[0] != '+' && !(s[0] == '+' && digits[0] == '-')) {
       const char* end = digits.data() + digits.size();
       int64_t i = 0;
-      if (auto r = std::from_chars(digits.data(), end, i); r.ec == std::errc() && r.ptr == end) return static_cast<T>(i);
+      if (auto r = std::from_chars(digits.data(), end, i); r.ec == std::errc() && r.ptr == end) return integer_to<T>(i);
       uint64_t u = 0;
-      if (auto r = std::from_chars(digits.data(), end, u); r.ec == std::errc() && r.ptr == end) return static_cast<T>(u);
+      if (auto r = std::from_chars(digits.data(), end, u); r.ec == std::errc() && r.ptr == end) return integer_to<T>(u);
     }
     double d = 0;
     if (!parse_real(s, d)) return bad();
-    return saturating_cast<T>(d);
+    if constexpr (is_small_int_v<T>) return small_from_double<T>(d, options);  // rounded, low bits
+    else return saturating_cast<T>(d);
   }
 }
 
@@ -128,17 +149,37 @@ template <class F>
 decltype(auto) visit_castable(const OpContext& ctx, DType type, F&& f) {
   if (type == DType::Bool) return f.template operator()<bool>();
   if (type == DType::String) return f.template operator()<std::string>();
+  if (is_small_type(type)) return visit_small_dtype(type, std::forward<F>(f));
   return visit_real(ctx, type, std::forward<F>(f));
+}
+
+// The exact value of a classic number or bool as a double, for one rounding into a small float;
+// 64-bit integers beyond 2^53 are rounded to odd so that the second rounding is still exact.
+template <class From>
+double value_for_small_float(From v) {
+  if constexpr (std::is_same_v<From, bool>) return v ? 1.0 : 0.0;
+  else if constexpr (std::is_integral_v<From>) return integer_to_double_round_odd(v);
+  else return to_double(v);
 }
 
 // One number converted to another number type (see cast.h).
 template <class To, class From>
-To convert_number(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
+To convert_number(From v, const NarrowOptions& o) {
+  if constexpr (is_small_float_v<From>) {
+    return convert_number<To>(small_to_double(v), o);
+  } else if constexpr (is_small_int_v<From>) {
+    return convert_number<To>(static_cast<int64_t>(v.v), o);
+  } else if constexpr (is_small_float_v<To>) {
+    return small_from_double<To>(value_for_small_float(v), o);
+  } else if constexpr (is_small_int_v<To>) {
+    if constexpr (std::is_same_v<From, bool>) return small_int_from_integer<To>(v ? 1 : 0);
+    else if constexpr (std::is_integral_v<From>) return small_int_from_integer<To>(static_cast<int64_t>(v));
+    else return small_from_double<To>(to_double(v), o);  // rounded to nearest even, low bits
+  } else if constexpr (std::is_same_v<To, bool>) {
     if constexpr (is_half_v<From>) return static_cast<float>(v) != 0.0f;
     else return v != From(0);
   } else if constexpr (is_half_v<From>) {
-    return convert_number<To>(static_cast<float>(v));
+    return convert_number<To>(static_cast<float>(v), o);
   } else if constexpr (is_half_v<To>) {
     return round_from_double<To>(to_double(v));  // one rounding, from the exact double
   } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
@@ -152,7 +193,9 @@ To convert_number(From v) {
 
 }  // namespace
 
-Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to) {
+Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to) { return cast_tensor(ctx, t, to, NarrowOptions{}); }
+
+Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to, const NarrowOptions& options) {
   if (t.dtype() == to) return t;
   Tensor out(to, t.shape());
   visit_castable(ctx, t.dtype(), [&]<class From>() {
@@ -162,12 +205,50 @@ Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to) {
       for (int64_t i = 0; i < t.size(); ++i) {
         if constexpr (std::is_same_v<From, std::string> && std::is_same_v<To, std::string>) dst[i] = src[i];
         else if constexpr (std::is_same_v<To, std::string>) dst[i] = to_string_value(src[i]);
-        else if constexpr (std::is_same_v<From, std::string>) dst[i] = from_string_value<To>(ctx, src[i]);
-        else dst[i] = convert_number<To, From>(src[i]);
+        else if constexpr (std::is_same_v<From, std::string>) dst[i] = from_string_value<To>(ctx, src[i], options);
+        else dst[i] = convert_number<To, From>(src[i], options);
       }
     });
   });
   return out;
+}
+
+NarrowOptions cast_options(const OpContext& ctx) {
+  NarrowOptions o;
+  if (ctx.version() >= 19) o.saturate = ctx.attr_int("saturate", 1) != 0;
+  o.fnuz_inf_to_max = ctx.version() >= 24;
+  if (ctx.version() >= 24) {
+    std::string mode = ctx.attr_string("round_mode", "up");
+    if (mode == "up") o.e8m0_rounding = E8M0Rounding::Up;
+    else if (mode == "down") o.e8m0_rounding = E8M0Rounding::Down;
+    else if (mode == "nearest") o.e8m0_rounding = E8M0Rounding::Nearest;
+    else ctx.fail("attribute 'round_mode' must be \"up\", \"down\" or \"nearest\", not \"" + mode + "\"");
+  }
+  return o;
+}
+
+namespace {
+int64_t first_cast_version(DType type) {
+  switch (type) {
+    case DType::Float8E4M3FN:
+    case DType::Float8E4M3FNUZ:
+    case DType::Float8E5M2:
+    case DType::Float8E5M2FNUZ: return 19;
+    case DType::UInt4:
+    case DType::Int4: return 21;
+    case DType::Float4E2M1: return 23;
+    case DType::Float8E8M0: return 24;
+    case DType::UInt2:
+    case DType::Int2: return 25;
+    default: return 1;
+  }
+}
+}  // namespace
+
+void require_cast_type(const OpContext& ctx, DType type, const char* what) {
+  if (first_cast_version(type) > ctx.version())
+    ctx.fail(std::string(what) + " type " + std::string(dtype_name(type)) + " needs " + ctx.node().op_type + "-" +
+             std::to_string(first_cast_version(type)) + " or later");
 }
 
 }  // namespace sonnx::support

@@ -18,7 +18,30 @@ namespace sonnx::support {
 // "infinity"); integers read a decimal integer (kept modulo 2^bits like an int64 → int cast) or
 // else a float truncated toward zero and saturated ("100.5" → 100); bool reads "true"/"false"
 // (any case) or a number (≠ 0 is true). Any other string traps.
+//
+// The small types (small_types.h; Cast-19..25, spec/element_types.md):
+// - From a small type: its exact value (a double, or the integer for int4/uint4/int2/uint2), then
+//   the rules above (float8 → int32 truncates and saturates, int4 → int8 is exact, ...).
+// - Into float8 e4m3fn/e4m3fnuz/e5m2/e5m2fnuz and float4e2m1: the exact value (an int64/uint64
+//   rounded to odd, see integer_to_double_round_odd) rounded once to nearest even, then Cast's
+//   tables for NaN, ±inf and out-of-range values under `saturate` (NarrowOptions); e8m0 rounds
+//   as `round_mode` says. Bool gives 0 or 1.
+// - Into int4/uint4/int2/uint2: integers and bool keep their low bits; floats are rounded to the
+//   nearest integer (ties to even) and keep its low bits (NaN and ±inf give 0).
+// - To and from string: small floats print their exact value as a double prints (448 → "448.0",
+//   2^-9 → "0.001953125"); small integers in decimal; strings convert as to double, then as above.
+// Cast into and out of the small types needs no `to` check here: Cast's kernels refuse the types
+// their version does not have.
 
+// With the options of the latest Cast (saturate, round up, fnuz ±inf → ±max).
 Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to);
+Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to, const NarrowOptions& options);
+
+// The conversion options of a Cast or CastLike node: `saturate` (19+, default 1), `round_mode`
+// (24+: "up" (default), "down", "nearest"), and ±inf → ±max in the fnuz types from version 24.
+NarrowOptions cast_options(const OpContext& ctx);
+// Traps unless `type` is in the type constraints of this Cast/CastLike version (float8 from 19,
+// int4/uint4 21, float4e2m1 23, float8e8m0 24, int2/uint2 25).
+void require_cast_type(const OpContext& ctx, DType type, const char* what);
 
 }  // namespace sonnx::support

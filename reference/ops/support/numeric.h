@@ -69,11 +69,33 @@ inline T to_storage(C v) {
   else return static_cast<T>(v);
 }
 
-// An element as double: exact for every floating type and for integers up to 2^53.
+// An element as double: exact for every floating type (the small ones of small_types.h too) and
+// for integers up to 2^53.
 template <class T>
 inline double to_double(T v) {
   if constexpr (is_half_v<T>) return static_cast<double>(static_cast<float>(v));
+  else if constexpr (is_small_type_v<T>) return small_to_double(v);
   else return static_cast<double>(v);
+}
+
+// An integer as double rounded to odd (truncated to 53 significant bits, the last set when bits were
+// lost): exact up to 2^53, and rounding it once more to any format of at most 51 significant bits
+// gives the correctly rounded result of the integer itself (no double rounding).
+template <class I>
+inline double integer_to_double_round_odd(I v) {
+  static_assert(std::is_integral_v<I>, "integer_to_double_round_odd is for integers");
+  bool negative = false;
+  uint64_t magnitude = static_cast<uint64_t>(v);
+  if constexpr (std::is_signed_v<I>) {
+    negative = v < 0;
+    if (negative) magnitude = uint64_t{0} - magnitude;  // also right for the minimum value
+  }
+  int length = 64 - std::countl_zero(magnitude);
+  int shift = length > 53 ? length - 53 : 0;
+  uint64_t kept = magnitude >> shift;
+  if (shift > 0 && (magnitude & ((uint64_t{1} << shift) - 1)) != 0) kept |= 1;
+  double d = std::ldexp(static_cast<double>(kept), shift);
+  return negative ? -d : d;
 }
 
 // ---------------------------------------------------------------------------------------------
