@@ -78,7 +78,7 @@ Comparison compare_tensors(const Tensor& a, const Tensor& e, const Tolerance& to
     }
     return c;
   }
-  bool floating = is_float(t);
+  bool floating = is_float(t) || is_small_float(t);  // float8 and float4 compare as values (NaN equals NaN)
   for (int64_t i = 0; i < a.size(); ++i) {
     if (!floating) {
       // Integers and bool compare exactly, as integers.

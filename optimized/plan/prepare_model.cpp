@@ -43,7 +43,7 @@ void prepare_loaded_model(LoadedModel& model, const PrepareOptions& options, con
     std::vector<Diagnostic> ds = validate(model, profile);
     if (has_errors(ds)) throw CheckFailed(label, profile.name, std::move(ds));
   }
-  add_inferred_types(model.proto, model.ir);
+  add_inferred_types(model.ir);
 }
 
 std::unique_ptr<LoadedModel> prepare_model(const std::filesystem::path& file, const PrepareOptions& options) {

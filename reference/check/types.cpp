@@ -1,75 +1,94 @@
-// TYPE-INFERENCE: element types satisfy the schemas' type constraints, and shapes are consistent,
-// as onnx's own type and shape inference (strict mode, type checks on) decides. onnx stops at the
-// first failing node, so we name unnamed nodes, run it, drop the failing node, and run again, to
-// report every violation (bounded number of rounds).
+// TYPE-INFERENCE: sonnx's own type and shape inference (reference/infer/) finds every value's type
+// without contradiction, and every node's inputs and outputs satisfy the type constraints of its
+// schema in the operator catalogue: each type in the constraint's list, and the values that share
+// a (non-heterogeneous) type parameter of one type.
+#include <algorithm>
 #include <map>
-#include <regex>
 #include <set>
 
-#include <onnx/shape_inference/implementation.h>
-
-#include "graph_walk.h"
 #include "reference/catalogue/catalogue.h"
+#include "reference/infer/infer.h"
 #include "rules.h"
 
 namespace sonnx {
 
 namespace {
-constexpr int kMaxRounds = 50;
-const char* kTempPrefix = "__sonnx_node_";
 
-using Opsets = std::map<std::string, int>;
-
-// onnx's inference functions assume a node meets its schema's structure (arity, required
-// attributes and their types): a Scan without its body crashes inside libonnx. Such nodes are
-// OP-ARITY / ATTR-* findings, not type findings, so they are taken out before inference runs.
-bool meets_schema_structure(const onnx::NodeProto& n, const Opsets& opsets) {
-  std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
-  auto it = opsets.find(domain);
-  if (it == opsets.end()) return true;  // no schema to apply; inference reports or skips it
-  const auto* s = onnx::OpSchemaRegistry::Schema(n.op_type(), it->second, domain);
-  if (!s) return true;
-  // libonnx 1.12 knows the opsets through 17; a node whose version (the catalogue's) it does not
-  // know would be inferred under an older version's rules, so it is left out here.
-  const auto* known = catalogue::find(domain, n.op_type(), it->second);
-  if (!known || known->version != s->since_version()) return false;
-  if (n.input_size() < s->min_input() || n.input_size() > s->max_input()) return false;
-  if (n.output_size() < s->min_output() || n.output_size() > s->max_output()) return false;
-  for (const auto& [name, attr] : s->attributes()) {
-    const onnx::AttributeProto* given = nullptr;
-    for (const auto& a : n.attribute())
-      if (a.name() == name) given = &a;
-    if (!given) {
-      if (attr.required) return false;
-    } else if (given->ref_attr_name().empty() && given->type() != attr.type) {
-      return false;
-    }
+// A type as the catalogue spells its constraints: "tensor(float)", "seq(tensor(int64))", ...
+std::string constraint_spelling(const TypeInfo& t) {
+  switch (t.kind) {
+    case TypeInfo::Kind::Tensor: return "tensor(" + std::string(dtype_name(t.elem)) + ")";
+    case TypeInfo::Kind::SparseTensor: return "sparse_tensor(" + std::string(dtype_name(t.elem)) + ")";
+    case TypeInfo::Kind::Sequence: return t.inner ? "seq(" + constraint_spelling(*t.inner) + ")" : "";
+    case TypeInfo::Kind::Optional: return t.inner ? "optional(" + constraint_spelling(*t.inner) + ")" : "";
+    case TypeInfo::Kind::Map:
+      return t.inner ? "map(" + std::string(dtype_name(t.map_key)) + ", " + constraint_spelling(*t.inner) + ")" : "";
+    case TypeInfo::Kind::Unknown: break;
   }
-  return true;
+  return "";
 }
 
-void remove_malformed_nodes(google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes, const Opsets& opsets) {
-  for (int i = nodes.size() - 1; i >= 0; --i) {
-    if (!meets_schema_structure(nodes.Get(i), opsets)) {
-      nodes.DeleteSubrange(i, 1);
-      continue;
+// Whether the spelling is fully known (no undefined element type inside).
+bool known(const std::string& s) { return !s.empty() && s.find("undefined") == std::string::npos && s.find("()") == std::string::npos; }
+
+using Types = std::vector<const std::map<std::string, TypeInfo>*>;  // innermost scope first
+
+const TypeInfo* lookup(const Types& scopes, const std::string& name) {
+  for (const auto* s : scopes) {
+    auto it = s->find(name);
+    if (it != s->end()) return &it->second;
+  }
+  return nullptr;
+}
+
+void check_constraints(CheckContext& c, const InferenceResult& r, const Graph& g, Types scopes,
+                       const std::set<std::string>& already) {
+  auto sub = r.subgraph_types.find(g.path);
+  if (sub != r.subgraph_types.end()) scopes.insert(scopes.begin(), &sub->second);
+  for (const auto& n : g.nodes) {
+    for (const auto& a : n.attributes) {
+      if (a.g) check_constraints(c, r, *a.g, scopes, already);
+      for (const auto& sg : a.graphs) check_constraints(c, r, *sg, scopes, already);
     }
-    for (auto& a : *nodes.Mutable(i)->mutable_attribute()) {
-      if (a.has_g()) remove_malformed_nodes(*a.mutable_g()->mutable_node(), opsets);
-      for (auto& g : *a.mutable_graphs()) remove_malformed_nodes(*g.mutable_node(), opsets);
-    }
+    const Model& m = c.model.ir;
+    if (m.find_function(n.domain, n.op_type)) continue;
+    const auto* s = catalogue::find(n.domain, n.op_type, m.opset(n.domain));
+    if (!s || !s->documents_structure() || already.count(n.name.empty() ? "#" + std::to_string(n.index) : n.name)) continue;
+    std::map<std::string, std::string> bound;
+    auto visit = [&](const std::vector<std::string>& names, const std::vector<catalogue::Formal>& formals, const char* side) {
+      for (size_t i = 0; i < names.size() && !formals.empty(); ++i) {
+        if (names[i].empty()) continue;
+        const auto& f = i < formals.size() ? formals[i] : formals.back();
+        if (i >= formals.size() && f.option != catalogue::Formal::Option::Variadic) break;  // OP-ARITY's finding
+        const TypeInfo* t = lookup(scopes, names[i]);
+        std::string got = t ? constraint_spelling(*t) : "";
+        if (!known(got)) continue;
+        const auto* tc = s->constraint(f.type);
+        const std::vector<std::string> allowed = tc ? tc->types : std::vector<std::string>{f.type};
+        auto where = std::string(side) + " '" + names[i] + "' (" + f.name + ")";
+        if (std::find(allowed.begin(), allowed.end(), got) == allowed.end()) {
+          c.report("TYPE-INFERENCE", g.path, &n, names[i],
+                   "TYPE-INFERENCE: types satisfy the schemas' constraints; " + where + " of " + s->id() + " is " + got +
+                       ", not one of " + f.type + "'s types");
+          continue;
+        }
+        if (!tc || f.heterogeneous) continue;
+        auto [it, fresh] = bound.emplace(f.type, got);
+        if (!fresh && it->second != got)
+          c.report("TYPE-INFERENCE", g.path, &n, names[i],
+                   "TYPE-INFERENCE: types satisfy the schemas' constraints; " + where + " of " + s->id() + " is " + got + ", but " +
+                       f.type + " is already " + it->second);
+      }
+    };
+    visit(n.inputs, s->inputs, "input");
+    visit(n.outputs, s->outputs, "output");
   }
 }
 
-Opsets opsets_of(const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
-  Opsets out;
-  for (const auto& o : imports) out[o.domain() == "ai.onnx" ? "" : o.domain()] = static_cast<int>(o.version());
-  return out;
-}
 }  // namespace
 
 void check_type_inference(CheckContext& c) {
-  if (c.has_recursion) return;  // onnx's inference recurses into functions without a bound
+  if (c.has_recursion) return;  // inference through recursive functions would not end
   // Inference presupposes a well-formed graph; on a malformed one its findings are echoes of the
   // structural error. Likewise a node another rule already rejected is not reported again.
   std::set<std::string> already;
@@ -78,47 +97,20 @@ void check_type_inference(CheckContext& c) {
     if (d.rule.rfind("STRUCT-", 0) == 0 || d.rule.rfind("FUNC-", 0) == 0) return;
     if (!d.node.empty()) already.insert(d.node);
   }
-  onnx::ModelProto copy = c.model.proto;
-  auto* g = copy.mutable_graph();
-  for (int i = 0; i < g->node_size(); ++i)  // named before pruning, so "#index" stays the original index
-    if (g->node(i).name().empty()) g->mutable_node(i)->set_name(kTempPrefix + std::to_string(i));
-  remove_malformed_nodes(*g->mutable_node(), opsets_of(copy.opset_import()));
-  for (auto& f : *copy.mutable_functions()) remove_malformed_nodes(*f.mutable_node(), opsets_of(f.opset_import()));
-  static const std::regex where(R"(\(op_type:([^,]*), node name: ([^)]*)\):\s*(.*))");
-  for (int round = 0; round < kMaxRounds; ++round) {
-    try {
-      // Inference only adds inferred value_info to the copy; a later round can run on it as is.
-      onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*strict_mode=*/1, /*data_prop=*/false);
-      onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), opts);
-      return;
-    } catch (const std::exception& e) {
-      std::string msg = e.what();
-      std::smatch m;
-      std::string op, name, detail = msg;
-      static const std::regex other_form(R"(node name ([^ .]+))");
-      if (std::regex_search(msg, m, where)) {
-        op = m[1];
-        name = m[2];
-        detail = m[3];
-      } else if (std::regex_search(msg, m, other_form)) {
-        name = m[1];
-      }
-      // Find and drop the failing node in the main graph so the next round looks further.
-      int index = -1;
-      for (int i = 0; i < g->node_size(); ++i)
-        if (!name.empty() && g->node(i).name() == name) index = i;
-      Diagnostic d;
-      d.rule = "TYPE-INFERENCE";
-      d.severity = Severity::Error;
-      d.graph = "main";
-      d.op_type = op;
-      d.node = name.rfind(kTempPrefix, 0) == 0 ? "#" + name.substr(std::string(kTempPrefix).size()) : name;
-      d.message = "TYPE-INFERENCE: types satisfy the schemas' constraints; " + detail;
-      if (!already.count(d.node)) c.out.push_back(d);
-      if (index < 0) return;
-      g->mutable_node()->DeleteSubrange(index, 1);
-    }
+  InferenceResult r = infer_model(c.model.ir);
+  for (const auto& e : r.errors) {
+    if (already.count(e.node)) continue;
+    Diagnostic d;
+    d.rule = "TYPE-INFERENCE";
+    d.severity = Severity::Error;
+    d.graph = e.graph;
+    d.node = e.node;
+    d.op_type = e.op_type;
+    d.message = "TYPE-INFERENCE: types and shapes are consistent; " + e.message;
+    c.out.push_back(std::move(d));
+    already.insert(e.node);
   }
+  check_constraints(c, r, c.model.ir.graph, {&r.types}, already);
 }
 
 }  // namespace sonnx
