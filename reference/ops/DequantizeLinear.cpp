@@ -3,8 +3,14 @@
 // rounded once to float. x_zero_point is optional (0).
 // Version 10: scale and zero point are per tensor. Version 13: they may instead be 1-D with one
 // value per index along `axis` (default 1).
+// Version 19: x may be a float8 type; x_scale (and y) float, float16 or bfloat16. 21: int16,
+// uint16, int4, uint4 x and blocked scales (`block_size`). 23: float4e2m1 x and `output_dtype`
+// (y's type, default x_scale's); 24: float8e8m0 scales; 25: int2/uint2 x. From 19 on
+// (x - x_zero_point) is exact and the product is computed exactly and rounded once to y's type.
 #include "support/shape.h"
+#include "support/cast.h"
 #include "support/quantize.h"
+#include "support/quantize_linear.h"
 
 namespace sonnx {
 using namespace support;
@@ -37,11 +43,39 @@ std::vector<Value> dequantize_impl(OpContext& ctx, bool allow_axis) {
   return one(std::move(y));
 }
 
+std::vector<Value> dequantize_v19(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& scale = ctx.input(1);
+  const Tensor* zp = ctx.has_input(2) ? &ctx.input(2) : nullptr;
+  if (zp && zp->dtype() != x.dtype()) ctx.fail("x_zero_point must have the element type of x");
+  if (zp && zp->shape() != scale.shape() && !(zp->size() == 1 && scale.size() == 1))
+    ctx.fail("x_zero_point " + shape_str(zp->shape()) + " must have the shape of x_scale " + shape_str(scale.shape()));
+  DType out = scale.dtype();
+  if (int64_t o = ctx.version() >= 23 ? ctx.attr_int("output_dtype", 0) : 0; o != 0) out = static_cast<DType>(o);
+  if (out != DType::Float && out != DType::Float16 && out != DType::BFloat16)
+    ctx.fail("y must be float, float16 or bfloat16, not " + std::string(dtype_name(out)) + " (set output_dtype)");
+  int64_t block = ctx.version() >= 21 ? ctx.attr_int("block_size", 0) : 0;
+  std::vector<int64_t> at = scale_index_map(ctx, x.shape(), scale.shape(), ctx.attr_int("axis", 1), block, "x_scale");
+  Tensor y(DType::Double, x.shape());
+  double* py = y.data<double>();
+  for (int64_t i = 0; i < x.size(); ++i) {
+    int64_t a = at[static_cast<size_t>(i)];
+    double d = x.as_double(i) - (zp ? zp->as_double(a) : 0.0);
+    py[i] = d * scale.as_double(a);
+  }
+  return one(cast_tensor(ctx, y, out));
+}
+
 std::vector<Value> dequantize_v10(OpContext& ctx) { return dequantize_impl(ctx, false); }
 std::vector<Value> dequantize_v13(OpContext& ctx) { return dequantize_impl(ctx, true); }
 }  // namespace
 SONNX_KERNEL("", "DequantizeLinear", 10, dequantize_v10, Accuracy::Rounding);
 SONNX_KERNEL("", "DequantizeLinear", 13, dequantize_v13, Accuracy::Rounding);
+SONNX_KERNEL("", "DequantizeLinear", 19, dequantize_v19, Accuracy::Rounding);
+SONNX_KERNEL("", "DequantizeLinear", 21, dequantize_v19, Accuracy::Rounding);
+SONNX_KERNEL("", "DequantizeLinear", 23, dequantize_v19, Accuracy::Rounding);
+SONNX_KERNEL("", "DequantizeLinear", 24, dequantize_v19, Accuracy::Rounding);
+SONNX_KERNEL("", "DequantizeLinear", 25, dequantize_v19, Accuracy::Rounding);
 namespace {
 // x's shape; float before 19, then x_scale's type (output_dtype from 23 when set).
 void dequantize_shape(InferContext& ctx) {

@@ -4,8 +4,16 @@
 // (the division happens in double, exact for every int32). y_zero_point is optional (uint8 0).
 // Version 10: scale and zero point are per tensor. Version 13: they may instead be 1-D with one
 // value per index along `axis` (default 1).
+// Version 19: x and y_scale float, float16 or bfloat16 (or int32 x); y may be a float8 type, into
+// which x / y_scale + y_zero_point converts as Cast does under `saturate`. The division is in the
+// precision of y_scale's type (computed exactly, rounded once to it).
+// Version 21: int16/uint16/int4/uint4 outputs, blocked scales (`block_size`), `output_dtype`, and
+// x and y_scale of different types. 23: float4e2m1 outputs, `precision` (the type the division is
+// rounded to, default y_scale's); 24: float8e8m0 scales; 25: int2/uint2 outputs.
+#include "support/cast.h"
 #include "support/shape.h"
 #include "support/quantize.h"
+#include "support/quantize_linear.h"
 
 namespace sonnx {
 using namespace support;
@@ -51,11 +59,52 @@ std::vector<Value> quantize_impl(OpContext& ctx, bool allow_axis) {
   }));
 }
 
+// Versions 19 to 25 (the features by version are in the header comment).
+std::vector<Value> quantize_v19(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& scale = ctx.input(1);
+  const Tensor* zp = ctx.has_input(2) ? &ctx.input(2) : nullptr;
+  if (zp && zp->shape() != scale.shape() && !(zp->size() == 1 && scale.size() == 1))
+    ctx.fail("y_zero_point " + shape_str(zp->shape()) + " must have the shape of y_scale " + shape_str(scale.shape()));
+  DType qtype = zp ? zp->dtype() : DType::UInt8;
+  if (int64_t o = ctx.version() >= 21 ? ctx.attr_int("output_dtype", 0) : 0; o != 0) {
+    if (zp && static_cast<int64_t>(zp->dtype()) != o) ctx.fail("output_dtype differs from y_zero_point's type");
+    qtype = static_cast<DType>(o);
+  }
+  if (!is_quantized_integer(qtype) && !is_small_float(qtype))
+    ctx.fail("cannot quantize into " + std::string(dtype_name(qtype)));
+  DType precision = scale.dtype();
+  if (int64_t p = ctx.version() >= 23 ? ctx.attr_int("precision", 0) : 0; p != 0) precision = static_cast<DType>(p);
+  if (precision == DType::Float8E8M0) precision = DType::Float;  // a power of two: division is exact
+  int64_t block = ctx.version() >= 21 ? ctx.attr_int("block_size", 0) : 0;
+  std::vector<int64_t> at = scale_index_map(ctx, x.shape(), scale.shape(), ctx.attr_int("axis", 1), block, "y_scale");
+  Tensor q(DType::Double, x.shape());
+  double* pq = q.data<double>();
+  const bool integer = is_quantized_integer(qtype);
+  auto [lo, hi] = quantized_range(qtype);
+  for (int64_t i = 0; i < x.size(); ++i) {
+    int64_t a = at[static_cast<size_t>(i)];
+    double z = zp ? zp->as_double(a) : 0.0;
+    double v = round_to_precision(x.as_double(i) / scale.as_double(a), precision);
+    if (integer) pq[i] = std::isnan(v) ? 0.0 : std::clamp(round_half_even(v) + z, lo, hi);
+    else pq[i] = round_to_precision(v + z, precision);
+  }
+  NarrowOptions options;
+  options.saturate = ctx.attr_int("saturate", 1) != 0;
+  options.fnuz_inf_to_max = ctx.version() >= 24;
+  return one(cast_tensor(ctx, q, qtype, options));
+}
+
 std::vector<Value> quantize_v10(OpContext& ctx) { return quantize_impl(ctx, false); }
 std::vector<Value> quantize_v13(OpContext& ctx) { return quantize_impl(ctx, true); }
 }  // namespace
 SONNX_KERNEL("", "QuantizeLinear", 10, quantize_v10, Accuracy::Exact);
 SONNX_KERNEL("", "QuantizeLinear", 13, quantize_v13, Accuracy::Exact);
+SONNX_KERNEL("", "QuantizeLinear", 19, quantize_v19, Accuracy::Exact);
+SONNX_KERNEL("", "QuantizeLinear", 21, quantize_v19, Accuracy::Exact);
+SONNX_KERNEL("", "QuantizeLinear", 23, quantize_v19, Accuracy::Exact);
+SONNX_KERNEL("", "QuantizeLinear", 24, quantize_v19, Accuracy::Exact);
+SONNX_KERNEL("", "QuantizeLinear", 25, quantize_v19, Accuracy::Exact);
 namespace {
 // x's shape; the type of y_zero_point (uint8 when absent; output_dtype from 21).
 void quantize_shape(InferContext& ctx) {

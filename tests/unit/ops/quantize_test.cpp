@@ -94,6 +94,64 @@ TEST(DequantizeLinearOp, Basic) {
   expect_near(values_of<float>(c[0]), {1, 2, 20, 30});
 }
 
+// ---------------------------------------------------------------------------------------------
+// QuantizeLinear / DequantizeLinear 19-25 and QLinearMatMul-21
+
+TEST(QuantizeLinearOp, BlockedScalesAndInt4Output) {
+  // x [1, 4] in blocks of 2 along axis 1: scales [1, 2] and [0.5 ... ] per block, zp int4 [1, -2].
+  // Block 0 (scale 2, zp 1): 3/2 = 1.5 -> 2 (ties to even) + 1 = 3; -20/2 = -10 + 1 = -9 -> -8.
+  // Block 1 (scale 0.5, zp -2): 2.25/0.5 = 4.5 -> 4 - 2 = 2; 10/0.5 = 20 - 2 = 18 -> 7.
+  auto x = tensor<float>({1, 4}, {3.f, -20.f, 2.25f, 10.f});
+  auto scale = tensor<float>({1, 2}, {2.f, 0.5f});
+  auto zp = tensor<int4_t>({1, 2}, {{1}, {-2}});
+  auto out = run_op("QuantizeLinear", 21, {x, scale, zp}, {attr_int("axis", 1), attr_int("block_size", 2)});
+  EXPECT_EQ(values_of<int4_t>(out[0]), (std::vector<int4_t>{{3}, {-8}, {2}, {7}}));
+}
+
+TEST(QuantizeLinearOp, Float8SaturatesOrNot) {
+  // 1000 / 1 is beyond e4m3fn's largest finite value 448: saturate=1 gives 448 (0x7E), saturate=0
+  // NaN (0x7F, e4m3fn has no infinity). 0.3 / 0.5 = 0.6 lies between 0.5625 (0x31) and 0.625
+  // (0x32), nearer 0.625 (2^-1 * (1 + 2/8): exponent field 6, mantissa 2).
+  auto x = tensor<float>({2}, {1000.f, 0.3f});
+  auto zp = tensor<float8e4m3fn_t>({}, {{0}});
+  auto sat = run_op("QuantizeLinear", 19, {x, tensor<float>({}, {1.f}), zp});
+  EXPECT_EQ(values_of<float8e4m3fn_t>(sat[0])[0], float8e4m3fn_t{0x7E});
+  auto nosat = run_op("QuantizeLinear", 19, {x, tensor<float>({}, {1.f}), zp}, {attr_int("saturate", 0)});
+  EXPECT_EQ(values_of<float8e4m3fn_t>(nosat[0])[0], float8e4m3fn_t{0x7F});
+  auto half = run_op("QuantizeLinear", 19, {x, tensor<float>({}, {0.5f}), zp});
+  EXPECT_EQ(values_of<float8e4m3fn_t>(half[0])[1], float8e4m3fn_t{0x32});
+}
+
+TEST(QuantizeLinearOp, OutputDtypeWithoutZeroPointAndUInt2Range) {
+  // output_dtype uint2 (25): 2.6 -> 3; 7 -> 3 (saturated); -1 -> 0.
+  auto x = tensor<float>({3}, {2.6f, 7.f, -1.f});
+  auto out = run_op("QuantizeLinear", 25, {x, tensor<float>({}, {1.f})}, {attr_int("output_dtype", 25)});
+  EXPECT_EQ(values_of<uint2_t>(out[0]), (std::vector<uint2_t>{{3}, {3}, {0}}));
+}
+
+TEST(DequantizeLinearOp, BlockedInt4AndOutputDtype) {
+  // x int4 [2, 2] blocked along axis 0 in blocks of 2: one scale 0.5 and zp -1 per column pair.
+  // (x - zp) * scale: (3+1)*0.5 = 2, (-8+1)*0.5 = -3.5, (7+1)*0.25 = 2, (0+1)*0.25 = 0.25.
+  auto x = tensor<int4_t>({2, 2}, {{3}, {7}, {-8}, {0}});
+  auto scale = tensor<float>({1, 2}, {0.5f, 0.25f});
+  auto zp = tensor<int4_t>({1, 2}, {{-1}, {-1}});
+  auto out = run_op("DequantizeLinear", 21, {x, scale, zp}, {attr_int("axis", 0), attr_int("block_size", 2)});
+  EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{2.f, 2.f, -3.5f, 0.25f}));
+  // output_dtype float16 (23): the product rounds once into float16; 2049 * 1 -> 2048 (ties to even).
+  auto wide = run_op("DequantizeLinear", 23, {tensor<int32_t>({1}, {2049}), tensor<float>({}, {1.f})},
+                     {attr_int("output_dtype", static_cast<int64_t>(DType::Float16))});
+  EXPECT_EQ(static_cast<float>(values_of<float16_t>(wide[0])[0]), 2048.f);
+}
+
+TEST(QLinearMatMulOp, Version21SaturatesInsteadOfWrapping) {
+  // a - 0 = [-100, -100], b - 0 = [1, 1]^T: acc = -200; scales 1: y = -200 + 0 -> int8 -128.
+  auto one = tensor<float>({}, {1.f});
+  auto z = tensor<int8_t>({}, {0});
+  auto out = run_op("QLinearMatMul", 21,
+                    {tensor<int8_t>({1, 2}, {-100, -100}), one, z, tensor<int8_t>({2, 1}, {1, 1}), one, z, one, z});
+  EXPECT_EQ(values_of<int8_t>(out[0]), (std::vector<int8_t>{-128}));
+}
+
 TEST(DynamicQuantizeLinearOp, RangeIncludesZero) {
   // lo = -1, hi = 3: scale 4/255, zero point round(63.75) = 64; -1 -> -63.75 -> -64 + 64 = 0;
   // 3 -> 191.25 -> 191 + 64 = 255.
