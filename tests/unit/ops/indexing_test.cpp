@@ -124,6 +124,29 @@ TEST(SplitOp, Version1SecondInput) {
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{2, 3}));
 }
 
+TEST(SplitOp, Version18NumOutputsUnevenLastChunk) {
+  // 7 into 3 parts: ceil(7/3) = 3, so 3, 3 and a smaller last part of 1.
+  auto out = run_op("Split", 18, {tensor<int32_t>({7}, {1, 2, 3, 4, 5, 6, 7})}, {attr_int("num_outputs", 3)}, 3);
+  EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{1, 2, 3}));
+  EXPECT_EQ(values_of<int32_t>(out[1]), (std::vector<int32_t>{4, 5, 6}));
+  EXPECT_EQ(values_of<int32_t>(out[2]), (std::vector<int32_t>{7}));
+  // Even division along axis 1 of [2, 4].
+  auto even = run_op("Split", 18, {tensor<int32_t>({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})},
+                     {attr_int("axis", 1), attr_int("num_outputs", 2)}, 2);
+  EXPECT_EQ(values_of<int32_t>(even[1]), (std::vector<int32_t>{3, 4, 7, 8}));
+  // The split input still works at 18.
+  auto given = run_op("Split", 18, {tensor<int32_t>({3}, {1, 2, 3}), ints({1, 2})}, {}, 2);
+  EXPECT_EQ(values_of<int32_t>(given[1]), (std::vector<int32_t>{2, 3}));
+}
+
+TEST(SplitOp, Version18NumOutputsErrors) {
+  Value x = tensor<int32_t>({5}, {1, 2, 3, 4, 5});
+  // num_outputs differs from the output count; both split and num_outputs; 5 into 4 parts of 2.
+  expect_trap([&] { run_op("Split", 18, {x}, {attr_int("num_outputs", 3)}, 2); }, "num_outputs");
+  expect_trap([&] { run_op("Split", 18, {x, ints({2, 3})}, {attr_int("num_outputs", 2)}, 2); }, "both");
+  expect_trap([&] { run_op("Split", 18, {x}, {attr_int("num_outputs", 4)}, 4); }, "cannot be split");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Slice
 Value iota_i32(i64 n) {
