@@ -320,6 +320,42 @@ TEST(PadOp, AttributeVersions) {
   EXPECT_EQ(values_of<float>(v1[0]), (std::vector<float>{0, 0, 1, 2, 3, 4}));
 }
 
+TEST(PadOp, Version18AxesInput) {
+  // Only axis 1 (given as -1) of [2, 3] is padded: one in front, two behind.
+  Value x = tensor<int32_t>({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto out = run_op("Pad", 18, {x, ints({1, 2}), tensor<int32_t>({}, {9}), ints({-1})});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{2, 6}));
+  EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{9, 1, 2, 3, 9, 9, 9, 4, 5, 6, 9, 9}));
+  // Omitted constant_value with axes: zero fill; edge mode along axis 0 only.
+  auto e = run_op("Pad", 18, {x, ints({1, 0}), none(), ints({0})}, {attr_string("mode", "edge")});
+  EXPECT_EQ(values_of<int32_t>(e[0]), (std::vector<int32_t>{1, 2, 3, 1, 2, 3, 4, 5, 6}));
+  expect_trap([&] { run_op("Pad", 18, {x, ints({1, 2, 3, 4}), none(), ints({1})}); }, "axes");
+  expect_trap([&] { run_op("Pad", 18, {x, ints({1, 1, 1, 1}), none(), ints({1, -1})}); }, "more than once");
+  expect_trap([&] { run_op("Pad", 18, {x, ints({1, 1}), none(), ints({0})}, {attr_string("mode", "wrap")}); }, "mode");
+}
+
+TEST(PadOp, Version19WrapSpecExample) {
+  // Example 4 of the specification: pads = [2, 1, 1, 1].
+  Value x = floats({3, 2}, {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f});
+  auto out = run_op("Pad", 19, {x, ints({2, 1, 1, 1})}, {attr_string("mode", "wrap")});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{6, 4}));
+  EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f,
+                                                          3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f}));
+}
+
+TEST(PadOp, Version19WrapAfterCroppingAndLaterVersions) {
+  // [1, 2, 3, 4] cropped by one in front is [2, 3, 4]; two more wrap around to 2, 3.
+  auto out = run_op("Pad", 19, {tensor<int32_t>({4}, {1, 2, 3, 4}), ints({-1, 2})}, {attr_string("mode", "wrap")});
+  EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{2, 3, 4, 2, 3}));
+  // Longer than the axis: 5 in front of [1, 2] reads positions -5..-1 mod 2 = 1, 0, 1, 0, 1.
+  auto longer = run_op("Pad", 25, {tensor<int32_t>({2}, {1, 2}), ints({5, 0})}, {attr_string("mode", "wrap")});
+  EXPECT_EQ(values_of<int32_t>(longer[0]), (std::vector<int32_t>{2, 1, 2, 1, 2, 1, 2}));
+  for (int64_t v : {21, 23, 24}) {
+    auto c = run_op("Pad", v, {tensor<int32_t>({1}, {7}), ints({1, 0}), tensor<int32_t>({}, {3})});
+    EXPECT_EQ(values_of<int32_t>(c[0]), (std::vector<int32_t>{3, 7}));
+  }
+}
+
 TEST(PadOp, StringsAndBool) {
   auto s = run_op("Pad", 13, {tensor<std::string>({2}, {"a", "b"}), ints({1, 0})});
   EXPECT_EQ(values_of<std::string>(s[0]), (std::vector<std::string>{"", "a", "b"}));
