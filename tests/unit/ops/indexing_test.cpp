@@ -275,6 +275,41 @@ TEST(ScatterElementsOp, Axis0StringsAndBoolAdd) {
   EXPECT_EQ(values_of<bool>(b[0]), (std::vector<bool>{false, true}));
 }
 
+TEST(ScatterElementsOp, Version18MaxMin) {
+  // data [1, 5, 3], updates 4 and 2 both to position 1, then 6 to position 2.
+  Value data = floats({3}, {1, 5, 3});
+  Value idx = tensor<int64_t>({3}, {1, 1, 2});
+  Value upd = floats({3}, {4, 2, 6});
+  auto mx = run_op("ScatterElements", 18, {data, idx, upd}, {attr_string("reduction", "max")});
+  EXPECT_EQ(values_of<float>(mx[0]), (std::vector<float>{1, 5, 6}));
+  auto mn = run_op("ScatterElements", 18, {data, idx, upd}, {attr_string("reduction", "min")});
+  EXPECT_EQ(values_of<float>(mn[0]), (std::vector<float>{1, 2, 3}));
+  // NaN on either side wins.
+  auto nan = run_op("ScatterElements", 18, {floats({2}, {kNaN, 1}), tensor<int64_t>({2}, {0, 1}), floats({2}, {7, kNaN})},
+                    {attr_string("reduction", "max")});
+  expect_floats_near(nan[0], {kNaN, kNaN});
+  // Along axis 1 with int32, and max not yet known at 16.
+  auto ax1 = run_op("ScatterElements", 18,
+                    {tensor<int32_t>({2, 2}, {1, 2, 3, 4}), tensor<int64_t>({2, 1}, {1, 0}), tensor<int32_t>({2, 1}, {0, 9})},
+                    {attr_int("axis", 1), attr_string("reduction", "min")});
+  EXPECT_EQ(values_of<int32_t>(ax1[0]), (std::vector<int32_t>{1, 0, 3, 4}));
+  expect_trap([&] { run_op("ScatterElements", 16, {data, idx, upd}, {attr_string("reduction", "max")}); }, "reduction");
+}
+
+TEST(ScatterNDOp, Version18MaxMinOnSlices) {
+  // Rows 0 and 0 again of [[1, 8], [3, 4]]: max with [5, 2] then [0, 9] gives [5, 9].
+  Value data = tensor<int64_t>({2, 2}, {1, 8, 3, 4});
+  Value idx = tensor<int64_t>({2, 1}, {0, 0});
+  Value upd = tensor<int64_t>({2, 2}, {5, 2, 0, 9});
+  auto mx = run_op("ScatterND", 18, {data, idx, upd}, {attr_string("reduction", "max")});
+  EXPECT_EQ(values_of<int64_t>(mx[0]), (std::vector<int64_t>{5, 9, 3, 4}));
+  auto mn = run_op("ScatterND", 18, {data, idx, upd}, {attr_string("reduction", "min")});
+  EXPECT_EQ(values_of<int64_t>(mn[0]), (std::vector<int64_t>{0, 2, 3, 4}));
+  auto b = run_op("ScatterND", 18, {tensor<bool>({2}, {false, true}), tensor<int64_t>({2, 1}, {0, 1}), tensor<bool>({2}, {true, false})},
+                  {attr_string("reduction", "min")});
+  EXPECT_EQ(values_of<bool>(b[0]), (std::vector<bool>{false, false}));
+}
+
 TEST(ScatterNDOp, SlicesAndMul) {
   auto out = run_op("ScatterND", 11,
                     {tensor<int32_t>({2, 2}, {1, 2, 3, 4}), tensor<int64_t>({1, 1}, {1}), tensor<int32_t>({1, 2}, {8, 9})});
