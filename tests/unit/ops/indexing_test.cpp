@@ -476,6 +476,34 @@ TEST(RangeOp, Floats) {
   expect_trap([&] { run_op("Range", 11, {tensor<float>({}, {0}), tensor<float>({}, {inf}), tensor<float>({}, {1})}); });
 }
 
+TEST(RangeOp, Version27Float16StashType) {
+  // delta = float16(0.1) = 0.0999755859375. In float (stash_type 1, the default) the count is
+  // ceil(1 / 0.0999755859375) = ceil(10.0024...) = 11; in float16 (stash_type 10) the quotient
+  // rounds to 10.0 first, so 10 elements.
+  Value start = tensor<float16_t>({}, {float16_t(0.f)});
+  Value limit = tensor<float16_t>({}, {float16_t(1.f)});
+  Value delta = tensor<float16_t>({}, {float16_t(0.1f)});
+  auto f = run_op("Range", 27, {start, limit, delta});
+  EXPECT_EQ(f[0].tensor.shape(), (Shape{11}));
+  auto h = run_op("Range", 27, {start, limit, delta}, {attr_int("stash_type", 10)});
+  EXPECT_EQ(h[0].tensor.shape(), (Shape{10}));
+  // Element 3: 3 * 0.0999755859375 = 0.2999267578125 (exact in float), rounded once to float16:
+  // 0.2999267578125 = 2457 * 2^-13 lies halfway between 1228 * 2^-12 and 1229 * 2^-12 and goes to
+  // the even one, 1228 * 2^-12 = 0.2998046875.
+  EXPECT_EQ(static_cast<float>(values_of<float16_t>(f[0])[3]), 0.2998046875f);
+  // Large values: float arithmetic then one rounding; 2048 + 1 and 2048 + 3 are float16 ties
+  // (spacing 2) that go to the even neighbours 2048 and 2052.
+  auto big = run_op("Range", 27, {tensor<float16_t>({}, {float16_t(2048.f)}), tensor<float16_t>({}, {float16_t(2052.f)}),
+                                  tensor<float16_t>({}, {float16_t(1.f)})});
+  std::vector<float> got;
+  for (auto v : values_of<float16_t>(big[0])) got.push_back(static_cast<float>(v));
+  EXPECT_EQ(got, (std::vector<float>{2048, 2048, 2050, 2052}));
+  expect_trap([&] { run_op("Range", 27, {start, limit, delta}, {attr_int("stash_type", 3)}); }, "stash_type");
+  // Other types are unchanged at 27.
+  auto i = run_op("Range", 27, {tensor<int32_t>({}, {10}), tensor<int32_t>({}, {4}), tensor<int32_t>({}, {-3})});
+  EXPECT_EQ(values_of<int32_t>(i[0]), (std::vector<int32_t>{10, 7}));
+}
+
 // ---------------------------------------------------------------------------------------------
 // NonZero
 TEST(NonZeroOp, ShapesAndTypes) {
@@ -513,6 +541,14 @@ TEST(TopKOp, AxisVersionsAndNaN) {
   auto i = run_op("TopK", 11, {tensor<int32_t>({3}, {5, -7, 9}), ints({1})}, {attr_int("largest", 0)}, 2);
   EXPECT_EQ(values_of<int32_t>(i[0]), (std::vector<int32_t>{-7}));
   expect_trap([] { run_op("TopK", 11, {floats({2}, {1, 2}), ints({3})}, {}, 2); });
+}
+
+TEST(TopKOp, Version24Bfloat16) {
+  auto out = run_op("TopK", 24, {tensor<bfloat16_t>({3}, {bfloat16_t(1.f), bfloat16_t(3.f), bfloat16_t(2.f)}), ints({2})}, {}, 2);
+  auto v = values_of<bfloat16_t>(out[0]);
+  EXPECT_EQ(static_cast<float>(v[0]), 3.f);
+  EXPECT_EQ(static_cast<float>(v[1]), 2.f);
+  EXPECT_EQ(values_of<int64_t>(out[1]), (std::vector<int64_t>{1, 2}));
 }
 
 // ---------------------------------------------------------------------------------------------

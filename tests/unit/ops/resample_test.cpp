@@ -249,5 +249,41 @@ TEST(GridSampleOp, ModesAndPadding) {
   EXPECT_NEAR(run(-1, -1, {attr_string("mode", "bicubic"), attr_int("align_corners", 1)}), 1, 1e-6);
 }
 
+TEST(GridSampleOp, Version20OneSpatialAxis) {
+  // X = [1, 2, 4] (N=1, C=1), align_corners=1: pixel = v + 1, so -1 -> 0 (1) and 0.5 -> 1.5,
+  // halfway between 2 and 4 (3).
+  auto out = run_op("GridSample", 20, {tensor<float>({1, 1, 3}, {1, 2, 4}), tensor<float>({1, 2, 1}, {-1, 0.5f})},
+                    {attr_int("align_corners", 1)});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 1, 2}));
+  expect_near(values_of<float>(out[0]), {1, 3});
+}
+
+TEST(GridSampleOp, Version20VolumetricCoordinatesInnermostFirst) {
+  // X[d, h, w] = 4d + 2h + w + 1. The grid vector is (x, y, z) = (w, h, d): (1, -1, 1) with
+  // align_corners=1 is w=1, h=0, d=1 -> 6; the centre averages all eight values -> 4.5.
+  Value x = tensor<float>({1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  auto out = run_op("GridSample", 20, {x, tensor<float>({1, 1, 1, 2, 3}, {1, -1, 1, 0, 0, 0})},
+                    {attr_int("align_corners", 1)});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 1, 1, 1, 2}));
+  expect_near(values_of<float>(out[0]), {6, 4.5f});
+  // nearest at (w, h, d) = (-1, 1, -1) -> w=0, h=1, d=0 -> 3; cubic at a voxel centre -> the voxel.
+  auto nn = run_op("GridSample", 22, {x, tensor<float>({1, 1, 1, 1, 3}, {-1, 1, -1})},
+                   {attr_int("align_corners", 1), attr_string("mode", "nearest")});
+  expect_near(values_of<float>(nn[0]), {3});
+  auto cu = run_op("GridSample", 20, {x, tensor<float>({1, 1, 1, 1, 3}, {1, 1, 1})},
+                   {attr_int("align_corners", 1), attr_string("mode", "cubic")});
+  expect_near(values_of<float>(cu[0]), {8});
+}
+
+TEST(GridSampleOp, Version20ModeNames) {
+  auto x = tensor<float>({1, 1, 2, 2}, {1, 2, 3, 4});
+  auto centre = tensor<float>({1, 1, 1, 2}, {0, 0});
+  // The default mode is linear: the centre averages the four pixels.
+  expect_near(values_of<float>(run_op("GridSample", 20, {x, centre})[0]), {2.5f});
+  expect_trap([&] { run_op("GridSample", 20, {x, centre}, {attr_string("mode", "bilinear")}); }, "mode");
+  expect_trap([&] { run_op("GridSample", 16, {x, centre}, {attr_string("mode", "linear")}); }, "mode");
+  expect_trap([&] { run_op("GridSample", 20, {x, tensor<float>({1, 1, 1, 3}, {0, 0, 0})}); }, "grid");
+}
+
 }  // namespace
 }  // namespace sonnx::testing
