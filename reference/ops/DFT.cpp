@@ -141,7 +141,6 @@ std::vector<Value> dft_v20(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "DFT", 17, dft_v17, Accuracy::Rounding);
 SONNX_KERNEL("", "DFT", 20, dft_v20, Accuracy::Rounding);
-SONNX_KERNEL("", "DFT", 17, dft, Accuracy::Rounding);
 namespace {
 // The signal [batch, n..., 1 or 2] becomes complex (last dim 2); the transformed axis has
 // dft_length (input 1) or its size, halved + 1 when onesided. The axis is an attribute until 20, an
@@ -165,12 +164,18 @@ void dft_shape(InferContext& ctx) {
   int64_t axis = infer_axis(ctx, *axis_v, r);
   if (axis == 0 || axis == r - 1) ctx.fail("the DFT axis cannot be the batch or the complex axis");
   Dim n = o[static_cast<size_t>(axis)];
+  // From 20, onesided with inverse is the inverse real transform: a real output ([..., 1]) of
+  // dft_length points, by default 2 * (signal_dim_axis - 1).
+  bool irfft = ctx.version() >= 20 && ctx.attr_int("onesided", 0) != 0 && ctx.attr_int("inverse", 0) != 0;
+  if (irfft) {
+    o.back() = known_dim(1);
+    n = n.value ? size_dim(ctx, 2 * (*n.value - 1), "dft_length") : Dim{};
+  }
   if (ctx.has_input(1)) {
     auto len = ctx.input_ints(1);
     n = len && len->size() == 1 ? size_dim(ctx, (*len)[0], "dft_length") : Dim{};
   }
-  if (ctx.attr_int("onesided", 0) != 0 && n.value) n = known_dim(*n.value / 2 + 1);
-  else if (ctx.attr_int("onesided", 0) != 0) n = Dim{};
+  if (ctx.attr_int("onesided", 0) != 0 && !irfft) n = n.value ? known_dim(*n.value / 2 + 1) : Dim{};
   o[static_cast<size_t>(axis)] = n;
   ctx.set_output(0, t, o);
 }

@@ -160,7 +160,6 @@ std::vector<Value> grid_sample_v20(OpContext& ctx) {
 SONNX_KERNEL("", "GridSample", 16, grid_sample_v16, Accuracy::Rounding);
 SONNX_KERNEL("", "GridSample", 20, grid_sample_v20, Accuracy::Rounding);
 SONNX_KERNEL("", "GridSample", 22, grid_sample_v20, Accuracy::Rounding);
-SONNX_KERNEL("", "GridSample", 16, grid_sample, Accuracy::Rounding);
 namespace {
 // [N, C, grid's spatial dims...] (the grid is [N, spatial..., rank]).
 void grid_sample_shape(InferContext& ctx) {

@@ -2,8 +2,9 @@
 // come from the `split` attribute (versions 1, 2, 11) or input (version 1 optionally, 13+); without
 // them the axis is divided into equal parts. Lengths must sum to the axis size.
 // Version 18 adds the `num_outputs` attribute (exclusive with the `split` input; it must equal the
-// node's output count): parts of ceil(dim / num_outputs), the last one smaller when the axis does
-// not divide evenly (a trap when that leaves it negative, e.g. 5 into 4 parts of 2).
+// node's output count; without either the output count is used): parts of ceil(dim / num_outputs),
+// the last one smaller when the axis does not divide evenly (a trap when that leaves it negative,
+// e.g. 5 into 4 parts of 2).
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -66,9 +67,12 @@ std::vector<Value> split_v13(OpContext& ctx) {
 }
 
 std::vector<Value> split_v18(OpContext& ctx) {
-  if (!ctx.has_attr("num_outputs")) return split_v13(ctx);
-  if (ctx.has_input(1)) ctx.fail("the split input and the num_outputs attribute cannot both be given");
-  int64_t n = ctx.attr_int("num_outputs", 0);
+  if (ctx.has_input(1)) {
+    if (ctx.has_attr("num_outputs")) ctx.fail("the split input and the num_outputs attribute cannot both be given");
+    return split_v13(ctx);
+  }
+  // Without either, the node's output count plays num_outputs (as in onnx's reference).
+  int64_t n = ctx.attr_int("num_outputs", static_cast<int64_t>(ctx.num_outputs()));
   if (n < 1) ctx.fail("num_outputs must be at least 1, got " + std::to_string(n));
   if (n != static_cast<int64_t>(ctx.num_outputs()))
     ctx.fail("num_outputs is " + std::to_string(n) + " but the node has " + std::to_string(ctx.num_outputs()) + " outputs");
@@ -137,6 +141,9 @@ void split_shape(InferContext& ctx) {
       sizes.assign(n, Dim{});
     } else if (ctx.version() >= 18) {
       int64_t chunk = (*d.value + static_cast<int64_t>(n) - 1) / static_cast<int64_t>(n);
+      if (chunk * (static_cast<int64_t>(n) - 1) > *d.value)
+        ctx.fail("an axis of size " + std::to_string(*d.value) + " cannot be split into " + std::to_string(n) +
+                 " parts of " + std::to_string(chunk) + " with a smaller last part");
       int64_t left = *d.value;
       for (size_t i = 0; i < n; ++i) {
         int64_t s = std::min(chunk, left);

@@ -134,6 +134,10 @@ TEST(SplitOp, Version18NumOutputsUnevenLastChunk) {
   auto even = run_op("Split", 18, {tensor<int32_t>({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})},
                      {attr_int("axis", 1), attr_int("num_outputs", 2)}, 2);
   EXPECT_EQ(values_of<int32_t>(even[1]), (std::vector<int32_t>{3, 4, 7, 8}));
+  // Neither split nor num_outputs: the output count (2) divides 5 into 3 and 2.
+  auto implicit = run_op("Split", 18, {tensor<int32_t>({5}, {1, 2, 3, 4, 5})}, {}, 2);
+  EXPECT_EQ(values_of<int32_t>(implicit[0]), (std::vector<int32_t>{1, 2, 3}));
+  EXPECT_EQ(values_of<int32_t>(implicit[1]), (std::vector<int32_t>{4, 5}));
   // The split input still works at 18.
   auto given = run_op("Split", 18, {tensor<int32_t>({3}, {1, 2, 3}), ints({1, 2})}, {}, 2);
   EXPECT_EQ(values_of<int32_t>(given[1]), (std::vector<int32_t>{2, 3}));
