@@ -3,6 +3,9 @@
 // the padded input [−pad_begin, in + pad_end) (positions past the end padding, which ceil_mode can
 // create, never count).
 // Version history: 1 (padding never counted); 7 adds count_include_pad; 10 adds ceil_mode;
+// 11 rewords auto_pad; 19 adds dilations (the padded-count divisor counts dilated positions);
+// 22 adds bfloat16 and states that windows starting in the end padding are ignored (as here
+// from 10 on). Absent attributes reproduce the older behaviour, so one kernel serves all.
 // 11 rewords auto_pad. Absent attributes reproduce the older behaviour, so one kernel serves all.
 #include "support/shape.h"
 #include "support/window.h"
@@ -13,7 +16,7 @@ namespace {
 
 std::vector<Value> average_pool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  if (ctx.has_attr("dilations")) {
+  if (ctx.version() < 19 && ctx.has_attr("dilations")) {
     // Not an attribute of AveragePool up to opset 18; refuse rather than silently ignore it.
     for (auto d : ctx.attr_ints("dilations"))
       if (d != 1) ctx.fail("AveragePool has no dilations in this version");
@@ -55,6 +58,8 @@ std::vector<Value> average_pool(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "AveragePool", 1, average_pool, Accuracy::Rounding);
+SONNX_KERNEL("", "AveragePool", 19, average_pool, Accuracy::Rounding);
+SONNX_KERNEL("", "AveragePool", 22, average_pool, Accuracy::Rounding);
 namespace {
 // [N, C, window outputs...]; ceil_mode from version 10 (LpPool 18), dilations from MaxPool 10,
 // AveragePool 19, LpPool 18.

@@ -7,73 +7,140 @@
 // - onesided=1: only bins 0..floor(n/2) (the rest follow by conjugate symmetry). The schema says
 //   this is not possible for complex input, and defines no inverse of a one-sided spectrum; both
 //   combinations trap.
+// Version 20: axis becomes an optional scalar int64 input (default -2, the last signal axis;
+//   accepted range [-r, -2] and [0, r-2]), and onesided=1 with inverse=1 is the inverse real
+//   transform (IRFFT, numpy.fft.irfft): complex input holding bins 0..floor(n/2) (zero-padded or
+//   cut), extended by conjugate symmetry, inverse transformed; the output is real ([..., 1]) of
+//   length n = dft_length, by default 2 * (signal_dim_axis - 1).
 #include "support/shape.h"
 #include "support/spectral.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> dft(OpContext& ctx) {
-  const Tensor& x = ctx.input(0);
-  const int64_t rank = x.rank();
-  if (rank < 2) ctx.fail("input must have rank 2 or more ([batch, signal..., 1 or 2]), has shape " + shape_str(x.shape()));
-  const int64_t comps = x.dim(rank - 1);
-  if (comps != 1 && comps != 2) ctx.fail("the last dimension of the input must be 1 (real) or 2 (complex), is " + std::to_string(comps));
-  const int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 1), rank);
-  if (axis == rank - 1) ctx.fail("axis cannot be the last dimension (the real/imaginary components)");
-  const bool inverse = ctx.attr_int("inverse", 0) != 0;
-  const bool onesided = ctx.attr_int("onesided", 0) != 0;
-  if (onesided && comps == 2) ctx.fail("onesided output is not possible for complex input");
-  if (onesided && inverse) ctx.fail("onesided with inverse is not defined");
 
-  const int64_t n_in = x.dim(axis);
-  int64_t n = n_in;
-  if (ctx.has_input(1)) {
-    const Tensor& len = ctx.input(1);
-    if (len.dtype() != DType::Int32 && len.dtype() != DType::Int64) ctx.fail("dft_length must be int32 or int64");
-    if (len.size() != 1) ctx.fail("dft_length must be a scalar");
-    n = len.as_int64(0);
+struct DftSpec {
+  int64_t axis = 1;    // normalized
+  int64_t n = 0;       // the transform length
+  bool inverse = false;
+  bool onesided = false;
+};
+
+// The signal along the axis at (outer a, inner b), zero-padded or cut to `len` points.
+template <class T>
+void read_signal(const Tensor& x, int64_t a, int64_t b, int64_t n_in, int64_t inner, int64_t comps,
+                 std::vector<std::complex<double>>& s) {
+  const T* in = x.data<T>();
+  for (size_t m = 0; m < s.size(); ++m) {
+    auto mi = static_cast<int64_t>(m);
+    if (mi >= n_in) {
+      s[m] = 0.0;
+      continue;
+    }
+    const int64_t base = ((a * n_in + mi) * inner + b) * comps;
+    const double re = static_cast<double>(static_cast<compute_t<T>>(in[base]));
+    const double im = comps == 2 ? static_cast<double>(static_cast<compute_t<T>>(in[base + 1])) : 0.0;
+    s[m] = {re, im};
   }
-  if (n < 1) ctx.fail("the DFT length must be positive, is " + std::to_string(n));
-  const int64_t bins = onesided ? n / 2 + 1 : n;
+}
+
+// The full n-point spectrum from its first floor(n/2) + 1 bins: X[n - k] = conj(X[k]).
+std::vector<std::complex<double>> hermitian_extension(const std::vector<std::complex<double>>& half, int64_t n) {
+  std::vector<std::complex<double>> full(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k)
+    full[static_cast<size_t>(k)] = k <= n / 2 ? half[static_cast<size_t>(k)] : std::conj(half[static_cast<size_t>(n - k)]);
+  return full;
+}
+
+Tensor transform(const OpContext& ctx, const Tensor& x, const DftSpec& d) {
+  const int64_t rank = x.rank();
+  const int64_t comps = x.dim(rank - 1);
+  const bool irfft = d.onesided && d.inverse;
+  if (d.onesided && !d.inverse && comps == 2) ctx.fail("onesided output is not possible for complex input");
+  if (irfft && comps != 2) ctx.fail("the inverse one-sided transform needs complex input");
+  if (d.n < 1) ctx.fail("the DFT length must be positive, is " + std::to_string(d.n));
+  const int64_t n_in = x.dim(d.axis);
+  // Points read from the input, and bins written.
+  const int64_t points = irfft ? d.n / 2 + 1 : d.n;
+  const int64_t bins = d.onesided && !d.inverse ? d.n / 2 + 1 : d.n;
+  const int64_t out_comps = irfft ? 1 : 2;
 
   Shape out_shape = x.shape();
-  out_shape[static_cast<size_t>(axis)] = bins;
-  out_shape.back() = 2;
+  out_shape[static_cast<size_t>(d.axis)] = bins;
+  out_shape.back() = out_comps;
   // Elements are addressed as [outer][axis][inner][component].
-  const int64_t outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
-  const int64_t inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, static_cast<size_t>(rank - 1));
+  const int64_t outer = element_count(x.shape(), 0, static_cast<size_t>(d.axis));
+  const int64_t inner = element_count(x.shape(), static_cast<size_t>(d.axis) + 1, static_cast<size_t>(rank - 1));
 
   return visit_float(ctx, x.dtype(), [&]<class T>() {
     Tensor out(dtype_of<T>(), out_shape);
-    const T* in = x.data<T>();
     T* o = out.data<T>();
-    std::vector<std::complex<double>> s(static_cast<size_t>(n));
+    std::vector<std::complex<double>> s(static_cast<size_t>(points));
     for (int64_t a = 0; a < outer; ++a) {
       for (int64_t b = 0; b < inner; ++b) {
-        for (int64_t m = 0; m < n; ++m) {
-          if (m >= n_in) {
-            s[static_cast<size_t>(m)] = 0.0;
-            continue;
-          }
-          const int64_t base = ((a * n_in + m) * inner + b) * comps;
-          const double re = static_cast<double>(static_cast<compute_t<T>>(in[base]));
-          const double im = comps == 2 ? static_cast<double>(static_cast<compute_t<T>>(in[base + 1])) : 0.0;
-          s[static_cast<size_t>(m)] = {re, im};
-        }
-        const auto X = dft_of(s, bins, inverse);
+        read_signal<T>(x, a, b, n_in, inner, comps, s);
+        const auto X = irfft ? dft_of(hermitian_extension(s, d.n), bins, true) : dft_of(s, bins, d.inverse);
         for (int64_t k = 0; k < bins; ++k) {
-          const int64_t base = ((a * bins + k) * inner + b) * 2;
+          const int64_t base = ((a * bins + k) * inner + b) * out_comps;
           o[base] = to_storage<T>(X[static_cast<size_t>(k)].real());
-          o[base + 1] = to_storage<T>(X[static_cast<size_t>(k)].imag());
+          if (!irfft) o[base + 1] = to_storage<T>(X[static_cast<size_t>(k)].imag());
         }
       }
     }
-    return one(std::move(out));
+    return out;
   });
 }
+
+// The input's shape checks shared by every version.
+void check_signal(const OpContext& ctx, const Tensor& x) {
+  if (x.rank() < 2) ctx.fail("input must have rank 2 or more ([batch, signal..., 1 or 2]), has shape " + shape_str(x.shape()));
+  const int64_t comps = x.dim(x.rank() - 1);
+  if (comps != 1 && comps != 2) ctx.fail("the last dimension of the input must be 1 (real) or 2 (complex), is " + std::to_string(comps));
+}
+
+// The optional scalar dft_length input, or `def`.
+int64_t dft_length(const OpContext& ctx, int64_t def) {
+  if (!ctx.has_input(1)) return def;
+  const Tensor& len = ctx.input(1);
+  if (len.dtype() != DType::Int32 && len.dtype() != DType::Int64) ctx.fail("dft_length must be int32 or int64");
+  if (len.size() != 1) ctx.fail("dft_length must be a scalar");
+  return len.as_int64(0);
+}
+
+std::vector<Value> dft_v17(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  check_signal(ctx, x);
+  DftSpec d;
+  d.axis = normalize_axis(ctx, ctx.attr_int("axis", 1), x.rank());
+  if (d.axis == x.rank() - 1) ctx.fail("axis cannot be the last dimension (the real/imaginary components)");
+  d.inverse = ctx.attr_int("inverse", 0) != 0;
+  d.onesided = ctx.attr_int("onesided", 0) != 0;
+  if (d.onesided && d.inverse) ctx.fail("onesided with inverse is not defined");
+  d.n = dft_length(ctx, x.dim(d.axis));
+  return one(transform(ctx, x, d));
+}
+
+std::vector<Value> dft_v20(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  check_signal(ctx, x);
+  DftSpec d;
+  int64_t axis = -2;
+  if (ctx.has_input(2)) {
+    const Tensor& t = ctx.input(2);
+    if (t.dtype() != DType::Int64 || t.size() != 1) ctx.fail("axis must be an int64 scalar");
+    axis = t.as_int64(0);
+  }
+  d.axis = normalize_axis(ctx, axis, x.rank());
+  if (d.axis == x.rank() - 1) ctx.fail("axis cannot be the last dimension (the real/imaginary components)");
+  d.inverse = ctx.attr_int("inverse", 0) != 0;
+  d.onesided = ctx.attr_int("onesided", 0) != 0;
+  const int64_t n_in = x.dim(d.axis);
+  d.n = dft_length(ctx, d.onesided && d.inverse ? 2 * (n_in - 1) : n_in);
+  return one(transform(ctx, x, d));
+}
 }  // namespace
-SONNX_KERNEL("", "DFT", 17, dft, Accuracy::Rounding);
+SONNX_KERNEL("", "DFT", 17, dft_v17, Accuracy::Rounding);
+SONNX_KERNEL("", "DFT", 20, dft_v20, Accuracy::Rounding);
 namespace {
 // The signal [batch, n..., 1 or 2] becomes complex (last dim 2); the transformed axis has
 // dft_length (input 1) or its size, halved + 1 when onesided. The axis is an attribute until 20, an
@@ -97,12 +164,18 @@ void dft_shape(InferContext& ctx) {
   int64_t axis = infer_axis(ctx, *axis_v, r);
   if (axis == 0 || axis == r - 1) ctx.fail("the DFT axis cannot be the batch or the complex axis");
   Dim n = o[static_cast<size_t>(axis)];
+  // From 20, onesided with inverse is the inverse real transform: a real output ([..., 1]) of
+  // dft_length points, by default 2 * (signal_dim_axis - 1).
+  bool irfft = ctx.version() >= 20 && ctx.attr_int("onesided", 0) != 0 && ctx.attr_int("inverse", 0) != 0;
+  if (irfft) {
+    o.back() = known_dim(1);
+    n = n.value ? size_dim(ctx, 2 * (*n.value - 1), "dft_length") : Dim{};
+  }
   if (ctx.has_input(1)) {
     auto len = ctx.input_ints(1);
     n = len && len->size() == 1 ? size_dim(ctx, (*len)[0], "dft_length") : Dim{};
   }
-  if (ctx.attr_int("onesided", 0) != 0 && n.value) n = known_dim(*n.value / 2 + 1);
-  else if (ctx.attr_int("onesided", 0) != 0) n = Dim{};
+  if (ctx.attr_int("onesided", 0) != 0 && !irfft) n = n.value ? known_dim(*n.value / 2 + 1) : Dim{};
   o[static_cast<size_t>(axis)] = n;
   ctx.set_output(0, t, o);
 }

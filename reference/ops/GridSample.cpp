@@ -10,6 +10,10 @@
 // (4x4 neighbours, cubic coefficient -0.75; each neighbour's index is padded separately).
 // These are the semantics of torch.nn.functional.grid_sample, which the operator names as its model.
 // X may have any real type (integer results round to nearest, ties to even); grid is floating.
+// Version 20: any number r >= 1 of spatial axes, X (N, C, D1..Dr) and grid (N, D1_out..Dr_out, r)
+// whose last axis lists the coordinates from the innermost spatial axis outwards; the modes are
+// renamed linear (N-linear, the default), nearest and cubic (N-cubic), each axis interpolated
+// independently as in version 16. Version 22 adds bfloat16.
 #include "support/shape.h"
 #include "support/resample.h"
 
@@ -39,85 +43,123 @@ double pad_coordinate(double v, int64_t size, Pad pad, bool align) {
   return v;
 }
 
-std::vector<Value> grid_sample(OpContext& ctx) {
-  const Tensor& x = ctx.input(0);
-  const Tensor& grid = ctx.input(1);
-  if (x.rank() != 4) ctx.fail("X must be 4-D [N, C, H, W], got " + shape_str(x.shape()));
-  if (grid.rank() != 4 || grid.dim(3) != 2 || grid.dim(0) != x.dim(0))
-    ctx.fail("grid must be [N, H_out, W_out, 2] with X's N, got " + shape_str(grid.shape()));
+enum class Interp { Linear, Nearest, Cubic };
+
+// Keeps a coordinate far outside the input (or NaN-free infinity) within int64 range: it only
+// matters as "outside".
+int64_t to_index(double v) {
+  if (!(v >= -1e15)) return int64_t{-1000000000000000};
+  if (v > 1e15) return int64_t{1000000000000000};
+  return static_cast<int64_t>(v);
+}
+
+using Taps = std::vector<std::pair<int64_t, double>>;
+
+// The (index, weight) taps along one spatial axis of `size` elements for normalised coordinate v.
+Taps grid_axis_taps(double v, int64_t size, Interp mode, Pad pad, bool align) {
+  double s = static_cast<double>(size);
+  double f = align ? (v + 1) / 2 * (s - 1) : ((v + 1) * s - 1) / 2;
+  if (mode == Interp::Cubic) {
+    double f0 = std::floor(f), t = f - f0;
+    Taps taps;
+    for (int i = 0; i < 4; ++i)
+      taps.push_back({to_index(pad_coordinate(f0 - 1 + i, size, pad, align)), cubic_weight(t - (i - 1), -0.75)});
+    return taps;
+  }
+  double p = pad_coordinate(f, size, pad, align);
+  if (mode == Interp::Nearest) return {{to_index(std::nearbyint(p)), 1.0}};
+  double p0 = std::floor(p), t = p - p0;
+  int64_t i0 = to_index(p0);
+  return {{i0, 1 - t}, {i0 + 1, t}};
+}
+
+// One output element: the sum over the Cartesian product of the axes' taps of the weights'
+// product times the input element (0 outside the input).
+double sample(const double* plane, const Shape& in, const std::vector<int64_t>& strides, const std::vector<Taps>& taps) {
+  size_t r = taps.size();
+  std::vector<size_t> pos(r, 0);
+  double v = 0;
+  while (true) {
+    double w = 1;
+    int64_t off = 0;
+    bool inside = true;
+    for (size_t d = 0; d < r; ++d) {
+      auto [i, wd] = taps[d][pos[d]];
+      w *= wd;
+      if (i < 0 || i >= in[d]) inside = false;
+      else off += i * strides[d];
+    }
+    if (inside) v += w * plane[off];
+    size_t d = r;
+    while (d > 0 && ++pos[d - 1] == taps[d - 1].size()) pos[--d] = 0;
+    if (d == 0) return v;
+  }
+}
+
+Tensor grid_sample_nd(const OpContext& ctx, const Tensor& x, const Tensor& grid, Interp mode) {
+  const int64_t r = x.rank() - 2;
+  if (r < 1) ctx.fail("X must be (N, C, D1, ...), got " + shape_str(x.shape()));
+  if (grid.rank() != r + 2 || grid.dim(r + 1) != r || grid.dim(0) != x.dim(0))
+    ctx.fail("grid must be (N, D1_out, ..., " + std::to_string(r) + ") with X's N, got " + shape_str(grid.shape()));
   if (!is_float(grid.dtype())) ctx.fail("grid must be a floating tensor");
-  std::string mode = ctx.attr_string("mode", "bilinear");
   std::string pm = ctx.attr_string("padding_mode", "zeros");
-  bool align = ctx.attr_int("align_corners", 0) != 0;
-  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic") ctx.fail("mode '" + mode + "' is not supported");
-  Pad pad = pm == "zeros" ? Pad::Zeros : pm == "border" ? Pad::Border : pm == "reflection" ? Pad::Reflection : Pad::Zeros;
   if (pm != "zeros" && pm != "border" && pm != "reflection") ctx.fail("padding_mode '" + pm + "' is not supported");
-  int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), HO = grid.dim(1), WO = grid.dim(2);
+  Pad pad = pm == "zeros" ? Pad::Zeros : pm == "border" ? Pad::Border : Pad::Reflection;
+  bool align = ctx.attr_int("align_corners", 0) != 0;
+  const int64_t N = x.dim(0), C = x.dim(1);
+  Shape in(x.shape().begin() + 2, x.shape().end());
+  Shape out_sp(grid.shape().begin() + 1, grid.shape().end() - 1);
+  const int64_t in_plane = shape_size(in), out_plane = shape_size(out_sp);
+  std::vector<int64_t> strides = strides_of(in);
   std::vector<double> g = real_values(ctx, grid);
   std::vector<double> xd = real_values(ctx, x);
+  Shape out_shape{N, C};
+  out_shape.insert(out_shape.end(), out_sp.begin(), out_sp.end());
 
-  auto unnormalize = [&](double v, int64_t size) {
-    double s = static_cast<double>(size);
-    return align ? (v + 1) / 2 * (s - 1) : ((v + 1) * s - 1) / 2;
-  };
-  // Value of plane at integer pixel (iy, ix), 0 outside.
-  auto at = [&](const double* plane, int64_t iy, int64_t ix) {
-    return (iy >= 0 && iy < H && ix >= 0 && ix < W) ? plane[iy * W + ix] : 0.0;
-  };
-  auto to_index = [](double v) -> int64_t {
-    // Coordinates far outside (or NaN, from an infinite grid value) only matter as "outside";
-    // keep the conversion in int64 range.
-    if (!(v >= -1e15)) return int64_t{-1000000000000000};
-    if (v > 1e15) return int64_t{1000000000000000};
-    return static_cast<int64_t>(v);
-  };
-
-  return one(visit_real(ctx, x.dtype(), [&]<class T>() {
-    Tensor y(x.dtype(), {N, C, HO, WO});
+  return visit_real(ctx, x.dtype(), [&]<class T>() {
+    Tensor y(x.dtype(), out_shape);
     T* py = y.data<T>();
+    std::vector<Taps> taps(static_cast<size_t>(r));
     for (int64_t n = 0; n < N; ++n)
-      for (int64_t h = 0; h < HO; ++h)
-        for (int64_t w = 0; w < WO; ++w) {
-          const double* gp = &g[static_cast<size_t>(((n * HO + h) * WO + w) * 2)];
-          double fx = unnormalize(gp[0], W), fy = unnormalize(gp[1], H);
-          for (int64_t c = 0; c < C; ++c) {
-            const double* plane = &xd[static_cast<size_t>((n * C + c) * H * W)];
-            double v = 0;
-            if (std::isnan(fx) || std::isnan(fy)) {
-              v = std::numeric_limits<double>::quiet_NaN();
-            } else if (mode == "bicubic") {
-              double x0 = std::floor(fx), y0 = std::floor(fy);
-              double tx = fx - x0, ty = fy - y0;
-              for (int j = 0; j < 4; ++j) {
-                double wy = cubic_weight(ty - (j - 1), -0.75);
-                for (int i = 0; i < 4; ++i) {
-                  double wx = cubic_weight(tx - (i - 1), -0.75);
-                  double px = pad_coordinate(x0 - 1 + i, W, pad, align), pyy = pad_coordinate(y0 - 1 + j, H, pad, align);
-                  v += wy * wx * at(plane, to_index(pyy), to_index(px));
-                }
-              }
-            } else {
-              double sx = pad_coordinate(fx, W, pad, align), sy = pad_coordinate(fy, H, pad, align);
-              if (mode == "nearest") {
-                v = at(plane, to_index(std::nearbyint(sy)), to_index(std::nearbyint(sx)));
-              } else {
-                double x0 = std::floor(sx), y0 = std::floor(sy);
-                double tx = sx - x0, ty = sy - y0;
-                int64_t ix = to_index(x0), iy = to_index(y0);
-                v = (1 - ty) * (1 - tx) * at(plane, iy, ix) + (1 - ty) * tx * at(plane, iy, ix + 1) +
-                    ty * (1 - tx) * at(plane, iy + 1, ix) + ty * tx * at(plane, iy + 1, ix + 1);
-              }
-            }
-            T& out = py[((n * C + c) * HO + h) * WO + w];
-            if constexpr (is_floating_v<T>) out = to_storage<T>(v);
-            else out = saturating_cast<T>(round_half_even(v));
-          }
+      for (int64_t o = 0; o < out_plane; ++o) {
+        const double* gp = &g[static_cast<size_t>((n * out_plane + o) * r)];
+        bool nan = false;
+        for (int64_t d = 0; d < r; ++d) {
+          double v = gp[r - 1 - d];  // the last spatial axis comes first in the grid
+          nan = nan || std::isnan(v);
+          taps[static_cast<size_t>(d)] = grid_axis_taps(v, in[static_cast<size_t>(d)], mode, pad, align);
         }
+        for (int64_t c = 0; c < C; ++c) {
+          double v = nan ? std::numeric_limits<double>::quiet_NaN()
+                         : sample(&xd[static_cast<size_t>((n * C + c) * in_plane)], in, strides, taps);
+          T& out = py[(n * C + c) * out_plane + o];
+          if constexpr (is_floating_v<T>) out = to_storage<T>(v);
+          else out = saturating_cast<T>(round_half_even(v));
+        }
+      }
     return y;
-  }));
+  });
+}
+
+std::vector<Value> grid_sample_v16(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (x.rank() != 4) ctx.fail("X must be 4-D [N, C, H, W], got " + shape_str(x.shape()));
+  std::string mode = ctx.attr_string("mode", "bilinear");
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic") ctx.fail("mode '" + mode + "' is not supported");
+  Interp m = mode == "bilinear" ? Interp::Linear : mode == "nearest" ? Interp::Nearest : Interp::Cubic;
+  return one(grid_sample_nd(ctx, x, ctx.input(1), m));
+}
+
+std::vector<Value> grid_sample_v20(OpContext& ctx) {
+  std::string mode = ctx.attr_string("mode", "linear");
+  if (mode != "linear" && mode != "nearest" && mode != "cubic") ctx.fail("mode '" + mode + "' is not supported");
+  Interp m = mode == "linear" ? Interp::Linear : mode == "nearest" ? Interp::Nearest : Interp::Cubic;
+  return one(grid_sample_nd(ctx, ctx.input(0), ctx.input(1), m));
 }
 }  // namespace
-SONNX_KERNEL("", "GridSample", 16, grid_sample, Accuracy::Rounding);
+SONNX_KERNEL("", "GridSample", 16, grid_sample_v16, Accuracy::Rounding);
+SONNX_KERNEL("", "GridSample", 20, grid_sample_v20, Accuracy::Rounding);
+SONNX_KERNEL("", "GridSample", 22, grid_sample_v20, Accuracy::Rounding);
 namespace {
 // [N, C, grid's spatial dims...] (the grid is [N, spatial..., rank]).
 void grid_sample_shape(InferContext& ctx) {

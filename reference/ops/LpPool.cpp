@@ -1,5 +1,7 @@
 // LpPool: the Lp norm over each window of X, (sum |x|^p)^(1/p); padding contributes nothing
 // (it would contribute |0|^p = 0 anyway). Version 1 types p as a float (default 2.0), versions 2
+// and 11 as an integer (default 2); 11 only rewords auto_pad. Version 18 adds ceil_mode and
+// dilations (window geometry as MaxPool's, support/window.h); 22 adds bfloat16.
 // and 11 as an integer (default 2); 11 only rewords auto_pad.
 #include "support/shape.h"
 #include "support/window.h"
@@ -32,6 +34,8 @@ std::vector<Value> lp_pool_v2(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "LpPool", 1, lp_pool_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "LpPool", 2, lp_pool_v2, Accuracy::Rounding);
+SONNX_KERNEL("", "LpPool", 18, lp_pool_v2, Accuracy::Rounding);
+SONNX_KERNEL("", "LpPool", 22, lp_pool_v2, Accuracy::Rounding);
 namespace {
 // [N, C, window outputs...]; ceil_mode from version 10 (LpPool 18), dilations from MaxPool 10,
 // AveragePool 19, LpPool 18.

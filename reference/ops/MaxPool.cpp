@@ -1,6 +1,7 @@
 // MaxPool: the maximum over each window of X (elements of the padding take no part).
 // Version history: 1 (Y only); 8 adds the optional Indices output and storage_order; 10 adds
-// ceil_mode and dilations; 11 rewords auto_pad; 12 adds int8/uint8. The attributes are absent in
+// ceil_mode and dilations; 11 rewords auto_pad; 12 adds int8/uint8; 22 adds bfloat16 and states
+// that windows starting in the end padding are ignored (as here from 10 on). The attributes are absent in
 // older versions (defaults reproduce the old behaviour), so one kernel serves every version.
 //
 // Indices: the position of the selected element in X flattened, padding not counted:
@@ -81,6 +82,7 @@ std::vector<Value> max_pool(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "MaxPool", 1, max_pool, Accuracy::Exact);
+SONNX_KERNEL("", "MaxPool", 22, max_pool, Accuracy::Exact);
 namespace {
 // [N, C, window outputs...]; ceil_mode from version 10 (LpPool 18), dilations from MaxPool 10,
 // AveragePool 19, LpPool 18.

@@ -1,4 +1,6 @@
 // OptionalGetElement: the value held by the optional input; an empty optional traps (the spec calls
+// it an error). Version 18 also accepts a plain tensor or sequence, returned as is (the kernel
+// accepts them in version 15 too; the validator holds version 15 to optional types).
 // it an error). A plain tensor or sequence input (allowed from version 18) is returned as is.
 #include "support/shape.h"
 #include "support/kernel.h"
@@ -15,6 +17,7 @@ std::vector<Value> optional_get_element(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "OptionalGetElement", 15, optional_get_element, Accuracy::Exact);
+SONNX_KERNEL("", "OptionalGetElement", 18, optional_get_element, Accuracy::Exact);
 namespace {
 // The optional's content; version 18 also accepts a tensor or sequence, returned as is.
 void optional_get_element_shape(InferContext& ctx) {

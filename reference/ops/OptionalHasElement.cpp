@@ -1,3 +1,6 @@
+// OptionalHasElement: a bool scalar, true when the optional input holds a value. Version 18 makes
+// the input optional and accepts plain tensors and sequences: a tensor or sequence counts as
+// present, an omitted input as absent (one kernel serves both versions).
 // OptionalHasElement: a bool scalar, true when the optional input holds a value. A plain tensor or
 // sequence (allowed from version 18) counts as present, an omitted input as absent.
 #include "support/shape.h"
@@ -18,6 +21,7 @@ std::vector<Value> optional_has_element(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "OptionalHasElement", 15, optional_has_element, Accuracy::Exact);
+SONNX_KERNEL("", "OptionalHasElement", 18, optional_has_element, Accuracy::Exact);
 namespace {
 void optional_has_element_shape(InferContext& ctx) { ctx.set_output(0, DType::Bool, Dims{}); }
 }  // namespace

@@ -4,6 +4,9 @@
 // the border element). Version 1 names the attribute `paddings` (same layout as the attribute
 // text says; its example is inconsistent with that text), version 2 `pads`; both carry a float
 // `value`. From version 11 pads and the optional scalar constant_value are inputs.
+// Version 18 adds the optional `axes` input (pads then holds 2 * len(axes) amounts for those axes,
+// the others are not padded). Version 19 adds mode `wrap`: the (cropped) data repeats as on a torus.
+// Versions 21, 23, 24 and 25 only add element types; they run the version 19 kernel.
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -19,12 +22,22 @@ int64_t reflect_index(int64_t i, int64_t dim) {
   return m < dim ? m : period - m;
 }
 
+// Position in [0, dim) that output coordinate i - begin reads in wrap mode: the data left after
+// cropping negative pads, [lo, hi), repeats periodically.
+int64_t wrap_index(int64_t i, int64_t dim, int64_t begin, int64_t end) {
+  int64_t lo = begin < 0 ? -begin : 0, hi = end < 0 ? dim + end : dim;
+  int64_t m = (i - lo) % (hi - lo);
+  if (m < 0) m += hi - lo;
+  return lo + m;
+}
+
 Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pads, const std::string& mode,
            const Tensor& fill) {
   int64_t rank = x.rank();
   if (static_cast<int64_t>(pads.size()) != 2 * rank)
     ctx.fail("pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(2 * rank));
-  if (mode != "constant" && mode != "reflect" && mode != "edge") ctx.fail("unsupported mode '" + mode + "'");
+  if (mode != "constant" && mode != "reflect" && mode != "edge" && !(mode == "wrap" && ctx.version() >= 19))
+    ctx.fail("unsupported mode '" + mode + "'");
   Shape out_shape(static_cast<size_t>(rank));
   for (int64_t d = 0; d < rank; ++d) {
     int64_t begin = pads[static_cast<size_t>(d)], end = pads[static_cast<size_t>(d + rank)];
@@ -37,6 +50,8 @@ Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pa
       ctx.fail("pads " + std::to_string(begin) + ", " + std::to_string(end) + " are invalid for a dimension of size " +
                std::to_string(dim));
     if (mode != "constant" && dim == 0 && size > 0) ctx.fail("cannot pad an empty axis in mode '" + mode + "'");
+    if (mode == "wrap" && (begin > 0 || end > 0) && dim + std::min<int64_t>(begin, 0) + std::min<int64_t>(end, 0) <= 0)
+      ctx.fail("cannot wrap-pad an axis that the negative pads crop to nothing");
     out_shape[static_cast<size_t>(d)] = size;
   }
   auto in_strides = strides_of(x.shape());
@@ -51,7 +66,9 @@ Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pa
           src = -1;
           break;
         }
-        i = mode == "edge" ? std::clamp<int64_t>(i, 0, dim - 1) : reflect_index(i, dim);
+        if (mode == "edge") i = std::clamp<int64_t>(i, 0, dim - 1);
+        else if (mode == "wrap") i = wrap_index(i, dim, pads[d], pads[d + idx.size()]);
+        else i = reflect_index(i, dim);
       }
       src += i * in_strides[d];
     }
@@ -78,6 +95,8 @@ std::vector<Value> pad_v2(OpContext& ctx) {
   return one(pad(ctx, x, ctx.attr_ints("pads"), ctx.attr_string("mode", "constant"), float_fill(ctx, x)));
 }
 
+std::vector<int64_t> pads_for_all_axes(const OpContext& ctx, int64_t rank, const std::vector<int64_t>& pads);
+
 std::vector<Value> pad_v11(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& pads = ctx.input(1);
@@ -89,12 +108,40 @@ std::vector<Value> pad_v11(OpContext& ctx) {
     if (c.size() != 1) ctx.fail("constant_value must hold exactly one value");
     fill = c.reshaped({});
   }
-  return one(pad(ctx, x, int_values(ctx, pads, "pads"), ctx.attr_string("mode", "constant"), fill));
+  return one(pad(ctx, x, pads_for_all_axes(ctx, x.rank(), int_values(ctx, pads, "pads")), ctx.attr_string("mode", "constant"),
+                 fill));
+}
+
+// Versions 18+: `pads` names the axes of the optional `axes` input (all axes when omitted); the
+// full [begin..., end...] layout over every axis, with 0 for axes not named.
+std::vector<int64_t> pads_for_all_axes(const OpContext& ctx, int64_t rank, const std::vector<int64_t>& pads) {
+  if (ctx.version() < 18 || !ctx.has_input(3)) return pads;
+  std::vector<int64_t> axes = normalize_axes(ctx, int_values(ctx, ctx.input(3), "axes"), rank);
+  size_t n = axes.size();
+  if (pads.size() != 2 * n)
+    ctx.fail("pads has " + std::to_string(pads.size()) + " entries for " + std::to_string(n) + " axes, expected " +
+             std::to_string(2 * n));
+  std::vector<int64_t> full(static_cast<size_t>(2 * rank), 0);
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (size_t k = 0; k < n; ++k) {
+    auto a = static_cast<size_t>(axes[k]);
+    if (seen[a]) ctx.fail("axis " + std::to_string(a) + " is given more than once");
+    seen[a] = true;
+    full[a] = pads[k];
+    full[a + static_cast<size_t>(rank)] = pads[k + n];
+  }
+  return full;
 }
 }  // namespace
 SONNX_KERNEL("", "Pad", 1, pad_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Pad", 2, pad_v2, Accuracy::Exact);
 SONNX_KERNEL("", "Pad", 11, pad_v11, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 18, pad_v11, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 19, pad_v11, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 21, pad_v11, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 23, pad_v11, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 24, pad_v11, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 25, pad_v11, Accuracy::Exact);
 namespace {
 // Each padded axis grows by its begin and end pads (which may be negative). Pads come from the
 // attribute `paddings` (1) or `pads` (2), else the input; from 18 an optional axes input says which

@@ -1,6 +1,10 @@
 // Range: [start, start + delta, ...) up to limit (exclusive): max(ceil((limit - start) / delta), 0)
 // elements, element i = start + i * delta. All three inputs are scalars of the output type.
 // Integer counts and values are computed exactly (in 128 bits); a zero delta traps.
+// Version 27 adds float16 and bfloat16 with `stash_type`: 1 (float, the default) computes the
+// count and each start + i * delta in float32 and rounds the result to T; the element type's own
+// code computes every step in T (each product and sum rounded to T); 11 computes in double.
+// Other types are unaffected.
 #include <limits>
 
 #include "support/shape.h"
@@ -49,9 +53,41 @@ std::vector<Value> range(OpContext& ctx) {
     }
   }));
 }
+
+// One arithmetic step of the version 27 stash precision: the exact result rounded to it.
+double round_to_stash(double v, int64_t stash, DType type) {
+  if (stash == 1) return static_cast<double>(static_cast<float>(v));
+  if (stash == 11) return v;
+  if (type == DType::Float16) return to_double(round_from_double<float16_t>(v));
+  return to_double(round_from_double<bfloat16_t>(v));
+}
+
+std::vector<Value> range_v27(OpContext& ctx) {
+  DType type = ctx.input(0).dtype();
+  if (type != DType::Float16 && type != DType::BFloat16) return range(ctx);
+  int64_t stash = ctx.attr_int("stash_type", 1);
+  if (stash != 1 && stash != 11 && stash != static_cast<int64_t>(type))
+    ctx.fail("stash_type " + std::to_string(stash) + " is not float, double or the element type");
+  const Tensor& start_t = ctx.input(0);
+  const Tensor& limit_t = ctx.input(1);
+  const Tensor& delta_t = ctx.input(2);
+  if (limit_t.dtype() != type || delta_t.dtype() != type) ctx.fail("start, limit and delta must have the same type");
+  if (start_t.size() != 1 || limit_t.size() != 1 || delta_t.size() != 1) ctx.fail("start, limit and delta must be scalars");
+  std::vector<double> s = real_values(ctx, start_t), l = real_values(ctx, limit_t), d = real_values(ctx, delta_t);
+  auto r = [&](double v) { return round_to_stash(v, stash, type); };
+  if (d[0] == 0) ctx.fail("delta cannot be 0");
+  double count = std::ceil(r(r(l[0] - s[0]) / d[0]));
+  if (std::isnan(count)) ctx.fail("the number of elements is not a number (NaN or infinite inputs)");
+  if (count > 9.0e15) ctx.fail("range is too large");
+  int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
+  std::vector<double> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = r(s[0] + r(r(static_cast<double>(i)) * d[0]));
+  return one(float_tensor(ctx, type, {n}, values));
+}
 }  // namespace
 // Floating ranges are arithmetic (the function body accumulates; this kernel multiplies).
 SONNX_KERNEL("", "Range", 11, range, Accuracy::Rounding);
+SONNX_KERNEL("", "Range", 27, range_v27, Accuracy::Rounding);
 namespace {
 // A 1-D tensor of max(ceil((limit - start) / delta), 0) elements, known when the three scalars are.
 void range_shape(InferContext& ctx) {

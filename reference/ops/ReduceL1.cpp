@@ -1,6 +1,9 @@
 // ReduceL1: the sum of absolute values (L1 norm) along the given axes; keepdims (default 1) keeps the reduced
 // dims as size 1. Versions 1, 11 and 13 take `axes` as an attribute (absent or empty = all axes;
 // version 11 documents negative axes, which the kernel accepts in every version).
+// Version 18 takes `axes` as an optional int64 input instead; when it is absent or empty the
+// tensor is reduced over all axes, or over no axis if noop_with_empty_axes=1 (the element step
+// of a composite reduction still applies, e.g. ReduceLogSum gives log x).
 // Empty reduction: 0. Integers wrap modulo 2^bits.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
 #include "support/shape.h"
@@ -11,8 +14,10 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> reduce_L1_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::L1); }
+std::vector<Value> reduce_L1_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::L1); }
 }  // namespace
 SONNX_KERNEL("", "ReduceL1", 1, reduce_L1_v1, Accuracy::Rounding);
+SONNX_KERNEL("", "ReduceL1", 18, reduce_L1_v18, Accuracy::Rounding);
 namespace {
 void reduce_l1_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
 }  // namespace

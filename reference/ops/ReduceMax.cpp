@@ -2,6 +2,9 @@
 // dims as size 1. Versions 1, 11 and 13 take `axes` as an attribute (absent or empty = all axes;
 // version 11 documents negative axes, which the kernel accepts in every version).
 // Version 12 added int8/uint8, 13 bfloat16; the semantics are unchanged. NaN propagates.
+// Version 18 takes `axes` as an optional int64 input instead; when it is absent or empty the
+// tensor is reduced over all axes, or returned unchanged if noop_with_empty_axes=1.
+// Version 20 adds bool, ordered false < true (Max is "any", Min is "all"; empty: false).
 // Empty reduction: -inf for floating types, the lowest value for integers.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
 #include "support/shape.h"
@@ -12,8 +15,11 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> reduce_Max_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Max); }
+std::vector<Value> reduce_Max_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::Max); }
 }  // namespace
 SONNX_KERNEL("", "ReduceMax", 1, reduce_Max_v1, Accuracy::Exact);
+SONNX_KERNEL("", "ReduceMax", 18, reduce_Max_v18, Accuracy::Exact);
+SONNX_KERNEL("", "ReduceMax", 20, reduce_Max_v18, Accuracy::Exact);
 namespace {
 void reduce_max_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
 }  // namespace

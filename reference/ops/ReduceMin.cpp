@@ -2,6 +2,9 @@
 // dims as size 1. Versions 1, 11 and 13 take `axes` as an attribute (absent or empty = all axes;
 // version 11 documents negative axes, which the kernel accepts in every version).
 // Version 12 added int8/uint8, 13 bfloat16; the semantics are unchanged. NaN propagates.
+// Version 18 takes `axes` as an optional int64 input instead; when it is absent or empty the
+// tensor is reduced over all axes, or returned unchanged if noop_with_empty_axes=1.
+// Version 20 adds bool, ordered false < true (Max is "any", Min is "all"; empty: true).
 // Empty reduction: +inf for floating types, the highest value for integers.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
 #include "support/shape.h"
@@ -12,8 +15,11 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> reduce_Min_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Min); }
+std::vector<Value> reduce_Min_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::Min); }
 }  // namespace
 SONNX_KERNEL("", "ReduceMin", 1, reduce_Min_v1, Accuracy::Exact);
+SONNX_KERNEL("", "ReduceMin", 18, reduce_Min_v18, Accuracy::Exact);
+SONNX_KERNEL("", "ReduceMin", 20, reduce_Min_v18, Accuracy::Exact);
 namespace {
 void reduce_min_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
 }  // namespace

@@ -9,8 +9,16 @@
 //   sizes the scale is out / in.
 // Version 13: roi and scales become optional too, and tf_half_pixel_for_nn leaves the list (still
 //   accepted here).
+// Version 18: attribute `axes` (roi, scales and sizes then name only those axes; the others keep
+//   their length), `keep_aspect_ratio_policy` for sizes (stretch; not_larger / not_smaller use
+//   one scale, the min / max of sizes[i] / in, for every named axis, with lengths
+//   round_half_up(scale * in)), and `antialias` (linear and cubic filters stretched by
+//   1 / scale when downsampling).
+// Version 19: coordinate_transformation_mode half_pixel_symmetric.
 // The coordinate formulas, rounding modes and cubic weights are the schema's; see
 // original_coordinate and axis_taps in support/resample.h.
+#include <limits>
+
 #include "support/shape.h"
 #include "support/resample.h"
 
@@ -41,9 +49,8 @@ std::vector<Value> resize_v10(OpContext& ctx) {
   return one(resample(ctx, x, scaled_axes(ctx, x, scales), p));
 }
 
-std::vector<Value> resize_v11(OpContext& ctx) {
-  const Tensor& x = ctx.input(0);
-  size_t r = static_cast<size_t>(x.rank());
+// The attributes of versions 11 and later.
+ResizeParams resize_params(const OpContext& ctx) {
   ResizeParams p;
   std::string mode = ctx.attr_string("mode", "nearest");
   if (mode == "nearest") p.mode = ResizeMode::Nearest;
@@ -52,6 +59,7 @@ std::vector<Value> resize_v11(OpContext& ctx) {
   else ctx.fail("mode '" + mode + "' is not nearest, linear or cubic");
   std::string ctm = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
   if (ctm == "half_pixel") p.coord = CoordMode::HalfPixel;
+  else if (ctm == "half_pixel_symmetric" && ctx.version() >= 19) p.coord = CoordMode::HalfPixelSymmetric;
   else if (ctm == "pytorch_half_pixel") p.coord = CoordMode::PytorchHalfPixel;
   else if (ctm == "align_corners") p.coord = CoordMode::AlignCorners;
   else if (ctm == "asymmetric") p.coord = CoordMode::Asymmetric;
@@ -67,6 +75,17 @@ std::vector<Value> resize_v11(OpContext& ctx) {
   p.cubic_a = ctx.attr_float("cubic_coeff_a", -0.75f);
   p.exclude_outside = ctx.attr_int("exclude_outside", 0) != 0;
   p.extrapolation = ctx.attr_float("extrapolation_value", 0.0f);
+  if (ctx.version() >= 18 && ctx.attr_int("antialias", 0) != 0) {
+    if (p.mode == ResizeMode::Nearest) ctx.fail("antialias applies to the linear and cubic modes only");
+    p.antialias = true;
+  }
+  return p;
+}
+
+std::vector<Value> resize_v11(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  size_t r = static_cast<size_t>(x.rank());
+  ResizeParams p = resize_params(ctx);
 
   std::vector<ResizeAxis> axes(r);
   for (size_t d = 0; d < r; ++d) axes[d].in = x.dim(static_cast<int64_t>(d));
@@ -111,10 +130,114 @@ std::vector<Value> resize_v11(OpContext& ctx) {
   }
   return one(resample(ctx, x, axes, p));
 }
+// Version 18 and 19: the axes that roi, scales and sizes name (all when the attribute is absent).
+std::vector<size_t> resized_axes(const OpContext& ctx, int64_t rank) {
+  std::vector<int64_t> given = ctx.attr_ints("axes", {});
+  if (!ctx.has_attr("axes")) {
+    for (int64_t d = 0; d < rank; ++d) given.push_back(d);
+  }
+  std::vector<size_t> axes;
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (int64_t a : normalize_axes(ctx, given, rank)) {
+    if (seen[static_cast<size_t>(a)]) ctx.fail("axis " + std::to_string(a) + " is given more than once");
+    seen[static_cast<size_t>(a)] = true;
+    axes.push_back(static_cast<size_t>(a));
+  }
+  return axes;
+}
+
+// Output lengths from `sizes` under keep_aspect_ratio_policy.
+void apply_sizes(const OpContext& ctx, std::vector<ResizeAxis>& all, const std::vector<size_t>& axes,
+                 const std::vector<int64_t>& sizes) {
+  if (sizes.size() != axes.size())
+    ctx.fail("sizes has " + std::to_string(sizes.size()) + " values for " + std::to_string(axes.size()) + " axes");
+  for (int64_t s : sizes)
+    if (s < 0) ctx.fail("sizes must not be negative");
+  std::string policy = ctx.attr_string("keep_aspect_ratio_policy", "stretch");
+  if (policy == "stretch") {
+    for (size_t i = 0; i < axes.size(); ++i) {
+      ResizeAxis& a = all[axes[i]];
+      a.out = sizes[i];
+      a.scale = a.in == 0 ? 1.0 : static_cast<double>(sizes[i]) / static_cast<double>(a.in);
+      a.resized_length = static_cast<double>(sizes[i]);
+    }
+    return;
+  }
+  if (policy != "not_larger" && policy != "not_smaller") ctx.fail("keep_aspect_ratio_policy '" + policy + "' is not supported");
+  double scale = policy == "not_larger" ? std::numeric_limits<double>::infinity() : 0.0;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const ResizeAxis& a = all[axes[i]];
+    if (a.in == 0) ctx.fail("cannot keep the aspect ratio of an empty axis");
+    double r = static_cast<double>(sizes[i]) / static_cast<double>(a.in);
+    scale = policy == "not_larger" ? std::min(scale, r) : std::max(scale, r);
+  }
+  for (size_t d : axes) {
+    ResizeAxis& a = all[d];
+    double in = static_cast<double>(a.in);
+    a.out = scaled_length(ctx, in * scale + 0.5, 1.0);  // round half up
+    a.scale = scale;
+    a.resized_length = in * scale;
+  }
+}
+
+// Output lengths from `scales`: floor(in * scale), or floor(in * (roi_end - roi_start) * scale)
+// for tf_crop_and_resize.
+void apply_scales(const OpContext& ctx, std::vector<ResizeAxis>& all, const std::vector<size_t>& axes,
+                  const std::vector<double>& scales, const ResizeParams& p) {
+  if (scales.size() != axes.size())
+    ctx.fail("scales has " + std::to_string(scales.size()) + " values for " + std::to_string(axes.size()) + " axes");
+  for (size_t i = 0; i < axes.size(); ++i) {
+    ResizeAxis& a = all[axes[i]];
+    double s = scales[i];
+    if (!(s > 0) || !std::isfinite(s)) ctx.fail("scales must be positive and finite");
+    double in = static_cast<double>(a.in);
+    double factor = p.coord == CoordMode::TfCropAndResize ? (a.roi_end - a.roi_start) * s : s;
+    a.out = scaled_length(ctx, in, factor);
+    a.scale = s;
+    a.resized_length = in * s;
+  }
+}
+
+std::vector<Value> resize_v18(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  ResizeParams p = resize_params(ctx);
+  std::vector<size_t> axes = resized_axes(ctx, x.rank());
+  std::vector<ResizeAxis> all(static_cast<size_t>(x.rank()));
+  for (size_t d = 0; d < all.size(); ++d) {
+    all[d].in = x.dim(static_cast<int64_t>(d));
+    all[d].out = all[d].in;
+    all[d].resized_length = static_cast<double>(all[d].in);
+  }
+  if (p.coord == CoordMode::TfCropAndResize) {
+    std::vector<double> roi = optional_floats(ctx, 1);
+    if (!roi.empty()) {
+      size_t n = axes.size();
+      if (roi.size() != 2 * n) ctx.fail("roi has " + std::to_string(roi.size()) + " values, expected " + std::to_string(2 * n));
+      for (size_t i = 0; i < n; ++i) {
+        all[axes[i]].roi_start = roi[i];
+        all[axes[i]].roi_end = roi[n + i];
+      }
+    }
+  }
+  std::vector<double> scales = optional_floats(ctx, 2);
+  std::vector<int64_t> sizes;
+  if (ctx.has_input(3)) {
+    const Tensor& t = ctx.input(3);
+    if (!is_integer(t.dtype())) ctx.fail("sizes must be an integer tensor");
+    sizes = t.to_int64_vector();
+  }
+  if (!scales.empty() && !sizes.empty()) ctx.fail("only one of scales and sizes may be given");
+  if (scales.empty() && sizes.empty()) ctx.fail("one of scales and sizes must be given");
+  if (!sizes.empty()) apply_sizes(ctx, all, axes, sizes);
+  else apply_scales(ctx, all, axes, scales, p);
+  return one(resample(ctx, x, all, p));
+}
 }  // namespace
 SONNX_KERNEL("", "Resize", 10, resize_v10, Accuracy::Rounding);
 SONNX_KERNEL("", "Resize", 11, resize_v11, Accuracy::Rounding);
 SONNX_KERNEL("", "Resize", 13, resize_v11, Accuracy::Rounding);
+SONNX_KERNEL("", "Resize", 18, resize_v18, Accuracy::Rounding);
+SONNX_KERNEL("", "Resize", 19, resize_v18, Accuracy::Rounding);
 namespace {
 // floor(dim * scale) for each axis with a known dim and scale.
 void scale_dims(const InferContext& ctx, Dims& o, const std::vector<int64_t>& axes, const std::vector<double>& scales) {

@@ -1,6 +1,7 @@
 // ScatterND: a copy of data where each index tuple indices[i] (length k = indices.shape[-1])
 // receives the slice updates[i] (an element when k = rank(data), else data.shape[k:]), replacing
-// it or, from version 16, combined with it by reduction "add" / "mul". Updates apply in
+// it or, from version 16, combined with it by reduction "add" / "mul" (version 18 adds "max" /
+// "min": NaN propagates; for bool max = or, min = and). Updates apply in
 // row-major order of i. updates.shape must be indices.shape[:-1] + data.shape[k:]. Negative
 // indices count from the end (as in GatherND); out of range traps.
 #include "support/shape.h"
@@ -46,5 +47,6 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
 SONNX_KERNEL("", "ScatterND", 11, scatter_nd, Accuracy::Exact);
 // With reduction add/mul the result is floating-point arithmetic.
 SONNX_KERNEL("", "ScatterND", 16, scatter_nd, Accuracy::Rounding);
+SONNX_KERNEL("", "ScatterND", 18, scatter_nd, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "ScatterND", (11, 13, 16, 18), same_as_input_rule);
 }  // namespace sonnx

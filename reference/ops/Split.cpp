@@ -1,6 +1,10 @@
 // Split: cuts a tensor along an axis into as many parts as the node has outputs. The part lengths
 // come from the `split` attribute (versions 1, 2, 11) or input (version 1 optionally, 13+); without
 // them the axis is divided into equal parts. Lengths must sum to the axis size.
+// Version 18 adds the `num_outputs` attribute (exclusive with the `split` input; it must equal the
+// node's output count; without either the output count is used): parts of ceil(dim / num_outputs),
+// the last one smaller when the axis does not divide evenly (a trap when that leaves it negative,
+// e.g. 5 into 4 parts of 2).
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -61,10 +65,33 @@ std::vector<Value> split_v13(OpContext& ctx) {
   if (s.rank() != 1) ctx.fail("the split input must be 1-D");
   return split_into(ctx, ctx.input(0), int_values(ctx, s, "split"), true);
 }
+
+std::vector<Value> split_v18(OpContext& ctx) {
+  if (ctx.has_input(1)) {
+    if (ctx.has_attr("num_outputs")) ctx.fail("the split input and the num_outputs attribute cannot both be given");
+    return split_v13(ctx);
+  }
+  // Without either, the node's output count plays num_outputs (as in onnx's reference).
+  int64_t n = ctx.attr_int("num_outputs", static_cast<int64_t>(ctx.num_outputs()));
+  if (n < 1) ctx.fail("num_outputs must be at least 1, got " + std::to_string(n));
+  if (n != static_cast<int64_t>(ctx.num_outputs()))
+    ctx.fail("num_outputs is " + std::to_string(n) + " but the node has " + std::to_string(ctx.num_outputs()) + " outputs");
+  const Tensor& x = ctx.input(0);
+  if (x.rank() == 0) ctx.fail("cannot split a scalar");
+  int64_t dim = x.dim(normalize_axis(ctx, ctx.attr_int("axis", 0), x.rank()));
+  int64_t chunk = dim / n + (dim % n != 0 ? 1 : 0);
+  std::vector<int64_t> lengths(static_cast<size_t>(n), chunk);
+  lengths.back() = dim - chunk * (n - 1);
+  if (lengths.back() < 0)
+    ctx.fail("an axis of size " + std::to_string(dim) + " cannot be split into " + std::to_string(n) + " parts of " +
+             std::to_string(chunk) + " with a smaller last part");
+  return split_into(ctx, x, lengths, true);
+}
 }  // namespace
 SONNX_KERNEL("", "Split", 1, split_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Split", 2, split_v2, Accuracy::Exact);
 SONNX_KERNEL("", "Split", 13, split_v13, Accuracy::Exact);
+SONNX_KERNEL("", "Split", 18, split_v18, Accuracy::Exact);
 namespace {
 // Split sizes from the attribute (before 13) or the input (13 on); else equal parts, the last
 // smaller (18 with num_outputs), or equal (before 18: must divide evenly).
@@ -114,6 +141,9 @@ void split_shape(InferContext& ctx) {
       sizes.assign(n, Dim{});
     } else if (ctx.version() >= 18) {
       int64_t chunk = (*d.value + static_cast<int64_t>(n) - 1) / static_cast<int64_t>(n);
+      if (chunk * (static_cast<int64_t>(n) - 1) > *d.value)
+        ctx.fail("an axis of size " + std::to_string(*d.value) + " cannot be split into " + std::to_string(n) +
+                 " parts of " + std::to_string(chunk) + " with a smaller last part");
       int64_t left = *d.value;
       for (size_t i = 0; i < n; ++i) {
         int64_t s = std::min(chunk, left);

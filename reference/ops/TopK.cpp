@@ -1,6 +1,7 @@
 // TopK: the k largest (or, version 11 with largest=0, smallest) elements along an axis, with their
 // indices. k is an attribute in version 1 and a one-element input from 10. Ties go to the lower
 // index; NaN orders above every number (so it is "largest"). The result is always sorted, which
+// also satisfies sorted=0 (order unspecified). Version 24 only adds bfloat16 (same kernel).
 // also satisfies sorted=0 (order unspecified).
 #include "support/shape.h"
 #include "support/indexing.h"
@@ -61,6 +62,7 @@ std::vector<Value> top_k_v10(OpContext& ctx) {
 SONNX_KERNEL("", "TopK", 1, top_k_v1, Accuracy::Exact);
 SONNX_KERNEL("", "TopK", 10, top_k_v10, Accuracy::Exact);
 SONNX_KERNEL("", "TopK", 11, top_k_v10, Accuracy::Exact);
+SONNX_KERNEL("", "TopK", 24, top_k_v10, Accuracy::Exact);
 namespace {
 // Values and int64 indices: the input with the axis dim k (attribute before 10, input after).
 void top_k_shape(InferContext& ctx) {

@@ -119,16 +119,19 @@ bool is_nonzero(const T& v) {
   else return v != T(0);
 }
 
-// Elementwise reduction used by ScatterElements / ScatterND (reduction="add" / "mul"): integers
-// wrap, 16-bit floats compute in float and round back, bool uses numpy's meaning (add = or,
-// mul = and). Strings cannot be reduced.
-enum class Reduction { None, Add, Mul };
+// Elementwise reduction used by ScatterElements / ScatterND (reduction="add" / "mul", from opset
+// 18 also "max" / "min"): integers wrap, 16-bit floats compute in float and round back, bool uses
+// numpy's meaning (add = max = or, mul = min = and), max/min propagate NaN (numpy.maximum).
+// Strings cannot be reduced, complex numbers only added or multiplied.
+enum class Reduction { None, Add, Mul, Max, Min };
 
 inline Reduction parse_reduction(const OpContext& ctx) {
   std::string r = ctx.attr_string("reduction", "none");
   if (r == "none") return Reduction::None;
   if (r == "add") return Reduction::Add;
   if (r == "mul") return Reduction::Mul;
+  if (r == "max" && ctx.version() >= 18) return Reduction::Max;
+  if (r == "min" && ctx.version() >= 18) return Reduction::Min;
   ctx.fail("unsupported reduction '" + r + "'");
 }
 
@@ -138,15 +141,22 @@ T reduce_values(const OpContext& ctx, Reduction r, const T& acc, const T& v) {
   if constexpr (std::is_same_v<T, std::string>) {
     ctx.fail("reduction is not defined for strings");
   } else if constexpr (std::is_same_v<T, bool>) {
-    return r == Reduction::Add ? (acc || v) : (acc && v);
-  } else if constexpr (std::is_integral_v<T>) {
-    return r == Reduction::Add ? wrap_add<T>(acc, v) : wrap_mul<T>(acc, v);
+    return r == Reduction::Add || r == Reduction::Max ? (acc || v) : (acc && v);
   } else if constexpr (is_complex_v<T>) {
+    if (r == Reduction::Max || r == Reduction::Min) ctx.fail("reduction max/min is not defined for complex numbers");
     return r == Reduction::Add ? acc + v : acc * v;
   } else {
     using C = compute_t<T>;
     C x = static_cast<C>(acc), y = static_cast<C>(v);
-    return to_storage<T>(r == Reduction::Add ? x + y : x * y);
+    if (r == Reduction::Max || r == Reduction::Min) {
+      if constexpr (!std::is_integral_v<T>) {
+        if (x != x) return acc;  // NaN propagates
+        if (y != y) return v;
+      }
+      return (r == Reduction::Max ? y > x : y < x) ? v : acc;
+    }
+    if constexpr (std::is_integral_v<T>) return r == Reduction::Add ? wrap_add<T>(acc, v) : wrap_mul<T>(acc, v);
+    else return to_storage<T>(r == Reduction::Add ? x + y : x * y);
   }
 }
 

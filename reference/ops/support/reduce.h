@@ -182,14 +182,40 @@ T reduce_group_int(const OpContext& ctx, ReduceKind kind, const std::vector<T>& 
   return T(0);
 }
 
-// Runs a reduction. `axes` empty means all axes, unless noop_with_empty_axes (ReduceSum-13),
-// where the input is returned unchanged.
+// Max/Min of a bool tensor (ReduceMax-20, ReduceMin-20), with false < true: any / all. An empty
+// group gives the lowest (false) for Max and the highest (true) for Min.
+inline Tensor reduce_bool(const OpContext& ctx, ReduceKind kind, const Tensor& x, const ReduceGeometry& g) {
+  if (kind != ReduceKind::Max && kind != ReduceKind::Min) ctx.fail("this reduction does not accept bool tensors");
+  bool empty_value = kind == ReduceKind::Min;
+  Tensor out(DType::Bool, g.out_shape);
+  bool* po = out.data<bool>();
+  for (int64_t o = 0; o < g.out_size; ++o) po[o] = empty_value;
+  const bool* px = x.data<bool>();
+  for (int64_t i = 0; i < x.size(); ++i) {
+    bool& r = po[g.out_index[static_cast<size_t>(i)]];
+    r = kind == ReduceKind::Max ? (r || px[i]) : (r && px[i]);
+  }
+  return out;
+}
+
+// Whether reducing a single element leaves it unchanged (so noop_with_empty_axes is the identity).
+inline bool reduction_of_one_is_identity(ReduceKind kind) {
+  return kind == ReduceKind::Sum || kind == ReduceKind::Mean || kind == ReduceKind::Max || kind == ReduceKind::Min ||
+         kind == ReduceKind::Prod;
+}
+
+// Runs a reduction. `axes` empty means all axes, unless noop_with_empty_axes (ReduceSum-13, all
+// reductions from 18), where the reduction runs over the empty set of axes: each element is its
+// own group, so Sum/Mean/Max/Min/Prod return the input unchanged while the composite reductions
+// still apply their element step (L1 and L2 give |x|, LogSum log x, LogSumExp x, SumSquare x²).
 inline Tensor reduce_tensor(const OpContext& ctx, ReduceKind kind, const Tensor& x, const std::vector<int64_t>& axes,
                             bool keepdims, bool noop_with_empty_axes) {
-  if (axes.empty() && noop_with_empty_axes) return x;
-  std::vector<bool> reduced(static_cast<size_t>(x.rank()), true);
+  bool noop = axes.empty() && noop_with_empty_axes;
+  if (noop && reduction_of_one_is_identity(kind)) return x;
+  std::vector<bool> reduced(static_cast<size_t>(x.rank()), !noop);
   if (!axes.empty()) reduced = axis_flags(ctx, axes, x.rank());
   ReduceGeometry g = reduce_geometry(x.shape(), reduced, keepdims);
+  if (x.dtype() == DType::Bool) return reduce_bool(ctx, kind, x, g);
   return visit_real(ctx, x.dtype(), [&]<class T>() {
     Tensor out(x.dtype(), g.out_shape);
     T* po = out.data<T>();
@@ -212,7 +238,8 @@ inline std::vector<Value> reduce_with_axes_attribute(OpContext& ctx, ReduceKind 
   return one(reduce_tensor(ctx, kind, ctx.input(0), ctx.attr_ints("axes", {}), ctx.attr_int("keepdims", 1) != 0, false));
 }
 
-// The reduction kernels with an optional `axes` input and noop_with_empty_axes (ReduceSum-13).
+// The reduction kernels with an optional `axes` input and noop_with_empty_axes (ReduceSum-13, the
+// other reductions from 18).
 inline std::vector<Value> reduce_with_axes_input(OpContext& ctx, ReduceKind kind) {
   std::vector<int64_t> axes = optional_ints_input(ctx, 1, {});
   return one(reduce_tensor(ctx, kind, ctx.input(0), axes, ctx.attr_int("keepdims", 1) != 0,

@@ -16,7 +16,15 @@
 namespace sonnx::support {
 
 enum class ResizeMode { Nearest, Linear, Cubic };
-enum class CoordMode { HalfPixel, PytorchHalfPixel, AlignCorners, Asymmetric, TfHalfPixelForNN, TfCropAndResize };
+enum class CoordMode {
+  HalfPixel,
+  HalfPixelSymmetric,  // Resize-19
+  PytorchHalfPixel,
+  AlignCorners,
+  Asymmetric,
+  TfHalfPixelForNN,
+  TfCropAndResize
+};
 // How nearest mode turns x_original into an index. Simple is the rule of Upsample and Resize-10,
 // which predate nearest_mode: floor when upsampling (scale >= 1), ceil when downsampling.
 enum class NearestRound { RoundPreferFloor, RoundPreferCeil, Floor, Ceil, Simple };
@@ -28,6 +36,7 @@ struct ResizeParams {
   double cubic_a = -0.75;
   bool exclude_outside = false;
   double extrapolation = 0.0;
+  bool antialias = false;  // Resize-18: linear/cubic filters stretched by 1/scale when downsampling
 };
 
 // Per-axis description of the resampling.
@@ -66,6 +75,11 @@ inline double original_coordinate(const ResizeAxis& a, CoordMode mode, int64_t o
   double in = static_cast<double>(a.in);
   switch (mode) {
     case CoordMode::HalfPixel: return (x + 0.5) / a.scale - 0.5;
+    case CoordMode::HalfPixelSymmetric: {
+      // Centres the (fractional) resized extent in the integer output: offset = in/2 * (1 - out / (in * scale)).
+      double adjustment = static_cast<double>(a.out) / a.resized_length;
+      return in / 2 * (1 - adjustment) + (x + 0.5) / a.scale - 0.5;
+    }
     case CoordMode::PytorchHalfPixel: return a.out > 1 ? (x + 0.5) / a.scale - 0.5 : 0.0;
     case CoordMode::AlignCorners:
       // length_resized is in * scale, which is the output length when sizes were given; with
@@ -86,6 +100,30 @@ inline double cubic_weight(double d, double A) {
   if (d <= 1) return ((A + 2) * d - (A + 3)) * d * d + 1;
   if (d < 2) return ((A * d - 5 * A) * d + 8 * A) * d - 4 * A;
   return 0;
+}
+
+// Antialiased taps (Resize-18 antialias=1, linear or cubic): the filter is stretched by
+// 1 / s with s = min(scale, 1), so downsampling averages over more inputs. With base the input
+// index just below x (x - 1 when x is an integer) the taps are base + i for i in
+// [first, 1 - first], first = floor(-support / s) + 1 (support 1 for the tent, 2 for cubic); each
+// weight is K(s * (base + i - x)), normalized to sum 1. For s = 1 these are the ordinary taps.
+inline std::vector<std::pair<int64_t, double>> antialias_taps(double x, double scale, const ResizeParams& p) {
+  double s = std::min(scale, 1.0);
+  double support = p.mode == ResizeMode::Linear ? 1.0 : 2.0;
+  // The first offset from `base`: floor(-support / s) + 1; the taps run symmetric up to 1 - first.
+  auto first = static_cast<int64_t>(std::floor(-support / s) + 1);
+  // base is the input index just below x (x itself counts as above when it is an integer).
+  auto base = static_cast<int64_t>(std::ceil(x)) - 1;
+  std::vector<std::pair<int64_t, double>> raw;
+  double sum = 0;
+  for (int64_t i = first; i <= 1 - first; ++i) {
+    double d = s * (static_cast<double>(base + i) - x);
+    double w = p.mode == ResizeMode::Linear ? std::max(0.0, 1 - std::fabs(d)) : cubic_weight(d, p.cubic_a);
+    raw.push_back({base + i, w});
+    sum += w;
+  }
+  for (auto& tap : raw) tap.second /= sum;
+  return raw;
 }
 
 struct AxisTaps {
@@ -123,7 +161,9 @@ inline AxisTaps axis_taps(const OpContext& ctx, const ResizeAxis& a, const Resiz
     int64_t x0 = static_cast<int64_t>(std::floor(x));
     double f = x - static_cast<double>(x0);
     std::vector<std::pair<int64_t, double>> raw;
-    if (p.mode == ResizeMode::Linear) {
+    if (p.antialias) {
+      raw = antialias_taps(x, a.scale, p);
+    } else if (p.mode == ResizeMode::Linear) {
       raw = {{x0, 1 - f}, {x0 + 1, f}};
     } else {
       raw = {{x0 - 1, cubic_weight(f + 1, p.cubic_a)},

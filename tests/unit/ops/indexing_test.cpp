@@ -124,6 +124,33 @@ TEST(SplitOp, Version1SecondInput) {
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{2, 3}));
 }
 
+TEST(SplitOp, Version18NumOutputsUnevenLastChunk) {
+  // 7 into 3 parts: ceil(7/3) = 3, so 3, 3 and a smaller last part of 1.
+  auto out = run_op("Split", 18, {tensor<int32_t>({7}, {1, 2, 3, 4, 5, 6, 7})}, {attr_int("num_outputs", 3)}, 3);
+  EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{1, 2, 3}));
+  EXPECT_EQ(values_of<int32_t>(out[1]), (std::vector<int32_t>{4, 5, 6}));
+  EXPECT_EQ(values_of<int32_t>(out[2]), (std::vector<int32_t>{7}));
+  // Even division along axis 1 of [2, 4].
+  auto even = run_op("Split", 18, {tensor<int32_t>({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})},
+                     {attr_int("axis", 1), attr_int("num_outputs", 2)}, 2);
+  EXPECT_EQ(values_of<int32_t>(even[1]), (std::vector<int32_t>{3, 4, 7, 8}));
+  // Neither split nor num_outputs: the output count (2) divides 5 into 3 and 2.
+  auto implicit = run_op("Split", 18, {tensor<int32_t>({5}, {1, 2, 3, 4, 5})}, {}, 2);
+  EXPECT_EQ(values_of<int32_t>(implicit[0]), (std::vector<int32_t>{1, 2, 3}));
+  EXPECT_EQ(values_of<int32_t>(implicit[1]), (std::vector<int32_t>{4, 5}));
+  // The split input still works at 18.
+  auto given = run_op("Split", 18, {tensor<int32_t>({3}, {1, 2, 3}), ints({1, 2})}, {}, 2);
+  EXPECT_EQ(values_of<int32_t>(given[1]), (std::vector<int32_t>{2, 3}));
+}
+
+TEST(SplitOp, Version18NumOutputsErrors) {
+  Value x = tensor<int32_t>({5}, {1, 2, 3, 4, 5});
+  // num_outputs differs from the output count; both split and num_outputs; 5 into 4 parts of 2.
+  expect_trap([&] { run_op("Split", 18, {x}, {attr_int("num_outputs", 3)}, 2); }, "num_outputs");
+  expect_trap([&] { run_op("Split", 18, {x, ints({2, 3})}, {attr_int("num_outputs", 2)}, 2); }, "both");
+  expect_trap([&] { run_op("Split", 18, {x}, {attr_int("num_outputs", 4)}, 4); }, "cannot be split");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Slice
 Value iota_i32(i64 n) {
@@ -252,6 +279,41 @@ TEST(ScatterElementsOp, Axis0StringsAndBoolAdd) {
   EXPECT_EQ(values_of<bool>(b[0]), (std::vector<bool>{false, true}));
 }
 
+TEST(ScatterElementsOp, Version18MaxMin) {
+  // data [1, 5, 3], updates 4 and 2 both to position 1, then 6 to position 2.
+  Value data = floats({3}, {1, 5, 3});
+  Value idx = tensor<int64_t>({3}, {1, 1, 2});
+  Value upd = floats({3}, {4, 2, 6});
+  auto mx = run_op("ScatterElements", 18, {data, idx, upd}, {attr_string("reduction", "max")});
+  EXPECT_EQ(values_of<float>(mx[0]), (std::vector<float>{1, 5, 6}));
+  auto mn = run_op("ScatterElements", 18, {data, idx, upd}, {attr_string("reduction", "min")});
+  EXPECT_EQ(values_of<float>(mn[0]), (std::vector<float>{1, 2, 3}));
+  // NaN on either side wins.
+  auto nan = run_op("ScatterElements", 18, {floats({2}, {kNaN, 1}), tensor<int64_t>({2}, {0, 1}), floats({2}, {7, kNaN})},
+                    {attr_string("reduction", "max")});
+  expect_floats_near(nan[0], {kNaN, kNaN});
+  // Along axis 1 with int32, and max not yet known at 16.
+  auto ax1 = run_op("ScatterElements", 18,
+                    {tensor<int32_t>({2, 2}, {1, 2, 3, 4}), tensor<int64_t>({2, 1}, {1, 0}), tensor<int32_t>({2, 1}, {0, 9})},
+                    {attr_int("axis", 1), attr_string("reduction", "min")});
+  EXPECT_EQ(values_of<int32_t>(ax1[0]), (std::vector<int32_t>{1, 0, 3, 4}));
+  expect_trap([&] { run_op("ScatterElements", 16, {data, idx, upd}, {attr_string("reduction", "max")}); }, "reduction");
+}
+
+TEST(ScatterNDOp, Version18MaxMinOnSlices) {
+  // Rows 0 and 0 again of [[1, 8], [3, 4]]: max with [5, 2] then [0, 9] gives [5, 9].
+  Value data = tensor<int64_t>({2, 2}, {1, 8, 3, 4});
+  Value idx = tensor<int64_t>({2, 1}, {0, 0});
+  Value upd = tensor<int64_t>({2, 2}, {5, 2, 0, 9});
+  auto mx = run_op("ScatterND", 18, {data, idx, upd}, {attr_string("reduction", "max")});
+  EXPECT_EQ(values_of<int64_t>(mx[0]), (std::vector<int64_t>{5, 9, 3, 4}));
+  auto mn = run_op("ScatterND", 18, {data, idx, upd}, {attr_string("reduction", "min")});
+  EXPECT_EQ(values_of<int64_t>(mn[0]), (std::vector<int64_t>{0, 2, 3, 4}));
+  auto b = run_op("ScatterND", 18, {tensor<bool>({2}, {false, true}), tensor<int64_t>({2, 1}, {0, 1}), tensor<bool>({2}, {true, false})},
+                  {attr_string("reduction", "min")});
+  EXPECT_EQ(values_of<bool>(b[0]), (std::vector<bool>{false, false}));
+}
+
 TEST(ScatterNDOp, SlicesAndMul) {
   auto out = run_op("ScatterND", 11,
                     {tensor<int32_t>({2, 2}, {1, 2, 3, 4}), tensor<int64_t>({1, 1}, {1}), tensor<int32_t>({1, 2}, {8, 9})});
@@ -295,6 +357,42 @@ TEST(PadOp, AttributeVersions) {
   auto v1 = run_op("Pad", 1, {floats({2, 2}, {1, 2, 3, 4})}, {attr_ints("paddings", {1, 0, 0, 0})});
   EXPECT_EQ(v1[0].tensor.shape(), (Shape{3, 2}));
   EXPECT_EQ(values_of<float>(v1[0]), (std::vector<float>{0, 0, 1, 2, 3, 4}));
+}
+
+TEST(PadOp, Version18AxesInput) {
+  // Only axis 1 (given as -1) of [2, 3] is padded: one in front, two behind.
+  Value x = tensor<int32_t>({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto out = run_op("Pad", 18, {x, ints({1, 2}), tensor<int32_t>({}, {9}), ints({-1})});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{2, 6}));
+  EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{9, 1, 2, 3, 9, 9, 9, 4, 5, 6, 9, 9}));
+  // Omitted constant_value with axes: zero fill; edge mode along axis 0 only.
+  auto e = run_op("Pad", 18, {x, ints({1, 0}), none(), ints({0})}, {attr_string("mode", "edge")});
+  EXPECT_EQ(values_of<int32_t>(e[0]), (std::vector<int32_t>{1, 2, 3, 1, 2, 3, 4, 5, 6}));
+  expect_trap([&] { run_op("Pad", 18, {x, ints({1, 2, 3, 4}), none(), ints({1})}); }, "axes");
+  expect_trap([&] { run_op("Pad", 18, {x, ints({1, 1, 1, 1}), none(), ints({1, -1})}); }, "more than once");
+  expect_trap([&] { run_op("Pad", 18, {x, ints({1, 1}), none(), ints({0})}, {attr_string("mode", "wrap")}); }, "mode");
+}
+
+TEST(PadOp, Version19WrapSpecExample) {
+  // Example 4 of the specification: pads = [2, 1, 1, 1].
+  Value x = floats({3, 2}, {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f});
+  auto out = run_op("Pad", 19, {x, ints({2, 1, 1, 1})}, {attr_string("mode", "wrap")});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{6, 4}));
+  EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f,
+                                                          3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f}));
+}
+
+TEST(PadOp, Version19WrapAfterCroppingAndLaterVersions) {
+  // [1, 2, 3, 4] cropped by one in front is [2, 3, 4]; two more wrap around to 2, 3.
+  auto out = run_op("Pad", 19, {tensor<int32_t>({4}, {1, 2, 3, 4}), ints({-1, 2})}, {attr_string("mode", "wrap")});
+  EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{2, 3, 4, 2, 3}));
+  // Longer than the axis: 5 in front of [1, 2] reads positions -5..-1 mod 2 = 1, 0, 1, 0, 1.
+  auto longer = run_op("Pad", 25, {tensor<int32_t>({2}, {1, 2}), ints({5, 0})}, {attr_string("mode", "wrap")});
+  EXPECT_EQ(values_of<int32_t>(longer[0]), (std::vector<int32_t>{2, 1, 2, 1, 2, 1, 2}));
+  for (int64_t v : {21, 23, 24}) {
+    auto c = run_op("Pad", v, {tensor<int32_t>({1}, {7}), ints({1, 0}), tensor<int32_t>({}, {3})});
+    EXPECT_EQ(values_of<int32_t>(c[0]), (std::vector<int32_t>{3, 7}));
+  }
 }
 
 TEST(PadOp, StringsAndBool) {
@@ -382,6 +480,34 @@ TEST(RangeOp, Floats) {
   expect_trap([&] { run_op("Range", 11, {tensor<float>({}, {0}), tensor<float>({}, {inf}), tensor<float>({}, {1})}); });
 }
 
+TEST(RangeOp, Version27Float16StashType) {
+  // delta = float16(0.1) = 0.0999755859375. In float (stash_type 1, the default) the count is
+  // ceil(1 / 0.0999755859375) = ceil(10.0024...) = 11; in float16 (stash_type 10) the quotient
+  // rounds to 10.0 first, so 10 elements.
+  Value start = tensor<float16_t>({}, {float16_t(0.f)});
+  Value limit = tensor<float16_t>({}, {float16_t(1.f)});
+  Value delta = tensor<float16_t>({}, {float16_t(0.1f)});
+  auto f = run_op("Range", 27, {start, limit, delta});
+  EXPECT_EQ(f[0].tensor.shape(), (Shape{11}));
+  auto h = run_op("Range", 27, {start, limit, delta}, {attr_int("stash_type", 10)});
+  EXPECT_EQ(h[0].tensor.shape(), (Shape{10}));
+  // Element 3: 3 * 0.0999755859375 = 0.2999267578125 (exact in float), rounded once to float16:
+  // 0.2999267578125 = 2457 * 2^-13 lies halfway between 1228 * 2^-12 and 1229 * 2^-12 and goes to
+  // the even one, 1228 * 2^-12 = 0.2998046875.
+  EXPECT_EQ(static_cast<float>(values_of<float16_t>(f[0])[3]), 0.2998046875f);
+  // Large values: float arithmetic then one rounding; 2048 + 1 and 2048 + 3 are float16 ties
+  // (spacing 2) that go to the even neighbours 2048 and 2052.
+  auto big = run_op("Range", 27, {tensor<float16_t>({}, {float16_t(2048.f)}), tensor<float16_t>({}, {float16_t(2052.f)}),
+                                  tensor<float16_t>({}, {float16_t(1.f)})});
+  std::vector<float> got;
+  for (auto v : values_of<float16_t>(big[0])) got.push_back(static_cast<float>(v));
+  EXPECT_EQ(got, (std::vector<float>{2048, 2048, 2050, 2052}));
+  expect_trap([&] { run_op("Range", 27, {start, limit, delta}, {attr_int("stash_type", 3)}); }, "stash_type");
+  // Other types are unchanged at 27.
+  auto i = run_op("Range", 27, {tensor<int32_t>({}, {10}), tensor<int32_t>({}, {4}), tensor<int32_t>({}, {-3})});
+  EXPECT_EQ(values_of<int32_t>(i[0]), (std::vector<int32_t>{10, 7}));
+}
+
 // ---------------------------------------------------------------------------------------------
 // NonZero
 TEST(NonZeroOp, ShapesAndTypes) {
@@ -419,6 +545,14 @@ TEST(TopKOp, AxisVersionsAndNaN) {
   auto i = run_op("TopK", 11, {tensor<int32_t>({3}, {5, -7, 9}), ints({1})}, {attr_int("largest", 0)}, 2);
   EXPECT_EQ(values_of<int32_t>(i[0]), (std::vector<int32_t>{-7}));
   expect_trap([] { run_op("TopK", 11, {floats({2}, {1, 2}), ints({3})}, {}, 2); });
+}
+
+TEST(TopKOp, Version24Bfloat16) {
+  auto out = run_op("TopK", 24, {tensor<bfloat16_t>({3}, {bfloat16_t(1.f), bfloat16_t(3.f), bfloat16_t(2.f)}), ints({2})}, {}, 2);
+  auto v = values_of<bfloat16_t>(out[0]);
+  EXPECT_EQ(static_cast<float>(v[0]), 3.f);
+  EXPECT_EQ(static_cast<float>(v[1]), 2.f);
+  EXPECT_EQ(values_of<int64_t>(out[1]), (std::vector<int64_t>{1, 2}));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -135,6 +135,72 @@ TEST(ReduceOp, Float16SumIsComputedInDoubleAndRoundedOnce) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Reductions from opset 18: `axes` as an input, noop_with_empty_axes.
+
+TEST(ReduceOp18, AxesInputForEveryReduction) {
+  // Reducing axis 1 of the 1..12 example: the pairs (1,3) (2,4) (5,7) (6,8) (9,11) (10,12).
+  Value axes = tensor<int64_t>({1}, {1});
+  expect_floats_near(run_op("ReduceMax", 18, {example_3x2x2(), axes})[0], {3, 4, 7, 8, 11, 12});
+  expect_floats_near(run_op("ReduceMin", 18, {example_3x2x2(), axes})[0], {1, 2, 5, 6, 9, 10});
+  expect_floats_near(run_op("ReduceMean", 18, {example_3x2x2(), axes})[0], {2, 3, 6, 7, 10, 11});
+  expect_floats_near(run_op("ReduceProd", 18, {example_3x2x2(), axes})[0], {3, 8, 35, 48, 99, 120});
+  expect_floats_near(run_op("ReduceL1", 18, {example_3x2x2(), axes})[0], {4, 6, 12, 14, 20, 22});
+  expect_floats_near(run_op("ReduceSumSquare", 18, {example_3x2x2(), axes})[0], {10, 20, 74, 100, 202, 244});
+  expect_floats_near(run_op("ReduceL2", 18, {example_3x2x2(), axes})[0],
+                     {std::sqrt(10.f), std::sqrt(20.f), std::sqrt(74.f), 10, std::sqrt(202.f), std::sqrt(244.f)});
+  expect_floats_near(run_op("ReduceLogSum", 18, {example_3x2x2(), axes})[0],
+                     {std::log(4.f), std::log(6.f), std::log(12.f), std::log(14.f), std::log(20.f), std::log(22.f)});
+  auto lse = run_op("ReduceLogSumExp", 18, {tensor<double>({2, 2}, {0, 0, 1, 1}), tensor<int64_t>({1}, {-1})},
+                    {attr_int("keepdims", 0)});
+  EXPECT_EQ(lse[0].tensor.shape(), (Shape{2}));
+  EXPECT_NEAR(values_of<double>(lse[0])[0], std::log(2.0), 1e-12);
+  EXPECT_NEAR(values_of<double>(lse[0])[1], 1 + std::log(2.0), 1e-12);
+}
+
+TEST(ReduceOp18, OmittedOrEmptyAxesReduceEverything) {
+  auto out = run_op("ReduceMax", 18, {example_3x2x2()});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 1, 1}));
+  expect_floats_near(out[0], {12});
+  expect_floats_near(run_op("ReduceMean", 18, {example_3x2x2(), tensor<int64_t>({0}, {})}, {attr_int("keepdims", 0)})[0],
+                     {6.5f});
+}
+
+TEST(ReduceOp18, NoopWithEmptyAxesKeepsTheElementStep) {
+  Value x = tensor<float>({2}, {-2, 4});
+  auto noop = std::vector<onnx::AttributeProto>{attr_int("noop_with_empty_axes", 1)};
+  expect_floats_near(run_op("ReduceMax", 18, {x}, noop)[0], {-2, 4});
+  expect_floats_near(run_op("ReduceProd", 18, {x}, noop)[0], {-2, 4});
+  expect_floats_near(run_op("ReduceL1", 18, {x}, noop)[0], {2, 4});
+  expect_floats_near(run_op("ReduceL2", 18, {x}, noop)[0], {2, 4});
+  expect_floats_near(run_op("ReduceSumSquare", 18, {x}, noop)[0], {4, 16});
+  expect_floats_near(run_op("ReduceLogSumExp", 18, {x}, noop)[0], {-2, 4});
+  expect_floats_near(run_op("ReduceLogSum", 18, {tensor<float>({2}, {1, 4})}, noop)[0], {0, std::log(4.f)});
+  auto out = run_op("ReduceSumSquare", 18, {x, tensor<int64_t>({0}, {})}, noop);
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{2}));
+}
+
+TEST(ReduceOp18, AxesInputMustBeValid) {
+  expect_trap([] { run_op("ReduceL1", 18, {example_3x2x2(), tensor<int64_t>({2}, {0, -3})}); }, "more than once");
+  expect_trap([] { run_op("ReduceMin", 18, {example_3x2x2(), tensor<int64_t>({1}, {3})}); });
+}
+
+TEST(ReduceOp20, MaxAndMinOfBool) {
+  // false < true: Max is "any", Min is "all"; reducing axis 1 of [[F, T], [F, F], [T, T]].
+  Value b = tensor<bool>({3, 2}, {false, true, false, false, true, true});
+  Value axes = tensor<int64_t>({1}, {1});
+  EXPECT_EQ(values_of<bool>(run_op("ReduceMax", 20, {b, axes}, {attr_int("keepdims", 0)})[0]),
+            (std::vector<bool>{true, false, true}));
+  EXPECT_EQ(values_of<bool>(run_op("ReduceMin", 20, {b, axes}, {attr_int("keepdims", 0)})[0]),
+            (std::vector<bool>{false, false, true}));
+  // Empty groups: the lowest value (false) for Max, the highest (true) for Min.
+  Value empty = tensor<bool>({2, 0}, {});
+  EXPECT_EQ(values_of<bool>(run_op("ReduceMax", 20, {empty, axes})[0]), (std::vector<bool>{false, false}));
+  EXPECT_EQ(values_of<bool>(run_op("ReduceMin", 20, {empty, axes})[0]), (std::vector<bool>{true, true}));
+  // Numbers still work at 20.
+  expect_floats_near(run_op("ReduceMin", 20, {example_3x2x2(), axes})[0], {1, 2, 5, 6, 9, 10});
+}
+
+// ---------------------------------------------------------------------------------------------
 // ArgMax / ArgMin
 
 TEST(ArgMaxMinOp, AxisAndKeepdims) {

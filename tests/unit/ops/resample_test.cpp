@@ -139,6 +139,79 @@ TEST(ResizeOp, NearestAnyType) {
   EXPECT_EQ(values_of<int64_t>(i[0]), (std::vector<int64_t>{5, 6, 7}));
 }
 
+TEST(ResizeOp, Version18AxesAttribute) {
+  // Only axis 1 (given as -1) of [2, 2] doubles; half_pixel, round_prefer_floor:
+  // x_original = -0.25, 0.25, 0.75, 1.25 -> 0, 0, 1, 1.
+  auto out = run_op("Resize", 18, {tensor<float>({2, 2}, {1, 2, 3, 4}), none(), tensor<float>({1}, {2})},
+                    {attr_ints("axes", {-1})});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{2, 4}));
+  expect_near(values_of<float>(out[0]), {1, 1, 2, 2, 3, 3, 4, 4});
+  // sizes for axis 0 only: [2, 2] -> [1, 2]; half_pixel with scale 1/2: x_original 0.5 ->
+  // round_prefer_floor gives row 0.
+  auto sz = run_op("Resize", 18, {tensor<float>({2, 2}, {1, 2, 3, 4}), none(), none(), tensor<int64_t>({1}, {1})},
+                   {attr_ints("axes", {0})});
+  EXPECT_EQ(sz[0].tensor.shape(), (Shape{1, 2}));
+  expect_near(values_of<float>(sz[0]), {1, 2});
+  expect_trap([] {
+    run_op("Resize", 18, {tensor<float>({2, 2}, {1, 2, 3, 4}), none(), tensor<float>({2}, {2, 2})}, {attr_ints("axes", {1})});
+  });
+}
+
+TEST(ResizeOp, Version18KeepAspectRatioPolicy) {
+  Value x = tensor<float>({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  Value sizes = tensor<int64_t>({2}, {4, 4});
+  // sizes / in = 2 and 1: not_larger takes 1 (the shape stays [2, 4]), not_smaller 2 ([4, 8]).
+  auto nl = run_op("Resize", 18, {x, none(), none(), sizes}, {attr_string("keep_aspect_ratio_policy", "not_larger")});
+  EXPECT_EQ(nl[0].tensor.shape(), (Shape{2, 4}));
+  expect_near(values_of<float>(nl[0]), {1, 2, 3, 4, 5, 6, 7, 8});
+  auto ns = run_op("Resize", 18, {x, none(), none(), sizes}, {attr_string("keep_aspect_ratio_policy", "not_smaller")});
+  EXPECT_EQ(ns[0].tensor.shape(), (Shape{4, 8}));
+  // [3] with sizes 2 under not_smaller: scale 2/3, length round_half_up(2) = 2; stretch gives 2 too.
+  auto one_axis = run_op("Resize", 18, {tensor<float>({3}, {1, 2, 3}), none(), none(), tensor<int64_t>({1}, {2})},
+                         {attr_string("keep_aspect_ratio_policy", "not_smaller")});
+  EXPECT_EQ(one_axis[0].tensor.shape(), (Shape{2}));
+  expect_trap([&] { run_op("Resize", 18, {x, none(), none(), sizes}, {attr_string("keep_aspect_ratio_policy", "fit")}); });
+}
+
+TEST(ResizeOp, Version18AntialiasLinear) {
+  // [0, 1, 2, 3] at scale 1/2, half_pixel: x_original 0.5 and 2.5. The tent is stretched to
+  // half-width 2: taps at distance 1.5, 0.5, 0.5, 1.5 weigh 0.25, 0.75, 0.75, 0.25 (sum 2, so
+  // 1/8, 3/8, 3/8, 1/8); the tap below 0 reads element 0, the one past 3 element 3.
+  // 0.5: 0/8 + 0*3/8 + 1*3/8 + 2/8 = 0.625; 2.5: 1/8 + 2*3/8 + 3*3/8 + 3/8 = 2.375.
+  Value x = tensor<float>({4}, {0, 1, 2, 3});
+  Value scales = tensor<float>({1}, {0.5f});
+  auto aa = run_op("Resize", 18, {x, none(), scales}, {attr_string("mode", "linear"), attr_int("antialias", 1)});
+  expect_near(values_of<float>(aa[0]), {0.625f, 2.375f});
+  // Without antialias: plain interpolation at 0.5 and 2.5.
+  auto plain = run_op("Resize", 18, {x, none(), scales}, {attr_string("mode", "linear")});
+  expect_near(values_of<float>(plain[0]), {0.5f, 2.5f});
+  // Upsampling is unaffected by antialias.
+  auto up = run_op("Resize", 18, {tensor<float>({2}, {1, 3}), none(), tensor<float>({1}, {2})},
+                   {attr_string("mode", "linear"), attr_int("antialias", 1)});
+  expect_near(values_of<float>(up[0]), {1, 1.5f, 2.5f, 3});
+  expect_trap([&] { run_op("Resize", 18, {x, none(), scales}, {attr_int("antialias", 1)}); }, "antialias");
+}
+
+TEST(ResizeOp, Version18AntialiasCubic) {
+  // A constant input stays constant whatever the (normalized) weights are.
+  auto out = run_op("Resize", 18, {tensor<float>({6}, {2, 2, 2, 2, 2, 2}), none(), tensor<float>({1}, {0.5f})},
+                    {attr_string("mode", "cubic"), attr_int("antialias", 1)});
+  expect_near(values_of<float>(out[0]), {2, 2, 2});
+}
+
+TEST(ResizeOp, Version19HalfPixelSymmetric) {
+  // [0, 1, 2, 3] at scale 0.6: length floor(2.4) = 2; adjustment 2 / 2.4, offset 2 * (1 - 5/6) = 1/3;
+  // x_original = 1/3 + (o + 0.5) / 0.6 - 0.5 = 2/3 and 7/3 (linear on 0..3 gives those values).
+  Value x = tensor<float>({4}, {0, 1, 2, 3});
+  auto out = run_op("Resize", 19, {x, none(), tensor<float>({1}, {0.6f})},
+                    {attr_string("mode", "linear"), attr_string("coordinate_transformation_mode", "half_pixel_symmetric")});
+  expect_near(values_of<float>(out[0]), {2.f / 3, 7.f / 3});
+  expect_trap([&] {
+    run_op("Resize", 18, {x, none(), tensor<float>({1}, {0.6f})},
+           {attr_string("coordinate_transformation_mode", "half_pixel_symmetric")});
+  });
+}
+
 TEST(UpsampleOp, Versions) {
   auto x = tensor<float>({1, 1, 2, 2}, {1, 2, 3, 4});
   auto a = run_op("Upsample", 9, {x, tensor<float>({4}, {1, 1, 2, 2})});
@@ -174,6 +247,42 @@ TEST(GridSampleOp, ModesAndPadding) {
   EXPECT_NEAR(run(1, 1, {attr_string("mode", "nearest"), attr_string("padding_mode", "border")}), 4, 1e-6);
   // bicubic at a pixel centre reproduces the pixel.
   EXPECT_NEAR(run(-1, -1, {attr_string("mode", "bicubic"), attr_int("align_corners", 1)}), 1, 1e-6);
+}
+
+TEST(GridSampleOp, Version20OneSpatialAxis) {
+  // X = [1, 2, 4] (N=1, C=1), align_corners=1: pixel = v + 1, so -1 -> 0 (1) and 0.5 -> 1.5,
+  // halfway between 2 and 4 (3).
+  auto out = run_op("GridSample", 20, {tensor<float>({1, 1, 3}, {1, 2, 4}), tensor<float>({1, 2, 1}, {-1, 0.5f})},
+                    {attr_int("align_corners", 1)});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 1, 2}));
+  expect_near(values_of<float>(out[0]), {1, 3});
+}
+
+TEST(GridSampleOp, Version20VolumetricCoordinatesInnermostFirst) {
+  // X[d, h, w] = 4d + 2h + w + 1. The grid vector is (x, y, z) = (w, h, d): (1, -1, 1) with
+  // align_corners=1 is w=1, h=0, d=1 -> 6; the centre averages all eight values -> 4.5.
+  Value x = tensor<float>({1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  auto out = run_op("GridSample", 20, {x, tensor<float>({1, 1, 1, 2, 3}, {1, -1, 1, 0, 0, 0})},
+                    {attr_int("align_corners", 1)});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 1, 1, 1, 2}));
+  expect_near(values_of<float>(out[0]), {6, 4.5f});
+  // nearest at (w, h, d) = (-1, 1, -1) -> w=0, h=1, d=0 -> 3; cubic at a voxel centre -> the voxel.
+  auto nn = run_op("GridSample", 22, {x, tensor<float>({1, 1, 1, 1, 3}, {-1, 1, -1})},
+                   {attr_int("align_corners", 1), attr_string("mode", "nearest")});
+  expect_near(values_of<float>(nn[0]), {3});
+  auto cu = run_op("GridSample", 20, {x, tensor<float>({1, 1, 1, 1, 3}, {1, 1, 1})},
+                   {attr_int("align_corners", 1), attr_string("mode", "cubic")});
+  expect_near(values_of<float>(cu[0]), {8});
+}
+
+TEST(GridSampleOp, Version20ModeNames) {
+  auto x = tensor<float>({1, 1, 2, 2}, {1, 2, 3, 4});
+  auto centre = tensor<float>({1, 1, 1, 2}, {0, 0});
+  // The default mode is linear: the centre averages the four pixels.
+  expect_near(values_of<float>(run_op("GridSample", 20, {x, centre})[0]), {2.5f});
+  expect_trap([&] { run_op("GridSample", 20, {x, centre}, {attr_string("mode", "bilinear")}); }, "mode");
+  expect_trap([&] { run_op("GridSample", 16, {x, centre}, {attr_string("mode", "linear")}); }, "mode");
+  expect_trap([&] { run_op("GridSample", 20, {x, tensor<float>({1, 1, 1, 3}, {0, 0, 0})}); }, "grid");
 }
 
 }  // namespace

@@ -136,5 +136,18 @@ TEST(OptionalOp, WrapTestAndUnwrap) {
   EXPECT_TRUE(seq[0].is_sequence());
 }
 
+TEST(OptionalOp, Version18PlainTensorsAndSequences) {
+  // A tensor or a sequence counts as present and is returned as is; an omitted input is absent.
+  Value t = tensor<float>({2}, {1, 2});
+  EXPECT_EQ(values_of<bool>(run_op("OptionalHasElement", 18, {t})[0]), (std::vector<bool>{true}));
+  EXPECT_EQ(values_of<bool>(run_op("OptionalHasElement", 18, {abc_seq()})[0]), (std::vector<bool>{true}));
+  EXPECT_EQ(values_of<bool>(run_op("OptionalHasElement", 18, {none()})[0]), (std::vector<bool>{false}));
+  EXPECT_EQ(values_of<float>(run_op("OptionalGetElement", 18, {t})[0]), (std::vector<float>{1, 2}));
+  EXPECT_TRUE(run_op("OptionalGetElement", 18, {abc_seq()})[0].is_sequence());
+  auto empty = run_op("Optional", 15, {}, {attr_type("type", DType::Float)});
+  EXPECT_EQ(values_of<bool>(run_op("OptionalHasElement", 18, {empty[0]})[0]), (std::vector<bool>{false}));
+  expect_trap([&] { run_op("OptionalGetElement", 18, {empty[0]}); }, "empty");
+}
+
 }  // namespace
 }  // namespace sonnx::testing

@@ -58,6 +58,46 @@ TEST(DftOp, InvalidCombinationsTrap) {
   expect_trap([] { run_op("DFT", 17, {tensor<float>({1, 2, 1}, {1, 0}), tensor<int64_t>({}, {0})}); }, "positive");
 }
 
+TEST(DftOp, Version20AxisInput) {
+  // Default axis -2: the last signal axis, here axis 1 of [1, 4, 1].
+  auto out = run_op("DFT", 20, {tensor<float>({1, 4, 1}, {1, 2, 3, 4})});
+  expect_near(values_of<float>(out[0]), {10, 0, -2, 2, -2, 0, -2, -2});
+  // axis 1 of [1, 2, 2, 1] (the first signal axis) as an input: columns [1, 3], [2, 5].
+  auto x = tensor<float>({1, 2, 2, 1}, {1, 2, 3, 5});
+  out = run_op("DFT", 20, {x, none(), tensor<int64_t>({}, {1})});
+  expect_near(values_of<float>(out[0]), {4, 0, 7, 0, -2, 0, -3, 0});
+  // With dft_length 3 along axis -2 (rows [1, 2] and [3, 5] padded by one zero): bin 0 is the sum.
+  out = run_op("DFT", 20, {x, tensor<int64_t>({}, {3}), tensor<int64_t>({}, {-2})});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 2, 3, 2}));
+  EXPECT_NEAR(values_of<float>(out[0])[0], 3, 1e-5);
+  EXPECT_NEAR(values_of<float>(out[0])[6], 8, 1e-5);
+  expect_trap([&] { run_op("DFT", 20, {x, none(), tensor<int64_t>({}, {-1})}); }, "axis");
+  expect_trap([&] { run_op("DFT", 20, {x, none(), tensor<int64_t>({}, {4})}); });
+}
+
+TEST(DftOp, Version20InverseOnesidedIsIrfft) {
+  // The one-sided spectrum of [1, 2, 3, 4] ([10, -2+2i, -2]) gives the signal back; the default
+  // length is 2 * (3 - 1) = 4 and the output is real ([..., 1]).
+  Value half = tensor<double>({1, 3, 2}, {10, 0, -2, 2, -2, 0});
+  auto out = run_op("DFT", 20, {half}, {attr_int("onesided", 1), attr_int("inverse", 1)});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 4, 1}));
+  auto v = values_of<double>(out[0]);
+  std::vector<double> want{1, 2, 3, 4};
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(v[i], want[i], 1e-12);
+  // Length 3 uses bins 0 and 1: x[m] = (10 + 2 Re((-2+2i) e^{2 pi i m / 3})) / 3
+  //   = 2, 4 - 2/sqrt(3), 4 + 2/sqrt(3).
+  out = run_op("DFT", 20, {half, tensor<int64_t>({}, {3})}, {attr_int("onesided", 1), attr_int("inverse", 1)});
+  v = values_of<double>(out[0]);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_NEAR(v[0], 2, 1e-12);
+  EXPECT_NEAR(v[1], 4 - 2 / std::sqrt(3.0), 1e-12);
+  EXPECT_NEAR(v[2], 4 + 2 / std::sqrt(3.0), 1e-12);
+  // Real input cannot be inverse one-sided; complex input cannot be forward one-sided.
+  expect_trap([] { run_op("DFT", 20, {tensor<float>({1, 2, 1}, {1, 0})}, {attr_int("onesided", 1), attr_int("inverse", 1)}); },
+              "complex");
+  expect_trap([] { run_op("DFT", 20, {tensor<float>({1, 2, 2}, {1, 0, 1, 0})}, {attr_int("onesided", 1)}); }, "complex");
+}
+
 // ---------------------------------------------------------------------------------------------
 // STFT of [1, 2, 3, 4] with frames of 2 every 2 samples: frames [1, 2] and [3, 4].
 

@@ -280,6 +280,34 @@ TEST(AveragePoolOp, SameUpperExcludesPad) {
   expect_near(values_of<float>(out[0]), {1.5f, 2.5f, 3});
 }
 
+TEST(AveragePoolOp, Version19Dilations) {
+  // kernel 2, dilation 2 averages x[i] and x[i+2]: (1+3)/2, (2+4)/2, (3+5)/2.
+  Value x = tensor<float>({1, 1, 5}, {1, 2, 3, 4, 5});
+  auto out = run_op("AveragePool", 19, {x}, {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2})});
+  expect_near(values_of<float>(out[0]), {2, 3, 4});
+  // With pads 2, 2 and count_include_pad: positions -2..6; windows {-2,0},{-1,1},{0,2},{1,3},{2,4},{3,5},{4,6}.
+  // Inside the padded input every dilated position counts (2), so each sum is halved:
+  // (0+1)/2, (0+2)/2, (1+3)/2, (2+4)/2, (3+5)/2, (4+0)/2, (5+0)/2.
+  auto inc = run_op("AveragePool", 22, {x},
+                    {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2}), attr_ints("pads", {2, 2}),
+                     attr_int("count_include_pad", 1)});
+  expect_near(values_of<float>(inc[0]), {0.5f, 1, 2, 3, 4, 2, 2.5f});
+  // Not counting the padding, the windows touching it have one real element.
+  auto exc = run_op("AveragePool", 19, {x}, {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2}), attr_ints("pads", {2, 2})});
+  expect_near(values_of<float>(exc[0]), {1, 2, 2, 3, 4, 4, 5});
+  // Before 19 dilations are refused.
+  expect_trap([&] { run_op("AveragePool", 11, {x}, {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2})}); }, "dilations");
+}
+
+TEST(MaxPoolOp, Version22SameAsBefore) {
+  // The ceil_mode case of MaxPoolOp.CeilMode: the window starting in the end padding is dropped.
+  auto dr = run_op("MaxPool", 22, {tensor<float>({1, 1, 3}, {1, 2, 3})},
+                   {attr_ints("kernel_shape", {2}), attr_ints("strides", {2}), attr_ints("pads", {1, 1}), attr_int("ceil_mode", 1)});
+  expect_near(values_of<float>(dr[0]), {1, 3});
+  auto bf = run_op("MaxPool", 22, {tensor<bfloat16_t>({1, 1, 2}, {bfloat16_t(1.f), bfloat16_t(-2.f)})}, {attr_ints("kernel_shape", {2})});
+  EXPECT_EQ(static_cast<float>(values_of<bfloat16_t>(bf[0])[0]), 1.f);
+}
+
 // ---------------------------------------------------------------------------------------------
 // LpPool and global pools
 
@@ -290,6 +318,18 @@ TEST(LpPoolOp, IntegerAndFloatP) {
   expect_near(values_of<float>(b[0]), {7});
   auto c = run_op("LpPool", 2, {tensor<float>({1, 1, 3}, {1, 2, 2})}, {attr_ints("kernel_shape", {2}), attr_int("p", 3)});
   expect_near(values_of<float>(c[0]), {std::cbrt(9.f), std::cbrt(16.f)});
+}
+
+TEST(LpPoolOp, Version18DilationsAndCeilMode) {
+  // p = 2, kernel 2, dilation 2: sqrt(3^2 + 0^2) ... pairs (3,0), (4,4), (0,3) -> 3, sqrt(32), 3.
+  Value x = tensor<float>({1, 1, 5}, {3, 4, 0, 4, 3});
+  auto d = run_op("LpPool", 18, {x}, {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2})});
+  expect_near(values_of<float>(d[0]), {3, std::sqrt(32.f), 3});
+  // kernel 2, stride 2 on 5 elements: floor gives {3,4},{0,4}; ceil adds the partial window {3}.
+  auto c = run_op("LpPool", 22, {x}, {attr_ints("kernel_shape", {2}), attr_ints("strides", {2}), attr_int("ceil_mode", 1)});
+  expect_near(values_of<float>(c[0]), {5, 4, 3});
+  auto f = run_op("LpPool", 18, {x}, {attr_ints("kernel_shape", {2}), attr_ints("strides", {2})});
+  expect_near(values_of<float>(f[0]), {5, 4});
 }
 
 TEST(GlobalPoolOp, AverageMaxLp) {
