@@ -59,5 +59,59 @@ TEST(BitwiseOps, NonIntegerOrMixedTypesTrap) {
   expect_trap([] { run1("BitwiseXor", 18, {tensor<int32_t>({2}, {1, 2}), tensor<int32_t>({3}, {1, 2, 3})}); });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Gelu (20), Mish (18, 22), Swish (24)
+
+TEST(GeluOp, ExactUsesTheErrorFunction) {
+  // 0.5 x (1 + erf(x / sqrt 2)): erf(1/sqrt 2) = 0.6826894921, erf(sqrt 2) = 0.9544997361.
+  auto r = run1("Gelu", 20, {tensor<float>({4}, {0, 1, -1, 2})});
+  expect_floats_near(r, {0.0f, 0.8413447461f, -0.1586552539f, 1.9544997361f}, 1e-6f);
+  auto d = run1("Gelu", 20, {tensor<double>({1}, {1})}, {attr_string("approximate", "none")});
+  EXPECT_NEAR(values_of<double>(d)[0], 0.84134474606854293, 1e-15);
+}
+
+TEST(GeluOp, TanhApproximation) {
+  // x = 1: sqrt(2/pi) * (1 + 0.044715) = 0.8335622, tanh = 0.6823840, y = 0.5 * 1.6823840.
+  // x = -2: sqrt(2/pi) * (-2 - 0.35772) = -1.8812116, tanh = -0.9545977, y = -(1 - 0.9545977).
+  auto r = run1("Gelu", 20, {tensor<float>({3}, {0, 1, -2})}, {attr_string("approximate", "tanh")});
+  expect_floats_near(r, {0.0f, 0.8411920f, -0.0454023f}, 1e-6f);
+}
+
+TEST(GeluOp, UnknownApproximationTraps) {
+  expect_trap([] { run1("Gelu", 20, {tensor<float>({1}, {1})}, {attr_string("approximate", "erf")}); }, "approximate");
+}
+
+TEST(MishOp, BothVersionsComputeXTimesTanhSoftplus) {
+  // softplus(1) = ln(1 + e) = 1.3132617, tanh = 0.8650984; softplus(-1) = 0.3132617, tanh = 0.3034014.
+  for (int64_t version : {18, 22}) {
+    auto r = run1("Mish", version, {tensor<float>({3}, {0, 1, -1})});
+    expect_floats_near(r, {0.0f, 0.8650984f, -0.3034014f}, 1e-6f);
+  }
+}
+
+TEST(MishOp, LargeMagnitudesDoNotOverflow) {
+  // softplus(100) = 100 (+3.7e-44), tanh(100) = 1; for -100 softplus = e^-100, y ~ -3.7e-42.
+  auto r = run1("Mish", 22, {tensor<float>({2}, {100, -100})});
+  expect_floats_near(r, {100.0f, 0.0f}, 1e-6f);
+}
+
+TEST(SwishOp, DefaultAlphaIsOne) {
+  // x * sigmoid(x): sigmoid(1) = 0.7310586, sigmoid(-2) = 0.1192029.
+  auto r = run1("Swish", 24, {tensor<float>({3}, {0, 1, -2})});
+  expect_floats_near(r, {0.0f, 0.7310586f, -0.2384058f}, 1e-6f);
+}
+
+TEST(SwishOp, AlphaScalesTheSigmoidArgument) {
+  // alpha 2: 1 * sigmoid(2) = 0.8807971; -1 * sigmoid(-2) = -0.1192029.
+  auto r = run1("Swish", 24, {tensor<float>({2}, {1, -1})}, {attr_float("alpha", 2.0f)});
+  expect_floats_near(r, {0.8807971f, -0.1192029f}, 1e-6f);
+}
+
+TEST(ActivationOps, IntegerInputsTrap) {
+  expect_trap([] { run1("Gelu", 20, {tensor<int32_t>({1}, {1})}); }, "not a floating type");
+  expect_trap([] { run1("Mish", 18, {tensor<int32_t>({1}, {1})}); }, "not a floating type");
+  expect_trap([] { run1("Swish", 24, {tensor<int64_t>({1}, {1})}); }, "not a floating type");
+}
+
 }  // namespace
 }  // namespace sonnx::testing
