@@ -113,5 +113,168 @@ TEST(ActivationOps, IntegerInputsTrap) {
   expect_trap([] { run1("Swish", 24, {tensor<int64_t>({1}, {1})}); }, "not a floating type");
 }
 
+// ---------------------------------------------------------------------------------------------
+// CenterCropPad (18)
+
+TEST(CenterCropPadOp, CropKeepsTheCentreRoundingTheStartDown) {
+  // 5 -> 3: start (5 - 3) / 2 = 1. 4 -> 3: the difference 1 is odd, start floor(1 / 2) = 0.
+  EXPECT_EQ(values_of<int64_t>(run1("CenterCropPad", 18, {tensor<int64_t>({5}, {0, 1, 2, 3, 4}), tensor<int64_t>({1}, {3})})),
+            (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(values_of<int64_t>(run1("CenterCropPad", 18, {tensor<int64_t>({4}, {0, 1, 2, 3}), tensor<int64_t>({1}, {3})})),
+            (std::vector<int64_t>{0, 1, 2}));
+}
+
+TEST(CenterCropPadOp, PadPutsTheExtraZeroOnTheRight) {
+  // 2 -> 5: 3 zeros, 1 before and 2 after.
+  auto r = run1("CenterCropPad", 18, {tensor<float>({2}, {1, 2}), tensor<int32_t>({1}, {5})});
+  EXPECT_EQ(r.tensor.shape(), (Shape{5}));
+  expect_floats_near(r, {0, 1, 2, 0, 0});
+}
+
+TEST(CenterCropPadOp, CropOneAxisAndPadAnother) {
+  // x (3, 2) = {{0, 1}, {2, 3}, {4, 5}} to (1, 4): keep row 1, pad its two columns by 1 each side.
+  auto r = run1("CenterCropPad", 18, {tensor<float>({3, 2}, {0, 1, 2, 3, 4, 5}), tensor<int64_t>({2}, {1, 4})});
+  EXPECT_EQ(r.tensor.shape(), (Shape{1, 4}));
+  expect_floats_near(r, {0, 2, 3, 0});
+}
+
+TEST(CenterCropPadOp, AxesSelectTheResizedDims) {
+  // x (2, 4) = 0..7, axis -1 to 2: columns 1 and 2 of each row.
+  auto r = run1("CenterCropPad", 18, {tensor<int32_t>({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7}), tensor<int64_t>({1}, {2})},
+                {attr_ints("axes", {-1})});
+  EXPECT_EQ(r.tensor.shape(), (Shape{2, 2}));
+  EXPECT_EQ(values_of<int32_t>(r), (std::vector<int32_t>{1, 2, 5, 6}));
+}
+
+TEST(CenterCropPadOp, StringsPadWithEmptyStrings) {
+  auto r = run1("CenterCropPad", 18, {tensor<std::string>({1}, {"a"}), tensor<int64_t>({1}, {3})});
+  EXPECT_EQ(values_of<std::string>(r), (std::vector<std::string>{"", "a", ""}));
+}
+
+TEST(CenterCropPadOp, BadShapeTraps) {
+  auto x = tensor<float>({2, 2}, {1, 2, 3, 4});
+  expect_trap([&] { run1("CenterCropPad", 18, {x, tensor<int64_t>({1}, {1})}); }, "one value per axis");
+  expect_trap([&] { run1("CenterCropPad", 18, {x, tensor<int64_t>({2}, {1, -1})}); }, "negative");
+  expect_trap([&] { run1("CenterCropPad", 18, {x, tensor<int64_t>({2}, {1, 1})}, {attr_ints("axes", {0, -2})}); }, "repeated");
+  expect_trap([&] { run1("CenterCropPad", 18, {x, tensor<int64_t>({1}, {1})}, {attr_ints("axes", {2})}); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// TensorScatter (24)
+
+TEST(TensorScatterOp, PrefillWritesAtTheStart) {
+  // axis -2 of (1, 4, 1) is the sequence axis; no write_indices: positions 0 and 1.
+  auto r = run1("TensorScatter", 24, {tensor<float>({1, 4, 1}, {0, 0, 0, 0}), tensor<float>({1, 2, 1}, {7, 8})});
+  EXPECT_EQ(r.tensor.shape(), (Shape{1, 4, 1}));
+  expect_floats_near(r, {7, 8, 0, 0});
+}
+
+TEST(TensorScatterOp, WriteIndicesPerBatch) {
+  // past (2, 3, 2) = 0..11; batch 0 writes its row at position 2, batch 1 at position 0.
+  auto r = run1("TensorScatter", 24,
+                {tensor<int32_t>({2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}),
+                 tensor<int32_t>({2, 1, 2}, {100, 101, 200, 201}), tensor<int64_t>({2}, {2, 0})});
+  EXPECT_EQ(values_of<int32_t>(r), (std::vector<int32_t>{0, 1, 2, 3, 100, 101, 200, 201, 8, 9, 10, 11}));
+}
+
+TEST(TensorScatterOp, LastAxisWithHeadsBeforeIt) {
+  // past (1, 2, 3) with axis 2: each of the two heads gets its update at position 1.
+  auto r = run1("TensorScatter", 24,
+                {tensor<float>({1, 2, 3}, {0, 0, 0, 0, 0, 0}), tensor<float>({1, 2, 1}, {9, 8}), tensor<int64_t>({1}, {1})},
+                {attr_int("axis", 2)});
+  expect_floats_near(r, {0, 9, 0, 0, 8, 0});
+}
+
+TEST(TensorScatterOp, CircularModeWrapsAround) {
+  // Cache length 3, write index 2, two updates: positions 2 and (2 + 1) mod 3 = 0.
+  auto r = run1("TensorScatter", 24,
+                {tensor<float>({1, 3}, {0, 1, 2}), tensor<float>({1, 2}, {5, 6}), tensor<int64_t>({1}, {2})},
+                {attr_int("axis", 1), attr_string("mode", "circular")});
+  expect_floats_near(r, {6, 1, 5});
+}
+
+TEST(TensorScatterOp, StringsAreCopied) {
+  auto r = run1("TensorScatter", 24, {tensor<std::string>({1, 2, 1}, {"a", "b"}), tensor<std::string>({1, 1, 1}, {"z"})});
+  EXPECT_EQ(values_of<std::string>(r), (std::vector<std::string>{"z", "b"}));
+}
+
+TEST(TensorScatterOp, InvalidUpdatesTrap) {
+  auto past = tensor<float>({1, 3}, {0, 1, 2});
+  auto upd = tensor<float>({1, 2}, {5, 6});
+  auto axis1 = attr_int("axis", 1);
+  expect_trap([&] { run1("TensorScatter", 24, {past, upd, tensor<int64_t>({1}, {2})}, {axis1}); }, "does not fit");
+  expect_trap([&] { run1("TensorScatter", 24, {past, upd, tensor<int64_t>({1}, {-1})}, {axis1}); }, "does not fit");
+  expect_trap([&] { run1("TensorScatter", 24, {past, upd}, {attr_int("axis", 0)}); }, "batch axis");
+  expect_trap([&] { run1("TensorScatter", 24, {past, tensor<float>({1, 4}, {1, 2, 3, 4})}, {axis1}); }, "does not fit");
+  expect_trap([&] { run1("TensorScatter", 24, {past, upd}, {axis1, attr_string("mode", "ring")}); }, "mode");
+  expect_trap([&] { run1("TensorScatter", 24, {past, upd, tensor<int64_t>({2}, {0, 0})}, {axis1}); }, "write_indices");
+}
+
+// ---------------------------------------------------------------------------------------------
+// StringConcat (20), StringSplit (20)
+
+TEST(StringConcatOp, ConcatenatesWithBroadcasting) {
+  auto r = run1("StringConcat", 20, {tensor<std::string>({2}, {"a", "bc"}), tensor<std::string>({1}, {"x"})});
+  EXPECT_EQ(values_of<std::string>(r), (std::vector<std::string>{"ax", "bcx"}));
+  // [2, 1] with [2]: every pair.
+  auto p = run1("StringConcat", 20, {tensor<std::string>({2, 1}, {"1", ""}), tensor<std::string>({2}, {"a", "\xC3\xA9"})});
+  EXPECT_EQ(p.tensor.shape(), (Shape{2, 2}));
+  EXPECT_EQ(values_of<std::string>(p), (std::vector<std::string>{"1a", "1\xC3\xA9", "a", "\xC3\xA9"}));
+}
+
+TEST(StringConcatOp, ScalarsAndTypeErrors) {
+  auto r = run1("StringConcat", 20, {Value(Tensor::scalar<std::string>("ab")), Value(Tensor::scalar<std::string>("cd"))});
+  EXPECT_EQ(r.tensor.shape(), (Shape{}));
+  EXPECT_EQ(values_of<std::string>(r), (std::vector<std::string>{"abcd"}));
+  expect_trap([] { run1("StringConcat", 20, {tensor<std::string>({1}, {"a"}), tensor<float>({1}, {1})}); }, "must be string");
+}
+
+TEST(StringSplitOp, DelimiterSplitsAndPads) {
+  auto out = run_op("StringSplit", 20, {tensor<std::string>({3}, {"a,b,c", "d", ""})}, {attr_string("delimiter", ",")}, 2);
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{3, 3}));
+  EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"a", "b", "c", "d", "", "", "", "", ""}));
+  EXPECT_EQ(values_of<int64_t>(out[1]), (std::vector<int64_t>{3, 1, 1}));
+}
+
+TEST(StringSplitOp, ConsecutiveDelimitersDelimitEmptyStrings) {
+  auto out = run_op("StringSplit", 20, {tensor<std::string>({2}, {"a,,b", "x::y::"})}, {attr_string("delimiter", ",")}, 2);
+  EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"a", "", "b", "x::y::", "", ""}));
+  EXPECT_EQ(values_of<int64_t>(out[1]), (std::vector<int64_t>{3, 1}));
+  auto multi = run_op("StringSplit", 20, {tensor<std::string>({1}, {"x::y::"})}, {attr_string("delimiter", "::")}, 2);
+  EXPECT_EQ(values_of<std::string>(multi[0]), (std::vector<std::string>{"x", "y", ""}));
+}
+
+TEST(StringSplitOp, NoDelimiterSplitsOnWhitespaceRuns) {
+  // Leading/trailing whitespace is dropped; all-whitespace gives no substrings; U+00A0 is a space.
+  auto out = run_op("StringSplit", 20, {tensor<std::string>({3}, {"  hello \t world ", "   ", "a\xC2\xA0" "b"})}, {}, 2);
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{3, 2}));
+  EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"hello", "world", "", "", "a", "b"}));
+  EXPECT_EQ(values_of<int64_t>(out[1]), (std::vector<int64_t>{2, 0, 2}));
+  auto empty_delim = run_op("StringSplit", 20, {tensor<std::string>({1}, {" a  b "})}, {attr_string("delimiter", "")}, 2);
+  EXPECT_EQ(values_of<std::string>(empty_delim[0]), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(StringSplitOp, MaxsplitKeepsTheRest) {
+  auto out = run_op("StringSplit", 20, {tensor<std::string>({2}, {"a-b-c", "d"})},
+                    {attr_string("delimiter", "-"), attr_int("maxsplit", 1)}, 2);
+  EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"a", "b-c", "d", ""}));
+  EXPECT_EQ(values_of<int64_t>(out[1]), (std::vector<int64_t>{2, 1}));
+  // Whitespace mode: the rest loses its leading whitespace and keeps its trailing whitespace.
+  auto ws = run_op("StringSplit", 20, {tensor<std::string>({1}, {" a  b c "})}, {attr_int("maxsplit", 1)}, 2);
+  EXPECT_EQ(values_of<std::string>(ws[0]), (std::vector<std::string>{"a", "b c "}));
+  auto none_split = run_op("StringSplit", 20, {tensor<std::string>({1}, {"a b"})}, {attr_int("maxsplit", 0)}, 2);
+  EXPECT_EQ(values_of<std::string>(none_split[0]), (std::vector<std::string>{"a b"}));
+}
+
+TEST(StringSplitOp, EmptyInputAndRank) {
+  auto out = run_op("StringSplit", 20, {tensor<std::string>({0}, {})}, {}, 2);
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{0, 0}));
+  EXPECT_EQ(out[1].tensor.shape(), (Shape{0}));
+  auto two_d = run_op("StringSplit", 20, {tensor<std::string>({2, 1}, {"a b", "c"})}, {}, 2);
+  EXPECT_EQ(two_d[0].tensor.shape(), (Shape{2, 1, 2}));
+  EXPECT_EQ(two_d[1].tensor.shape(), (Shape{2, 1}));
+  expect_trap([] { run_op("StringSplit", 20, {tensor<int64_t>({1}, {1})}, {}, 2); }, "must be string");
+}
+
 }  // namespace
 }  // namespace sonnx::testing
