@@ -276,5 +276,171 @@ TEST(StringSplitOp, EmptyInputAndRank) {
   expect_trap([] { run_op("StringSplit", 20, {tensor<int64_t>({1}, {1})}, {}, 2); }, "must be string");
 }
 
+// ---------------------------------------------------------------------------------------------
+// RMSNormalization (23), GroupNormalization (18, 21)
+
+TEST(RMSNormalizationOp, LastAxisByDefault) {
+  // Row {3, 4}: rms = sqrt(12.5) = 3.5355339; row {0, 2}: rms = sqrt(2). Scale {1, 2}.
+  auto r = run1("RMSNormalization", 23, {tensor<float>({2, 2}, {3, 4, 0, 2}), tensor<float>({2}, {1, 2})},
+                {attr_float("epsilon", 0)});
+  expect_floats_near(r, {0.8485281f, 2.2627417f, 0.0f, 2.8284271f});
+}
+
+TEST(RMSNormalizationOp, AxisZeroNormalizesEverything) {
+  // mean of squares (9 + 16 + 0 + 4) / 4 = 7.25, rms = 2.6925824.
+  auto r = run1("RMSNormalization", 23, {tensor<float>({2, 2}, {3, 4, 0, 2}), tensor<float>({1}, {1})},
+                {attr_int("axis", 0), attr_float("epsilon", 0)});
+  expect_floats_near(r, {1.1141720f, 1.4855627f, 0.0f, 0.7427814f});
+}
+
+TEST(RMSNormalizationOp, EpsilonAndScaleType) {
+  // x {1, 1}: mean square 1, epsilon 3 -> rms 2; Y takes scale's type (double).
+  auto r = run1("RMSNormalization", 23, {tensor<float>({2}, {1, 1}), tensor<double>({2}, {2, 4})}, {attr_float("epsilon", 3)});
+  EXPECT_EQ(r.tensor.dtype(), DType::Double);
+  EXPECT_EQ(values_of<double>(r), (std::vector<double>{1.0, 2.0}));
+}
+
+TEST(RMSNormalizationOp, InvalidAxisOrScaleTraps) {
+  auto x = tensor<float>({2, 2}, {3, 4, 0, 2});
+  expect_trap([&] { run1("RMSNormalization", 23, {x, tensor<float>({2}, {1, 1})}, {attr_int("axis", 2)}); }, "axis");
+  expect_trap([&] { run1("RMSNormalization", 23, {x, tensor<float>({3}, {1, 1, 1})}); }, "cannot be broadcast");
+  // Broadcastable with X, but to a larger shape than X's.
+  expect_trap([&] { run1("RMSNormalization", 23, {x, tensor<float>({2, 1, 1}, {1, 1})}); }, "does not broadcast");
+}
+
+// x (1, 4, 1, 2): channels {1, 3}, {5, 7}, {0, 0}, {2, 2}. With two groups, group 0 = {1, 3, 5, 7}
+// (mean 4, variance 5) and group 1 = {0, 0, 2, 2} (mean 1, variance 1).
+Value group_norm_input() { return tensor<float>({1, 4, 1, 2}, {1, 3, 5, 7, 0, 0, 2, 2}); }
+
+TEST(GroupNormalizationOp, Version21ScalesPerChannel) {
+  // Normalized: group 0 (x - 4) / sqrt 5 = {-1.3416408, -0.4472136, 0.4472136, 1.3416408}, group 1
+  // {-1, -1, 1, 1}; scale {1, 2, 3, 4} and bias {0, 0, 1, -1} per channel.
+  auto r = run1("GroupNormalization", 21,
+                {group_norm_input(), tensor<float>({4}, {1, 2, 3, 4}), tensor<float>({4}, {0, 0, 1, -1})},
+                {attr_int("num_groups", 2), attr_float("epsilon", 0)});
+  EXPECT_EQ(r.tensor.shape(), (Shape{1, 4, 1, 2}));
+  expect_floats_near(r, {-1.3416408f, -0.4472136f, 0.8944272f, 2.6832816f, -2, -2, 3, 3});
+}
+
+TEST(GroupNormalizationOp, Version18ScalesPerGroup) {
+  // The same normalization; group 0 times 2 plus 1, group 1 unchanged.
+  auto r = run1("GroupNormalization", 18, {group_norm_input(), tensor<float>({2}, {2, 1}), tensor<float>({2}, {1, 0})},
+                {attr_int("num_groups", 2), attr_float("epsilon", 0)});
+  expect_floats_near(r, {-1.6832816f, 0.1055728f, 1.8944272f, 3.6832816f, -1, -1, 1, 1});
+}
+
+TEST(GroupNormalizationOp, EpsilonEntersTheVariance) {
+  // One group of {0, 2}: mean 1, variance 1, epsilon 3 -> divide by 2.
+  auto r = run1("GroupNormalization", 21, {tensor<float>({1, 1, 2}, {0, 2}), tensor<float>({1}, {1}), tensor<float>({1}, {0})},
+                {attr_int("num_groups", 1), attr_float("epsilon", 3)});
+  expect_floats_near(r, {-0.5f, 0.5f});
+}
+
+TEST(GroupNormalizationOp, InvalidGroupsOrParametersTrap) {
+  auto four = tensor<float>({4}, {1, 1, 1, 1});
+  auto two = tensor<float>({2}, {1, 1});
+  expect_trap([&] { run1("GroupNormalization", 21, {group_norm_input(), four, four}, {attr_int("num_groups", 3)}); }, "num_groups");
+  expect_trap([&] { run1("GroupNormalization", 21, {group_norm_input(), four, four}); }, "num_groups");
+  expect_trap([&] { run1("GroupNormalization", 21, {group_norm_input(), two, two}, {attr_int("num_groups", 2)}); }, "per channel");
+  expect_trap([&] { run1("GroupNormalization", 18, {group_norm_input(), four, four}, {attr_int("num_groups", 2)}); }, "per group");
+}
+
+// ---------------------------------------------------------------------------------------------
+// RotaryEmbedding (23)
+
+// Caches with rows (cos, sin) = ({1, 1}, {0, 0}) for position 0 and ({0, 0.5}, {1, 0.5}) for 1.
+Value rope_cos() { return tensor<float>({2, 2}, {1, 1, 0, 0.5f}); }
+Value rope_sin() { return tensor<float>({2, 2}, {0, 0, 1, 0.5f}); }
+
+TEST(RotaryEmbeddingOp, HalvesRotatedAtThePositionsGiven) {
+  // v = {1, 2, 3, 4} at position 1: pair (1, 3) with cos 0, sin 1 -> (-3, 1); pair (2, 4) with
+  // cos = sin = 0.5 -> (1 - 2, 1 + 2) = (-1, 3).
+  auto r = run1("RotaryEmbedding", 23,
+                {tensor<float>({1, 1, 1, 4}, {1, 2, 3, 4}), rope_cos(), rope_sin(), tensor<int64_t>({1, 1}, {1})});
+  expect_floats_near(r, {-3, -1, 1, 3});
+}
+
+TEST(RotaryEmbeddingOp, InterleavedPairs) {
+  // Pairs (1, 2) -> (-2, 1) and (3, 4) -> (1.5 - 2, 1.5 + 2).
+  auto r = run1("RotaryEmbedding", 23,
+                {tensor<float>({1, 1, 1, 4}, {1, 2, 3, 4}), rope_cos(), rope_sin(), tensor<int64_t>({1, 1}, {1})},
+                {attr_int("interleaved", 1)});
+  expect_floats_near(r, {-2, 1, -0.5f, 3.5f});
+}
+
+TEST(RotaryEmbeddingOp, FourDimensionalLayoutIsBatchHeadsSequence) {
+  // x (1, 2, 2, 2): heads 0 and 1, positions 0 and 1. Caches per (batch, position) without
+  // position_ids: position 0 is the identity, position 1 rotates (a, b) to (-b, a).
+  auto r = run1("RotaryEmbedding", 23,
+                {tensor<float>({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}), tensor<float>({1, 2, 1}, {1, 0}),
+                 tensor<float>({1, 2, 1}, {0, 1})});
+  expect_floats_near(r, {1, 2, -4, 3, 5, 6, -8, 7});
+}
+
+TEST(RotaryEmbeddingOp, ThreeDimensionalInputWithHeads) {
+  // x (1, 1, 4) with two heads of size 2, both rotated (a, b) -> (-b, a).
+  auto r = run1("RotaryEmbedding", 23,
+                {tensor<float>({1, 1, 4}, {1, 2, 3, 4}), tensor<float>({1, 1, 1}, {0}), tensor<float>({1, 1, 1}, {1})},
+                {attr_int("num_heads", 2)});
+  expect_floats_near(r, {-2, 1, -4, 3});
+}
+
+TEST(RotaryEmbeddingOp, PartialRotationCopiesTheRest) {
+  // rotary_embedding_dim 2 of head size 4: only (1, 2) rotates.
+  auto r = run1("RotaryEmbedding", 23,
+                {tensor<float>({1, 1, 1, 4}, {1, 2, 3, 4}), tensor<float>({1, 1, 1}, {0}), tensor<float>({1, 1, 1}, {1})},
+                {attr_int("rotary_embedding_dim", 2)});
+  expect_floats_near(r, {-2, 1, 3, 4});
+}
+
+TEST(RotaryEmbeddingOp, InvalidInputsTrap) {
+  auto x = tensor<float>({1, 1, 1, 4}, {1, 2, 3, 4});
+  expect_trap([&] { run1("RotaryEmbedding", 23, {x, rope_cos(), rope_sin(), tensor<int64_t>({1, 1}, {2})}); }, "outside the cache");
+  expect_trap([&] { run1("RotaryEmbedding", 23, {x, rope_cos(), rope_sin()}); }, "without position_ids");
+  expect_trap([&] { run1("RotaryEmbedding", 23, {tensor<float>({1, 1, 4}, {1, 2, 3, 4}), rope_cos(), rope_sin()}); }, "num_heads");
+  expect_trap([&] { run1("RotaryEmbedding", 23, {x, rope_cos(), rope_sin(), tensor<int64_t>({1, 1}, {0})},
+                         {attr_int("rotary_embedding_dim", 3)}); }, "even");
+}
+
+// ---------------------------------------------------------------------------------------------
+// AffineGrid (20)
+
+TEST(AffineGridOp, IdentityGridCellCentres) {
+  // H = 2, W = 3, align_corners 0: x = -1 + (2i + 1) / 3 = {-2/3, 0, 2/3}, y = {-0.5, 0.5}.
+  auto r = run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {1, 0, 0, 0, 1, 0}), tensor<int64_t>({4}, {1, 1, 2, 3})});
+  EXPECT_EQ(r.tensor.shape(), (Shape{1, 2, 3, 2}));
+  float t = 2.0f / 3.0f;
+  expect_floats_near(r, {-t, -0.5f, 0, -0.5f, t, -0.5f, -t, 0.5f, 0, 0.5f, t, 0.5f});
+}
+
+TEST(AffineGridOp, AlignCornersUsesTheCorners) {
+  // x = {-1, 0, 1}, y = {-1, 1}.
+  auto r = run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {1, 0, 0, 0, 1, 0}), tensor<int64_t>({4}, {1, 1, 2, 3})},
+                {attr_int("align_corners", 1)});
+  expect_floats_near(r, {-1, -1, 0, -1, 1, -1, -1, 1, 0, 1, 1, 1});
+}
+
+TEST(AffineGridOp, ThetaScalesAndTranslates) {
+  // H = 1 (y = 0), W = 2 with corners (x = -1, 1); theta rows (2, 0, 0.5) and (0, 1, -1).
+  auto r = run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {2, 0, 0.5f, 0, 1, -1}), tensor<int64_t>({4}, {1, 3, 1, 2})},
+                {attr_int("align_corners", 1)});
+  expect_floats_near(r, {-1.5f, -1, 2.5f, -1});
+}
+
+TEST(AffineGridOp, ThreeDimensionalGrid) {
+  // D = 2 (z = -0.5, 0.5), H = W = 1 (x = y = 0); the identity keeps (x, y, z).
+  auto r = run1("AffineGrid", 20,
+                {tensor<double>({1, 3, 4}, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}), tensor<int64_t>({5}, {1, 1, 2, 1, 1})});
+  EXPECT_EQ(r.tensor.shape(), (Shape{1, 2, 1, 1, 3}));
+  EXPECT_EQ(values_of<double>(r), (std::vector<double>{0, 0, -0.5, 0, 0, 0.5}));
+}
+
+TEST(AffineGridOp, MismatchedThetaTraps) {
+  expect_trap([] { run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {1, 0, 0, 0, 1, 0}), tensor<int64_t>({5}, {1, 1, 2, 2, 2})}); },
+              "theta");
+  expect_trap([] { run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {1, 0, 0, 0, 1, 0}), tensor<int64_t>({3}, {1, 2, 2})}); },
+              "size");
+}
+
 }  // namespace
 }  // namespace sonnx::testing
