@@ -442,5 +442,107 @@ TEST(AffineGridOp, MismatchedThetaTraps) {
               "size");
 }
 
+// ---------------------------------------------------------------------------------------------
+// Attention (23, 24)
+
+Value zeros4(int64_t b, int64_t h, int64_t s, int64_t d) {
+  return tensor<float>({b, h, s, d}, std::vector<float>(static_cast<size_t>(b * h * s * d), 0.0f));
+}
+
+TEST(AttentionOp, SoftmaxWeightsTheValues) {
+  // Scores q . k with scale 1: {0, ln 3}; softmax {1/4, 3/4}; values {4, 0} and {0, 8} -> {1, 6}.
+  auto r = run1("Attention", 23,
+                {tensor<float>({1, 1, 1, 2}, {1, 0}), tensor<float>({1, 1, 2, 2}, {0, 0, 1.0986123f, 5}),
+                 tensor<float>({1, 1, 2, 2}, {4, 0, 0, 8})},
+                {attr_float("scale", 1.0f)});
+  EXPECT_EQ(r.tensor.shape(), (Shape{1, 1, 1, 2}));
+  expect_floats_near(r, {1, 6}, 1e-5f);
+}
+
+TEST(AttentionOp, CausalMaskHidesLaterKeys) {
+  // Equal scores: row 0 sees key 0 only (value 2), row 1 both (mean 3).
+  auto r = run1("Attention", 23, {zeros4(1, 1, 2, 1), zeros4(1, 1, 2, 1), tensor<float>({1, 1, 2, 1}, {2, 4})},
+                {attr_int("is_causal", 1)});
+  expect_floats_near(r, {2, 3});
+}
+
+TEST(AttentionOp, BooleanAndAdditiveMasks) {
+  auto v = tensor<float>({1, 1, 2, 1}, {2, 4});
+  // false hides key 0 for both query rows.
+  auto b = run1("Attention", 23, {zeros4(1, 1, 2, 1), zeros4(1, 1, 2, 1), v, tensor<bool>({2}, {false, true})});
+  expect_floats_near(b, {4, 4});
+  // Adding {0, ln 3}: weights {1/4, 3/4}, 2/4 + 12/4 = 3.5.
+  auto f = run1("Attention", 23, {zeros4(1, 1, 1, 1), zeros4(1, 1, 2, 1), v, tensor<float>({1, 2}, {0, 1.0986123f})});
+  expect_floats_near(f, {3.5f}, 1e-6f);
+}
+
+TEST(AttentionOp, GroupedQueryHeadsShareKeyValueHeads) {
+  // Four query heads over two key/value heads: heads 0, 1 read kv head 0 (value 10), 2, 3 kv head 1.
+  auto r = run1("Attention", 23, {zeros4(1, 4, 1, 1), zeros4(1, 2, 1, 1), tensor<float>({1, 2, 1, 1}, {10, 20})});
+  expect_floats_near(r, {10, 10, 20, 20});
+}
+
+TEST(AttentionOp, PastCachesAreConcatenated) {
+  // past key/value {0}/{2} then new {0}/{4}: equal scores, Y = 3; causal with past length 1 lets
+  // the one query see both keys.
+  auto out = run_op("Attention", 23,
+                    {zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), tensor<float>({1, 1, 1, 1}, {4}), none(), zeros4(1, 1, 1, 1),
+                     tensor<float>({1, 1, 1, 1}, {2})},
+                    {attr_int("is_causal", 1)}, 3);
+  expect_floats_near(out[0], {3});
+  EXPECT_EQ(out[1].tensor.shape(), (Shape{1, 1, 2, 1}));
+  expect_floats_near(out[2], {2, 4});
+}
+
+TEST(AttentionOp, ThreeDimensionalInputs) {
+  // Q (1, 1, 2) as two heads of size 1, K and V (1, 2, 1) as one head; Y (1, 1, 2).
+  auto r = run1("Attention", 23,
+                {tensor<float>({1, 1, 2}, {0, 0}), tensor<float>({1, 2, 1}, {0, 0}), tensor<float>({1, 2, 1}, {2, 4})},
+                {attr_int("q_num_heads", 2), attr_int("kv_num_heads", 1)});
+  EXPECT_EQ(r.tensor.shape(), (Shape{1, 1, 2}));
+  expect_floats_near(r, {3, 3});
+}
+
+TEST(AttentionOp, QkOutputModesAndSoftcap) {
+  // Scores 2 * {1, 3} = {2, 6} (head size 1: scale 1); softcap 4: 4 tanh(x / 4) = {1.8484686,
+  // 3.6205930}; mask {0, -1}: {1.8484686, 2.6205930}; softmax {0.3160197, 0.6839803}.
+  std::vector<Value> in = {tensor<float>({1, 1, 1, 1}, {2}), tensor<float>({1, 1, 2, 1}, {1, 3}),
+                           tensor<float>({1, 1, 2, 1}, {0, 1}), tensor<float>({2}, {0, -1})};
+  auto run_mode = [&](int64_t mode) {
+    return run_op("Attention", 23, in, {attr_float("softcap", 4), attr_int("qk_matmul_output_mode", mode)}, 4)[3];
+  };
+  expect_floats_near(run_mode(0), {2, 6}, 1e-6f);
+  expect_floats_near(run_mode(1), {1.8484686f, 3.6205930f}, 1e-6f);
+  expect_floats_near(run_mode(2), {1.8484686f, 2.6205930f}, 1e-6f);
+  expect_floats_near(run_mode(3), {0.3160197f, 0.6839803f}, 1e-6f);
+}
+
+TEST(AttentionOp, Version24NonPaddedLengthsAndShortMasks) {
+  // nonpad_kv_seqlen 2 hides the third key (value 100): mean of 2 and 4.
+  auto v = tensor<float>({1, 1, 3, 1}, {2, 4, 100});
+  auto r = run1("Attention", 24, {zeros4(1, 1, 1, 1), zeros4(1, 1, 3, 1), v, none(), none(), none(), tensor<int64_t>({1}, {2})});
+  expect_floats_near(r, {3});
+  // A mask of 2 columns for 3 keys is padded with -inf.
+  auto m = run1("Attention", 24, {zeros4(1, 1, 1, 1), zeros4(1, 1, 3, 1), v, tensor<bool>({2}, {true, true})});
+  expect_floats_near(m, {3});
+}
+
+TEST(AttentionOp, FullyMaskedRowIsNaN) {
+  auto r = run1("Attention", 23, {zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), tensor<bool>({1}, {false})});
+  EXPECT_TRUE(std::isnan(values_of<float>(r)[0]));
+}
+
+TEST(AttentionOp, InconsistentInputsTrap) {
+  expect_trap([] { run1("Attention", 23, {zeros4(1, 3, 1, 1), zeros4(1, 2, 1, 1), zeros4(1, 2, 1, 1)}); }, "multiple");
+  expect_trap([] { run1("Attention", 23, {zeros4(1, 1, 1, 2), zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1)}); }, "inconsistent");
+  expect_trap([] {
+    run1("Attention", 23, {zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), none(), zeros4(1, 1, 1, 1)});
+  }, "together");
+  expect_trap([] { run1("Attention", 23, {tensor<float>({1, 1, 2}, {0, 0}), tensor<float>({1, 1, 2}, {0, 0}),
+                                          tensor<float>({1, 1, 2}, {0, 0})}); }, "q_num_heads");
+  expect_trap([] { run1("Attention", 23, {zeros4(1, 1, 2, 1), zeros4(1, 1, 2, 1), zeros4(1, 1, 2, 1), tensor<bool>({3}, {true, true, true})}); },
+              "does not fit");
+}
+
 }  // namespace
 }  // namespace sonnx::testing
