@@ -15,7 +15,8 @@
 //     mask gives 0 where true and -inf where false, any other type adds its values. In version
 //     24 a last dim shorter than total is padded with -inf; in version 23 it must be 1 or total.
 //   - is_causal = 1: -inf where j > i + past_len (the upper-left aligned triangle of the new
-//     positions), together with attn_mask if both are given.
+//     positions). Version 23's text allows only one of attn_mask and is_causal; given both, this
+//     kernel applies both, as version 24 prescribes.
 //   - nonpad_kv_seqlen (version 24, int64 (batch)): -inf where j >= nonpad_kv_seqlen[b].
 // A row whose every score is -inf gives NaN, as the softmax of the definition does.
 // Outputs: Y (Q's type; 3-D as (batch, q_len, q_heads * v_head) for 3-D inputs), present_key and
@@ -26,6 +27,8 @@
 // sqrt(scale) each, which the definition recommends against overflow, is not needed in double,
 // and softmax_precision (which asks for at least that precision) is checked and then satisfied.
 // Version 24's schema carries a function body; this kernel computes what it computes.
+// (onnx 1.19's definition applied softcap after the mask and swapped modes 1 and 2; the 1.22
+// documents this follows put softcap first, so 1.19's test data with both differs.)
 #include <limits>
 
 #include "support/shape.h"
@@ -97,7 +100,7 @@ std::vector<double> attention_bias(OpContext& ctx, const AttnShape& a) {
   Shape full{a.batch, a.q_heads, a.q_len, a.total};
   if (ctx.has_input(3)) {
     const Tensor& m = ctx.input(3);
-    if (m.rank() > 4 || m.rank() < 1) ctx.fail("attn_mask must have rank 1 to 4, got shape " + shape_str(m.shape()));
+    if (m.rank() > 4) ctx.fail("attn_mask must have rank at most 4, got shape " + shape_str(m.shape()));
     Shape md(4 - static_cast<size_t>(m.rank()), 1);
     md.insert(md.end(), m.shape().begin(), m.shape().end());
     for (size_t d = 0; d < 3; ++d)

@@ -474,6 +474,9 @@ TEST(AttentionOp, BooleanAndAdditiveMasks) {
   // Adding {0, ln 3}: weights {1/4, 3/4}, 2/4 + 12/4 = 3.5.
   auto f = run1("Attention", 23, {zeros4(1, 1, 1, 1), zeros4(1, 1, 2, 1), v, tensor<float>({1, 2}, {0, 1.0986123f})});
   expect_floats_near(f, {3.5f}, 1e-6f);
+  // A scalar mask adds the same value to every score: the weights stay equal.
+  auto s = run1("Attention", 23, {zeros4(1, 1, 1, 1), zeros4(1, 1, 2, 1), v, Value(Tensor::scalar<float>(5))});
+  expect_floats_near(s, {3});
 }
 
 TEST(AttentionOp, GroupedQueryHeadsShareKeyValueHeads) {
