@@ -1,7 +1,30 @@
-// Gelu: the shape rule (the kernel is still to come).
+// Gelu (version 20): the Gaussian error linear unit, elementwise on a floating tensor.
+//   approximate = "none" (default): y = 0.5 * x * (1 + erf(x / sqrt(2)))
+//   approximate = "tanh":           y = 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
+// Any other value of approximate traps. The schema's function body computes the same formula step
+// by step in T; this kernel evaluates it in double and rounds once to the element type.
+#include <numbers>
+
 #include "support/shape.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
-using support::same_as_input_rule;
+using namespace support;
+namespace {
+double gelu_exact(double x) { return 0.5 * x * (1.0 + std::erf(x / std::numbers::sqrt2)); }
+
+double gelu_tanh(double x) {
+  const double k = std::sqrt(2.0 / std::numbers::pi);
+  return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+}
+
+std::vector<Value> gelu(OpContext& ctx) {
+  std::string approximate = ctx.attr_string("approximate", "none");
+  if (approximate == "none") return one(float_unary(ctx, ctx.input(0), gelu_exact));
+  if (approximate == "tanh") return one(float_unary(ctx, ctx.input(0), gelu_tanh));
+  ctx.fail("attribute approximate must be \"none\" or \"tanh\", got \"" + approximate + "\"");
+}
+}  // namespace
+SONNX_KERNEL("", "Gelu", 20, gelu, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "Gelu", (20), same_as_input_rule);
 }  // namespace sonnx

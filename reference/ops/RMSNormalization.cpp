@@ -1,12 +1,53 @@
-// RMSNormalization: the shape rule (the kernel is still to come).
+// RMSNormalization (version 23): normalizes X by its root mean square over the dims [axis, r)
+// (axis default -1, allowed range [-r, r)) and scales:
+//   RMS = sqrt(mean of X^2 over those dims + epsilon),  Y = X / RMS * scale
+// scale (type V, which Y has too) broadcasts unidirectionally to X's shape. The schema's function
+// body computes the first stage in stash_type precision (float by default), casts the normalized
+// X back to X's type and multiplies in that precision; this kernel computes everything in double
+// and rounds Y once to V (stash_type is checked to name a floating type, then not needed).
 #include "support/shape.h"
+#include "support/elementwise.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+void check_stash_type(OpContext& ctx) {
+  auto stash = static_cast<DType>(ctx.attr_int("stash_type", 1));
+  if (stash != DType::Float && stash != DType::Double && stash != DType::Float16 && stash != DType::BFloat16)
+    ctx.fail("stash_type must name a floating type (1, 10, 11 or 16)");
+}
+
+std::vector<Value> rms_norm(OpContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& scale = ctx.input(1);
+  int64_t rank = x.rank();
+  int64_t axis = ctx.attr_int("axis", -1);
+  if (axis < -rank || axis >= rank) ctx.fail("axis " + std::to_string(axis) + " is out of range [-r, r)");
+  if (axis < 0) axis += rank;
+  check_stash_type(ctx);
+  auto epsilon = static_cast<double>(ctx.attr_float("epsilon", 1e-5f));
+  if (broadcast_shapes(ctx, x.shape(), scale.shape()) != x.shape())
+    ctx.fail("scale of shape " + shape_str(scale.shape()) + " does not broadcast to X's shape " + shape_str(x.shape()));
+  std::vector<double> xv = float_values(ctx, x);
+  std::vector<double> sv = float_values(ctx, broadcast_to(scale, x.shape()));
+  auto cols = static_cast<size_t>(element_count(x.shape(), static_cast<size_t>(axis)));
+  std::vector<double> y(xv.size());
+  for (size_t base = 0; base < xv.size(); base += cols) {
+    double sum_sq = 0;
+    for (size_t i = 0; i < cols; ++i) sum_sq += xv[base + i] * xv[base + i];
+    double rms = std::sqrt(sum_sq / static_cast<double>(cols) + epsilon);
+    for (size_t i = 0; i < cols; ++i) y[base + i] = xv[base + i] / rms * sv[base + i];
+  }
+  return one(float_tensor(ctx, scale.dtype(), x.shape(), y));
+}
+}  // namespace
+SONNX_KERNEL("", "RMSNormalization", 23, rms_norm, Accuracy::Rounding);
+namespace {
+// Y has X's shape and scale's element type (V).
 void rms_norm_shape(InferContext& ctx) {
   if (auto r = ctx.input_rank(0)) infer_axis(ctx, ctx.attr_int("axis", -1), *r);
-  same_as_input_rule(ctx);
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, ctx.input_elem(1), x ? std::optional<Dims>(*x) : std::nullopt);
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "RMSNormalization", (23), rms_norm_shape);
