@@ -380,5 +380,26 @@ TEST(MaxUnpoolOp, IndexOutOfRangeTraps) {
   });
 }
 
+TEST(Col2ImOp, OverlappingBlocksAddUp) {
+  // A 3x3 image folded from 2x2 blocks at stride 1: 4 block positions. With every column element 1,
+  // each pixel counts the windows covering it: corners 1, edges 2, the centre 4.
+  auto cols = tensor<float>({1, 4, 4}, std::vector<float>(16, 1.f));
+  auto out = run_op("Col2Im", 18, {cols, tensor<int64_t>({2}, {3, 3}), tensor<int64_t>({2}, {2, 2})});
+  EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 1, 3, 3}));
+  EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{1, 2, 1, 2, 4, 2, 1, 2, 1}));
+  // Padding 1 on every side with 2x2 blocks at stride 2: 2x2 positions, disjoint; block (0,0)
+  // covers padded rows/cols 0-1, i.e. only pixel (0,0) of the image (its offset (1,1)).
+  std::vector<float> v(16);
+  for (int i = 0; i < 16; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i);  // element (k, l) = 4k + l
+  auto padded = run_op("Col2Im", 18, {tensor<float>({1, 4, 4}, v), tensor<int64_t>({2}, {2, 2}), tensor<int64_t>({2}, {2, 2})},
+                       {attr_ints("pads", {1, 1, 1, 1}), attr_ints("strides", {2, 2})});
+  // Pixel (r, c) comes from block l = 2r + c at offset k = 3 - l (k = (1-r, 1-c) flattened): 4k + l.
+  EXPECT_EQ(values_of<float>(padded[0]), (std::vector<float>{12, 9, 6, 3}));
+  // A block count that does not match the geometry is refused.
+  EXPECT_THROW(run_op("Col2Im", 18, {tensor<float>({1, 4, 3}, std::vector<float>(12, 1.f)), tensor<int64_t>({2}, {3, 3}),
+                                     tensor<int64_t>({2}, {2, 2})}),
+               Trap);
+}
+
 }  // namespace
 }  // namespace sonnx::testing
