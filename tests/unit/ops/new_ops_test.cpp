@@ -547,5 +547,34 @@ TEST(AttentionOp, InconsistentInputsTrap) {
               "does not fit");
 }
 
+TEST(CumProdOp, TheSpecificationsExamples) {
+  // Changelog.md CumProd-26: x = [1, 2, 3], axis 0.
+  auto x = tensor<float>({3}, {1, 2, 3});
+  auto axis = tensor<int64_t>({}, {0});
+  auto run = [&](int64_t exclusive, int64_t reverse) {
+    return values_of<float>(run_op("CumProd", 26, {x, axis}, {attr_int("exclusive", exclusive), attr_int("reverse", reverse)})[0]);
+  };
+  EXPECT_EQ(run(0, 0), (std::vector<float>{1, 2, 6}));
+  EXPECT_EQ(run(1, 0), (std::vector<float>{1, 1, 2}));
+  EXPECT_EQ(run(0, 1), (std::vector<float>{6, 6, 3}));
+  EXPECT_EQ(run(1, 1), (std::vector<float>{6, 3, 1}));
+  // Along axis 1 of [[2, 3], [4, 5]] with an int32 axis: [[2, 6], [4, 20]]; int64 products wrap.
+  auto m = run_op("CumProd", 26, {tensor<int64_t>({2, 2}, {2, 3, 4, 5}), tensor<int32_t>({}, {1})});
+  EXPECT_EQ(values_of<int64_t>(m[0]), (std::vector<int64_t>{2, 6, 4, 20}));
+}
+
+TEST(BitCastOp, KeepsBitsAndRefusesOtherWidths) {
+  // 1.0f is 0x3F800000 = 1065353216; -2.0f is 0xC0000000 = -1073741824 as int32.
+  auto f = run_op("BitCast", 26, {tensor<float>({2}, {1.f, -2.f})}, {attr_int("to", static_cast<int64_t>(DType::Int32))});
+  EXPECT_EQ(values_of<int32_t>(f[0]), (std::vector<int32_t>{1065353216, -1073741824}));
+  // int4 -1 is 0b1111 = uint4 15; uint4 8 (0b1000) is int4 -8.
+  auto u = run_op("BitCast", 26, {tensor<int4_t>({1}, {{-1}})}, {attr_int("to", static_cast<int64_t>(DType::UInt4))});
+  EXPECT_EQ(values_of<uint4_t>(u[0])[0].v, 15);
+  auto s = run_op("BitCast", 26, {tensor<uint4_t>({1}, {{8}})}, {attr_int("to", static_cast<int64_t>(DType::Int4))});
+  EXPECT_EQ(values_of<int4_t>(s[0])[0].v, -8);
+  EXPECT_THROW(run_op("BitCast", 26, {tensor<float>({1}, {1.f})}, {attr_int("to", static_cast<int64_t>(DType::Int16))}), Trap);
+  EXPECT_THROW(run_op("BitCast", 26, {tensor<uint8_t>({1}, {2})}, {attr_int("to", static_cast<int64_t>(DType::Bool))}), Trap);
+}
+
 }  // namespace
 }  // namespace sonnx::testing
