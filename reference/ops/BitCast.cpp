@@ -42,7 +42,7 @@ std::vector<Value> bitcast(OpContext& ctx) {
     if (to == DType::Bool)
       for (int64_t i = 0; i < x.size(); ++i)
         if (std::to_integer<uint8_t>(src[i]) > 1) ctx.fail("byte " + std::to_string(i) + " is neither 0 nor 1: not a bool");
-    std::memcpy(dst, src, x.byte_size());
+    if (x.size() > 0) std::memcpy(dst, src, x.byte_size());  // an empty tensor may have no storage
   }
   return one(std::move(y));
 }
