@@ -133,8 +133,10 @@ void slice_shape(InferContext& ctx) {
     return;
   }
   if (starts->size() != ends->size()) ctx.fail("starts and ends have different lengths");
-  if (!axes)
+  if (!axes) {
+    axes.emplace();
     for (size_t i = 0; i < starts->size(); ++i) axes->push_back(static_cast<int64_t>(i));
+  }
   if (!steps) steps = std::vector<int64_t>(starts->size(), 1);
   if (axes->size() != starts->size() || steps->size() != starts->size())
     ctx.fail("starts, ends, axes and steps must have the same length");
