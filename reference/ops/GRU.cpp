@@ -59,28 +59,5 @@ SONNX_KERNEL("", "GRU", 14, gru, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "GRU", 22, gru, Accuracy::Rounding);
-namespace {
-// Y [seq, num_directions, batch, hidden] (layout 0) or [batch, seq, num_directions, hidden]
-// (layout 1, from version 14); Y_h (and LSTM's Y_c) [num_directions, batch, hidden] or
-// [batch, num_directions, hidden].
-void rnn_shape(InferContext& ctx) {
-  DType t = common_elem(ctx, {0, 1, 2});
-  std::string dir = ctx.attr_string("direction", "forward");
-  if (dir != "forward" && dir != "reverse" && dir != "bidirectional") ctx.fail("unknown direction '" + dir + "'");
-  Dim nd = known_dim(dir == "bidirectional" ? 2 : 1);
-  bool layout = ctx.version() >= 14 && ctx.attr_int("layout", 0) != 0;
-  require_rank(ctx, 0, 3, "X");
-  const Dims* x = ctx.input_shape(0);
-  Dim seq = x ? (*x)[layout ? 1 : 0] : Dim{}, batch = x ? (*x)[layout ? 0 : 1] : Dim{};
-  Dim hidden;
-  if (ctx.has_attr("hidden_size")) hidden = size_dim(ctx, ctx.attr_int("hidden_size", 0), "hidden_size");
-  else if (const Dims* r = ctx.input_shape(2); r && r->size() == 3) hidden = (*r)[2];
-  Dims y = layout ? Dims{batch, seq, nd, hidden} : Dims{seq, nd, batch, hidden};
-  Dims yh = layout ? Dims{batch, nd, hidden} : Dims{nd, batch, hidden};
-  if (ctx.has_output(0)) ctx.set_output(0, t, y);
-  for (size_t i = 1; i < ctx.num_outputs(); ++i)
-    if (ctx.has_output(i)) ctx.set_output(i, t, yh);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "GRU", (1, 3, 7, 14, 22), rnn_shape);
+SONNX_SHAPE_RULE("", "GRU", (1, 3, 7, 14, 22), recurrent_shape_rule);
 }  // namespace sonnx

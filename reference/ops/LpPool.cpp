@@ -36,27 +36,5 @@ SONNX_KERNEL("", "LpPool", 1, lp_pool_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "LpPool", 2, lp_pool_v2, Accuracy::Rounding);
 SONNX_KERNEL("", "LpPool", 18, lp_pool_v2, Accuracy::Rounding);
 SONNX_KERNEL("", "LpPool", 22, lp_pool_v2, Accuracy::Rounding);
-namespace {
-// [N, C, window outputs...]; ceil_mode from version 10 (LpPool 18), dilations from MaxPool 10,
-// AveragePool 19, LpPool 18.
-void lp_pool_shape(InferContext& ctx) {
-  DType t = ctx.input_elem(0);
-  const std::string op = ctx.node().op_type;
-  int64_t v = ctx.version();
-  bool new_attrs = op == "MaxPool" ? v >= 10 : op == "AveragePool" ? v >= 19 : v >= 18;
-  bool ceil_mode = (new_attrs || (op == "AveragePool" && v >= 10)) && ctx.attr_int("ceil_mode", 0) != 0;
-  if (!ctx.has_attr("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
-  std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
-  const Dims* x = ctx.input_shape(0);
-  std::optional<Dims> out;
-  if (x) {
-    if (x->size() != kernel.size() + 2)
-      ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " axes for an input of rank " + std::to_string(x->size()));
-    out = conv_like_dims(ctx, (*x)[1], &kernel, ceil_mode, new_attrs);
-  }
-  ctx.set_output(0, t, out);
-  if (ctx.has_output(1)) ctx.set_output(1, DType::Int64, out);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "LpPool", (1, 2, 11, 18, 22), lp_pool_shape);
+SONNX_SHAPE_RULE("", "LpPool", (1, 2, 11, 18, 22), pool_shape_rule);
 }  // namespace sonnx

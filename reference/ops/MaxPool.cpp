@@ -83,27 +83,5 @@ std::vector<Value> max_pool(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("", "MaxPool", 1, max_pool, Accuracy::Exact);
 SONNX_KERNEL("", "MaxPool", 22, max_pool, Accuracy::Exact);
-namespace {
-// [N, C, window outputs...]; ceil_mode from version 10 (LpPool 18), dilations from MaxPool 10,
-// AveragePool 19, LpPool 18.
-void max_pool_shape(InferContext& ctx) {
-  DType t = ctx.input_elem(0);
-  const std::string op = ctx.node().op_type;
-  int64_t v = ctx.version();
-  bool new_attrs = op == "MaxPool" ? v >= 10 : op == "AveragePool" ? v >= 19 : v >= 18;
-  bool ceil_mode = (new_attrs || (op == "AveragePool" && v >= 10)) && ctx.attr_int("ceil_mode", 0) != 0;
-  if (!ctx.has_attr("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
-  std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
-  const Dims* x = ctx.input_shape(0);
-  std::optional<Dims> out;
-  if (x) {
-    if (x->size() != kernel.size() + 2)
-      ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " axes for an input of rank " + std::to_string(x->size()));
-    out = conv_like_dims(ctx, (*x)[1], &kernel, ceil_mode, new_attrs);
-  }
-  ctx.set_output(0, t, out);
-  if (ctx.has_output(1)) ctx.set_output(1, DType::Int64, out);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "MaxPool", (1, 8, 10, 11, 12, 22), max_pool_shape);
+SONNX_SHAPE_RULE("", "MaxPool", (1, 8, 10, 11, 12, 22), pool_shape_rule);
 }  // namespace sonnx

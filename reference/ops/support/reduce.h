@@ -301,4 +301,34 @@ inline std::vector<Value> arg_extreme(OpContext& ctx, bool want_max) {
   return one(std::move(out));
 }
 
+// Running sums (CumSum) or products (CumProd) of x along `axis`: exclusive leaves out the current
+// element (the first result is 0 or 1), reverse runs from the end. The running value is kept in the
+// element type's arithmetic (float for float16/bfloat16, rounding each output); integers wrap.
+template <bool Product>
+Tensor running_along_axis(const OpContext& ctx, const Tensor& x, int64_t axis, bool exclusive, bool reverse) {
+  int64_t n = x.dim(axis);
+  int64_t outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
+  int64_t inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
+  Tensor out(x.dtype(), x.shape());
+  visit_real(ctx, x.dtype(), [&]<class T>() {
+    using C = compute_t<T>;
+    const T* src = x.data<T>();
+    T* dst = out.data<T>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        C acc = C(Product ? 1 : 0);
+        for (int64_t step = 0; step < n; ++step) {
+          int64_t j = reverse ? n - 1 - step : step;
+          int64_t at = (o * n + j) * inner + i;
+          C v = static_cast<C>(src[at]);
+          if (exclusive) dst[at] = to_storage<T>(acc);
+          if constexpr (std::is_integral_v<C>) acc = Product ? wrap_mul(acc, v) : wrap_add(acc, v);
+          else acc = Product ? acc * v : acc + v;
+          if (!exclusive) dst[at] = to_storage<T>(acc);
+        }
+      }
+  });
+  return out;
+}
+
 }  // namespace sonnx::support

@@ -371,4 +371,47 @@ TypeInfo optional_of(TypeInfo elem) {
   return t;
 }
 
+// [N, C, window outputs...]; ceil_mode from version 10 (LpPool 18), dilations from MaxPool 10,
+// AveragePool 19, LpPool 18.
+void pool_shape_rule(InferContext& ctx) {
+  DType t = ctx.input_elem(0);
+  const std::string op = ctx.node().op_type;
+  int64_t v = ctx.version();
+  bool new_attrs = op == "MaxPool" ? v >= 10 : op == "AveragePool" ? v >= 19 : v >= 18;
+  bool ceil_mode = (new_attrs || (op == "AveragePool" && v >= 10)) && ctx.attr_int("ceil_mode", 0) != 0;
+  if (!ctx.has_attr("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
+  std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
+  const Dims* x = ctx.input_shape(0);
+  std::optional<Dims> out;
+  if (x) {
+    if (x->size() != kernel.size() + 2)
+      ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " axes for an input of rank " + std::to_string(x->size()));
+    out = conv_like_dims(ctx, (*x)[1], &kernel, ceil_mode, new_attrs);
+  }
+  ctx.set_output(0, t, out);
+  if (ctx.has_output(1)) ctx.set_output(1, DType::Int64, out);
+}
+
+// Y [seq, num_directions, batch, hidden] (layout 0) or [batch, seq, num_directions, hidden]
+// (layout 1, from version 14); Y_h (and LSTM's Y_c) [num_directions, batch, hidden] or
+// [batch, num_directions, hidden].
+void recurrent_shape_rule(InferContext& ctx) {
+  DType t = common_elem(ctx, {0, 1, 2});
+  std::string dir = ctx.attr_string("direction", "forward");
+  if (dir != "forward" && dir != "reverse" && dir != "bidirectional") ctx.fail("unknown direction '" + dir + "'");
+  Dim nd = known_dim(dir == "bidirectional" ? 2 : 1);
+  bool layout = ctx.version() >= 14 && ctx.attr_int("layout", 0) != 0;
+  require_rank(ctx, 0, 3, "X");
+  const Dims* x = ctx.input_shape(0);
+  Dim seq = x ? (*x)[layout ? 1 : 0] : Dim{}, batch = x ? (*x)[layout ? 0 : 1] : Dim{};
+  Dim hidden;
+  if (ctx.has_attr("hidden_size")) hidden = size_dim(ctx, ctx.attr_int("hidden_size", 0), "hidden_size");
+  else if (const Dims* r = ctx.input_shape(2); r && r->size() == 3) hidden = (*r)[2];
+  Dims y = layout ? Dims{batch, seq, nd, hidden} : Dims{seq, nd, batch, hidden};
+  Dims yh = layout ? Dims{batch, nd, hidden} : Dims{nd, batch, hidden};
+  if (ctx.has_output(0)) ctx.set_output(0, t, y);
+  for (size_t i = 1; i < ctx.num_outputs(); ++i)
+    if (ctx.has_output(i)) ctx.set_output(i, t, yh);
+}
+
 }  // namespace sonnx::support

@@ -44,6 +44,10 @@ DType common_elem(const InferContext& ctx, const std::vector<size_t>& inputs);
 
 // Output 0 has input 0's type (elementwise operators of one input, normalisations ...).
 void same_as_input_rule(InferContext& ctx);
+// AveragePool, MaxPool and LpPool (every version): [N, C, window outputs...].
+void pool_shape_rule(InferContext& ctx);
+// RNN, GRU and LSTM (every version): Y, Y_h (and LSTM's Y_c) by layout and direction.
+void recurrent_shape_rule(InferContext& ctx);
 // Output 0 is input 0: its type and its known or partial value (Identity).
 void identity_rule(InferContext& ctx);
 // Broadcast all inputs; element type shared by all inputs (Add, Max, Sum, ...).
