@@ -46,26 +46,6 @@ SONNX_KERNEL("", "Upsample", 1, upsample_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "Upsample", 7, upsample_v7, Accuracy::Rounding);
 SONNX_KERNEL("", "Upsample", 9, upsample_v9, Accuracy::Rounding);
 namespace {
-// floor(dim * scale) for each axis with a known dim and scale.
-void scale_dims(const InferContext& ctx, Dims& o, const std::vector<int64_t>& axes, const std::vector<double>& scales) {
-  if (scales.size() != axes.size())
-    ctx.fail("there are " + std::to_string(scales.size()) + " scales for " + std::to_string(axes.size()) + " axes");
-  for (size_t i = 0; i < axes.size(); ++i) {
-    Dim& d = o[static_cast<size_t>(axes[i])];
-    if (!(scales[i] > 0) || scales[i] > 1e6) ctx.fail("scales must be positive");
-    if (!d.value) continue;
-    double v = std::floor(static_cast<double>(*d.value) * scales[i]);
-    if (v > static_cast<double>(kMaxDimValue)) ctx.fail("the scaled dimension is too large");
-    d = known_dim(static_cast<int64_t>(v));
-  }
-}
-std::optional<std::vector<double>> float_input(const InferContext& ctx, size_t i) {
-  const Tensor* t = ctx.input_value(i);
-  if (!t) return std::nullopt;
-  std::vector<double> v;
-  for (int64_t k = 0; k < t->size(); ++k) v.push_back(t->as_double(k));
-  return v;
-}
 // floor(dim * scale): scales from the attribute (7) or the input (9, 10).
 void upsample_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);

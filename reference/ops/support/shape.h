@@ -44,6 +44,10 @@ DType common_elem(const InferContext& ctx, const std::vector<size_t>& inputs);
 
 // Output 0 has input 0's type (elementwise operators of one input, normalisations ...).
 void same_as_input_rule(InferContext& ctx);
+// floor(dim * scale) for each axis with a known dim and scale (Resize, Upsample).
+void scale_dims(const InferContext& ctx, Dims& o, const std::vector<int64_t>& axes, const std::vector<double>& scales);
+// The elements of input i as doubles when its value is known at inference time.
+std::optional<std::vector<double>> float_input(const InferContext& ctx, size_t i);
 // AveragePool, MaxPool and LpPool (every version): [N, C, window outputs...].
 void pool_shape_rule(InferContext& ctx);
 // RNN, GRU and LSTM (every version): Y, Y_h (and LSTM's Y_c) by layout and direction.
