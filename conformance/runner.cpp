@@ -9,6 +9,7 @@
 
 #include "isolate.h"
 #include "optimized/exec/make_executor.h"
+#include "reference/catalogue/catalogue.h"
 #include "reference/model/errors.h"
 #include "reference/model/loader.h"
 #include "reference/ops/op_table.h"
@@ -101,6 +102,7 @@ RunReport run_conformance(const std::vector<TestCase>& tests, const RunOptions& 
   RunReport report;
   report.executor = options.executor;
   std::vector<const TestCase*> shard = select_tests(tests, options.filter, options.shard);
+  catalogue::all();  // parsed once here, before the forks: otherwise every test's child parses it again
 
   size_t done = 0;
   for (const TestCase* t : shard) {

@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSONNX_UNITY_BUILD=ON >/dev/null
 cmake --build build --target sonnx -j"$(nproc)"
 mkdir -p out
 # The newest suite available: onnx 1.19.1's (opsets 1-24) from the team's shared archive, imported

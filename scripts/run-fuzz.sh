@@ -6,7 +6,7 @@ set -euo pipefail
 seconds=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-fuzz"
-cmake -S "$root" -B "$build" -DSONNX_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S "$root" -B "$build" -DSONNX_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSONNX_UNITY_BUILD=ON >/dev/null
 cmake --build "$build" --target load_check_fuzz -j"$(nproc)" >/dev/null
 corpus="$build/corpus"
 mkdir -p "$corpus"

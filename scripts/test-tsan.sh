@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 repeat=3
 [[ ${1:-} == --repeat ]] && repeat=$2
-cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSONNX_TSAN=ON >/dev/null
+cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSONNX_TSAN=ON -DSONNX_UNITY_BUILD=ON >/dev/null
 cmake --build "$root/build-tsan" --target sonnx_unit_tests -j"$(nproc)"
 # halt_on_error: the first race fails the run. oneDNN and libgomp are not instrumented; their
 # internal synchronisation is invisible to TSan, and so are their memory accesses, except in the

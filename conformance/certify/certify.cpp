@@ -11,6 +11,7 @@
 #include "conformance/isolate.h"
 #include "optimized/exec/make_executor.h"
 #include "optimized/plan/prepare_model.h"
+#include "reference/catalogue/catalogue.h"
 #include "reference/model/errors.h"
 #include "reference/ops/op_table.h"
 #include "strict_compare.h"
@@ -139,6 +140,7 @@ CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const
   // backstop that also covers the reference's run.
   double backstop = options.timeout_seconds > 0 ? options.timeout_seconds * 2 + 300 : 0;
   size_t n = 0;
+  catalogue::all();  // parsed once here, before the forks: otherwise every test's child parses it again
   for (const TestCase* tc : shard) {
     ++n;
     if (auto it = done.find(tc->name); it != done.end()) {

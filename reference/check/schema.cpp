@@ -28,7 +28,6 @@ Resolved resolve(const Model& m, const Node& n, const std::map<std::string, int6
   return r;
 }
 
-std::string op_name(const Node& n) { return (n.domain.empty() ? "" : n.domain + ".") + n.op_type; }
 
 // Calls f(node, schema, path) for every node that resolves to a schema (not to a local function).
 template <class F>
@@ -59,7 +58,7 @@ void check_operator_exists(CheckContext& c) {
     Resolved r = resolve(m, n, opsets);
     if (r.local || !r.domain_imported || r.schema) return;
     c.report("OP-EXISTS", path, &n, "",
-             "OP-EXISTS: every operator exists in the imported opset; " + op_name(n) + " does not exist at version " +
+             "OP-EXISTS: every operator exists in the imported opset; " + qualified_op_type(n) + " does not exist at version " +
                  std::to_string(r.version) + " of domain '" + (n.domain.empty() ? "ai.onnx" : n.domain) + "' (and no model-local function has that name)");
   });
 }
@@ -68,7 +67,7 @@ void check_arity(CheckContext& c) {
   const Model& m = c.model.ir;
   for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
     Resolved r = resolve(m, n, opsets);
-    auto bad = [&](const std::string& what) { c.report("OP-ARITY", path, &n, "", "OP-ARITY: input and output counts follow the schema; " + op_name(n) + " " + what); };
+    auto bad = [&](const std::string& what) { c.report("OP-ARITY", path, &n, "", "OP-ARITY: input and output counts follow the schema; " + qualified_op_type(n) + " " + what); };
     if (r.local) {
       if (n.inputs.size() > r.local->inputs.size())
         bad("has " + std::to_string(n.inputs.size()) + " inputs, the function takes " + std::to_string(r.local->inputs.size()));
@@ -94,7 +93,7 @@ void check_arity(CheckContext& c) {
 void check_deprecated(CheckContext& c) {
   for_each_schema_node(c, [&](const Node& n, const catalogue::Schema& s, const std::string& path) {
     if (s.deprecated)
-      c.report("OP-DEPRECATED", path, &n, "", "OP-DEPRECATED: " + op_name(n) + " is deprecated since version " + std::to_string(s.version));
+      c.report("OP-DEPRECATED", path, &n, "", "OP-DEPRECATED: " + qualified_op_type(n) + " is deprecated since version " + std::to_string(s.version));
   });
 }
 
@@ -103,7 +102,7 @@ void check_required_attributes(CheckContext& c) {
     if (!s.documents_structure()) return;
     for (const auto& attr : s.attributes)
       if (attr.required && !n.attr(attr.name))
-        c.report("ATTR-REQUIRED", path, &n, "", "ATTR-REQUIRED: every required attribute is present; " + op_name(n) + " lacks '" + attr.name + "'");
+        c.report("ATTR-REQUIRED", path, &n, "", "ATTR-REQUIRED: every required attribute is present; " + qualified_op_type(n) + " lacks '" + attr.name + "'");
   });
 }
 
@@ -115,7 +114,7 @@ void check_attribute_types(CheckContext& c) {
       if (!spec || !a.ref_attr_name.empty()) continue;
       if (spec->type != a.type)
         c.report("ATTR-TYPE", path, &n, "",
-                 "ATTR-TYPE: attributes have their schema's type; '" + a.name + "' of " + op_name(n) + " is " + attribute_type_name(a.type) +
+                 "ATTR-TYPE: attributes have their schema's type; '" + a.name + "' of " + qualified_op_type(n) + " is " + attribute_type_name(a.type) +
                      ", " + s.id() + " says " + attribute_type_name(spec->type));
     }
   });
@@ -138,7 +137,7 @@ void check_opset_known(CheckContext& c) {
     int64_t known = catalogue::max_opset(n.domain);
     if (known > 0 && it->second > known)
       c.report("OP-OPSET-KNOWN", path, &n, "",
-               "OP-OPSET-KNOWN: every imported opset is one the operator catalogue describes; " + op_name(n) + " is used at " +
+               "OP-OPSET-KNOWN: every imported opset is one the operator catalogue describes; " + qualified_op_type(n) + " is used at " +
                    (n.domain.empty() ? std::string("ai.onnx") : n.domain) + " opset " + std::to_string(it->second) +
                    ", the catalogue ends at " + std::to_string(known));
   });

@@ -50,7 +50,6 @@ class Scope {
 
 TypeInfo type_of_tensor(const Tensor& t) { return tensor_type(t.dtype(), known_dims(t.shape())); }
 
-std::string op_name(const Node& n) { return n.domain.empty() ? n.op_type : n.domain + "." + n.op_type; }
 
 class Engine {
  public:
@@ -78,14 +77,14 @@ class Engine {
     issue.graph = g.path.empty() ? "main" : g.path;
     if (n) {
       issue.node = n->name.empty() ? "#" + std::to_string(n->index) : n->name;
-      issue.op_type = op_name(*n);
+      issue.op_type = qualified_op_type(*n);
     }
     issue.message = message;
     result_.errors.push_back(std::move(issue));
   }
 
   void note_without_rule(const Node& n, int64_t version) {
-    std::string key = op_name(n) + "-" + std::to_string(version);
+    std::string key = qualified_op_type(n) + "-" + std::to_string(version);
     for (const auto& s : result_.without_rule)
       if (s == key) return;
     result_.without_rule.push_back(key);

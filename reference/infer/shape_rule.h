@@ -145,7 +145,7 @@ struct ShapeRuleRegistrar {
 #define SONNX_SHAPE_RULE_CAT(a, b) SONNX_SHAPE_RULE_CAT_INNER(a, b)
 // SONNX_SHAPE_RULE("", "Relu", (1, 6, 13, 14), relu_shape): the rule for exactly those versions.
 #define SONNX_SHAPE_RULE(domain, op, versions, fn)                                             \
-  static const ::sonnx::ShapeRuleRegistrar SONNX_SHAPE_RULE_CAT(sonnx_shape_rule_, __LINE__)( \
+  static const ::sonnx::ShapeRuleRegistrar SONNX_SHAPE_RULE_CAT(sonnx_shape_rule_, __COUNTER__)( \
       domain, op, {SONNX_SHAPE_RULE_EXPAND versions}, fn)
 
 }  // namespace sonnx

@@ -110,5 +110,10 @@ struct Model {
 
 // "ai.onnx" and "" name the same domain.
 inline std::string canonical_domain(const std::string& d) { return d == "ai.onnx" ? "" : d; }
+// "Relu" for ai.onnx, "domain.Op" otherwise: how messages and reports name an operator.
+inline std::string qualified_op_type(const Node& n) {
+  std::string d = canonical_domain(n.domain);
+  return d.empty() ? n.op_type : d + "." + n.op_type;
+}
 
 }  // namespace sonnx

@@ -34,17 +34,5 @@ SONNX_KERNEL("", "Bernoulli", 15, bernoulli, Accuracy::Random);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "Bernoulli", 22, bernoulli, Accuracy::Random);
-namespace {
-DType dtype_attr(const InferContext& ctx, const char* name, DType def) {
-  if (!ctx.has_attr(name)) return def;
-  int64_t d = ctx.attr_int(name, 0);
-  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail(std::string(name) + " is not a data type");
-  return static_cast<DType>(d);
-}
-void bernoulli_shape(InferContext& ctx) {
-  const Dims* x = ctx.input_shape(0);
-  ctx.set_output(0, dtype_attr(ctx, "dtype", ctx.input_elem(0)), x ? std::optional<Dims>(*x) : std::nullopt);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "Bernoulli", (15, 22), bernoulli_shape);
+SONNX_SHAPE_RULE("", "Bernoulli", (15, 22), random_like_shape_rule);
 }  // namespace sonnx

@@ -10,16 +10,5 @@ namespace {
 std::vector<Value> blackman_window(OpContext& ctx) { return cosine_window(ctx, 0.41999998688697815f, 0.5f, 0.07999999821186066f); }
 }  // namespace
 SONNX_KERNEL("", "BlackmanWindow", 17, blackman_window, Accuracy::Rounding);
-namespace {
-// A 1-D window of `size` (a scalar input) elements of output_datatype (float by default).
-void window_fn_shape(InferContext& ctx) {
-  int64_t d = ctx.attr_int("output_datatype", static_cast<int64_t>(DType::Float));
-  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail("output_datatype is not a data type");
-  require_rank(ctx, 0, 0, "size");
-  Dim n;
-  if (auto v = ctx.input_ints(0); v && v->size() == 1) n = size_dim(ctx, (*v)[0], "size");
-  ctx.set_output(0, static_cast<DType>(d), Dims{n});
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "BlackmanWindow", (17), window_fn_shape);
+SONNX_SHAPE_RULE("", "BlackmanWindow", (17), window_fn_shape_rule);
 }  // namespace sonnx

@@ -43,12 +43,6 @@ SONNX_KERNEL("", "EyeLike", 9, eye_like, Accuracy::Exact);
 // the same kernel.
 SONNX_KERNEL("", "EyeLike", 22, eye_like, Accuracy::Exact);
 namespace {
-DType dtype_attr(const InferContext& ctx, const char* name, DType def) {
-  if (!ctx.has_attr(name)) return def;
-  int64_t d = ctx.attr_int(name, 0);
-  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail(std::string(name) + " is not a data type");
-  return static_cast<DType>(d);
-}
 void eye_like_shape(InferContext& ctx) {
   require_rank(ctx, 0, 2, "input");
   const Dims* x = ctx.input_shape(0);

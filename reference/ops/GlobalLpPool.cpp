@@ -26,18 +26,5 @@ SONNX_KERNEL("", "GlobalLpPool", 2, global_lp_pool_v2, Accuracy::Rounding);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "GlobalLpPool", 22, global_lp_pool_v2, Accuracy::Rounding);
-namespace {
-// [N, C, 1, ...]: every spatial axis pooled to 1.
-void global_pool_shape(InferContext& ctx) {
-  const Dims* x = ctx.input_shape(0);
-  std::optional<Dims> out;
-  if (x) {
-    if (x->size() < 2) ctx.fail("the input must have rank at least 2");
-    out = Dims{(*x)[0], (*x)[1]};
-    out->resize(x->size(), known_dim(1));
-  }
-  ctx.set_output(0, ctx.input_elem(0), out);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "GlobalLpPool", (1, 2, 22), global_pool_shape);
+SONNX_SHAPE_RULE("", "GlobalLpPool", (1, 2, 22), global_pool_shape_rule);
 }  // namespace sonnx

@@ -43,21 +43,7 @@ std::vector<Value> momentum(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("ai.onnx.preview.training", "Momentum", 1, momentum, Accuracy::Rounding);
 namespace {
-// Inputs R, T, then n tensors X, n gradients G and the state tensors; the outputs are the new X
-// and the new state, each of its input's type.
-void optimizer_shape(InferContext& ctx) {
-  size_t per = 2;  // outputs per optimized tensor
-  if (ctx.num_inputs() < 2) ctx.fail("inputs R and T are required");
-  size_t groups = per + 1;  // X, G and the states in the inputs
-  size_t n = (ctx.num_inputs() - 2) / groups;
-  if (n * groups + 2 != ctx.num_inputs()) ctx.fail("the inputs do not split into X, G and state groups");
-  if (n == 0) return;
-  for (size_t o = 0; o < ctx.num_outputs(); ++o) {
-    size_t g = o / n, k = o % n;
-    size_t in = 2 + (g == 0 ? 0 : g + 1) * n + k;  // X for group 0, states after G
-    if (const TypeInfo* t = ctx.input_type(in)) ctx.set_output(o, *t);
-  }
-}
+void momentum_shape(InferContext& ctx) { optimizer_shape_rule(ctx, 2); }
 }  // namespace
-SONNX_SHAPE_RULE("ai.onnx.preview.training", "Momentum", (1), optimizer_shape);
+SONNX_SHAPE_RULE("ai.onnx.preview.training", "Momentum", (1), momentum_shape);
 }  // namespace sonnx

@@ -59,12 +59,6 @@ SONNX_KERNEL("", "Multinomial", 7, multinomial, Accuracy::Random);
 // the same kernel.
 SONNX_KERNEL("", "Multinomial", 22, multinomial, Accuracy::Random);
 namespace {
-DType dtype_attr(const InferContext& ctx, const char* name, DType def) {
-  if (!ctx.has_attr(name)) return def;
-  int64_t d = ctx.attr_int(name, 0);
-  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail(std::string(name) + " is not a data type");
-  return static_cast<DType>(d);
-}
 // [batch, sample_size] of int32 by default.
 void multinomial_shape(InferContext& ctx) {
   require_rank(ctx, 0, 2, "input");

@@ -19,20 +19,5 @@ SONNX_KERNEL("", "RandomUniform", 1, random_uniform, Accuracy::Random);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "RandomUniform", 22, random_uniform, Accuracy::Random);
-namespace {
-DType dtype_attr(const InferContext& ctx, const char* name, DType def) {
-  if (!ctx.has_attr(name)) return def;
-  int64_t d = ctx.attr_int(name, 0);
-  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail(std::string(name) + " is not a data type");
-  return static_cast<DType>(d);
-}
-// Shape and dtype (float by default) from the attributes.
-void random_shape(InferContext& ctx) {
-  if (!ctx.has_attr("shape")) ctx.fail("attribute 'shape' is required");
-  Dims out;
-  for (int64_t d : ctx.attr_ints("shape")) out.push_back(size_dim(ctx, d, "shape"));
-  ctx.set_output(0, dtype_attr(ctx, "dtype", DType::Float), out);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "RandomUniform", (1, 22), random_shape);
+SONNX_SHAPE_RULE("", "RandomUniform", (1, 22), random_shape_rule);
 }  // namespace sonnx

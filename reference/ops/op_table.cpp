@@ -13,8 +13,7 @@ namespace {
 void collect_op_versions(const Model& model, const Graph& g, std::set<std::string>& ops) {
   for (const auto& n : g.nodes) {
     OpResolution r = resolve_op(model, n);
-    std::string d = canonical_domain(n.domain);
-    ops.insert(r.schema && !r.is_local_function ? r.schema->id() : d.empty() ? n.op_type : d + "." + n.op_type);
+    ops.insert(r.schema && !r.is_local_function ? r.schema->id() : qualified_op_type(n));
     for (const auto& a : n.attributes) {
       if (a.g) collect_op_versions(model, *a.g, ops);
       for (const auto& sg : a.graphs) collect_op_versions(model, *sg, ops);
@@ -24,8 +23,7 @@ void collect_op_versions(const Model& model, const Graph& g, std::set<std::strin
 
 void collect_op_types(const Graph& g, std::set<std::string>& ops) {
   for (const auto& n : g.nodes) {
-    std::string d = canonical_domain(n.domain);
-    ops.insert(d.empty() ? n.op_type : d + "." + n.op_type);
+    ops.insert(qualified_op_type(n));
     for (const auto& a : n.attributes) {
       if (a.g) collect_op_types(*a.g, ops);
       for (const auto& sg : a.graphs) collect_op_types(*sg, ops);

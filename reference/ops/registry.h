@@ -112,6 +112,6 @@ struct KernelRegistrar {
 #define SONNX_CONCAT(a, b) SONNX_CONCAT_INNER(a, b)
 // SONNX_KERNEL(domain, "Op", since_version, kernel_function, Accuracy::X)
 #define SONNX_KERNEL(domain, op, since, fn, acc) \
-  static const ::sonnx::KernelRegistrar SONNX_CONCAT(sonnx_kernel_, __LINE__)(domain, op, since, fn, acc)
+  static const ::sonnx::KernelRegistrar SONNX_CONCAT(sonnx_kernel_, __COUNTER__)(domain, op, since, fn, acc)
 
 }  // namespace sonnx

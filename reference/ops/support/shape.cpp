@@ -248,6 +248,57 @@ Dim size_dim(const InferContext& ctx, int64_t v, const std::string& what) {
   return known_dim(v);
 }
 
+DType dtype_attr(const InferContext& ctx, const char* name, DType def) {
+  if (!ctx.has_attr(name)) return def;
+  int64_t d = ctx.attr_int(name, 0);
+  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail(std::string(name) + " is not a data type");
+  return static_cast<DType>(d);
+}
+
+void random_shape_rule(InferContext& ctx) {
+  if (!ctx.has_attr("shape")) ctx.fail("attribute 'shape' is required");
+  Dims out;
+  for (int64_t d : ctx.attr_ints("shape")) out.push_back(size_dim(ctx, d, "shape"));
+  ctx.set_output(0, dtype_attr(ctx, "dtype", DType::Float), out);
+}
+
+void random_like_shape_rule(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, dtype_attr(ctx, "dtype", ctx.input_elem(0)), x ? std::optional<Dims>(*x) : std::nullopt);
+}
+
+void window_fn_shape_rule(InferContext& ctx) {
+  DType t = dtype_attr(ctx, "output_datatype", DType::Float);
+  require_rank(ctx, 0, 0, "size");
+  Dim n;
+  if (auto v = ctx.input_ints(0); v && v->size() == 1) n = size_dim(ctx, (*v)[0], "size");
+  ctx.set_output(0, t, Dims{n});
+}
+
+void global_pool_shape_rule(InferContext& ctx) {
+  const Dims* x = ctx.input_shape(0);
+  std::optional<Dims> out;
+  if (x) {
+    if (x->size() < 2) ctx.fail("the input must have rank at least 2");
+    out = Dims{(*x)[0], (*x)[1]};
+    out->resize(x->size(), known_dim(1));
+  }
+  ctx.set_output(0, ctx.input_elem(0), out);
+}
+
+void optimizer_shape_rule(InferContext& ctx, size_t per) {
+  if (ctx.num_inputs() < 2) ctx.fail("inputs R and T are required");
+  size_t groups = per + 1;  // X, G and the states in the inputs
+  size_t n = (ctx.num_inputs() - 2) / groups;
+  if (n * groups + 2 != ctx.num_inputs()) ctx.fail("the inputs do not split into X, G and state groups");
+  if (n == 0) return;
+  for (size_t o = 0; o < ctx.num_outputs(); ++o) {
+    size_t g = o / n, k = o % n;
+    size_t in = 2 + (g == 0 ? 0 : g + 1) * n + k;  // X for group 0, states after G
+    if (const TypeInfo* t = ctx.input_type(in)) ctx.set_output(o, *t);
+  }
+}
+
 namespace {
 std::vector<int64_t> axis_attr(const InferContext& ctx, const std::string& name, size_t rank, int64_t def, int64_t min) {
   std::vector<int64_t> v = ctx.attr_ints(name);
