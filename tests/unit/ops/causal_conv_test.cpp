@@ -132,6 +132,20 @@ TEST(CausalConvWithStateOp, Float16) {
   EXPECT_EQ(static_cast<float>(values_of<float16_t>(out[1])[0]), 0.75f);
 }
 
+// bfloat16: the float computation on the same (bfloat16) values, within bfloat16's precision.
+TEST(CausalConvWithStateOp, BFloat16) {
+  auto x = retyped<bfloat16_t>(tensor<float>({1, 2, 4}, wavy(8, 0.4f)));
+  auto w = retyped<bfloat16_t>(tensor<float>({2, 1, 3}, wavy(6, 1.0f)));
+  auto b = retyped<bfloat16_t>(tensor<float>({2}, {0.25f, -0.5f}));
+  auto p = retyped<bfloat16_t>(tensor<float>({1, 2, 2}, wavy(4, 2.0f)));
+  auto out = causal({x, w, b, p}, "swish");
+  ASSERT_EQ(out[0].tensor.dtype(), DType::BFloat16);
+  auto f = [](const Value& v) { return tensor<float>(v.tensor.shape(), floats_of<bfloat16_t>(v)); };
+  auto want = causal({f(x), f(w), f(b), f(p)}, "swish");
+  expect_near(floats_of<bfloat16_t>(out[0]), values_of<float>(want[0]), 1e-2f);
+  expect_near(floats_of<bfloat16_t>(out[1]), values_of<float>(want[1]), 0);  // copied values
+}
+
 TEST(CausalConvWithStateOp, RejectsBadActivationAndShapes) {
   auto x = tensor<float>({1, 2, 3}, iota_f(6));
   auto w = tensor<float>({2, 1, 2}, {1, 1, 1, 1});

@@ -124,20 +124,12 @@ TEST(FlexAttentionOp, ProbModScalesTheOutput) {
 // float16 inputs: the modifiers see float tensors (the default softmax_precision), and Y is
 // float16. Double inputs: double tensors. softmax_precision = 11 asks for double explicitly.
 TEST(FlexAttentionOp, ModifiersSeeTheSoftmaxPrecisionType) {
-  auto h = [](const Value& v) {
-    std::vector<float16_t> r;
-    for (float f : values_of<float>(v)) r.emplace_back(f);
-    return tensor<float16_t>(v.tensor.shape(), r);
-  };
+  auto h = [](const Value& v) { return retyped<float16_t>(v); };
   Qkv a = make_qkv();
   auto fmod = modifier("score_mod", {constant("c", Tensor::scalar<float>(0)), node("Add", {"x", "c"}, {"y"})});
   Value y16 = flex({h(a.q), h(a.k), h(a.v)}, {fmod});
   ASSERT_EQ(y16.tensor.dtype(), DType::Float16);
-  auto floats = [](const Value& v) {
-    std::vector<float> r;
-    for (float16_t x : values_of<float16_t>(v)) r.push_back(static_cast<float>(x));
-    return r;
-  };
+  auto floats = [](const Value& v) { return floats_of<float16_t>(v); };
   expect_near(floats(y16), floats(flex({h(a.q), h(a.k), h(a.v)})), 0);  // adding 0 changes nothing
   expect_near(floats(y16), values_of<float>(flex({a.q, a.k, a.v})), 2e-3f);
 
@@ -149,6 +141,18 @@ TEST(FlexAttentionOp, ModifiersSeeTheSoftmaxPrecisionType) {
   Value yd = flex({a.q, a.k, a.v}, {dmod, attr_int("softmax_precision", 11)});
   EXPECT_EQ(yd.tensor.dtype(), DType::Float);
   expect_floats_near(yd, values_of<float>(flex({a.q, a.k, a.v})));
+}
+
+// double and bfloat16 inputs: Y of the input type, the float computation within its precision.
+TEST(FlexAttentionOp, DoubleAndBFloat16) {
+  Qkv a = make_qkv();
+  Value yd = flex({retyped<double>(a.q), retyped<double>(a.k), retyped<double>(a.v)});
+  ASSERT_EQ(yd.tensor.dtype(), DType::Double);
+  std::vector<float> want = values_of<float>(flex({a.q, a.k, a.v}));
+  expect_near(floats_of<double>(yd), want, 1e-6f);
+  Value yb = flex({retyped<bfloat16_t>(a.q), retyped<bfloat16_t>(a.k), retyped<bfloat16_t>(a.v)});
+  ASSERT_EQ(yb.tensor.dtype(), DType::BFloat16);
+  expect_near(floats_of<bfloat16_t>(yb), want, 2e-2f);
 }
 
 TEST(FlexAttentionOp, RejectsBadModifiersAndShapes) {

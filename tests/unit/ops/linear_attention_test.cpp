@@ -238,6 +238,26 @@ TEST(LinearAttentionOp, StateTypeFollowsPastState) {
   EXPECT_EQ(without[1].tensor.dtype(), DType::Float16);
 }
 
+// bfloat16 activations and state: the float computation on the same values, within bfloat16's
+// precision.
+TEST(LinearAttentionOp, BFloat16) {
+  Case c = make_case({1, 3, 2, 1, 2, 2});
+  c.decay = {-0.25f, -0.5f, -0.125f};
+  c.beta = {0.5f, 0.75f, 0.25f};
+  c.per_key_decay = false;
+  std::vector<Value> in = inputs_of(c, true), in16, in32;
+  for (const Value& v : in) {
+    in16.push_back(retyped<bfloat16_t>(v));
+    in32.push_back(tensor<float>(v.tensor.shape(), floats_of<bfloat16_t>(in16.back())));
+  }
+  auto got = linear_attention(in16, "gated_delta", 2, 1);
+  auto want = linear_attention(in32, "gated_delta", 2, 1);
+  ASSERT_EQ(got[0].tensor.dtype(), DType::BFloat16);
+  ASSERT_EQ(got[1].tensor.dtype(), DType::BFloat16);
+  expect_near(floats_of<bfloat16_t>(got[0]), values_of<float>(want[0]), 1e-2f);
+  expect_near(floats_of<bfloat16_t>(got[1]), values_of<float>(want[1]), 1e-2f);
+}
+
 TEST(LinearAttentionOp, RejectsMissingOrUnusedGatesAndBadHeads) {
   auto x = tensor<float>({1, 1, 2}, {1, 2});
   auto g = tensor<float>({1, 1, 1}, {0});
