@@ -10,6 +10,9 @@ OUT_DIR/conv/test_conv_no_value_info/
                                     Conv(X, Identity(W0), B) + Relu without any value_info: only
                                     type inference tells the compiler W is a float [3,2,3,3] tensor,
                                     which the oneDNN convolution needs; expected output from numpy
+OUT_DIR/new-ops/test_*/             one model each for CausalConvWithState-27, LinearAttention-27
+                                    and ai.onnx.preview FlexAttention-1 (with a score_mod graph);
+                                    expected outputs from the numpy loops in new_ops_fixtures.py
 """
 import os
 import shutil
@@ -17,6 +20,8 @@ import sys
 
 import numpy as np
 from onnx import TensorProto, helper as h, numpy_helper
+
+import new_ops_fixtures
 
 
 def write_pb(path, array, name):
@@ -71,6 +76,8 @@ def main():
         refused = f.read()
     test_dir(os.path.join(out, "refused"), "test_attr_unknown", refused, [("X", x)], [("Y", np.maximum(x, 0))])
     test_dir(os.path.join(out, "conv"), "test_conv_no_value_info", *conv_model())
+    for name, model in new_ops_fixtures.MODELS:
+        test_dir(os.path.join(out, "new-ops"), name, *model())
 
 
 main()

@@ -217,6 +217,22 @@ std::vector<T> values_of(const Value& v) {
 
 // --- Values and checks shared by the operator tests.
 
+// A float tensor value converted to floating type T (rounded once for float16/bfloat16).
+template <class T>
+Value retyped(const Value& v) {
+  std::vector<T> r;
+  for (float f : values_of<float>(v)) r.push_back(static_cast<T>(f));
+  return tensor<T>(v.tensor.shape(), r);
+}
+
+// The elements of a floating tensor value of type T as floats.
+template <class T>
+std::vector<float> floats_of(const Value& v) {
+  std::vector<float> r;
+  for (T x : values_of<T>(v)) r.push_back(static_cast<float>(x));
+  return r;
+}
+
 inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 inline constexpr float kInf = std::numeric_limits<float>::infinity();
 

@@ -1,0 +1,39 @@
+// Type and shape inference of a model written in ONNX's text syntax, for the shape-rule tests of
+// the operator files (tests/unit/ops/).
+#pragma once
+#include <string>
+
+#include <gtest/gtest.h>
+#include <onnx/defs/parser.h>
+
+#include "reference/infer/infer.h"
+#include "reference/model/loader.h"
+
+namespace sonnx::testing {
+
+// The text syntax spells an output of unknown shape "float Y", which parses as a scalar; here such
+// a declaration means "shape not declared", so rank-0 output declarations are dropped (in
+// subgraphs too).
+inline void forget_scalar_outputs(Graph& g) {
+  for (auto& o : g.outputs)
+    if (o.type.shape && o.type.shape->empty()) o.type.shape.reset();
+  for (auto& n : g.nodes)
+    for (auto& a : n.attributes)
+      if (a.g) forget_scalar_outputs(*a.g);
+}
+
+inline InferenceResult infer_text(const char* text) {
+  onnx::ModelProto proto;
+  auto status = onnx::OnnxParser::Parse(proto, text);
+  EXPECT_TRUE(status.IsOK()) << status.ErrorMessage();
+  Model m = model_from_proto(proto, ".");
+  forget_scalar_outputs(m.graph);
+  return infer_model(m);
+}
+
+inline std::string inferred(const InferenceResult& r, const std::string& name) {
+  auto it = r.types.find(name);
+  return it == r.types.end() ? "absent" : it->second.str();
+}
+
+}  // namespace sonnx::testing
