@@ -1,8 +1,9 @@
 // The small element types (float8, float4, int4, uint4, int2, uint2) in the kernels that move data
 // or only inspect values: Transpose, Pad, ConstantOfShape (versions 20-25), Dropout-22, IsInf-20,
 // IsNaN-20, QLinearMatMul-21, and the element-moving kernels whose schemas do not list the small
-// types but share the generic copy path (Concat, Where, Gather, GatherElements, ScatterND,
-// ScatterElements, Expand, Tile, Slice). Inputs are tensors of distinct codes where the type has
+// types but share the generic copy path (Concat, Where, Gather, GatherElements, GatherND,
+// ScatterND, ScatterElements, Expand, Tile, Slice, Split, Compress, ReverseSequence, Trilu,
+// CenterCropPad, the sequence operators, Optional). Inputs are tensors of distinct codes where the type has
 // enough of them; the expected output is the selection or permutation of input codes the
 // operator's text defines, written out by hand. Each test runs every (version, type) pair the
 // catalogue lists and counts them, so an empty loop cannot pass.
@@ -220,6 +221,38 @@ TEST(SmallTypesGenericCopy, ConcatWhereGatherScatterExpandTileSlice) {
     expect_codes(run1("Slice", 13, {x, ints({2}), ints({-4}), ints({0}), ints({-1})}), d, {3}, {c, b, a});
     // A reduction computes: still refused for these types.
     EXPECT_ANY_THROW(run1("ScatterND", 18, {x, tensor<int64_t>({1, 1}, {1}), codes(d, {1}, {z})}, {attr_string("reduction", "add")}));
+  }
+}
+
+TEST(SmallTypesGenericCopy, GatherNDSplitCompressReverseTriluCropSequencesOptionals) {
+  for (DType d : small_dtypes()) {
+    SCOPED_TRACE(dtype_name(d));
+    const unsigned a = 1, b = 2, c = 3, z = 0;
+    Value x = codes(d, {3}, {a, b, c});
+    Value m = codes(d, {2, 2}, {z, a, b, c});  // m[i][j] = {z, a; b, c}
+    expect_codes(run1("GatherND", 13, {m, tensor<int64_t>({2, 2}, {1, 0, 0, 1})}), d, {2}, {b, a});
+    auto parts = run_op("Split", 18, {x, ints({1, 2})}, {}, 2);
+    expect_codes(parts[0], d, {1}, {a});
+    expect_codes(parts[1], d, {2}, {b, c});
+    expect_codes(run1("Compress", 11, {x, tensor<bool>({3}, {true, false, true})}), d, {2}, {a, c});
+    // ReverseSequence: m as [time, batch]; batch 0 reverses 2 steps, batch 1 keeps its single one.
+    expect_codes(run1("ReverseSequence", 10, {m, ints({2, 1})}, {attr_int("time_axis", 0), attr_int("batch_axis", 1)}), d,
+                 {2, 2}, {b, a, z, c});
+    // Trilu: the upper triangle stays, the element below the diagonal becomes the zero byte.
+    expect_codes(run1("Trilu", 14, {codes(d, {2, 2}, {a, b, c, a})}), d, {2, 2}, {a, b, z, a});
+    expect_codes(run1("CenterCropPad", 18, {x, ints({5})}), d, {5}, {z, a, b, c, z});
+    expect_codes(run1("CenterCropPad", 18, {x, ints({1})}), d, {1}, {b});
+    // Sequences and optionals hold small tensors like any other.
+    Value seq = run1("SplitToSequence", 11, {x, ints({2, 1})});
+    ASSERT_TRUE(seq.is_sequence());
+    ASSERT_EQ(seq.sequence.size(), 2u);
+    expect_codes(seq.sequence[0], d, {2}, {a, b});
+    expect_codes(seq.sequence[1], d, {1}, {c});
+    expect_codes(run1("ConcatFromSequence", 11, {seq}, {attr_int("axis", 0)}), d, {3}, {a, b, c});
+    expect_codes(run1("SequenceAt", 11, {seq, i64_scalar(-1)}), d, {1}, {c});
+    Value opt = run1("Optional", 15, {x});
+    ASSERT_TRUE(opt.is_optional() && opt.optional);
+    expect_codes(run1("OptionalGetElement", 18, {opt}), d, {3}, {a, b, c});
   }
 }
 
