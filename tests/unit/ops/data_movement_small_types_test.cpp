@@ -1,6 +1,6 @@
 // The small element types (float8, float4, int4, uint4, int2, uint2) in the kernels that move data
-// or only inspect values: Transpose, Pad, ConstantOfShape (versions 20-25), Dropout-22, IsInf-20,
-// IsNaN-20, QLinearMatMul-21, and the element-moving kernels whose schemas do not list the small
+// or only inspect values: Transpose, Pad, ConstantOfShape (versions 20-25), TensorScatter-24,
+// If/Loop/Scan (19-25), Dropout-22, IsInf-20, IsNaN-20, QLinearMatMul-21, and the element-moving kernels whose schemas do not list the small
 // types but share the generic copy path (Concat, Where, Gather, GatherElements, GatherND,
 // ScatterND, ScatterElements, Expand, Tile, Slice, Split, Compress, ReverseSequence, Trilu,
 // CenterCropPad, the sequence operators, Optional). Inputs are tensors of distinct codes where the type has
@@ -201,6 +201,63 @@ TEST(SmallTypesQLinearMatMul, Float8Product) {
   auto f = [](float v) { return Value(Tensor::scalar<float>(v)); };
   expect_codes(run1("QLinearMatMul", 21, {a, f(1), zero, b, f(1), zero, f(1), zero}), d, {1, 1}, {0x48});
   expect_codes(run1("QLinearMatMul", 21, {a, f(1), zero, b, f(1), zero, f(2), zero}), d, {1, 1}, {0x40});
+}
+
+// ---------------------------------------------------------------------------------------------
+// TensorScatter-24 writes update's slices at the write index (linear, circular).
+
+TEST(SmallTypesTensorScatter, WritesAtTheIndexLinearAndCircular) {
+  int n = for_each_listed("TensorScatter", {24}, [](int64_t v, DType d) {
+    const unsigned a = 1, b = 2, z = 0;
+    Value past = codes(d, {1, 4, 1}, {z, z, z, z});
+    Value update = codes(d, {1, 2, 1}, {a, b});
+    expect_codes(run1("TensorScatter", v, {past, update, ints({1})}), d, {1, 4, 1}, {z, a, b, z});
+    expect_codes(run1("TensorScatter", v, {past, update, ints({3})}, {attr_string("mode", "circular")}), d, {1, 4, 1},
+                 {b, z, z, a});
+  });
+  EXPECT_EQ(n, 8);
+}
+
+// ---------------------------------------------------------------------------------------------
+// If, Loop and Scan pass small tensors (and If sequences) through unchanged.
+
+onnx::GraphProto identities(const std::vector<std::string>& ins, const std::vector<std::pair<std::string, std::string>>& moves) {
+  std::vector<onnx::NodeProto> nodes;
+  std::vector<onnx::ValueInfoProto> gin, gout;
+  for (const auto& i : ins) gin.push_back(vi(i));
+  for (const auto& [from, to] : moves) {
+    nodes.push_back(node("Identity", {from}, {to}));
+    gout.push_back(vi(to));
+  }
+  return graph("body", nodes, gin, gout);
+}
+
+TEST(SmallTypesControlFlow, IfLoopScanPassValuesThrough) {
+  int n = for_each_listed("Scan", {19, 21, 23, 24, 25}, [](int64_t v, DType d) {
+    Codes in = {1, 2, 3};
+    Value x = codes(d, {3}, in);
+    // If: the taken branch returns the outer x (as a tensor, then inside a sequence).
+    onnx::GraphProto then_b = identities({}, {{"X", "o"}});
+    onnx::GraphProto else_b = identities({}, {{"E", "o"}});
+    onnx::GraphProto g = graph("m", {node("If", {"C"}, {"Y"}, {attr_graph("then_branch", then_b), attr_graph("else_branch", else_b)})},
+                               {vi("C"), vi("X"), vi("E")}, {vi("Y")});
+    NamedValues out = run_graph(g, {{"", v}}, {{"C", bool_scalar(true)}, {"X", x}, {"E", codes(d, {1}, {0})}});
+    expect_codes(out["Y"], d, {3}, in);
+    Value seq = seq_of({x}, d);
+    out = run_graph(g, {{"", v}}, {{"C", bool_scalar(false)}, {"X", x}, {"E", seq}});
+    ASSERT_TRUE(out["Y"].is_sequence());
+    expect_codes(out["Y"].sequence.at(0), d, {3}, in);
+    // Loop: two iterations carry x unchanged.
+    onnx::GraphProto loop_body = identities({"i", "c", "v"}, {{"c", "c_out"}, {"v", "v_out"}});
+    expect_codes(run1("Loop", v, {i64_scalar(2), Value(), x}, {attr_graph("body", loop_body)}), d, {3}, in);
+    // Scan: the state passes through, the scan output restacks x's rows.
+    onnx::GraphProto scan_body = identities({"s", "r"}, {{"s", "s_out"}, {"r", "y"}});
+    auto scan = run_op("Scan", v, {codes(d, {1}, {3}), codes(d, {3, 1}, in)},
+                       {attr_graph("body", scan_body), attr_int("num_scan_inputs", 1)}, 2);
+    expect_codes(scan[0], d, {1}, {3});
+    expect_codes(scan[1], d, {3, 1}, in);
+  });
+  EXPECT_EQ(n, 4 + 6 + 7 + 8 + 10);
 }
 
 // ---------------------------------------------------------------------------------------------
