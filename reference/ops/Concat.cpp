@@ -1,7 +1,7 @@
 // Concat: joins tensors along an axis; all other dimensions must agree. Version 1 defaults the
 // axis to 1; from version 4 it is required; negative axes are accepted (documented from 11).
 #include "support/shape.h"
-#include "support/kernel.h"
+#include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
@@ -31,18 +31,13 @@ std::vector<Value> concat(OpContext& ctx) {
   int64_t outer = element_count(out_shape, 0, static_cast<size_t>(axis));
   int64_t inner = element_count(out_shape, static_cast<size_t>(axis) + 1, out_shape.size());
   int64_t out_row = out_shape[static_cast<size_t>(axis)] * inner;
-  visit_dtype(first.dtype(), [&]<class T>() {
-    T* dst = out.data<T>();
-    int64_t offset = 0;
-    for (size_t k = 0; k < ctx.num_inputs(); ++k) {
-      const Tensor& t = ctx.input(k);
-      const T* src = t.data<T>();
-      int64_t row = t.dim(axis) * inner;
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t j = 0; j < row; ++j) dst[o * out_row + offset + j] = src[o * row + j];
-      offset += row;
-    }
-  });
+  int64_t offset = 0;
+  for (size_t k = 0; k < ctx.num_inputs(); ++k) {  // block copies: any element type
+    const Tensor& t = ctx.input(k);
+    int64_t row = t.dim(axis) * inner;
+    for (int64_t o = 0; o < outer; ++o) copy_elements(t, o * row, out, o * out_row + offset, row);
+    offset += row;
+  }
   return one(std::move(out));
 }
 }  // namespace

@@ -11,10 +11,14 @@
 //  12    ratio (default 0.5) and training_mode (default false) are optional scalar inputs; the
 //        optional seed attribute seeds the generator (otherwise the interpreter's generator is used).
 //        Mask is bool. 13 adds bfloat16 data.
+//  22    adds the float8 types e4m3fn, e4m3fnuz, e5m2, e5m2fnuz for data and ratio. In training a
+//        float8 output is data * scale rounded once to nearest even; a value out of range becomes
+//        what Cast with saturate=0 gives (NaN, or ±inf for e5m2), as the plain conversion of onnx's
+//        reference (numpy astype) does.
 // ratio must lie in [0, 1); ratio 0 drops nothing. Random draws: one uniform [0, 1) per element in
 // row-major order, kept when >= ratio. Arithmetic in double, rounded once to the element type.
 #include "support/shape.h"
-#include "support/kernel.h"
+#include "support/cast.h"
 
 namespace sonnx {
 using namespace support;
@@ -31,26 +35,38 @@ Tensor mask_tensor(const OpContext& ctx, DType type, const Shape& shape, const s
   return float_tensor(ctx, type, shape, v);
 }
 
+// The classic floating types, and the float8 types from version 22.
+bool floating(const OpContext& ctx, DType t) { return is_float(t) || (ctx.version() >= 22 && is_float8(t)); }
+
 // mask_type: Bool, or the data type for versions ≤ 7.
 std::vector<Value> dropout(OpContext& ctx, bool training, double ratio, DType mask_type) {
   const Tensor& x = ctx.input(0);
   std::vector<Value> out;
   std::vector<bool> keep(static_cast<size_t>(x.size()), true);
   if (!training || ratio == 0.0) {
-    if (!is_float(x.dtype())) ctx.fail("data must be a floating tensor");
+    if (!floating(ctx, x.dtype())) ctx.fail("data must be a floating tensor");
     out.emplace_back(x);
   } else {
     if (!(ratio > 0.0 && ratio < 1.0)) ctx.fail("ratio must be in [0, 1), got " + std::to_string(ratio));
     std::mt19937_64 seeded(static_cast<uint64_t>(ctx.attr_int("seed", 0)));
     std::mt19937_64& gen = ctx.has_attr("seed") ? seeded : ctx.rng();
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
-    std::vector<double> xv = float_values(ctx, x);
+    if (!floating(ctx, x.dtype())) ctx.fail("data must be a floating tensor");
+    Tensor xv(DType::Double, x.shape());  // exact values of any floating type
+    double* v = xv.data<double>();
     double scale = 1.0 / (1.0 - ratio);
-    for (size_t i = 0; i < xv.size(); ++i) {
-      keep[i] = uniform(gen) >= ratio;
-      xv[i] = keep[i] ? xv[i] * scale : 0.0;
+    for (int64_t i = 0; i < x.size(); ++i) {
+      auto k = static_cast<size_t>(i);
+      keep[k] = uniform(gen) >= ratio;
+      v[i] = keep[k] ? x.as_double(i) * scale : 0.0;
     }
-    out.emplace_back(float_tensor(ctx, x.dtype(), x.shape(), xv));
+    if (is_float8(x.dtype())) {
+      NarrowOptions plain;
+      plain.saturate = false;
+      out.emplace_back(cast_tensor(ctx, xv, x.dtype(), plain));
+    } else {
+      out.emplace_back(float_tensor(ctx, x.dtype(), x.shape(), {v, v + x.size()}));
+    }
   }
   if (ctx.has_output(1)) out.emplace_back(mask_tensor(ctx, mask_type, x.shape(), keep));
   return out;
@@ -69,7 +85,7 @@ std::vector<Value> dropout_v12(OpContext& ctx) {
   double ratio = 0.5;
   if (ctx.has_input(1)) {
     const Tensor& r = ctx.input(1);
-    if (r.size() != 1 || !is_float(r.dtype())) ctx.fail("ratio must be a floating scalar");
+    if (r.size() != 1 || !floating(ctx, r.dtype())) ctx.fail("ratio must be a floating scalar");
     ratio = r.as_double(0);
   }
   bool training = false;

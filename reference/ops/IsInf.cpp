@@ -1,5 +1,5 @@
 // IsInf: elementwise true where x is +inf (when detect_positive=1, the default) or -inf (when
-// detect_negative=1, the default) (version 10).
+// detect_negative=1, the default) (version 10; 20 adds the four float8 types).
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -11,6 +11,16 @@ std::vector<Value> is_inf(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   bool positive = ctx.attr_int("detect_positive", 1) != 0;
   bool negative = ctx.attr_int("detect_negative", 1) != 0;
+  if (ctx.version() >= 20 && is_float8(x.dtype())) {
+    // Version 20's float8 types, by their exact values (e4m3fn and the fnuz kinds have no infinity).
+    Tensor out(DType::Bool, x.shape());
+    bool* o = out.data<bool>();
+    for (int64_t i = 0; i < x.size(); ++i) {
+      double c = x.as_double(i);
+      o[i] = std::isinf(c) && (c > 0 ? positive : negative);
+    }
+    return one(std::move(out));
+  }
   return one(visit_float(ctx, x.dtype(), [&]<class T>() {
     return unary_elementwise<T, bool>(x, [&](T v) {
       auto c = static_cast<compute_t<T>>(v);

@@ -28,18 +28,27 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
   int64_t tuples = element_count(indices.shape(), 0, static_cast<size_t>(q - 1));
   int64_t slice = element_count(data.shape(), static_cast<size_t>(k), static_cast<size_t>(r));
   auto strides = strides_of(data.shape());
+  std::vector<int64_t> base(static_cast<size_t>(tuples), 0);  // where each tuple's slice starts
+  for (int64_t t = 0; t < tuples; ++t)
+    for (int64_t j = 0; j < k; ++j)
+      base[static_cast<size_t>(t)] += checked_index(ctx, idx[static_cast<size_t>(t * k + j)], data.dim(j), "index") *
+                                      strides[static_cast<size_t>(j)];
   Tensor out = data;
+  if (reduction == Reduction::None) {  // a plain copy: any element type
+    visit_element_width(data.dtype(), [&]<size_t N>() {
+      for (int64_t t = 0; t < tuples; ++t)
+        for (int64_t i = 0; i < slice; ++i) move_element<N>(updates, t * slice + i, out, base[static_cast<size_t>(t)] + i);
+    });
+    return one(std::move(out));
+  }
   visit_dtype(data.dtype(), [&]<class T>() {
     T* dst = out.data<T>();
     const T* src = updates.data<T>();
-    for (int64_t t = 0; t < tuples; ++t) {
-      int64_t base = 0;
-      for (int64_t j = 0; j < k; ++j)
-        base += checked_index(ctx, idx[static_cast<size_t>(t * k + j)], data.dim(j), "index") *
-                strides[static_cast<size_t>(j)];
-      for (int64_t i = 0; i < slice; ++i)
-        dst[base + i] = reduce_values<T>(ctx, reduction, dst[base + i], src[t * slice + i]);
-    }
+    for (int64_t t = 0; t < tuples; ++t)
+      for (int64_t i = 0; i < slice; ++i) {
+        int64_t at = base[static_cast<size_t>(t)] + i;
+        dst[at] = reduce_values<T>(ctx, reduction, dst[at], src[t * slice + i]);
+      }
   });
   return one(std::move(out));
 }

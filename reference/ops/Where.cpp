@@ -2,6 +2,7 @@
 // (version 9; 16 adds bfloat16). X and Y may have any element type, including string and complex.
 #include "support/shape.h"
 #include "support/elementwise.h"
+#include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
@@ -18,14 +19,12 @@ std::vector<Value> where(OpContext& ctx) {
   auto ix = broadcast_index_map(x.shape(), out_shape);
   auto iy = broadcast_index_map(y.shape(), out_shape);
   Tensor out(x.dtype(), out_shape);
-  visit_dtype(x.dtype(), [&]<class T>() {
-    const bool* pc = cond.data<bool>();
-    const T* px = x.data<T>();
-    const T* py = y.data<T>();
-    T* po = out.data<T>();
+  const bool* pc = cond.data<bool>();
+  visit_element_width(x.dtype(), [&]<size_t N>() {  // a selection: any element type
     for (int64_t i = 0; i < out.size(); ++i) {
       auto k = static_cast<size_t>(i);
-      po[i] = pc[ic[k]] ? px[ix[k]] : py[iy[k]];
+      if (pc[ic[k]]) move_element<N>(x, ix[k], out, i);
+      else move_element<N>(y, iy[k], out, i);
     }
   });
   return one(std::move(out));

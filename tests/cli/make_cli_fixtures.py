@@ -13,6 +13,10 @@ OUT_DIR/conv/test_conv_no_value_info/
 OUT_DIR/new-ops/test_*/             one model each for CausalConvWithState-27, LinearAttention-27
                                     and ai.onnx.preview FlexAttention-1 (with a score_mod graph);
                                     expected outputs from the numpy loops in new_ops_fixtures.py
+OUT_DIR/small_types/test_*/        Transpose, Pad and Reshape on float8e4m3fn, int4 and uint2 tensors
+                                    (opset 25), odd element counts for the 4- and 2-bit types; inputs
+                                    and expected outputs are TensorProtos whose bytes this script
+                                    packs itself (onnx 1.12's helpers do not know these types)
 """
 import os
 import shutil
@@ -40,6 +44,62 @@ def test_dir(root, name, model_bytes, inputs, outputs):
         write_pb(os.path.join(d, "test_data_set_0", "input_%d.pb" % k), a, n)
     for k, (n, a) in enumerate(outputs):
         write_pb(os.path.join(d, "test_data_set_0", "output_%d.pb" % k), a, n)
+
+
+def small_tensor_pb(path, codes, dims, data_type, bits, name):
+    """A TensorProto of a small type from its codes (bit patterns / two's complement fields),
+    packed low bits first into raw_data as onnx.proto says."""
+    t = TensorProto()
+    t.name = name
+    t.data_type = data_type
+    t.dims.extend(dims)
+    flat = [int(c) & ((1 << bits) - 1) for c in np.asarray(codes).ravel()]
+    per = 8 // bits
+    raw = bytearray((len(flat) * bits + 7) // 8)
+    for i, c in enumerate(flat):
+        raw[i // per] |= c << (bits * (i % per))
+    t.raw_data = bytes(raw)
+    with open(path, "wb") as f:
+        f.write(t.SerializeToString())
+
+
+def small_types_tests(root):
+    """Data movement on small types: each case is (name, elem type, bits, input codes, pads,
+    constant or None, mode, expected codes), the model Transpose -> Pad -> Reshape to 1-D."""
+    FLOAT8E4M3FN, UINT2, INT4 = 17, 25, 22
+    x8 = np.arange(1, 7).reshape(2, 3)
+    xi4 = np.array([[-3], [5], [-8]])
+    xu2 = np.array([[1, 2, 3]])
+    cases = [
+        ("test_float8e4m3fn_transpose_pad", FLOAT8E4M3FN, 8, x8, [1, 0, 0, 0], 0x38, "constant",
+         np.pad(x8.T, ((1, 0), (0, 0)), constant_values=0x38)),
+        ("test_int4_transpose_pad_edge_odd", INT4, 4, xi4, [0, 1, 0, 1], None, "edge",
+         np.pad(xi4.T, ((0, 0), (1, 1)), mode="edge")),
+        ("test_uint2_transpose_pad_wrap_odd", UINT2, 2, xu2, [1, 0, 1, 0], None, "wrap",
+         np.pad(xu2.T, ((1, 1), (0, 0)), mode="wrap")),
+    ]
+    for name, elem, bits, x, pads, const, mode, y in cases:
+        n = y.size
+        inputs = ["X", "pads"] + (["C"] if const is not None else [])
+        nodes = [h.make_node("Transpose", ["X"], ["T"]),
+                 h.make_node("Pad", ["T"] + inputs[1:], ["P"], mode=mode),
+                 h.make_node("Reshape", ["P", "shape"], ["Y"])]
+        g = h.make_graph(nodes, name,
+                         [h.make_tensor_value_info("X", elem, list(x.shape)),
+                          h.make_tensor_value_info("pads", TensorProto.INT64, [4])] +
+                         ([h.make_tensor_value_info("C", elem, [])] if const is not None else []),
+                         [h.make_tensor_value_info("Y", elem, [n])],
+                         initializer=[numpy_helper.from_array(np.array([n], np.int64), "shape")])
+        m = h.make_model(g, opset_imports=[h.make_opsetid("", 25)])
+        m.ir_version = 11
+        d = os.path.join(root, name)
+        test_dir(root, name, m.SerializeToString(), [("pads", np.array(pads, np.int64))], [])
+        os.rename(os.path.join(d, "test_data_set_0", "input_0.pb"), os.path.join(d, "test_data_set_0", "input_1.pb"))
+        data = os.path.join(d, "test_data_set_0")
+        small_tensor_pb(os.path.join(data, "input_0.pb"), x, x.shape, elem, bits, "X")
+        if const is not None:
+            small_tensor_pb(os.path.join(data, "input_2.pb"), [const], [], elem, bits, "C")
+        small_tensor_pb(os.path.join(data, "output_0.pb"), y, [n], elem, bits, "Y")
 
 
 def conv_model():
@@ -78,6 +138,7 @@ def main():
     test_dir(os.path.join(out, "conv"), "test_conv_no_value_info", *conv_model())
     for name, model in new_ops_fixtures.MODELS:
         test_dir(os.path.join(out, "new-ops"), name, *model())
+    small_types_tests(os.path.join(out, "small_types"))
 
 
 main()

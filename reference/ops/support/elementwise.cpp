@@ -1,5 +1,7 @@
 #include "elementwise.h"
 
+#include "indexing.h"
+
 namespace sonnx::support {
 
 Shape broadcast_shapes(const OpContext& ctx, const Shape& a, const Shape& b) {
@@ -39,14 +41,7 @@ std::vector<int64_t> broadcast_index_map(const Shape& in_shape, const Shape& out
 }
 
 Tensor broadcast_to(const Tensor& t, const Shape& out_shape) {
-  Tensor out(t.dtype(), out_shape);
-  auto map = broadcast_index_map(t.shape(), out_shape);
-  visit_dtype(t.dtype(), [&]<class T>() {
-    const T* src = t.data<T>();
-    T* dst = out.data<T>();
-    for (int64_t i = 0; i < out.size(); ++i) dst[i] = src[map[static_cast<size_t>(i)]];
-  });
-  return out;
+  return take(t, out_shape, broadcast_index_map(t.shape(), out_shape));  // any element type
 }
 
 Tensor legacy_broadcast(const OpContext& ctx, const Tensor& a, const Tensor& b) {

@@ -43,19 +43,43 @@ inline int64_t checked_index(const OpContext& ctx, int64_t i, int64_t dim, const
   return i < 0 ? i + dim : i;
 }
 
+// Element storage by width, for kernels that only move elements and never look at their values:
+// one path for every element type. Strings move as strings (width 0), every other type as its
+// dtype_size bytes, which covers the small types (float8, float4, int4, int2, ...: one byte per
+// element in memory, small_types.h; TensorProto packing is the loader's business, packing.h).
+template <class F>
+decltype(auto) visit_element_width(DType type, F&& f) {
+  if (type == DType::String) return f.template operator()<0>();
+  switch (dtype_size(type)) {
+    case 1: return f.template operator()<1>();
+    case 2: return f.template operator()<2>();
+    case 4: return f.template operator()<4>();
+    case 8: return f.template operator()<8>();
+    case 16: return f.template operator()<16>();
+    default: break;
+  }
+  throw InternalError("no element storage for type " + std::string(dtype_name(type)));
+}
+
+// dst[d] = src[s] for two tensors of one element type of width N (visit_element_width).
+template <size_t N>
+void move_element(const Tensor& src, int64_t s, Tensor& dst, int64_t d) {
+  if constexpr (N == 0) dst.data<std::string>()[d] = src.data<std::string>()[s];
+  else std::memcpy(dst.raw() + static_cast<size_t>(d) * N, src.raw() + static_cast<size_t>(s) * N, N);
+}
+
 // A new tensor of `out_shape` and in's element type whose element i is in[map[i]] (any element
 // type). A map entry of -1 takes `fill` (element 0 of a tensor of the same type) or, without
-// fill, the type's zero value (0, false, empty string).
+// fill, the type's zero value (0, false, empty string; the all-zero byte of a small type).
 inline Tensor take(const Tensor& in, const Shape& out_shape, const std::vector<int64_t>& map,
                    const Tensor* fill = nullptr) {
   Tensor out(in.dtype(), out_shape);
-  visit_dtype(in.dtype(), [&]<class T>() {
-    const T* src = in.data<T>();
-    T* dst = out.data<T>();
-    T pad_value = fill ? fill->data<T>()[0] : T{};
+  if (fill && fill->dtype() != in.dtype()) throw InternalError("take: fill has another element type");
+  visit_element_width(in.dtype(), [&]<size_t N>() {
     for (int64_t i = 0; i < out.size(); ++i) {
       int64_t s = map[static_cast<size_t>(i)];
-      dst[i] = s < 0 ? pad_value : src[s];
+      if (s >= 0) move_element<N>(in, s, out, i);
+      else if (fill) move_element<N>(*fill, 0, out, i);
     }
   });
   return out;
@@ -200,6 +224,12 @@ inline Tensor scatter_elements(const OpContext& ctx, const Tensor& data, const T
   int64_t axis = normalize_axis(ctx, axis_attr, rank);
   std::vector<int64_t> target = axis_index_map(ctx, data.shape(), indices, axis);
   Tensor out = data;
+  if (reduction == Reduction::None) {  // a plain copy: any element type
+    visit_element_width(data.dtype(), [&]<size_t N>() {
+      for (size_t i = 0; i < target.size(); ++i) move_element<N>(updates, static_cast<int64_t>(i), out, target[i]);
+    });
+    return out;
+  }
   visit_dtype(data.dtype(), [&]<class T>() {
     T* dst = out.data<T>();
     const T* src = updates.data<T>();
