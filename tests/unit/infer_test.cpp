@@ -214,6 +214,22 @@ agraph (float[1] X) => (float C) {
 }
 
 // Rules apply to exactly the versions they were registered for.
+// ImageDecoder-20: [height, width, channels], the sizes known only from the data, channels 1 for
+// Grayscale and 3 otherwise (RGB by default). RegexFullMatch-20: bool of X's shape.
+TEST(Infer, ImageDecoderChannelsAndRegexFullMatchShape) {
+  Model m = parse(R"(<ir_version: 9, opset_import: ["" : 20]>
+agraph (uint8[N] E, string[2,K] S) => (uint8 G, uint8 C, bool B) {
+  G = ImageDecoder<pixel_format = "Grayscale">(E)
+  C = ImageDecoder(E)
+  B = RegexFullMatch<pattern = "a+">(S)
+})");
+  InferenceResult r = infer_model(m);
+  EXPECT_TRUE(r.errors.empty()) << dump_inference(r);
+  EXPECT_EQ(type_of(r, "G"), "tensor(uint8)[?,?,1]");
+  EXPECT_EQ(type_of(r, "C"), "tensor(uint8)[?,?,3]");
+  EXPECT_EQ(type_of(r, "B"), "tensor(bool)[2,K]");
+}
+
 TEST(Infer, RulesAreKeyedByExactVersions) {
   auto& reg = ShapeRuleRegistry::instance();
   EXPECT_NE(reg.find("", "Relu", 14), nullptr);
