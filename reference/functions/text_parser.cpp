@@ -300,7 +300,7 @@ class Parser {
         out.push_back(expect_id().text);
       }
       if (accept(")")) return out;
-      expect(",");
+      if (!accept(",")) fail(cur(), "expected ',' or ')', found " + spelling(cur()));
     }
   }
 
