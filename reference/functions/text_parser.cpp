@@ -1,7 +1,7 @@
 #include "text_parser.h"
 
 #include <cctype>
-#include <cmath>
+#include <cerrno>
 #include <cstdlib>
 #include <map>
 
@@ -373,7 +373,6 @@ class Parser {
       expect(">");
     }
     n.inputs = name_list();
-    while (!n.inputs.empty() && n.inputs.back().empty() && n.inputs.size() == 1) n.inputs.pop_back();  // `Op()`
     return n;
   }
 

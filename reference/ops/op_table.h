@@ -20,8 +20,8 @@ struct OpResolution {
   bool has_schema = false;
   const catalogue::Schema* schema = nullptr;
   bool opset_known = true;  // the domain's opset is within the catalogue (a newer one may change any operator)
-  bool has_function_body = false;  // a local function, a schema body or a context-dependent one
-  bool context_dependent = false;  // the schema body is built from the call's input types
+  bool has_function_body = false;  // a local function or a body of ours (spec/functions/)
+  bool context_dependent = false;  // the body needs the call's input types ($elem_type)
   const KernelEntry* kernel = nullptr;  // the reference kernel for `version`; null: run the body
 };
 
