@@ -34,6 +34,10 @@ bool needs_types(const std::vector<Node>& nodes) {
   return false;
 }
 
+bool typed_guard(const std::vector<Condition>& guard) {
+  return std::any_of(guard.begin(), guard.end(), [](const Condition& c) { return c.name.starts_with(kElemTypeMarker); });
+}
+
 struct Table {
   std::vector<BodyFile> bodies;
   std::map<std::tuple<std::string, std::string, int64_t>, size_t> index;
@@ -52,7 +56,10 @@ const Table& table() {
       } catch (const ParseError& err) {
         throw InternalError("spec/functions/" + b.file + ": " + err.what());
       }
-      for (const auto& a : b.alternatives) b.uses_input_types = b.uses_input_types || needs_types(a.fn.nodes);
+      for (const auto& a : b.alternatives) {
+        b.uses_input_types = b.uses_input_types || needs_types(a.fn.nodes) || typed_guard(a.guard);
+        for (const auto& g : a.node_guards) b.uses_input_types = b.uses_input_types || typed_guard(g);
+      }
       t.index[{b.domain, b.op, b.version}] = t.bodies.size();
       t.bodies.push_back(std::move(b));
     }
@@ -85,7 +92,15 @@ bool same_value(const Attribute& actual, const Attribute& literal) {
   }
 }
 
-bool holds(const Condition& c, const Function& fn, const Node& call, const catalogue::Schema* schema) {
+bool holds(const Condition& c, const Function& fn, const Node& call, const catalogue::Schema* schema,
+           const std::vector<TypeInfo>& types) {
+  if (c.name.starts_with(kElemTypeMarker)) {
+    auto it = std::find(fn.inputs.begin(), fn.inputs.end(), c.name.substr(kElemTypeMarker.size()));
+    size_t i = static_cast<size_t>(it - fn.inputs.begin());
+    if (it == fn.inputs.end() || i >= types.size() || types[i].elem == DType::Undefined) return false;
+    bool equal = static_cast<int64_t>(types[i].elem) == c.value.i;
+    return equal == (c.kind == Condition::Kind::Equal);
+  }
   if (c.kind == Condition::Kind::Present || c.kind == Condition::Kind::Absent) {
     bool present = false;
     auto it = std::find(fn.inputs.begin(), fn.inputs.end(), c.name);
@@ -141,13 +156,15 @@ const BodyFile* find_body(std::string_view domain, std::string_view op, int64_t 
   return it == t.index.end() ? nullptr : &t.bodies[it->second];
 }
 
-bool guard_holds(const std::vector<Condition>& guard, const Function& fn, const Node& call, const catalogue::Schema* schema) {
-  return std::all_of(guard.begin(), guard.end(), [&](const Condition& c) { return holds(c, fn, call, schema); });
+bool guard_holds(const std::vector<Condition>& guard, const Function& fn, const Node& call, const catalogue::Schema* schema,
+                 const std::vector<TypeInfo>& input_types) {
+  return std::all_of(guard.begin(), guard.end(), [&](const Condition& c) { return holds(c, fn, call, schema, input_types); });
 }
 
-const Alternative* select_alternative(const BodyFile& body, const Node& call, const catalogue::Schema* schema) {
+const Alternative* select_alternative(const BodyFile& body, const Node& call, const catalogue::Schema* schema,
+                                      const std::vector<TypeInfo>& input_types) {
   for (const auto& a : body.alternatives)
-    if (guard_holds(a.guard, a.fn, call, schema)) return &a;
+    if (guard_holds(a.guard, a.fn, call, schema, input_types)) return &a;
   return nullptr;
 }
 
@@ -156,7 +173,7 @@ bool instantiate(const Alternative& alt, const Node& call, const catalogue::Sche
   out = alt.fn;
   out.nodes.clear();
   for (size_t i = 0; i < alt.fn.nodes.size(); ++i)
-    if (i >= alt.node_guards.size() || guard_holds(alt.node_guards[i], alt.fn, call, schema)) out.nodes.push_back(alt.fn.nodes[i]);
+    if (i >= alt.node_guards.size() || guard_holds(alt.node_guards[i], alt.fn, call, schema, input_types)) out.nodes.push_back(alt.fn.nodes[i]);
   if (!substitute(out.nodes, out, input_types, why)) return false;
   if (schema)
     for (const auto& spec : schema->attributes) {

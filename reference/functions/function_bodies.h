@@ -21,7 +21,7 @@ struct BodyFile {
   std::string op;
   int64_t version = 0;
   std::vector<Alternative> alternatives;
-  bool uses_input_types = false;  // some alternative needs `$elem_type(X)`
+  bool uses_input_types = false;  // some alternative or guard needs `$elem_type(X)`
 };
 
 // Every body file, parsed (an embedded file that does not parse is an InternalError).
@@ -31,9 +31,12 @@ const BodyFile* find_body(std::string_view domain, std::string_view op, int64_t 
 
 // Whether every condition holds for `call`: inputs by `fn`'s formal names, attributes from the
 // call or else the default of `schema` (may be null) or of `fn`.
-bool guard_holds(const std::vector<Condition>& guard, const Function& fn, const Node& call, const catalogue::Schema* schema);
+// `$elem_type(X)` conditions read `input_types` (by position; an unknown type fails the condition).
+bool guard_holds(const std::vector<Condition>& guard, const Function& fn, const Node& call, const catalogue::Schema* schema,
+                 const std::vector<TypeInfo>& input_types = {});
 // The first alternative whose guard holds; null when none does.
-const Alternative* select_alternative(const BodyFile& body, const Node& call, const catalogue::Schema* schema);
+const Alternative* select_alternative(const BodyFile& body, const Node& call, const catalogue::Schema* schema,
+                                      const std::vector<TypeInfo>& input_types = {});
 // The alternative's function ready for expand_call: the nodes whose block guards hold, `$elem_type(X)` replaced by the element type
 // of the call's input X (from `input_types`, by position), attribute defaults the body does not
 // state taken from the schema. False, with `why`, when an element type is needed and unknown.

@@ -189,7 +189,7 @@ class Parser {
   void guarded_nodes(std::vector<Node>& nodes, std::vector<std::vector<Condition>>* node_guards, std::vector<Condition>& active) {
     while (!accept("}")) {
       if (at_end()) fail(cur(), "expected '}' before the end of the text");
-      if (is_id("when") && next().kind == Token::Kind::Id) {
+      if (is_id("when") && (next().kind == Token::Kind::Id || (next().kind == Token::Kind::Punct && next().text == "$"))) {
         if (!node_guards) fail(cur(), "a guarded block ('when') is only allowed in a body file's function");
         size_t depth = active.size();
         for (auto& c : guard()) active.push_back(std::move(c));
@@ -209,6 +209,19 @@ class Parser {
     advance();
     do {
       Condition c;
+      if (accept("$")) {  // `$elem_type(X) == 9`: compares the element type of input X
+        const Token& f = expect_id();
+        if (f.text != "elem_type") fail(f, "unknown substitution '$" + f.text + "' (only $elem_type(input))");
+        expect("(");
+        c.name = std::string(kElemTypeMarker) + expect_id().text;
+        expect(")");
+        if (accept("==")) c.kind = Condition::Kind::Equal;
+        else if (accept("!=")) c.kind = Condition::Kind::NotEqual;
+        else fail(cur(), "expected '==' or '!=' after $elem_type(...) in a guard");
+        c.value = value(Attribute::Type::Int);
+        out.push_back(std::move(c));
+        continue;
+      }
       const Token& t = expect_id();
       if ((t.text == "present" || t.text == "absent") && is("(")) {
         c.kind = t.text == "present" ? Condition::Kind::Present : Condition::Kind::Absent;

@@ -30,7 +30,8 @@ struct ParseError : std::runtime_error {
 };
 
 // One condition of a guard: `present(X)`, `absent(X)` (X a formal input or an attribute the call
-// gives) or `attr == literal`, `attr != literal` (the call's value, else the schema default).
+// gives) or `attr == literal`, `attr != literal` (the call's value, else the schema default), or
+// `$elem_type(X) == code` (name kElemTypeMarker + X: the element type of input X at the call).
 struct Condition {
   enum class Kind { Present, Absent, Equal, NotEqual };
   Kind kind = Kind::Present;

@@ -94,7 +94,7 @@ bool build_function_body(const Model& model, const Node& node, int64_t domain_op
     why = "unsupported: " + r.schema->id() + " has no function body";
     return false;
   }
-  const functions::Alternative* alt = functions::select_alternative(*body, node, r.schema);
+  const functions::Alternative* alt = functions::select_alternative(*body, node, r.schema, input_types);
   if (!alt) {
     why = "unsupported: no alternative of the function body of " + r.schema->id() + " (spec/functions/" + body->file +
           ") applies to this call";

@@ -37,7 +37,7 @@ TEST(FunctionBodies, EveryFileParsesAndNamesAnOperatorVersion) {
 // still runs by its kernel. The list must shrink, never hide a body that exists.
 const std::set<std::string> kWithoutBody = {
     "CausalConvWithState-27", "LinearAttention-27", "ai.onnx.preview.FlexAttention-1",  // kernels pending elsewhere
-    "Attention-24", "SequenceMap-17"};
+    "SequenceMap-17"};
 
 TEST(FunctionBodies, EveryFunctionDefinedVersionHasOne) {
   int defined = 0;
@@ -235,6 +235,38 @@ TEST(FunctionBodies, KernelAndBodyAgreeWhereTheSuiteHasNoTest) {
       {"Bernoulli", 15, {tensor<float>({4}, {0, 1, 1, 0})}, {}},
   };
   for (const auto& c : cases) expect_kernel_and_body_agree(c);
+}
+
+}  // namespace
+}  // namespace sonnx
+
+namespace sonnx {
+namespace {
+
+TEST(FunctionBodies, GuardsSelectByElementTypeOfAnInput) {
+  // Attention: a bool mask becomes 0 / -inf through Where; a float mask is added as it is.
+  const auto* body = functions::find_body("", "Attention", 23);
+  ASSERT_NE(body, nullptr);
+  EXPECT_TRUE(body->uses_input_types);
+  Node c;
+  c.op_type = "Attention";
+  c.inputs = {"q", "k", "v", "mask"};
+  c.outputs = {"y"};
+  TypeInfo f, b;
+  f.kind = b.kind = TypeInfo::Kind::Tensor;
+  f.elem = DType::Float;
+  b.elem = DType::Bool;
+  auto where_count = [&](const TypeInfo& mask) {
+    const auto* schema = catalogue::exact("", "Attention", 23);
+    const auto* alt = functions::select_alternative(*body, c, schema, {f, f, f, mask});
+    if (!alt) throw std::runtime_error("no alternative");
+    Function fn;
+    std::string why;
+    if (!functions::instantiate(*alt, c, schema, {f, f, f, mask}, fn, why)) throw std::runtime_error(why);
+    return std::count_if(fn.nodes.begin(), fn.nodes.end(), [](const Node& n) { return n.op_type == "Where"; });
+  };
+  EXPECT_EQ(where_count(b), 1);
+  EXPECT_EQ(where_count(f), 0);
 }
 
 }  // namespace

@@ -124,7 +124,7 @@ TEST(FunctionText, AlternativesWithGuardsAndGuardedBlocks) {
     }
     <domain: "", opset_import: ["" : 18]> F (A, B) => (Y) {
       t = Identity (A)
-      when absent(B) {
+      when absent(B) and $elem_type(A) != 9 {
         Y = Identity (t)
         when k == 1 { u = Neg (t) }
       }
@@ -142,8 +142,11 @@ TEST(FunctionText, AlternativesWithGuardsAndGuardedBlocks) {
   ASSERT_EQ(alts[1].fn.nodes.size(), 4u);
   ASSERT_EQ(alts[1].node_guards.size(), 4u);
   EXPECT_TRUE(alts[1].node_guards[0].empty());
-  EXPECT_EQ(alts[1].node_guards[1].size(), 1u);
-  EXPECT_EQ(alts[1].node_guards[2].size(), 2u);  // nested: both guards
+  ASSERT_EQ(alts[1].node_guards[1].size(), 2u);
+  EXPECT_EQ(alts[1].node_guards[1][1].name, std::string(kElemTypeMarker) + "A");
+  EXPECT_EQ(alts[1].node_guards[1][1].kind, Condition::Kind::NotEqual);
+  EXPECT_EQ(alts[1].node_guards[1][1].value.i, 9);
+  EXPECT_EQ(alts[1].node_guards[2].size(), 3u);  // nested: every enclosing guard
   EXPECT_TRUE(alts[1].node_guards[3].empty());
 }
 
