@@ -25,6 +25,7 @@ struct ConformArgs {
   std::string shard;
   double timeout = 120;
   bool no_isolate = false;
+  bool prefer_function_bodies = false;
   PrepareArgs prepare;
 };
 
@@ -52,6 +53,10 @@ void add_conform_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--shard", args->shard, "Run shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
   cmd->add_option("--timeout", args->timeout, "Seconds per test before it is recorded as a timeout")->capture_default_str();
   cmd->add_flag("--no-isolate", args->no_isolate, "Run tests in this process (faster to debug; a crash stops the run)");
+  cmd->add_flag("--prefer-function-bodies", args->prefer_function_bodies,
+               "Where an operator version has both a kernel and a function body (spec/functions/), expand the body "
+               "instead of calling the kernel: checks sonnx's bodies against the suite under the same tolerances "
+               "(results then compare as rounding, or random for sampling operators)");
   args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
     RunOptions opt;
@@ -59,6 +64,7 @@ void add_conform_command(CLI::App& app, int& exit_code) {
     opt.isolate = !args->no_isolate;
     opt.timeout_seconds = args->timeout;
     opt.progress = isatty(STDERR_FILENO);
+    opt.prefer_function_bodies = args->prefer_function_bodies;
     std::string skips = args->skips.empty() ? default_data_file("skips.txt") : args->skips;
     std::string tols = args->tolerances.empty() ? default_data_file("tolerances.txt") : args->tolerances;
     if (!std::filesystem::exists(skips) && !args->skips.empty()) throw LoadError("no skip list '" + skips + "'");

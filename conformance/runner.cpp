@@ -99,6 +99,7 @@ TestResult run_one(const TestCase& test, const RunOptions& options) {
 }
 
 RunReport run_conformance(const std::vector<TestCase>& tests, const RunOptions& options) {
+  set_prefer_function_bodies(options.prefer_function_bodies);
   RunReport report;
   report.executor = options.executor;
   std::vector<const TestCase*> shard = select_tests(tests, options.filter, options.shard);

@@ -40,6 +40,7 @@ struct RunOptions {
   bool isolate = true;           // fork per test
   double timeout_seconds = 120;  // per test, when isolated
   bool progress = false;         // progress line on stderr
+  bool prefer_function_bodies = false;  // expand function bodies instead of calling kernels (set_prefer_function_bodies)
 };
 
 struct Summary {

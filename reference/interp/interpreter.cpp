@@ -177,6 +177,9 @@ std::vector<Value> Interpreter::call_function(const Node& node, const std::vecto
   // The body runs in a child scope: its internal values stay private, its outputs are copied out.
   ValueScope child;
   child.parent = &scope;
+  // The call's inputs by their names: an executor passes the values, not a scope that holds them.
+  for (size_t i = 0; i < node.inputs.size() && i < inputs.size(); ++i)
+    if (!node.inputs[i].empty() && inputs[i] && !scope.lookup(node.inputs[i])) child.values[node.inputs[i]] = *inputs[i];
   run_nodes(body, child);
   std::vector<Value> out;
   for (const auto& name : node.outputs) {

@@ -2,13 +2,13 @@
 
 #include <set>
 
-#include <onnx/defs/schema.h>
-
-#include "reference/model/loader.h"
+#include "reference/functions/function_bodies.h"
 
 namespace sonnx {
 
 namespace {
+
+bool g_prefer_function_bodies = false;
 
 void collect_op_versions(const Model& model, const Graph& g, std::set<std::string>& ops) {
   for (const auto& n : g.nodes) {
@@ -31,30 +31,10 @@ void collect_op_types(const Graph& g, std::set<std::string>& ops) {
   }
 }
 
-// libonnx 1.12's schema for exactly the version the catalogue selected, for its function body; null
-// when libonnx does not know that version (opset 18 on), so no body of another version is used.
-const onnx::OpSchema* legacy_schema(const Node& node, int64_t version) {
-  const auto* s = onnx::OpSchemaRegistry::Schema(node.op_type, static_cast<int>(version), node.domain);
-  return s && s->since_version() == version ? s : nullptr;
-}
-
-onnx::AttributeProto attribute_to_proto(const Attribute& a) {
-  onnx::AttributeProto p;
-  p.set_name(a.name);
-  p.set_type(static_cast<onnx::AttributeProto::AttributeType>(a.type));
-  switch (a.type) {
-    case Attribute::Type::Float: p.set_f(a.f); break;
-    case Attribute::Type::Int: p.set_i(a.i); break;
-    case Attribute::Type::String: p.set_s(a.s); break;
-    case Attribute::Type::Floats: for (float f : a.floats) p.add_floats(f); break;
-    case Attribute::Type::Ints: for (int64_t i : a.ints) p.add_ints(i); break;
-    case Attribute::Type::Strings: for (const auto& s : a.strings) p.add_strings(s); break;
-    default: break;  // context-dependent bodies only read scalar and list attributes
-  }
-  return p;
-}
-
 }  // namespace
+
+void set_prefer_function_bodies(bool prefer) { g_prefer_function_bodies = prefer; }
+bool prefer_function_bodies() { return g_prefer_function_bodies; }
 
 int64_t node_opset(const Model& model, const Node& node) {
   return node.opset_version ? node.opset_version : model.opset(node.domain);
@@ -73,11 +53,12 @@ OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_ops
   r.has_schema = true;
   r.version = r.schema->version;
   if (!r.opset_known) return r;  // nothing runs at an opset the catalogue does not describe
-  if (const auto* legacy = legacy_schema(node, r.version)) {
-    r.context_dependent = legacy->HasContextDependentFunction();
-    r.has_function_body = legacy->HasFunction() || r.context_dependent;
+  if (const auto* body = functions::find_body(node.domain, node.op_type, r.version)) {
+    r.has_function_body = true;
+    r.context_dependent = body->uses_input_types;
   }
   r.kernel = OpRegistry::instance().find(node.domain, node.op_type, r.version);
+  if (g_prefer_function_bodies && r.has_function_body) r.kernel = nullptr;
   return r;
 }
 
@@ -106,48 +87,28 @@ bool build_function_body(const Model& model, const Node& node, int64_t domain_op
   }
   OpResolution r = resolve_op(model, node, domain_opset);
   if (!runnable(r, node, domain_opset, why)) return false;
-  const auto* schema = r.has_function_body ? legacy_schema(node, r.version) : nullptr;
-  if (!schema) {
+  const functions::BodyFile* body = functions::find_body(node.domain, node.op_type, r.version);
+  if (!body) {
     why = "unsupported: " + r.schema->id() + " has no function body";
     return false;
   }
-  if (schema->HasFunction()) {
-    out = function_from_proto(*schema->GetFunction(), {});
-    return true;
+  const functions::Alternative* alt = functions::select_alternative(*body, node, r.schema, input_types);
+  if (!alt) {
+    why = "unsupported: no alternative of the function body of " + r.schema->id() + " (spec/functions/" + body->file +
+          ") applies to this call";
+    return false;
   }
-  if (schema->HasContextDependentFunction()) {
-    onnx::NodeProto np;
-    np.set_op_type(node.op_type);
-    np.set_domain(node.domain);
-    for (const auto& i : node.inputs) np.add_input(i);
-    for (const auto& o : node.outputs) np.add_output(o);
-    for (const auto& a : node.attributes) *np.add_attribute() = attribute_to_proto(a);
-    std::vector<onnx::TypeProto> types;
-    for (const auto& t : input_types) types.push_back(type_to_proto(t));
-    onnx::FunctionBodyBuildContextImpl ctx(np, types);
-    onnx::FunctionProto fp;
-    bool ok = false;
-    try {
-      ok = schema->BuildContextDependentFunction(ctx, fp);
-    } catch (const std::exception& e) {
-      why = std::string("building the function body failed: ") + e.what();
-      return false;
-    }
-    if (!ok) {
-      why = "the context-dependent function body of " + node.op_type + " could not be built";
-      return false;
-    }
-    out = function_from_proto(fp, {});
-    if (out.opset_imports.empty()) out.opset_imports[""] = domain_opset;
-    return true;
-  }
-  why = "unsupported: " + r.schema->id() + " has no function body";
-  return false;
+  if (!functions::instantiate(*alt, node, r.schema, input_types, out, why)) return false;
+  if (out.opset_imports.empty()) out.opset_imports[""] = domain_opset;
+  return true;
 }
 
 Accuracy op_accuracy(const Model& model, const Node& node) {
   OpResolution r = resolve_op(model, node);
-  return r.kernel ? r.kernel->accuracy : Accuracy::Rounding;
+  if (r.kernel) return r.kernel->accuracy;
+  // A body run in place of a kernel (prefer_function_bodies) samples if the operator does.
+  const KernelEntry* k = r.has_schema ? OpRegistry::instance().find(node.domain, node.op_type, r.version) : nullptr;
+  return k && k->accuracy == Accuracy::Random ? Accuracy::Random : Accuracy::Rounding;
 }
 
 Accuracy model_accuracy(const Model& model, const Graph& g, Accuracy acc) {

@@ -20,10 +20,16 @@ struct OpResolution {
   bool has_schema = false;
   const catalogue::Schema* schema = nullptr;
   bool opset_known = true;  // the domain's opset is within the catalogue (a newer one may change any operator)
-  bool has_function_body = false;  // a local function, a schema body or a context-dependent one
-  bool context_dependent = false;  // the schema body is built from the call's input types
+  bool has_function_body = false;  // a local function or a body of ours (spec/functions/)
+  bool context_dependent = false;  // the body needs the call's input types ($elem_type)
   const KernelEntry* kernel = nullptr;  // the reference kernel for `version`; null: run the body
 };
+
+// A test mode (`sonnx conform --prefer-function-bodies`): where an operator version has both a
+// kernel and a function body, resolve_op answers "no kernel", so that every consumer (interpreter,
+// inliner, compiler) runs the body. Process-wide; off by default.
+void set_prefer_function_bodies(bool prefer);
+bool prefer_function_bodies();
 
 // The opset a node runs under for its domain: its own (nodes expanded from a function body carry
 // the function's) or else the model's import.
@@ -38,14 +44,15 @@ inline OpResolution resolve_op(const Model& model, const Node& node) {
   return resolve_op(model, node, node_opset(model, node));
 }
 
-// The function body a node runs when it has no kernel: a model-local function, else the schema's
-// body (context-dependent ones built from `input_types`, which may then be needed). Returns false
-// when there is none; `why` says what was looked for.
+// The function body a node runs when it has no kernel: a model-local function, else sonnx's body
+// of the operator version (spec/functions/, reference/functions/function_bodies.h): the first
+// alternative whose guard holds for the node, `$elem_type(X)` taken from `input_types`. Returns
+// false when there is none; `why` says what was looked for.
 bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
                          const std::vector<TypeInfo>& input_types, Function& out, std::string& why);
 
 // The accuracy class of one node: its kernel's; a node without a kernel of its own (it runs a
-// function body) counts as rounding.
+// function body) counts as rounding, or random when its operator's kernel samples.
 Accuracy op_accuracy(const Model& model, const Node& node);
 // The loosest accuracy class among the operators of g and its subgraphs, starting from `acc`:
 // random > rounding > exact (DESIGN.md §2.8).
