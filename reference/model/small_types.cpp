@@ -1,5 +1,7 @@
 #include "small_types.h"
 
+#include "rounding.h"
+
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -62,14 +64,6 @@ double decode(const Format& f, uint32_t bits) {
                             : std::ldexp(static_cast<double>((1u << f.man_bits) + m),
                                          static_cast<int>(e) - f.bias - f.man_bits);
   return negative ? -magnitude : magnitude;
-}
-
-// Round half to even of a finite double, independent of the FPU rounding mode.
-double round_half_even(double v) {
-  double fl = std::floor(v);
-  double diff = v - fl;  // exact: the fraction of a double is a double
-  if (diff > 0.5 || (diff == 0.5 && std::fmod(fl, 2.0) != 0.0)) fl += 1.0;
-  return fl;
 }
 
 // |d| (finite, > 0) rounded to nearest even at the format's precision, with no upper exponent

@@ -7,17 +7,6 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-double round_half_even(double x) {
-  if (!std::isfinite(x)) return x;
-  double f = std::floor(x);
-  double diff = x - f;  // exact for doubles in [0, 1)
-  double r;
-  if (diff < 0.5) r = f;
-  else if (diff > 0.5) r = f + 1.0;
-  else r = std::fmod(f, 2.0) == 0.0 ? f : f + 1.0;  // a tie: pick the even neighbour
-  return std::copysign(r, x);  // keeps -0 for inputs in [-0.5, -0]
-}
-
 std::vector<Value> round_kernel(OpContext& ctx) { return one(float_unary(ctx, ctx.input(0), round_half_even)); }
 }  // namespace
 SONNX_KERNEL("", "Round", 11, round_kernel, Accuracy::Exact);

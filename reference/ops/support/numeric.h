@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "reference/model/float16.h"
+#include "reference/model/rounding.h"
 #include "reference/model/tensor.h"
 
 namespace sonnx::support {
@@ -109,9 +110,6 @@ inline To saturating_cast(double v) {
   if (v >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
   return static_cast<To>(v);
 }
-
-// Round half to even, as ONNX quantization prescribes (std::nearbyint in the default mode).
-inline double round_half_even(double v) { return std::nearbyint(v); }
 
 // ---------------------------------------------------------------------------------------------
 // Wrapping integer arithmetic (two's complement) without C++ undefined behaviour: computed in an

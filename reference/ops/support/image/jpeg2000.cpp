@@ -14,14 +14,14 @@
 namespace sonnx::support::image {
 namespace {
 
-struct Source {
+struct Jp2Source {
   std::span<const uint8_t> data;
   size_t at = 0;
   std::string message;
 };
 
 OPJ_SIZE_T read_fn(void* out, OPJ_SIZE_T n, void* user) {
-  auto* s = static_cast<Source*>(user);
+  auto* s = static_cast<Jp2Source*>(user);
   if (s->at >= s->data.size()) return static_cast<OPJ_SIZE_T>(-1);
   size_t k = std::min(static_cast<size_t>(n), s->data.size() - s->at);
   std::memcpy(out, s->data.data() + s->at, k);
@@ -29,19 +29,19 @@ OPJ_SIZE_T read_fn(void* out, OPJ_SIZE_T n, void* user) {
   return k;
 }
 OPJ_OFF_T skip_fn(OPJ_OFF_T n, void* user) {
-  auto* s = static_cast<Source*>(user);
+  auto* s = static_cast<Jp2Source*>(user);
   if (n < 0 || static_cast<uint64_t>(n) > s->data.size() - s->at) return -1;
   s->at += static_cast<size_t>(n);
   return n;
 }
 OPJ_BOOL seek_fn(OPJ_OFF_T pos, void* user) {
-  auto* s = static_cast<Source*>(user);
+  auto* s = static_cast<Jp2Source*>(user);
   if (pos < 0 || static_cast<uint64_t>(pos) > s->data.size()) return OPJ_FALSE;
   s->at = static_cast<size_t>(pos);
   return OPJ_TRUE;
 }
 void on_error(const char* msg, void* user) {
-  auto* s = static_cast<Source*>(user);
+  auto* s = static_cast<Jp2Source*>(user);
   if (s->message.empty()) {
     s->message = msg;
     while (!s->message.empty() && s->message.back() == '\n') s->message.pop_back();
@@ -71,7 +71,7 @@ uint8_t to_8_bits(OPJ_INT32 v, const opj_image_comp_t& c) {
 }  // namespace
 
 Image decode_jpeg2000(std::span<const uint8_t> data) {
-  Source src{data, 0, {}};
+  Jp2Source src{data, 0, {}};
   const bool jp2 = data.size() >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] == 0x0C;
   std::unique_ptr<opj_codec_t, FreeCodec> codec(opj_create_decompress(jp2 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K));
   std::unique_ptr<opj_stream_t, FreeStream> stream(opj_stream_create(OPJ_J2K_STREAM_CHUNK_SIZE, OPJ_TRUE));

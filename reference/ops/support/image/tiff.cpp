@@ -15,14 +15,14 @@
 namespace sonnx::support::image {
 namespace {
 
-struct Source {
+struct TiffSource {
   std::span<const uint8_t> data;
   toff_t at = 0;
   char message[256] = {};
 };
 
 tmsize_t read_proc(thandle_t h, void* out, tmsize_t n) {
-  auto* s = static_cast<Source*>(h);
+  auto* s = static_cast<TiffSource*>(h);
   if (n < 0 || s->at >= s->data.size()) return 0;
   size_t k = std::min(static_cast<size_t>(n), static_cast<size_t>(s->data.size() - s->at));
   std::memcpy(out, s->data.data() + s->at, k);
@@ -31,17 +31,17 @@ tmsize_t read_proc(thandle_t h, void* out, tmsize_t n) {
 }
 tmsize_t write_proc(thandle_t, void*, tmsize_t) { return 0; }
 toff_t seek_proc(thandle_t h, toff_t off, int whence) {
-  auto* s = static_cast<Source*>(h);
+  auto* s = static_cast<TiffSource*>(h);
   toff_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? s->at : s->data.size();
   if (off > UINT64_MAX - base) return static_cast<toff_t>(-1);
   s->at = base + off;  // beyond the end is allowed; reads there return nothing
   return s->at;
 }
 int close_proc(thandle_t) { return 0; }
-toff_t size_proc(thandle_t h) { return static_cast<Source*>(h)->data.size(); }
+toff_t size_proc(thandle_t h) { return static_cast<TiffSource*>(h)->data.size(); }
 
 int on_error(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
-  auto* s = static_cast<Source*>(user);
+  auto* s = static_cast<TiffSource*>(user);
   if (s->message[0] == 0) {
     int n = std::snprintf(s->message, sizeof s->message, "%s: ", module ? module : "TIFF");
     if (n > 0 && static_cast<size_t>(n) < sizeof s->message) std::vsnprintf(s->message + n, sizeof s->message - static_cast<size_t>(n), fmt, ap);
@@ -58,7 +58,7 @@ struct Closer {
 }  // namespace
 
 Image decode_tiff(std::span<const uint8_t> data) {
-  Source src{data};
+  TiffSource src{data};
   std::unique_ptr<TIFFOpenOptions, Closer> options(TIFFOpenOptionsAlloc());
   if (!options) throw ImageError("TIFF: out of memory");
   TIFFOpenOptionsSetErrorHandlerExtR(options.get(), on_error, &src);
