@@ -1,6 +1,7 @@
 // Differential test of sonnx's type and shape inference against libonnx 1.12's
 // (onnx::shape_inference::InferShapes with data propagation, as optimized/plan/infer_types.cpp
-// calls it) on every model of the given suite directories (DIR/test_x/model.onnx).
+// calls it) on every model of the given directories: suites (DIR/test_x/model.onnx) or folders of
+// real models (DIR/name.onnx, e.g. what conformance/data/make-real-models.sh makes).
 //
 // For each value libonnx gives a type: the element type must be ours, and where libonnx knows the
 // rank or a dim, so must we, with the same value (we may know more). Differences listed in the
@@ -75,14 +76,16 @@ int main(int argc, char** argv) {
       std::cerr << "not a directory: " << argv[i] << "\n";
       return 2;
     }
-    for (const auto& e : fs::directory_iterator(argv[i]))
+    for (const auto& e : fs::directory_iterator(argv[i])) {
       if (fs::exists(e.path() / "model.onnx")) models.push_back(e.path() / "model.onnx");
+      else if (e.is_regular_file() && e.path().extension() == ".onnx") models.push_back(e.path());
+    }
   }
   std::sort(models.begin(), models.end());
   size_t compared = 0, equal = 0, differing = 0, listed = 0, our_errors = 0, libonnx_failed = 0, unreadable = 0;
   std::map<std::string, int> without_rule;
   for (const auto& path : models) {
-    std::string test = path.parent_path().filename().string();
+    std::string test = path.filename() == "model.onnx" ? path.parent_path().filename().string() : path.stem().string();
     std::unique_ptr<LoadedModel> m;
     try {
       m = load_model(path);
