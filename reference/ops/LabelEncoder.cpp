@@ -21,12 +21,17 @@ namespace sonnx {
 using namespace support;
 namespace {
 
+template <class T>
+Tensor vector_tensor(const std::vector<T>& v) {
+  return Tensor::from_vector<T>({static_cast<int64_t>(v.size())}, v);
+}
+
 // The one attribute of a family (keys_* or values_*) the node sets, as a 1-D tensor.
 Tensor column(const OpContext& ctx, const std::string& family, bool tensors_allowed) {
   std::vector<Tensor> set;
-  if (const Attribute* a = ctx.attr(family + "_strings")) set.push_back(Tensor::from_vector<std::string>({static_cast<int64_t>(a->strings.size())}, a->strings));
-  if (const Attribute* a = ctx.attr(family + "_int64s")) set.push_back(Tensor::from_vector<int64_t>({static_cast<int64_t>(a->ints.size())}, a->ints));
-  if (const Attribute* a = ctx.attr(family + "_floats")) set.push_back(Tensor::from_vector<float>({static_cast<int64_t>(a->floats.size())}, a->floats));
+  if (const Attribute* a = ctx.attr(family + "_strings")) set.push_back(vector_tensor(a->strings));
+  if (const Attribute* a = ctx.attr(family + "_int64s")) set.push_back(vector_tensor(a->ints));
+  if (const Attribute* a = ctx.attr(family + "_floats")) set.push_back(vector_tensor(a->floats));
   if (tensors_allowed && ctx.has_attr(family + "_tensor")) {
     const Tensor& t = ctx.attr_tensor(family + "_tensor");
     if (t.rank() != 1) ctx.fail(family + "_tensor must be 1-D");

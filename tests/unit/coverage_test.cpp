@@ -74,7 +74,8 @@ TEST(OperatorCoverage, TheMlDomainIsInTheCatalogueAndItsVersionsWithoutAKernelAr
   for (const auto& s : catalogue::all()) ml += s.domain == "ai.onnx.ml";
   EXPECT_EQ(ml, 25);  // Changelog-ml.md of onnx 1.22: 25 schema versions
   const std::vector<std::pair<std::string, int64_t>> with_kernels = {
-      {"ArrayFeatureExtractor", 1}, {"Binarizer", 1}, {"LabelEncoder", 1}, {"LabelEncoder", 2}, {"LabelEncoder", 4}, {"TreeEnsemble", 5}};
+      {"ArrayFeatureExtractor", 1}, {"Binarizer", 1},       {"LabelEncoder", 1}, {"LabelEncoder", 2},
+      {"LabelEncoder", 4},          {"LinearRegressor", 1}, {"Scaler", 1},       {"TreeEnsemble", 5}};
   for (const auto& [op, version] : with_kernels)
     EXPECT_TRUE(covered(*catalogue::exact("ai.onnx.ml", op, version))) << op << "-" << version;
   Model model;

@@ -1,5 +1,5 @@
 // The ai.onnx.ml operators with a reference kernel: ArrayFeatureExtractor, Binarizer,
-// LabelEncoder (1, 2, 4) and TreeEnsemble (5), and their shape rules. Expected values are worked out
+// LabelEncoder (1, 2, 4), LinearRegressor, Scaler and TreeEnsemble (5), and their shape rules. Expected values are worked out
 // by hand from the ai.onnx.ml operator specs (Changelog-ml.md).
 #include <cmath>
 #include <limits>
@@ -244,6 +244,34 @@ TEST(MlOp, TreeEnsembleMalformedTreesTrap) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Scaler, LinearRegressor
+
+TEST(MlOp, ScalerPerFeatureAndBroadcast) {
+  // (1-1)*2, (2-2)*0.5, (3-1)*2, (4-2)*0.5
+  Value y = ml("Scaler", 1, {tensor<float>({2, 2}, {1, 2, 3, 4})}, {attr_floats("offset", {1, 2}), attr_floats("scale", {2, 0.5f})});
+  EXPECT_EQ(values_of<float>(y), (std::vector<float>{0, 0, 4, 1}));
+  // One entry applies to every element; int64 in, float out.
+  Value i = ml("Scaler", 1, {tensor<int64_t>({3}, {1, 2, 3})}, {attr_floats("offset", {1}), attr_floats("scale", {3})});
+  ASSERT_EQ(i.tensor.dtype(), DType::Float);
+  EXPECT_EQ(values_of<float>(i), (std::vector<float>{0, 3, 6}));
+  expect_trap([] { ml("Scaler", 1, {tensor<float>({1, 3}, {1, 2, 3})}, {attr_floats("offset", {1, 2}), attr_floats("scale", {1, 2})}); },
+              "features");
+}
+
+TEST(MlOp, LinearRegressorTwoTargetsAndLogistic) {
+  // target 0: x0 + x1 + 0.5; target 1: 2 x0 - x1 - 1. Rows [1,2] -> 3.5, -1; [3,4] -> 7.5, 1.
+  Value y = ml("LinearRegressor", 1, {tensor<float>({2, 2}, {1, 2, 3, 4})},
+               {attr_floats("coefficients", {1, 1, 2, -1}), attr_floats("intercepts", {0.5f, -1}), attr_int("targets", 2)});
+  EXPECT_EQ(y.tensor.shape(), (Shape{2, 2}));
+  EXPECT_EQ(values_of<float>(y), (std::vector<float>{3.5f, -1, 7.5f, 1}));
+  // One target, no intercept: 2 - 2 = 0, logistic(0) = 0.5.
+  Value l = ml("LinearRegressor", 1, {tensor<int32_t>({1, 2}, {2, 2})},
+               {attr_floats("coefficients", {1, -1}), attr_string("post_transform", "LOGISTIC")});
+  EXPECT_EQ(values_of<float>(l), (std::vector<float>{0.5f}));
+  expect_trap([] { ml("LinearRegressor", 1, {tensor<float>({1, 2}, {1, 2})}, {attr_floats("coefficients", {1, 1, 1})}); }, "targets * C");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Shape rules
 
 std::string inferred(const char* text, const std::string& name) {
@@ -273,6 +301,12 @@ g (string[3] X) => (float Y) { Y = ai.onnx.ml.LabelEncoder<keys_strings = ["a"],
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
 g (int64[3] X) => (string Y) { Y = ai.onnx.ml.LabelEncoder<classes_strings = ["a"]>(X) })", "Y"),
             "tensor(string)[3]");
+  EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
+g (int64[N,3] X) => (float Y) { Y = ai.onnx.ml.Scaler<offset = [1.0], scale = [2.0]>(X) })", "Y"),
+            "tensor(float)[N,3]");
+  EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
+g (double[N,3] X) => (float Y) { Y = ai.onnx.ml.LinearRegressor<targets = 2, coefficients = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]>(X) })", "Y"),
+            "tensor(float)[N,2]");
 }
 
 TEST(MlShape, TreeEnsembleIsBatchByTargets) {
