@@ -27,8 +27,8 @@ const KernelEntry* OpRegistry::find(const std::string& domain, const std::string
     if (e.op_type == op_type && e.domain == d && e.since_version <= version &&
         (!best || e.since_version > best->since_version))
       best = &e;
-  // The legacy rule (registry.h) is for ai.onnx's kernels only: those of other domains (ai.onnx.ml,
-  // the preview domains) were never written against onnx 1.12 and implement exactly their version.
+  // The legacy rule is for ai.onnx's kernels only: those of other domains were never written
+  // against onnx 1.12's schemas.
   if (best && best->since_version != version && (version > kLegacyOpset || !d.empty())) return nullptr;
   return best;
 }
