@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Generate sonnx's operator catalogue (spec/operators.json) from the ONNX specification documents.
 
-Input: the Changelog.md of an onnx docs directory (every schema of every version, as Markdown) and
-its Operators.md (whose tables say which operators are defined by a function). Output: one JSON
+Input: the Changelog.md and Changelog-ml.md of an onnx docs directory (every schema of every
+version of ai.onnx, the preview domains and ai.onnx.ml, as Markdown) and their Operators.md and
+Operators-ml.md (whose tables say which operators are defined by a function). Output: one JSON
 document, a schema per entry, in a stable order, so that a regenerated catalogue diffs cleanly.
 
   python3 scripts/make-catalogue.py ../shared/onnx/spec-1.22 spec/operators.json
@@ -21,7 +22,11 @@ DOMAIN_HEADINGS = {
     "# ai.onnx (default)": "",
     "# ai.onnx.preview": "ai.onnx.preview",
     "# ai.onnx.preview.training": "ai.onnx.preview.training",
+    "# ai.onnx.ml": "ai.onnx.ml",
 }
+# The documents of each part of the catalogue: (Changelog, Operators), in catalogue order.
+DOCUMENTS = [("Changelog.md", "Operators.md"), ("Changelog-ml.md", "Operators-ml.md")]
+DOMAIN_ORDER = {"": 0, "ai.onnx.preview": 1, "ai.onnx.preview.training": 2, "ai.onnx.ml": 3}
 SCHEMA_HEADING = re.compile(r'^### <a name="([^"]+)-(\d+)"></a>\*\*[^*]+\*\*( \(deprecated\))?</a>\s*$')
 SECTION_HEADING = re.compile(r"^#### (Version|Attributes|Inputs|Outputs|Type Constraints)(?: \((\d+) - ([^)]+)\))?\s*$")
 DT = re.compile(r"^<dt><tt>([^<]+)</tt>(?: \(([^)]*)\))?(?: : (.*))?</dt>\s*$")
@@ -154,7 +159,7 @@ def function_operators(operators_md):
     domain = None
     in_functions = False
     for line in operators_md.splitlines():
-        m = re.match(r"^### (ai\.onnx(?:\.preview(?:\.training)?)?)(?: \(default\))?\s*$", line)
+        m = re.match(r"^### (ai\.onnx(?:\.preview(?:\.training)?|\.ml)?)(?: \(default\))?\s*$", line)
         if m:
             domain = "" if m.group(1) == "ai.onnx" else m.group(1)
             in_functions = False
@@ -175,8 +180,10 @@ def function_operators(operators_md):
 
 
 def build(docs):
-    schemas = parse_changelog((docs / "Changelog.md").read_text(encoding="utf-8"))
-    functions = function_operators((docs / "Operators.md").read_text(encoding="utf-8"))
+    schemas, functions = [], {}
+    for changelog, operators in DOCUMENTS:
+        schemas += parse_changelog((docs / changelog).read_text(encoding="utf-8"))
+        functions.update(function_operators((docs / operators).read_text(encoding="utf-8")))
     newest = {}
     for s in schemas:
         key = (s["domain"], s["name"])
@@ -190,8 +197,7 @@ def build(docs):
     missing = set(functions) - set(newest)
     if missing:
         raise ValueError(f"function operators without a schema: {sorted(missing)}")
-    order = {"": 0, "ai.onnx.preview": 1, "ai.onnx.preview.training": 2}
-    schemas.sort(key=lambda s: (order[s["domain"]], s["name"], s["version"]))
+    schemas.sort(key=lambda s: (DOMAIN_ORDER[s["domain"]], s["name"], s["version"]))
     keys = ["domain", "name", "version", "deprecated", "function", "function_opsets", "min_inputs",
             "max_inputs", "min_outputs", "max_outputs", "inputs", "outputs", "attributes", "type_constraints"]
     schemas = [{k: s[k] for k in keys if k in s} for s in schemas]
@@ -199,7 +205,7 @@ def build(docs):
     for s in schemas:
         opsets[s["domain"]] = max(opsets.get(s["domain"], 0), s["version"])
     return {
-        "source": "onnx specification documents (Changelog.md, Operators.md) of " + docs.name,
+        "source": "onnx specification documents (" + ", ".join(d for pair in DOCUMENTS for d in pair) + ") of " + docs.name,
         "max_opset": opsets,
         "schemas": schemas,
     }
@@ -218,25 +224,27 @@ def render(catalogue):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("docs", type=Path, help="directory with Changelog.md and Operators.md")
+    ap.add_argument("docs", type=Path, help="directory with Changelog.md, Changelog-ml.md, Operators.md and Operators-ml.md")
     ap.add_argument("output", type=Path, nargs="?", help="where to write the catalogue")
     ap.add_argument("--check", type=Path, metavar="FILE", help="compare with FILE instead of writing")
     ap.add_argument("--skip-if-missing", action="store_true",
                     help="exit 77 (a test's skip) when the documents are absent, e.g. in a user's clone")
     args = ap.parse_args()
-    if not (args.docs / "Changelog.md").is_file():
+    absent = [d for pair in DOCUMENTS for d in pair if not (args.docs / d).is_file()]
+    if absent:
         if args.skip_if_missing:
-            print(f"SKIP: {args.docs}/Changelog.md not found (the ONNX specification documents are not here)")
+            print(f"SKIP: {', '.join(absent)} not found in {args.docs} (the ONNX specification documents are not here)")
             return 77
-        print(f"make-catalogue: {args.docs}/Changelog.md not found", file=sys.stderr)
+        print(f"make-catalogue: {', '.join(absent)} not found in {args.docs}", file=sys.stderr)
         return 2
-    text = render(build(args.docs))
+    catalogue = build(args.docs)
+    text = render(catalogue)
     if args.check:
         if not args.check.is_file() or args.check.read_text(encoding="utf-8") != text:
             print(f"make-catalogue: {args.check} is stale; regenerate with "
                   f"python3 scripts/make-catalogue.py {args.docs} {args.check}", file=sys.stderr)
             return 1
-        print(f"make-catalogue: {args.check} is up to date ({text.count(chr(10)) - 5} schemas)")
+        print(f"make-catalogue: {args.check} is up to date ({len(catalogue['schemas'])} schemas)")
         return 0
     if not args.output:
         ap.error("give an output file or --check FILE")

@@ -1,6 +1,6 @@
-// sonnx's operator catalogue: every schema of every version of the ai.onnx, ai.onnx.preview and
-// ai.onnx.preview.training operators (inputs, outputs, attributes, type constraints, since-version,
-// deprecation, function-defined), generated from the ONNX specification documents by
+// sonnx's operator catalogue: every schema of every version of the ai.onnx, ai.onnx.preview,
+// ai.onnx.preview.training and ai.onnx.ml operators (inputs, outputs, attributes, type constraints,
+// since-version, deprecation, function-defined), generated from the ONNX specification documents by
 // scripts/make-catalogue.py into spec/operators.json and compiled into the library. It is the one
 // table of schemas the validator, the operator table (reference/ops/op_table.h), the inliner and
 // the executors read (DESIGN.md §2.3).

@@ -22,7 +22,10 @@ std::string constraint_spelling(const TypeInfo& t) {
     case TypeInfo::Kind::Sequence: return t.inner ? "seq(" + constraint_spelling(*t.inner) + ")" : "";
     case TypeInfo::Kind::Optional: return t.inner ? "optional(" + constraint_spelling(*t.inner) + ")" : "";
     case TypeInfo::Kind::Map:
-      return t.inner ? "map(" + std::string(dtype_name(t.map_key)) + ", " + constraint_spelling(*t.inner) + ")" : "";
+      // The documents spell a map's tensor values by their element type: "map(int64, string)".
+      if (!t.inner) return "";
+      return "map(" + std::string(dtype_name(t.map_key)) + ", " +
+             (t.inner->kind == TypeInfo::Kind::Tensor ? std::string(dtype_name(t.inner->elem)) : constraint_spelling(*t.inner)) + ")";
     case TypeInfo::Kind::Unknown: break;
   }
   return "";

@@ -27,7 +27,9 @@ const KernelEntry* OpRegistry::find(const std::string& domain, const std::string
     if (e.op_type == op_type && e.domain == d && e.since_version <= version &&
         (!best || e.since_version > best->since_version))
       best = &e;
-  if (best && best->since_version != version && version > kLegacyOpset) return nullptr;
+  // The legacy rule is for ai.onnx's kernels only: those of other domains were never written
+  // against onnx 1.12's schemas.
+  if (best && best->since_version != version && (version > kLegacyOpset || !d.empty())) return nullptr;
   return best;
 }
 

@@ -94,7 +94,8 @@ class OpRegistry {
   // A kernel registered at version s <= kLegacyOpset implements s and every later version up to
   // kLegacyOpset until the next registration: those kernels were written against onnx 1.12's
   // schemas, which end at opset 17. From opset 18 on a kernel implements exactly the version it is
-  // registered at, so a new operator version never runs under an older version's semantics.
+  // registered at, so a new operator version never runs under an older version's semantics. The
+  // domains other than ai.onnx (ai.onnx.ml, the preview ones) only ever have exact versions.
   const KernelEntry* find(const std::string& domain, const std::string& op_type, int64_t version) const;
   const std::vector<KernelEntry>& entries() const { return entries_; }
 

@@ -1,0 +1,18 @@
+// The score transforms of the ai.onnx.ml predictors (TreeEnsemble's post_transform): NONE,
+// SOFTMAX, LOGISTIC, SOFTMAX_ZERO and PROBIT, applied to one row of scores in double precision
+// (the caller rounds once into the element type).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace sonnx::support {
+
+enum class PostTransform : int64_t { None = 0, Softmax = 1, Logistic = 2, SoftmaxZero = 3, Probit = 4 };
+
+// The inverse error function on [-1, 1]: +-inf at +-1, NaN outside or for NaN.
+double erf_inv(double y);
+
+// Transforms `row` in place.
+void post_transform_row(PostTransform t, std::vector<double>& row);
+
+}  // namespace sonnx::support
