@@ -8,6 +8,8 @@
 #include <set>
 
 #include "op_test_util.h"
+#include "optimized/exec/make_executor.h"
+#include "reference/interp/inliner.h"
 #include "reference/functions/function_bodies.h"
 #include "reference/ops/op_table.h"
 
@@ -499,6 +501,62 @@ TEST(FunctionBodies, MeanVarianceNormalizationAndSoftmaxCrossEntropyKernelAndBod
        {attr_string("reduction", "sum"), attr_int("ignore_index", 2)}, 2},
   };
   for (const auto& c : cases) expect_kernel_and_body_agree(c);
+}
+
+}  // namespace
+}  // namespace sonnx
+
+namespace sonnx {
+namespace {
+
+// Graph calls in the executors' path: inline_model splices FlexAttention's modifiers (one reading
+// a value of the enclosing graph, one holding an initializer) into the flat model, and the flat
+// model, the linear executor and the kernel agree.
+TEST(FunctionBodies, GraphCallsAreSplicedWhenAModelIsInlined) {
+  using namespace testing;
+  auto score_mod = attr_graph("score_mod", graph("sm", {node("Add", {"x", "bias"}, {"y"})}, {vi("x", DType::Float)}, {vi("y", DType::Float)}));
+  onnx::GraphProto pm = graph("pm", {node("Mul", {"x", "half"}, {"y"})}, {vi("x", DType::Float)}, {vi("y", DType::Float)});
+  onnx::TensorProto half;
+  half.set_name("half");
+  half.set_data_type(static_cast<int>(DType::Float));
+  half.add_float_data(0.5f);
+  *pm.add_initializer() = half;
+  auto prob_mod = attr_graph("prob_mod", pm);
+  onnx::NodeProto flex = node("FlexAttention", {"Q", "K", "V"}, {"Y"}, {score_mod, prob_mod}, "ai.onnx.preview");
+  flex.set_name("flex");
+  onnx::GraphProto g = graph("t", {flex},
+                             {vi("Q", DType::Float, {1, 2, 2, 3}, true), vi("K", DType::Float, {1, 1, 3, 3}, true),
+                              vi("V", DType::Float, {1, 1, 3, 2}, true), vi("bias", DType::Float, {2, 3}, true)},
+                             {vi("Y", DType::Float)});
+  onnx::ModelProto mp;
+  mp.set_ir_version(8);
+  for (auto [domain, version] : std::vector<std::pair<std::string, int64_t>>{{"", 27}, {"ai.onnx.preview", 1}}) {
+    auto* imp = mp.add_opset_import();
+    imp->set_domain(domain);
+    imp->set_version(version);
+  }
+  *mp.mutable_graph() = g;
+  Model m = model_from_proto(mp, {});
+  NamedValues in{{"Q", fb_wavy_tensor({1, 2, 2, 3}, 0.1f)}, {"K", fb_wavy_tensor({1, 1, 3, 3}, 0.5f)},
+                 {"V", fb_wavy_tensor({1, 1, 3, 2}, 0.9f)}, {"bias", fb_wavy_tensor({2, 3}, 1.3f)}};
+  NamedValues by_kernel = Interpreter(m).run(in);
+  PreferBodies prefer;
+  Model flat = inline_model(m);
+  std::vector<std::string> ops = op_types_of(flat.graph);
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "ai.onnx.preview.FlexAttention"), 0);
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "FlexAttention"), 0);
+  for (const auto& op : ops) EXPECT_FALSE(op.starts_with("@")) << op;
+  int adds = 0;
+  for (const auto& n : flat.graph.nodes) {
+    if (n.op_type == "Add" && n.inputs.size() == 2 && n.inputs[1] == "bias") ++adds;  // the outer name kept
+  }
+  EXPECT_EQ(adds, 1);
+  std::vector<float> want = values_of<float>(by_kernel["Y"]);
+  for (const NamedValues& got : {Interpreter(flat).run(in), make_executor(m, "linear")->run(in)}) {
+    std::vector<float> y = values_of<float>(got.at("Y"));
+    ASSERT_EQ(y.size(), want.size());
+    for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], want[i], 1e-6 * (1 + std::fabs(want[i]))) << i;
+  }
 }
 
 }  // namespace
