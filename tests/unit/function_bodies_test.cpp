@@ -561,3 +561,60 @@ TEST(FunctionBodies, GraphCallsAreSplicedWhenAModelIsInlined) {
 
 }  // namespace
 }  // namespace sonnx
+
+namespace sonnx {
+namespace {
+
+// expand_call on a graph call: names the graph defines get a prefix of their own, outer names stay,
+// formal outputs are copied out; a call without the graph, or with a graph of another arity, is
+// refused.
+TEST(FunctionBodies, GraphCallExpansion) {
+  Function fn = functions::parse_function(R"(<domain: "", opset_import: ["" : 18]>
+F <g> (a) => (b) {
+  t = Neg (a)
+  b = @g (t)
+})");
+  auto g = std::make_shared<Graph>();
+  g->inputs.resize(1);
+  g->inputs[0].name = "x";
+  g->outputs.resize(1);
+  g->outputs[0].name = "t";  // the same name as a value of the body
+  Node add;
+  add.op_type = "Add";
+  add.inputs = {"x", "outer"};
+  add.outputs = {"t"};
+  g->nodes.push_back(add);
+  Node c;
+  c.op_type = "F";
+  c.inputs = {"in"};
+  c.outputs = {"out"};
+  Attribute ga;
+  ga.name = "g";
+  ga.type = Attribute::Type::Graph;
+  ga.g = g;
+  c.attributes.push_back(ga);
+  std::vector<Node> body = expand_call(c, fn, "p_");
+  ASSERT_EQ(body.size(), 3u);
+  EXPECT_EQ(body[0].op_type, "Neg");
+  EXPECT_EQ(body[0].outputs, (std::vector<std::string>{"p_t"}));
+  EXPECT_EQ(body[1].op_type, "Add");
+  EXPECT_EQ(body[1].inputs, (std::vector<std::string>{"p_t", "outer"}));
+  ASSERT_EQ(body[1].outputs.size(), 1u);
+  EXPECT_NE(body[1].outputs[0], "p_t");  // the graph's own t is not the body's t
+  EXPECT_EQ(body[2].op_type, "Identity");
+  EXPECT_EQ(body[2].inputs, body[1].outputs);
+  EXPECT_EQ(body[2].outputs, (std::vector<std::string>{"out"}));
+
+  Node without = c;
+  without.attributes.clear();
+  EXPECT_THROW(expand_call(without, fn, "p_"), Unsupported);
+  Node two_inputs = c;
+  auto g2 = std::make_shared<Graph>(*g);
+  g2->inputs.push_back(g2->inputs[0]);
+  g2->inputs[1].name = "y";
+  two_inputs.attributes[0].g = g2;
+  EXPECT_THROW(expand_call(two_inputs, fn, "p_"), Unsupported);
+}
+
+}  // namespace
+}  // namespace sonnx
