@@ -374,6 +374,11 @@ class Parser {
     do n.outputs.push_back(expect_id().text);
     while (accept(","));
     expect("=");
+    if (accept("@")) {  // `outs = @attr (ins)`: a call of the caller's graph attribute `attr`
+      n.op_type = std::string(kGraphCallMarker) + expect_id().text;
+      n.inputs = name_list();
+      return n;
+    }
     std::string qualified = expect_id().text;
     while (accept(".")) qualified += "." + expect_id().text;
     size_t dot = qualified.rfind('.');

@@ -8,7 +8,7 @@
 //
 // into our IR Function: attribute literals of every kind used in bodies (ints, floats, strings,
 // their lists, tensor literals, graphs), attribute references (`@attr`) and omitted inputs
-// (`Op(a, , c)`). `$elem_type(X)` (an int attribute: the element type of formal input X at the
+// (`Op(a, , c)`), graph calls (`y = @g (x)`). `$elem_type(X)` (an int attribute: the element type of formal input X at the
 // call) is kept as a marker for the body selection to fill in (function_bodies.h). Written for
 // sonnx; it does not use libonnx's OnnxParser.
 #pragma once
@@ -23,6 +23,9 @@ namespace sonnx::functions {
 
 // The marker `$elem_type(X)` leaves in Attribute::ref_attr_name.
 inline constexpr std::string_view kElemTypeMarker = "$elem_type:";
+// The op_type of a graph call `outs = @attr (ins)`: "@attr". The caller's graph attribute `attr`
+// is spliced in its place when the body is expanded at the call (reference/interp/inliner.h).
+inline constexpr std::string_view kGraphCallMarker = "@";
 
 struct ParseError : std::runtime_error {
   ParseError(int line, int column, const std::string& what);

@@ -1,5 +1,6 @@
 #include "inliner.h"
 
+#include <algorithm>
 #include <map>
 
 #include "reference/model/errors.h"
@@ -71,6 +72,78 @@ void bind_attributes(Node& n, const Node& call, const Function& fn) {
   n.attributes = std::move(bound);
 }
 
+// Graph calls `outs = @attr (ins)` (op_type "@attr", reference/functions/text_parser.h) in
+// expanded body nodes and their subgraphs: each is replaced by the nodes of the call's graph
+// attribute `attr`, its formal inputs bound to `ins`, its initializers as Constant nodes, the
+// names it defines given a prefix of their own, names it takes from outer scopes kept, and each
+// formal output copied to the matching name of `outs` by an Identity.
+void splice_graph_calls(std::vector<Node>& nodes, const Node& call, const std::string& prefix, int& counter) {
+  std::vector<Node> out;
+  for (auto& n : nodes) {
+    for (auto& a : n.attributes) {
+      if (a.g) {
+        a.g = std::make_shared<Graph>(*a.g);
+        splice_graph_calls(a.g->nodes, call, prefix, counter);
+        for (size_t i = 0; i < a.g->nodes.size(); ++i) a.g->nodes[i].index = i;
+      }
+      for (auto& g : a.graphs) {
+        g = std::make_shared<Graph>(*g);
+        splice_graph_calls(g->nodes, call, prefix, counter);
+        for (size_t i = 0; i < g->nodes.size(); ++i) g->nodes[i].index = i;
+      }
+    }
+    if (!n.op_type.starts_with("@")) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    std::string attr = n.op_type.substr(1);
+    const Attribute* ga = call.attr(attr);
+    if (!ga || !ga->g)
+      throw Unsupported(call.label() + ": the function body calls the graph attribute '" + attr + "', which the node does not give");
+    const Graph& g = *ga->g;
+    if (g.inputs.size() != n.inputs.size() || g.outputs.size() != n.outputs.size())
+      throw Unsupported(call.label() + ": graph attribute '" + attr + "' has " + std::to_string(g.inputs.size()) + " inputs and " +
+                        std::to_string(g.outputs.size()) + " outputs; the function body calls it with " +
+                        std::to_string(n.inputs.size()) + " and " + std::to_string(n.outputs.size()));
+    std::string p = prefix + attr + std::to_string(counter++) + "_";
+    std::map<std::string, std::string> names;
+    for (const auto& d : defined_names(g)) names[d] = p + d;
+    for (size_t i = 0; i < g.inputs.size(); ++i) names[g.inputs[i].name] = n.inputs[i];
+    for (const auto& [name, t] : g.initializers) {
+      if (std::any_of(g.inputs.begin(), g.inputs.end(), [&](const ValueInfo& v) { return v.name == name; })) continue;
+      Node c;
+      c.op_type = "Constant";
+      c.name = p + name;
+      c.outputs = {names.count(name) ? names[name] : p + name};
+      names[name] = c.outputs[0];
+      Attribute value;
+      value.name = "value";
+      value.type = Attribute::Type::Tensor;
+      value.t = t;
+      c.attributes.push_back(std::move(value));
+      c.opset_version = n.opset_version;
+      out.push_back(std::move(c));
+    }
+    for (const auto& gn : g.nodes) {
+      Node copy = gn;
+      rename_node(copy, names);
+      if (!copy.name.empty()) copy.name = p + copy.name;
+      out.push_back(std::move(copy));
+    }
+    for (size_t i = 0; i < g.outputs.size(); ++i) {
+      if (n.outputs[i].empty()) continue;
+      Node id;
+      id.op_type = "Identity";
+      auto it = names.find(g.outputs[i].name);
+      id.inputs = {it != names.end() ? it->second : g.outputs[i].name};
+      id.outputs = {n.outputs[i]};
+      id.opset_version = n.opset_version;
+      out.push_back(std::move(id));
+    }
+  }
+  nodes = std::move(out);
+}
+
 }  // namespace
 
 std::vector<Node> expand_call(const Node& call, const Function& fn, const std::string& prefix) {
@@ -105,6 +178,8 @@ std::vector<Node> expand_call(const Node& call, const Function& fn, const std::s
     n.opset_version = it != fn.opset_imports.end() ? it->second : 0;
     out.push_back(std::move(n));
   }
+  int graph_calls = 0;
+  splice_graph_calls(out, call, prefix, graph_calls);
   return out;
 }
 

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "op_test_util.h"
+#include "optimized/exec/make_executor.h"
+#include "reference/interp/inliner.h"
 #include "reference/functions/function_bodies.h"
 #include "reference/ops/op_table.h"
 
@@ -35,9 +37,7 @@ TEST(FunctionBodies, EveryFileParsesAndNamesAnOperatorVersion) {
 
 // The versions the catalogue marks as defined by a function that have no body of ours yet: each
 // still runs by its kernel. The list must shrink, never hide a body that exists.
-const std::set<std::string> kWithoutBody = {
-    "CausalConvWithState-27", "LinearAttention-27", "ai.onnx.preview.FlexAttention-1",  // kernels pending elsewhere
-    "SequenceMap-17"};
+const std::set<std::string> kWithoutBody = {"SequenceMap-17"};
 
 TEST(FunctionBodies, EveryFunctionDefinedVersionHasOne) {
   int defined = 0;
@@ -267,6 +267,353 @@ TEST(FunctionBodies, GuardsSelectByElementTypeOfAnInput) {
   };
   EXPECT_EQ(where_count(b), 1);
   EXPECT_EQ(where_count(f), 0);
+}
+
+}  // namespace
+}  // namespace sonnx
+
+namespace sonnx {
+namespace {
+
+// Kernel against body for operator versions with several outputs, other domains, graph
+// attributes, or values of the enclosing graph that a modifier graph reads (`extra`). The model
+// imports ai.onnx 27 (for the graph attributes' nodes) and the operator's domain.
+struct KernelVsBodyCase {
+  std::string label;
+  std::string domain;
+  std::string op;
+  int64_t opset;
+  std::vector<Value> inputs;
+  std::vector<onnx::AttributeProto> attrs;
+  size_t outputs = 1;
+  double tol = 1e-6;  // relative to 1 + |kernel's value|
+  NamedValues extra = {};
+};
+
+std::vector<Value> run_case(const KernelVsBodyCase& c) {
+  using namespace testing;
+  std::vector<std::string> in_names, out_names;
+  std::vector<onnx::ValueInfoProto> graph_inputs, graph_outputs;
+  NamedValues feed = c.extra;
+  for (const auto& [name, v] : c.extra) graph_inputs.push_back(vi(name));
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    if (c.inputs[i].kind == Value::Kind::None) {
+      in_names.emplace_back();
+      continue;
+    }
+    in_names.push_back("in" + std::to_string(i));
+    graph_inputs.push_back(vi(in_names.back()));
+    feed[in_names.back()] = c.inputs[i];
+  }
+  for (size_t i = 0; i < c.outputs; ++i) {
+    out_names.push_back("out" + std::to_string(i));
+    graph_outputs.push_back(vi(out_names.back()));
+  }
+  onnx::NodeProto n = node(c.op, in_names, out_names, c.attrs, c.domain);
+  n.set_name("node");
+  std::vector<std::pair<std::string, int64_t>> opsets{{c.domain, c.opset}};
+  if (!c.domain.empty()) opsets.push_back({"", 27});
+  NamedValues out = run_graph(graph("t", {n}, graph_inputs, graph_outputs), opsets, feed);
+  std::vector<Value> result;
+  for (const auto& name : out_names) result.push_back(out[name]);
+  return result;
+}
+
+void expect_kernel_and_body_agree(const KernelVsBodyCase& c) {
+  SCOPED_TRACE(c.label);
+  const auto* schema = catalogue::find(c.domain, c.op, c.opset);
+  ASSERT_NE(schema, nullptr);
+  ASSERT_NE(find_body(c.domain, c.op, schema->version), nullptr) << "no body: the comparison would run the kernel twice";
+  std::vector<Value> by_kernel, by_body;
+  try {
+    by_kernel = run_case(c);
+  } catch (const std::exception& e) {
+    FAIL() << "by the kernel: " << e.what();
+  }
+  try {
+    PreferBodies prefer;
+    by_body = run_case(c);
+  } catch (const std::exception& e) {
+    FAIL() << "by the body: " << e.what();
+  }
+  ASSERT_EQ(by_kernel.size(), by_body.size());
+  for (size_t o = 0; o < by_kernel.size(); ++o) {
+    SCOPED_TRACE("output " + std::to_string(o));
+    const Tensor& k = by_kernel[o].tensor;
+    const Tensor& b = by_body[o].tensor;
+    ASSERT_EQ(k.dtype(), b.dtype());
+    ASSERT_EQ(k.shape(), b.shape());
+    for (int64_t i = 0; i < k.size(); ++i) {
+      double kv = k.as_double(i), bv = b.as_double(i);
+      if (std::isnan(kv)) {
+        EXPECT_TRUE(std::isnan(bv)) << i;
+        continue;
+      }
+      EXPECT_NEAR(kv, bv, c.tol * (1 + std::fabs(kv))) << i;
+    }
+  }
+}
+
+std::vector<float> fb_wavy(size_t n, float phase, float amp = 0.9f) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = std::sin(1.3f * static_cast<float>(i) + phase) * amp;
+  return v;
+}
+
+Value fb_wavy_tensor(const Shape& shape, float phase, float amp = 0.9f) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return testing::tensor<float>(shape, fb_wavy(static_cast<size_t>(n), phase, amp));
+}
+
+TEST(FunctionBodies, CausalConvWithStateKernelAndBodyAgree) {
+  using testing::tensor;
+  const Value none;
+  auto act = [](const std::string& a) { return testing::attr_string("activation", a); };
+  Value x = fb_wavy_tensor({2, 3, 5}, 0.3f), w = fb_wavy_tensor({3, 1, 3}, 1.1f), b = fb_wavy_tensor({3}, 2.0f);
+  Value past = fb_wavy_tensor({2, 3, 2}, 2.5f);
+  auto h = [](const Value& v) { return testing::retyped<float16_t>(v); };
+  const std::vector<KernelVsBodyCase> cases = {
+      {"hand case with bias", "", "CausalConvWithState", 27,
+       {tensor<float>({1, 2, 3}, {1, 2, 3, 4, 5, 6}), tensor<float>({2, 1, 2}, {0.5f, 1, -1, 2}), tensor<float>({2}, {0.25f, -1})}, {}, 2},
+      {"past state, no bias", "", "CausalConvWithState", 27,
+       {tensor<float>({1, 1, 2}, {1, 2}), tensor<float>({1, 1, 3}, {1, 10, 100}), none, tensor<float>({1, 1, 2}, {7, 8})}, {}, 2},
+      {"input shorter than k - 1", "", "CausalConvWithState", 27,
+       {tensor<float>({1, 1, 1}, {4}), tensor<float>({1, 1, 4}, {1, 2, 3, 4}), none, tensor<float>({1, 1, 3}, {1, 2, 3})}, {}, 2},
+      {"silu, bias and past", "", "CausalConvWithState", 27, {x, w, b, past}, {act("silu")}, 2},
+      {"swish, no past", "", "CausalConvWithState", 27, {x, w, b}, {act("swish")}, 2},
+      {"none given explicitly", "", "CausalConvWithState", 27, {x, w, none, past}, {act("none")}, 2},
+      {"k = 1: an empty state", "", "CausalConvWithState", 27, {x, fb_wavy_tensor({3, 1, 1}, 0.7f), b}, {}, 2},
+      {"float16 silu", "", "CausalConvWithState", 27, {h(x), h(w), h(b), h(past)}, {act("silu")}, 2, 2e-3},
+  };
+  for (const auto& c : cases) expect_kernel_and_body_agree(c);
+}
+
+TEST(FunctionBodies, LinearAttentionKernelAndBodyAgree) {
+  using testing::attr_float;
+  using testing::attr_int;
+  using testing::attr_string;
+  const Value none;
+  // B = 2, T = 3, Hq = 4, Hkv = 2 (grouped), dk = 3, dv = 2.
+  Value q = fb_wavy_tensor({2, 3, 12}, 0.1f), k = fb_wavy_tensor({2, 3, 6}, 1.2f, 0.5f), v = fb_wavy_tensor({2, 3, 4}, 2.3f);
+  Value past = fb_wavy_tensor({2, 2, 3, 2}, 0.4f, 0.3f);
+  Value decay_key = fb_wavy_tensor({2, 3, 6}, 0.8f, 0.4f), decay_head = fb_wavy_tensor({2, 3, 2}, 1.9f, 0.4f);
+  Value beta_head = fb_wavy_tensor({2, 3, 2}, 0.6f, 0.5f), beta_one = fb_wavy_tensor({2, 3, 1}, 2.2f, 0.5f);
+  // Hq = Hkv = 2: a query of its own.
+  Value q2 = fb_wavy_tensor({2, 3, 6}, 0.5f);
+  auto attrs = [](const std::string& rule, int64_t hq, int64_t hkv) {
+    return std::vector<onnx::AttributeProto>{attr_string("update_rule", rule), attr_int("q_num_heads", hq),
+                                             attr_int("kv_num_heads", hkv)};
+  };
+  auto with = [](std::vector<onnx::AttributeProto> a, const onnx::AttributeProto& extra) {
+    a.push_back(extra);
+    return a;
+  };
+  constexpr double kTol = 1e-5;
+  const std::vector<KernelVsBodyCase> cases = {
+      {"linear, no past", "", "LinearAttention", 27, {q, k, v}, attrs("linear", 4, 2), 2, kTol},
+      {"linear, past, scale", "", "LinearAttention", 27, {q, k, v, past}, with(attrs("linear", 4, 2), attr_float("scale", 0.7f)), 2, kTol},
+      {"gated, per key dim", "", "LinearAttention", 27, {q, k, v, past, decay_key}, attrs("gated", 4, 2), 2, kTol},
+      {"gated, per head", "", "LinearAttention", 27, {q, k, v, none, decay_head}, attrs("gated", 4, 2), 2, kTol},
+      {"delta, beta per head", "", "LinearAttention", 27, {q, k, v, past, none, beta_head}, attrs("delta", 4, 2), 2, kTol},
+      {"delta, one beta", "", "LinearAttention", 27, {q, k, v, none, none, beta_one}, attrs("delta", 4, 2), 2, kTol},
+      {"gated_delta (default rule)", "", "LinearAttention", 27, {q, k, v, past, decay_key, beta_head},
+       {attr_int("q_num_heads", 4), attr_int("kv_num_heads", 2)}, 2, kTol},
+      {"gated_delta, per-head decay, one beta", "", "LinearAttention", 27, {q, k, v, past, decay_head, beta_one},
+       attrs("gated_delta", 4, 2), 2, kTol},
+      {"gated_delta, Hq = Hkv", "", "LinearAttention", 27, {q2, k, v, none, decay_head, beta_one},
+       attrs("gated_delta", 2, 2), 2, kTol},
+      {"one token (decode)", "", "LinearAttention", 27,
+       {fb_wavy_tensor({2, 1, 12}, 0.1f), fb_wavy_tensor({2, 1, 6}, 1.2f, 0.5f), fb_wavy_tensor({2, 1, 4}, 2.3f), past,
+        fb_wavy_tensor({2, 1, 6}, 0.8f, 0.4f), fb_wavy_tensor({2, 1, 2}, 0.6f, 0.5f)},
+       attrs("gated_delta", 4, 2), 2, kTol},
+  };
+  for (const auto& c : cases) expect_kernel_and_body_agree(c);
+}
+
+TEST(FunctionBodies, FlexAttentionKernelAndBodyAgree) {
+  using namespace testing;
+  const std::string preview = "ai.onnx.preview";
+  // B = 2, Hq = 4, Hkv = 2 (grouped), L = 3, S = 4, E = 3, Ev = 2.
+  Value q = fb_wavy_tensor({2, 4, 3, 3}, 0.2f), k = fb_wavy_tensor({2, 2, 4, 3}, 1.4f), v = fb_wavy_tensor({2, 2, 4, 2}, 2.6f);
+  Value q_same = fb_wavy_tensor({2, 2, 3, 3}, 0.9f);
+  auto modifier = [](const std::string& attr, const std::vector<onnx::NodeProto>& nodes, DType elem = DType::Float) {
+    return attr_graph(attr, graph(attr + "_graph", nodes, {vi("x", elem)}, {vi("y", elem)}));
+  };
+  auto constant = [](const std::string& name, const Tensor& t) { return node("Constant", {}, {name}, {attr_tensor("value", t)}); };
+  std::vector<float> mask;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) mask.push_back(j > i + 1 ? -kInf : 0.0f);
+  auto causal = modifier("score_mod", {constant("m", Tensor::from_vector<float>({1, 1, 3, 4}, mask)), node("Add", {"x", "m"}, {"y"})});
+  auto softcap = modifier("score_mod", {constant("c", Tensor::scalar<float>(0.5f)), node("Div", {"x", "c"}, {"d"}),
+                                        node("Tanh", {"d"}, {"t"}), node("Mul", {"t", "c"}, {"y"})});
+  auto outer_bias = modifier("score_mod", {node("Add", {"x", "bias"}, {"y"})});
+  auto halve = modifier("prob_mod", {constant("h", Tensor::scalar<float>(0.5f)), node("Mul", {"x", "h"}, {"y"})});
+  // A score_mod whose own names clash with the body's: `scores` and `probs` inside it.
+  auto clash = modifier("score_mod", {node("Neg", {"x"}, {"scores"}), node("Neg", {"scores"}, {"probs"}),
+                                      constant("c", Tensor::scalar<float>(0.25f)), node("Mul", {"probs", "c"}, {"y"})});
+  auto identity = modifier("score_mod", {node("Identity", {"x"}, {"y"})});
+  auto dmod = modifier("score_mod",
+                       {constant("c", Tensor::scalar<float>(0.1f)), node("Cast", {"c"}, {"cd"}, {attr_int("to", 11)}),
+                        node("Add", {"x", "cd"}, {"y"})},
+                       DType::Double);
+  // Double inputs: the modifiers see double tensors.
+  auto dhalve = modifier("prob_mod",
+                         {constant("h", Tensor::scalar<float>(0.5f)), node("Cast", {"h"}, {"hd"}, {attr_int("to", 11)}),
+                          node("Mul", {"x", "hd"}, {"y"})},
+                         DType::Double);
+  auto h = [](const Value& x) { return retyped<float16_t>(x); };
+  auto d = [](const Value& x) { return retyped<double>(x); };
+  const std::vector<KernelVsBodyCase> cases = {
+      {"no modifiers, grouped", preview, "FlexAttention", 1, {q, k, v}},
+      {"no modifiers, Hq = Hkv, scale", preview, "FlexAttention", 1, {q_same, k, v}, {attr_float("scale", 0.3f)}},
+      {"score_mod causal mask", preview, "FlexAttention", 1, {q, k, v}, {causal}},
+      {"score_mod soft cap and prob_mod", preview, "FlexAttention", 1, {q, k, v}, {softcap, halve}},
+      {"score_mod reads the enclosing graph", preview, "FlexAttention", 1, {q, k, v}, {outer_bias}, 1, 1e-6,
+       {{"bias", fb_wavy_tensor({3, 4}, 0.7f)}}},
+      {"modifier names clash with the body's", preview, "FlexAttention", 1, {q, k, v}, {clash}},
+      {"score_mod passes its input through", preview, "FlexAttention", 1, {q, k, v}, {identity}},
+      {"double inputs", preview, "FlexAttention", 1, {d(q), d(k), d(v)}, {dhalve}},
+      {"softmax_precision double", preview, "FlexAttention", 1, {q, k, v}, {dmod, attr_int("softmax_precision", 11)}},
+      {"float16 inputs", preview, "FlexAttention", 1, {h(q), h(k), h(v)}, {causal}, 1, 2e-3},
+  };
+  for (const auto& c : cases) expect_kernel_and_body_agree(c);
+}
+
+// Two versions whose bodies the suite never reaches, with more of their attributes and outputs.
+TEST(FunctionBodies, MeanVarianceNormalizationAndSoftmaxCrossEntropyKernelAndBodyAgree) {
+  using namespace testing;
+  const Value none;
+  Value x = fb_wavy_tensor({2, 3, 2, 2}, 0.3f, 2.0f);
+  Value scores = fb_wavy_tensor({3, 4}, 0.5f, 2.0f), scores3 = fb_wavy_tensor({2, 4, 3}, 1.5f, 2.0f);
+  Value labels = tensor<int64_t>({3}, {0, 3, 1}), labels3 = tensor<int64_t>({2, 3}, {0, 3, 1, 2, 2, 0});
+  Value weights = tensor<float>({4}, {0.5f, 1, 2, 0.25f});
+  const std::vector<KernelVsBodyCase> cases = {
+      {"MVN-9 default axes", "", "MeanVarianceNormalization", 9, {x}},
+      {"MVN-9 axes [2, 3]", "", "MeanVarianceNormalization", 9, {x}, {attr_ints("axes", {2, 3})}},
+      {"MVN-9 axes [1]", "", "MeanVarianceNormalization", 9, {x}, {attr_ints("axes", {1})}},
+      {"SCE-12 mean with log_prob", "", "SoftmaxCrossEntropyLoss", 12, {scores, labels}, {}, 2},
+      {"SCE-12 weights, none", "", "SoftmaxCrossEntropyLoss", 12, {scores, labels, weights},
+       {attr_string("reduction", "none")}, 2},
+      {"SCE-12 weights, ignore_index, mean", "", "SoftmaxCrossEntropyLoss", 12, {scores, labels, weights},
+       {attr_int("ignore_index", 3)}, 2},
+      {"SCE-12 3-D scores, sum, ignore_index", "", "SoftmaxCrossEntropyLoss", 12, {scores3, labels3, none},
+       {attr_string("reduction", "sum"), attr_int("ignore_index", 2)}, 2},
+  };
+  for (const auto& c : cases) expect_kernel_and_body_agree(c);
+}
+
+}  // namespace
+}  // namespace sonnx
+
+namespace sonnx {
+namespace {
+
+// Graph calls in the executors' path: inline_model splices FlexAttention's modifiers (one reading
+// a value of the enclosing graph, one holding an initializer) into the flat model, and the flat
+// model, the linear executor and the kernel agree.
+TEST(FunctionBodies, GraphCallsAreSplicedWhenAModelIsInlined) {
+  using namespace testing;
+  auto score_mod = attr_graph("score_mod", graph("sm", {node("Add", {"x", "bias"}, {"y"})}, {vi("x", DType::Float)}, {vi("y", DType::Float)}));
+  onnx::GraphProto pm = graph("pm", {node("Mul", {"x", "half"}, {"y"})}, {vi("x", DType::Float)}, {vi("y", DType::Float)});
+  onnx::TensorProto half;
+  half.set_name("half");
+  half.set_data_type(static_cast<int>(DType::Float));
+  half.add_float_data(0.5f);
+  *pm.add_initializer() = half;
+  auto prob_mod = attr_graph("prob_mod", pm);
+  onnx::NodeProto flex = node("FlexAttention", {"Q", "K", "V"}, {"Y"}, {score_mod, prob_mod}, "ai.onnx.preview");
+  flex.set_name("flex");
+  onnx::GraphProto g = graph("t", {flex},
+                             {vi("Q", DType::Float, {1, 2, 2, 3}, true), vi("K", DType::Float, {1, 1, 3, 3}, true),
+                              vi("V", DType::Float, {1, 1, 3, 2}, true), vi("bias", DType::Float, {2, 3}, true)},
+                             {vi("Y", DType::Float)});
+  onnx::ModelProto mp;
+  mp.set_ir_version(8);
+  for (auto [domain, version] : std::vector<std::pair<std::string, int64_t>>{{"", 27}, {"ai.onnx.preview", 1}}) {
+    auto* imp = mp.add_opset_import();
+    imp->set_domain(domain);
+    imp->set_version(version);
+  }
+  *mp.mutable_graph() = g;
+  Model m = model_from_proto(mp, {});
+  NamedValues in{{"Q", fb_wavy_tensor({1, 2, 2, 3}, 0.1f)}, {"K", fb_wavy_tensor({1, 1, 3, 3}, 0.5f)},
+                 {"V", fb_wavy_tensor({1, 1, 3, 2}, 0.9f)}, {"bias", fb_wavy_tensor({2, 3}, 1.3f)}};
+  NamedValues by_kernel = Interpreter(m).run(in);
+  PreferBodies prefer;
+  Model flat = inline_model(m);
+  std::vector<std::string> ops = op_types_of(flat.graph);
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "ai.onnx.preview.FlexAttention"), 0);
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "FlexAttention"), 0);
+  for (const auto& op : ops) EXPECT_FALSE(op.starts_with("@")) << op;
+  int adds = 0;
+  for (const auto& n : flat.graph.nodes) {
+    if (n.op_type == "Add" && n.inputs.size() == 2 && n.inputs[1] == "bias") ++adds;  // the outer name kept
+  }
+  EXPECT_EQ(adds, 1);
+  std::vector<float> want = values_of<float>(by_kernel["Y"]);
+  for (const NamedValues& got : {Interpreter(flat).run(in), make_executor(m, "linear")->run(in)}) {
+    std::vector<float> y = values_of<float>(got.at("Y"));
+    ASSERT_EQ(y.size(), want.size());
+    for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], want[i], 1e-6 * (1 + std::fabs(want[i]))) << i;
+  }
+}
+
+}  // namespace
+}  // namespace sonnx
+
+namespace sonnx {
+namespace {
+
+// expand_call on a graph call: names the graph defines get a prefix of their own, outer names stay,
+// formal outputs are copied out; a call without the graph, or with a graph of another arity, is
+// refused.
+TEST(FunctionBodies, GraphCallExpansion) {
+  Function fn = functions::parse_function(R"(<domain: "", opset_import: ["" : 18]>
+F <g> (a) => (b) {
+  t = Neg (a)
+  b = @g (t)
+})");
+  auto g = std::make_shared<Graph>();
+  g->inputs.resize(1);
+  g->inputs[0].name = "x";
+  g->outputs.resize(1);
+  g->outputs[0].name = "t";  // the same name as a value of the body
+  Node add;
+  add.op_type = "Add";
+  add.inputs = {"x", "outer"};
+  add.outputs = {"t"};
+  g->nodes.push_back(add);
+  Node c;
+  c.op_type = "F";
+  c.inputs = {"in"};
+  c.outputs = {"out"};
+  Attribute ga;
+  ga.name = "g";
+  ga.type = Attribute::Type::Graph;
+  ga.g = g;
+  c.attributes.push_back(ga);
+  std::vector<Node> body = expand_call(c, fn, "p_");
+  ASSERT_EQ(body.size(), 3u);
+  EXPECT_EQ(body[0].op_type, "Neg");
+  EXPECT_EQ(body[0].outputs, (std::vector<std::string>{"p_t"}));
+  EXPECT_EQ(body[1].op_type, "Add");
+  EXPECT_EQ(body[1].inputs, (std::vector<std::string>{"p_t", "outer"}));
+  ASSERT_EQ(body[1].outputs.size(), 1u);
+  EXPECT_NE(body[1].outputs[0], "p_t");  // the graph's own t is not the body's t
+  EXPECT_EQ(body[2].op_type, "Identity");
+  EXPECT_EQ(body[2].inputs, body[1].outputs);
+  EXPECT_EQ(body[2].outputs, (std::vector<std::string>{"out"}));
+
+  Node without = c;
+  without.attributes.clear();
+  EXPECT_THROW(expand_call(without, fn, "p_"), Unsupported);
+  Node two_inputs = c;
+  auto g2 = std::make_shared<Graph>(*g);
+  g2->inputs.push_back(g2->inputs[0]);
+  g2->inputs[1].name = "y";
+  two_inputs.attributes[0].g = g2;
+  EXPECT_THROW(expand_call(two_inputs, fn, "p_"), Unsupported);
 }
 
 }  // namespace
