@@ -27,6 +27,7 @@ struct FuzzArgs {
   std::string shard;
   int max_failures = 3;
   int threads = 1;
+  std::string opset = "mixed";
 };
 
 }  // namespace
@@ -44,6 +45,10 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->add_option("--max-failures", args->max_failures, "Stop after this many failures")->capture_default_str();
   cmd->add_option("--threads", args->threads, "Kernel threads of linear and dataflow (parallel uses at least 2 workers)")->capture_default_str();
+  cmd->add_option("--opset", args->opset,
+                  "ai.onnx opset of the generated graphs: 17, 27 (the newest, with the operator versions and "
+                  "operators added since 17) or mixed (each graph draws one)")
+      ->check(CLI::IsMember({"mixed", "17", "27"}))->capture_default_str();
   cmd->add_option("--shard", args->shard, "Shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
   cmd->add_option("--inject-fault", args->inject_fault,
                   "TEST ONLY: plant a known bug in the first executor compared (the first element of every OP "
@@ -58,6 +63,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
     if (args->seconds < 0 || args->graphs < 0 || args->max_failures < 1 || args->threads < 1)
       throw LoadError("--seconds and --graphs take non-negative numbers, --max-failures and --threads positive ones");
     o.shard = parse_shard(args->shard);
+    o.opset = args->opset == "mixed" ? 0 : std::stoi(args->opset);
     if (args->executor != "all") o.diff.executors = {args->executor};
     else o.diff.executors = optimized_executor_names();
     o.diff.threads = args->threads;

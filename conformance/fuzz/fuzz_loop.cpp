@@ -61,7 +61,7 @@ FuzzReport run_fuzz(const FuzzOptions& options) {
     if (options.seconds > 0 && elapsed() >= options.seconds) break;
     uint64_t seed = options.seed + static_cast<uint64_t>(i) * static_cast<uint64_t>(options.shard.count) +
                     static_cast<uint64_t>(options.shard.index);
-    Recipe recipe = random_recipe(seed);
+    Recipe recipe = random_recipe(seed, options.opset);
     DiffResult res = run_differential(generate(recipe), options.diff);
     ++report.graphs;
     if (!res.ok) {

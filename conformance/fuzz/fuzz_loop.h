@@ -17,6 +17,7 @@ struct FuzzOptions {
   int64_t max_graphs = 0;       // stop after this many graphs (0: no limit)
   uint64_t seed = 1;
   Shard shard;                  // graph i uses seed + i·shard.count + shard.index
+  int opset = 0;                // the graphs' ai.onnx opset: 17 or 27 (0: each recipe draws one)
   DiffOptions diff;
   std::filesystem::path out = "fuzz-repros";
   int max_failures = 3;         // stop after this many (each is shrunk, which takes a while)

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
+#include "recipe.h"
+#include "reference/catalogue/catalogue.h"
 #include "reference/model/tensor_proto.h"
 #include "reference/ops/registry.h"
 
@@ -14,7 +17,7 @@ int64_t TVar::numel() const {
   return n;
 }
 
-GenContext::GenContext(z3::context& zc, uint64_t seed, int md) : z(zc), rng(seed), max_dim(md) {
+GenContext::GenContext(z3::context& zc, uint64_t seed, int md, int os) : z(zc), rng(seed), max_dim(md), opset(os) {
   graph.set_name("fuzz");
 }
 
@@ -102,6 +105,27 @@ int GenContext::add_bool_input(const std::vector<int64_t>& shape) {
   return static_cast<int>(tensors.size()) - 1;
 }
 
+int GenContext::add_int_input(int32_t elem, const std::vector<int64_t>& shape, int64_t lo, int64_t hi) {
+  std::string name = fresh_name("in");
+  set_type(*graph.add_input(), name, elem, shape);
+  bool i32 = elem == onnx::TensorProto::INT32;
+  Tensor t(i32 ? DType::Int32 : DType::Int64, to_shape(shape));
+  if (i32)
+    for (auto& x : t.values<int32_t>()) x = static_cast<int32_t>(uniform(lo, hi));
+  else
+    for (auto& x : t.values<int64_t>()) x = uniform(lo, hi);
+  input_values[name] = Value(std::move(t));
+  input_draws.push_back({name, {static_cast<double>(lo), static_cast<double>(hi)},
+                         std::string(i32 ? "int32" : "int64") + " [" + std::to_string(lo) + "," + std::to_string(hi) + "]"});
+  TVar v;
+  v.name = name;
+  v.elem = elem;
+  v.shape = shape;
+  v.range = {static_cast<double>(lo), static_cast<double>(hi)};
+  tensors.push_back(v);
+  return static_cast<int>(tensors.size()) - 1;
+}
+
 std::string GenContext::add_float_const(const std::vector<int64_t>& shape, Interval range) {
   std::string name = fresh_name("w");
   Tensor t(DType::Float, to_shape(shape));
@@ -114,6 +138,16 @@ std::string GenContext::add_int64_const(const std::vector<int64_t>& shape, const
   std::string name = fresh_name("k");
   Tensor t(DType::Int64, to_shape(shape));
   std::copy(values.begin(), values.end(), t.data<int64_t>());
+  *graph.add_initializer() = tensor_to_proto(t, name);
+  return name;
+}
+
+std::string GenContext::add_int_const(int32_t elem, const std::vector<int64_t>& shape,
+                                      const std::vector<int64_t>& values) {
+  if (elem == onnx::TensorProto::INT64) return add_int64_const(shape, values);
+  std::string name = fresh_name("k");
+  Tensor t(DType::Int32, to_shape(shape));
+  std::transform(values.begin(), values.end(), t.data<int32_t>(), [](int64_t x) { return static_cast<int32_t>(x); });
   *graph.add_initializer() = tensor_to_proto(t, name);
   return name;
 }
@@ -135,7 +169,10 @@ int GenContext::add_tensor(int32_t elem, std::vector<int64_t> shape, Interval ra
   v.elem = elem;
   v.shape = std::move(shape);
   v.range = range;
-  const KernelEntry* k = OpRegistry::instance().find("", op_type, 17);
+  // The accuracy class of the operator version in force at the graph's opset; without a kernel of
+  // its own (a function body runs) it counts as rounding.
+  const catalogue::Schema* schema = catalogue::find("", op_type, opset);
+  const KernelEntry* k = schema ? OpRegistry::instance().find("", op_type, schema->version) : nullptr;
   v.rounding = !k || k->accuracy != Accuracy::Exact;
   v.fast_rounding = std::find(fast_ops.begin(), fast_ops.end(), op_type) != fast_ops.end();
   for (int f : from) {
@@ -207,9 +244,24 @@ const std::vector<OpGenerator>& op_generators() {
     add_shape_generators(v);
     add_nn_generators(v);
     add_control_generators(v);
+    add_scatter_generators(v);
     return v;
   }();
   return all;
+}
+
+const std::vector<OpGenerator>& op_generators(int opset) {
+  // One table per opset generated, built once (choices index them modulo their size).
+  static const std::map<int, std::vector<OpGenerator>> by_opset = [] {
+    std::map<int, std::vector<OpGenerator>> m;
+    for (int o : {kLegacyFuzzOpset, kNewestFuzzOpset})
+      for (const auto& g : op_generators())
+        if (g.since <= o) m[o].push_back(g);
+    return m;
+  }();
+  auto it = by_opset.find(opset);
+  if (it == by_opset.end()) throw std::invalid_argument("fuzz: no operator table for opset " + std::to_string(opset));
+  return it->second;
 }
 
 }  // namespace sonnx::fuzz

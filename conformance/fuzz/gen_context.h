@@ -58,11 +58,13 @@ struct OpPlan {
 
 class GenContext {
  public:
-  GenContext(z3::context& z, uint64_t seed, int max_dim);
+  GenContext(z3::context& z, uint64_t seed, int max_dim, int opset);
 
   z3::context& z;
   std::mt19937_64 rng;
   int max_dim;
+  int opset;  // the graph's ai.onnx opset: generators emit the operator versions in force there
+  bool at_least(int version) const { return opset >= version; }
   static constexpr int64_t kMaxElements = 4096;
   static constexpr double kMaxMagnitude = 1e4;
 
@@ -85,9 +87,12 @@ class GenContext {
   // A new graph input of this shape with values drawn uniformly from `range`.
   int add_input(const std::vector<int64_t>& shape, Interval range);
   int add_bool_input(const std::vector<int64_t>& shape);
+  // A new integer graph input (int32 or int64), values uniform in [lo, hi].
+  int add_int_input(int32_t elem, const std::vector<int64_t>& shape, int64_t lo, int64_t hi);
   // A new initializer (float, values uniform in `range`) or an int64 constant.
   std::string add_float_const(const std::vector<int64_t>& shape, Interval range);
   std::string add_int64_const(const std::vector<int64_t>& shape, const std::vector<int64_t>& values);
+  std::string add_int_const(int32_t elem, const std::vector<int64_t>& shape, const std::vector<int64_t>& values);
   std::string add_bool_const(bool v);
   // A new output tensor of a node being emitted.
   int add_tensor(int32_t elem, std::vector<int64_t> shape, Interval range, const std::vector<int>& from,
@@ -123,13 +128,17 @@ void set_attr(onnx::NodeProto& n, const std::string& name, const onnx::GraphProt
 struct OpGenerator {
   const char* name;
   bool (*plan)(GenContext& c, OpPlan& p);  // false: not applicable to the current graph
+  int since = 0;  // the operator exists from this ai.onnx opset on (0: at every opset generated)
 };
+// Every generator; a recipe's choice indexes the ones that exist at its opset.
 const std::vector<OpGenerator>& op_generators();
+const std::vector<OpGenerator>& op_generators(int opset);
 
 // Per-family tables, concatenated by op_generators().
 void add_elementwise_generators(std::vector<OpGenerator>& v);
 void add_shape_generators(std::vector<OpGenerator>& v);
 void add_nn_generators(std::vector<OpGenerator>& v);
 void add_control_generators(std::vector<OpGenerator>& v);
+void add_scatter_generators(std::vector<OpGenerator>& v);
 
 }  // namespace sonnx::fuzz

@@ -15,12 +15,6 @@ uint64_t mix(uint64_t a, uint64_t b) {
   return x ^ (x >> 29);
 }
 
-// One Z3 context per thread, reused for every graph (making a context is the expensive part).
-z3::context& z3_context() {
-  thread_local z3::context z;
-  return z;
-}
-
 // Solves a plan's constraints, first with its random preferences; emits the node on success.
 bool solve_and_emit(z3::solver& s, OpPlan& p) {
   s.push();
@@ -79,11 +73,14 @@ void print_nodes(std::ostream& os, const onnx::GraphProto& g, const std::string&
 }  // namespace
 
 GeneratedCase generate(const Recipe& recipe) {
-  z3::context& z = z3_context();
-  z3::solver s(z);
-  GenContext c(z, mix(recipe.seed, 0), std::max(1, recipe.max_dim));
+  // A fresh Z3 context per graph: a model Z3 picks once the random preferences are dropped
+  // depends on what the context has seen before, so a reused context made a recipe's graph
+  // depend on the graphs generated before it (replays and shrinking saw another graph).
+  z3::context z;
+  z3::solver s(z, "QF_NIA");  // nonlinear integer arithmetic: products of dims (reshape, windows)  // nonlinear integer arithmetic: products of dims (reshape, windows)
+  GenContext c(z, mix(recipe.seed, 0), std::max(1, recipe.max_dim), recipe.opset);
   add_first_input(c, s);
-  const auto& generators = op_generators();
+  const auto& generators = op_generators(recipe.opset);
   for (const OpChoice& choice : recipe.ops) {
     // Each choice has its own random stream, so dropping one leaves the others' choices alone.
     c.rng.seed(mix(recipe.seed, choice.seed + 1));
@@ -127,11 +124,12 @@ GeneratedCase generate(const Recipe& recipe) {
         break;
       }
   for (const auto& n : graph.node()) g.op_types.push_back(n.op_type());
-  g.proto.set_ir_version(8);
+  // IR 8 is onnx 1.12's (opset 17); IR 13 is onnx 1.22's (opset 27).
+  g.proto.set_ir_version(recipe.opset >= kNewestFuzzOpset ? 13 : 8);
   g.proto.set_producer_name("sonnx-fuzz");
   auto* op = g.proto.add_opset_import();
   op->set_domain("");
-  op->set_version(17);
+  op->set_version(recipe.opset);
   *g.proto.mutable_graph() = std::move(graph);
   g.model = model_from_proto(g.proto, {});
   g.inputs = std::move(c.input_values);

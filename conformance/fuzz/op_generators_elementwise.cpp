@@ -13,6 +13,7 @@ struct Unary {
   bool (*pre)(const TVar& x);         // applicable to this input
   Interval (*range)(Interval x);
   void (*attrs)(GenContext& c, onnx::NodeProto& n, Interval& out);  // may narrow `out`
+  int since = 0;  // first ai.onnx opset with the operator (0: generated at every opset)
 };
 
 bool any(const TVar&) { return true; }
@@ -61,6 +62,20 @@ const Unary kUnary[] = {
     {"Ceil", exact_input, [](Interval x) { return monotone(x, std::ceil); }, none},
     {"Round", exact_input, [](Interval x) { return Interval{std::round(x.lo) - 1, std::round(x.hi) + 1}; }, none},
     {"Sign", exact_input, unit, none},
+    // Newer than opset 17. Each is x·g(x) with g in [0, 1]: bounded below by its minimum.
+    {"Gelu", any, [](Interval x) { return Interval{-0.18, std::max(x.hi, 0.0)}; },
+     [](GenContext& c, onnx::NodeProto& n, Interval&) {
+       if (c.coin(0.7)) set_attr(n, "approximate", std::string(c.coin() ? "tanh" : "none"));
+     },
+     20},
+    {"Mish", [](const TVar& x) { return x.range.hi <= 20; }, [](Interval x) { return Interval{-0.31, std::max(x.hi, 0.0)}; },
+     none, 18},
+    // alpha ≥ 0.5: the minimum x·sigmoid(αx) is −0.278/α.
+    {"Swish", any, [](Interval x) { return Interval{-0.56, std::max(x.hi, 0.0)}; },
+     [](GenContext& c, onnx::NodeProto& n, Interval&) {
+       if (c.coin(0.7)) set_attr(n, "alpha", static_cast<float>(c.uniform_real(0.5, 2.0)));
+     },
+     24},
 };
 constexpr int kNumUnary = sizeof(kUnary) / sizeof(kUnary[0]);
 
@@ -273,9 +288,72 @@ bool plan_variadic(GenContext& c, OpPlan& p) {
   return true;
 }
 
+bool is_int(const TVar& t) { return t.elem == onnx::TensorProto::INT32 || t.elem == onnx::TensorProto::INT64; }
+
+// The smallest power of two above every magnitude in `r`: And/Or/Xor of two's-complement values
+// below it in magnitude stay within [−2^k, 2^k).
+double bit_bound(Interval r) { return std::exp2(std::ceil(std::log2(r.mag() + 1))); }
+
+// BitwiseAnd/Or/Xor/Not (opset 18) on int32/int64 tensors: an existing integer tensor (a Cast to
+// int32, an ArgMax) or a new integer input; the second operand broadcasts, of the same type.
+template <int I>
+bool plan_bitwise(GenContext& c, OpPlan& p) {
+  static const char* ops[] = {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot"};
+  const char* op = ops[I];
+  int a = c.coin(0.8) ? c.pick(is_int) : -1;
+  int like = a >= 0 ? a : c.pick([](const TVar&) { return true; });
+  int32_t elem = a >= 0 ? c.tensors[static_cast<size_t>(a)].elem : c.coin() ? onnx::TensorProto::INT32 : kInt64();
+  std::vector<z3::expr> adims = dims_of(c, c.tensors[static_cast<size_t>(like)]), out = adims;
+  Operand B;
+  int b = -1;
+  if (I < 3) {
+    b = c.coin(0.3) ? c.pick([&](const TVar& t) {
+      if (t.elem != elem || a < 0 || t.name == c.tensors[static_cast<size_t>(a)].name) return false;
+      const auto& as = c.tensors[static_cast<size_t>(a)].shape;
+      for (size_t i = 0; i < std::min(t.shape.size(), as.size()); ++i) {
+        int64_t x = t.shape[t.shape.size() - 1 - i], y = as[as.size() - 1 - i];
+        if (x != y && x != 1 && y != 1) return false;
+      }
+      return true;
+    }) : -1;
+    B = b >= 0 ? existing(c, b) : new_broadcast_operand(c, p, adims, {-100, 100});
+    out = broadcast(c, p, adims, B.dims);
+  }
+  p.emit = [&c, a, like, elem, B, out, op](const Solution& s) {
+    std::vector<int64_t> shape = s(out);
+    if (!c.fits(shape)) return false;
+    int x = a >= 0 ? a : c.add_int_input(elem, c.tensors[static_cast<size_t>(like)].shape, -100, 100);
+    std::vector<std::string> ins{c.tensors[static_cast<size_t>(x)].name};
+    std::vector<int> from{x};
+    Interval ra = c.tensors[static_cast<size_t>(x)].range, range{-ra.hi - 1, -ra.lo - 1};  // ~v = −v − 1
+    if (I < 3) {
+      if (B.tensor >= 0) {
+        ins.push_back(c.tensors[static_cast<size_t>(B.tensor)].name);
+        from.push_back(B.tensor);
+      } else {
+        std::vector<int64_t> bshape = s(B.dims), values;
+        int64_t n = 1;
+        for (int64_t d : bshape) n *= d;
+        if (B.as_const) {
+          for (int64_t k = 0; k < n; ++k) values.push_back(c.uniform(-100, 100));
+          ins.push_back(c.add_int_const(elem, bshape, values));
+        } else {
+          ins.push_back(c.tensors[static_cast<size_t>(c.add_int_input(elem, bshape, -100, 100))].name);
+        }
+      }
+      double k = std::max(bit_bound(ra), bit_bound(B.range));
+      range = {-k, k};
+    }
+    int y = out_tensor(c, elem, shape, range, from, op);
+    c.add_node(op, ins, {y});
+    return true;
+  };
+  return true;
+}
+
 template <int... I>
 void add_unary(std::vector<OpGenerator>& v, std::integer_sequence<int, I...>) {
-  (v.push_back({kUnary[I].op, plan_unary<I>}), ...);
+  (v.push_back({kUnary[I].op, plan_unary<I>, kUnary[I].since}), ...);
 }
 template <int... I>
 void add_binary(std::vector<OpGenerator>& v, std::integer_sequence<int, I...>) {
@@ -300,6 +378,10 @@ void add_elementwise_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Where", plan_where});
   v.push_back({"Sum", plan_variadic<0>});
   v.push_back({"Mean", plan_variadic<1>});
+  v.push_back({"BitwiseAnd", plan_bitwise<0>, 18});
+  v.push_back({"BitwiseOr", plan_bitwise<1>, 18});
+  v.push_back({"BitwiseXor", plan_bitwise<2>, 18});
+  v.push_back({"BitwiseNot", plan_bitwise<3>, 18});
 }
 
 }  // namespace sonnx::fuzz

@@ -17,7 +17,9 @@ struct Window {
 };
 
 // A window over each spatial dim of `in`; pads stay below the kernel (ONNX requires it for pooling).
-Window make_window(GenContext& c, OpPlan& p, const std::vector<z3::expr>& in, bool dilations, bool pads_below_kernel) {
+// `dilated_unpadded`: a dilated axis has no pads (a dilated window in the pads may see only padding).
+Window make_window(GenContext& c, OpPlan& p, const std::vector<z3::expr>& in, bool dilations, bool pads_below_kernel,
+                   bool dilated_unpadded = false) {
   Window w;
   for (size_t i = 2; i < in.size(); ++i) {
     z3::expr k = c.fresh(p, "k", 1, 3), s = c.fresh(p, "st", 1, 2), d = c.fresh(p, "dl", 1, dilations ? 2 : 1);
@@ -25,8 +27,15 @@ Window make_window(GenContext& c, OpPlan& p, const std::vector<z3::expr>& in, bo
     if (pads_below_kernel) p.constraints.push_back(pb < k && pe < k);
     z3::expr span = in[i] + pb + pe - d * (k - 1) - 1;
     p.constraints.push_back(span >= 0 && s * (o - 1) <= span && span < s * o);
-    p.prefs.push_back(k == c.c(c.uniform(1, 3)) && s == c.c(c.coin(0.7) ? 1 : 2) && d == c.c(c.coin(0.8) ? 1 : 2) &&
-                      pb == c.c(c.uniform(0, 1)) && pe == pb);
+    if (dilated_unpadded) {
+      p.constraints.push_back(d == c.c(1) || (pb == c.c(0) && pe == c.c(0)));
+      // Preferences consistent with it: a solve that drops them leaves the choice to Z3.
+      int64_t kv = c.uniform(1, 3), sv = c.coin(0.7) ? 1 : 2, dv = c.coin(0.8) ? 1 : 2, pv = dv == 1 ? c.uniform(0, 1) : 0;
+      p.prefs.push_back(k == c.c(kv) && s == c.c(sv) && d == c.c(dv) && pb == c.c(pv) && pe == pb);
+    } else {
+      p.prefs.push_back(k == c.c(c.uniform(1, 3)) && s == c.c(c.coin(0.7) ? 1 : 2) && d == c.c(c.coin(0.8) ? 1 : 2) &&
+                        pb == c.c(c.uniform(0, 1)) && pe == pb);
+    }
     w.kernel.push_back(k), w.stride.push_back(s), w.dilation.push_back(d);
     w.pad_begin.push_back(pb), w.pad_end.push_back(pe), w.out.push_back(o);
   }
@@ -85,16 +94,19 @@ bool plan_pool(GenContext& c, OpPlan& p) {
   int x = c.pick(spatial);
   if (x < 0) return false;
   auto in = dims_of(c, tv(c, x));
-  Window w = make_window(c, p, in, I == 0, true);
+  // AveragePool has dilations from opset 19.
+  bool dilations = I == 0 || c.at_least(19);
+  // A dilated average window with pads may see only padding (an average of nothing is NaN).
+  Window w = make_window(c, p, in, dilations, true, I == 1 && dilations);
   bool count_pad = c.coin();
-  p.emit = [&c, x, w, op, count_pad](const Solution& s) {
+  p.emit = [&c, x, w, op, count_pad, dilations](const Solution& s) {
     std::vector<int64_t> shape{tv(c, x).shape[0], tv(c, x).shape[1]};
     for (const auto& o : w.out) shape.push_back(s(o));
     Interval range = tv(c, x).range;
     if (I == 1 || std::string(op) == "MaxPool") range = hull(range, {0, 0});  // padding may contribute zeros
     int y = out_tensor(c, kFloat(), shape, range, {x}, op);
     auto& n = c.add_node(op, {tv(c, x).name}, {y});
-    set_window(n, w, s, I == 0);
+    set_window(n, w, s, dilations);
     if (I == 1) set_attr(n, "count_include_pad", static_cast<int64_t>(count_pad));
     return true;
   };
@@ -275,6 +287,69 @@ bool plan_prelu(GenContext& c, OpPlan& p) {
   return true;
 }
 
+// RMSNormalization-23: X / sqrt(mean(X², axes from `axis` on) + ε) · scale, |X / rms| ≤ √n.
+bool plan_rmsnorm(GenContext& c, OpPlan& p) {
+  int x = c.pick(normalisable);
+  if (x < 0) return false;
+  int64_t r = tv(c, x).rank(), axis = random_axis(c, r);
+  bool neg = c.coin(0.3), default_axis = axis == r - 1 && c.coin(), stash_float = c.coin(0.3);
+  p.emit = [&c, x, r, axis, neg, default_axis, stash_float](const Solution&) {
+    std::vector<int64_t> norm(tv(c, x).shape.begin() + axis, tv(c, x).shape.end());
+    double n = 1;
+    for (int64_t d : norm) n *= static_cast<double>(d);
+    double mag = 1.5 * std::sqrt(n) + 1;
+    int y = out_tensor(c, kFloat(), tv(c, x).shape, {-mag, mag}, {x}, "RMSNormalization");
+    auto& node = c.add_node("RMSNormalization", {tv(c, x).name, c.add_float_const(norm, {0.5, 1.5})}, {y});
+    if (!default_axis) set_attr(node, "axis", neg ? axis - r : axis);
+    set_attr(node, "epsilon", 1e-5f);
+    if (stash_float) set_attr(node, "stash_type", int64_t{1});
+    return true;
+  };
+  return true;
+}
+
+// GroupNormalization-21: channels in num_groups groups (a divisor of C), scale and bias per channel.
+bool plan_groupnorm(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return normalisable(t) && t.rank() >= 3; });
+  if (x < 0) return false;
+  int64_t C = tv(c, x).shape[1];
+  std::vector<int64_t> divisors;
+  for (int64_t g = 1; g <= C; ++g)
+    if (C % g == 0) divisors.push_back(g);
+  int64_t groups = divisors[static_cast<size_t>(c.uniform(0, static_cast<int64_t>(divisors.size()) - 1))];
+  p.emit = [&c, x, C, groups](const Solution&) {
+    int64_t n = tv(c, x).numel() / (tv(c, x).shape[0] * groups);  // elements of one group
+    std::vector<std::string> ins{tv(c, x).name, c.add_float_const({C}, {0.5, 1.5}), c.add_float_const({C}, {-1, 1})};
+    double mag = 1.5 * std::sqrt(static_cast<double>(n)) + 1;
+    int y = out_tensor(c, kFloat(), tv(c, x).shape, {-mag, mag}, {x}, "GroupNormalization");
+    auto& node = c.add_node("GroupNormalization", ins, {y});
+    set_attr(node, "num_groups", groups);
+    set_attr(node, "epsilon", 1e-5f);
+    return true;
+  };
+  return true;
+}
+
+// CumProd-26: running products along an axis (a 0-D int64 input); |x| ≤ m gives |y| ≤ max(m, 1)^dim.
+bool plan_cumprod(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1 && t.range.mag() <= 2; });
+  if (x < 0) return false;
+  int64_t r = tv(c, x).rank(), axis = random_axis(c, r);
+  bool neg = c.coin(0.3), exclusive = c.coin(0.3), reverse = c.coin(0.3);
+  p.emit = [&c, x, r, axis, neg, exclusive, reverse](const Solution&) {
+    double dim = static_cast<double>(tv(c, x).shape[static_cast<size_t>(axis)]);
+    double mag = std::pow(std::max(1.0, tv(c, x).range.mag()), dim);
+    if (!c.fits(Interval{-mag, mag})) return false;
+    std::string k = c.add_int64_const({}, {neg ? axis - r : axis});
+    int y = out_tensor(c, kFloat(), tv(c, x).shape, {-mag, mag}, {x}, "CumProd");
+    auto& node = c.add_node("CumProd", {tv(c, x).name, k}, {y});
+    if (exclusive) set_attr(node, "exclusive", int64_t{1});
+    if (reverse) set_attr(node, "reverse", int64_t{1});
+    return true;
+  };
+  return true;
+}
+
 }  // namespace
 
 void add_nn_generators(std::vector<OpGenerator>& v) {
@@ -292,6 +367,9 @@ void add_nn_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Softmax", plan_softmax<0>});
   v.push_back({"LogSoftmax", plan_softmax<1>});
   v.push_back({"PRelu", plan_prelu});
+  v.push_back({"RMSNormalization", plan_rmsnorm, 23});
+  v.push_back({"GroupNormalization", plan_groupnorm, 21});
+  v.push_back({"CumProd", plan_cumprod, 26});
 }
 
 }  // namespace sonnx::fuzz

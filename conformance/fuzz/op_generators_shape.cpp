@@ -170,7 +170,7 @@ bool plan_concat(GenContext& c, OpPlan& p) {
   return true;
 }
 
-// Split: a node with several outputs (sizes given as an input, opset 13).
+// Split: a node with several outputs (sizes given as an input, opset 13; or num_outputs, 18).
 bool plan_split(GenContext& c, OpPlan& p) {
   int x = c.pick([](const TVar& t) {
     for (int64_t d : t.shape)
@@ -190,47 +190,89 @@ bool plan_split(GenContext& c, OpPlan& p) {
   p.constraints.push_back(sum == c.c(tv(c, x).shape[static_cast<size_t>(axis)]));
   p.prefs.push_back(sizes[0] == c.c(c.uniform(1, 3)));
   bool explicit_sizes = c.coin(0.7);
-  p.emit = [&c, x, sizes, axis, explicit_sizes](const Solution& s) {
+  // Split-18: num_outputs instead of sizes; chunks of ceil(dim / n), the last one smaller.
+  bool by_count = c.at_least(18) && c.coin(0.5);
+  if (by_count) {
+    int64_t d = tv(c, x).shape[static_cast<size_t>(axis)], chunk = (d + parts - 1) / parts;
+    if (chunk * (parts - 1) >= d) parts = 2, chunk = (d + 1) / 2;  // every chunk non-empty
+    // The sizes are known: they replace the symbols and their constraints.
+    p.constraints.clear();
+    p.prefs.clear();
+    sizes.clear();
+    for (int k = 0; k < parts; ++k) sizes.push_back(c.c(std::min(chunk, d - k * chunk)));
+  }
+  p.emit = [&c, x, sizes, axis, explicit_sizes, by_count](const Solution& s) {
     std::vector<int64_t> sz = s(sizes);
     bool equal = std::all_of(sz.begin(), sz.end(), [&](int64_t v) { return v == sz[0]; });
     std::vector<std::string> ins{name_of(c, x)};
-    if (explicit_sizes || !equal) ins.push_back(c.add_int64_const({static_cast<int64_t>(sz.size())}, sz));
+    if (!by_count && (explicit_sizes || !equal)) ins.push_back(c.add_int64_const({static_cast<int64_t>(sz.size())}, sz));
     std::vector<int> outs;
     for (int64_t v : sz) {
       auto shape = tv(c, x).shape;
       shape[static_cast<size_t>(axis)] = v;
       outs.push_back(out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Split"));
     }
-    set_attr(c.add_node("Split", ins, outs), "axis", axis);
+    auto& node = c.add_node("Split", ins, outs);
+    set_attr(node, "axis", axis);
+    if (by_count) set_attr(node, "num_outputs", static_cast<int64_t>(sz.size()));
     return true;
   };
   return true;
 }
 
+// Pad; from opset 18 the pads may name a subset of the axes (the optional `axes` input, in any
+// order, negative or not), from 19 mode `wrap` (the data repeats as on a torus).
 bool plan_pad(GenContext& c, OpPlan& p) {
   int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
   if (x < 0) return false;
-  static const char* modes[] = {"constant", "reflect", "edge"};
-  std::string mode = modes[c.uniform(0, 2)];
+  static const char* modes[] = {"constant", "reflect", "edge", "wrap"};
+  std::string mode = modes[c.uniform(0, c.at_least(19) ? 3 : 2)];
   auto in = dims_of(c, tv(c, x));
+  int64_t r = tv(c, x).rank();
+  // Opset 18+: now and then pad only some axes, listed by an `axes` input.
+  std::vector<int64_t> axes;
+  if (c.at_least(18) && c.coin(0.5)) {
+    for (int64_t i = 0; i < r; ++i)
+      if (c.coin(0.6)) axes.push_back(i);
+    if (axes.empty()) axes.push_back(random_axis(c, r));
+    std::shuffle(axes.begin(), axes.end(), c.rng);
+    for (auto& a : axes)
+      if (c.coin(0.3)) a -= r;
+  }
+  auto named = [&axes, r](int64_t i) {
+    return axes.empty() || std::count(axes.begin(), axes.end(), i) + std::count(axes.begin(), axes.end(), i - r) > 0;
+  };
   std::vector<z3::expr> begin, end, out;
-  for (const auto& d : in) {
+  for (int64_t i = 0; i < r; ++i) {
+    const z3::expr& d = in[static_cast<size_t>(i)];
     begin.push_back(c.fresh(p, "pb", 0, 2));
     end.push_back(c.fresh(p, "pe", 0, 2));
+    if (!named(i)) p.constraints.push_back(begin.back() == c.c(0) && end.back() == c.c(0));
     if (mode == "reflect") p.constraints.push_back(begin.back() < d && end.back() < d);
+    if (mode == "wrap") p.constraints.push_back(begin.back() <= d && end.back() <= d);
     out.push_back(d + begin.back() + end.back());
     p.prefs.push_back(begin.back() == c.c(c.uniform(0, 1)) && end.back() == c.c(c.uniform(0, 1)));
   }
   double value = c.uniform_real(-1, 1);
-  p.emit = [&c, x, begin, end, out, mode, value](const Solution& s) {
-    std::vector<int64_t> shape = s(out), pads = s(begin), e = s(end);
+  p.emit = [&c, x, begin, end, out, mode, value, axes, r](const Solution& s) {
+    std::vector<int64_t> shape = s(out), b = s(begin), e = s(end), pads;
     if (!c.fits(shape)) return false;
-    pads.insert(pads.end(), e.begin(), e.end());
+    if (axes.empty()) {
+      pads = b;
+      pads.insert(pads.end(), e.begin(), e.end());
+    } else {  // [begin of each named axis..., end of each...], in the order of `axes`
+      for (int64_t a : axes) pads.push_back(b[static_cast<size_t>((a + r) % r)]);
+      for (int64_t a : axes) pads.push_back(e[static_cast<size_t>((a + r) % r)]);
+    }
     std::vector<std::string> ins{name_of(c, x), c.add_int64_const({static_cast<int64_t>(pads.size())}, pads)};
     Interval range = tv(c, x).range;
     if (mode == "constant") {
       ins.push_back(c.add_float_const({}, {value, value}));
       range = hull(range, {value, value});
+    }
+    if (!axes.empty()) {
+      if (ins.size() == 2) ins.push_back("");  // constant_value omitted
+      ins.push_back(c.add_int64_const({static_cast<int64_t>(axes.size())}, axes));
     }
     int y = out_tensor(c, kFloat(), shape, range, {x}, "Pad");
     set_attr(c.add_node("Pad", ins, {y}), "mode", mode);
@@ -325,7 +367,7 @@ bool plan_tile(GenContext& c, OpPlan& p) {
 }
 
 // The Reduce family (ReduceSum takes axes as an input since opset 13; the others as an attribute
-// until opset 18) and ArgMax/ArgMin.
+// until opset 18, as an input with noop_with_empty_axes from 18) and ArgMax/ArgMin.
 template <int I>
 bool plan_reduce(GenContext& c, OpPlan& p) {
   static const char* ops[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceL1",
@@ -350,12 +392,19 @@ bool plan_reduce(GenContext& c, OpPlan& p) {
     if (axes.empty() && c.coin(0.7)) axes.push_back(random_axis(c, r));  // empty: reduce all
   }
   bool last = c.coin();
-  p.emit = [&c, x, op, arg, axes, keep, last](const Solution&) {
+  // Opset 18+: axes as an input (absent, empty or negative), noop_with_empty_axes. Drawn only
+  // there, so an opset-17 graph makes the same choices as before the newest opset was generated.
+  bool modern = !arg && c.at_least(18);
+  bool noop = modern && c.coin(0.3), empty_input = modern && c.coin(0.3), neg_axes = modern && c.coin(0.3);
+  p.emit = [&c, x, op, arg, axes, keep, last, modern, noop, empty_input, neg_axes](const Solution&) {
     const TVar& in = tv(c, x);
+    // With noop_with_empty_axes and no axes nothing is reduced: Sum/Mean/Max/Min return the input,
+    // the composite reductions their element step (|x|, x², x); the ranges below hold with n = 1.
+    bool identity = noop && axes.empty();
     std::vector<int64_t> shape;
     int64_t count = 1;
     for (int64_t i = 0; i < in.rank(); ++i) {
-      bool reduced = axes.empty() || std::find(axes.begin(), axes.end(), i) != axes.end();
+      bool reduced = !identity && (axes.empty() || std::find(axes.begin(), axes.end(), i) != axes.end());
       if (reduced) count *= in.shape[static_cast<size_t>(i)];
       if (!reduced) shape.push_back(in.shape[static_cast<size_t>(i)]);
       else if (keep) shape.push_back(1);
@@ -371,17 +420,25 @@ bool plan_reduce(GenContext& c, OpPlan& p) {
     if (range.lo > range.hi) std::swap(range.lo, range.hi);
     if (!c.fits(range)) return false;
     std::vector<std::string> ins{in.name};
-    std::string name = in.name;
-    if (op == "ReduceSum" && !axes.empty()) ins.push_back(c.add_int64_const({static_cast<int64_t>(axes.size())}, axes));
+    bool axes_input = op == "ReduceSum" || modern;
+    if (axes_input && !axes.empty()) {
+      std::vector<int64_t> a = axes;
+      if (neg_axes)
+        for (auto& v : a) v -= in.rank();
+      ins.push_back(c.add_int64_const({static_cast<int64_t>(a.size())}, a));
+    } else if (axes_input && empty_input) {
+      ins.push_back(c.add_int64_const({0}, {}));  // an empty axes tensor is the same as none
+    }
     int y = out_tensor(c, arg ? kInt64() : kFloat(), shape, arg ? Interval{0, n} : range, {x}, op);
     auto& node = c.add_node(op, ins, {y});
     set_attr(node, "keepdims", static_cast<int64_t>(keep));
     if (arg) {
       set_attr(node, "axis", axes[0]);
       set_attr(node, "select_last_index", static_cast<int64_t>(last));
-    } else if (op != "ReduceSum" && !axes.empty()) {
+    } else if (!axes_input && !axes.empty()) {
       set_attr(node, "axes", axes);
     }
+    if (noop) set_attr(node, "noop_with_empty_axes", int64_t{1});
     return true;
   };
   return true;

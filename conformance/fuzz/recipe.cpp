@@ -6,19 +6,22 @@
 
 namespace sonnx::fuzz {
 
-Recipe random_recipe(uint64_t seed) {
+Recipe random_recipe(uint64_t seed, int opset) {
   std::mt19937_64 rng(seed);
   Recipe r;
   r.seed = seed;
   r.max_dim = static_cast<int>(std::uniform_int_distribution<int>(2, 8)(rng));
   int n = std::uniform_int_distribution<int>(3, 12)(rng);
   for (int i = 0; i < n; ++i) r.ops.push_back({static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng())});
+  // Drawn last, so the other choices of a seed are those it had before the opset was drawn.
+  bool newest = (rng() & 1) != 0;
+  r.opset = opset > 0 ? opset : newest ? kNewestFuzzOpset : kLegacyFuzzOpset;
   return r;
 }
 
 std::string recipe_str(const Recipe& r) {
   std::ostringstream os;
-  os << "seed=" << r.seed << " max_dim=" << r.max_dim << " ops=[";
+  os << "seed=" << r.seed << " max_dim=" << r.max_dim << " opset=" << r.opset << " ops=[";
   for (size_t i = 0; i < r.ops.size(); ++i) os << (i ? "," : "") << r.ops[i].op << ":" << r.ops[i].seed;
   os << "]";
   return os.str();
@@ -36,6 +39,11 @@ Recipe parse_recipe(const std::string& text) {
       r.seed = std::stoull(v);
     } else if (k == "max_dim") {
       r.max_dim = std::stoi(v);
+    } else if (k == "opset") {
+      r.opset = std::stoi(v);
+      if (r.opset != kLegacyFuzzOpset && r.opset != kNewestFuzzOpset)
+        throw std::invalid_argument("recipe: opset is " + std::to_string(kLegacyFuzzOpset) + " or " +
+                                    std::to_string(kNewestFuzzOpset));
     } else if (k == "ops") {
       if (v.size() < 2 || v.front() != '[' || v.back() != ']') throw std::invalid_argument("recipe: ops=[op:seed,...]");
       std::istringstream ops(v.substr(1, v.size() - 2));

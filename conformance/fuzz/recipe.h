@@ -13,15 +13,25 @@ struct OpChoice {
   uint32_t seed = 0;  // drives this operator's random choices (inputs, attributes, constants)
 };
 
+// The ai.onnx opsets a graph is generated at: onnx 1.12's, and the newest the catalogue describes.
+// At the newest, operators whose version changed since 17 are emitted in their new form (Reduce*
+// axes inputs, Pad axes and wrap, Split num_outputs, AveragePool dilations) and the newer
+// operators (Gelu, Mish, Swish, Bitwise*, CumProd, RMS/GroupNormalization) join the table.
+inline constexpr int kLegacyFuzzOpset = 17;
+inline constexpr int kNewestFuzzOpset = 27;
+
 struct Recipe {
   uint64_t seed = 0;       // the first graph input's rank, dims and values
   int max_dim = 8;         // every solved dimension lies in [1, max_dim]
+  int opset = kLegacyFuzzOpset;  // the graph's ai.onnx opset import
   std::vector<OpChoice> ops;
 };
 
-// A recipe drawn from a seed: 3–12 operator choices, max_dim in [2, 8].
-Recipe random_recipe(uint64_t seed);
-// "seed=S max_dim=D ops=[op:seed,...]" — printed with every failure; parse_recipe reads it back.
+// A recipe drawn from a seed: 3–12 operator choices, max_dim in [2, 8], opset 17 or the newest
+// (half each). `opset` > 0 fixes the opset instead.
+Recipe random_recipe(uint64_t seed, int opset = 0);
+// "seed=S max_dim=D opset=O ops=[op:seed,...]" — printed with every failure; parse_recipe reads it
+// back (a recipe without opset= is at 17, as recipes were before the newest opset was generated).
 std::string recipe_str(const Recipe& r);
 Recipe parse_recipe(const std::string& text);
 

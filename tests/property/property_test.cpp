@@ -10,6 +10,7 @@
 #include "conformance/fuzz/fuzz_loop.h"
 #include "conformance/fuzz/mutate.h"
 #include "conformance/runner.h"
+#include "reference/catalogue/catalogue.h"
 #include "reference/check/validator.h"
 #include "reference/model/loader.h"
 
@@ -24,9 +25,11 @@ rc::Gen<Recipe> gen_recipe() {
   auto choice = rc::gen::build<OpChoice>(
       rc::gen::set(&OpChoice::op, rc::gen::inRange<uint32_t>(0, static_cast<uint32_t>(op_generators().size()))),
       rc::gen::set(&OpChoice::seed, rc::gen::arbitrary<uint32_t>()));
-  // Sizes grow to 100 over a run; scaled, a recipe holds up to 12 operator choices.
+  // Sizes grow to 100 over a run; scaled, a recipe holds up to 12 operator choices. Half the
+  // recipes are at opset 17, half at the newest.
   return rc::gen::build<Recipe>(rc::gen::set(&Recipe::seed, rc::gen::cast<uint64_t>(rc::gen::arbitrary<uint32_t>())),
                                 rc::gen::set(&Recipe::max_dim, rc::gen::inRange(1, 9)),
+                                rc::gen::set(&Recipe::opset, rc::gen::element(kLegacyFuzzOpset, kNewestFuzzOpset)),
                                 rc::gen::set(&Recipe::ops, rc::gen::scale(0.12, rc::gen::container<std::vector<OpChoice>>(choice))));
 }
 
@@ -58,7 +61,9 @@ RC_GTEST_PROP(FuzzProperty, MutantsAreRejectedWithTheirRule, ()) {
 }
 
 TEST(FuzzGenerator, IsDeterministicInItsRecipe) {
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
+  // 100 seeds at both opsets: the graphs generated in between must not matter (with one Z3
+  // context reused for every graph, seeds 70 and 123 came out differently the second time).
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
     Recipe r = random_recipe(seed);
     GeneratedCase a = generate(r), b = generate(parse_recipe(recipe_str(r)));
     EXPECT_EQ(a.proto.SerializeAsString(), b.proto.SerializeAsString()) << recipe_str(r);
@@ -66,33 +71,93 @@ TEST(FuzzGenerator, IsDeterministicInItsRecipe) {
   }
 }
 
+bool has_attr(const onnx::NodeProto& n, const std::string& name) {
+  for (const auto& a : n.attribute())
+    if (a.name() == name) return true;
+  return false;
+}
+
 TEST(FuzzGenerator, CoversTheOperatorFamilies) {
-  std::set<std::string> ops;
+  std::set<std::string> ops, ops17;
+  std::set<std::string> forms27, forms17;  // operator-version forms seen at opset 27 / at 17
+  std::map<int64_t, int> graphs_at;
   bool multi_output = false, several_consumers = false;
   for (uint64_t seed = 1; seed <= 400; ++seed) {
     GeneratedCase g = generate(random_recipe(seed));
+    ASSERT_EQ(g.proto.opset_import_size(), 1);
+    int64_t opset = g.proto.opset_import(0).version();
+    ++graphs_at[opset];
     std::map<std::string, int> uses;
     for (const auto& n : g.proto.graph().node()) {
       ops.insert(n.op_type());
+      if (opset == kLegacyFuzzOpset) ops17.insert(n.op_type());
       multi_output = multi_output || n.output_size() > 1;
       for (const auto& in : n.input()) ++uses[in];
+      // The forms that exist only from opset 18 on.
+      std::set<std::string>& forms = opset == kNewestFuzzOpset ? forms27 : forms17;
+      const std::string& op = n.op_type();
+      if (op.rfind("Reduce", 0) == 0 && op != "ReduceSum" && n.input_size() == 2) forms.insert("Reduce axes input");
+      if (op.rfind("Reduce", 0) == 0 && op != "ReduceSum" && has_attr(n, "noop_with_empty_axes"))
+        forms.insert("Reduce noop_with_empty_axes");
+      if (op == "Pad" && n.input_size() == 4) forms.insert("Pad axes input");
+      for (const auto& a : n.attribute())
+        if (op == "Pad" && a.name() == "mode" && a.s() == "wrap") forms.insert("Pad wrap");
+      if (op == "Split" && has_attr(n, "num_outputs")) forms.insert("Split num_outputs");
+      if (op == "AveragePool" && has_attr(n, "dilations")) forms.insert("AveragePool dilations");
+      for (const auto& a : n.attribute())
+        if (op.rfind("Scatter", 0) == 0 && a.name() == "reduction" && (a.s() == "max" || a.s() == "min"))
+          forms.insert(op + " max/min");
     }
     for (const auto& [name, k] : uses) several_consumers = several_consumers || (k > 1 && name.rfind("t", 0) == 0);
   }
-  EXPECT_GE(ops.size(), 40u);
+  EXPECT_GE(graphs_at[kLegacyFuzzOpset], 150);
+  EXPECT_GE(graphs_at[kNewestFuzzOpset], 150);
+  EXPECT_GE(ops.size(), 50u);
   for (const char* op : {"Add", "Mul", "Div", "ReduceSum", "ReduceMax", "Reshape", "Transpose", "Slice", "Gather",
                          "Concat", "Split", "Pad", "Conv", "MaxPool", "AveragePool", "Gemm", "MatMul", "Softmax",
                          "LayerNormalization", "BatchNormalization", "Cast", "Where", "If", "Loop"})
+    EXPECT_TRUE(ops17.count(op)) << op << " never generated at opset 17";
+  // The operators added after opset 17 (and Scatter*, generated for their opset-18 reductions),
+  // only at the newest opset.
+  for (const char* op : {"Gelu", "Mish", "Swish", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot", "CumProd",
+                         "RMSNormalization", "GroupNormalization", "ScatterElements", "ScatterND"}) {
     EXPECT_TRUE(ops.count(op)) << op << " never generated";
+    EXPECT_FALSE(ops17.count(op)) << op << " generated at opset 17, where it does not exist";
+  }
+  for (const char* form : {"Reduce axes input", "Reduce noop_with_empty_axes", "Pad axes input", "Pad wrap",
+                           "Split num_outputs", "AveragePool dilations", "ScatterElements max/min", "ScatterND max/min"}) {
+    EXPECT_TRUE(forms27.count(form)) << form << " never generated at opset 27";
+    EXPECT_FALSE(forms17.count(form)) << form << " generated at opset 17";
+  }
   EXPECT_TRUE(multi_output);
   EXPECT_TRUE(several_consumers);
 }
+
+// A recipe fixed at one opset keeps its other choices: the opset is drawn after them.
+TEST(FuzzGenerator, OpsetIsDrawnLastAndCanBeFixed) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Recipe mixed = random_recipe(seed), at17 = random_recipe(seed, kLegacyFuzzOpset);
+    Recipe at27 = random_recipe(seed, kNewestFuzzOpset);
+    EXPECT_EQ(at17.opset, kLegacyFuzzOpset);
+    EXPECT_EQ(at27.opset, kNewestFuzzOpset);
+    at17.opset = at27.opset = mixed.opset;
+    EXPECT_EQ(recipe_str(at17), recipe_str(mixed));
+    EXPECT_EQ(recipe_str(at27), recipe_str(mixed));
+    EXPECT_EQ(generate(random_recipe(seed, kNewestFuzzOpset)).proto.opset_import(0).version(), kNewestFuzzOpset);
+  }
+}
+
+// The newest opset generated is the newest the operator catalogue describes.
+TEST(FuzzGenerator, NewestOpsetIsTheCatalogues) { EXPECT_EQ(kNewestFuzzOpset, catalogue::max_opset("")); }
 
 TEST(FuzzRecipe, PrintsAndParsesBack) {
   Recipe r = random_recipe(42);
   Recipe back = parse_recipe(recipe_str(r));
   EXPECT_EQ(recipe_str(back), recipe_str(r));
   EXPECT_THROW(parse_recipe("seed=1 ops=[1]"), std::invalid_argument);
+  EXPECT_THROW(parse_recipe("seed=1 opset=18 ops=[1:2]"), std::invalid_argument);
+  EXPECT_EQ(parse_recipe("seed=1 ops=[1:2]").opset, kLegacyFuzzOpset);  // recipes printed before opsets were drawn
+  EXPECT_EQ(parse_recipe("seed=1 opset=27 ops=[1:2]").opset, kNewestFuzzOpset);
 }
 
 // The oracle must be able to fail: a planted bug in Add (first element + 1) is found, shrunk to
