@@ -284,7 +284,7 @@ struct KernelVsBodyCase {
   std::string op;
   int64_t opset;
   std::vector<Value> inputs;
-  std::vector<onnx::AttributeProto> attrs;
+  std::vector<onnx::AttributeProto> attrs = {};
   size_t outputs = 1;
   double tol = 1e-6;  // relative to 1 + |kernel's value|
   NamedValues extra = {};
