@@ -76,7 +76,7 @@ bool plan_scatter_nd(GenContext& c, OpPlan& p) {
   std::string reduction = kReductions[c.uniform(0, 4)];
   Interval u = reduction == "mul" ? Interval{-1.5, 1.5} : random_range(c, false);
   p.emit = [&c, x, q, m, reduction, u](const Solution&) {
-    const std::vector<int64_t>& shape = tv(c, x).shape;
+    std::vector<int64_t> shape = tv(c, x).shape;  // a copy: adding the updates input may move the tensors
     int64_t slots = 1;
     for (int64_t i = 0; i < q; ++i) slots *= shape[static_cast<size_t>(i)];
     int64_t count = reduction == "none" ? std::min(m, slots) : m;

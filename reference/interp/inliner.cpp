@@ -109,7 +109,8 @@ void splice_graph_calls(std::vector<Node>& nodes, const Node& call, const std::s
     std::map<std::string, std::string> names;
     for (const auto& d : defined_names(g)) names[d] = p + d;
     for (size_t i = 0; i < g.inputs.size(); ++i) names[g.inputs[i].name] = n.inputs[i];
-    for (const auto& [name, t] : g.initializers) {
+    for (const auto& [init_name, t] : g.initializers) {
+      const std::string& name = init_name;  // clang 14 cannot capture a structured binding in a lambda
       if (std::any_of(g.inputs.begin(), g.inputs.end(), [&](const ValueInfo& v) { return v.name == name; })) continue;
       Node c;
       c.op_type = "Constant";
