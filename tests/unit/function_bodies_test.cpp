@@ -77,14 +77,6 @@ Node call(const std::string& op, std::vector<std::string> inputs, std::vector<At
   return n;
 }
 
-Attribute string_attr(const std::string& name, const std::string& v) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::String;
-  a.s = v;
-  return a;
-}
-
 TEST(FunctionBodies, GuardsSelectByInputPresence) {
   using V = std::vector<std::string>;
   EXPECT_EQ(op_types_of_body("Clip", 13, call("Clip", {"x", "lo", "hi"})), (V{"Max", "Min"}));
@@ -101,7 +93,7 @@ TEST(FunctionBodies, GuardsSelectByAttributeValueOrSchemaDefault) {
   auto gelu = op_types_of_body("Gelu", 20, call("Gelu", {"x"}));
   EXPECT_TRUE(has(gelu, "Erf"));
   EXPECT_FALSE(has(gelu, "Tanh"));
-  auto gelu_tanh = op_types_of_body("Gelu", 20, call("Gelu", {"x"}, {string_attr("approximate", "tanh")}));
+  auto gelu_tanh = op_types_of_body("Gelu", 20, call("Gelu", {"x"}, {testing::ir_string_attr("approximate", "tanh")}));
   EXPECT_TRUE(has(gelu_tanh, "Tanh"));
   EXPECT_FALSE(has(gelu_tanh, "Erf"));
   // NegativeLogLikelihoodLoss: reduction "mean" by default divides by the summed weights.
@@ -109,7 +101,7 @@ TEST(FunctionBodies, GuardsSelectByAttributeValueOrSchemaDefault) {
   EXPECT_TRUE(has(mean, "Div"));
   EXPECT_FALSE(has(mean, "Gather"));  // no weight input
   auto none = op_types_of_body("NegativeLogLikelihoodLoss", 22,
-                               call("NegativeLogLikelihoodLoss", {"x", "t", "w"}, {string_attr("reduction", "none")}));
+                               call("NegativeLogLikelihoodLoss", {"x", "t", "w"}, {testing::ir_string_attr("reduction", "none")}));
   EXPECT_FALSE(has(none, "ReduceSum"));
   EXPECT_TRUE(has(none, "Gather"));
 }

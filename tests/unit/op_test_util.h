@@ -154,15 +154,34 @@ inline NamedValues run_graph(const onnx::GraphProto& g, const std::vector<std::p
   return interp.run(feed);
 }
 
-// Runs `op_type` at `opset` (domain ai.onnx unless given) on the inputs; an input Value of kind
-// None is passed as an omitted optional input. `wanted[k]` false leaves output k unnamed (an
-// omitted optional output). Returns one Value per output position (kind None where omitted).
-inline std::vector<Value> run_op_some(const std::string& op_type, int64_t opset, const std::vector<Value>& inputs,
-                                      const std::vector<onnx::AttributeProto>& attrs, const std::vector<bool>& wanted,
-                                      const std::string& domain = "") {
+// Attributes of our IR (for kernels and bodies called without a graph).
+inline Attribute ir_int_attr(const std::string& name, int64_t v) {
+  Attribute a;
+  a.name = name;
+  a.type = Attribute::Type::Int;
+  a.i = v;
+  return a;
+}
+inline Attribute ir_string_attr(const std::string& name, const std::string& v) {
+  Attribute a;
+  a.name = name;
+  a.type = Attribute::Type::String;
+  a.s = v;
+  return a;
+}
+
+// A one-node graph over `inputs` (kind None: an omitted input), named in0.., with the outputs
+// `wanted` (false: omitted), named out0.., and the feed for its inputs.
+struct OneNodeGraph {
+  onnx::GraphProto graph;
+  NamedValues feed;
+};
+inline OneNodeGraph one_node_graph(const std::string& op_type, const std::vector<Value>& inputs,
+                                   const std::vector<onnx::AttributeProto>& attrs, const std::vector<bool>& wanted,
+                                   const std::string& domain = "", const std::string& graph_name = "t") {
+  OneNodeGraph g;
   std::vector<std::string> in_names, out_names;
   std::vector<onnx::ValueInfoProto> graph_inputs, graph_outputs;
-  NamedValues feed;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].kind == Value::Kind::None) {
       in_names.emplace_back();
@@ -171,7 +190,7 @@ inline std::vector<Value> run_op_some(const std::string& op_type, int64_t opset,
     std::string name = "in" + std::to_string(i);
     in_names.push_back(name);
     graph_inputs.push_back(vi(name));
-    feed[name] = inputs[i];
+    g.feed[name] = inputs[i];
   }
   for (size_t i = 0; i < wanted.size(); ++i) {
     if (!wanted[i]) {
@@ -184,7 +203,18 @@ inline std::vector<Value> run_op_some(const std::string& op_type, int64_t opset,
   }
   onnx::NodeProto n = node(op_type, in_names, out_names, attrs, domain);
   n.set_name("node");
-  NamedValues out = run_graph(graph("t", {n}, graph_inputs, graph_outputs), {{domain, opset}}, feed);
+  g.graph = graph(graph_name, {n}, graph_inputs, graph_outputs);
+  return g;
+}
+
+// Runs `op_type` at `opset` (domain ai.onnx unless given) on the inputs; an input Value of kind
+// None is passed as an omitted optional input. `wanted[k]` false leaves output k unnamed (an
+// omitted optional output). Returns one Value per output position (kind None where omitted).
+inline std::vector<Value> run_op_some(const std::string& op_type, int64_t opset, const std::vector<Value>& inputs,
+                                      const std::vector<onnx::AttributeProto>& attrs, const std::vector<bool>& wanted,
+                                      const std::string& domain = "") {
+  OneNodeGraph g = one_node_graph(op_type, inputs, attrs, wanted, domain);
+  NamedValues out = run_graph(g.graph, {{domain, opset}}, g.feed);
   std::vector<Value> result(wanted.size());
   for (size_t i = 0; i < wanted.size(); ++i)
     if (wanted[i]) result[i] = out["out" + std::to_string(i)];

@@ -30,6 +30,7 @@
 #include "reference/model/tensor_proto.h"
 #include "reference/ops/registry.h"
 #include "reference/ops/support/cast.h"
+#include "tests/unit/op_test_util.h"
 
 namespace sonnx {
 namespace {
@@ -367,21 +368,6 @@ TEST(ElementTypes, SmallIntegersRoundToEvenThenKeepLowBits) {
 // ---------------------------------------------------------------------------------------------
 // The Cast and CastLike kernels, called through the operator table.
 
-Attribute int_attr(const std::string& name, int64_t v) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Int;
-  a.i = v;
-  return a;
-}
-Attribute string_attr(const std::string& name, const std::string& v) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::String;
-  a.s = v;
-  return a;
-}
-
 Tensor run_kernel(const std::string& op, int64_t version, const std::vector<Tensor>& inputs,
                   const std::vector<Attribute>& attrs) {
   const KernelEntry* k = OpRegistry::instance().find("", op, version);
@@ -401,7 +387,7 @@ Tensor run_kernel(const std::string& op, int64_t version, const std::vector<Tens
 }
 
 Tensor cast(int64_t version, const Tensor& x, DType to, std::vector<Attribute> attrs = {}) {
-  attrs.push_back(int_attr("to", static_cast<int64_t>(to)));
+  attrs.push_back(testing::ir_int_attr("to", static_cast<int64_t>(to)));
   return run_kernel("Cast", version, {x}, attrs);
 }
 
@@ -424,9 +410,9 @@ TEST(ElementTypesCast, KernelsForEveryNewVersion) {
 TEST(ElementTypesCast, SaturateAttributeAndVersions) {
   auto x = Tensor::from_vector<float>({5}, {0.5f, 1000.0f, static_cast<float>(kInf), static_cast<float>(-kInf), -0.0f});
   EXPECT_EQ(codes<float8e4m3fn_t>(cast(19, x, DType::Float8E4M3FN)), (std::vector<int>{0x30, 0x7E, 0x7E, 0xFE, 0x80}));
-  EXPECT_EQ(codes<float8e4m3fn_t>(cast(19, x, DType::Float8E4M3FN, {int_attr("saturate", 0)})),
+  EXPECT_EQ(codes<float8e4m3fn_t>(cast(19, x, DType::Float8E4M3FN, {testing::ir_int_attr("saturate", 0)})),
             (std::vector<int>{0x30, 0x7F, 0x7F, 0xFF, 0x80}));
-  EXPECT_EQ(codes<float8e5m2_t>(cast(21, x, DType::Float8E5M2, {int_attr("saturate", 0)})),
+  EXPECT_EQ(codes<float8e5m2_t>(cast(21, x, DType::Float8E5M2, {testing::ir_int_attr("saturate", 0)})),
             (std::vector<int>{0x38, 0x64, 0x7C, 0xFC, 0x80}));  // 1000 → 1024: 0 11001 00
   // fnuz ±inf under saturation: NaN in 19..23, ±max from 24.
   EXPECT_EQ(codes<float8e4m3fnuz_t>(cast(23, x, DType::Float8E4M3FNUZ)), (std::vector<int>{0x38, 0x7F, 0x80, 0x80, 0x00}));
@@ -454,13 +440,13 @@ TEST(ElementTypesCast, TypesArriveWithTheirVersion) {
 TEST(ElementTypesCast, RoundModeForE8M0) {
   auto x = Tensor::from_vector<double>({3}, {1.1, 3.0, 0.0});
   EXPECT_EQ(codes<float8e8m0_t>(cast(24, x, DType::Float8E8M0)), (std::vector<int>{128, 129, 0}));
-  EXPECT_EQ(codes<float8e8m0_t>(cast(24, x, DType::Float8E8M0, {string_attr("round_mode", "down")})),
+  EXPECT_EQ(codes<float8e8m0_t>(cast(24, x, DType::Float8E8M0, {testing::ir_string_attr("round_mode", "down")})),
             (std::vector<int>{127, 128, 0}));
   EXPECT_EQ(codes<float8e8m0_t>(cast(25, x, DType::Float8E8M0,
-                                     {string_attr("round_mode", "nearest"), int_attr("saturate", 0)})),
+                                     {testing::ir_string_attr("round_mode", "nearest"), testing::ir_int_attr("saturate", 0)})),
             (std::vector<int>{127, 129, 255}));
-  EXPECT_THROW(cast(24, x, DType::Float8E8M0, {string_attr("round_mode", "even")}), Trap);
-  auto like = run_kernel("CastLike", 24, {x, Tensor(DType::Float8E8M0, {1})}, {string_attr("round_mode", "down")});
+  EXPECT_THROW(cast(24, x, DType::Float8E8M0, {testing::ir_string_attr("round_mode", "even")}), Trap);
+  auto like = run_kernel("CastLike", 24, {x, Tensor(DType::Float8E8M0, {1})}, {testing::ir_string_attr("round_mode", "down")});
   EXPECT_EQ(codes<float8e8m0_t>(like), (std::vector<int>{127, 128, 0}));
 }
 
@@ -468,11 +454,11 @@ TEST(ElementTypesCast, WideIntegersRoundOnce) {
   // 2^63 − 1 is below 2^63: rounded down it is 2^62 (code 127 + 62). Converting it to double
   // first (nearest: 2^63) would give 2^63.
   auto x = Tensor::from_vector<int64_t>({1}, {std::numeric_limits<int64_t>::max()});
-  EXPECT_EQ(codes<float8e8m0_t>(cast(24, x, DType::Float8E8M0, {string_attr("round_mode", "down")})),
+  EXPECT_EQ(codes<float8e8m0_t>(cast(24, x, DType::Float8E8M0, {testing::ir_string_attr("round_mode", "down")})),
             (std::vector<int>{189}));
   EXPECT_EQ(codes<float8e8m0_t>(cast(24, x, DType::Float8E8M0)), (std::vector<int>{190}));
   auto u = Tensor::from_vector<uint64_t>({1}, {std::numeric_limits<uint64_t>::max()});
-  EXPECT_EQ(codes<float8e8m0_t>(cast(24, u, DType::Float8E8M0, {string_attr("round_mode", "down")})),
+  EXPECT_EQ(codes<float8e8m0_t>(cast(24, u, DType::Float8E8M0, {testing::ir_string_attr("round_mode", "down")})),
             (std::vector<int>{190}));
   auto big = Tensor::from_vector<int64_t>({2}, {std::numeric_limits<int64_t>::min(), 17});
   EXPECT_EQ(codes<int4_t>(cast(21, big, DType::Int4)), (std::vector<int>{0, 1}));

@@ -50,33 +50,12 @@ Value sample(const TypeRef& t) {
   return v;
 }
 
-struct Case {
-  onnx::GraphProto graph;
-  NamedValues feed;
-};
+using Case = OneNodeGraph;
 
 // A one-node graph: inputs given by value (kind None: omitted), outputs out0.., attributes.
 Case single(const std::string& op, const std::vector<Value>& inputs, size_t outputs,
             const std::vector<onnx::AttributeProto>& attrs = {}) {
-  Case c;
-  std::vector<std::string> in_names, out_names;
-  std::vector<onnx::ValueInfoProto> gin, gout;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].kind == Value::Kind::None) {
-      in_names.emplace_back();
-      continue;
-    }
-    std::string name = "in" + std::to_string(i);
-    in_names.push_back(name);
-    gin.push_back(vi(name));
-    c.feed[name] = inputs[i];
-  }
-  for (size_t i = 0; i < outputs; ++i) {
-    out_names.push_back("out" + std::to_string(i));
-    gout.push_back(vi(out_names.back()));
-  }
-  c.graph = graph("survey", {node(op, in_names, out_names, attrs)}, gin, gout);
-  return c;
+  return one_node_graph(op, inputs, attrs, std::vector<bool>(outputs, true), "", "survey");
 }
 
 Value ints(const std::vector<int64_t>& v) { return tensor<int64_t>({static_cast<int64_t>(v.size())}, v); }
