@@ -52,7 +52,7 @@ const Table& table() {
       b.file = e.file;
       split_file_name(b.file, b);
       try {
-        b.alternatives = parse_alternatives(std::string_view(e.begin, static_cast<size_t>(e.end - e.begin)));
+        b.alternatives = text::parse_alternatives(std::string_view(e.begin, static_cast<size_t>(e.end - e.begin)));
       } catch (const ParseError& err) {
         throw InternalError("spec/functions/" + b.file + ": " + err.what());
       }

@@ -11,9 +11,14 @@
 
 #include "reference/catalogue/catalogue.h"
 #include "reference/model/ir.h"
-#include "text_parser.h"
+#include "reference/model/text_syntax.h"
 
 namespace sonnx::functions {
+
+using text::Alternative;
+using text::Condition;
+using text::kElemTypeMarker;
+using text::ParseError;
 
 struct BodyFile {
   std::string file;    // "Softmax-13.onnxtxt"

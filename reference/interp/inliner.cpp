@@ -72,7 +72,7 @@ void bind_attributes(Node& n, const Node& call, const Function& fn) {
   n.attributes = std::move(bound);
 }
 
-// Graph calls `outs = @attr (ins)` (op_type "@attr", reference/functions/text_parser.h) in
+// Graph calls `outs = @attr (ins)` (op_type "@attr", reference/model/text_syntax.h) in
 // expanded body nodes and their subgraphs: each is replaced by the nodes of the call's graph
 // attribute `attr`, its formal inputs bound to `ins`, its initializers as Constant nodes, the
 // names it defines given a prefix of their own, names it takes from outer scopes kept, and each

@@ -115,5 +115,11 @@ inline std::string qualified_op_type(const Node& n) {
   std::string d = canonical_domain(n.domain);
   return d.empty() ? n.op_type : d + "." + n.op_type;
 }
+// The path of the graph held by attribute `attr` of node n of the graph at graph_path (index: its
+// position in a list of graphs, or -1): "main/If_0:then_branch", "main/Scan:body[1]".
+inline std::string subgraph_path(const std::string& graph_path, const Node& n, const std::string& attr, int index = -1) {
+  std::string p = graph_path + "/" + (n.name.empty() ? n.op_type : n.name) + ":" + attr;
+  return index < 0 ? p : p + "[" + std::to_string(index) + "]";
+}
 
 }  // namespace sonnx

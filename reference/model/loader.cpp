@@ -3,10 +3,10 @@
 #include <fstream>
 #include <sstream>
 
-#include <onnx/defs/parser.h>
 
 #include "errors.h"
 #include "tensor_proto.h"
+#include "text_syntax.h"
 
 namespace sonnx {
 namespace fs = std::filesystem;
@@ -85,7 +85,7 @@ ValueInfo value_info_from_proto(const onnx::ValueInfoProto& v) {
   return ValueInfo{v.name(), v.has_type() ? type_from_proto(v.type()) : TypeInfo{}};
 }
 
-Attribute attribute_from_proto(const onnx::AttributeProto& a, const fs::path& base_dir, const std::string& owner_path) {
+Attribute attribute_from_proto(const onnx::AttributeProto& a, const fs::path& base_dir, const std::string& graph_path, const Node& owner) {
   using T = Attribute::Type;
   Attribute out;
   out.name = a.name();
@@ -98,7 +98,7 @@ Attribute attribute_from_proto(const onnx::AttributeProto& a, const fs::path& ba
     case T::Int: out.i = a.i(); break;
     case T::String: out.s = a.s(); break;
     case T::Tensor: out.t = tensor_from_proto(a.t(), base_dir); break;
-    case T::Graph: out.g = std::make_shared<Graph>(graph_from_proto(a.g(), base_dir, owner_path + ":" + a.name())); break;
+    case T::Graph: out.g = std::make_shared<Graph>(graph_from_proto(a.g(), base_dir, subgraph_path(graph_path, owner, a.name()))); break;
     case T::TypeProto: out.tp = type_from_proto(a.tp()); break;
     case T::Floats: out.floats.assign(a.floats().begin(), a.floats().end()); break;
     case T::Ints: out.ints.assign(a.ints().begin(), a.ints().end()); break;
@@ -108,8 +108,7 @@ Attribute attribute_from_proto(const onnx::AttributeProto& a, const fs::path& ba
       break;
     case T::Graphs:
       for (int i = 0; i < a.graphs_size(); ++i)
-        out.graphs.push_back(std::make_shared<Graph>(
-            graph_from_proto(a.graphs(i), base_dir, owner_path + ":" + a.name() + "[" + std::to_string(i) + "]")));
+        out.graphs.push_back(std::make_shared<Graph>(graph_from_proto(a.graphs(i), base_dir, subgraph_path(graph_path, owner, a.name(), i))));
       break;
     default: break;  // sparse tensors and the UNDEFINED type stay as declared; the validator reports them
   }
@@ -136,8 +135,7 @@ Node node_from_proto(const onnx::NodeProto& n, const fs::path& base_dir, const s
   node.domain = canonical_domain(n.domain());
   node.inputs.assign(n.input().begin(), n.input().end());
   node.outputs.assign(n.output().begin(), n.output().end());
-  std::string owner = graph_path + "/" + (n.name().empty() ? n.op_type() : n.name());
-  for (const auto& a : n.attribute()) node.attributes.push_back(attribute_from_proto(a, base_dir, owner));
+  for (const auto& a : n.attribute()) node.attributes.push_back(attribute_from_proto(a, base_dir, graph_path, node));
   return node;
 }
 
@@ -189,9 +187,26 @@ std::unique_ptr<LoadedModel> load_model(const fs::path& file) {
   auto lm = std::make_unique<LoadedModel>();
   if (bytes.empty()) throw LoadError("'" + file.string() + "': empty file");
   if (file.extension() == ".onnxtxt") {
-    auto status = onnx::OnnxParser::Parse(lm->proto, bytes.c_str());
-    if (!status.IsOK()) throw LoadError("'" + file.string() + "': text syntax error: " + status.ErrorMessage());
-  } else if (!lm->proto.ParseFromString(bytes)) {
+    try {
+      lm->ir = text::parse_model(bytes);
+    } catch (const text::ParseError& e) {
+      throw LoadError("'" + file.string() + "': text syntax error at " + e.what());
+    } catch (const Trap& e) {
+      throw LoadError("'" + file.string() + "': " + e.what());
+    }
+    if (lm->ir.ir_version <= 0) throw LoadError("'" + file.string() + "': missing or invalid ir_version");
+    // The proto carries the header only: the text syntax has nothing else the validator reads from it.
+    lm->proto.set_ir_version(lm->ir.ir_version);
+    lm->proto.set_producer_name(lm->ir.producer);
+    for (const auto& [domain, version] : lm->ir.opset_imports) {
+      auto* op = lm->proto.add_opset_import();
+      op->set_domain(domain);
+      op->set_version(version);
+    }
+    lm->ir.path = file.string();
+    return lm;
+  }
+  if (!lm->proto.ParseFromString(bytes)) {
     throw LoadError("'" + file.string() + "': not a valid ONNX ModelProto (protobuf parse failed: truncated or not a model)");
   }
   // A random byte string can parse as a protobuf message that is no model at all.

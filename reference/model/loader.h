@@ -1,5 +1,6 @@
 // Loading a model file into the IR. A binary ModelProto (.onnx) or ONNX's textual syntax
-// (.onnxtxt, parsed by libonnx's OnnxParser). Every failure is a LoadError with a one-line reason.
+// (.onnxtxt, read by our parser of ONNX's text syntax, text_syntax.h). Every failure is a LoadError
+// with a one-line reason.
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -11,7 +12,7 @@
 namespace sonnx {
 
 struct LoadedModel {
-  onnx::ModelProto proto;  // as read (the validator runs onnx's type inference on it)
+  onnx::ModelProto proto;  // as read from a .onnx file; from a .onnxtxt file, its header only
   Model ir;
 };
 

@@ -561,7 +561,7 @@ namespace {
 // formal outputs are copied out; a call without the graph, or with a graph of another arity, is
 // refused.
 TEST(FunctionBodies, GraphCallExpansion) {
-  Function fn = functions::parse_function(R"(<domain: "", opset_import: ["" : 18]>
+  Function fn = text::parse_function(R"(<domain: "", opset_import: ["" : 18]>
 F <g> (a) => (b) {
   t = Neg (a)
   b = @g (t)

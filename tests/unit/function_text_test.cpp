@@ -1,10 +1,10 @@
-// The function-body text parser (reference/functions/text_parser): what it accepts, what it
+// The text-syntax parser (reference/model/text_syntax) on function bodies: what it accepts, what it
 // refuses and where it says the error is.
 #include <gtest/gtest.h>
 
-#include "reference/functions/text_parser.h"
+#include "reference/model/text_syntax.h"
 
-namespace sonnx::functions {
+namespace sonnx::text {
 namespace {
 
 const Attribute& attr(const Node& n, const std::string& name) {
@@ -151,4 +151,4 @@ TEST(FunctionText, AlternativesWithGuardsAndGuardedBlocks) {
 }
 
 }  // namespace
-}  // namespace sonnx::functions
+}  // namespace sonnx::text

@@ -2,32 +2,14 @@
 // computations, subgraphs, function bodies, declared types and inference errors. Every expected
 // type is worked out by hand from the operator definitions in the ONNX specification.
 #include <gtest/gtest.h>
-#include <onnx/defs/parser.h>
 
 #include "reference/infer/infer.h"
-#include "reference/model/loader.h"
+#include "infer_text_util.h"
 
 namespace sonnx {
 namespace {
 
-// The text syntax spells an output of unknown shape "float Y", which parses as a scalar; in these
-// tests such a declaration means "shape not declared", so rank-0 output declarations are dropped.
-void forget_output_shapes(Graph& g) {
-  for (auto& o : g.outputs)
-    if (o.type.shape && o.type.shape->empty()) o.type.shape.reset();
-  for (auto& n : g.nodes)
-    for (auto& a : n.attributes)
-      if (a.g) forget_output_shapes(*a.g);
-}
-
-Model parse(const char* text) {
-  onnx::ModelProto proto;
-  auto status = onnx::OnnxParser::Parse(proto, text);
-  EXPECT_TRUE(status.IsOK()) << status.ErrorMessage();
-  Model m = model_from_proto(proto, ".");
-  forget_output_shapes(m.graph);
-  return m;
-}
+Model parse(const char* text) { return testing::parse_text_model(text); }
 
 std::string type_of(const InferenceResult& r, const std::string& name) {
   auto it = r.types.find(name);

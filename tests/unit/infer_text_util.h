@@ -4,10 +4,9 @@
 #include <string>
 
 #include <gtest/gtest.h>
-#include <onnx/defs/parser.h>
 
 #include "reference/infer/infer.h"
-#include "reference/model/loader.h"
+#include "reference/model/text_syntax.h"
 
 namespace sonnx::testing {
 
@@ -22,14 +21,14 @@ inline void forget_scalar_outputs(Graph& g) {
       if (a.g) forget_scalar_outputs(*a.g);
 }
 
-inline InferenceResult infer_text(const char* text) {
-  onnx::ModelProto proto;
-  auto status = onnx::OnnxParser::Parse(proto, text);
-  EXPECT_TRUE(status.IsOK()) << status.ErrorMessage();
-  Model m = model_from_proto(proto, ".");
+// A model in the text syntax, with its rank-0 output declarations dropped.
+inline Model parse_text_model(const char* text) {
+  Model m = text::parse_model(text);
   forget_scalar_outputs(m.graph);
-  return infer_model(m);
+  return m;
 }
+
+inline InferenceResult infer_text(const char* text) { return infer_model(parse_text_model(text)); }
 
 inline std::string inferred(const InferenceResult& r, const std::string& name) {
   auto it = r.types.find(name);

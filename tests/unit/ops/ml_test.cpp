@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include <onnx/defs/parser.h>
 
 #include "reference/infer/infer.h"
+#include "reference/model/text_syntax.h"
 #include "reference/model/tensor_proto.h"
 #include "tests/unit/op_test_util.h"
 
@@ -275,10 +275,7 @@ TEST(MlOp, LinearRegressorTwoTargetsAndLogistic) {
 // Shape rules
 
 std::string inferred(const char* text, const std::string& name) {
-  onnx::ModelProto proto;
-  auto status = onnx::OnnxParser::Parse(proto, text);
-  EXPECT_TRUE(status.IsOK()) << status.ErrorMessage();
-  Model m = model_from_proto(proto, ".");
+  Model m = text::parse_model(text);
   for (auto& o : m.graph.outputs) o.type.shape.reset();
   InferenceResult r = infer_model(m);
   auto it = r.types.find(name);

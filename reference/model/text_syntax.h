@@ -1,16 +1,24 @@
-// A parser for the part of ONNX's text syntax that function bodies use (docs/function_bodies.md):
+// sonnx's parser of ONNX's text syntax (the grammar of onnx's docs/Syntax.md), written for sonnx:
+// it does not use libonnx's OnnxParser, which predates the IR 9-13 element types.
 //
-//   <domain: "", opset_import: ["" : 18]>
-//   Name <attr, attr: float = 1.0> (in1, in2) => (out1) {
-//     t = Constant <value = float[2] {1.0, 2.0}> ()
-//     out1 = Mul <axis = @axis> (in1, t)
+//   <ir_version: 10, opset_import: ["" : 21]>
+//   agraph (float[N, 2] x, float[2] w = {1.0, 2.0}) => (float[N, 2] y) <float[2] c = {0.5, 0.5}> {
+//     t = Mul(x, w)
+//     [last] y = Add(t, c)
 //   }
+//   <domain: "local", opset_import: ["" : 21]>
+//   Twice <alpha: float = 2.0> (a) => (b) { b = Mul(a, a) }
 //
-// into our IR Function: attribute literals of every kind used in bodies (ints, floats, strings,
-// their lists, tensor literals, graphs), attribute references (`@attr`) and omitted inputs
-// (`Op(a, , c)`), graph calls (`y = @g (x)`). `$elem_type(X)` (an int attribute: the element type of formal input X at the
-// call) is kept as a marker for the body selection to fill in (function_bodies.h). Written for
-// sonnx; it does not use libonnx's OnnxParser.
+// Models (parse_model) become our IR directly: types of every kind (tensor, seq, map, optional,
+// sparse_tensor), initializers (in the input list or the `<...>` list after the outputs), value
+// infos, node labels, quoted names, attribute literals of every kind, tensor literals of every
+// element type, graph-valued attributes and model-local functions.
+//
+// Function bodies of operator versions (spec/functions/, docs/function_bodies.md) use the same
+// syntax with three additions: attribute references (`@attr`), graph calls (`y = @g (x)`) and
+// `$elem_type(X)` (an int attribute: the element type of formal input X at the call, kept as a
+// marker for the body selection to fill in, reference/functions/function_bodies.h), plus guards
+// (`when ...`) on alternatives and on blocks of nodes.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -19,7 +27,7 @@
 
 #include "reference/model/ir.h"
 
-namespace sonnx::functions {
+namespace sonnx::text {
 
 // The marker `$elem_type(X)` leaves in Attribute::ref_attr_name.
 inline constexpr std::string_view kElemTypeMarker = "$elem_type:";
@@ -51,9 +59,12 @@ struct Alternative {
   int line = 0;  // where the alternative starts
 };
 
-// Parses exactly one function definition without guards. Throws ParseError with line and column.
+// Parses a model: an optional header, its graph, then model-local functions. Throws ParseError
+// with line and column.
+Model parse_model(std::string_view text);
+// Parses exactly one function definition without guards. Throws ParseError.
 Function parse_function(std::string_view text);
 // Parses a body file: one or more alternatives. Throws ParseError.
 std::vector<Alternative> parse_alternatives(std::string_view text);
 
-}  // namespace sonnx::functions
+}  // namespace sonnx::text

@@ -1,13 +1,19 @@
-#include "text_parser.h"
+#include "text_syntax.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <limits>
 #include <map>
 
 #include "reference/model/dtype.h"
+#include "reference/model/errors.h"
+#include "reference/model/small_types.h"
+#include "reference/model/tensor.h"
+#include "reference/ops/support/numeric.h"  // round_from_double: one rounding into float16/bfloat16
 
-namespace sonnx::functions {
+namespace sonnx::text {
 
 ParseError::ParseError(int l, int c, const std::string& what)
     : std::runtime_error("line " + std::to_string(l) + ", column " + std::to_string(c) + ": " + what), line(l), column(c) {}
@@ -50,7 +56,7 @@ class Lexer {
         t.text = take();
         if ((t.text == "=" && peek() == '>') || (t.text == "=" && peek() == '=') || (t.text == "!" && peek() == '='))
           t.text += take();
-        if (std::string_view("<>()[]{},:=@$.").find(t.text) == std::string_view::npos && t.text != "=>" && t.text != "==" &&
+        if (std::string_view("<>()[]{},:=@$.?").find(t.text) == std::string_view::npos && t.text != "=>" && t.text != "==" &&
             t.text != "!=")
           throw ParseError(t.line, t.column, "unexpected character '" + t.text + "'");
       }
@@ -156,12 +162,14 @@ class Parser {
           } while (accept(","));
           expect("]");
         }
+      } else if (key.text == "doc_string") {
+        expect_kind(Token::Kind::String, "a string");
       } else {
-        fail(key, "unknown function header key '" + key.text + "' (domain or opset_import)");
+        fail(key, "unknown function header key '" + key.text + "' (domain, opset_import or doc_string)");
       }
     } while (accept(","));
     expect(">");
-    fn.name = expect_id().text;
+    fn.name = quotable_id();
     if (accept("<")) {
       do {
         std::string name = expect_id().text;
@@ -176,9 +184,11 @@ class Parser {
       } while (accept(","));
       expect(">");
     }
-    fn.inputs = name_list();
+    // Parameters may be typed (`float[N] x`); a Function keeps their names only.
+    for (auto& v : value_infos()) fn.inputs.push_back(std::move(v.name));
     expect("=>");
-    fn.outputs = name_list();
+    for (auto& v : value_infos()) fn.outputs.push_back(std::move(v.name));
+    if (is("<")) value_infos("<", ">");  // value infos of the body: types are not kept
     expect("{");
     std::vector<Condition> active;
     guarded_nodes(fn.nodes, node_guards, active);
@@ -310,53 +320,124 @@ class Parser {
       if (is(",") || is(")")) {
         out.emplace_back();
       } else {
-        out.push_back(expect_id().text);
+        out.push_back(quotable_id());
       }
       if (accept(")")) return out;
       if (!accept(",")) fail(cur(), "expected ',' or ')', found " + spelling(cur()));
     }
   }
 
-  // `(float[N] x, y)` in a graph signature: the types are optional and, when written, recorded.
-  std::vector<ValueInfo> value_infos() {
+  // `(float[N] x, y)` in a signature, or the `<float[2] c = {1, 2}, float[N] v>` list after a graph's
+  // outputs: types are optional where no initializer is given. `name = {…}` makes an initializer,
+  // appended to `initializers` (an error where none is allowed).
+  std::vector<ValueInfo> value_infos(std::string_view open = "(", std::string_view close = ")",
+                                     std::vector<std::pair<std::string, Tensor>>* initializers = nullptr) {
     std::vector<ValueInfo> out;
-    expect("(");
-    if (accept(")")) return out;
+    expect(open);
+    if (accept(close)) return out;
     do {
       ValueInfo v;
-      if (cur().kind == Token::Kind::Id && (next().kind == Token::Kind::Id || (next().kind == Token::Kind::Punct && next().text == "["))) {
-        const Token& t = expect_id();
-        v.type.kind = TypeInfo::Kind::Tensor;
-        v.type.elem = dtype_from_name(t.text);
-        if (v.type.elem == DType::Undefined) fail(t, "unknown element type '" + t.text + "'");
-        if (is("[")) {
-          std::vector<Dim> dims;
-          for (int64_t d : shape()) dims.push_back(d < 0 ? Dim{} : Dim{d, ""});
-          v.type.shape = dims;
+      const Token& at = cur();
+      if (starts_type()) v.type = type();
+      v.name = quotable_id();
+      if (accept("=")) {
+        if (!initializers) fail(at, "an initializer ('" + v.name + "' = ...) is only allowed in a graph's inputs or initializer list");
+        if (v.type.kind != TypeInfo::Kind::Tensor) fail(at, "initializer '" + v.name + "' needs a tensor type");
+        if (is("[")) fail(cur(), "external data is not supported in the text syntax; write the values or use a .onnx file");
+        std::vector<int64_t> dims;
+        for (const Dim& d : v.type.shape.value_or(std::vector<Dim>{})) {
+          if (!d.value) fail(at, "initializer '" + v.name + "' needs numeric dimensions");
+          dims.push_back(*d.value);
         }
+        if (!v.type.shape) fail(at, "initializer '" + v.name + "' needs a shape ('float[]' leaves the rank unknown)");
+        initializers->emplace_back(v.name, tensor_values(at, v.type.elem, dims));
       }
-      v.name = expect_id().text;
       out.push_back(std::move(v));
     } while (accept(","));
-    expect(")");
+    expect(close);
     return out;
   }
 
-  // `[2, 3]` (a symbolic or `?` dimension is -1).
-  std::vector<int64_t> shape() {
-    std::vector<int64_t> dims;
+  // Whether a type starts here: `float x`, `float[2] x`, `seq(float) x`, `float "x"`.
+  bool starts_type() const {
+    if (cur().kind != Token::Kind::Id) return false;
+    const Token& n = next();
+    return n.kind == Token::Kind::Id || n.kind == Token::Kind::String ||
+           (n.kind == Token::Kind::Punct && (n.text == "[" || n.text == "("));
+  }
+
+  // A type: `float` (a scalar), `float[]` (rank unknown), `float[N, ?, 3]`, `seq(T)`,
+  // `optional(T)`, `map(int64, T)`, `sparse_tensor(float[2, 2])`.
+  TypeInfo type() {
+    const Token& t = expect_id();
+    TypeInfo info;
+    if (t.text == "seq" || t.text == "optional") {
+      info.kind = t.text == "seq" ? TypeInfo::Kind::Sequence : TypeInfo::Kind::Optional;
+      expect("(");
+      info.inner = std::make_shared<TypeInfo>(type());
+      expect(")");
+    } else if (t.text == "map") {
+      info.kind = TypeInfo::Kind::Map;
+      expect("(");
+      info.map_key = element_type(expect_id());
+      expect(",");
+      info.inner = std::make_shared<TypeInfo>(type());
+      expect(")");
+    } else if (t.text == "sparse_tensor") {
+      expect("(");
+      info = type();
+      if (info.kind != TypeInfo::Kind::Tensor) fail(t, "sparse_tensor(...) needs a tensor type");
+      info.kind = TypeInfo::Kind::SparseTensor;
+      expect(")");
+    } else if (t.text == "opaque") {
+      fail(t, "opaque types are not supported");
+    } else {
+      info.kind = TypeInfo::Kind::Tensor;
+      info.elem = element_type(t);
+      info.shape = std::vector<Dim>{};  // no brackets: a scalar, as onnx's parser reads it
+      if (is("[")) {
+        auto d = dims();
+        if (d.empty()) info.shape.reset();  // `float[]`: rank unknown
+        else info.shape = std::move(d);
+      }
+    }
+    return info;
+  }
+
+  static DType element_type(const Token& t) {
+    DType type = dtype_from_name(t.text);
+    if (type == DType::Undefined) fail(t, "unknown element type '" + t.text + "'");
+    return type;
+  }
+
+  // `[2, N, ?]`.
+  std::vector<Dim> dims() {
+    std::vector<Dim> out;
     expect("[");
-    if (accept("]")) return dims;
+    if (accept("]")) return out;
     do {
-      if (cur().kind == Token::Kind::Id) {
-        advance();
-        dims.push_back(-1);
+      if (accept("?")) {
+        out.emplace_back();
+      } else if (cur().kind == Token::Kind::Id || cur().kind == Token::Kind::String) {
+        out.push_back(Dim{std::nullopt, quotable_id()});
       } else {
-        dims.push_back(integer());
+        int64_t v = integer();
+        if (v < 0) fail(cur(), "a dimension cannot be negative");
+        out.push_back(Dim{v, ""});
       }
     } while (accept(","));
     expect("]");
-    return dims;
+    return out;
+  }
+
+  // A name: an identifier or a quoted string.
+  std::string quotable_id() {
+    if (cur().kind == Token::Kind::String) {
+      std::string name = cur().text;
+      advance();
+      return name;
+    }
+    return expect_id().text;
   }
 
   std::vector<Node> node_block() {
@@ -371,8 +452,14 @@ class Parser {
 
   Node node() {
     Node n;
-    do n.outputs.push_back(expect_id().text);
-    while (accept(","));
+    if (accept("[")) {  // a node label: its name
+      n.name = quotable_id();
+      expect("]");
+    }
+    if (!is("=")) {
+      do n.outputs.push_back(quotable_id());
+      while (accept(","));
+    }
     expect("=");
     if (accept("@")) {  // `outs = @attr (ins)`: a call of the caller's graph attribute `attr`
       n.op_type = std::string(kGraphCallMarker) + expect_id().text;
@@ -385,13 +472,17 @@ class Parser {
     n.op_type = dot == std::string::npos ? qualified : qualified.substr(dot + 1);
     n.domain = dot == std::string::npos ? "" : qualified.substr(0, dot);
     if (n.domain == "ai.onnx") n.domain.clear();
-    if (accept("<")) {
-      do n.attributes.push_back(attribute());
-      while (accept(","));
-      expect(">");
-    }
+    attribute_list(n);
     n.inputs = name_list();
+    if (n.attributes.empty()) attribute_list(n);  // the attributes may follow the inputs
     return n;
+  }
+
+  void attribute_list(Node& n) {
+    if (!accept("<")) return;
+    do n.attributes.push_back(attribute());
+    while (accept(","));
+    expect(">");
   }
 
   Attribute attribute() {
@@ -436,7 +527,8 @@ class Parser {
       advance();
     } else if (is("[")) {
       list(a, type);
-    } else if (t.kind == Token::Kind::Id && next().kind == Token::Kind::Punct && (next().text == "[" || next().text == "{")) {
+    } else if (t.kind == Token::Kind::Id && (next().kind == Token::Kind::Id || next().kind == Token::Kind::String ||
+                                             (next().kind == Token::Kind::Punct && (next().text == "[" || next().text == "{")))) {
       a.type = Attribute::Type::Tensor;
       a.t = tensor();
     } else if (t.kind == Token::Kind::Id && next().kind == Token::Kind::Punct && next().text == "(") {
@@ -489,15 +581,24 @@ class Parser {
     }
   }
 
-  // `float[2] {1.0, 2.0}`, `int64 {3}` (a scalar), `bool[2] {1, 0}`.
+  // `float[2] {1.0, 2.0}`, `int64 {3}` (a scalar), `bool[2] {1, 0}`, `float[2] name = {1, 2}` (the
+  // name is the tensor's own and not kept).
   Tensor tensor() {
-    const Token& t = expect_id();
-    DType type = dtype_from_name(t.text);
-    if (type == DType::Undefined) fail(t, "unknown element type '" + t.text + "'");
-    std::vector<int64_t> dims;
-    if (is("[")) dims = shape();
-    for (int64_t d : dims)
-      if (d < 0) fail(t, "a tensor literal needs numeric dimensions");
+    const Token& t = cur();
+    DType type = element_type(expect_id());
+    std::vector<int64_t> shape;
+    if (is("["))
+      for (const Dim& d : dims()) {
+        if (!d.value) fail(t, "a tensor literal needs numeric dimensions");
+        shape.push_back(*d.value);
+      }
+    if (cur().kind == Token::Kind::Id || cur().kind == Token::Kind::String) quotable_id();
+    accept("=");
+    return tensor_values(t, type, shape);
+  }
+
+  // `{v, v, ...}` of a tensor of the given type and shape.
+  Tensor tensor_values(const Token& at, DType type, const std::vector<int64_t>& shape) {
     expect("{");
     std::vector<Token> items;
     if (!is("}")) {
@@ -509,44 +610,155 @@ class Parser {
       } while (accept(","));
     }
     expect("}");
-    Tensor out(type, dims);
-    if (static_cast<int64_t>(items.size()) != out.size())
-      fail(t, "the tensor literal has " + std::to_string(items.size()) + " elements, its shape needs " + std::to_string(out.size()));
+    int64_t need = 0;
+    try {
+      need = shape_size(shape);  // checked before anything is allocated
+    } catch (const Trap& e) {
+      fail(at, e.what());
+    }
+    if (static_cast<int64_t>(items.size()) != need)
+      fail(at, "the tensor literal has " + std::to_string(items.size()) + " elements, its shape needs " + std::to_string(need));
+    Tensor out(type, shape);
     for (size_t i = 0; i < items.size(); ++i) store(out, static_cast<int64_t>(i), items[i]);
     return out;
   }
 
+  // One element: strings into string tensors; integers (exactly) into integer and bool tensors;
+  // any number into a floating tensor, rounded to nearest even as a cast from double would.
   static void store(Tensor& out, int64_t i, const Token& item) {
-    bool is_float_type = out.dtype() == DType::Float || out.dtype() == DType::Double;
-    if (out.dtype() == DType::String) {
+    DType type = out.dtype();
+    if (type == DType::String) {
       if (item.kind != Token::Kind::String) fail(item, "expected a string element");
       out.data<std::string>()[i] = item.text;
       return;
     }
     if (item.kind == Token::Kind::String) fail(item, "expected a number");
-    if (item.kind == Token::Kind::Float && !is_float_type) fail(item, "a fractional element in an integer tensor");
-    switch (out.dtype()) {
-      case DType::Float: out.data<float>()[i] = std::strtof(item.text.c_str(), nullptr); return;
-      case DType::Double: out.data<double>()[i] = std::strtod(item.text.c_str(), nullptr); return;
-      case DType::Bool: out.data<bool>()[i] = std::strtoll(item.text.c_str(), nullptr, 10) != 0; return;
-      case DType::Int8: out.data<int8_t>()[i] = static_cast<int8_t>(std::strtoll(item.text.c_str(), nullptr, 10)); return;
-      case DType::UInt8: out.data<uint8_t>()[i] = static_cast<uint8_t>(std::strtoll(item.text.c_str(), nullptr, 10)); return;
-      case DType::Int32: out.data<int32_t>()[i] = static_cast<int32_t>(std::strtoll(item.text.c_str(), nullptr, 10)); return;
-      case DType::Int64: out.data<int64_t>()[i] = std::strtoll(item.text.c_str(), nullptr, 10); return;
-      default: fail(item, "tensor literals of element type " + std::string(dtype_name(out.dtype())) + " are not supported");
+    bool floating = is_float(type) || is_small_float(type);
+    if (item.kind == Token::Kind::Float && !floating) fail(item, "a fractional element in a tensor of " + std::string(dtype_name(type)));
+    if (type == DType::Complex64 || type == DType::Complex128) fail(item, "complex tensor literals are not supported");
+    if (floating) {
+      double d = std::strtod(item.text.c_str(), nullptr);
+      if (is_small_type(type)) {
+        visit_small_dtype(type, [&]<class T>() { out.data<T>()[i] = small_from_double<T>(d); });
+      } else {
+        visit_dtype(type, [&]<class T>() {
+          if constexpr (support::is_floating_v<T>) out.data<T>()[i] = support::round_from_double<T>(d);
+        });
+      }
+      return;
     }
+    errno = 0;
+    bool negative = item.text[0] == '-';
+    long long v = negative ? std::strtoll(item.text.c_str(), nullptr, 10) : 0;
+    unsigned long long u = negative ? 0 : std::strtoull(item.text.c_str(), nullptr, 10);
+    if (errno == ERANGE) fail(item, "integer out of range: " + item.text);
+    auto fits = [&](long double lo, long double hi) {
+      long double x = negative ? static_cast<long double>(v) : static_cast<long double>(u);
+      if (x < lo || x > hi) fail(item, item.text + " is out of the range of " + std::string(dtype_name(type)));
+    };
+    if (is_small_type(type)) {
+      int bits = dtype_bits(type);
+      bool is_signed = type == DType::Int4 || type == DType::Int2;
+      fits(is_signed ? -(1 << (bits - 1)) : 0, is_signed ? (1 << (bits - 1)) - 1 : (1 << bits) - 1);
+      visit_small_dtype(type, [&]<class T>() {
+        if constexpr (is_small_int_v<T>) out.data<T>()[i] = small_int_from_integer<T>(negative ? v : static_cast<int64_t>(u));
+      });
+      return;
+    }
+    visit_dtype(type, [&]<class T>() {
+      if constexpr (std::is_same_v<T, bool>) {
+        fits(0, 1);
+        out.data<bool>()[i] = u != 0;
+      } else if constexpr (std::is_integral_v<T>) {
+        fits(static_cast<long double>(std::numeric_limits<T>::min()), static_cast<long double>(std::numeric_limits<T>::max()));
+        out.data<T>()[i] = negative ? static_cast<T>(v) : static_cast<T>(u);
+      }
+    });
   }
 
   // `name (inputs) => (outputs) { nodes }`: a graph-valued attribute.
+  // A graph (the model's, or a graph-valued attribute): `name (inputs) => (outputs) <initializers
+  // and value infos> { nodes }`.
   std::shared_ptr<Graph> graph() {
     auto g = std::make_shared<Graph>();
-    g->name = expect_id().text;
-    g->inputs = value_infos();
+    g->name = quotable_id();
+    g->inputs = value_infos("(", ")", &g->initializers);
     expect("=>");
     g->outputs = value_infos();
+    if (is("<")) {
+      size_t before = g->initializers.size();
+      for (auto& v : value_infos("<", ">", &g->initializers)) {
+        bool initializer = std::any_of(g->initializers.begin() + static_cast<std::ptrdiff_t>(before), g->initializers.end(),
+                                       [&](const auto& init) { return init.first == v.name; });
+        if (!initializer) g->value_info.push_back(std::move(v));
+      }
+    }
     g->nodes = node_block();
     for (size_t i = 0; i < g->nodes.size(); ++i) g->nodes[i].index = i;
     return g;
+  }
+
+  // `<ir_version: 10, opset_import: ["" : 21], producer_name: "x", ...>` before a model's graph.
+  void model_header(Model& m) {
+    expect("<");
+    do {
+      const Token& key = expect_id();
+      expect(":");
+      if (key.text == "ir_version") {
+        m.ir_version = integer();
+      } else if (key.text == "opset_import") {
+        expect("[");
+        if (!accept("]")) {
+          do {
+            std::string d = expect_kind(Token::Kind::String, "a domain string").text;
+            expect(":");
+            m.opset_imports[canonical_domain(d)] = integer();
+          } while (accept(","));
+          expect("]");
+        }
+      } else if (key.text == "producer_name") {
+        m.producer = expect_kind(Token::Kind::String, "a string").text;
+      } else if (key.text == "producer_version" || key.text == "domain" || key.text == "doc_string") {
+        expect_kind(Token::Kind::String, "a string");
+      } else if (key.text == "model_version") {
+        integer();
+      } else if (key.text == "metadata_props") {
+        expect("[");
+        if (!accept("]")) {
+          do {
+            expect_kind(Token::Kind::String, "a key string");
+            expect(":");
+            expect_kind(Token::Kind::String, "a value string");
+          } while (accept(","));
+          expect("]");
+        }
+      } else {
+        fail(key, "unknown model header key '" + key.text +
+                      "' (ir_version, opset_import, producer_name, producer_version, domain, model_version, doc_string or metadata_props)");
+      }
+    } while (accept(","));
+    expect(">");
+  }
+
+ public:
+  Model model() {
+    Model m;
+    if (is("<")) model_header(m);
+    m.graph = std::move(*graph());
+    set_paths(m.graph, "main");
+    while (!at_end()) m.functions.push_back(function());
+    return m;
+  }
+
+ private:
+  // Diagnostics name a subgraph by its path, as the protobuf loader does (subgraph_path in ir.h).
+  static void set_paths(Graph& g, const std::string& path) {
+    g.path = path;
+    for (auto& n : g.nodes)
+      for (auto& a : n.attributes) {
+        if (a.g) set_paths(*a.g, subgraph_path(path, n, a.name));
+        for (size_t i = 0; i < a.graphs.size(); ++i) set_paths(*a.graphs[i], subgraph_path(path, n, a.name, static_cast<int>(i)));
+      }
   }
 
   std::vector<Token> toks_;
@@ -554,6 +766,11 @@ class Parser {
 };
 
 }  // namespace
+
+Model parse_model(std::string_view text) {
+  Parser p(text);
+  return p.model();
+}
 
 Function parse_function(std::string_view text) {
   Parser p(text);
@@ -576,4 +793,4 @@ std::vector<Alternative> parse_alternatives(std::string_view text) {
   return out;
 }
 
-}  // namespace sonnx::functions
+}  // namespace sonnx::text
