@@ -25,6 +25,10 @@
 #   WHY3_CONFIG   Why3 configuration file (default: $HOME/.why3.conf);
 #                 created with `why3 config detect` when absent.
 #   PROVE_VERBOSE set to 0 to print only failures and the summary.
+#   PROVE_RESULTS file to write every obligation's outcome to, one line
+#                 "Module.goal<TAB>verdict<TAB>prover" (written when the run
+#                 ends, whatever its result; scripts/make-traceability.py
+#                 --proofs reads it).
 
 set -u
 
@@ -113,6 +117,8 @@ bad=0
 status=0
 summary="$work/summary"
 : >"$summary"
+results="$work/results"
+: >"$results"
 
 for file in "$@"; do
   [ -r "$file" ] || { echo "prove.sh: cannot read $file" >&2; exit 2; }
@@ -164,6 +170,7 @@ for file in "$@"; do
     file_goals=$((file_goals + n))
     total=$((total + n))
     while IFS="$TAB" read -r key goal line verdict prover; do
+      printf '%s.%s\t%s\t%s\n' "$m" "$goal" "$verdict" "$prover" >>"$results"
       if [ "$verdict" = "Valid" ]; then
         [ "$VERBOSE" = 0 ] || printf '  %-5s %s.%s  %s\n' "$prover" "$m" "$goal" \
           "$(echo "$key" | sed 's/^File [^,]*, //')"
@@ -181,6 +188,9 @@ for file in "$@"; do
   fi
 done
 
+if [ -n "${PROVE_RESULTS:-}" ]; then
+  mkdir -p "$(dirname "$PROVE_RESULTS")" && cp "$results" "$PROVE_RESULTS.tmp" && mv "$PROVE_RESULTS.tmp" "$PROVE_RESULTS"
+fi
 echo "----"
 echo "obligations proved, per prover:"
 cut -f1 "$summary" | sort | uniq -c | sed 's/^/  /'

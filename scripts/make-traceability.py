@@ -2,14 +2,17 @@
 """Writes spec/traceability.md: every validator rule and every headline theorem with its Why3 name,
 the code that implements or relies on it and the tests that check it.
 
-    scripts/make-traceability.py [--build DIR] [--check] [--extra-rule ID] [--extra-theorem NAME]
+    scripts/make-traceability.py [--build DIR] [--proofs DIR] [--check] [--extra-rule ID] [--extra-theorem NAME]
 
 Sources: rule IDs from spec/restrictions.md (### headings) and reference/check/rules.cpp (the rule
 table, with each rule's check function); theorems and their code and tests from
 spec/traceability.json. Fails (exit 1, one line per gap) when a rule of the spec has no check or no
 fixture, a check has no rule in the spec, a theorem named in the JSON is not in its .mlw file, a
-lemma the proofs README calls a theorem is not mapped, a code file does not exist, or (with
---build, which lists the ctest tests of that build tree) a test does not exist. --check compares
+lemma the proofs README calls a theorem is not mapped, a code file does not exist or does not name
+the theorem it relies on (Module.name in a comment), or (with --build, which lists the ctest tests
+of that build tree) a test does not exist. With --proofs DIR (the results proofs/prove.sh writes
+there under ctest, one FILE.tsv per theory) every listed theorem must have been proved in the last
+proof run: each of its obligations Valid, and the run newer than the .mlw file. --check compares
 with the committed table instead of writing it. --extra-rule / --extra-theorem add an unmapped
 entry, to show that the check fails on one.
 """
@@ -60,6 +63,20 @@ def why3_names(mlw):
     return names
 
 
+def proof_results(proofs, mlw):
+    """Module.goal -> verdicts of its obligations in the last run on spec/MLW, or None when that run
+    is missing or older than the file."""
+    path = os.path.join(proofs, mlw[:-len(".mlw")].replace("/", "_") + ".tsv")
+    if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(os.path.join(ROOT, "spec", mlw)):
+        return None
+    verdicts = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            goal, verdict = line.rstrip("\n").split("\t")[:2]
+            verdicts.setdefault(goal, []).append(verdict)
+    return verdicts
+
+
 def rule_test(rule):
     return "AllRules/RuleFixture.BreaksExactlyItsRule/" + rule.replace("-", "_")
 
@@ -72,6 +89,7 @@ def ctest_names(build):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build")
+    ap.add_argument("--proofs")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--extra-rule", action="append", default=[])
     ap.add_argument("--extra-theorem", action="append", default=[])
@@ -92,7 +110,7 @@ def main():
     for r in checks:
         if r not in rules: gaps.append(f"rule {r}: checked in reference/check/rules.cpp but has no paragraph in spec/restrictions.md")
 
-    known = {}
+    known, results = {}, {}
     for t in theorems:
         mlw, _, name = t["why3"].partition(" ")
         if mlw not in known:
@@ -102,6 +120,14 @@ def main():
         if not t["tests"]: gaps.append(f"theorem {t['why3']}: no test checks it")
         for c in t["code"]:
             if not os.path.exists(os.path.join(ROOT, c)): gaps.append(f"theorem {t['why3']}: code file {c} does not exist")
+            elif name not in read(c): gaps.append(f"theorem {t['why3']}: code file {c} does not name {name}")
+        if a.proofs:
+            if mlw not in results: results[mlw] = proof_results(a.proofs, mlw)
+            # A `let lemma` or program is proved through its verification condition, NAME'vc.
+            verdicts = None if results[mlw] is None else results[mlw].get(name, []) + results[mlw].get(name + "'vc", [])
+            if results[mlw] is None: gaps.append(f"theorem {t['why3']}: no proof run of spec/{mlw} newer than the file in {a.proofs}")
+            elif not verdicts: gaps.append(f"theorem {t['why3']}: not among the obligations of the last proof run")
+            elif any(v != "Valid" for v in verdicts): gaps.append(f"theorem {t['why3']}: not proved in the last proof run ({', '.join(sorted(set(verdicts)))})")
         if tests is not None:
             for x in t["tests"]:
                 if x not in tests: gaps.append(f"theorem {t['why3']}: test {x} is not a ctest test of {a.build}")
@@ -140,7 +166,7 @@ def main():
         if not os.path.exists(path) or read("spec/traceability.md") != text:
             print("spec/traceability.md is stale: run scripts/make-traceability.py", file=sys.stderr)
             return 1
-        print(f"traceability: {len(rules)} rules, {len(theorems)} theorems, all mapped")
+        print(f"traceability: {len(rules)} rules, {len(theorems)} theorems, all mapped" + (", all proved in the last run" if a.proofs else ""))
         return 0
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)

@@ -1,6 +1,7 @@
 // Dataflow: counts each step's unfinished predecessors at run time and runs one ready step at a
 // time, chosen by the ready-queue policy (ONE's DataflowExecutor). Its memory plan is safe for any
 // order the policy may produce.
+// Relies on execution.mlw Dataflow.confluence: two complete dataflow executions end with the same environment (determinism).
 #include <deque>
 #include <queue>
 

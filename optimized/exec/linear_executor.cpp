@@ -1,6 +1,7 @@
 // Linear: the steps in the compiled order, with no readiness checks at run time (the order is
 // topological, so every input is ready when its step comes). The memory plan uses the lifetimes
 // in exactly this order.
+// Relies on execution.mlw Dataflow.topological_order_is_schedule: every topological order is a valid complete schedule.
 #include "linear_executor.h"
 
 namespace sonnx {

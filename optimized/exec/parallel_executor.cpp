@@ -1,3 +1,5 @@
+// Relies on execution.mlw Dataflow.confluence: two complete dataflow executions end with the same environment (determinism).
+// Relies on execution.mlw Dataflow.progress: in an acyclic graph an incomplete execution can continue.
 #include <omp.h>
 
 #include <algorithm>

@@ -5,6 +5,7 @@
 // Relu and Clip keep NaN. So when an activation is fused and any operand (X, W, B, the sum input)
 // holds a non-finite value, the call runs a primitive without the activation post-op and applies
 // the activation with the reference's loop afterwards.
+// Relies on ops/ops.mlw Conv.out_size_pos: Conv output sizes are positive when the window fits.
 #include <cstring>
 #include <map>
 #include <mutex>

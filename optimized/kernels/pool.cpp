@@ -4,6 +4,7 @@
 // include-padding average divides by the kernel size even where ceil_mode extends the window
 // past the padding), while these loops follow reference/ops exactly and cost little next to the
 // convolutions around them.
+// Relies on ops/ops.mlw MaxPool.window_start: MaxPool windows start before the end padding, in both ceil modes.
 #include <cmath>
 #include <limits>
 

@@ -1,3 +1,5 @@
+// Relies on execution.mlw Dataflow.topological_order_is_schedule: every topological order is a valid complete schedule.
+// Relies on execution.mlw Kahn.kahn: Kahn's algorithm returns a topological order of every node, or reports a cycle exactly when there is one.
 #include "compiled_graph.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Relies on functions.mlw Inline.inlining_preserves_semantics: inlining every call preserves the semantics of a graph (and terminates without recursion).
 #include "compiled_model.h"
 
 #include <omp.h>

@@ -1,3 +1,5 @@
+// Relies on memory_plan.mlw Plan.lower_bound_le_arena: every valid plan needs an arena at least the lower bound.
+// Relies on memory_plan.mlw Planners.plan_in_order: for any order listing every value, the plan is valid: conflicting values never overlap.
 #include "memory_plan.h"
 
 #include <algorithm>

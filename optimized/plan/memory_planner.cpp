@@ -1,3 +1,8 @@
+// Relies on memory_plan.mlw Plan.lower_bound_le_arena: every valid plan needs an arena at least the lower bound.
+// Relies on memory_plan.mlw Blocks.place: place returns the lowest offset apart from every conflicting block.
+// Relies on memory_plan.mlw Planners.plan_in_order: for any order listing every value, the plan is valid: conflicting values never overlap.
+// Relies on memory_plan.mlw Planners.greedy_by_size: greedy by size: valid plan, every value fits, lower bound at most the arena.
+// Relies on memory_plan.mlw Planners.first_fit: first fit: valid plan, every value fits, lower bound at most the arena.
 #include "memory_planner.h"
 
 #include <algorithm>

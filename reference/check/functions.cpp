@@ -1,5 +1,7 @@
 // Function rules (spec/functions.md): no recursion among model-local functions, and bodies that
 // are well formed on their own, so that inlining gives a well-formed, function-free graph.
+// Relies on functions.mlw Inline.inline: inlining terminates on a call graph without cycles (variant: callee rank, then list).
+// Relies on structure.mlw Graph.rank_no_recursion: a rank decreasing along calls excludes recursion.
 #include <map>
 #include <set>
 

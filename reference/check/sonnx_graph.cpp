@@ -1,5 +1,6 @@
 // SONNX graph restrictions (spec/restrictions.md): every node contributes to an output (R1), no
 // value or graph input is left unused (C1, C6 tightened), no optional input/output is omitted.
+// Relies on structure.mlw Graph.no_dead_node_r1: SONNX-DEAD-NODE implies the working group's restriction R1.
 #include <unordered_map>
 #include <unordered_set>
 

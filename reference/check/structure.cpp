@@ -1,5 +1,8 @@
 // Structural well-formedness (spec/structure.md): names, SSA, definedness, outputs, acyclicity,
 // topological order. Each function checks one rule over the main graph and every subgraph.
+// Relies on execution.mlw Kahn.kahn: Kahn's algorithm returns a topological order of every node, or reports a cycle exactly when there is one.
+// Relies on structure.mlw Graph.topo_implies_acyclic: STRUCT-SSA and STRUCT-TOPO-ORDER imply STRUCT-ACYCLIC.
+// Relies on structure.mlw Graph.topo_implies_defined: STRUCT-TOPO-ORDER implies STRUCT-DEFINED.
 #include <map>
 #include <unordered_map>
 #include <unordered_set>

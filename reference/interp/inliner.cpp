@@ -1,3 +1,7 @@
+// Relies on functions.mlw Inline.inline: inlining terminates on a call graph without cycles (variant: callee rank, then list).
+// Relies on functions.mlw Inline.inline_call_free: an inlined statement list has no call left.
+// Relies on functions.mlw Inline.call_as_renamed_body: one call computes what its renamed, inlined body computes.
+// Relies on functions.mlw Inline.inlining_preserves_semantics: inlining every call preserves the semantics of a graph (and terminates without recursion).
 #include "inliner.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// Relies on execution.mlw Dataflow.confluence: two complete dataflow executions end with the same environment (determinism).
+// Relies on execution.mlw Dataflow.progress: in an acyclic graph an incomplete execution can continue.
+// Relies on functions.mlw Inline.call_as_renamed_body: one call computes what its renamed, inlined body computes.
 #include "interpreter.h"
 
 #include <queue>

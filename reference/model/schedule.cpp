@@ -1,3 +1,4 @@
+// Relies on execution.mlw Kahn.kahn: Kahn's algorithm returns a topological order of every node, or reports a cycle exactly when there is one.
 #include "schedule.h"
 
 #include <deque>

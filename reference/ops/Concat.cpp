@@ -1,5 +1,6 @@
 // Concat: joins tensors along an axis; all other dimensions must agree. Version 1 defaults the
 // axis to 1; from version 4 it is required; negative axes are accepted (documented from 11).
+// Relies on ops/ops.mlw Concat.covered: Concat covers every position along the axis.
 #include "support/shape.h"
 #include "support/indexing.h"
 

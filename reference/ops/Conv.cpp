@@ -2,6 +2,7 @@
 //   Y[n, m, o] = B[m] + sum_{c in group(m), k} X[n, g*C/group + c, o*s - pad_begin + k*d] * W[m, c, k]
 // with elements of the padding contributing nothing. Versions 1 and 11 differ only in how the
 // documentation words auto_pad; the arithmetic is the same, so one kernel serves both.
+// Relies on ops/ops.mlw Conv.out_size_pos: Conv output sizes are positive when the window fits.
 #include "support/shape.h"
 #include "support/window.h"
 

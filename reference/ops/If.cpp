@@ -1,6 +1,7 @@
 // If: runs then_branch when the single-element bool `cond` is true, else else_branch; the node's
 // outputs are the branch's outputs by position. Branches take no inputs and see the enclosing
 // scope. Versions 11, 13 and 16 only widened the output types (sequences, optionals, bfloat16).
+// Relies on control_flow.mlw ControlFlow.if_ignores_other_branch: If ignores the branch not taken.
 #include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/indexing.h"

@@ -6,6 +6,8 @@
 // is ignored (the spec's table: "cond = ... // ignored"); with both omitted the loop would never end,
 // which the reference reports as a trap instead of hanging. Versions 11, 13 and 16 only widened the
 // types of loop-carried values (sequences, optionals); the iteration semantics is unchanged.
+// Relies on control_flow.mlw ControlFlow.zero_trip: a loop whose condition is false at entry runs zero times.
+// Relies on control_flow.mlw ControlFlow.early_termination: a loop stops when its body's condition becomes false.
 #include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/indexing.h"

@@ -10,6 +10,7 @@
 // Ties keep the first element in row-major window order. A NaN in the window makes the result
 // NaN (the first NaN is the one selected), as numpy's max does. A window lying wholly in the
 // padding yields the type's lowest value (−∞ for floating types) and index −1.
+// Relies on ops/ops.mlw MaxPool.window_start: MaxPool windows start before the end padding, in both ceil modes.
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/window.h"

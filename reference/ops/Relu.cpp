@@ -1,4 +1,5 @@
 // Relu: y = max(0, x). Version 14 added integer types; the formula is the same.
+// Relies on ops/ops.mlw Relu.relu_idempotent: Relu is idempotent and nonnegative.
 #include "support/shape.h"
 #include "support/elementwise.h"
 

@@ -2,6 +2,7 @@
 // ignored); from version 5 on it is the second input. In the shape, -1 (at most once) is inferred
 // from the element count and 0 copies the input's dimension at that position, unless (version 14)
 // allowzero=1, when 0 means a zero-sized dimension.
+// Relies on ops/ops.mlw Reshape.ravel_bounds: row-major offsets of a reshaped tensor stay in range.
 #include "support/shape.h"
 #include "support/indexing.h"
 

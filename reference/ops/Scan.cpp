@@ -11,6 +11,7 @@
 //   scan_output_axes / scan_output_directions where each scan output stacks its elements and
 //   whether each new element is appended (0) or prepended (1).
 // Version 11 allows negative axes; version 16 only added bfloat16.
+// Relies on control_flow.mlw ControlFlow.scan_steps: Scan runs L steps and produces L outputs per scan output.
 #include <algorithm>
 
 #include "support/shape.h"

@@ -4,6 +4,7 @@
 // Version 13: normalized along the single dimension `axis` (default -1).
 // Computed in double as exp(x - max) / sum(exp(x - max)) (the same value, no overflow) and rounded
 // once to the element type.
+// Relies on ops/ops.mlw Softmax.softmax_pos: Softmax outputs are positive.
 #include "support/shape.h"
 #include "support/softmax.h"
 

@@ -1,3 +1,6 @@
+// Relies on ops/ops.mlw Broadcast.broadcast_comm: multidirectional broadcasting is commutative.
+// Relies on ops/ops.mlw Broadcast.broadcast_assoc: multidirectional broadcasting is associative where defined.
+// Relies on ops/ops.mlw Index.bidx_valid: broadcast indices are valid in each operand.
 #include "elementwise.h"
 
 #include "indexing.h"
