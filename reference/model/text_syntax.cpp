@@ -46,8 +46,7 @@ class Lexer {
       if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         t.kind = Token::Kind::Id;
         while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) t.text += take();
-      } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-                 ((c == '-' || c == '+' || c == '.') && pos_ + 1 < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_ + 1])) || s_[pos_ + 1] == '.'))) {
+      } else if (std::isdigit(static_cast<unsigned char>(c)) || starts_signed_or_fraction(c)) {
         number(t);
       } else if (c == '"') {
         string(t);
@@ -66,6 +65,13 @@ class Lexer {
 
  private:
   char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+  // `-1`, `+2.5`, `-.5`, `.5` start a number; `...` (a variadic name in a body file) does not.
+  bool starts_signed_or_fraction(char c) const {
+    if (pos_ + 1 >= s_.size()) return false;
+    char n = s_[pos_ + 1];
+    bool digit = std::isdigit(static_cast<unsigned char>(n)) != 0;
+    return ((c == '-' || c == '+') && (digit || n == '.')) || (c == '.' && digit);
+  }
   char take() {
     char c = s_[pos_++];
     if (c == '\n') {
@@ -208,7 +214,7 @@ class Parser {
         active.resize(depth);
         continue;
       }
-      nodes.push_back(node());
+      nodes.push_back(starts_each() ? each_block() : node());
       if (node_guards) node_guards->push_back(active);
     }
   }
@@ -320,7 +326,7 @@ class Parser {
       if (is(",") || is(")")) {
         out.emplace_back();
       } else {
-        out.push_back(quotable_id());
+        out.push_back(element_suffix(quotable_id()));
       }
       if (accept(")")) return out;
       if (!accept(",")) fail(cur(), "expected ',' or ')', found " + spelling(cur()));
@@ -339,7 +345,7 @@ class Parser {
       ValueInfo v;
       const Token& at = cur();
       if (starts_type()) v.type = type();
-      v.name = quotable_id();
+      v.name = element_suffix(quotable_id());
       if (accept("=")) {
         if (!initializers) fail(at, "an initializer ('" + v.name + "' = ...) is only allowed in a graph's inputs or initializer list");
         if (v.type.kind != TypeInfo::Kind::Tensor) fail(at, "initializer '" + v.name + "' needs a tensor type");
@@ -445,9 +451,64 @@ class Parser {
     expect("{");
     while (!accept("}")) {
       if (at_end()) fail(cur(), "expected '}' before the end of the text");
-      nodes.push_back(node());
+      nodes.push_back(starts_each() ? each_block() : node());
     }
     return nodes;
+  }
+
+  bool starts_each() const { return templates_ && is_id("each") && next().kind == Token::Kind::Id; }
+
+  // `each k in X [when sequence|tensor] { nodes }` (body files only): its nodes once per element of
+  // the variadic formal X, kept as a pseudo-node for the body selection to expand
+  // (reference/functions/function_bodies.h).
+  Node each_block() {
+    advance();
+    Node n;
+    n.op_type = std::string(kEachMarker);
+    auto text_attr = [](const std::string& name, const std::string& value) {
+      Attribute a;
+      a.name = name;
+      a.type = Attribute::Type::String;
+      a.s = value;
+      return a;
+    };
+    n.attributes.push_back(text_attr("var", expect_id().text));
+    if (!is_id("in")) fail(cur(), "expected 'in' after the variable of 'each'");
+    advance();
+    n.attributes.push_back(text_attr("over", expect_id().text));
+    std::string filter;
+    if (is_id("when")) {
+      advance();
+      const Token& f = expect_id();
+      if (f.text != "sequence" && f.text != "tensor") fail(f, "'each ... when' takes 'sequence' or 'tensor', not '" + f.text + "'");
+      filter = f.text;
+    }
+    n.attributes.push_back(text_attr("filter", filter));
+    Attribute body;
+    body.name = "nodes";
+    body.type = Attribute::Type::Graph;
+    body.g = std::make_shared<Graph>();
+    body.g->nodes = node_block();
+    n.attributes.push_back(std::move(body));
+    return n;
+  }
+
+  // In body files, a name in a list may be `xs...` (all elements of a variadic name) or `x[k]`
+  // (element k of it, k the variable of an enclosing `each`).
+  std::string element_suffix(std::string name) {
+    if (!templates_) return name;
+    if (is(".") && next().kind == Token::Kind::Punct && next().text == ".") {
+      expect(".");
+      expect(".");
+      expect(".");
+      return name + "...";
+    }
+    if (is("[") && next().kind == Token::Kind::Id) {
+      expect("[");
+      name += "[" + expect_id().text + "]";
+      expect("]");
+    }
+    return name;
   }
 
   Node node() {
@@ -457,7 +518,7 @@ class Parser {
       expect("]");
     }
     if (!is("=")) {
-      do n.outputs.push_back(quotable_id());
+      do n.outputs.push_back(element_suffix(quotable_id()));
       while (accept(","));
     }
     expect("=");
@@ -498,7 +559,10 @@ class Parser {
       const Token& f = expect_id();
       if (f.text != "elem_type") fail(f, "unknown substitution '$" + f.text + "' (only $elem_type(input))");
       expect("(");
-      a.ref_attr_name = std::string(kElemTypeMarker) + expect_id().text;
+      // `$elem_type(X)`, `$elem_type(X[k])`, or `$elem_type(@g[k])`: output k of graph attribute g.
+      std::string target = accept("@") ? "@" : "";
+      target += expect_id().text;
+      a.ref_attr_name = std::string(kElemTypeMarker) + element_suffix(target);
       expect(")");
       a.type = Attribute::Type::Int;
     } else {
@@ -763,6 +827,9 @@ class Parser {
 
   std::vector<Token> toks_;
   size_t pos_ = 0;
+
+ public:
+  bool templates_ = false;  // a body file: `each`, `xs...` and `x[k]` are allowed
 };
 
 }  // namespace
@@ -782,6 +849,7 @@ Function parse_function(std::string_view text) {
 
 std::vector<Alternative> parse_alternatives(std::string_view text) {
   Parser p(text);
+  p.templates_ = true;
   std::vector<Alternative> out;
   do {
     Alternative a;

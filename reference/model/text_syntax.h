@@ -15,10 +15,11 @@
 // element type, graph-valued attributes and model-local functions.
 //
 // Function bodies of operator versions (spec/functions/, docs/function_bodies.md) use the same
-// syntax with three additions: attribute references (`@attr`), graph calls (`y = @g (x)`) and
+// syntax with these additions: attribute references (`@attr`), graph calls (`y = @g (x)`),
 // `$elem_type(X)` (an int attribute: the element type of formal input X at the call, kept as a
-// marker for the body selection to fill in, reference/functions/function_bodies.h), plus guards
-// (`when ...`) on alternatives and on blocks of nodes.
+// marker for the body selection to fill in, reference/functions/function_bodies.h), guards
+// (`when ...`) on alternatives and on blocks of nodes, and variadic formals: `xs...` in a
+// signature or list, `x[k]` for element k, and `each k in xs { nodes }` blocks.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,11 @@ inline constexpr std::string_view kElemTypeMarker = "$elem_type:";
 // The op_type of a graph call `outs = @attr (ins)`: "@attr". The caller's graph attribute `attr`
 // is spliced in its place when the body is expanded at the call (reference/interp/inliner.h).
 inline constexpr std::string_view kGraphCallMarker = "@";
+
+// The op_type of the pseudo-node an `each k in X [when sequence|tensor] { nodes }` block of a body
+// file becomes: attributes "var" (k), "over" (X), "filter" ("", "sequence" or "tensor") and the
+// graph "nodes". The body selection expands it (reference/functions/function_bodies.h).
+inline constexpr std::string_view kEachMarker = "$each";
 
 struct ParseError : std::runtime_error {
   ParseError(int line, int column, const std::string& what);
