@@ -2,6 +2,7 @@
 // time, chosen by the ready-queue policy (ONE's DataflowExecutor). Its memory plan is safe for any
 // order the policy may produce.
 // Relies on execution.mlw Dataflow.confluence: two complete dataflow executions end with the same environment (determinism).
+// Relies on memory_plan.mlw Concurrent.concurrent_run_is_sequential: the concurrent conflict relation is sufficient: on a plan valid for it, every run respecting the dependencies gives every value (and every read) its sequential contents.
 #include <deque>
 #include <queue>
 

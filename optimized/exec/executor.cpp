@@ -1,3 +1,4 @@
+// Relies on memory_plan.mlw Arena.arena_is_heap: under a valid plan, executing in the arena computes what executing on the heap computes: live values keep their heap contents, every kernel reading the arena computes the heap contents.
 #include "executor.h"
 
 #include <omp.h>

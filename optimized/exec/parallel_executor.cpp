@@ -1,5 +1,6 @@
 // Relies on execution.mlw Dataflow.confluence: two complete dataflow executions end with the same environment (determinism).
 // Relies on execution.mlw Dataflow.progress: in an acyclic graph an incomplete execution can continue.
+// Relies on memory_plan.mlw Concurrent.concurrent_run_is_sequential: the concurrent conflict relation is sufficient: on a plan valid for it, every run respecting the dependencies gives every value (and every read) its sequential contents.
 #include <omp.h>
 
 #include <algorithm>

@@ -3,6 +3,8 @@
 // Relies on execution.mlw Kahn.kahn: Kahn's algorithm returns a topological order of every node, or reports a cycle exactly when there is one.
 // Relies on structure.mlw Graph.topo_implies_acyclic: STRUCT-SSA and STRUCT-TOPO-ORDER imply STRUCT-ACYCLIC.
 // Relies on structure.mlw Graph.topo_implies_defined: STRUCT-TOPO-ORDER implies STRUCT-DEFINED.
+// Relies on composition.mlw Validated.validator_gives_dataflow_hypotheses: a graph satisfying STRUCT-SSA, STRUCT-DEFINED and STRUCT-TOPO-ORDER satisfies the hypotheses of the dataflow theorems (wf_init, inputs_defined), and its file order is a complete execution.
+// Relies on composition.mlw Validated.validated_schedule: on a graph satisfying STRUCT-SSA and STRUCT-DEFINED, Kahn's algorithm on the successor lists succeeds iff STRUCT-ACYCLIC holds, and its order is then a complete execution.
 #include <map>
 #include <unordered_map>
 #include <unordered_set>

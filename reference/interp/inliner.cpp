@@ -2,6 +2,8 @@
 // Relies on functions.mlw Inline.inline_call_free: an inlined statement list has no call left.
 // Relies on functions.mlw Inline.call_as_renamed_body: one call computes what its renamed, inlined body computes.
 // Relies on functions.mlw Inline.inlining_preserves_semantics: inlining every call preserves the semantics of a graph (and terminates without recursion).
+// Relies on composition.mlw Inlined.sequential_is_dataflow: on an inlined graph in order, every complete dataflow execution gives every name the content of the sequential run of functions.mlw.
+// Relies on composition.mlw Inlined.inlined_dataflow_is_call_semantics: the dataflow execution of the inlined graph computes what the original graph with its function calls computes.
 #include "inliner.h"
 
 #include <algorithm>

@@ -1,6 +1,9 @@
 // Relies on execution.mlw Dataflow.confluence: two complete dataflow executions end with the same environment (determinism).
 // Relies on execution.mlw Dataflow.progress: in an acyclic graph an incomplete execution can continue.
 // Relies on functions.mlw Inline.call_as_renamed_body: one call computes what its renamed, inlined body computes.
+// Relies on composition.mlw Validated.validator_gives_dataflow_hypotheses: a graph satisfying STRUCT-SSA, STRUCT-DEFINED and STRUCT-TOPO-ORDER satisfies the hypotheses of the dataflow theorems (wf_init, inputs_defined), and its file order is a complete execution.
+// Relies on composition.mlw Inlined.sequential_is_dataflow: on an inlined graph in order, every complete dataflow execution gives every name the content of the sequential run of functions.mlw.
+// Relies on composition.mlw Inlined.inlined_dataflow_is_call_semantics: the dataflow execution of the inlined graph computes what the original graph with its function calls computes.
 #include "interpreter.h"
 
 #include <queue>

@@ -1,4 +1,7 @@
 // Relies on execution.mlw Kahn.kahn: Kahn's algorithm returns a topological order of every node, or reports a cycle exactly when there is one.
+// Relies on composition.mlw Validated.validated_schedule: on a graph satisfying STRUCT-SSA and STRUCT-DEFINED, Kahn's algorithm on the successor lists succeeds iff STRUCT-ACYCLIC holds, and its order is then a complete execution.
+// Relies on execution.mlw Schedule.kahn_order_topological: on the successor lists of a graph, an order in which every edge goes forward (Kahn's success) is a Dataflow.topological order.
+// Relies on execution.mlw Schedule.schedule: Kahn's algorithm on the successor lists of a graph returns a Dataflow.topological order (a complete execution, kahn_order_runs), or fails only when the graph has no topological order.
 #include "schedule.h"
 
 #include <deque>
