@@ -146,7 +146,8 @@ const std::map<std::string, Attribute::Type>& attribute_types() {
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : toks_(Lexer(text).tokens()) {}
+  // `templates`: a body file, where `each`, `xs...` and `x[k]` are allowed.
+  explicit Parser(std::string_view text, bool templates = false) : toks_(Lexer(text).tokens()), templates_(templates) {}
 
   bool at_end() const { return cur().kind == Token::Kind::End; }
 
@@ -827,9 +828,7 @@ class Parser {
 
   std::vector<Token> toks_;
   size_t pos_ = 0;
-
- public:
-  bool templates_ = false;  // a body file: `each`, `xs...` and `x[k]` are allowed
+  bool templates_;
 };
 
 }  // namespace
@@ -848,8 +847,7 @@ Function parse_function(std::string_view text) {
 }
 
 std::vector<Alternative> parse_alternatives(std::string_view text) {
-  Parser p(text);
-  p.templates_ = true;
+  Parser p(text, true);
   std::vector<Alternative> out;
   do {
     Alternative a;
