@@ -33,8 +33,10 @@ void check_function_recursion(CheckContext& c) {
     calls_in(m, m.functions[i].nodes, callees);
     succ[i].assign(callees.begin(), callees.end());
   }
-  // Iterative cycle search: a long call chain must not overflow our stack (onnx's checker's does).
-  auto cycle = find_cycle(n, succ);
+  // The call graph (f -> h when f calls h) decided by the same Kahn's algorithm as STRUCT-ACYCLIC
+  // (Kahn.kahn: it schedules every function iff there is no call cycle); no recursion of our own,
+  // so a long call chain cannot overflow our stack (onnx's checker's does).
+  auto cycle = kahn_cycle(n, succ);
   if (cycle.empty()) return;
   c.has_recursion = true;
   std::string path;

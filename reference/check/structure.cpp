@@ -75,14 +75,12 @@ void check_outputs_produced(CheckContext& c) {
 
 void check_acyclic(CheckContext& c) {
   for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
-    auto succ = node_successors(g);
-    if (kahn_order(g.nodes.size(), succ)) return;
-    auto cycle = find_cycle(g.nodes.size(), succ);
+    auto cycle = kahn_cycle(g.nodes.size(), node_successors(g));
+    if (cycle.empty()) return;
     std::string path;
     for (size_t i : cycle) path += node_id(g.nodes[i]) + " -> ";
-    if (!cycle.empty()) path += node_id(g.nodes[cycle.front()]);
-    const Node* first = cycle.empty() ? nullptr : &g.nodes[cycle.front()];
-    c.report("STRUCT-ACYCLIC", g.path, first, "", "STRUCT-ACYCLIC: the graph has no cycle; found " + path);
+    path += node_id(g.nodes[cycle.front()]);
+    c.report("STRUCT-ACYCLIC", g.path, &g.nodes[cycle.front()], "", "STRUCT-ACYCLIC: the graph has no cycle; found " + path);
   });
 }
 
