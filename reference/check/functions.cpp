@@ -27,15 +27,14 @@ void calls_in(const Model& m, const std::vector<Node>& nodes, std::set<size_t>& 
 void check_function_recursion(CheckContext& c) {
   const Model& m = c.model.ir;
   size_t n = m.functions.size();
+  // The call graph, an edge f -> h when f calls h, decided by the same Kahn's algorithm as
+  // STRUCT-ACYCLIC (Kahn.kahn: it schedules every function iff there is no call cycle).
   std::vector<std::vector<size_t>> succ(n);
   for (size_t i = 0; i < n; ++i) {
     std::set<size_t> callees;
     calls_in(m, m.functions[i].nodes, callees);
     succ[i].assign(callees.begin(), callees.end());
   }
-  // The call graph (f -> h when f calls h) decided by the same Kahn's algorithm as STRUCT-ACYCLIC
-  // (Kahn.kahn: it schedules every function iff there is no call cycle); no recursion of our own,
-  // so a long call chain cannot overflow our stack (onnx's checker's does).
   auto cycle = kahn_cycle(n, succ);
   if (cycle.empty()) return;
   c.has_recursion = true;
@@ -49,24 +48,40 @@ void check_function_recursion(CheckContext& c) {
 void check_function_bodies(CheckContext& c) {
   for (const auto& f : c.model.ir.functions) {
     std::string path = "function " + fn_id(f);
-    std::set<std::string> defined(f.inputs.begin(), f.inputs.end());
-    std::set<std::string> assigned = defined;
     auto bad = [&](const Node* n, const std::string& value, const std::string& what) {
       c.report("FUNC-BODY", path, n, value, "FUNC-BODY: a function body is a well-formed graph over its inputs; " + what);
     };
+    // Parameters and results: each list without repetition, and no result is a parameter
+    // (functions.mlw, wf_fun: nodup params, nodup results, disjoint params results).
+    std::set<std::string> params, results;
+    for (const auto& p : f.inputs)
+      if (!params.insert(p).second) bad(nullptr, p, "parameter '" + p + "' is listed twice");
+    for (const auto& r : f.outputs)
+      if (!results.insert(r).second) bad(nullptr, r, "result '" + r + "' is listed twice");
+    // Each value assigned once; a parameter is never assigned by a body node.
+    std::set<std::string> produced;  // outputs of body nodes
     for (const auto& n : f.nodes)
-      for (const auto& o : n.outputs)
-        if (!o.empty() && !assigned.insert(o).second) bad(&n, o, "'" + o + "' is assigned twice");
+      for (const auto& o : n.outputs) {
+        if (o.empty()) continue;
+        if (params.count(o)) bad(&n, o, "parameter '" + o + "' is assigned by " + node_id(n));
+        else if (!produced.insert(o).second) bad(&n, o, "'" + o + "' is assigned twice");
+      }
     for (const auto& n : f.nodes)
       for (const auto& in : n.inputs)
-        if (!in.empty() && !assigned.count(in)) bad(&n, in, "'" + in + "' used by " + node_id(n) + " is not defined in the body");
-    for (const auto& o : f.outputs)
-      if (!assigned.count(o)) bad(nullptr, o, "function output '" + o + "' is not produced");
-    // Acyclic, using the same schedule as graphs.
+        if (!in.empty() && !params.count(in) && !produced.count(in))
+          bad(&n, in, "'" + in + "' used by " + node_id(n) + " is not defined in the body");
+    // Every result is produced by a node of the body: a result that is a parameter (or nothing)
+    // would leave the call's output undefined after inlining.
+    for (const auto& r : results) {
+      if (params.count(r))
+        bad(nullptr, r, "result '" + r + "' is one of the function's parameters (return it through Identity)");
+      else if (r.empty() || !produced.count(r))
+        bad(nullptr, r, "result '" + r + "' is not produced by a node of the body");
+    }
+    // Acyclic, decided by the same Kahn's algorithm as graphs.
     Graph body;
     body.nodes = f.nodes;
-    auto succ = node_successors(body);
-    if (!kahn_order(body.nodes.size(), succ)) bad(nullptr, "", "the body has a cycle");
+    if (!kahn_order(body.nodes.size(), node_successors(body))) bad(nullptr, "", "the body has a cycle");
   }
 }
 
