@@ -1,10 +1,12 @@
-// Function rules (spec/functions.md): no recursion among model-local functions, and bodies that
-// are well formed on their own, so that inlining gives a well-formed, function-free graph.
+// Function rules (spec/functions.md): no recursion among model-local functions, bodies that are
+// well formed on their own, so that inlining gives a well-formed, function-free graph, and no
+// local function that takes a standard operator's name (which ONNX makes a mere fallback of it).
 #include <map>
 #include <set>
 
 #include "graph_walk.h"
 #include "reference/model/schedule.h"
+#include "reference/ops/op_table.h"
 #include "rules.h"
 
 namespace sonnx {
@@ -12,10 +14,11 @@ namespace sonnx {
 namespace {
 std::string fn_id(const Function& f) { return (f.domain.empty() ? "" : f.domain + ".") + f.name; }
 
-// The function calls in a list of nodes (and their subgraphs).
+// The functions called in a list of nodes (and their subgraphs): calls of local functions only,
+// as resolve_op decides them (a function shadowing a standard operator is never called).
 void calls_in(const Model& m, const std::vector<Node>& nodes, std::set<size_t>& out) {
   for (const auto& n : nodes) {
-    if (const Function* f = m.find_function(n.domain, n.op_type)) out.insert(static_cast<size_t>(f - m.functions.data()));
+    if (const Function* f = called_function(m, n)) out.insert(static_cast<size_t>(f - m.functions.data()));
     for (const auto& a : n.attributes) {
       if (a.g) calls_in(m, a.g->nodes, out);
       for (const auto& sg : a.graphs) calls_in(m, sg->nodes, out);
@@ -82,6 +85,21 @@ void check_function_bodies(CheckContext& c) {
     Graph body;
     body.nodes = f.nodes;
     if (!kahn_order(body.nodes.size(), node_successors(body))) bad(nullptr, "", "the body has a cycle");
+  }
+}
+
+void check_function_shadowing(CheckContext& c) {
+  const Model& m = c.model.ir;
+  for (const auto& f : m.functions) {
+    const catalogue::Schema* s = shadowed_operator(m, f);
+    if (!s) continue;
+    std::string domain = f.domain.empty() ? "ai.onnx" : f.domain;
+    c.report("FUNC-SHADOWS-STANDARD", "function " + fn_id(f), nullptr, f.name,
+             "FUNC-SHADOWS-STANDARD: a model-local function does not take a standard operator's domain and name; function '" +
+                 f.name + "' of domain " + domain + " shadows the standard operator " + s->id() + " (" + domain + " opset " +
+                 std::to_string(m.opset(f.domain)) +
+                 "); ONNX makes it a fallback implementation of that operator, so its calls run " + s->id() +
+                 " and this body never runs");
   }
 }
 

@@ -59,6 +59,7 @@ void check_type_inference(CheckContext& c);
 // functions.cpp
 void check_function_recursion(CheckContext& c);
 void check_function_bodies(CheckContext& c);
+void check_function_shadowing(CheckContext& c);
 // sonnx_graph.cpp
 void check_dead_nodes(CheckContext& c);
 void check_unused_values(CheckContext& c);

@@ -8,6 +8,7 @@
 
 #include "reference/catalogue/catalogue.h"
 #include "reference/infer/infer.h"
+#include "reference/ops/op_table.h"
 #include "rules.h"
 
 namespace sonnx {
@@ -54,7 +55,7 @@ void check_constraints(CheckContext& c, const InferenceResult& r, const Graph& g
       for (const auto& sg : a.graphs) check_constraints(c, r, *sg, scopes, already);
     }
     const Model& m = c.model.ir;
-    if (m.find_function(n.domain, n.op_type)) continue;
+    if (called_function(m, n)) continue;
     const auto* s = catalogue::find(n.domain, n.op_type, m.opset(n.domain));
     if (!s || !s->documents_structure() || already.count(n.name.empty() ? "#" + std::to_string(n.index) : n.name)) continue;
     std::map<std::string, std::string> bound;

@@ -9,6 +9,8 @@
 
 #include "reference/check/rules.h"
 #include "reference/check/validator.h"
+#include "reference/interp/inliner.h"
+#include "reference/interp/interpreter.h"
 
 namespace sonnx {
 namespace {
@@ -116,6 +118,19 @@ TEST(Validator, ReportsEveryViolationNotJustTheFirst) {
   }
   EXPECT_EQ(defined, 2);
   EXPECT_EQ(exists, 1);
+}
+
+// A local function named like a standard operator is a fallback of that operator (IR.md): the model
+// means the standard Relu, not the function's Neg, and sonnx runs Relu — as the warning says.
+TEST(Validator, ShadowingFunctionRunsTheStandardOperator) {
+  auto lm = load_model(fixtures_dir() + "/FUNC-SHADOWS-STANDARD.onnx");
+  NamedValues in;
+  in["X"] = Value(Tensor::from_vector<float>({2}, {-1.5f, 2}));
+  NamedValues out = Interpreter(lm->ir).run(in);
+  const float* y = out.at("Y").tensor.data<float>();
+  EXPECT_EQ(y[0], 0.0f);  // Relu(-1.5); the body would give 1.5
+  EXPECT_EQ(y[1], 2.0f);  // Relu(2); the body would give -2
+  EXPECT_TRUE(Interpreter(inline_model(lm->ir)).run(in) == out);
 }
 
 }  // namespace
