@@ -58,6 +58,7 @@ const std::vector<RuleInfo>& all_rules() {
       {"SONNX-INFERENCE-ONLY", S::Error, "inference only: no training domain, no training information", check_inference_only},
       {"SONNX-NO-CONTROL-FLOW", S::Error, "no control-flow operators (If, Loop, Scan, SequenceMap)", check_no_control_flow},
       {"SONNX-NO-SPARSE", S::Error, "no sparse tensors", check_no_sparse},
+      {"SONNX-NO-INPUT-DEFAULT", S::Error, "no graph input has an initializer as its default", check_no_input_defaults},
   };
   return rules;
 }

@@ -73,5 +73,6 @@ void check_deterministic(CheckContext& c);
 void check_inference_only(CheckContext& c);
 void check_no_control_flow(CheckContext& c);
 void check_no_sparse(CheckContext& c);
+void check_no_input_defaults(CheckContext& c);
 
 }  // namespace sonnx

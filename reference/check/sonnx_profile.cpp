@@ -1,6 +1,6 @@
 // SONNX profile restrictions (spec/restrictions.md): explicit attributes and static types, the
 // operator subset, determinism, inference only, no control flow, no sparse tensors, no input
-//defaults..
+// defaults. Rules on nodes judge every node of the model, function bodies included (graph_walk.h).
 #include "graph_walk.h"
 #include "reference/catalogue/catalogue.h"
 #include "profile.h"
@@ -116,6 +116,18 @@ void check_no_sparse(CheckContext& c) {
       if (a.type == Attribute::Type::SparseTensor || a.type == Attribute::Type::SparseTensors)
         c.report("SONNX-NO-SPARSE", path, &n, "", "SONNX-NO-SPARSE: no sparse tensors; attribute '" + a.name + "' of " + node_id(n) + " is sparse");
   });
+}
+
+void check_no_input_defaults(CheckContext& c) {
+  // Only the main graph: in a subgraph an input with an initializer is STRUCT-SSA's finding.
+  const Graph& g = c.model.ir.graph;
+  std::set<std::string> constants(g.sparse_initializers.begin(), g.sparse_initializers.end());
+  for (const auto& [name, t] : g.initializers) constants.insert(name);
+  for (const auto& v : g.inputs)
+    if (constants.count(v.name))
+      c.report("SONNX-NO-INPUT-DEFAULT", g.path, nullptr, v.name,
+               "SONNX-NO-INPUT-DEFAULT: no graph input has a default; input '" + v.name +
+                   "' is also an initializer, so the model computes with it or with the caller's tensor depending on the runtime");
 }
 
 }  // namespace sonnx

@@ -133,5 +133,15 @@ TEST(Validator, ShadowingFunctionRunsTheStandardOperator) {
   EXPECT_TRUE(Interpreter(inline_model(lm->ir)).run(in) == out);
 }
 
+// An input with an initializer (allowed under onnx): the caller's tensor overrides the default.
+TEST(Validator, InputDefaultIsOverriddenByTheCaller) {
+  auto lm = load_model(fixtures_dir() + "/good_onnx_input_default.onnx");
+  NamedValues in;
+  in["X"] = Value(Tensor::from_vector<float>({2}, {1, 2}));
+  EXPECT_EQ(Interpreter(lm->ir).run(in).at("Y").tensor.data<float>()[1], 3.0f);  // 2 + default 1
+  in["W"] = Value(Tensor::from_vector<float>({2}, {10, 20}));
+  EXPECT_EQ(Interpreter(lm->ir).run(in).at("Y").tensor.data<float>()[1], 22.0f);  // 2 + given 20
+}
+
 }  // namespace
 }  // namespace sonnx
