@@ -53,7 +53,9 @@ TypeInfo type_of_tensor(const Tensor& t) { return tensor_type(t.dtype(), known_d
 
 class Engine {
  public:
-  Engine(const Model& model, InferenceResult& result) : model_(model), result_(result) {}
+  Engine(const Model& model, InferenceResult& result) : model_(model), result_(result) {
+    collect_all_names(model.graph, model_names_);
+  }
 
   void infer_main() {
     Scope scope;
@@ -241,7 +243,8 @@ class Engine {
       error(g, &n, std::string("cannot build the function body: ") + e.what());
       return false;
     }
-    std::vector<Node> body = expand_call(n, fn, "__infer" + std::to_string(counter_++) + "_");
+    std::string prefix = fresh_prefix("__infer", counter_, model_names_);  // fresh: see inliner.h
+    std::vector<Node> body = expand_call(n, fn, prefix);
     for (size_t i = 0; i < body.size(); ++i) body[i].index = i;
     Scope inner(&scope);
     Graph holder;  // the body as a graph, for ordering and messages
@@ -312,6 +315,7 @@ class Engine {
   const Model& model_;
   InferenceResult& result_;
   int counter_ = 0;
+  std::set<std::string> model_names_;  // every name of the model's graph, at any depth
 };
 
 }  // namespace
