@@ -59,6 +59,7 @@ const std::vector<RuleInfo>& all_rules() {
       {"SONNX-NO-CONTROL-FLOW", S::Error, "no control-flow operators (If, Loop, Scan, SequenceMap)", check_no_control_flow},
       {"SONNX-NO-SPARSE", S::Error, "no sparse tensors", check_no_sparse},
       {"SONNX-NO-INPUT-DEFAULT", S::Error, "no graph input has an initializer as its default", check_no_input_defaults},
+      {"SONNX-NO-IMPLICIT-CONVERSION", S::Error, "every operator computes in one element type: no implicit type conversion (GR3)", check_no_implicit_conversion},
   };
   return rules;
 }

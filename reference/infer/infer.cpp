@@ -253,6 +253,29 @@ class Engine {
                   ":" + n.op_type + "-body";
     std::map<std::string, const TypeInfo*> none;
     for (size_t idx : node_order(holder)) infer_node(holder, holder.nodes[idx], inner, none, depth + 1);
+    if (res_is_local(n) && holder.nodes.size() == fn.nodes.size()) {
+      // What inlining puts in place of this call, named as in the body, with this call's types,
+      // for the validator's type checks.
+      ExpandedCall call;
+      call.function = "function " + (fn.domain.empty() ? "" : fn.domain + ".") + fn.name;
+      call.path = holder.path;
+      call.prefix = prefix;
+      for (size_t i = 0; i < fn.nodes.size(); ++i) {
+        Node b = holder.nodes[i];  // attributes bound at this call
+        const Node& original = fn.nodes[i];
+        auto record = [&](const std::vector<std::string>& body, const std::vector<std::string>& expanded) {
+          for (size_t j = 0; j < body.size() && j < expanded.size(); ++j)
+            if (const Known* k = expanded[j].empty() ? nullptr : inner.find(expanded[j])) call.types.emplace(body[j], k->type);
+        };
+        record(original.inputs, b.inputs);
+        record(original.outputs, b.outputs);
+        b.name = original.name;
+        b.inputs = original.inputs;
+        b.outputs = original.outputs;
+        call.nodes.push_back(std::move(b));
+      }
+      result_.calls.push_back(std::move(call));
+    }
     for (size_t i = 0; i < n.outputs.size(); ++i) {
       if (n.outputs[i].empty()) continue;
       auto it = inner.own().find(n.outputs[i]);
@@ -311,6 +334,8 @@ class Engine {
       // A kernel that traps on these inputs: the run will fail the same way; inference keeps types.
     }
   }
+
+  bool res_is_local(const Node& n) const { return called_function(model_, n) != nullptr; }
 
   const Model& model_;
   InferenceResult& result_;

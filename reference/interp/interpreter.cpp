@@ -36,6 +36,14 @@ TypeInfo type_of(const Value& v) {
 }
 }  // namespace
 
+void check_given_input(const ValueInfo& declared, const Value& given) {
+  const TypeInfo& t = declared.type;
+  if (t.kind != TypeInfo::Kind::Tensor || t.elem == DType::Undefined || !given.is_tensor()) return;
+  if (given.tensor.dtype() != t.elem)
+    throw Trap("graph input '" + declared.name + "' is given as " + std::string(dtype_name(given.tensor.dtype())) +
+               " but declared " + std::string(dtype_name(t.elem)) + ": no implicit type conversion");
+}
+
 const Value* ValueScope::lookup(const std::string& name) const {
   for (const ValueScope* s = this; s; s = s->parent) {
     auto it = s->values.find(name);
@@ -56,7 +64,10 @@ NamedValues Interpreter::run(const NamedValues& inputs) {
   for (const auto& in : g.inputs) {
     declared.insert(in.name);
     auto it = inputs.find(in.name);
-    if (it != inputs.end()) scope.values[in.name] = it->second;
+    if (it != inputs.end()) {
+      check_given_input(in, it->second);
+      scope.values[in.name] = it->second;
+    }
     else if (!scope.values.count(in.name)) throw Trap("graph input '" + in.name + "' was not given");
   }
   for (const auto& [name, v] : inputs)

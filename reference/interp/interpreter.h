@@ -22,6 +22,11 @@ struct ValueScope {
   const Value* lookup(const std::string& name) const;
 };
 
+// A graph input's given value must have the input's declared element type when one is declared:
+// sonnx converts no value implicitly (spec/restrictions.md, SONNX-NO-IMPLICIT-CONVERSION). Throws
+// Trap naming the input, the given and the declared type.
+void check_given_input(const ValueInfo& declared, const Value& given);
+
 class Interpreter {
  public:
   explicit Interpreter(const Model& model, uint64_t seed = 0);
