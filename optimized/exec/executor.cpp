@@ -53,6 +53,7 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
     declared.insert(in.name);
     auto it = inputs.find(in.name);
     if (it != inputs.end()) {
+      check_given_input(in, it->second);
       bound.push_back(&it->second);
       continue;
     }

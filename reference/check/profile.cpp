@@ -34,6 +34,15 @@ Profile load_file(const std::filesystem::path& file, int depth) {
       if (!find_rule(id)) throw LoadError("profile '" + file.string() + "': unknown rule '" + id + "'");
       p.rules.insert(id);
     }
+    if (j.contains("severity")) {
+      for (const auto& [id, level] : j.at("severity").items()) {
+        if (!find_rule(id)) throw LoadError("profile '" + file.string() + "': severity for unknown rule '" + id + "'");
+        std::string l = level.get<std::string>();
+        if (l != "error" && l != "warning")
+          throw LoadError("profile '" + file.string() + "': severity of " + id + " is '" + l + "', not error or warning");
+        p.severity[id] = l == "error" ? Severity::Error : Severity::Warning;
+      }
+    }
     if (j.contains("operators")) {
       p.restricts_operators = true;
       p.operators.clear();

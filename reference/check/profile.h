@@ -1,15 +1,21 @@
-// A profile: which rules are enabled, and (optionally) the operator set allowed. Profiles are data
-// files (spec/profiles/*.json): {"name", "extends"?, "rules": [IDs], "operators"?: [op types]}.
+// A profile: which rules are enabled, at which severity, and (optionally) the operator set allowed.
+// Profiles are data files (spec/profiles/*.json): {"name", "extends"?, "rules": [IDs],
+// "severity"?: {ID: "error"|"warning"}, "operators"?: [op types]}. A severity given for a rule
+// overrides the rule's own (rules.cpp) for that profile and the profiles extending it.
 #pragma once
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
+
+#include "diagnostic.h"
 
 namespace sonnx {
 
 struct Profile {
   std::string name;
   std::set<std::string> rules;
+  std::map<std::string, Severity> severity;  // per-profile overrides of a rule's severity
   bool restricts_operators = false;
   std::set<std::string> operators;  // ai.onnx op types allowed when restricts_operators
 };

@@ -1,5 +1,7 @@
 #include "rules.h"
 
+#include "profile.h"
+
 namespace sonnx {
 
 const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
@@ -9,7 +11,8 @@ void CheckContext::report(const std::string& rule, const std::string& graph, con
   const RuleInfo* info = find_rule(rule);
   Diagnostic d;
   d.rule = rule;
-  d.severity = info ? info->severity : Severity::Error;
+  auto over = profile.severity.find(rule);
+  d.severity = over != profile.severity.end() ? over->second : info ? info->severity : Severity::Error;
   d.graph = graph;
   if (node) {
     d.node = node->name.empty() ? "#" + std::to_string(node->index) : node->name;
@@ -26,6 +29,7 @@ const std::vector<RuleInfo>& all_rules() {
       // Functions first: type inference must not run into recursive functions.
       {"FUNC-RECURSION", S::Error, "model-local functions do not call themselves, directly or indirectly", check_function_recursion},
       {"FUNC-BODY", S::Error, "every model-local function body is well formed, so that inlining yields a well-formed graph", check_function_bodies},
+      {"FUNC-SHADOWS-STANDARD", S::Warning, "no model-local function takes a standard operator's domain and name (an error under sonnx)", check_function_shadowing},
       {"STRUCT-NAME", S::Error, "graph inputs, outputs, initializers and node outputs are named", check_names},
       {"STRUCT-SSA", S::Error, "every value is assigned exactly once, and a subgraph does not re-assign an outer name", check_ssa},
       {"STRUCT-DEFINED", S::Error, "every node input is defined in the graph or an enclosing scope", check_defined},
@@ -54,6 +58,8 @@ const std::vector<RuleInfo>& all_rules() {
       {"SONNX-INFERENCE-ONLY", S::Error, "inference only: no training domain, no training information", check_inference_only},
       {"SONNX-NO-CONTROL-FLOW", S::Error, "no control-flow operators (If, Loop, Scan, SequenceMap)", check_no_control_flow},
       {"SONNX-NO-SPARSE", S::Error, "no sparse tensors", check_no_sparse},
+      {"SONNX-NO-INPUT-DEFAULT", S::Error, "no graph input has an initializer as its default", check_no_input_defaults},
+      {"SONNX-NO-IMPLICIT-CONVERSION", S::Error, "every operator computes in one element type: no implicit type conversion (GR3)", check_no_implicit_conversion},
   };
   return rules;
 }

@@ -3,6 +3,7 @@
 // (tests/fixtures/rules/<ID>.onnxtxt).
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 namespace sonnx {
 
 struct Profile;
+struct InferenceResult;
 
 // What a check function gets: the model and where to put findings.
 struct CheckContext {
@@ -20,6 +22,8 @@ struct CheckContext {
   std::vector<Diagnostic>& out;
   // Facts one rule establishes for another (e.g. type inference must not run on recursive functions).
   bool has_recursion = false;
+  // Type inference, computed once for the rules that need it (typed_nodes.h: inference_of).
+  std::shared_ptr<const InferenceResult> inference = nullptr;
 
   void report(const std::string& rule, const std::string& graph, const Node* node, const std::string& value,
               const std::string& message) const;
@@ -59,6 +63,7 @@ void check_type_inference(CheckContext& c);
 // functions.cpp
 void check_function_recursion(CheckContext& c);
 void check_function_bodies(CheckContext& c);
+void check_function_shadowing(CheckContext& c);
 // sonnx_graph.cpp
 void check_dead_nodes(CheckContext& c);
 void check_unused_values(CheckContext& c);
@@ -72,5 +77,8 @@ void check_deterministic(CheckContext& c);
 void check_inference_only(CheckContext& c);
 void check_no_control_flow(CheckContext& c);
 void check_no_sparse(CheckContext& c);
+void check_no_input_defaults(CheckContext& c);
+// conversion.cpp
+void check_no_implicit_conversion(CheckContext& c);
 
 }  // namespace sonnx

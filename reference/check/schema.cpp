@@ -19,7 +19,7 @@ struct Resolved {
 
 Resolved resolve(const Model& m, const Node& n, const std::map<std::string, int64_t>& opsets) {
   Resolved r;
-  r.local = m.find_function(n.domain, n.op_type);
+  r.local = called_function(m, n);
   auto it = opsets.find(n.domain);
   r.domain_imported = it != opsets.end();
   if (!r.domain_imported && n.domain.empty() && opsets.empty()) return r;
@@ -44,7 +44,7 @@ void for_each_schema_node(CheckContext& c, F f) {
 void check_domains(CheckContext& c) {
   const Model& m = c.model.ir;
   for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
-    if (m.find_function(n.domain, n.op_type)) return;
+    if (called_function(m, n)) return;
     if (!opsets.count(n.domain))
       c.report("OP-DOMAIN", path, &n, "",
                "OP-DOMAIN: every operator domain used is imported; '" + (n.domain.empty() ? std::string("ai.onnx") : n.domain) +
@@ -133,7 +133,7 @@ void check_opset_known(CheckContext& c) {
   const Model& m = c.model.ir;
   for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
     auto it = opsets.find(n.domain);
-    if (m.find_function(n.domain, n.op_type) || it == opsets.end()) return;
+    if (called_function(m, n) || it == opsets.end()) return;
     int64_t known = catalogue::max_opset(n.domain);
     if (known > 0 && it->second > known)
       c.report("OP-OPSET-KNOWN", path, &n, "",

@@ -1,8 +1,10 @@
 // SONNX profile restrictions (spec/restrictions.md): explicit attributes and static types, the
-// operator subset, determinism, inference only, no control flow, no sparse tensors.
+// operator subset, determinism, inference only, no control flow, no sparse tensors, no input
+// defaults. Rules on nodes judge every node of the model, function bodies included (graph_walk.h).
 #include "graph_walk.h"
 #include "reference/catalogue/catalogue.h"
 #include "profile.h"
+#include "reference/ops/op_table.h"
 #include "rules.h"
 
 namespace sonnx {
@@ -46,8 +48,11 @@ void check_static_types(CheckContext& c) {
 
 void check_operator_set(CheckContext& c) {
   if (!c.profile.restricts_operators) return;
-  for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function* fn) {
-    if (fn) return;  // a function's body is judged where the function is called
+  const Model& m = c.model.ir;
+  for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
+    // A call of a local function is replaced by its body when inlined: the body's nodes are judged
+    // (they are visited too), not the call.
+    if (called_function(m, n)) return;
     if (!n.domain.empty() || !c.profile.operators.count(n.op_type))
       c.report("SONNX-OPERATOR-SET", path, &n, "",
                "SONNX-OPERATOR-SET: only operators of the " + c.profile.name + " operator set; " + (n.domain.empty() ? "" : n.domain + ".") + n.op_type + " is not in it");
@@ -56,19 +61,23 @@ void check_operator_set(CheckContext& c) {
 
 void check_deterministic(CheckContext& c) {
   static const std::set<std::string> random_ops{"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"};
-  for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
+  const Model& m = c.model.ir;
+  for_each_node_list(m, [&](const NodeList& l) {
+    // Constants a Dropout's training_mode may name: the initializers of its graph (a function body
+    // has none, so there training_mode must be absent).
     std::map<std::string, const Tensor*> constants;
-    for (const auto& [name, t] : g.initializers) constants[name] = &t;
-    for (const auto& n : g.nodes) {
-      if (!n.domain.empty()) continue;
+    if (l.graph)
+      for (const auto& [name, t] : l.graph->initializers) constants[name] = &t;
+    for (const auto& n : l.nodes) {
+      if (!n.domain.empty() || called_function(m, n)) continue;
       if (random_ops.count(n.op_type)) {
-        c.report("SONNX-DETERMINISTIC", g.path, &n, "", "SONNX-DETERMINISTIC: only deterministic operators; " + n.op_type + " samples random numbers");
+        c.report("SONNX-DETERMINISTIC", l.path, &n, "", "SONNX-DETERMINISTIC: only deterministic operators; " + n.op_type + " samples random numbers");
       } else if (n.op_type == "Dropout" && n.inputs.size() > 2 && !n.inputs[2].empty()) {
         // training_mode must be a constant false for the node to be deterministic.
         auto it = constants.find(n.inputs[2]);
         bool constant_false = it != constants.end() && it->second->size() == 1 && it->second->dtype() == DType::Bool && !it->second->data<bool>()[0];
         if (!constant_false)
-          c.report("SONNX-DETERMINISTIC", g.path, &n, n.inputs[2],
+          c.report("SONNX-DETERMINISTIC", l.path, &n, n.inputs[2],
                    "SONNX-DETERMINISTIC: only deterministic operators; Dropout's training_mode '" + n.inputs[2] + "' is not a constant false");
       }
     }
@@ -107,6 +116,18 @@ void check_no_sparse(CheckContext& c) {
       if (a.type == Attribute::Type::SparseTensor || a.type == Attribute::Type::SparseTensors)
         c.report("SONNX-NO-SPARSE", path, &n, "", "SONNX-NO-SPARSE: no sparse tensors; attribute '" + a.name + "' of " + node_id(n) + " is sparse");
   });
+}
+
+void check_no_input_defaults(CheckContext& c) {
+  // Only the main graph: in a subgraph an input with an initializer is STRUCT-SSA's finding.
+  const Graph& g = c.model.ir.graph;
+  std::set<std::string> constants(g.sparse_initializers.begin(), g.sparse_initializers.end());
+  for (const auto& [name, t] : g.initializers) constants.insert(name);
+  for (const auto& v : g.inputs)
+    if (constants.count(v.name))
+      c.report("SONNX-NO-INPUT-DEFAULT", g.path, nullptr, v.name,
+               "SONNX-NO-INPUT-DEFAULT: no graph input has a default; input '" + v.name +
+                   "' is also an initializer, so the model computes with it or with the caller's tensor depending on the runtime");
 }
 
 }  // namespace sonnx

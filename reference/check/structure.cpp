@@ -42,16 +42,23 @@ void check_ssa(CheckContext& c) {
         c.report("STRUCT-SSA", g.path, n, name, "STRUCT-SSA: every value is assigned exactly once; '" + name + "' is assigned again by " + what);
       }
     };
-    // Graph inputs that also have an initializer are one value (the initializer is the default).
+    // A main-graph input that also has an initializer is one value: the initializer is the input's
+    // default (IR, "Names Within a Graph"). From IR version 4 on, a subgraph may not do this: its
+    // inputs are bound by the operator running it.
+    bool defaults_allowed = &g == &c.model.ir.graph || c.model.ir.ir_version <= 3;
     std::unordered_set<std::string> input_names;
     for (const auto& v : g.inputs) {
       assign(v.name, nullptr, "a graph input");
       input_names.insert(v.name);
     }
-    for (const auto& [name, t] : g.initializers)
-      if (!input_names.count(name)) assign(name, nullptr, "an initializer");
-    for (const auto& s : g.sparse_initializers)
-      if (!input_names.count(s)) assign(s, nullptr, "a sparse initializer");
+    auto assign_constant = [&](const std::string& name, const char* what) {
+      if (!input_names.count(name)) assign(name, nullptr, what);
+      else if (!defaults_allowed)
+        c.report("STRUCT-SSA", g.path, nullptr, name,
+                 "STRUCT-SSA: a subgraph input has no initializer (IR version >= 4); '" + name + "' is assigned again by " + what);
+    };
+    for (const auto& [name, t] : g.initializers) assign_constant(name, "an initializer");
+    for (const auto& s : g.sparse_initializers) assign_constant(s, "a sparse initializer");
     for (const auto& n : g.nodes)
       for (const auto& o : n.outputs) assign(o, &n, "node " + node_id(n) + " (" + n.op_type + ")");
   });
@@ -80,14 +87,12 @@ void check_outputs_produced(CheckContext& c) {
 
 void check_acyclic(CheckContext& c) {
   for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
-    auto succ = node_successors(g);
-    if (kahn_order(g.nodes.size(), succ)) return;
-    auto cycle = find_cycle(g.nodes.size(), succ);
+    auto cycle = kahn_cycle(g.nodes.size(), node_successors(g));
+    if (cycle.empty()) return;
     std::string path;
     for (size_t i : cycle) path += node_id(g.nodes[i]) + " -> ";
-    if (!cycle.empty()) path += node_id(g.nodes[cycle.front()]);
-    const Node* first = cycle.empty() ? nullptr : &g.nodes[cycle.front()];
-    c.report("STRUCT-ACYCLIC", g.path, first, "", "STRUCT-ACYCLIC: the graph has no cycle; found " + path);
+    path += node_id(g.nodes[cycle.front()]);
+    c.report("STRUCT-ACYCLIC", g.path, &g.nodes[cycle.front()], "", "STRUCT-ACYCLIC: the graph has no cycle; found " + path);
   });
 }
 

@@ -53,7 +53,9 @@ TypeInfo type_of_tensor(const Tensor& t) { return tensor_type(t.dtype(), known_d
 
 class Engine {
  public:
-  Engine(const Model& model, InferenceResult& result) : model_(model), result_(result) {}
+  Engine(const Model& model, InferenceResult& result) : model_(model), result_(result) {
+    collect_all_names(model.graph, model_names_);
+  }
 
   void infer_main() {
     Scope scope;
@@ -241,7 +243,8 @@ class Engine {
       error(g, &n, std::string("cannot build the function body: ") + e.what());
       return false;
     }
-    std::vector<Node> body = expand_call(n, fn, "__infer" + std::to_string(counter_++) + "_");
+    std::string prefix = fresh_prefix("__infer", counter_, model_names_);  // fresh: see inliner.h
+    std::vector<Node> body = expand_call(n, fn, prefix);
     for (size_t i = 0; i < body.size(); ++i) body[i].index = i;
     Scope inner(&scope);
     Graph holder;  // the body as a graph, for ordering and messages
@@ -250,6 +253,29 @@ class Engine {
                   ":" + n.op_type + "-body";
     std::map<std::string, const TypeInfo*> none;
     for (size_t idx : node_order(holder)) infer_node(holder, holder.nodes[idx], inner, none, depth + 1);
+    if (res_is_local(n) && holder.nodes.size() == fn.nodes.size()) {
+      // What inlining puts in place of this call, named as in the body, with this call's types,
+      // for the validator's type checks.
+      ExpandedCall call;
+      call.function = "function " + (fn.domain.empty() ? "" : fn.domain + ".") + fn.name;
+      call.path = holder.path;
+      call.prefix = prefix;
+      for (size_t i = 0; i < fn.nodes.size(); ++i) {
+        Node b = holder.nodes[i];  // attributes bound at this call
+        const Node& original = fn.nodes[i];
+        auto record = [&](const std::vector<std::string>& body, const std::vector<std::string>& expanded) {
+          for (size_t j = 0; j < body.size() && j < expanded.size(); ++j)
+            if (const Known* k = expanded[j].empty() ? nullptr : inner.find(expanded[j])) call.types.emplace(body[j], k->type);
+        };
+        record(original.inputs, b.inputs);
+        record(original.outputs, b.outputs);
+        b.name = original.name;
+        b.inputs = original.inputs;
+        b.outputs = original.outputs;
+        call.nodes.push_back(std::move(b));
+      }
+      result_.calls.push_back(std::move(call));
+    }
     for (size_t i = 0; i < n.outputs.size(); ++i) {
       if (n.outputs[i].empty()) continue;
       auto it = inner.own().find(n.outputs[i]);
@@ -309,9 +335,12 @@ class Engine {
     }
   }
 
+  bool res_is_local(const Node& n) const { return called_function(model_, n) != nullptr; }
+
   const Model& model_;
   InferenceResult& result_;
   int counter_ = 0;
+  std::set<std::string> model_names_;  // every name of the model's graph, at any depth
 };
 
 }  // namespace

@@ -21,6 +21,19 @@ struct InferenceIssue {
   std::string str() const;
 };
 
+// One call of a model-local function (at any depth): the body's nodes, named as in the body (with
+// the attributes this call binds), and the type inference found at this call for every name they
+// read or write. The validator checks these nodes' type constraints as it checks the graph's
+// (spec/restrictions.md, TYPE-INFERENCE). Inference itself ran on the expanded body, whose names
+// are `prefix` + body name (its findings carry graph path `path`).
+struct ExpandedCall {
+  std::string function;  // "function <domain>.<name>"
+  std::string path;      // the graph path inference's own findings in this body carry
+  std::string prefix;
+  std::vector<Node> nodes;
+  std::map<std::string, TypeInfo> types;
+};
+
 struct InferenceResult {
   // Every value of the main graph (inputs, initializers, node outputs) with what is known of it.
   std::map<std::string, TypeInfo> types;
@@ -29,6 +42,8 @@ struct InferenceResult {
   std::map<std::string, PartialValue> partials;
   // Values of nested graphs (If/Loop/Scan bodies), by graph path then name.
   std::map<std::string, std::map<std::string, TypeInfo>> subgraph_types;
+  // Every call of a model-local function met while inferring, expanded.
+  std::vector<ExpandedCall> calls;
   std::vector<InferenceIssue> errors;
   // Operator versions met with neither a shape rule nor a function body ("Op-version").
   std::vector<std::string> without_rule;

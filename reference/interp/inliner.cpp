@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "reference/model/errors.h"
 #include "reference/model/names.h"
@@ -50,6 +51,43 @@ void rename_graph(Graph& g, const std::map<std::string, std::string>& names) {
   }
 }
 
+// Renames every occurrence of a mapped name in a node and, at any depth, in its subgraphs (their
+// inputs, outputs, initializers and value_info included): used on a function body, where every
+// name is the body's.
+void rename_everywhere(Graph& g, const std::map<std::string, std::string>& names);
+
+void rename_node_everywhere(Node& n, const std::map<std::string, std::string>& names) {
+  auto ren = [&](std::string& s) {
+    if (s.empty()) return;
+    auto it = names.find(s);
+    if (it != names.end()) s = it->second;
+  };
+  for (auto& i : n.inputs) ren(i);
+  for (auto& o : n.outputs) ren(o);
+  for (auto& a : n.attributes) {
+    if (a.g) {
+      a.g = std::make_shared<Graph>(*a.g);
+      rename_everywhere(*a.g, names);
+    }
+    for (auto& g : a.graphs) {
+      g = std::make_shared<Graph>(*g);
+      rename_everywhere(*g, names);
+    }
+  }
+}
+
+void rename_everywhere(Graph& g, const std::map<std::string, std::string>& names) {
+  auto ren = [&](std::string& s) {
+    auto it = names.find(s);
+    if (!s.empty() && it != names.end()) s = it->second;
+  };
+  for (auto* list : {&g.inputs, &g.outputs, &g.value_info})
+    for (auto& v : *list) ren(v.name);
+  for (auto& init : g.initializers) ren(init.first);
+  for (auto& s : g.sparse_initializers) ren(s);
+  for (auto& n : g.nodes) rename_node_everywhere(n, names);
+}
+
 // Substitutes attribute references in a body node (and its subgraphs) from the call site.
 void bind_attributes(Node& n, const Node& call, const Function& fn) {
   std::vector<Attribute> bound;
@@ -83,18 +121,20 @@ void bind_attributes(Node& n, const Node& call, const Function& fn) {
 // attribute `attr`, its formal inputs bound to `ins`, its initializers as Constant nodes, the
 // names it defines given a prefix of their own, names it takes from outer scopes kept, and each
 // formal output copied to the matching name of `outs` by an Identity.
-void splice_graph_calls(std::vector<Node>& nodes, const Node& call, const std::string& prefix, int& counter) {
+// `taken` holds every name of the expanded body (at any depth) and grows with the names spliced in.
+void splice_graph_calls(std::vector<Node>& nodes, const Node& call, const std::string& prefix, int& counter,
+                        std::set<std::string>& taken) {
   std::vector<Node> out;
   for (auto& n : nodes) {
     for (auto& a : n.attributes) {
       if (a.g) {
         a.g = std::make_shared<Graph>(*a.g);
-        splice_graph_calls(a.g->nodes, call, prefix, counter);
+        splice_graph_calls(a.g->nodes, call, prefix, counter, taken);
         for (size_t i = 0; i < a.g->nodes.size(); ++i) a.g->nodes[i].index = i;
       }
       for (auto& g : a.graphs) {
         g = std::make_shared<Graph>(*g);
-        splice_graph_calls(g->nodes, call, prefix, counter);
+        splice_graph_calls(g->nodes, call, prefix, counter, taken);
         for (size_t i = 0; i < g->nodes.size(); ++i) g->nodes[i].index = i;
       }
     }
@@ -111,9 +151,11 @@ void splice_graph_calls(std::vector<Node>& nodes, const Node& call, const std::s
       throw Unsupported(call.label() + ": graph attribute '" + attr + "' has " + std::to_string(g.inputs.size()) + " inputs and " +
                         std::to_string(g.outputs.size()) + " outputs; the function body calls it with " +
                         std::to_string(n.inputs.size()) + " and " + std::to_string(n.outputs.size()));
-    std::string p = prefix + attr + std::to_string(counter++) + "_";
+    // Fresh with respect to the body (whose own names all start with `prefix`, fresh in the caller).
+    std::string p = fresh_prefix(prefix + attr, counter, taken);
     std::map<std::string, std::string> names;
     for (const auto& d : defined_names(g)) names[d] = p + d;
+    for (const auto& [from, to] : names) taken.insert(to);
     for (size_t i = 0; i < g.inputs.size(); ++i) names[g.inputs[i].name] = n.inputs[i];
     for (const auto& [init_name, t] : g.initializers) {
       const std::string& name = init_name;  // clang 14 cannot capture a structured binding in a lambda
@@ -153,11 +195,22 @@ void splice_graph_calls(std::vector<Node>& nodes, const Node& call, const std::s
 
 }  // namespace
 
+std::string fresh_prefix(const std::string& stem, int& counter, const std::set<std::string>& taken) {
+  for (;;) {
+    std::string p = stem + std::to_string(counter++) + "_";
+    auto it = taken.lower_bound(p);  // the least name >= p: the first that could start with p
+    if (it == taken.end() || !it->starts_with(p)) return p;
+  }
+}
+
 std::vector<Node> expand_call(const Node& call, const Function& fn, const std::string& prefix) {
   std::map<std::string, std::string> names;
   for (const auto& n : fn.nodes)
     for (const auto& o : n.outputs)
       if (!o.empty()) names[o] = prefix + o;
+  std::set<std::string> in_subgraphs;
+  collect_subgraph_definitions(fn.nodes, in_subgraphs);
+  for (const auto& d : in_subgraphs) names[d] = prefix + d;
   for (size_t i = 0; i < fn.inputs.size(); ++i)
     names[fn.inputs[i]] = i < call.inputs.size() ? call.inputs[i] : "";
   for (size_t i = 0; i < fn.outputs.size(); ++i)
@@ -167,26 +220,16 @@ std::vector<Node> expand_call(const Node& call, const Function& fn, const std::s
     Node n = body;
     bind_attributes(n, call, fn);
     // Inputs that map to an omitted actual input become omitted ("").
-    for (auto& i : n.inputs) {
-      auto it = names.find(i);
-      if (it != names.end()) i = it->second;
-    }
-    for (auto& o : n.outputs) {
-      auto it = names.find(o);
-      if (it != names.end()) o = it->second;
-    }
-    std::map<std::string, std::string> sub_names = names;
-    for (auto& a : n.attributes) {
-      if (a.g) rename_graph(*a.g, sub_names);
-      for (auto& g : a.graphs) rename_graph(*g, sub_names);
-    }
+    rename_node_everywhere(n, names);
     if (!n.name.empty()) n.name = prefix + n.name;
     auto it = fn.opset_imports.find(n.domain);
     n.opset_version = it != fn.opset_imports.end() ? it->second : 0;
     out.push_back(std::move(n));
   }
   int graph_calls = 0;
-  splice_graph_calls(out, call, prefix, graph_calls);
+  std::set<std::string> taken;
+  collect_all_names(out, taken);
+  splice_graph_calls(out, call, prefix, graph_calls, taken);
   return out;
 }
 
@@ -194,7 +237,15 @@ namespace {
 
 constexpr int kMaxInlineDepth = 64;
 
-void inline_graph(const Model& model, Graph& g, const std::map<std::string, int64_t>& opsets, int depth, int& counter);
+// What inlining carries from call to call: the counter of the "__inl" prefixes and every name
+// of the model being built (original and expanded, at any depth), against which each prefix is
+// checked fresh.
+struct InlineNames {
+  int counter = 0;
+  std::set<std::string> taken;
+};
+
+void inline_graph(const Model& model, Graph& g, const std::map<std::string, int64_t>& opsets, int depth, InlineNames& names);
 
 TypeInfo declared_type(const Graph& g, const std::string& name) {
   for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
@@ -213,7 +264,7 @@ TypeInfo declared_type(const Graph& g, const std::string& name) {
   return {};
 }
 
-void inline_graph(const Model& model, Graph& g, const std::map<std::string, int64_t>& opsets, int depth, int& counter) {
+void inline_graph(const Model& model, Graph& g, const std::map<std::string, int64_t>& opsets, int depth, InlineNames& names) {
   if (depth > kMaxInlineDepth) throw InternalError("function inlining nested deeper than " + std::to_string(kMaxInlineDepth));
   std::vector<Node> out;
   for (auto& n : g.nodes) {
@@ -228,11 +279,11 @@ void inline_graph(const Model& model, Graph& g, const std::map<std::string, int6
       for (auto& a : n.attributes) {
         if (a.g) {
           a.g = std::make_shared<Graph>(*a.g);
-          inline_graph(model, *a.g, opsets, depth, counter);
+          inline_graph(model, *a.g, opsets, depth, names);
         }
         for (auto& sg : a.graphs) {
           sg = std::make_shared<Graph>(*sg);
-          inline_graph(model, *sg, opsets, depth, counter);
+          inline_graph(model, *sg, opsets, depth, names);
         }
       }
       std::string why;
@@ -255,9 +306,10 @@ void inline_graph(const Model& model, Graph& g, const std::map<std::string, int6
     std::string why;
     if (!build_function_body(model, n, version, types, fn, why)) throw Unsupported(why);
     Graph body;
-    body.nodes = expand_call(n, fn, "__inl" + std::to_string(counter++) + "_");
+    body.nodes = expand_call(n, fn, fresh_prefix("__inl", names.counter, names.taken));
+    collect_all_names(body.nodes, names.taken);
     body.path = g.path;
-    inline_graph(model, body, opsets, depth + 1, counter);
+    inline_graph(model, body, opsets, depth + 1, names);
     for (auto& b : body.nodes) out.push_back(std::move(b));
   }
   for (size_t i = 0; i < out.size(); ++i) out[i].index = i;
@@ -268,8 +320,9 @@ void inline_graph(const Model& model, Graph& g, const std::map<std::string, int6
 
 Model inline_model(const Model& model) {
   Model flat = model;
-  int counter = 0;
-  inline_graph(model, flat.graph, model.opset_imports, 0, counter);
+  InlineNames names;
+  collect_all_names(model.graph, names.taken);
+  inline_graph(model, flat.graph, model.opset_imports, 0, names);
   flat.functions.clear();
   return flat;
 }

@@ -42,6 +42,14 @@ TypeInfo type_of(const Value& v) {
 }
 }  // namespace
 
+void check_given_input(const ValueInfo& declared, const Value& given) {
+  const TypeInfo& t = declared.type;
+  if (t.kind != TypeInfo::Kind::Tensor || t.elem == DType::Undefined || !given.is_tensor()) return;
+  if (given.tensor.dtype() != t.elem)
+    throw Trap("graph input '" + declared.name + "' is given as " + std::string(dtype_name(given.tensor.dtype())) +
+               " but declared " + std::string(dtype_name(t.elem)) + ": no implicit type conversion");
+}
+
 const Value* ValueScope::lookup(const std::string& name) const {
   for (const ValueScope* s = this; s; s = s->parent) {
     auto it = s->values.find(name);
@@ -50,7 +58,9 @@ const Value* ValueScope::lookup(const std::string& name) const {
   return nullptr;
 }
 
-Interpreter::Interpreter(const Model& model, uint64_t seed) : model_(model), rng_(seed) {}
+Interpreter::Interpreter(const Model& model, uint64_t seed) : model_(model), rng_(seed) {
+  collect_all_names(model.graph, model_names_);
+}
 
 NamedValues Interpreter::run(const NamedValues& inputs) {
   const Graph& g = model_.graph;
@@ -60,7 +70,10 @@ NamedValues Interpreter::run(const NamedValues& inputs) {
   for (const auto& in : g.inputs) {
     declared.insert(in.name);
     auto it = inputs.find(in.name);
-    if (it != inputs.end()) scope.values[in.name] = it->second;
+    if (it != inputs.end()) {
+      check_given_input(in, it->second);
+      scope.values[in.name] = it->second;
+    }
     else if (!scope.values.count(in.name)) throw Trap("graph input '" + in.name + "' was not given");
   }
   for (const auto& [name, v] : inputs)
@@ -177,7 +190,9 @@ std::vector<Value> Interpreter::call_function(const Node& node, const std::vecto
   std::string why;
   if (!build_function_body(model_, node, domain_opset, types, fn, why)) throw Unsupported(node.label() + ": " + why);
   if (++call_depth_ > kMaxCallDepth) throw Trap(node.label() + ": function calls nested deeper than " + std::to_string(kMaxCallDepth));
-  std::string prefix = "__call" + std::to_string(call_counter_++) + "_";
+  // Fresh: no name of the model starts with it, and every other name a scope holds was made with an
+  // earlier "__call" prefix (fresh_prefix, inliner.h).
+  std::string prefix = fresh_prefix("__call", call_counter_, model_names_);
   std::vector<Node> body = expand_call(node, fn, prefix);
   for (size_t i = 0; i < body.size(); ++i) body[i].index = i;
   // The body runs in a child scope: its internal values stay private, its outputs are copied out.

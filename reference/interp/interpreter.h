@@ -4,6 +4,7 @@
 // (any choice gives the same result — proofs/ shows the semantics is confluent).
 #pragma once
 #include <random>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,11 @@ struct ValueScope {
   std::unordered_map<std::string, Value> values;
   const Value* lookup(const std::string& name) const;
 };
+
+// A graph input's given value must have the input's declared element type when one is declared:
+// sonnx converts no value implicitly (spec/restrictions.md, SONNX-NO-IMPLICIT-CONVERSION). Throws
+// Trap naming the input, the given and the declared type.
+void check_given_input(const ValueInfo& declared, const Value& given);
 
 class Interpreter {
  public:
@@ -43,6 +49,7 @@ class Interpreter {
   std::mt19937_64 rng_;
   int call_depth_ = 0;
   int call_counter_ = 0;
+  std::set<std::string> model_names_;  // every name of the model's graph, at any depth
   const std::vector<Node>* current_nodes_ = nullptr;  // the node list run_nodes is executing
 };
 

@@ -16,5 +16,12 @@ std::set<std::string> defined_names(const Graph& g);
 std::set<std::string> free_names(const Graph& g);
 // Free names of all subgraph attributes of a node: the implicit inputs the node needs defined.
 std::set<std::string> implicit_inputs(const Node& n);
+// Every name that occurs in g or the nodes, at any depth: graph inputs, outputs, initializers,
+// value_info, node inputs and outputs, and the same in every nested subgraph ("" excluded).
+void collect_all_names(const Graph& g, std::set<std::string>& out);
+void collect_all_names(const std::vector<Node>& nodes, std::set<std::string>& out);
+// The names the nested subgraphs of the nodes define, at any depth (their inputs, initializers and
+// node outputs); not the names the nodes themselves output.
+void collect_subgraph_definitions(const std::vector<Node>& nodes, std::set<std::string>& out);
 
 }  // namespace sonnx

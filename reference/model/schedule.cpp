@@ -4,11 +4,12 @@
 // Relies on execution.mlw Schedule.schedule: Kahn's algorithm on the successor lists of a graph returns a Dataflow.topological order (a complete execution, kahn_order_runs), or fails only when the graph has no topological order.
 #include "schedule.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace sonnx {
 
-std::optional<std::vector<size_t>> kahn_order(size_t n, const std::vector<std::vector<size_t>>& succ) {
+std::vector<size_t> kahn_popped(size_t n, const std::vector<std::vector<size_t>>& succ) {
   std::vector<size_t> indegree(n, 0);
   for (size_t u = 0; u < n; ++u)
     for (size_t v : succ[u]) ++indegree[v];
@@ -24,41 +25,36 @@ std::optional<std::vector<size_t>> kahn_order(size_t n, const std::vector<std::v
     for (size_t v : succ[u])
       if (--indegree[v] == 0) ready.push_back(v);
   }
+  return order;
+}
+
+std::optional<std::vector<size_t>> kahn_order(size_t n, const std::vector<std::vector<size_t>>& succ) {
+  std::vector<size_t> order = kahn_popped(n, succ);
   if (order.size() < n) return std::nullopt;  // the unscheduled nodes all wait on each other: a cycle
   return order;
 }
 
-std::vector<size_t> find_cycle(size_t n, const std::vector<std::vector<size_t>>& succ) {
-  // Iterative depth-first search (no recursion: graphs may have 100,000s of nodes).
-  enum : char { White, Grey, Black };
-  std::vector<char> color(n, White);
-  std::vector<size_t> parent(n, n);
-  for (size_t root = 0; root < n; ++root) {
-    if (color[root] != White) continue;
-    std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
-    color[root] = Grey;
-    while (!stack.empty()) {
-      auto& [u, next] = stack.back();
-      if (next < succ[u].size()) {
-        size_t v = succ[u][next++];
-        if (color[v] == White) {
-          color[v] = Grey;
-          parent[v] = u;
-          stack.emplace_back(v, 0);
-        } else if (color[v] == Grey) {
-          // The tree path v -> ... -> u plus the edge u -> v closes the cycle.
-          std::vector<size_t> path;
-          for (size_t w = u; w != v; w = parent[w]) path.push_back(w);
-          path.push_back(v);
-          return {path.rbegin(), path.rend()};
-        }
-      } else {
-        color[u] = Black;
-        stack.pop_back();
-      }
-    }
-  }
-  return {};
+std::vector<size_t> kahn_cycle(size_t n, const std::vector<std::vector<size_t>>& succ) {
+  std::vector<size_t> popped = kahn_popped(n, succ);
+  if (popped.size() == n) return {};
+  std::vector<bool> left(n, true);
+  for (size_t u : popped) left[u] = false;
+  // One predecessor inside the unscheduled set for each unscheduled node (it exists: its in-degree
+  // from unpopped nodes is still positive when the queue runs dry).
+  std::vector<size_t> pred(n, n);
+  for (size_t u = 0; u < n; ++u)
+    if (left[u])
+      for (size_t v : succ[u])
+        if (left[v] && pred[v] == n) pred[v] = u;
+  size_t start = 0;
+  while (!left[start]) ++start;
+  // Walk back n steps: after them the walk is inside a cycle; then follow it until it closes.
+  size_t w = start;
+  for (size_t i = 0; i < n; ++i) w = pred[w];
+  std::vector<size_t> cycle{w};
+  for (size_t x = pred[w]; x != w; x = pred[x]) cycle.push_back(x);
+  std::reverse(cycle.begin(), cycle.end());  // predecessors were followed: reverse to edge order
+  return cycle;
 }
 
 }  // namespace sonnx

@@ -40,9 +40,19 @@ int64_t node_opset(const Model& model, const Node& node) {
   return node.opset_version ? node.opset_version : model.opset(node.domain);
 }
 
+const catalogue::Schema* shadowed_operator(const Model& model, const Function& fn) {
+  int64_t opset = model.opset(fn.domain);
+  return opset > 0 ? catalogue::find(fn.domain, fn.name, opset) : nullptr;
+}
+
+const Function* called_function(const Model& model, const Node& node) {
+  const Function* f = model.find_function(node.domain, node.op_type);
+  return f && !shadowed_operator(model, *f) ? f : nullptr;
+}
+
 OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_opset) {
   OpResolution r;
-  if (model.find_function(node.domain, node.op_type)) {
+  if (called_function(model, node)) {
     r.is_local_function = true;
     r.has_function_body = true;
     return r;
@@ -81,7 +91,7 @@ bool runnable(const OpResolution& r, const Node& node, int64_t domain_opset, std
 
 bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
                          const std::vector<TypeInfo>& input_types, Function& out, std::string& why) {
-  if (const Function* local = model.find_function(node.domain, node.op_type)) {
+  if (const Function* local = called_function(model, node)) {
     out = *local;
     return true;
   }

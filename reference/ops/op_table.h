@@ -16,7 +16,7 @@ namespace sonnx {
 
 struct OpResolution {
   int64_t version = 0;             // the schema's since_version (0 for model-local functions)
-  bool is_local_function = false;  // a function of the model defines the operator (it wins over any schema)
+  bool is_local_function = false;  // a function of the model defines the operator (one that shadows no standard operator)
   bool has_schema = false;
   const catalogue::Schema* schema = nullptr;
   bool opset_known = true;  // the domain's opset is within the catalogue (a newer one may change any operator)
@@ -34,6 +34,17 @@ bool prefer_function_bodies();
 // The opset a node runs under for its domain: its own (nodes expanded from a function body carry
 // the function's) or else the model's import.
 int64_t node_opset(const Model& model, const Node& node);
+
+// The standard operator a model-local function shadows: the catalogue's schema for the function's
+// (domain, name) at the opset the model imports for that domain, or null. ONNX makes such a
+// function a fallback implementation of that operator (IR.md, "Functions"), so the operator's
+// standard meaning is what a call means: sonnx runs the operator and never the function's body
+// (spec/functions.md §1, rule FUNC-SHADOWS-STANDARD).
+const catalogue::Schema* shadowed_operator(const Model& model, const Function& fn);
+// The model-local function a node calls: the model's function of the node's (domain, op_type),
+// unless that function shadows a standard operator; null when the node calls none. Every part of
+// sonnx that asks "is this node a call of a local function?" asks here (or resolve_op).
+const Function* called_function(const Model& model, const Node& node);
 
 OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_opset);
 // Whether sonnx can run the node: a model-local function, a kernel for the exact operator version

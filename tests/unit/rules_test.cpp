@@ -9,6 +9,9 @@
 
 #include "reference/check/rules.h"
 #include "reference/check/validator.h"
+#include "reference/interp/inliner.h"
+#include "reference/interp/interpreter.h"
+#include "reference/model/errors.h"
 
 namespace sonnx {
 namespace {
@@ -26,13 +29,10 @@ nlohmann::json expected() {
 
 class RuleFixture : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(RuleFixture, BreaksExactlyItsRule) {
-  auto all = expected();
-  ASSERT_FALSE(all.is_null()) << "fixtures missing: set SONNX_RULE_FIXTURES (ctest does)";
-  const std::string rule = GetParam();
-  ASSERT_TRUE(all["rules"].contains(rule)) << "no fixture for rule " << rule;
-  const auto& e = all["rules"][rule];
-  auto lm = load_model(fixtures_dir() + "/" + rule + ".onnx");
+// Checks one fixture against its expectation: `rule` fires exactly once, naming the expected node,
+// value and graph, at the expected severity; no other rule gives an error unless listed in "also".
+void expect_breaks_exactly(const std::string& file, const std::string& rule, const nlohmann::json& e) {
+  auto lm = load_model(fixtures_dir() + "/" + file + ".onnx");
   auto ds = validate(*lm, load_profile(e["profile"].get<std::string>()));
   int hits = 0;
   for (const auto& d : ds) {
@@ -44,12 +44,37 @@ TEST_P(RuleFixture, BreaksExactlyItsRule) {
       if (!e["value"].is_null()) {
         EXPECT_EQ(d.value, e["value"].get<std::string>()) << d.message;
       }
+      if (e.contains("graph") && !e["graph"].is_null()) {
+        EXPECT_EQ(d.graph, e["graph"].get<std::string>()) << d.message;
+      }
+      if (e.contains("severity")) {
+        EXPECT_EQ(severity_name(d.severity), e["severity"].get<std::string>()) << d.message;
+      }
       EXPECT_EQ(d.message.rfind(rule + ":", 0), 0u) << "message must start with the rule: " << d.message;
     } else if (std::find(e["also"].begin(), e["also"].end(), d.rule) == e["also"].end()) {
       EXPECT_NE(d.severity, Severity::Error) << "unexpected " << d.rule << ": " << d.message;
     }
   }
-  EXPECT_EQ(hits, 1) << rule << " fired " << hits << " times";
+  EXPECT_EQ(hits, 1) << rule << " fired " << hits << " times on " << file;
+}
+
+TEST_P(RuleFixture, BreaksExactlyItsRule) {
+  auto all = expected();
+  ASSERT_FALSE(all.is_null()) << "fixtures missing: set SONNX_RULE_FIXTURES (ctest does)";
+  const std::string rule = GetParam();
+  ASSERT_TRUE(all["rules"].contains(rule)) << "no fixture for rule " << rule;
+  expect_breaks_exactly(rule, rule, all["rules"][rule]);
+}
+
+// The corners: function bodies (what inlining produces), subgraphs, the onnx-profile severity.
+TEST(RuleFixtures, CornersBreakExactlyTheirRule) {
+  auto all = expected();
+  ASSERT_FALSE(all.is_null());
+  ASSERT_GE(all["corners"].size(), 16u);
+  for (const auto& [name, e] : all["corners"].items()) {
+    SCOPED_TRACE(name);
+    expect_breaks_exactly(name, e["rule"].get<std::string>(), e);
+  }
 }
 
 std::vector<std::string> rule_ids() {
@@ -94,6 +119,54 @@ TEST(Validator, ReportsEveryViolationNotJustTheFirst) {
   }
   EXPECT_EQ(defined, 2);
   EXPECT_EQ(exists, 1);
+}
+
+// FUNC-RECURSION names the call cycle Kahn's algorithm leaves unscheduled: f calls g, g calls f.
+TEST(Validator, RecursionNamesTheCallCycle) {
+  auto lm = load_model(fixtures_dir() + "/FUNC-RECURSION.onnx");
+  auto ds = validate(*lm, load_profile("onnx"));
+  ASSERT_EQ(ds.size(), 1u);
+  const std::string& msg = ds[0].message;
+  EXPECT_TRUE(msg.find("local.f -> local.g -> local.f") != std::string::npos ||
+              msg.find("local.g -> local.f -> local.g") != std::string::npos)
+      << msg;
+}
+
+// A local function named like a standard operator is a fallback of that operator (IR.md): the model
+// means the standard Relu, not the function's Neg, and sonnx runs Relu — as the warning says.
+TEST(Validator, ShadowingFunctionRunsTheStandardOperator) {
+  auto lm = load_model(fixtures_dir() + "/FUNC-SHADOWS-STANDARD.onnx");
+  NamedValues in;
+  in["X"] = Value(Tensor::from_vector<float>({2}, {-1.5f, 2}));
+  NamedValues out = Interpreter(lm->ir).run(in);
+  const float* y = out.at("Y").tensor.data<float>();
+  EXPECT_EQ(y[0], 0.0f);  // Relu(-1.5); the body would give 1.5
+  EXPECT_EQ(y[1], 2.0f);  // Relu(2); the body would give -2
+  EXPECT_TRUE(Interpreter(inline_model(lm->ir)).run(in) == out);
+}
+
+// An input with an initializer (allowed under onnx): the caller's tensor overrides the default.
+TEST(Validator, InputDefaultIsOverriddenByTheCaller) {
+  auto lm = load_model(fixtures_dir() + "/good_onnx_input_default.onnx");
+  NamedValues in;
+  in["X"] = Value(Tensor::from_vector<float>({2}, {1, 2}));
+  EXPECT_EQ(Interpreter(lm->ir).run(in).at("Y").tensor.data<float>()[1], 3.0f);  // 2 + default 1
+  in["W"] = Value(Tensor::from_vector<float>({2}, {10, 20}));
+  EXPECT_EQ(Interpreter(lm->ir).run(in).at("Y").tensor.data<float>()[1], 22.0f);  // 2 + given 20
+}
+
+// No implicit conversion at the boundary either: a tensor of another element type than the declared
+// one is refused, not converted.
+TEST(Validator, RunRefusesAnInputOfAnotherElementType) {
+  auto lm = load_model(fixtures_dir() + "/good_sonnx_function.onnx");
+  NamedValues in;
+  in["X"] = Value(Tensor::from_vector<int64_t>({2}, {1, 2}));
+  EXPECT_THROW(Interpreter(lm->ir).run(in), Trap);
+  in["X"] = Value(Tensor::from_vector<float>({2}, {1, -2}));
+  NamedValues out = Interpreter(lm->ir).run(in);
+  const float* y = out.at("Y").tensor.data<float>();
+  EXPECT_EQ(y[0], -1.0f);  // Neg(Relu(1))
+  EXPECT_EQ(y[1], 0.0f);   // Neg(Relu(-2)) is -0
 }
 
 }  // namespace
