@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <string>
 
 namespace sonnx::oracle {
@@ -25,6 +26,7 @@ const char* near_miss_name(NearMiss m) {
     case NearMiss::CaptureLater: return "capture-later";
     case NearMiss::UndefinedOutput: return "undefined-output";
     case NearMiss::SubgraphOutputIsLater: return "subgraph-output-is-later";
+    case NearMiss::SubgraphOutputRetyped: return "subgraph-output-retyped";
   }
   return "?";
 }
@@ -37,10 +39,27 @@ std::vector<NearMiss> all_near_misses() {
 
 namespace {
 
+// A declared tensor type as text ("1:[2,3]"; "" when not a tensor of known shape).
+std::string type_key(const onnx::TypeProto& t) {
+  if (!t.has_tensor_type() || !t.tensor_type().has_shape()) return "";
+  std::string k = std::to_string(t.tensor_type().elem_type()) + ":[";
+  for (const auto& d : t.tensor_type().shape().dim()) {
+    if (!d.has_dim_value()) return "";
+    k += std::to_string(d.dim_value()) + ",";
+  }
+  return k + "]";
+}
+std::string type_key(const onnx::TensorProto& t) {
+  std::string k = std::to_string(t.data_type()) + ":[";
+  for (int64_t d : t.dims()) k += std::to_string(d) + ",";
+  return k + "]";
+}
+
 // One graph level of the model being mutated.
 struct Level {
   onnx::GraphProto* g = nullptr;
   std::vector<std::string> outer;   // names assigned by the enclosing graphs
+  std::map<std::string, std::string> outer_types;  // their declared types, where declared
   onnx::GraphProto* parent = nullptr;
   int owner = -1;                   // index of the node holding this subgraph in `parent`
 };
@@ -55,15 +74,18 @@ std::vector<std::string> assigned_names(const onnx::GraphProto& g) {
   return out;
 }
 
-void collect(onnx::GraphProto* g, std::vector<std::string> outer, onnx::GraphProto* parent, int owner,
-             std::vector<Level>& out) {
-  out.push_back({g, outer, parent, owner});
+void collect(onnx::GraphProto* g, std::vector<std::string> outer, std::map<std::string, std::string> outer_types,
+             onnx::GraphProto* parent, int owner, std::vector<Level>& out) {
+  out.push_back({g, outer, outer_types, parent, owner});
   std::vector<std::string> inner = outer;
   for (auto& x : assigned_names(*g)) inner.push_back(x);
+  for (const auto* list : {&g->input(), &g->value_info(), &g->output()})
+    for (const auto& v : *list) outer_types[v.name()] = type_key(v.type());
+  for (const auto& t : g->initializer()) outer_types[t.name()] = type_key(t);
   for (int k = 0; k < g->node_size(); ++k)
     for (auto& a : *g->mutable_node(k)->mutable_attribute()) {
-      if (a.has_g()) collect(a.mutable_g(), inner, g, k, out);
-      for (auto& sg : *a.mutable_graphs()) collect(&sg, inner, g, k, out);
+      if (a.has_g()) collect(a.mutable_g(), inner, outer_types, g, k, out);
+      for (auto& sg : *a.mutable_graphs()) collect(&sg, inner, outer_types, g, k, out);
     }
 }
 
@@ -107,7 +129,7 @@ struct Candidates {
 std::optional<onnx::ModelProto> near_miss(const onnx::ModelProto& model, NearMiss m, std::mt19937_64& rng) {
   onnx::ModelProto out = model;
   std::vector<Level> levels;
-  collect(out.mutable_graph(), {}, nullptr, -1, levels);
+  collect(out.mutable_graph(), {}, {}, nullptr, -1, levels);
   Candidates c;
   int fresh = 0;
   for (const Level& lv : levels) {
@@ -215,8 +237,14 @@ std::optional<onnx::ModelProto> near_miss(const onnx::ModelProto& model, NearMis
           for (int i = 0; i < g.output_size(); ++i) c.add([&g, i] { g.mutable_output()->DeleteSubrange(i, 1); });
         break;
       case NearMiss::SubgraphOutputIsOuter:
+      case NearMiss::SubgraphOutputRetyped:
         for (int i = 0; i < g.output_size(); ++i)
-          for (const auto& x : lv.outer) c.add([&g, i, x] { g.mutable_output(i)->set_name(x); });
+          for (const auto& x : lv.outer) {
+            auto t = lv.outer_types.find(x);
+            std::string declared = type_key(g.output(i).type());
+            bool same = !declared.empty() && t != lv.outer_types.end() && t->second == declared;
+            if (same == (m == NearMiss::SubgraphOutputIsOuter)) c.add([&g, i, x] { g.mutable_output(i)->set_name(x); });
+          }
         break;
       case NearMiss::ReassignOuter:
         for (int k = 0; k < n; ++k)

@@ -23,15 +23,16 @@ enum class NearMiss {
   InputWithInitializer,  // an initializer added under a graph input's name (the STRUCT-SSA corner)
   DeadNode,              // an Identity node added whose output nothing reads
   DropGraphOutput,       // a graph output removed (its producer may become dead)
-  SubgraphOutputIsOuter, // a subgraph output renamed to a name of an enclosing graph
+  SubgraphOutputIsOuter, // a subgraph output renamed to a value of an enclosing graph of the type it declares
   ReassignOuter,         // a subgraph node output renamed to a name of an enclosing graph
   UndefinedInput,        // a node input renamed to a name nothing defines
   OmitInput,             // a node input becomes "" (absent)
   CaptureLater,          // a subgraph node reads a value its enclosing graph defines after the If/Loop node
   UndefinedOutput,       // a graph output renamed to a name nothing defines
   SubgraphOutputIsLater, // a subgraph output renamed to a value its enclosing graph defines after the If/Loop node
+  SubgraphOutputRetyped, // a subgraph output renamed to a value of an enclosing graph of another declared type
 };
-inline constexpr int kNearMissCount = 17;
+inline constexpr int kNearMissCount = 18;
 
 const char* near_miss_name(NearMiss m);
 std::vector<NearMiss> all_near_misses();
