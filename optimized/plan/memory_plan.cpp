@@ -75,19 +75,118 @@ MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& 
   return p;
 }
 
-std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
-  Conflicts c{g, p};
-  std::vector<int> placed;
-  for (size_t s = 0; s < p.offset.size(); ++s)
-    if (p.offset[s] >= 0) placed.push_back(static_cast<int>(s));
-  for (int a : placed) {
-    auto ua = static_cast<size_t>(a);
-    if (p.offset[ua] + p.bytes[ua] > p.arena_bytes) return "'" + g.slot_name(a) + "' does not fit in the arena";
-    for (int b : placed) {
+namespace {
+
+// What the check knows of the graph, recomputed by walking the compiled steps (the schedule the
+// plan is for): never the plan's own first/last, nor the graph's precomputed reader lists.
+struct StepFacts {
+  std::vector<int> producer;           // per slot: the first step writing it, -1 if none
+  std::vector<int> last_reader;        // per slot: the last step reading it (inputs or captures), -1 if none
+  std::vector<std::vector<int>> ends;  // per slot: the steps after which its bytes may be reused
+};
+
+StepFacts facts_from_steps(const CompiledGraph& g) {
+  StepFacts f;
+  size_t m = g.num_slots();
+  f.producer.assign(m, -1);
+  f.last_reader.assign(m, -1);
+  std::vector<std::vector<int>> readers(m);
+  const auto& steps = g.steps();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    int step = static_cast<int>(i);
+    for (int s : steps[i].outputs)
+      if (s >= 0 && f.producer[static_cast<size_t>(s)] < 0) f.producer[static_cast<size_t>(s)] = step;
+    auto read = [&](int s) {
+      if (s < 0) return;
+      auto& r = readers[static_cast<size_t>(s)];
+      if (r.empty() || r.back() != step) r.push_back(step);
+      f.last_reader[static_cast<size_t>(s)] = step;
+    };
+    for (int s : steps[i].inputs) read(s);
+    for (int s : steps[i].captures) read(s);
+  }
+  f.ends.resize(m);
+  for (size_t s = 0; s < m; ++s)
+    f.ends[s] = readers[s].empty() ? std::vector<int>{f.producer[s]} : std::move(readers[s]);
+  return f;
+}
+
+// reach[a] bit b: every schedule runs step a before step b (a path of reads a -> ... -> b), from
+// the steps' reads of values other steps produce. Steps are numbered in a topological order
+// (check_well_formed), so every edge goes forward and one backward sweep closes the relation.
+std::vector<std::vector<uint64_t>> reachability_from_steps(const CompiledGraph& g, const StepFacts& f) {
+  size_t n = g.steps().size(), words = (n + 63) / 64;
+  std::vector<std::vector<int>> succ(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto edge = [&](int s) {
+      if (s < 0) return;
+      int p = f.producer[static_cast<size_t>(s)];
+      if (p >= 0 && p != static_cast<int>(i)) succ[static_cast<size_t>(p)].push_back(static_cast<int>(i));
+    };
+    for (int s : g.steps()[i].inputs) edge(s);
+    for (int s : g.steps()[i].captures) edge(s);
+  }
+  std::vector<std::vector<uint64_t>> reach(n, std::vector<uint64_t>(words, 0));
+  for (size_t a = n; a-- > 0;)
+    for (int b : succ[a]) {
       auto ub = static_cast<size_t>(b);
-      if (a >= b || !c(a, b)) continue;
-      if (p.offset[ua] + p.bytes[ua] > p.offset[ub] && p.offset[ub] + p.bytes[ub] > p.offset[ua])
-        return "'" + g.slot_name(a) + "' and '" + g.slot_name(b) + "' may be live together and overlap";
+      reach[a][ub / 64] |= uint64_t{1} << (ub % 64);
+      for (size_t w = 0; w < words; ++w) reach[a][w] |= reach[ub][w];
+    }
+  return reach;
+}
+
+}  // namespace
+
+std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
+  size_t m = g.num_slots();
+  if (p.offset.size() != m || p.bytes.size() != m) return "the plan is for another graph (slot count)";
+  StepFacts f = facts_from_steps(g);
+  std::vector<char> kept_out(m, 0);  // values that must keep their own buffers
+  for (int s : g.input_slots()) kept_out[static_cast<size_t>(s)] = 1;
+  for (int s : g.output_slots()) kept_out[static_cast<size_t>(s)] = 1;
+  for (int s : g.outer_slots()) kept_out[static_cast<size_t>(s)] = 1;
+  for (const auto& [s, v] : g.constants()) kept_out[static_cast<size_t>(s)] = 1;
+  std::vector<int> placed;
+  for (size_t s = 0; s < m; ++s) {
+    if (p.offset[s] < 0) continue;
+    std::string name = "'" + g.slot_name(static_cast<int>(s)) + "'";
+    if (kept_out[s]) return name + " is a graph input, output, constant or outer value: it may not be in the arena";
+    if (f.producer[s] < 0) return name + " is in the arena but no step produces it";
+    if (p.offset[s] % kArenaAlignment != 0) return name + " is not aligned";
+    if (p.bytes[s] < 0 || p.offset[s] + p.bytes[s] > p.arena_bytes) return name + " does not fit in the arena";
+    placed.push_back(static_cast<int>(s));
+  }
+  // Two placed values conflict when both may be live at once: with a sequential plan, when their
+  // lifetimes [producer, last reader] in the schedule intersect (memory_plan.mlw, Plan.conflict);
+  // with a concurrent one, unless one is dead before the other is written in every schedule.
+  std::vector<std::vector<uint64_t>> reach;
+  bool known_order = !p.concurrent || g.steps().size() <= CompiledGraph::kMaxReachSteps;
+  if (p.concurrent && known_order) reach = reachability_from_steps(g, f);
+  auto precedes = [&](int a, int b) {
+    auto ub = static_cast<size_t>(b);
+    return (reach[static_cast<size_t>(a)][ub / 64] >> (ub % 64)) & 1;
+  };
+  auto dead_before = [&](size_t a, size_t b) {  // a's bytes are free before b is written, in every schedule
+    for (int e : f.ends[a])
+      if (!precedes(e, f.producer[b])) return false;
+    return true;
+  };
+  auto last = [&](size_t s) { return std::max(f.producer[s], f.last_reader[s]); };
+  auto conflict = [&](size_t a, size_t b) {
+    if (!p.concurrent) return f.producer[a] <= last(b) && f.producer[b] <= last(a);
+    return !known_order || (!dead_before(a, b) && !dead_before(b, a));
+  };
+  // Only values whose byte ranges intersect can violate the plan: visit them by offset.
+  std::sort(placed.begin(), placed.end(), [&](int a, int b) { return p.offset[static_cast<size_t>(a)] < p.offset[static_cast<size_t>(b)]; });
+  for (size_t i = 0; i < placed.size(); ++i) {
+    auto a = static_cast<size_t>(placed[i]);
+    for (size_t j = i + 1; j < placed.size(); ++j) {
+      auto b = static_cast<size_t>(placed[j]);
+      if (p.offset[b] >= p.offset[a] + p.bytes[a]) break;  // sorted: no later value starts inside a
+      if (p.bytes[b] == 0 && p.offset[b] == p.offset[a]) continue;  // an empty range at a's start: apart
+      if (conflict(a, b))
+        return "'" + g.slot_name(placed[i]) + "' and '" + g.slot_name(placed[j]) + "' may be live together and overlap";
     }
   }
   if (p.arena_bytes < p.lower_bound_bytes) return "arena below the lower bound";
