@@ -4,6 +4,7 @@
 // (steady state: no check), and check_memory_plan alone on the sequential (linear) and concurrent
 // (dataflow) plans. Medians of R repetitions.
 // Usage: bench_plan_checks MODEL [RUNS] [DIM=VALUE ...]   (symbolic dimensions not given are 1)
+//        bench_plan_checks --chain N [RUNS]   (a chain of N Relu nodes: the arena reuses two buffers)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,6 +53,31 @@ sonnx::NamedValues inputs_for(const sonnx::Model& m, const std::map<std::string,
   return in;
 }
 
+// x -> Relu -> Relu -> ... (n nodes) on float[64]: every value but the last in the arena, in two
+// alternating buffers, the worst case for a check that compares values sharing bytes.
+sonnx::Model chain_model(int n) {
+  sonnx::Model m;
+  m.ir_version = 8;
+  m.opset_imports[""] = 13;
+  m.graph.path = "main";
+  sonnx::TypeInfo t;
+  t.kind = sonnx::TypeInfo::Kind::Tensor;
+  t.elem = sonnx::DType::Float;
+  t.shape = std::vector<sonnx::Dim>{sonnx::Dim{64, ""}};
+  m.graph.inputs.push_back({"v0", t});
+  for (int i = 1; i <= n; ++i) {
+    sonnx::Node node;
+    node.name = "n" + std::to_string(i);
+    node.op_type = "Relu";
+    node.inputs = {"v" + std::to_string(i - 1)};
+    node.outputs = {"v" + std::to_string(i)};
+    node.index = m.graph.nodes.size();
+    m.graph.nodes.push_back(node);
+  }
+  m.graph.outputs.push_back({"v" + std::to_string(n), t});
+  return m;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -66,7 +92,14 @@ int main(int argc, char** argv) {
     auto eq = a.find('=');
     if (eq != std::string::npos) dims[a.substr(0, eq)] = std::stoll(a.substr(eq + 1));
   }
-  auto lm = sonnx::prepare_model(argv[1]);
+  std::unique_ptr<sonnx::LoadedModel> lm;
+  if (std::string(argv[1]) == "--chain") {
+    lm = std::make_unique<sonnx::LoadedModel>();
+    lm->ir = chain_model(argc > 2 ? std::atoi(argv[2]) : 1000);
+    runs = argc > 3 ? std::atoi(argv[3]) : 5;
+  } else {
+    lm = sonnx::prepare_model(argv[1]);
+  }
   const sonnx::Model& model = lm->ir;
   sonnx::NamedValues in = inputs_for(model, dims);
 

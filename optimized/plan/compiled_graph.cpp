@@ -285,7 +285,7 @@ std::string check_step_tables(const CompiledGraph& g) {
   size_t m = g.num_slots(), n = g.steps().size();
   std::vector<int> producer(m, -1);
   std::vector<std::vector<int>> readers(m);
-  std::vector<std::set<int>> preds(n);
+  std::vector<std::vector<int>> preds(n);
   for (size_t i = 0; i < n; ++i) {
     const Step& step = g.steps()[i];
     for (int s : step.outputs)
@@ -297,10 +297,12 @@ std::string check_step_tables(const CompiledGraph& g) {
       if (s < 0) return;
       auto& r = readers[static_cast<size_t>(s)];
       if (r.empty() || r.back() != static_cast<int>(i)) r.push_back(static_cast<int>(i));
-      if (producer[static_cast<size_t>(s)] >= 0) preds[i].insert(producer[static_cast<size_t>(s)]);
+      if (producer[static_cast<size_t>(s)] >= 0) preds[i].push_back(producer[static_cast<size_t>(s)]);
     };
     for (int s : step.inputs) read(s);
     for (int s : step.captures) read(s);
+    std::sort(preds[i].begin(), preds[i].end());
+    preds[i].erase(std::unique(preds[i].begin(), preds[i].end()), preds[i].end());
   }
   for (size_t s = 0; s < m; ++s) {
     int slot = static_cast<int>(s);

@@ -1,6 +1,8 @@
 #include "memory_plan.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 #include <string>
 #include <utility>
 
@@ -160,6 +162,7 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
   // Two placed values conflict when both may be live at once: with a sequential plan, when their
   // lifetimes [producer, last reader] in the schedule intersect (memory_plan.mlw, Plan.conflict);
   // with a concurrent one, unless one is dead before the other is written in every schedule.
+  // Conflicting values must have separated byte ranges (Plan.valid_plan).
   std::vector<std::vector<uint64_t>> reach;
   bool known_order = !p.concurrent || g.steps().size() <= CompiledGraph::kMaxReachSteps;
   if (p.concurrent && known_order) reach = reachability_from_steps(g, f);
@@ -173,20 +176,50 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
     return true;
   };
   auto last = [&](size_t s) { return std::max(f.producer[s], f.last_reader[s]); };
-  auto conflict = [&](size_t a, size_t b) {
-    if (!p.concurrent) return f.producer[a] <= last(b) && f.producer[b] <= last(a);
-    return !known_order || (!dead_before(a, b) && !dead_before(b, a));
+  auto conflict = [&](size_t a, size_t b) { return !known_order || (!dead_before(a, b) && !dead_before(b, a)); };
+  auto overlap_error = [&](size_t a, size_t b) {
+    return "'" + g.slot_name(static_cast<int>(a)) + "' and '" + g.slot_name(static_cast<int>(b)) +
+           "' may be live together and overlap";
   };
-  // Only values whose byte ranges intersect can violate the plan: visit them by offset.
-  std::sort(placed.begin(), placed.end(), [&](int a, int b) { return p.offset[static_cast<size_t>(a)] < p.offset[static_cast<size_t>(b)]; });
-  for (size_t i = 0; i < placed.size(); ++i) {
-    auto a = static_cast<size_t>(placed[i]);
-    for (size_t j = i + 1; j < placed.size(); ++j) {
-      auto b = static_cast<size_t>(placed[j]);
-      if (p.offset[b] >= p.offset[a] + p.bytes[a]) break;  // sorted: no later value starts inside a
-      if (p.bytes[b] == 0 && p.offset[b] == p.offset[a]) continue;  // an empty range at a's start: apart
-      if (conflict(a, b))
-        return "'" + g.slot_name(placed[i]) + "' and '" + g.slot_name(placed[j]) + "' may be live together and overlap";
+  // Byte ranges [off, off + bytes) apart (memory_plan.mlw, Plan.separated).
+  auto separated = [&](size_t a, size_t b) {
+    return p.offset[a] + p.bytes[a] <= p.offset[b] || p.offset[b] + p.bytes[b] <= p.offset[a];
+  };
+  if (!p.concurrent) {
+    // Sweep over the steps: values enter at their producer's step and leave after their last
+    // reader's; the live ones are kept ordered by (offset, end). While the plan is valid they are
+    // pairwise apart, so their ends grow with their offsets, and an entering value can only
+    // overlap the live value just before it in that order or those starting inside its range.
+    std::vector<int> by_first = placed, by_last = placed;
+    std::sort(by_first.begin(), by_first.end(), [&](int a, int b) { return f.producer[static_cast<size_t>(a)] < f.producer[static_cast<size_t>(b)]; });
+    std::sort(by_last.begin(), by_last.end(), [&](int a, int b) { return last(static_cast<size_t>(a)) < last(static_cast<size_t>(b)); });
+    using Key = std::tuple<int64_t, int64_t, int>;  // offset, end, slot
+    auto key = [&](size_t s) { return Key{p.offset[s], p.offset[s] + p.bytes[s], static_cast<int>(s)}; };
+    std::set<Key> live;
+    size_t gone = 0;
+    for (int entering : by_first) {
+      auto v = static_cast<size_t>(entering);
+      for (; gone < by_last.size() && last(static_cast<size_t>(by_last[gone])) < f.producer[v]; ++gone)
+        live.erase(key(static_cast<size_t>(by_last[gone])));
+      auto it = live.lower_bound(key(v));
+      if (it != live.begin()) {
+        auto before = static_cast<size_t>(std::get<2>(*std::prev(it)));
+        if (!separated(before, v)) return overlap_error(before, v);
+      }
+      for (; it != live.end() && std::get<0>(*it) < p.offset[v] + p.bytes[v]; ++it)
+        if (!separated(static_cast<size_t>(std::get<2>(*it)), v)) return overlap_error(static_cast<size_t>(std::get<2>(*it)), v);
+      live.insert(key(v));
+    }
+  } else {
+    // Any two values may conflict: compare those whose byte ranges intersect, visited by offset.
+    std::sort(placed.begin(), placed.end(), [&](int a, int b) { return p.offset[static_cast<size_t>(a)] < p.offset[static_cast<size_t>(b)]; });
+    for (size_t i = 0; i < placed.size(); ++i) {
+      auto a = static_cast<size_t>(placed[i]);
+      for (size_t j = i + 1; j < placed.size(); ++j) {
+        auto b = static_cast<size_t>(placed[j]);
+        if (p.offset[b] >= p.offset[a] + p.bytes[a]) break;  // sorted: no later value starts inside a
+        if (!separated(a, b) && conflict(a, b)) return overlap_error(a, b);
+      }
     }
   }
   if (p.arena_bytes < p.lower_bound_bytes) return "arena below the lower bound";
