@@ -18,12 +18,15 @@
 
 namespace sonnx::oracle {
 
-// A run-time trap the specification allows: a fragment of the message, and why it is allowed.
+// A run-time trap the specification allows: the change that can produce it ("" any), a fragment
+// of the message, and why it is allowed.
 struct AllowedTrap {
+  std::string change;
   std::string fragment;
   std::string reason;
 };
 const std::vector<AllowedTrap>& allowed_traps();
+const AllowedTrap* match_allowed(const std::string& change, const std::string& message);
 
 // A finding reported (issue 14) whose fix belongs to another part (the validator): the change
 // that produces it, a fragment of the failure message, and the bug. The long run and the property
