@@ -90,10 +90,7 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
   execute_impl(frame);
   if (!plan_) {
     auto plan = std::make_shared<MemoryPlan>(make_memory_plan(g, measured, options_.planner, needs_concurrent_plan()));
-#ifdef SONNX_CHECK_INVARIANTS
-    // The proven invariant (spec/memory_plan.mlw, Planners.plan_in_order), executed on this plan.
-    if (std::string why = check_memory_plan(g, *plan); !why.empty()) throw InternalError("invalid memory plan: " + why);
-#endif
+    // add_plan checks it (check_memory_plan) before any executor may use it.
     plan_ = model_->add_plan(key, std::move(plan));
     made_plan = true;
   }

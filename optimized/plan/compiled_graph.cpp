@@ -43,9 +43,11 @@ CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOp
   for (int s : output_slots_) is_output_[static_cast<size_t>(s)] = 1;
   build_dependencies();
   choose_layouts();
-#ifdef SONNX_CHECK_INVARIANTS
-  if (std::string why = check_well_formed(*this); !why.empty()) throw InternalError("graph " + g.path + ": " + why);
-#endif
+  // In every build: the model's well-formedness as the schedule sees it (a Trap: a model run
+  // without the check may break it), then the tables the executors use against the steps (an
+  // InternalError: a bug here).
+  if (std::string why = check_well_formed(*this); !why.empty()) throw Trap("graph " + g.path + " is not well formed: " + why);
+  if (std::string why = check_step_tables(*this); !why.empty()) throw InternalError("graph " + g.path + ": " + why);
   for (const auto& n : g.nodes)
     for (const auto& a : n.attributes) {
       if (a.g) subgraphs_[a.g.get()] = std::make_unique<CompiledGraph>(model, *a.g, options);
@@ -252,24 +254,82 @@ bool CompiledGraph::precedes(int a, int b) const {
 }
 
 std::string check_well_formed(const CompiledGraph& g) {
-  std::vector<char> available(g.num_slots(), 0);
-  for (int s : g.input_slots()) available[static_cast<size_t>(s)] = 1;
-  for (const auto& [s, v] : g.constants()) available[static_cast<size_t>(s)] = 1;
-  for (int s : g.outer_slots()) available[static_cast<size_t>(s)] = 1;
-  std::vector<int> producers(g.num_slots(), 0);
+  // What is defined before the first step: graph inputs, constants and outer values.
+  std::vector<char> given(g.num_slots(), 0), available(g.num_slots(), 0);
+  for (int s : g.input_slots()) given[static_cast<size_t>(s)] = 1;
+  for (const auto& [s, v] : g.constants()) given[static_cast<size_t>(s)] = 1;
+  for (int s : g.outer_slots()) given[static_cast<size_t>(s)] = 1;
+  available = given;
+  std::vector<int> produced_by(g.num_slots(), -1);
   for (size_t i = 0; i < g.steps().size(); ++i) {
     const Step& step = g.steps()[i];
-    std::vector<int> reads(step.inputs.begin(), step.inputs.end());
-    reads.insert(reads.end(), step.captures.begin(), step.captures.end());
-    for (int s : reads)
-      if (s >= 0 && !available[static_cast<size_t>(s)] && g.producer(s) >= 0)
-        return "step " + std::to_string(i) + " (" + step.label() + ") reads '" + g.slot_name(s) + "' before the step that produces it";
+    auto check_read = [&](int s) -> std::string {
+      if (s >= 0 && !available[static_cast<size_t>(s)])
+        return "step " + std::to_string(i) + " (" + step.label() + ") reads '" + g.slot_name(s) +
+               "', which no earlier step produces (STRUCT-DEFINED, STRUCT-TOPO-ORDER)";
+      return "";
+    };
+    for (int s : step.inputs)
+      if (std::string why = check_read(s); !why.empty()) return why;
+    for (int s : step.captures)
+      if (std::string why = check_read(s); !why.empty()) return why;
+    for (int s : step.outputs) {
+      if (s < 0) continue;
+      auto us = static_cast<size_t>(s);
+      if (given[us]) return "step " + std::to_string(i) + " (" + step.label() + ") assigns '" + g.slot_name(s) +
+                            "', a graph input, constant or outer value (STRUCT-SSA)";
+      if (produced_by[us] >= 0) return "'" + g.slot_name(s) + "' is produced twice (STRUCT-SSA)";
+      produced_by[us] = static_cast<int>(i);
+      available[us] = 1;
+    }
+  }
+  return "";
+}
+
+std::string check_step_tables(const CompiledGraph& g) {
+  size_t m = g.num_slots(), n = g.steps().size();
+  std::vector<int> producer(m, -1);
+  std::vector<std::vector<int>> readers(m);
+  std::vector<std::vector<int>> preds(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Step& step = g.steps()[i];
     for (int s : step.outputs)
-      if (s >= 0) {
-        if (++producers[static_cast<size_t>(s)] > 1) return "'" + g.slot_name(s) + "' is produced twice";
-        if (g.producer(s) != static_cast<int>(i)) return "'" + g.slot_name(s) + "' has the wrong producer";
-        available[static_cast<size_t>(s)] = 1;
-      }
+      if (s >= 0 && producer[static_cast<size_t>(s)] < 0) producer[static_cast<size_t>(s)] = static_cast<int>(i);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Step& step = g.steps()[i];
+    auto read = [&](int s) {
+      if (s < 0) return;
+      auto& r = readers[static_cast<size_t>(s)];
+      if (r.empty() || r.back() != static_cast<int>(i)) r.push_back(static_cast<int>(i));
+      if (producer[static_cast<size_t>(s)] >= 0) preds[i].push_back(producer[static_cast<size_t>(s)]);
+    };
+    for (int s : step.inputs) read(s);
+    for (int s : step.captures) read(s);
+    std::sort(preds[i].begin(), preds[i].end());
+    preds[i].erase(std::unique(preds[i].begin(), preds[i].end()), preds[i].end());
+  }
+  for (size_t s = 0; s < m; ++s) {
+    int slot = static_cast<int>(s);
+    if (g.producer(slot) != producer[s]) return "the producer table disagrees with the steps for '" + g.slot_name(slot) + "'";
+    if (g.readers(slot) != readers[s]) return "the reader table disagrees with the steps for '" + g.slot_name(slot) + "'";
+  }
+  std::vector<char> output(m, 0);
+  for (int s : g.output_slots()) output[static_cast<size_t>(s)] = 1;
+  for (size_t s = 0; s < m; ++s)
+    if (g.is_output(static_cast<int>(s)) != static_cast<bool>(output[s]))
+      return "the output table disagrees with the graph outputs for '" + g.slot_name(static_cast<int>(s)) + "'";
+  std::vector<std::vector<int>> succ(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (g.num_predecessors()[i] != static_cast<int>(preds[i].size()))
+      return "step " + std::to_string(i) + " waits for " + std::to_string(g.num_predecessors()[i]) + " steps, its reads name " +
+             std::to_string(preds[i].size());
+    for (int p : preds[i]) succ[static_cast<size_t>(p)].push_back(static_cast<int>(i));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<int> have = g.successors()[i];
+    std::sort(have.begin(), have.end());
+    if (have != succ[i]) return "the successors of step " + std::to_string(i) + " disagree with the steps' reads";
   }
   return "";
 }

@@ -110,10 +110,15 @@ class CompiledGraph {
 };
 
 // The well-formedness the proofs assume, checked on a compiled graph (spec/structure.md,
-// execution.md): every value is produced by at most one step (STRUCT-SSA), every value a step reads
-// is an input, a constant, an outer value or produced by an earlier step (STRUCT-DEFINED and
-// STRUCT-TOPO-ORDER for the schedule). Returns the first violation, or "". Test builds run it on
-// every compiled graph (SONNX_CHECK_INVARIANTS).
+// execution.md): every value is produced by at most one step and never one that is a graph input,
+// constant or outer value (STRUCT-SSA), every value a step reads (inputs and captures) is an input,
+// a constant, an outer value or produced by an earlier step (STRUCT-DEFINED and STRUCT-TOPO-ORDER
+// for the schedule). Computed from the steps alone. Returns the first violation, or "". Every
+// build runs it on every compiled graph (a Trap when it fails: a model run without the check).
 std::string check_well_formed(const CompiledGraph& g);
+// The tables the executors use (producer, readers, graph outputs, predecessor counts, successors)
+// against the same facts recomputed from the steps; "" when they agree. Every build runs it on
+// every compiled graph (an InternalError when it fails).
+std::string check_step_tables(const CompiledGraph& g);
 
 }  // namespace sonnx

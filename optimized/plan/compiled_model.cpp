@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include "reference/interp/inliner.h"
+#include "reference/model/errors.h"
 
 namespace sonnx {
 
@@ -34,6 +35,12 @@ std::shared_ptr<const MemoryPlan> CompiledModel::find_plan(const PlanKey& key) c
 
 std::shared_ptr<const MemoryPlan> CompiledModel::add_plan(const PlanKey& key,
                                                           std::shared_ptr<const MemoryPlan> plan) const {
+  // The proven invariant (spec/memory_plan.mlw, Planners.plan_in_order), executed on every plan an
+  // executor may use, in every build: a plan that fails it is a bug in the planner.
+  if (plan->concurrent != std::get<2>(key))
+    throw InternalError(std::string("invalid memory plan: a ") + (plan->concurrent ? "concurrent" : "sequential") +
+                        " plan stored for the other conflict model");
+  if (std::string why = check_memory_plan(*root_, *plan); !why.empty()) throw InternalError("invalid memory plan: " + why);
   std::lock_guard lock(mutex_);
   return plans_.emplace(key, std::move(plan)).first->second;
 }

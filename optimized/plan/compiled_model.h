@@ -26,7 +26,8 @@ class CompiledModel {
 
   using PlanKey = std::tuple<std::string, Planner, bool>;  // signature, planner, concurrent
   std::shared_ptr<const MemoryPlan> find_plan(const PlanKey& key) const;
-  // Stores the plan unless another thread stored one first; returns the stored one.
+  // Checks the plan (check_memory_plan, in every build; InternalError when it is invalid), then
+  // stores it unless another thread stored one first; returns the stored one.
   std::shared_ptr<const MemoryPlan> add_plan(const PlanKey& key, std::shared_ptr<const MemoryPlan> plan) const;
 
  private:

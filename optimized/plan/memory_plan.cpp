@@ -5,6 +5,8 @@
 #include "memory_plan.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 #include <string>
 #include <utility>
 
@@ -79,19 +81,149 @@ MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& 
   return p;
 }
 
-std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
-  Conflicts c{g, p};
-  std::vector<int> placed;
-  for (size_t s = 0; s < p.offset.size(); ++s)
-    if (p.offset[s] >= 0) placed.push_back(static_cast<int>(s));
-  for (int a : placed) {
-    auto ua = static_cast<size_t>(a);
-    if (p.offset[ua] + p.bytes[ua] > p.arena_bytes) return "'" + g.slot_name(a) + "' does not fit in the arena";
-    for (int b : placed) {
+namespace {
+
+// What the check knows of the graph, recomputed by walking the compiled steps (the schedule the
+// plan is for): never the plan's own first/last, nor the graph's precomputed reader lists.
+struct StepFacts {
+  std::vector<int> producer;           // per slot: the first step writing it, -1 if none
+  std::vector<int> last_reader;        // per slot: the last step reading it (inputs or captures), -1 if none
+  std::vector<std::vector<int>> ends;  // per slot: the steps after which its bytes may be reused
+};
+
+StepFacts facts_from_steps(const CompiledGraph& g) {
+  StepFacts f;
+  size_t m = g.num_slots();
+  f.producer.assign(m, -1);
+  f.last_reader.assign(m, -1);
+  std::vector<std::vector<int>> readers(m);
+  const auto& steps = g.steps();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    int step = static_cast<int>(i);
+    for (int s : steps[i].outputs)
+      if (s >= 0 && f.producer[static_cast<size_t>(s)] < 0) f.producer[static_cast<size_t>(s)] = step;
+    auto read = [&](int s) {
+      if (s < 0) return;
+      auto& r = readers[static_cast<size_t>(s)];
+      if (r.empty() || r.back() != step) r.push_back(step);
+      f.last_reader[static_cast<size_t>(s)] = step;
+    };
+    for (int s : steps[i].inputs) read(s);
+    for (int s : steps[i].captures) read(s);
+  }
+  f.ends.resize(m);
+  for (size_t s = 0; s < m; ++s)
+    f.ends[s] = readers[s].empty() ? std::vector<int>{f.producer[s]} : std::move(readers[s]);
+  return f;
+}
+
+// reach[a] bit b: every schedule runs step a before step b (a path of reads a -> ... -> b), from
+// the steps' reads of values other steps produce. Steps are numbered in a topological order
+// (check_well_formed), so every edge goes forward and one backward sweep closes the relation.
+std::vector<std::vector<uint64_t>> reachability_from_steps(const CompiledGraph& g, const StepFacts& f) {
+  size_t n = g.steps().size(), words = (n + 63) / 64;
+  std::vector<std::vector<int>> succ(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto edge = [&](int s) {
+      if (s < 0) return;
+      int p = f.producer[static_cast<size_t>(s)];
+      if (p >= 0 && p != static_cast<int>(i)) succ[static_cast<size_t>(p)].push_back(static_cast<int>(i));
+    };
+    for (int s : g.steps()[i].inputs) edge(s);
+    for (int s : g.steps()[i].captures) edge(s);
+  }
+  std::vector<std::vector<uint64_t>> reach(n, std::vector<uint64_t>(words, 0));
+  for (size_t a = n; a-- > 0;)
+    for (int b : succ[a]) {
       auto ub = static_cast<size_t>(b);
-      if (a >= b || !c(a, b)) continue;
-      if (p.offset[ua] + p.bytes[ua] > p.offset[ub] && p.offset[ub] + p.bytes[ub] > p.offset[ua])
-        return "'" + g.slot_name(a) + "' and '" + g.slot_name(b) + "' may be live together and overlap";
+      reach[a][ub / 64] |= uint64_t{1} << (ub % 64);
+      for (size_t w = 0; w < words; ++w) reach[a][w] |= reach[ub][w];
+    }
+  return reach;
+}
+
+}  // namespace
+
+std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
+  size_t m = g.num_slots();
+  if (p.offset.size() != m || p.bytes.size() != m) return "the plan is for another graph (slot count)";
+  StepFacts f = facts_from_steps(g);
+  std::vector<char> kept_out(m, 0);  // values that must keep their own buffers
+  for (int s : g.input_slots()) kept_out[static_cast<size_t>(s)] = 1;
+  for (int s : g.output_slots()) kept_out[static_cast<size_t>(s)] = 1;
+  for (int s : g.outer_slots()) kept_out[static_cast<size_t>(s)] = 1;
+  for (const auto& [s, v] : g.constants()) kept_out[static_cast<size_t>(s)] = 1;
+  std::vector<int> placed;
+  for (size_t s = 0; s < m; ++s) {
+    if (p.offset[s] < 0) continue;
+    std::string name = "'" + g.slot_name(static_cast<int>(s)) + "'";
+    if (kept_out[s]) return name + " is a graph input, output, constant or outer value: it may not be in the arena";
+    if (f.producer[s] < 0) return name + " is in the arena but no step produces it";
+    if (p.offset[s] % kArenaAlignment != 0) return name + " is not aligned";
+    if (p.bytes[s] < 0 || p.offset[s] + p.bytes[s] > p.arena_bytes) return name + " does not fit in the arena";
+    placed.push_back(static_cast<int>(s));
+  }
+  // Two placed values conflict when both may be live at once: with a sequential plan, when their
+  // lifetimes [producer, last reader] in the schedule intersect (memory_plan.mlw, Plan.conflict);
+  // with a concurrent one, unless one is dead before the other is written in every schedule.
+  // Conflicting values must have separated byte ranges (Plan.valid_plan).
+  std::vector<std::vector<uint64_t>> reach;
+  bool known_order = !p.concurrent || g.steps().size() <= CompiledGraph::kMaxReachSteps;
+  if (p.concurrent && known_order) reach = reachability_from_steps(g, f);
+  auto precedes = [&](int a, int b) {
+    auto ub = static_cast<size_t>(b);
+    return (reach[static_cast<size_t>(a)][ub / 64] >> (ub % 64)) & 1;
+  };
+  auto dead_before = [&](size_t a, size_t b) {  // a's bytes are free before b is written, in every schedule
+    for (int e : f.ends[a])
+      if (!precedes(e, f.producer[b])) return false;
+    return true;
+  };
+  auto last = [&](size_t s) { return std::max(f.producer[s], f.last_reader[s]); };
+  auto conflict = [&](size_t a, size_t b) { return !known_order || (!dead_before(a, b) && !dead_before(b, a)); };
+  auto overlap_error = [&](size_t a, size_t b) {
+    return "'" + g.slot_name(static_cast<int>(a)) + "' and '" + g.slot_name(static_cast<int>(b)) +
+           "' may be live together and overlap";
+  };
+  // Byte ranges [off, off + bytes) apart (memory_plan.mlw, Plan.separated).
+  auto separated = [&](size_t a, size_t b) {
+    return p.offset[a] + p.bytes[a] <= p.offset[b] || p.offset[b] + p.bytes[b] <= p.offset[a];
+  };
+  if (!p.concurrent) {
+    // Sweep over the steps: values enter at their producer's step and leave after their last
+    // reader's; the live ones are kept ordered by (offset, end). While the plan is valid they are
+    // pairwise apart, so their ends grow with their offsets, and an entering value can only
+    // overlap the live value just before it in that order or those starting inside its range.
+    std::vector<int> by_first = placed, by_last = placed;
+    std::sort(by_first.begin(), by_first.end(), [&](int a, int b) { return f.producer[static_cast<size_t>(a)] < f.producer[static_cast<size_t>(b)]; });
+    std::sort(by_last.begin(), by_last.end(), [&](int a, int b) { return last(static_cast<size_t>(a)) < last(static_cast<size_t>(b)); });
+    using Key = std::tuple<int64_t, int64_t, int>;  // offset, end, slot
+    auto key = [&](size_t s) { return Key{p.offset[s], p.offset[s] + p.bytes[s], static_cast<int>(s)}; };
+    std::set<Key> live;
+    size_t gone = 0;
+    for (int entering : by_first) {
+      auto v = static_cast<size_t>(entering);
+      for (; gone < by_last.size() && last(static_cast<size_t>(by_last[gone])) < f.producer[v]; ++gone)
+        live.erase(key(static_cast<size_t>(by_last[gone])));
+      auto it = live.lower_bound(key(v));
+      if (it != live.begin()) {
+        auto before = static_cast<size_t>(std::get<2>(*std::prev(it)));
+        if (!separated(before, v)) return overlap_error(before, v);
+      }
+      for (; it != live.end() && std::get<0>(*it) < p.offset[v] + p.bytes[v]; ++it)
+        if (!separated(static_cast<size_t>(std::get<2>(*it)), v)) return overlap_error(static_cast<size_t>(std::get<2>(*it)), v);
+      live.insert(key(v));
+    }
+  } else {
+    // Any two values may conflict: compare those whose byte ranges intersect, visited by offset.
+    std::sort(placed.begin(), placed.end(), [&](int a, int b) { return p.offset[static_cast<size_t>(a)] < p.offset[static_cast<size_t>(b)]; });
+    for (size_t i = 0; i < placed.size(); ++i) {
+      auto a = static_cast<size_t>(placed[i]);
+      for (size_t j = i + 1; j < placed.size(); ++j) {
+        auto b = static_cast<size_t>(placed[j]);
+        if (p.offset[b] >= p.offset[a] + p.bytes[a]) break;  // sorted: no later value starts inside a
+        if (!separated(a, b) && conflict(a, b)) return overlap_error(a, b);
+      }
     }
   }
   if (p.arena_bytes < p.lower_bound_bytes) return "arena below the lower bound";

@@ -29,8 +29,13 @@ struct MemoryPlan {
 MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& tensor_bytes, Planner planner,
                             bool concurrent);
 
-// Checks the plan's invariant (spec/memory_plan.md §2) against the conflict relation it was made
-// for; returns a description of the first violation, or "" when valid. Used by tests.
+// Checks the plan's invariant (spec/memory_plan.md §2, memory_plan.mlw Plan.valid_plan and within)
+// against the conflict relation it was made for; returns a description of the first violation, or
+// "" when valid. Lifetimes (producer, readers) and, for a concurrent plan, the order between steps
+// are recomputed by walking the compiled steps, never read from the plan (its first/last) or the
+// graph's precomputed tables, so a plan that shortened a lifetime is caught. Runs in every build on
+// every plan that enters a CompiledModel's cache (CompiledModel::add_plan); cheap: linear in the
+// steps plus the pairs of values whose byte ranges intersect.
 std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& plan);
 
 }  // namespace sonnx
