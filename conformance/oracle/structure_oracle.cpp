@@ -148,17 +148,17 @@ bool dep(const Graph& g, size_t j, size_t k) {
 //   /\ (forall j k x. is_node g j -> is_node g k -> present x ->
 //      nmem x (outs (body g j)) -> nmem x (outs (body g k)) -> j = k)
 //   /\ (forall k. is_node g k -> nodup (outs (body g k)))
-bool ssa_flat(const Visible& outer, const Graph& g) {
+bool ssa_flat(const Visible& outer, const Graph& g, bool top) {
   const auto u = universe(outer, g);
   for (const auto& x : u)
     if (present(x) && assigned(g, x) && outer.count(x)) return false;
   if (!nodup(inputs(g))) return false;
-  // STRUCT-SSA input+initializer: see issue 14 decision. structure.mlw forbids a name that is both
-  // a graph input and an initializer; the validator (reference/check/structure.cpp) accepts it as
-  // one value whose initializer is the default, and then ignores such initializers altogether (two
-  // initializers of an input's name are not reported). The oracle follows the code here, and only
-  // here: set this to false to transcribe the theory as written.
-  const bool input_may_have_initializer = true;
+  // STRUCT-SSA input+initializer: see issue 14 decision (spec/structure.md §6). structure.mlw
+  // forbids a name that is both a graph input and an initializer; sonnx allows it in the main graph
+  // only, where the initializer is the input's default (IR.md; the sonnx profile rejects it by
+  // SONNX-NO-INPUT-DEFAULT), and the validator then ignores such initializers (two initializers of
+  // an input's name are not reported). A subgraph (IR version >= 4) follows the theory as written.
+  const bool input_may_have_initializer = top;
   if (input_may_have_initializer) {
     Names own_inits;  // initializers that are not defaults of a graph input
     for (const auto& x : inits(g))
@@ -271,11 +271,11 @@ bool no_dead_node(const Graph& g) {
 // inductive ssa visible graph =
 //   | ssa_intro: ssa_flat outer g -> (forall k s. is_node g k -> gmem s (subs (body g k)) ->
 //                  ssa (extend outer g) s) -> ssa outer g
-bool ssa(const Visible& outer, const Graph& g) {
-  if (!ssa_flat(outer, g)) return false;
+bool ssa(const Visible& outer, const Graph& g, bool top) {
+  if (!ssa_flat(outer, g, top)) return false;
   for (size_t k = 0; k < nn(g); ++k)
     for (const Graph* s : subs(g, k))
-      if (!ssa(extend(outer, g), *s)) return false;
+      if (!ssa(extend(outer, g), *s, false)) return false;
   return true;
 }
 
@@ -303,12 +303,12 @@ bool topo_sorted(const Visible& outer, const Graph& g) {
 }
 
 namespace {
-void levels(const Graph& g, const Visible& outer, std::vector<LevelVerdict>& out) {
+void levels(const Graph& g, const Visible& outer, std::vector<LevelVerdict>& out, bool top) {
   LevelVerdict v;
   v.path = g.path;
   v.graph = &g;
   v.outer = outer;
-  v.ssa = ssa_flat(outer, g);
+  v.ssa = ssa_flat(outer, g, top);
   v.defined = defined_flat(outer, g);
   v.output = output_flat(outer, g);
   v.topo = topo_flat(outer, g);
@@ -316,13 +316,13 @@ void levels(const Graph& g, const Visible& outer, std::vector<LevelVerdict>& out
   for (bool u : useful(g)) v.dead_nodes += u ? 0 : 1;
   out.push_back(std::move(v));
   for (size_t k = 0; k < nn(g); ++k)
-    for (const Graph* s : subs(g, k)) levels(*s, extend(outer, g), out);
+    for (const Graph* s : subs(g, k)) levels(*s, extend(outer, g), out, false);
 }
 }  // namespace
 
 std::vector<LevelVerdict> level_verdicts(const Graph& main) {
   std::vector<LevelVerdict> out;
-  levels(main, {}, out);
+  levels(main, {}, out, true);
   return out;
 }
 

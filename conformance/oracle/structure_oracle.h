@@ -26,7 +26,8 @@ bool node_reads(const Graph& g, size_t k, const std::string& x);
 bool dep(const Graph& g, size_t j, size_t k);
 Visible extend(const Visible& outer, const Graph& g);
 
-bool ssa_flat(const Visible& outer, const Graph& g);      // STRUCT-SSA
+// top: the main graph, where an input may have an initializer (its default); see ssa_flat's comment.
+bool ssa_flat(const Visible& outer, const Graph& g, bool top = true);  // STRUCT-SSA
 bool defined_flat(const Visible& outer, const Graph& g);  // STRUCT-DEFINED
 bool output_flat(const Visible& outer, const Graph& g);   // STRUCT-OUTPUT
 bool topo_flat(const Visible& outer, const Graph& g);     // STRUCT-TOPO-ORDER
@@ -35,7 +36,7 @@ std::vector<bool> useful(const Graph& g);                 // per node (SONNX-DEA
 bool no_dead_node(const Graph& g);                        // SONNX-DEAD-NODE
 
 // The inductive predicates over the main graph and every subgraph (ssa, well_defined, topo_sorted).
-bool ssa(const Visible& outer, const Graph& g);
+bool ssa(const Visible& outer, const Graph& g, bool top = true);
 bool well_defined(const Visible& outer, const Graph& g);
 bool topo_sorted(const Visible& outer, const Graph& g);
 
