@@ -6,6 +6,7 @@
 // - Version 19 adds the float8 types and `saturate`; 21 int4/uint4; 23 float4e2m1; 24 float8e8m0
 //   and `round_mode`, and under saturation ±inf becomes ±max in the fnuz types (NaN before);
 //   25 int2/uint2. A type is refused by the versions before the one that brings it.
+// Relies on ops/elementwise.mlw UnaryOps.cast_exact: Cast keeps every value representable in the target type.
 #include "support/cast.h"
 
 namespace sonnx {

@@ -5,6 +5,7 @@
 // - Version 11 on: lo and hi are optional scalar inputs of the input's type; an omitted bound is
 //   numeric_limits<T>::lowest() / max() as the schema says (so ±inf are clipped to the largest
 //   finite values). Version 12 adds integer types, 13 bfloat16.
+// Relies on ops/elementwise.mlw UnaryOps.clip_range: with min <= max Clip lands in [min, max] and keeps values already there.
 #include "support/shape.h"
 #include "support/elementwise.h"
 

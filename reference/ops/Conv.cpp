@@ -3,6 +3,8 @@
 // with elements of the padding contributing nothing. Versions 1 and 11 differ only in how the
 // documentation words auto_pad; the arithmetic is the same, so one kernel serves both.
 // Relies on ops/ops.mlw Conv.out_size_pos: Conv output sizes are positive when the window fits.
+// Relies on ops/conv.mlw Axis.window_in_padding: every input position a Conv window reads lies in the input or the resolved padding, for every auto_pad.
+// Relies on ops/conv.mlw Axis.same_out: SAME_UPPER and SAME_LOWER give ceil(H / s) outputs, in both ceil modes.
 #include "support/shape.h"
 #include "support/window.h"
 

@@ -11,6 +11,8 @@
 // NaN (the first NaN is the one selected), as numpy's max does. A window lying wholly in the
 // padding yields the type's lowest value (−∞ for floating types) and index −1.
 // Relies on ops/ops.mlw MaxPool.window_start: MaxPool windows start before the end padding, in both ceil modes.
+// Relies on ops/conv.mlw Axis.window_meets_input: with pads at most (k-1)*d and H >= d every pooling window meets the input.
+// Relies on ops/pooling.mlw MaxPoolNd.maxpool_unique: MaxPool values are unique, whatever storage_order and tie-breaking.
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/window.h"
