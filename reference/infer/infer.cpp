@@ -237,14 +237,15 @@ class Engine {
     for (const auto& in : inputs) types.push_back(in.type ? *in.type : TypeInfo{});
     Function fn;
     std::string why;
+    std::string prefix = fresh_prefix("__infer", counter_, model_names_);  // fresh: see inliner.h
+    std::vector<Node> body;
     try {
       if (!build_function_body(model_, n, node_opset(model_, n), types, fn, why)) return false;
+      body = expand_call(n, fn, prefix);
     } catch (const std::exception& e) {
       error(g, &n, std::string("cannot build the function body: ") + e.what());
       return false;
     }
-    std::string prefix = fresh_prefix("__infer", counter_, model_names_);  // fresh: see inliner.h
-    std::vector<Node> body = expand_call(n, fn, prefix);
     for (size_t i = 0; i < body.size(); ++i) body[i].index = i;
     Scope inner(&scope);
     Graph holder;  // the body as a graph, for ordering and messages

@@ -229,7 +229,7 @@ std::vector<Node> expand_call(const Node& call, const Function& fn, const std::s
   int graph_calls = 0;
   std::set<std::string> taken;
   collect_all_names(out, taken);
-  splice_graph_calls(out, call, prefix, graph_calls, taken);
+  if (fn.sonnx_body) splice_graph_calls(out, call, prefix, graph_calls, taken);
   return out;
 }
 

@@ -94,6 +94,9 @@ struct Function {
   std::vector<Attribute> attribute_defaults;
   std::vector<Node> nodes;
   std::map<std::string, int64_t> opset_imports;
+  // An operator version's body written by sonnx (spec/functions/): only there is a node `@attr` a
+  // graph call. In a model's own function it is an ordinary (unknown) operator.
+  bool sonnx_body = false;
 };
 
 struct Model {

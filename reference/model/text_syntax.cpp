@@ -842,6 +842,7 @@ Function parse_function(std::string_view text) {
   Parser p(text);
   if (p.is_guard()) throw ParseError(p.line(), p.column(), "a guard ('when') is only allowed in a body file");
   Function fn = p.function();
+  fn.sonnx_body = true;
   if (!p.at_end()) throw ParseError(p.line(), p.column(), "text after the function's closing '}'");
   return fn;
 }
@@ -854,6 +855,7 @@ std::vector<Alternative> parse_alternatives(std::string_view text) {
     a.line = p.line();
     a.guard = p.guard();
     a.fn = p.function(&a.node_guards);
+    a.fn.sonnx_body = true;
     out.push_back(std::move(a));
   } while (!p.at_end());
   return out;
