@@ -20,7 +20,11 @@ namespace {
 
 void rename_graph(Graph& g, const std::map<std::string, std::string>& names);
 
-void rename_node(Node& n, const std::map<std::string, std::string>& names) {
+using Renames = std::map<std::string, std::string>;
+
+// Renames a node's inputs and outputs, and its subgraphs (copied first: they may be shared) with
+// `rename_subgraph`.
+void rename_node_with(Node& n, const Renames& names, void (*rename_subgraph)(Graph&, const Renames&)) {
   auto ren = [&](std::string& s) {
     if (s.empty()) return;
     auto it = names.find(s);
@@ -31,14 +35,16 @@ void rename_node(Node& n, const std::map<std::string, std::string>& names) {
   for (auto& a : n.attributes) {
     if (a.g) {
       a.g = std::make_shared<Graph>(*a.g);
-      rename_graph(*a.g, names);
+      rename_subgraph(*a.g, names);
     }
     for (auto& g : a.graphs) {
       g = std::make_shared<Graph>(*g);
-      rename_graph(*g, names);
+      rename_subgraph(*g, names);
     }
   }
 }
+
+void rename_node(Node& n, const Renames& names) { rename_node_with(n, names, rename_graph); }
 
 // Renames references to outer names inside a subgraph; names the subgraph defines stay.
 void rename_graph(Graph& g, const std::map<std::string, std::string>& names) {
@@ -56,25 +62,7 @@ void rename_graph(Graph& g, const std::map<std::string, std::string>& names) {
 // name is the body's.
 void rename_everywhere(Graph& g, const std::map<std::string, std::string>& names);
 
-void rename_node_everywhere(Node& n, const std::map<std::string, std::string>& names) {
-  auto ren = [&](std::string& s) {
-    if (s.empty()) return;
-    auto it = names.find(s);
-    if (it != names.end()) s = it->second;
-  };
-  for (auto& i : n.inputs) ren(i);
-  for (auto& o : n.outputs) ren(o);
-  for (auto& a : n.attributes) {
-    if (a.g) {
-      a.g = std::make_shared<Graph>(*a.g);
-      rename_everywhere(*a.g, names);
-    }
-    for (auto& g : a.graphs) {
-      g = std::make_shared<Graph>(*g);
-      rename_everywhere(*g, names);
-    }
-  }
-}
+void rename_node_everywhere(Node& n, const Renames& names) { rename_node_with(n, names, rename_everywhere); }
 
 void rename_everywhere(Graph& g, const std::map<std::string, std::string>& names) {
   auto ren = [&](std::string& s) {

@@ -160,15 +160,7 @@ class Parser {
       if (key.text == "domain") {
         fn.domain = expect_kind(Token::Kind::String, "a string").text;
       } else if (key.text == "opset_import") {
-        expect("[");
-        if (!accept("]")) {
-          do {
-            std::string d = expect_kind(Token::Kind::String, "a domain string").text;
-            expect(":");
-            fn.opset_imports[d == "ai.onnx" ? "" : d] = integer();
-          } while (accept(","));
-          expect("]");
-        }
+        opset_imports(fn.opset_imports);
       } else if (key.text == "doc_string") {
         expect_kind(Token::Kind::String, "a string");
       } else {
@@ -608,19 +600,24 @@ class Parser {
     return a;
   }
 
+  // `open v, v, ... close` of numbers or strings (a list or a tensor literal's values).
+  std::vector<Token> literal_items(std::string_view open, std::string_view close, const std::string& what) {
+    expect(open);
+    std::vector<Token> items;
+    if (accept(close)) return items;
+    do {
+      if (cur().kind != Token::Kind::Int && cur().kind != Token::Kind::Float && cur().kind != Token::Kind::String)
+        fail(cur(), "expected " + what + ", found " + spelling(cur()));
+      items.push_back(cur());
+      advance();
+    } while (accept(","));
+    expect(close);
+    return items;
+  }
+
   void list(Attribute& a, Attribute::Type type) {
     const Token& open = cur();
-    expect("[");
-    std::vector<Token> items;
-    if (!is("]")) {
-      do {
-        if (cur().kind != Token::Kind::Int && cur().kind != Token::Kind::Float && cur().kind != Token::Kind::String)
-          fail(cur(), "expected a number or a string in a list, found " + spelling(cur()));
-        items.push_back(cur());
-        advance();
-      } while (accept(","));
-    }
-    expect("]");
+    std::vector<Token> items = literal_items("[", "]", "a number or a string in a list");
     bool strings = !items.empty() && items[0].kind == Token::Kind::String;
     bool floats = false;
     for (const auto& it : items) {
@@ -664,17 +661,7 @@ class Parser {
 
   // `{v, v, ...}` of a tensor of the given type and shape.
   Tensor tensor_values(const Token& at, DType type, const std::vector<int64_t>& shape) {
-    expect("{");
-    std::vector<Token> items;
-    if (!is("}")) {
-      do {
-        if (cur().kind != Token::Kind::Int && cur().kind != Token::Kind::Float && cur().kind != Token::Kind::String)
-          fail(cur(), "expected a tensor element, found " + spelling(cur()));
-        items.push_back(cur());
-        advance();
-      } while (accept(","));
-    }
-    expect("}");
+    std::vector<Token> items = literal_items("{", "}", "a tensor element");
     int64_t need = 0;
     try {
       need = shape_size(shape);  // checked before anything is allocated
@@ -763,6 +750,18 @@ class Parser {
     return g;
   }
 
+  // `["" : 21, "ai.onnx.ml" : 3]`, the value of an `opset_import` header key.
+  void opset_imports(std::map<std::string, int64_t>& out) {
+    expect("[");
+    if (accept("]")) return;
+    do {
+      std::string d = expect_kind(Token::Kind::String, "a domain string").text;
+      expect(":");
+      out[canonical_domain(d)] = integer();
+    } while (accept(","));
+    expect("]");
+  }
+
   // `<ir_version: 10, opset_import: ["" : 21], producer_name: "x", ...>` before a model's graph.
   void model_header(Model& m) {
     expect("<");
@@ -772,15 +771,7 @@ class Parser {
       if (key.text == "ir_version") {
         m.ir_version = integer();
       } else if (key.text == "opset_import") {
-        expect("[");
-        if (!accept("]")) {
-          do {
-            std::string d = expect_kind(Token::Kind::String, "a domain string").text;
-            expect(":");
-            m.opset_imports[canonical_domain(d)] = integer();
-          } while (accept(","));
-          expect("]");
-        }
+        opset_imports(m.opset_imports);
       } else if (key.text == "producer_name") {
         m.producer = expect_kind(Token::Kind::String, "a string").text;
       } else if (key.text == "producer_version" || key.text == "domain" || key.text == "doc_string") {
