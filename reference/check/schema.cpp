@@ -87,6 +87,12 @@ void check_arity(CheckContext& c) {
     for (size_t i = 0; i < n.inputs.size() && i < s.inputs.size(); ++i)
       if (n.inputs[i].empty() && s.inputs[i].option == catalogue::Formal::Option::Single)
         bad("omits its required input " + std::to_string(i) + " ('" + s.inputs[i].name + "')");
+    // Every element of a variadic input is present: an omitted one has no meaning (Sum of x and
+    // nothing, a Loop-carried value with no initial value). onnx's checker lets this through.
+    if (!s.inputs.empty() && s.inputs.back().option == catalogue::Formal::Option::Variadic)
+      for (size_t i = s.inputs.size() - 1; i < n.inputs.size(); ++i)
+        if (n.inputs[i].empty())
+          bad("omits element " + std::to_string(i - (s.inputs.size() - 1)) + " of its variadic input '" + s.inputs.back().name + "'");
   });
 }
 

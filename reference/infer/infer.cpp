@@ -127,9 +127,18 @@ class Engine {
     for (size_t idx : node_order(g)) infer_node(g, g.nodes[idx], scope, declared, depth);
 
     std::vector<TypeInfo> outs;
+    // An output that no node of this graph produces (a graph input, an initializer or, in a
+    // subgraph, an enclosing value) still has its declared type checked against the value's.
     for (const auto& o : g.outputs) {
       const Known* k = scope.find(o.name);
-      outs.push_back(k ? k->type : o.type);
+      if (!k) {
+        outs.push_back(o.type);
+        continue;
+      }
+      std::string conflict;
+      TypeInfo t = merge_types(k->type, o.type, conflict);
+      if (!conflict.empty()) error(g, nullptr, "graph output '" + o.name + "': " + conflict);
+      outs.push_back(std::move(t));
     }
     if (!main) {
       auto& record = result_.subgraph_types[g.path];
