@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reference/catalogue/catalogue.h"
 #include "reference/model/errors.h"
 #include "rules.h"
 
@@ -15,6 +16,24 @@ std::filesystem::path profiles_dir() {
 }
 
 namespace {
+// "Op-N": version N of ai.onnx Op, which the catalogue must have as a since_version; "Op": any.
+void add_operator(Profile& p, const std::string& entry, const std::filesystem::path& file) {
+  auto dash = entry.rfind('-');
+  bool versioned = dash != std::string::npos && dash + 1 < entry.size() &&
+                   entry.find_first_not_of("0123456789", dash + 1) == std::string::npos && entry.size() - dash <= 4;
+  if (!versioned) {
+    p.operators[entry];
+    return;
+  }
+  std::string op = entry.substr(0, dash);
+  int64_t version = std::stoll(entry.substr(dash + 1));
+  const catalogue::Schema* s = catalogue::find("", op, version);
+  if (!s || s->version != version)
+    throw LoadError("profile '" + file.string() + "': " + entry + " is not a version of an ai.onnx operator" +
+                    (s ? " (" + op + " has " + s->id() + " at opset " + std::to_string(version) + ")" : ""));
+  p.operators[op].insert(version);
+}
+
 Profile load_file(const std::filesystem::path& file, int depth) {
   if (depth > 8) throw LoadError("profile '" + file.string() + "': 'extends' chain too deep");
   std::ifstream in(file);
@@ -46,7 +65,7 @@ Profile load_file(const std::filesystem::path& file, int depth) {
     if (j.contains("operators")) {
       p.restricts_operators = true;
       p.operators.clear();
-      for (const auto& o : j.at("operators")) p.operators.insert(o.get<std::string>());
+      for (const auto& o : j.at("operators")) add_operator(p, o.get<std::string>(), file);
     }
   } catch (const nlohmann::json::exception& e) {
     throw LoadError("profile '" + file.string() + "': " + e.what());

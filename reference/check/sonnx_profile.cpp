@@ -49,13 +49,26 @@ void check_static_types(CheckContext& c) {
 void check_operator_set(CheckContext& c) {
   if (!c.profile.restricts_operators) return;
   const Model& m = c.model.ir;
-  for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
+  for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
     // A call of a local function is replaced by its body when inlined: the body's nodes are judged
     // (they are visited too), not the call.
     if (called_function(m, n)) return;
-    if (!n.domain.empty() || !c.profile.operators.count(n.op_type))
-      c.report("SONNX-OPERATOR-SET", path, &n, "",
-               "SONNX-OPERATOR-SET: only operators of the " + c.profile.name + " operator set; " + (n.domain.empty() ? "" : n.domain + ".") + n.op_type + " is not in it");
+    auto report = [&](const std::string& what) {
+      c.report("SONNX-OPERATOR-SET", path, &n, "", "SONNX-OPERATOR-SET: only operators of the " + c.profile.name + " operator set; " + what);
+    };
+    auto allowed = c.profile.operators.find(n.op_type);
+    if (!n.domain.empty() || allowed == c.profile.operators.end()) {
+      report((n.domain.empty() ? "" : n.domain + ".") + n.op_type + " is not in it");
+      return;
+    }
+    // The version the model's opset_import selects must be one the set lists (REQ-FO-020: a model
+    // states exactly which version of each operator it uses).
+    auto opset = opsets.find("");
+    const catalogue::Schema* s = opset == opsets.end() ? nullptr : catalogue::find("", n.op_type, opset->second);
+    if (allowed->second.empty() || !s || allowed->second.count(s->version)) return;  // OP-EXISTS reports a missing schema
+    std::string listed;
+    for (int64_t v : allowed->second) listed += (listed.empty() ? "" : ", ") + n.op_type + "-" + std::to_string(v);
+    report(s->id() + " (selected by opset_import " + std::to_string(opset->second) + ") is not in it; it has " + listed);
   });
 }
 

@@ -2,7 +2,11 @@
 // names the expected node or value, and no other error fires. Good models pass both profiles.
 // Fixtures come from tests/fixtures/make_rule_fixtures.py (run by ctest before this test).
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <set>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -102,6 +106,30 @@ TEST(RuleFixtures, GoodModelsPassBothProfiles) {
       for (const auto& d : ds) ADD_FAILURE() << name << " under " << profile << ": " << d.rule << ": " << d.message;
     }
   }
+}
+
+// The SONNX operator set lists versions ("Relu-14"); a profile naming a version the catalogue lacks
+// is refused when loaded, and a bare name allows every version.
+TEST(Profiles, OperatorSetEntriesAreCatalogueVersions) {
+  Profile sonnx = load_profile("sonnx");
+  ASSERT_TRUE(sonnx.operators.count("Relu"));
+  EXPECT_EQ(sonnx.operators.at("Relu"), std::set<int64_t>{14});
+  EXPECT_EQ(sonnx.operators.at("Range"), std::set<int64_t>{11});
+  auto dir = std::filesystem::temp_directory_path() / ("sonnx_profile_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& ops) {
+    std::ofstream(dir / name) << R"({"name": "p", "rules": ["SONNX-OPERATOR-SET"], "operators": [)" << ops << "]}";
+    return (dir / name).string();
+  };
+  try {
+    load_profile(write("bad.json", R"("Relu-12")"));
+    ADD_FAILURE() << "Relu-12 is not a version of Relu";
+  } catch (const LoadError& e) {
+    EXPECT_NE(std::string(e.what()).find("Relu-12 is not a version"), std::string::npos) << e.what();
+  }
+  Profile any = load_profile(write("any.json", R"("Relu")"));
+  EXPECT_TRUE(any.operators.at("Relu").empty());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Validator, ReportsEveryViolationNotJustTheFirst) {
