@@ -96,8 +96,9 @@ bool plan_pool(GenContext& c, OpPlan& p) {
   auto in = dims_of(c, tv(c, x));
   // AveragePool has dilations from opset 19.
   bool dilations = I == 0 || c.at_least(19);
-  // A dilated average window with pads may see only padding (an average of nothing is NaN).
-  Window w = make_window(c, p, in, dilations, true, I == 1 && dilations);
+  // A dilated window with pads may see only padding, where MaxPool and AveragePool (without
+  // count_include_pad) have no value: the check refuses it (spec/ops/MaxPool.md).
+  Window w = make_window(c, p, in, dilations, true, dilations);
   bool count_pad = c.coin();
   p.emit = [&c, x, w, op, count_pad, dilations](const Solution& s) {
     std::vector<int64_t> shape{tv(c, x).shape[0], tv(c, x).shape[1]};

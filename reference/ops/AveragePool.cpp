@@ -23,6 +23,7 @@ std::vector<Value> average_pool(OpContext& ctx) {
   }
   PoolSetup s = pool_setup(ctx, x.shape());
   bool include_pad = ctx.attr_int("count_include_pad", 0) != 0;
+  if (!include_pad) require_windows_meet_input(ctx, s.g);  // no mean of no element
   const WindowGeometry& g = s.g;
   // Per axis and output index: how many kernel positions fall inside the padded input.
   std::vector<std::vector<int64_t>> padded_count(g.rank());
@@ -51,7 +52,7 @@ std::vector<Value> average_pool(OpContext& ctx) {
         for (size_t d = 0; d < idx.size(); ++d) c *= padded_count[d][static_cast<size_t>(idx[d])];
         count = static_cast<double>(c);
       }
-      py[p * s.out_plane + o] = to_storage<T>(sum / count);  // an empty window gives 0/0 = NaN
+      py[p * s.out_plane + o] = to_storage<T>(sum / count);
     });
     return out;
   }));

@@ -8,8 +8,9 @@
 // (n*C + c) * prod(spatial) + the element's offset in its spatial plane, row-major
 // (storage_order 0) or column-major (storage_order 1, the first spatial axis varying fastest).
 // Ties keep the first element in row-major window order. A NaN in the window makes the result
-// NaN (the first NaN is the one selected), as numpy's max does. A window lying wholly in the
-// padding yields the type's lowest value (−∞ for floating types) and index −1.
+// NaN (the first NaN is the one selected), as numpy's max does. A window with no element of the
+// input has no maximum: the model is outside the specification and the kernel traps (inference
+// reports it when the shape is known; spec/ops/MaxPool.md).
 // Relies on ops/ops.mlw MaxPool.window_start: MaxPool windows start before the end padding, in both ceil modes.
 // Relies on ops/conv.mlw Axis.window_meets_input: with pads at most (k-1)*d and H >= d every pooling window meets the input.
 // Relies on ops/pooling.mlw MaxPoolNd.maxpool_unique: MaxPool values are unique, whatever storage_order and tie-breaking.
@@ -24,6 +25,7 @@ namespace {
 std::vector<Value> max_pool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   PoolSetup s = pool_setup(ctx, x.shape());
+  require_windows_meet_input(ctx, s.g);
   int64_t storage_order = ctx.attr_int("storage_order", 0);
   if (storage_order != 0 && storage_order != 1) ctx.fail("storage_order must be 0 or 1");
   bool want_indices = ctx.has_output(1);
@@ -66,14 +68,10 @@ std::vector<Value> max_pool(OpContext& ctx) {
           found = true;
         }
       }
-      if (!found) {
-        if constexpr (std::is_floating_point_v<C>) best = -std::numeric_limits<C>::infinity();
-        else best = std::numeric_limits<C>::lowest();
-      }
-      py[p * s.out_plane + o] = to_storage<T>(best);
+      py[p * s.out_plane + o] = to_storage<T>(best);  // every window has a tap: require_windows_meet_input
       if (want_indices) {
-        int64_t off = best_off < 0 ? -1 : (storage_order == 1 ? col_major[static_cast<size_t>(best_off)] : best_off);
-        pi[p * s.out_plane + o] = off < 0 ? -1 : p * s.in_plane + off;
+        int64_t off = storage_order == 1 ? col_major[static_cast<size_t>(best_off)] : best_off;
+        pi[p * s.out_plane + o] = p * s.in_plane + off;
       }
     });
     return out;

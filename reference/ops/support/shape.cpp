@@ -312,7 +312,7 @@ std::vector<int64_t> axis_attr(const InferContext& ctx, const std::string& name,
 }  // namespace
 
 Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vector<int64_t>& kernel, bool ceil_mode,
-                 bool use_dilations) {
+                 bool use_dilations, bool windows_meet_input) {
   size_t r = in_spatial.size();
   if (kernel.size() != r)
     ctx.fail("the kernel has " + std::to_string(kernel.size()) + " spatial axes, the input " + std::to_string(r));
@@ -340,13 +340,14 @@ Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vec
     g.pad_end = {pads[i + r]};
     std::string why = window_output(g, *ap, ceil_mode);
     if (!why.empty()) ctx.fail(why);
+    if (windows_meet_input && !(why = window_without_input(g, 0)).empty()) ctx.fail("spatial axis " + std::to_string(i) + ": " + why);
     out[i] = known_dim(g.out[0]);
   }
   return out;
 }
 
 std::optional<Dims> conv_like_dims(const InferContext& ctx, const Dim& channels, const std::vector<int64_t>* kernel,
-                                   bool ceil_mode, bool use_dilations) {
+                                   bool ceil_mode, bool use_dilations, bool windows_meet_input) {
   const Dims* x = ctx.input_shape(0);
   if (!x) return std::nullopt;
   if (x->size() < 2) ctx.fail("the input must have rank at least 2 (N, C, ...), got " + std::to_string(x->size()));
@@ -356,7 +357,7 @@ std::optional<Dims> conv_like_dims(const InferContext& ctx, const Dim& channels,
     out.resize(x->size());
     return out;
   }
-  Dims w = window_dims(ctx, spatial, *kernel, ceil_mode, use_dilations);
+  Dims w = window_dims(ctx, spatial, *kernel, ceil_mode, use_dilations, windows_meet_input);
   out.insert(out.end(), w.begin(), w.end());
   return out;
 }
@@ -437,7 +438,9 @@ void pool_shape_rule(InferContext& ctx) {
   if (x) {
     if (x->size() != kernel.size() + 2)
       ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " axes for an input of rank " + std::to_string(x->size()));
-    out = conv_like_dims(ctx, (*x)[1], &kernel, ceil_mode, new_attrs);
+    // No maximum (MaxPool) or mean without the padding (AveragePool) over a window with no input.
+    bool meet = op == "MaxPool" || (op == "AveragePool" && !(v >= 7 && ctx.attr_int("count_include_pad", 0) != 0));
+    out = conv_like_dims(ctx, (*x)[1], &kernel, ceil_mode, new_attrs, meet);
   }
   ctx.set_output(0, t, out);
   if (ctx.has_output(1)) ctx.set_output(1, DType::Int64, out);

@@ -79,13 +79,15 @@ std::optional<Dims> matmul_dims(const InferContext& ctx, const Dims* a, const Di
 
 // Spatial output sizes of a window (Conv, pools) over `in` (N, C, spatial...): known dims through
 // support::window_output, unknown ones stay unknown. `kernel` are the kernel's spatial sizes.
+// With `windows_meet_input`, a known axis where some window has no element of the input fails
+// (support::window_without_input).
 Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vector<int64_t>& kernel,
-                 bool ceil_mode, bool use_dilations = true);
+                 bool ceil_mode, bool use_dilations = true, bool windows_meet_input = false);
 
 // Conv-like output [N, channels, spatial...] of input `x` (input 0) and a kernel with spatial sizes
 // `kernel` (null: unknown); `channels` the output channel dim. Fails on a rank mismatch.
 std::optional<Dims> conv_like_dims(const InferContext& ctx, const Dim& channels, const std::vector<int64_t>* kernel,
-                                   bool ceil_mode, bool use_dilations);
+                                   bool ceil_mode, bool use_dilations, bool windows_meet_input = false);
 
 // Conv, ConvInteger, QLinearConv: output [N, M, spatial...] with M = W[0]; kernel sizes from
 // kernel_shape or W; C = W[1] * group. W is input `w_input`; `t` the output element type.

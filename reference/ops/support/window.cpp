@@ -90,6 +90,22 @@ std::string window_output(WindowGeometry& g, AutoPad ap, bool ceil_mode) {
   return {};
 }
 
+std::string window_without_input(const WindowGeometry& g, size_t axis) {
+  int64_t s = g.strides[axis], d = g.dilations[axis], pb = g.pad_begin[axis], in = g.in[axis];
+  for (int64_t o = 0; o < g.out[axis]; ++o) {
+    bool meets = false;
+    for (int64_t u = 0; u < g.kernel[axis] && !meets; ++u) {
+      int64_t i = o * s - pb + u * d;
+      meets = i >= 0 && i < in;
+    }
+    if (!meets)
+      return "the window of output position " + std::to_string(o) + " (input positions " + std::to_string(o * s - pb) + " to " +
+             std::to_string(o * s - pb + (g.kernel[axis] - 1) * d) + " in steps of " + std::to_string(d) +
+             ") has no element of the input of size " + std::to_string(in) + ": it lies in the padding";
+  }
+  return {};
+}
+
 WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, const std::vector<int64_t>& kernel,
                                const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
                                bool ceil_mode) {

@@ -43,6 +43,12 @@ struct WindowGeometry {
 // an empty string otherwise.
 std::string window_output(WindowGeometry& g, AutoPad auto_pad, bool ceil_mode);
 
+// The first output position of spatial axis `axis` whose window has no tap inside the input (it
+// lies wholly in the padding, or its dilated taps step over the input): a description, or an
+// empty string when every window meets the input. MaxPool has no maximum, and AveragePool without
+// count_include_pad no mean, over such a window (spec/ops/MaxPool.md).
+std::string window_without_input(const WindowGeometry& g, size_t axis);
+
 // The operator's auto_pad attribute; traps on an unknown value.
 AutoPad auto_pad_of(const OpContext& ctx);
 
@@ -264,6 +270,12 @@ inline PoolSetup pool_setup(const OpContext& ctx, const Shape& x) {
   s.out_shape = {s.N, s.C};
   s.out_shape.insert(s.out_shape.end(), s.g.out.begin(), s.g.out.end());
   return s;
+}
+
+// Traps unless every window has an element of the input (window_without_input on every axis).
+inline void require_windows_meet_input(const OpContext& ctx, const WindowGeometry& g) {
+  for (size_t d = 0; d < g.rank(); ++d)
+    if (std::string why = window_without_input(g, d); !why.empty()) ctx.fail("spatial axis " + std::to_string(d) + ": " + why);
 }
 
 // For each (n, c) plane and output position: f(plane_index, out_index, taps) with the plane's

@@ -196,6 +196,26 @@ TEST(MaxPoolOp, PaddingIsNotAValue) {
   expect_near(values_of<float>(out[0]), {-3, -1, -1});
 }
 
+// A window with no element of the input has no maximum (spec/ops/MaxPool.md): the kernel traps,
+// whether the window lies in the padding (pads >= kernel) or its dilated taps step over the input.
+TEST(MaxPoolOp, AWindowWithNoInputElementTraps) {
+  expect_trap([] { run_op("MaxPool", 22, {tensor<float>({1, 1, 2}, {1, 2})}, {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1})}); },
+              "lies in the padding");
+  expect_trap([] {
+    run_op("MaxPool", 22, {tensor<float>({1, 1, 1}, {1})},
+           {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2}), attr_ints("pads", {1, 1})});
+  }, "input positions -1 to 1 in steps of 2");
+}
+
+// AveragePool: without count_include_pad such a window has no mean (trap); with it, the mean of
+// padding zeros over the counted positions, 0.
+TEST(AveragePoolOp, AWindowWithNoInputElement) {
+  auto x = tensor<float>({1, 1, 2}, {2, 4});
+  expect_trap([&] { run_op("AveragePool", 19, {x}, {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1})}); }, "lies in the padding");
+  auto out = run_op("AveragePool", 19, {x}, {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1}), attr_int("count_include_pad", 1)});
+  expect_near(values_of<float>(out[0]), {0, 2, 4, 0});
+}
+
 TEST(MaxPoolOp, CeilMode) {
   auto x = tensor<float>({1, 1, 5}, {1, 2, 3, 4, 5});
   auto fl = run_op("MaxPool", 12, {x}, {attr_ints("kernel_shape", {2}), attr_ints("strides", {2})});
