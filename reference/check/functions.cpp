@@ -3,6 +3,7 @@
 // local function that takes a standard operator's name (which ONNX makes a mere fallback of it).
 // Relies on functions.mlw Inline.inline: inlining terminates on a call graph without cycles (variant: callee rank, then list).
 // Relies on structure.mlw Graph.rank_no_recursion: a rank decreasing along calls excludes recursion.
+// Relies on composition.mlw Recursion.kahn_decides_recursion: Kahn's algorithm on the call graph schedules every function iff FUNC-RECURSION holds, and then every call goes forward in its order.
 #include <map>
 #include <set>
 

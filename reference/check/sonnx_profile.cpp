@@ -1,6 +1,7 @@
 // SONNX profile restrictions (spec/restrictions.md): explicit attributes and static types, the
 // operator subset, determinism, inference only, no control flow, no sparse tensors, no input
 // defaults. Rules on nodes judge every node of the model, function bodies included (graph_walk.h).
+// Relies on structure.mlw Graph.ssa_strict: the strict STRUCT-SSA of subgraphs (no input is an initializer) is the main graph's STRUCT-SSA together with SONNX-NO-INPUT-DEFAULT.
 #include "graph_walk.h"
 #include "reference/catalogue/catalogue.h"
 #include "profile.h"

@@ -5,6 +5,7 @@
 // Relies on structure.mlw Graph.topo_implies_defined: STRUCT-TOPO-ORDER implies STRUCT-DEFINED.
 // Relies on composition.mlw Validated.validator_gives_dataflow_hypotheses: a graph satisfying STRUCT-SSA, STRUCT-DEFINED and STRUCT-TOPO-ORDER satisfies the hypotheses of the dataflow theorems (wf_init, inputs_defined), and its file order is a complete execution.
 // Relies on composition.mlw Validated.validated_schedule: on a graph satisfying STRUCT-SSA and STRUCT-DEFINED, Kahn's algorithm on the successor lists succeeds iff STRUCT-ACYCLIC holds, and its order is then a complete execution.
+// Relies on structure.mlw Graph.ssa_strict: the strict STRUCT-SSA of subgraphs (no input is an initializer) is the main graph's STRUCT-SSA together with SONNX-NO-INPUT-DEFAULT.
 #include <map>
 #include <unordered_map>
 #include <unordered_set>

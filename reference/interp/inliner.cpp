@@ -4,6 +4,11 @@
 // Relies on functions.mlw Inline.inlining_preserves_semantics: inlining every call preserves the semantics of a graph (and terminates without recursion).
 // Relies on composition.mlw Inlined.sequential_is_dataflow: on an inlined graph in order, every complete dataflow execution gives every name the content of the sequential run of functions.mlw.
 // Relies on composition.mlw Inlined.inlined_dataflow_is_call_semantics: the dataflow execution of the inlined graph computes what the original graph with its function calls computes.
+// Relies on names.mlw Names.qual_inj: names made with one prefix are injective in the name (x -> p + x).
+// Relies on names.mlw Names.qual_fresh: if no taken name starts with p, no name p + x is taken.
+// Relies on names.mlw Names.stem_apart: names made with two prefixes neither of which starts the other are distinct.
+// Relies on names.mlw Names.counter_prefixes_apart: two prefixes stem + k + '_' with different counter writings are apart.
+// Relies on names.mlw Names.fresh_after: a prefix fresh for the taken names and apart from earlier prefixes is fresh for every name made with an earlier prefix too.
 #include "inliner.h"
 
 #include <algorithm>

@@ -2,6 +2,7 @@
 // Relies on composition.mlw Validated.validated_schedule: on a graph satisfying STRUCT-SSA and STRUCT-DEFINED, Kahn's algorithm on the successor lists succeeds iff STRUCT-ACYCLIC holds, and its order is then a complete execution.
 // Relies on execution.mlw Schedule.kahn_order_topological: on the successor lists of a graph, an order in which every edge goes forward (Kahn's success) is a Dataflow.topological order.
 // Relies on execution.mlw Schedule.schedule: Kahn's algorithm on the successor lists of a graph returns a Dataflow.topological order (a complete execution, kahn_order_runs), or fails only when the graph has no topological order.
+// Relies on composition.mlw Recursion.kahn_decides_recursion: Kahn's algorithm on the call graph schedules every function iff FUNC-RECURSION holds, and then every call goes forward in its order.
 #include "schedule.h"
 
 #include <algorithm>
