@@ -100,18 +100,11 @@ Visible extend(const Visible& outer, const Graph& g) {
 // inductive captures graph name =
 //   | cap_direct: is_node s k -> nmem x (ins (body s k)) -> present x -> not assigned s x -> captures s x
 //   | cap_nested: is_node s k -> gmem t (subs (body s k)) -> captures t x -> not assigned s x -> captures s x
+//   | cap_output: nmem x (outputs s) -> present x -> not assigned s x -> captures s x
 // (Subgraphs nest finitely, so the recursion below is the least fixed point.)
 bool captures(const Graph& s, const std::string& x) {
-  // Subgraph outputs that name an enclosing value: see issue 14. structure.mlw's `captures` has no
-  // rule for a subgraph whose output is a name of an enclosing scope (an If branch returning an
-  // outer value as is), so in the theory the node holding it does not read that value; the
-  // validator (free_names) and the interpreter count it as read: the node waits for it. The oracle
-  // follows the code here (a third rule, cap_output: nmem x (outputs s) -> present x ->
-  // not assigned s x -> captures s x); set this to false to transcribe the theory as written.
-  const bool outputs_are_captured = true;
-  if (outputs_are_captured)
-    for (const auto& o : outputs(s))
-      if (o == x && present(x) && !assigned(s, x)) return true;
+  for (const auto& o : outputs(s))
+    if (o == x && present(x) && !assigned(s, x)) return true;
   for (size_t k = 0; k < nn(s); ++k) {
     if (nmem(x, ins(s, k)) && present(x) && !assigned(s, x)) return true;
     for (const Graph* t : subs(s, k))
@@ -139,10 +132,15 @@ bool dep(const Graph& g, size_t j, size_t k) {
   return false;
 }
 
-// predicate ssa_flat outer g =
+// predicate nodup_except (ex: names) (l: names) = match l with
+//   | NNil -> true
+//   | NCons x r -> (present x -> not nmem x ex -> not nmem x r) /\ nodup_except ex r end
+//
+// predicate ssa_flat (top: bool) (outer: visible) (g: graph) =
 //   (forall x. present x -> assigned g x -> not outer x)
-//   /\ nodup (inputs g) /\ nodup (inits g)
-//   /\ (forall x. present x -> nmem x (inputs g) -> not nmem x (inits g))
+//   /\ nodup (inputs g)
+//   /\ (if top then nodup_except (inputs g) (inits g)
+//       else nodup (inits g) /\ (forall x. present x -> nmem x (inputs g) -> not nmem x (inits g)))
 //   /\ (forall k x. is_node g k -> present x -> nmem x (outs (body g k)) ->
 //      not nmem x (inputs g) /\ not nmem x (inits g))
 //   /\ (forall j k x. is_node g j -> is_node g k -> present x ->
@@ -153,14 +151,9 @@ bool ssa_flat(const Visible& outer, const Graph& g, bool top) {
   for (const auto& x : u)
     if (present(x) && assigned(g, x) && outer.count(x)) return false;
   if (!nodup(inputs(g))) return false;
-  // STRUCT-SSA input+initializer: see issue 14 decision (spec/structure.md §6). structure.mlw
-  // forbids a name that is both a graph input and an initializer; sonnx allows it in the main graph
-  // only, where the initializer is the input's default (IR.md; the sonnx profile rejects it by
-  // SONNX-NO-INPUT-DEFAULT), and the validator then ignores such initializers (two initializers of
-  // an input's name are not reported). A subgraph (IR version >= 4) follows the theory as written.
-  const bool input_may_have_initializer = top;
-  if (input_may_have_initializer) {
-    Names own_inits;  // initializers that are not defaults of a graph input
+  if (top) {
+    // nodup_except (inputs g) (inits g): only initializers that are not inputs' defaults must differ.
+    Names own_inits;
     for (const auto& x : inits(g))
       if (!nmem(x, inputs(g))) own_inits.push_back(x);
     if (!nodup(own_inits)) return false;
@@ -268,9 +261,9 @@ bool no_dead_node(const Graph& g) {
   return true;
 }
 
-// inductive ssa visible graph =
-//   | ssa_intro: ssa_flat outer g -> (forall k s. is_node g k -> gmem s (subs (body g k)) ->
-//                  ssa (extend outer g) s) -> ssa outer g
+// inductive ssa bool visible graph =
+//   | ssa_intro: ssa_flat top outer g -> (forall k s. is_node g k -> gmem s (subs (body g k)) ->
+//                  ssa false (extend outer g) s) -> ssa top outer g
 bool ssa(const Visible& outer, const Graph& g, bool top) {
   if (!ssa_flat(outer, g, top)) return false;
   for (size_t k = 0; k < nn(g); ++k)
