@@ -1,6 +1,6 @@
 // MaxPool, AveragePool (1-D and 2-D windows) and GlobalAveragePool, float32, as direct loops
 // parallel over the (n, c) planes. oneDNN's pooling differs from the reference at the edges
-// (its max ignores NaN, an all-padding window gives -FLT_MAX instead of -inf, and its
+// (its max ignores NaN, an all-padding window gives -FLT_MAX where the reference traps, and its
 // include-padding average divides by the kernel size even where ceil_mode extends the window
 // past the padding), while these loops follow reference/ops exactly and cost little next to the
 // convolutions around them.
@@ -52,6 +52,11 @@ class PoolKernel final : public FastKernel {
     if (x.size() != w.rank + 2)
       fail(label, version, "kernel_shape has " + std::to_string(w.rank) + " values, expected " + std::to_string(x.size() - 2));
     Window g = window_for(w, Shape(x.begin() + 2, x.end()), label, version);
+    // As the reference: no maximum, and no mean without the padding, over a window with no input.
+    if (kind == Kind::Max || !include_pad)
+      for (size_t d = 0; d < g.rank(); ++d)
+        if (std::string why = support::window_without_input(g, d); !why.empty())
+          fail(label, version, "spatial axis " + std::to_string(d) + ": " + why);
     Shape out = {x[0], x[1]};
     out.insert(out.end(), g.out.begin(), g.out.end());
     shape_size(out);

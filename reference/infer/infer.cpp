@@ -129,10 +129,12 @@ class Engine {
     std::vector<TypeInfo> outs;
     // An output that no node of this graph produces (a graph input, an initializer or, in a
     // subgraph, an enclosing value) still has its declared type checked against the value's.
+    std::set<std::string> node_outputs;  // their declared types were merged where assigned
+    for (const auto& n : g.nodes) node_outputs.insert(n.outputs.begin(), n.outputs.end());
     for (const auto& o : g.outputs) {
       const Known* k = scope.find(o.name);
-      if (!k) {
-        outs.push_back(o.type);
+      if (!k || node_outputs.count(o.name)) {
+        outs.push_back(k ? k->type : o.type);
         continue;
       }
       std::string conflict;
