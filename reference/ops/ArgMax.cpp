@@ -2,6 +2,7 @@
 // axis as size 1. Version 11 documents negative axes (accepted in every version); version 12 adds
 // select_last_index (ties pick the last occurrence instead of the first); 13 adds bfloat16.
 // NaN counts as the maximum (numpy.argmax). An empty axis has no index and traps.
+// Relies on ops/reduce.mlw ArgMax.argmax_first: the index selects a maximum along the axis, the first one (the last with select_last_index).
 #include "support/shape.h"
 #include "support/reduce.h"
 

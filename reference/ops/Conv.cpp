@@ -5,6 +5,7 @@
 // Relies on ops/ops.mlw Conv.out_size_pos: Conv output sizes are positive when the window fits.
 // Relies on ops/conv.mlw Axis.window_in_padding: every input position a Conv window reads lies in the input or the resolved padding, for every auto_pad.
 // Relies on ops/conv.mlw Axis.same_out: SAME_UPPER and SAME_LOWER give ceil(H / s) outputs, in both ceil modes.
+// Relies on ops/conv.mlw Window.wpos_in_padded: on every spatial axis, every input position an N-D Conv window reads lies in the input or the resolved padding.
 #include "support/shape.h"
 #include "support/window.h"
 

@@ -12,6 +12,8 @@
 //               SAME_UPPER, contradicting its own auto_pad description ("extra padding at the end
 //               for SAME_UPPER"); we follow the auto_pad description: total - total/2 at the
 //               beginning only for SAME_LOWER.
+// Relies on ops/conv_transpose.mlw TAxis.resolved_tpads: the resolved ConvTranspose pads are nonnegative and the output length is the full length s*(in-1) + output_padding + (k-1)*d + 1 minus the resolved pads whenever the output is not longer.
+// Relies on ops/conv_transpose.mlw Adjoint1d.adjoint: in 1-D with one channel ConvTranspose is the adjoint of Conv with the same kernel, stride, dilation and begin pad (sum of y*ConvTranspose(x) = sum of x*Conv(y)).
 #include "support/shape.h"
 #include "support/window.h"
 

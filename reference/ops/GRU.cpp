@@ -8,6 +8,7 @@
 // Version 1 has no linear_before_reset (so 0) and a misspelt default direction "foward"; version 3
 // adds linear_before_reset; 7 drops output_sequence; 14 adds layout. Directions, sequence_lens,
 // activations and clip are handled in support/rnn.h.
+// Relies on ops/recurrent.mlw Gru.gru_unique: GRU is deterministic: the hidden state sequence of the recurrence and the outputs Y, Y_h are unique (both linear_before_reset, every direction).
 #include "support/shape.h"
 #include "support/rnn.h"
 

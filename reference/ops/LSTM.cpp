@@ -9,6 +9,8 @@
 // Versions 1 and 7 differ only in v1's unused output_sequence attribute; 14 adds layout.
 // Directions, sequence_lens, activations and clip (bounds every activation input, Ct included
 // where it enters h; the stored cell state itself is not clipped) are handled in support/rnn.h.
+// Relies on ops/recurrent.mlw Lstm.lstm_unique: LSTM is deterministic: the hidden and cell state sequences of the recurrence and the outputs Y, Y_h, Y_c are unique (forward, reverse, bidirectional).
+// Relies on ops/recurrent.mlw Lstm.lstm_one_step: one LSTM step from the initial states is the textbook cell (C = f*C0 + i*g, H = o*tanh(C), peepholes on C0 for i, f and on C for o).
 #include "support/shape.h"
 #include "support/rnn.h"
 

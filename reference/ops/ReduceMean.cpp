@@ -6,6 +6,7 @@
 // Empty reduction: NaN (0/0) for floating types; a trap for integers (division by zero).
 // Integers: the exact mean truncated toward zero.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+// Relies on ops/reduce.mlw Reduce.mean_is_sum_div_count: ReduceMean equals ReduceSum divided by the number of reduced elements.
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"

@@ -5,6 +5,7 @@
 // tensor is reduced over all axes, or returned unchanged if noop_with_empty_axes=1.
 // Empty reduction: 0. Integers wrap modulo 2^bits.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+// Relies on ops/reduce.mlw Reduce.reduce_reads_valid: every element ReduceSum adds is an element of X (merge of a valid output index and a valid index of the reduced axes is a valid input index).
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"

@@ -17,6 +17,7 @@
 // Version 19: coordinate_transformation_mode half_pixel_symmetric.
 // The coordinate formulas, rounding modes and cubic weights are the schema's; see
 // original_coordinate and axis_taps in support/resample.h.
+// Relies on ops/resize.mlw ResizeNd.nearest_scale1_identity: Resize nearest with scale 1 under asymmetric coordinates is the identity, for every nearest_mode.
 #include <limits>
 
 #include "support/shape.h"
