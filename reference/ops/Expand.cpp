@@ -1,5 +1,6 @@
 // Expand: broadcasts the input against `shape` with numpy's rules (right-aligned; equal dims or
 // one of them 1). The result shape is the broadcast of both, so it may be larger than `shape`.
+// Relies on ops/movement.mlw Expand.expand_shape: the output shape is the multidirectional broadcast of the input shape and the requested shape.
 #include "support/shape.h"
 #include "support/elementwise.h"
 #include "support/indexing.h"

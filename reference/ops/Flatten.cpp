@@ -1,5 +1,6 @@
 // Flatten: reshapes to 2-D [d_0*...*d_(axis-1), d_axis*...*d_n]; axis in [-r, r] (negative from
 // version 11; accepted throughout), default 1.
+// Relies on ops/movement.mlw Flatten.flatten_is_reshape: Flatten is the Reshape to (prod d[:axis], prod d[axis:]), keeping the element count.
 #include "support/shape.h"
 #include "support/kernel.h"
 

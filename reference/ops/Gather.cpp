@@ -1,6 +1,7 @@
 // Gather: picks entries of `data` along `axis` by `indices`; the output shape is
 // data.shape[:axis] + indices.shape + data.shape[axis+1:]. Negative indices count from the end
 // (documented from version 11); indices outside [-s, s-1] trap.
+// Relies on ops/movement.mlw Gather.gather_reads_valid: indices in [-d, d) (negative ones normalised) read inside data.
 #include "support/shape.h"
 #include "support/indexing.h"
 

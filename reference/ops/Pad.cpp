@@ -7,6 +7,7 @@
 // Version 18 adds the optional `axes` input (pads then holds 2 * len(axes) amounts for those axes,
 // the others are not padded). Version 19 adds mode `wrap`: the (cropped) data repeats as on a torus.
 // Versions 21, 23, 24 and 25 only add element types; they run the version 19 kernel.
+// Relies on ops/movement.mlw Pad.pad_reads_valid: in the modes reflect (periodic), edge and wrap every output element reads a position inside the input.
 #include "support/shape.h"
 #include "support/indexing.h"
 

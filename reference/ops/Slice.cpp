@@ -3,6 +3,7 @@
 // steps. Effective bounds follow the version 13 text: negative starts/ends count from the end;
 // for a positive step start and end clamp to [0, dim]; for a negative step start clamps to
 // [0, dim-1] and end to [-1, dim-1]. Steps may not be 0 and axes may not repeat.
+// Relies on ops/movement.mlw Slice.slice_reads_valid: with the clamped start and the length ceil((end - start) / step), every position start + c * step read lies inside the axis, for positive and negative steps.
 #include "support/shape.h"
 #include "support/indexing.h"
 

@@ -5,6 +5,8 @@
 // node's output count; without either the output count is used): parts of ceil(dim / num_outputs),
 // the last one smaller when the axis does not divide evenly (a trap when that leaves it negative,
 // e.g. 5 into 4 parts of 2).
+// Relies on ops/movement.mlw SplitLens.split_lens_sum: the output lengths (split input, num_outputs chunks with a smaller last one, or equal parts) are nonnegative and add up to the axis.
+// Relies on ops/movement.mlw SplitConcat.split_concat: Concat of the outputs along the split axis is the input.
 #include "support/shape.h"
 #include "support/indexing.h"
 
