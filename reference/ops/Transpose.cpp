@@ -1,4 +1,5 @@
 // Transpose: permutes the axes like numpy.transpose; without perm the axes are reversed.
+// Relies on ops/shape_ops.mlw Transpose.transpose_inverse: Transpose by perm then by its inverse is the identity.
 #include "support/shape.h"
 #include "support/indexing.h"
 
