@@ -1,5 +1,6 @@
 // Constant: a tensor fixed by exactly one attribute (value; from version 12 also value_float(s),
 // value_int(s), value_string(s)). Sparse values are not supported by the reference.
+// Relies on ops/shape_ops.mlw Constant.constant_unique: Constant's output is determined by its one value attribute.
 #include "support/shape.h"
 #include "support/kernel.h"
 

@@ -1,5 +1,6 @@
 // ConstantOfShape: a tensor of the shape given by the 1-D input (empty = scalar), every element
 // equal to the one-element `value` attribute (default float 0), in that attribute's type.
+// Relies on ops/shape_ops.mlw ConstantOfShape.constant_of_shape_default: without a value attribute the output is all zeros.
 #include "support/shape.h"
 #include "support/indexing.h"
 

@@ -5,7 +5,7 @@
 // count and each start + i * delta in float32 and rounds the result to T; the element type's own
 // code computes every step in T (each product and sum rounded to T); 11 computes in double.
 // Other types are unaffected.
-// Relies on ops/shape_ops.mlw Range.range_count_ceil: the element count is max(ceil((limit - start) / delta), 0).
+// Relies on ops/shape_ops.mlw Range.range_unique: Range's output (max(ceil((limit - start) / delta), 0) elements, start + i * delta) is determined by its inputs.
 #include <limits>
 
 #include "support/shape.h"

@@ -1,5 +1,6 @@
 // Shape: the input's dimensions as a 1-D int64 tensor. Version 15 adds start/end (negative values
 // count from the back; both clamp to [0, rank]) to return a part of the shape.
+// Relies on ops/shape_ops.mlw ShapeOp.shape_reads_valid: after normalisation and clamping of start and end to [0, rank], Shape reads only dimensions of the input.
 #include "support/shape.h"
 #include "support/kernel.h"
 

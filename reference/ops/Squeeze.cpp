@@ -1,6 +1,7 @@
 // Squeeze: removes size-1 axes: the listed ones (each must have size 1), or all of them when no
 // axes are given. Axes are an attribute up to version 12 (negative values from 11; accepted
 // throughout) and an optional input from 13.
+// Relies on ops/shape_ops.mlw Squeeze.squeeze_unsqueeze: Squeeze after Unsqueeze on the same axes is the identity.
 #include "support/shape.h"
 #include "support/indexing.h"
 

@@ -1,5 +1,5 @@
 // Transpose: permutes the axes like numpy.transpose; without perm the axes are reversed.
-// Relies on ops/movement.mlw Transpose.transpose_inverse_shape: transposing with perm then with its inverse gives the shape back.
+// Relies on ops/shape_ops.mlw Transpose.transpose_inverse: Transpose by perm then by its inverse is the identity.
 #include "support/shape.h"
 #include "support/indexing.h"
 

@@ -1,6 +1,7 @@
 // Unsqueeze: inserts size-1 axes at the given positions of the output (rank r + len(axes));
 // negative positions count from the end of the output (from version 11; accepted throughout);
 // duplicates are an error. Axes are an attribute up to version 12 and an input from 13.
+// Relies on ops/shape_ops.mlw Unsqueeze.unsqueeze_unique: Unsqueeze's output (shape and elements) is determined by its input and axes.
 #include "support/shape.h"
 #include "support/indexing.h"
 
