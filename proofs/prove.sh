@@ -10,7 +10,8 @@
 # Every obligation is printed with the prover that discharged it.
 # Exit status:
 #   0  every obligation is Valid;
-#   1  some obligation is not Valid (or a file has no obligation);
+#   1  some obligation is not Valid (or a file has no obligation, or a
+#      lemma or goal of a module came back without any obligation);
 #   2  usage error, or Why3 cannot parse/type a file.
 #
 # `why3 prove` alone is not a reliable oracle (its exit status depends on
@@ -42,7 +43,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -L) [ $# -ge 2 ] || { echo "prove.sh: -L needs a directory" >&2; exit 2; }
         LOADPATH="$LOADPATH -L $2"; shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     --) shift; break ;;
     -*) echo "prove.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -165,6 +166,16 @@ for file in "$@"; do
             print }' "$work/run" "$final" >"$final.new"
         mv "$final.new" "$final"
       done
+    done
+    # Every lemma and goal of the module must have come back with at least one
+    # obligation: a run that stops early (a prover or why3 killed, output cut
+    # short) must not let the file pass with a module's goals missing.
+    for g in $(awk -v m="$m" '
+        $1 ~ /^(module|theory)$/ { inmod = ($2 == m); next }
+        inmod && $1 ~ /^(lemma|goal)$/ { n = $2; sub(/:.*/, "", n); print n }' "$file"); do
+      if ! cut -f2 "$final" | grep -qx "$g"; then
+        printf 'missing\t%s\t-\tMissing\t-\n' "$g" >>"$final"
+      fi
     done
     n=$(wc -l <"$final")
     file_goals=$((file_goals + n))

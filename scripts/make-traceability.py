@@ -3,18 +3,20 @@
 the code that implements or relies on it and the tests that check it.
 
     scripts/make-traceability.py [--build DIR] [--proofs DIR] [--check] [--extra-rule ID] [--extra-theorem NAME]
+                                 [--extra-operator OP-N]
 
 Sources: rule IDs from spec/restrictions.md (### headings) and reference/check/rules.cpp (the rule
 table, with each rule's check function); theorems and their code and tests from
 spec/traceability.json. Fails (exit 1, one line per gap) when a rule of the spec has no check or no
-fixture, a check has no rule in the spec, a theorem named in the JSON is not in its .mlw file, a
+fixture, a check has no rule in the spec, an operator of the SONNX profile has no relation over real
+tensors in spec/ops/relations.json (or, with --proofs, its theory was not wholly proved in the last run), a theorem named in the JSON is not in its .mlw file, a
 lemma the proofs README calls a theorem is not mapped, a code file does not exist or does not name
 the theorem it relies on (Module.name in a comment), or (with --build, which lists the ctest tests
 of that build tree) a test does not exist. With --proofs DIR (the results proofs/prove.sh writes
 there under ctest, one FILE.tsv per theory) every listed theorem must have been proved in the last
 proof run: each of its obligations Valid, and the run newer than the .mlw file. --check compares
-with the committed table instead of writing it. --extra-rule / --extra-theorem add an unmapped
-entry, to show that the check fails on one.
+with the committed table instead of writing it. --extra-rule / --extra-theorem / --extra-operator add an
+unmapped entry, to show that the check fails on one.
 """
 import argparse, json, os, re, subprocess, sys
 
@@ -63,6 +65,26 @@ def why3_names(mlw):
     return names
 
 
+def why3_relations(mlw):
+    """Module.name for every predicate, inductive and (logic) function of an .mlw file."""
+    names, module = set(), None
+    for line in read("spec/" + mlw).splitlines():
+        m = re.match(r"\s*module (\w+)", line)
+        if m:
+            module = m.group(1)
+            continue
+        m = re.match(r"\s*(?:predicate|inductive|function|let function|let rec function)\s+(\w+)", line)
+        if m and module:
+            names.add(module + "." + m.group(1))
+    return names
+
+
+def profile_operators():
+    """The SONNX profile's operator set: (op, version) from its Op-N entries."""
+    ops = json.loads(read("spec/profiles/sonnx.json"))["operators"]
+    return [tuple(o.rsplit("-", 1)) for o in ops]
+
+
 def proof_results(proofs, mlw):
     """Module.goal -> verdicts of its obligations in the last run on spec/MLW, or None when that run
     is missing or older than the file."""
@@ -93,6 +115,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--extra-rule", action="append", default=[])
     ap.add_argument("--extra-theorem", action="append", default=[])
+    ap.add_argument("--extra-operator", action="append", default=[])
     a = ap.parse_args()
 
     data = json.loads(read("spec/traceability.json"))
@@ -137,6 +160,29 @@ def main():
         names = re.findall(r"`([\w.]+)`", bold_row.split("|")[2])
         if not any(m == n or m.endswith("." + n) for n in names for m in mapped):
             gaps.append(f"theorem {', '.join(names)}: a headline theorem of proofs/README.md missing from spec/traceability.json")
+    # Every operator of the SONNX profile has a relation over real tensors in a theory whose every
+    # obligation was proved in the last run.
+    relations = json.loads(read("spec/ops/relations.json"))["relations"]
+    operators = profile_operators() + [tuple(o.rsplit("-", 1)) for o in a.extra_operator]
+    for op, version in operators:
+        rel = relations.get(op)
+        if not rel:
+            gaps.append(f"operator {op}-{version}: in spec/profiles/sonnx.json but no Why3 relation in spec/ops/relations.json")
+            continue
+        for one in [rel] if isinstance(rel, str) else rel:
+            mlw, _, name = one.partition(" ")
+            mlw = "ops/" + mlw
+            if not os.path.exists(os.path.join(ROOT, "spec", mlw)):
+                gaps.append(f"operator {op}: spec/{mlw} does not exist")
+                continue
+            if name not in why3_relations(mlw): gaps.append(f"operator {op}: no predicate or function {name} in spec/{mlw}")
+            if not a.proofs:
+                continue
+            if mlw not in results: results[mlw] = proof_results(a.proofs, mlw)
+            if results[mlw] is None: gaps.append(f"operator {op}: no proof run of spec/{mlw} newer than the file in {a.proofs}")
+            elif any(v != "Valid" for vs in results[mlw].values() for v in vs): gaps.append(f"operator {op}: spec/{mlw} has obligations not proved in the last run")
+    for op in relations:
+        if op not in {o for o, _ in operators}: gaps.append(f"operator {op}: has a relation but is not in spec/profiles/sonnx.json")
     for r, ts in data["rule_theorems"].items():
         for t in ts:
             if t not in {x["why3"] for x in theorems}: gaps.append(f"rule {r}: theorem {t} is not in the theorem list")
@@ -156,6 +202,13 @@ def main():
     lines += ["", "## Theorems", "", "| Why3 | Claim | Code | Tests |", "|---|---|---|---|"]
     for t in theorems:
         lines.append(f"| `{t['why3']}` | {t['claim']} | " + ", ".join(t["code"]) + " | " + ", ".join(f"`{x}`" for x in t["tests"]) + " |")
+    lines += ["", "## Operators of the SONNX profile", "",
+              "Each operator of `spec/profiles/sonnx.json`, at its version, with its relation over real tensors.", "",
+              "| Operator | Why3 relation |", "|---|---|"]
+    for op, version in operators:
+        rel = relations.get(op)
+        names = [] if rel is None else [rel] if isinstance(rel, str) else rel
+        lines.append(f"| {op}-{version} | " + (", ".join(f"`ops/{n}`" for n in names) or "—") + " |")
     text = "\n".join(lines) + "\n"
 
     if gaps:
@@ -166,7 +219,7 @@ def main():
         if not os.path.exists(path) or read("spec/traceability.md") != text:
             print("spec/traceability.md is stale: run scripts/make-traceability.py", file=sys.stderr)
             return 1
-        print(f"traceability: {len(rules)} rules, {len(theorems)} theorems, all mapped" + (", all proved in the last run" if a.proofs else ""))
+        print(f"traceability: {len(rules)} rules, {len(theorems)} theorems, {len(relations)} operator relations, all mapped" + (", all proved in the last run" if a.proofs else ""))
         return 0
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
