@@ -51,32 +51,28 @@ def fixture_rules():
     return set(re.findall(r'^case\("([A-Z][A-Z0-9-]+)"', read("tests/fixtures/make_rule_fixtures.py"), re.M))
 
 
-def why3_names(mlw):
-    """Module.name for every lemma, let lemma and let function/program in an .mlw file."""
+def why3_declared(mlw, keywords):
+    """Module.name for every declaration of an .mlw file introduced by one of `keywords` (a regex)."""
     names, module = set(), None
     for line in read("spec/" + mlw).splitlines():
         m = re.match(r"\s*module (\w+)", line)
         if m:
             module = m.group(1)
             continue
-        m = re.match(r"\s*(?:lemma|goal|let rec lemma|let lemma|let rec ghost function|let ghost function|let rec function|let function|let rec|let)\s+(\w+)", line)
+        m = re.match(r"\s*(?:" + keywords + r")\s+(\w+)", line)
         if m and module:
             names.add(module + "." + m.group(1))
     return names
+
+
+def why3_names(mlw):
+    """Every lemma, let lemma and let function/program."""
+    return why3_declared(mlw, "lemma|goal|let rec lemma|let lemma|let rec ghost function|let ghost function|let rec function|let function|let rec|let")
 
 
 def why3_relations(mlw):
-    """Module.name for every predicate, inductive and (logic) function of an .mlw file."""
-    names, module = set(), None
-    for line in read("spec/" + mlw).splitlines():
-        m = re.match(r"\s*module (\w+)", line)
-        if m:
-            module = m.group(1)
-            continue
-        m = re.match(r"\s*(?:predicate|inductive|function|let function|let rec function)\s+(\w+)", line)
-        if m and module:
-            names.add(module + "." + m.group(1))
-    return names
+    """Every predicate, inductive and (logic) function."""
+    return why3_declared(mlw, "predicate|inductive|function|let function|let rec function")
 
 
 def profile_operators():

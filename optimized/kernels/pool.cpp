@@ -54,9 +54,7 @@ class PoolKernel final : public FastKernel {
     Window g = window_for(w, Shape(x.begin() + 2, x.end()), label, version);
     // As the reference: no maximum, and no mean without the padding, over a window with no input.
     if (kind == Kind::Max || !include_pad)
-      for (size_t d = 0; d < g.rank(); ++d)
-        if (std::string why = support::window_without_input(g, d); !why.empty())
-          fail(label, version, "spatial axis " + std::to_string(d) + ": " + why);
+      if (std::string why = support::any_window_without_input(g); !why.empty()) fail(label, version, why);
     Shape out = {x[0], x[1]};
     out.insert(out.end(), g.out.begin(), g.out.end());
     shape_size(out);

@@ -106,6 +106,12 @@ std::string window_without_input(const WindowGeometry& g, size_t axis) {
   return {};
 }
 
+std::string any_window_without_input(const WindowGeometry& g) {
+  for (size_t d = 0; d < g.rank(); ++d)
+    if (std::string why = window_without_input(g, d); !why.empty()) return "spatial axis " + std::to_string(d) + ": " + why;
+  return {};
+}
+
 WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, const std::vector<int64_t>& kernel,
                                const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
                                bool ceil_mode) {

@@ -272,10 +272,12 @@ inline PoolSetup pool_setup(const OpContext& ctx, const Shape& x) {
   return s;
 }
 
-// Traps unless every window has an element of the input (window_without_input on every axis).
+// window_without_input on every axis: the first finding, naming its spatial axis, or "".
+std::string any_window_without_input(const WindowGeometry& g);
+
+// Traps unless every window has an element of the input (any_window_without_input).
 inline void require_windows_meet_input(const OpContext& ctx, const WindowGeometry& g) {
-  for (size_t d = 0; d < g.rank(); ++d)
-    if (std::string why = window_without_input(g, d); !why.empty()) ctx.fail("spatial axis " + std::to_string(d) + ": " + why);
+  if (std::string why = any_window_without_input(g); !why.empty()) ctx.fail(why);
 }
 
 // For each (n, c) plane and output position: f(plane_index, out_index, taps) with the plane's
