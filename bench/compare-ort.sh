@@ -37,7 +37,11 @@ tv_mobilenet_v2 1,3,224,224 -
 tv_squeezenet1_1 1,3,224,224 -
 tv_googlenet 1,3,224,224 -
 ppocr_cls 1,3,48,192 p2o.DynamicDimension.0=1,p2o.DynamicDimension.1=48,p2o.DynamicDimension.2=192
-ppocr_det 1,3,640,640 p2o.DynamicDimension.0=1,p2o.DynamicDimension.1=640,p2o.DynamicDimension.2=640"
+ppocr_det 1,3,640,640 p2o.DynamicDimension.0=1,p2o.DynamicDimension.1=640,p2o.DynamicDimension.2=640
+tv_efficientnet_b0 1,3,224,224 -
+tv_shufflenet_v2_x1_0 1,3,224,224 -
+tv_vit_b_16 1,3,224,224 -
+ppocr_rec 1,3,48,320 p2o.DynamicDimension.0=1,p2o.DynamicDimension.1=320"
 
 lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print "machine: " $2}'
 echo "cores: $(nproc); runs per round: $RUNS; rounds: $ROUNDS; onnxruntime-node $(node -p "require('$ROOT/bench/node_modules/onnxruntime-node/package.json').version")"

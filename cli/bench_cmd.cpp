@@ -24,6 +24,7 @@ struct BenchArgs {
   int threads = 1;
   int runs = 20;
   std::string format = "text";
+  bool profile = false;
   InputOptions in;
   PrepareArgs prepare;
 };
@@ -46,6 +47,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--runs", args->runs, "Timed runs after one untimed warm-up run")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--planner", args->planner, "greedy or first-fit")->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
+  cmd->add_flag("--profile", args->profile,
+                 "Also time every step of the timed runs and report the time per kind of step (operators, kernel), "
+                 "the most expensive first (optimized executors)");
   args->in.add_to(cmd);
   args->prepare.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
@@ -55,10 +59,13 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     ExecutorOptions options;
     options.threads = args->threads;
     options.planner = parse_planner(args->planner);
+    options.profile = args->profile;
     std::unique_ptr<Executor> exec = make_executor(lm->ir, args->executor, options);
     lm.reset();  // the executor keeps its own copy; measure the executor's memory, not the loader's
     auto once = [&] { return exec->run(feed); };
     once();  // warm-up; plans memory
+    auto* optimized = dynamic_cast<OptimizedExecutor*>(exec.get());
+    if (optimized) optimized->reset_profile();
     std::vector<double> ms;
     for (int r = 0; r < args->runs; ++r) {
       auto t0 = std::chrono::steady_clock::now();
@@ -69,16 +76,27 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     std::sort(sorted.begin(), sorted.end());
     size_t n = sorted.size();
     double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    const auto* optimized = dynamic_cast<const OptimizedExecutor*>(exec.get());
     int64_t arena = optimized ? optimized->arena_bytes() : 0;
     nlohmann::json j{{"model", args->model},   {"executor", args->executor}, {"threads", args->threads},
                      {"runs", args->runs},     {"median_ms", median},        {"min_ms", sorted.front()},
                      {"peak_arena_bytes", arena}, {"max_rss_bytes", max_rss_bytes()}};
+    std::vector<ProfileEntry> profile = optimized && args->profile ? optimized->profile() : std::vector<ProfileEntry>{};
+    double total = 0;
+    for (const auto& e : profile) total += e.seconds;
+    for (const auto& e : profile)
+      j["profile"].push_back({{"ops", e.ops}, {"kernel", e.kernel}, {"ms_per_run", e.seconds * 1e3 / args->runs},
+                              {"steps_per_run", e.steps / args->runs}});
     if (args->format == "json") std::cout << j.dump() << "\n";
-    else
+    else {
+      if (!profile.empty()) std::cout << "     ms/run  share  steps  kernel                  operators\n";
+      for (const auto& e : profile)
+        std::cout << std::fixed << std::setprecision(3) << std::setw(11) << e.seconds * 1e3 / args->runs << std::setw(6)
+                  << std::setprecision(1) << 100 * e.seconds / total << "%" << std::setw(7) << e.steps / args->runs << "  "
+                  << std::left << std::setw(24) << e.kernel << std::right << e.ops << "\n";
       std::cout << args->model << ": executor " << args->executor << ", " << args->threads << " thread(s), " << args->runs
                 << " runs: median " << std::fixed << std::setprecision(3) << median << " ms, min " << sorted.front()
                 << " ms, arena " << arena << " bytes, max RSS " << max_rss_bytes() / (1 << 20) << " MiB\n";
+    }
     exit_code = 0;
   });
 }

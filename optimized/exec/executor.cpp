@@ -3,6 +3,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -73,6 +74,8 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
   frame.inject_fault = &options_.inject_fault;
   std::vector<const FastKernel*> ran(g.steps().size(), nullptr);
   frame.ran = &ran;
+  std::vector<double> step_seconds(options_.profile ? g.steps().size() : 0, 0.0);
+  if (options_.profile) frame.step_seconds = &step_seconds;
   std::vector<int64_t> measured;
   if (plan_) {
     if (arena_size_ < static_cast<size_t>(plan_->arena_bytes)) {
@@ -97,7 +100,17 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
   kernels_run_.clear();
   for (size_t i = 0; i < ran.size(); ++i) {
     const Step& step = g.steps()[i];
-    ++kernels_run_[ran[i] ? ran[i]->name() : step.kernel ? "reference" : "reference:function"];
+    std::string kernel = ran[i] ? ran[i]->name() : step.kernel ? "reference" : "reference:function";
+    ++kernels_run_[kernel];
+    if (!options_.profile) continue;
+    std::string ops = step.node->op_type;
+    if (step.folded) ops += "+" + step.folded->op_type;
+    for (const Node* n : step.fused) ops += "+" + n->op_type;
+    ProfileEntry& e = profile_[{ops, kernel}];
+    e.ops = ops;
+    e.kernel = kernel;
+    e.seconds += step_seconds[i];
+    ++e.steps;
   }
   NamedValues out;
   for (int s : g.output_slots()) {
@@ -105,6 +118,13 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
     if (!v) throw Trap("graph output '" + g.slot_name(s) + "' was never computed");
     out[g.slot_name(s)] = *v;
   }
+  return out;
+}
+
+std::vector<ProfileEntry> OptimizedExecutor::profile() const {
+  std::vector<ProfileEntry> out;
+  for (const auto& [key, e] : profile_) out.push_back(e);
+  std::sort(out.begin(), out.end(), [](const ProfileEntry& a, const ProfileEntry& b) { return a.seconds > b.seconds; });
   return out;
 }
 

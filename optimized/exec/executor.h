@@ -34,6 +34,16 @@ struct ExecutorOptions {
   // it) has this op_type, add 1 to the first element of its first output — a planted kernel bug
   // the differential tests must find. Empty: no fault. Optimized executors only.
   std::string inject_fault;
+  // Time every step of the main graph (OptimizedExecutor::profile; `sonnx bench --profile`).
+  bool profile = false;
+};
+
+// Where the time of the runs went, per kind of step: its operators ("Conv+Relu" for a fused step)
+// and the kernel that ran it.
+struct ProfileEntry {
+  std::string ops, kernel;
+  double seconds = 0;
+  int64_t steps = 0;  // step executions (steps of this kind times runs)
 };
 
 class Executor {
@@ -66,6 +76,10 @@ class OptimizedExecutor : public Executor {
   // Which kernels ran the main graph's steps in the last run: kernel name ("onednn:conv", ...,
   // "reference" for a reference kernel, "reference:function" for a function body) -> steps.
   const std::map<std::string, int>& kernels_run() const { return kernels_run_; }
+  // With ExecutorOptions::profile: the time of every run since the executor was made (or since
+  // reset_profile), by kind of step, the most expensive first.
+  std::vector<ProfileEntry> profile() const;
+  void reset_profile() { profile_.clear(); }
 
  protected:
   // Runs every step of `frame` (all inputs bound) once, respecting dependencies.
@@ -87,6 +101,7 @@ class OptimizedExecutor : public Executor {
   std::unique_ptr<std::byte[], AlignedFree> arena_;
   size_t arena_size_ = 0;
   std::map<std::string, int> kernels_run_;
+  std::map<std::pair<std::string, std::string>, ProfileEntry> profile_;
 };
 
 }  // namespace sonnx

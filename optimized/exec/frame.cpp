@@ -1,6 +1,7 @@
 #include "frame.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -157,6 +158,7 @@ void Frame::bind(const std::vector<const Value*>& inputs) {
 }
 
 void run_step(Frame& f, int i, const FastKernel* kernel) {
+  auto started = f.step_seconds ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   const Step& step = f.cg.steps()[static_cast<size_t>(i)];
   std::vector<const Value*> in = gather(f, step);
   uint64_t step_seed = mix(f.seed, static_cast<uint64_t>(i));
@@ -245,6 +247,8 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   std::sort(read.begin(), read.end());
   read.erase(std::unique(read.begin(), read.end()), read.end());
   for (int s : read) drop_read(s);
+  if (f.step_seconds)
+    (*f.step_seconds)[static_cast<size_t>(i)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs,

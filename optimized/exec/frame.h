@@ -34,6 +34,8 @@ struct Frame {
   // When set (the main graph's frame): per step, the fast kernel that ran it, null when a
   // reference kernel or function body did. Distinct steps write distinct elements.
   std::vector<const FastKernel*>* ran = nullptr;
+  // When set (ExecutorOptions::profile): per step, the wall-clock seconds run_step took.
+  std::vector<double>* step_seconds = nullptr;
 
   const Value* lookup(const std::string& name) const;  // by name, through the enclosing frames
   // Binds inputs (positional; Kind::None = absent), constants and outer values.
