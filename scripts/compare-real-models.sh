@@ -17,7 +17,7 @@
 #
 # Inputs: numpy default_rng seeded with crc32(model name); float32 uniform in [-1, 1), except
 # ppocr_det which gets a synthetic page with dark text-like blocks (noise gives an all-zero map). Dynamic
-# dimensions get fixed sizes: ppocr_cls 1x3x48x192, ppocr_det 1x3xNxN, tv_* 1x3x224x224, any other
+# dimensions get fixed sizes: ppocr_cls 1x3x48x192, ppocr_rec 1x3x48x320, ppocr_det 1x3xNxN, tv_* 1x3x224x224, any other
 # dynamic dimension 1. Needs /usr/bin/python3 with numpy and onnx, node and npm.
 set -euo pipefail
 
@@ -95,6 +95,8 @@ def make_inputs(model_path, stem, in_dir, det_size):
         dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
         if stem.startswith("ppocr_cls") and len(dims) == 4:
             fixed = [1, 3, 48, 192]
+        elif stem.startswith("ppocr_rec") and len(dims) == 4:
+            fixed = [1, 3, 48, 320]
         elif stem.startswith("ppocr_det") and len(dims) == 4:
             fixed = [1, 3, det_size, det_size]
         elif stem.startswith("tv_") and len(dims) == 4:

@@ -13,6 +13,7 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
   try {
     if (n.op_type == "Conv") return fast::make_conv_kernel(request);
     if (fused) return nullptr;
+    if (n.op_type == "ConvTranspose") return fast::make_conv_transpose_kernel(request);
     if (n.op_type == "Gemm") return fast::make_gemm_kernel(request);
     if (n.op_type == "MatMul") return fast::make_matmul_kernel(request);
     if (n.op_type == "MaxPool") return fast::make_max_pool_kernel(request);
@@ -21,6 +22,8 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
     if (n.op_type == "BatchNormalization") return fast::make_batch_norm_kernel(request);
     if (n.op_type == "Add" || n.op_type == "Sub" || n.op_type == "Mul" || n.op_type == "Div")
       return fast::make_binary_kernel(request);
+    if (n.op_type == "Resize") return fast::make_resize_kernel(request);
+    if (auto k = fast::make_movement_kernel(request)) return k;
   } catch (const dnnl::error&) {
     return nullptr;  // oneDNN has no implementation for this configuration
   }

@@ -114,6 +114,7 @@ inline const Tensor* arg(const std::vector<const Tensor*>& in, size_t i) {
 
 // Factories, one per kernel family; each returns null when it declines.
 std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_conv_transpose_kernel(const FastKernelRequest& r);  // onednn_deconv.cpp
 std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_matmul_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_max_pool_kernel(const FastKernelRequest& r);
@@ -121,5 +122,7 @@ std::unique_ptr<FastKernel> make_average_pool_kernel(const FastKernelRequest& r)
 std::unique_ptr<FastKernel> make_global_average_pool_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_binary_kernel(const FastKernelRequest& r);  // elementwise.cpp
+std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r);  // movement.cpp
+std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r);    // resize.cpp
 
 }  // namespace sonnx::fast

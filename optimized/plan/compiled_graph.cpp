@@ -122,8 +122,26 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     for (const auto& c : implicit_inputs(first)) step.captures.push_back(add_slot(c));
     steps_.push_back(std::move(step));
   };
+  // A Constant node with a tensor `value` is a constant of the compiled graph, not a step: its
+  // value is known now, fast kernels may prepare with it (weights from Constant nodes), and no run
+  // rebuilds it.
+  std::set<const Node*> constant_nodes;
+  if (options.fast_kernels)
+    for (const auto& n : g.nodes) {
+      const Attribute* v = n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1 && n.attributes.size() == 1
+                               ? n.attr("value")
+                               : nullptr;
+      if (!v || v->type != Attribute::Type::Tensor || !v->t.defined()) continue;
+      constant_nodes.insert(&n);
+      constants[n.outputs[0]] = &v->t;
+      const Tensor& t = v->t;
+      constants_.emplace_back(add_slot(n.outputs[0]), t.dtype() == DType::String
+                                                          ? Value(t)
+                                                          : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));
+    }
   for (const auto& group : group_nodes(g, options.fuse && options.fast_kernels)) {
     const Node* first = group.nodes.front();
+    if (constant_nodes.count(first)) continue;
     auto fused_begin = group.nodes.begin() + 1;
     if (group.batch_norm) {
       // The Conv with the BatchNormalization folded in: new weights and bias, the BN's output.
