@@ -88,6 +88,72 @@ bool plan_conv(GenContext& c, OpPlan& p) {
   return true;
 }
 
+// ConvTranspose with concrete attributes (no symbols): per axis out = s·(in − 1) + output_padding
+// + (k − 1)·d + 1 − pad_begin − pad_end, kept at least 1.
+bool plan_conv_transpose(GenContext& c, OpPlan& p) {
+  int x = c.pick(spatial);
+  if (x < 0) return false;
+  const TVar& t = tv(c, x);
+  int64_t C = t.shape[1], group = C > 1 && C % 2 == 0 && c.coin(0.3) ? 2 : 1, mg = c.uniform(1, 3);
+  std::vector<int64_t> k, st, dl, pads_b, pads_e, opad, shape{t.shape[0], mg * group}, wshape{C, mg};
+  int64_t taps = C / group;
+  for (size_t i = 2; i < t.shape.size(); ++i) {
+    int64_t kk = c.uniform(1, 3), s = c.uniform(1, 2), d = c.coin(0.8) ? 1 : 2, op = s > 1 && c.coin(0.3) ? 1 : 0;
+    int64_t full = s * (t.shape[i] - 1) + op + (kk - 1) * d + 1, pb = std::min<int64_t>(c.uniform(0, 1), full - 1);
+    int64_t pe = std::min<int64_t>(c.uniform(0, 1), full - 1 - pb);
+    k.push_back(kk), st.push_back(s), dl.push_back(d), opad.push_back(op), pads_b.push_back(pb), pads_e.push_back(pe);
+    shape.push_back(full - pb - pe);
+    wshape.push_back(kk);
+    taps *= kk;
+  }
+  p.emit = [&c, x, k, st, dl, opad, pads_b, pads_e, shape, wshape, group, taps](const Solution&) {
+    double ws = 1 / std::sqrt(static_cast<double>(taps));
+    Interval range{-(tv(c, x).range.mag() * std::sqrt(static_cast<double>(taps)) + 1), 0};
+    range.hi = -range.lo;
+    if (!c.fits(shape) || !c.fits(wshape) || !c.fits(range)) return false;
+    std::vector<std::string> ins{tv(c, x).name, c.add_float_const(wshape, {-ws, ws})};
+    if (c.coin(0.6)) ins.push_back(c.add_float_const({shape[1]}, {-1, 1}));
+    int y = out_tensor(c, kFloat(), shape, range, {x}, "ConvTranspose");
+    auto& n = c.add_node("ConvTranspose", ins, {y});
+    std::vector<int64_t> pads = pads_b;
+    pads.insert(pads.end(), pads_e.begin(), pads_e.end());
+    set_attr(n, "kernel_shape", k);
+    set_attr(n, "strides", st);
+    set_attr(n, "dilations", dl);
+    set_attr(n, "pads", pads);
+    set_attr(n, "group", group);
+    if (opad != std::vector<int64_t>(opad.size(), 0)) set_attr(n, "output_padding", opad);
+    return true;
+  };
+  return true;
+}
+
+// Resize in nearest mode to `sizes` (an int64 constant): each spatial length doubled, kept or
+// halved, under one of the coordinate and rounding modes (every one selects existing elements).
+bool plan_resize_nearest(GenContext& c, OpPlan& p) {
+  int x = c.pick(spatial);
+  if (x < 0) return false;
+  std::vector<int64_t> sizes = tv(c, x).shape;
+  for (size_t i = 2; i < sizes.size(); ++i) {
+    int64_t f = c.uniform(0, 2);
+    sizes[i] = f == 0 ? sizes[i] * 2 : f == 1 ? sizes[i] : (sizes[i] + 1) / 2;
+  }
+  static const char* coords[] = {"half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"};
+  static const char* rounding[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+  std::string coord = coords[c.uniform(0, 3)], nearest = rounding[c.uniform(0, 3)];
+  p.emit = [&c, x, sizes, coord, nearest](const Solution&) {
+    if (!c.fits(sizes)) return false;
+    std::string sz = c.add_int64_const({static_cast<int64_t>(sizes.size())}, sizes);
+    int y = out_tensor(c, kFloat(), sizes, tv(c, x).range, {x}, "Resize");
+    auto& n = c.add_node("Resize", {tv(c, x).name, "", "", sz}, {y});
+    set_attr(n, "mode", std::string("nearest"));
+    set_attr(n, "coordinate_transformation_mode", coord);
+    set_attr(n, "nearest_mode", nearest);
+    return true;
+  };
+  return true;
+}
+
 template <int I>
 bool plan_pool(GenContext& c, OpPlan& p) {
   const char* op = I == 0 ? "MaxPool" : "AveragePool";
@@ -355,6 +421,8 @@ bool plan_cumprod(GenContext& c, OpPlan& p) {
 
 void add_nn_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Conv", plan_conv});
+  v.push_back({"ConvTranspose", plan_conv_transpose});
+  v.push_back({"Resize", plan_resize_nearest});
   v.push_back({"MaxPool", plan_pool<0>});
   v.push_back({"AveragePool", plan_pool<1>});
   v.push_back({"GlobalAveragePool", plan_global_pool<0>});

@@ -1,5 +1,8 @@
 #include "loader.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -182,11 +185,28 @@ Model model_from_proto(const onnx::ModelProto& proto, const fs::path& base_dir) 
   return m;
 }
 
+// Parses a binary model straight from the file (protobuf reads it in small chunks: the file's bytes
+// are never held whole beside the parsed message).
+void parse_model_file(const fs::path& file, onnx::ModelProto& proto) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) throw LoadError("'" + file.string() + "': no such file");
+  if (fs::is_directory(file, ec)) throw LoadError("'" + file.string() + "' is a directory, not a model file");
+  auto size = fs::file_size(file, ec);
+  if (ec) throw LoadError("'" + file.string() + "': cannot open for reading");
+  if (size == 0) throw LoadError("'" + file.string() + "': empty file");
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw LoadError("'" + file.string() + "': cannot open for reading");
+  bool parsed = proto.ParseFromFileDescriptor(fd);
+  ::close(fd);
+  if (!parsed)
+    throw LoadError("'" + file.string() + "': not a valid ONNX ModelProto (protobuf parse failed: truncated or not a model)");
+}
+
 std::unique_ptr<LoadedModel> load_model(const fs::path& file) {
-  std::string bytes = read_all(file);
   auto lm = std::make_unique<LoadedModel>();
-  if (bytes.empty()) throw LoadError("'" + file.string() + "': empty file");
   if (file.extension() == ".onnxtxt") {
+    std::string bytes = read_all(file);
+    if (bytes.empty()) throw LoadError("'" + file.string() + "': empty file");
     try {
       lm->ir = text::parse_model(bytes);
     } catch (const text::ParseError& e) {
@@ -206,14 +226,17 @@ std::unique_ptr<LoadedModel> load_model(const fs::path& file) {
     lm->ir.path = file.string();
     return lm;
   }
-  if (!lm->proto.ParseFromString(bytes)) {
-    throw LoadError("'" + file.string() + "': not a valid ONNX ModelProto (protobuf parse failed: truncated or not a model)");
-  }
+  parse_model_file(file, lm->proto);
   // A random byte string can parse as a protobuf message that is no model at all.
   if (!lm->proto.has_graph()) throw LoadError("'" + file.string() + "': no graph in the model (not an ONNX model?)");
   if (lm->proto.ir_version() <= 0) throw LoadError("'" + file.string() + "': missing or invalid ir_version");
   try {
-    lm->ir = model_from_proto(lm->proto, fs::absolute(file).parent_path());
+    // The main graph's initializers leave the proto and their raw data becomes the IR tensors'
+    // storage (no copy of the weights); nothing reads them from the proto afterwards.
+    fs::path base = fs::absolute(file).parent_path();
+    auto initializers = std::move(*lm->proto.mutable_graph()->mutable_initializer());
+    lm->ir = model_from_proto(lm->proto, base);
+    for (auto& t : initializers) lm->ir.graph.initializers.emplace_back(t.name(), tensor_from_proto(std::move(t), base));
   } catch (const Trap& e) {
     throw LoadError("'" + file.string() + "': " + e.what());
   }

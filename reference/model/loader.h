@@ -12,7 +12,7 @@
 namespace sonnx {
 
 struct LoadedModel {
-  onnx::ModelProto proto;  // as read from a .onnx file; from a .onnxtxt file, its header only
+  onnx::ModelProto proto;  // as read from a .onnx file, less the main graph's initializers (in ir); from a .onnxtxt file, its header only
   Model ir;
 };
 

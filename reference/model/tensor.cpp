@@ -44,9 +44,27 @@ Tensor Tensor::view(DType type, Shape shape, std::byte* data) {
   return t;
 }
 
+Tensor Tensor::shared(DType type, Shape shape, const std::byte* data, std::shared_ptr<const void> owner) {
+  Tensor t = view(type, std::move(shape), const_cast<std::byte*>(data));  // never written through: see raw()
+  t.owner_ = std::move(owner);
+  return t;
+}
+
+void Tensor::unshare() {
+  bytes_.assign(view_, view_ + byte_size());
+  view_ = nullptr;
+  owner_.reset();
+}
+
 Tensor::Tensor(const Tensor& o) : type_(o.type_), shape_(o.shape_), size_(o.size_), strings_(o.strings_) {
-  if (o.view_) bytes_.assign(o.view_, o.view_ + o.byte_size());
-  else bytes_ = o.bytes_;
+  if (o.owner_) {
+    view_ = o.view_;
+    owner_ = o.owner_;
+  } else if (o.view_) {
+    bytes_.assign(o.view_, o.view_ + o.byte_size());
+  } else {
+    bytes_ = o.bytes_;
+  }
 }
 
 Tensor& Tensor::operator=(const Tensor& o) {

@@ -2,9 +2,14 @@
 // the reference interpreter treats every tensor as immutable once produced. An optimized executor
 // may also make a *view*: a tensor whose bytes live in memory it owns (its arena). Copying a view
 // gives an ordinary tensor with its own copy of the data, so a view never escapes its arena.
+// A *shared* tensor reads immutable bytes that an owner keeps alive (a loaded model's raw data, a
+// memory-mapped external-data file): its copies share those bytes, and writing through a non-const
+// accessor first gives the tensor a private copy, so value semantics still hold. Weights are
+// shared tensors, so copies of a model do not copy its weights.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,12 +32,15 @@ class Tensor {
   Tensor(DType type, Shape shape);  // zero-filled (empty strings for String)
   // A view of `size` elements at `data` (not String); the caller keeps the memory alive.
   static Tensor view(DType type, Shape shape, std::byte* data);
+  // A shared tensor over `data` (not String), kept alive by `owner`.
+  static Tensor shared(DType type, Shape shape, const std::byte* data, std::shared_ptr<const void> owner);
 
   Tensor(const Tensor& o);
   Tensor& operator=(const Tensor& o);
   Tensor(Tensor&&) noexcept = default;
   Tensor& operator=(Tensor&&) noexcept = default;
-  bool is_view() const { return view_ != nullptr; }
+  bool is_view() const { return view_ != nullptr && !owner_; }
+  bool is_shared() const { return owner_ != nullptr; }
 
   template <class T>
   static Tensor from_vector(Shape shape, const std::vector<T>& values) {
@@ -76,7 +84,10 @@ class Tensor {
     return {data<T>(), static_cast<size_t>(size_)};
   }
 
-  std::byte* raw() { return view_ ? view_ : bytes_.data(); }
+  std::byte* raw() {
+    if (owner_) unshare();
+    return view_ ? view_ : bytes_.data();
+  }
   const std::byte* raw() const { return view_ ? view_ : bytes_.data(); }
   size_t byte_size() const { return view_ ? static_cast<size_t>(size_) * dtype_size(type_) : bytes_.size(); }
 
@@ -94,12 +105,14 @@ class Tensor {
 
  private:
   void check_type(DType want) const;
+  void unshare();  // a private copy of shared bytes, before a write
   DType type_ = DType::Undefined;
   Shape shape_;
   int64_t size_ = 0;
   std::vector<std::byte> bytes_;
   std::vector<std::string> strings_;
-  std::byte* view_ = nullptr;  // set for a view: the bytes live there, bytes_ is empty
+  std::byte* view_ = nullptr;  // set for a view or a shared tensor: the bytes live there, bytes_ is empty
+  std::shared_ptr<const void> owner_;  // set for a shared tensor: keeps view_ alive
 };
 
 // Calls f.template operator()<T>() with T the storage type of `type`: the 16 classic element types

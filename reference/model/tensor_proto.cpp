@@ -1,5 +1,10 @@
 #include "tensor_proto.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -28,9 +33,19 @@ fs::path resolve_external_location(const fs::path& base_dir, const std::string& 
 
 namespace {
 
-// Reads the external bytes of a tensor that should hold `expected_bytes`; the size is checked
-// before anything is allocated, so a hostile length cannot exhaust memory.
-std::string read_external(const onnx::TensorProto& p, const fs::path& base_dir, size_t expected_bytes) {
+// Bytes that something keeps alive: a memory-mapped region of an external-data file, or the
+// raw_data string taken over from a TensorProto.
+struct Bytes {
+  const std::byte* data = nullptr;
+  size_t size = 0;
+  std::shared_ptr<const void> owner;
+  std::string_view view() const { return {reinterpret_cast<const char*>(data), size}; }
+};
+
+// Maps the external bytes of a tensor that should hold `expected_bytes`, read-only (the pages are
+// read on first use and never copied to the heap). The size is checked against the file first, so
+// a hostile length cannot map or allocate beyond it.
+Bytes map_external(const onnx::TensorProto& p, const fs::path& base_dir, size_t expected_bytes) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : p.external_data()) {
@@ -45,22 +60,51 @@ std::string read_external(const onnx::TensorProto& p, const fs::path& base_dir, 
   fs::path file = resolve_external_location(base_dir, location);
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) throw LoadError("external data: '" + location + "' is not a regular file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw LoadError("external data: cannot open '" + file.string() + "'");
-  in.seekg(0, std::ios::end);
-  int64_t file_size = in.tellg();
-  if (file_size < 0) throw LoadError("external data: cannot size '" + location + "'");
-  if (offset < 0 || offset > file_size) throw LoadError("external data: offset out of range in '" + location + "'");
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw LoadError("external data: cannot open '" + file.string() + "'");
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    throw LoadError("external data: cannot size '" + location + "'");
+  }
+  int64_t file_size = st.st_size;
+  auto refuse = [&](const std::string& why) {
+    ::close(fd);
+    throw LoadError(why);
+  };
+  if (offset < 0 || offset > file_size) refuse("external data: offset out of range in '" + location + "'");
   if (length < 0) length = file_size - offset;
-  if (length > file_size - offset) throw LoadError("external data: length past the end of '" + location + "'");
+  if (length > file_size - offset) refuse("external data: length past the end of '" + location + "'");
   if (static_cast<uint64_t>(length) != expected_bytes)
-    throw LoadError("tensor '" + p.name() + "': " + std::to_string(length) + " bytes of data in '" + location + "', " +
-                    std::to_string(expected_bytes) + " expected");
-  std::string data(static_cast<size_t>(length), '\0');
-  in.seekg(offset);
-  in.read(data.data(), length);
-  if (!in) throw LoadError("external data: read failed for '" + location + "'");
-  return data;
+    refuse("tensor '" + p.name() + "': " + std::to_string(length) + " bytes of data in '" + location + "', " +
+           std::to_string(expected_bytes) + " expected");
+  Bytes b;
+  b.size = static_cast<size_t>(length);
+  if (length == 0) {
+    ::close(fd);
+    return b;
+  }
+  auto page = static_cast<int64_t>(::sysconf(_SC_PAGESIZE));
+  int64_t start = offset / page * page;
+  size_t span = static_cast<size_t>(offset - start + length);
+  void* m = ::mmap(nullptr, span, PROT_READ, MAP_PRIVATE, fd, start);
+  ::close(fd);
+  if (m == MAP_FAILED) throw LoadError("external data: cannot map '" + location + "'");
+  b.owner = std::shared_ptr<const void>(m, [span](const void* q) { ::munmap(const_cast<void*>(q), span); });
+  b.data = static_cast<const std::byte*>(m) + (offset - start);
+  return b;
+}
+
+// Whether a tensor of `type` can use raw little-endian bytes as its storage as they are (the
+// other types are unpacked or normalised by deserialize_elements).
+bool raw_is_storage(DType type) {
+  switch (type) {
+    case DType::Float: case DType::Double: case DType::Float16: case DType::BFloat16:
+    case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64:
+    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64:
+      return true;
+    default: return false;
+  }
 }
 
 template <class T, class Src>
@@ -114,7 +158,10 @@ int64_t typed_field_count(const onnx::TensorProto& p, DType type) {
 
 }  // namespace
 
-Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
+namespace {
+
+// `take`: the same proto, whose raw_data may be taken over (null: copy what is needed).
+Tensor read_tensor_proto(const onnx::TensorProto& p, const fs::path& base_dir, onnx::TensorProto* take) {
   if (!is_valid_dtype(p.data_type())) throw LoadError("tensor '" + p.name() + "': unknown data type " + std::to_string(p.data_type()));
   auto type = static_cast<DType>(p.data_type());
   Shape shape(p.dims().begin(), p.dims().end());
@@ -131,27 +178,35 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
   // Values the typed field must hold: the 4- and 2-bit types keep packed bytes in int32_data.
   auto expected_values = is_sub_byte(type) ? static_cast<int64_t>(expected_bytes) : count;
   bool raw_form = type != DType::String && (external || p.has_raw_data());
-  std::string raw;
+  Bytes raw;
   if (type == DType::String && external) {
     throw LoadError("tensor '" + p.name() + "': string tensors cannot be external");
   } else if (external) {
-    raw = read_external(p, base_dir, expected_bytes);
+    raw = map_external(p, base_dir, expected_bytes);
+  } else if (raw_form && take && raw_is_storage(type) && p.raw_data().size() == expected_bytes) {
+    auto taken = std::shared_ptr<std::string>(take->release_raw_data());
+    raw = {reinterpret_cast<const std::byte*>(taken->data()), taken->size(), taken};
   } else if (raw_form) {
-    raw = p.raw_data();
+    raw = {reinterpret_cast<const std::byte*>(p.raw_data().data()), p.raw_data().size(), nullptr};
   } else if (count > 0 && typed_field_count(p, type) != expected_values) {
     throw LoadError("tensor '" + p.name() + "': " + std::to_string(typed_field_count(p, type)) + " values for shape " +
                     shape_str(shape) + " of " + std::string(dtype_name(type)));
   }
-  if (raw_form && raw.size() != expected_bytes)
-    throw LoadError("tensor '" + p.name() + "': " + std::to_string(raw.size()) + " bytes of data for shape " +
+  if (raw_form && raw.size != expected_bytes)
+    throw LoadError("tensor '" + p.name() + "': " + std::to_string(raw.size) + " bytes of data for shape " +
                     shape_str(shape) + " of " + std::string(dtype_name(type)));
+  // ONNX raw data is little-endian, as is this host: kept bytes (mapped, or taken over) become the
+  // storage as they are when aligned for the type, without a copy.
+  if (raw_form && raw.owner && raw_is_storage(type) && count > 0 &&
+      reinterpret_cast<uintptr_t>(raw.data) % dtype_size(type) == 0)
+    return Tensor::shared(type, shape, raw.data, raw.owner);
   Tensor t(type, shape);
   if (type == DType::String) {
     copy_field<std::string>(t, p.string_data(), "string_data");
     return t;
   }
   if (raw_form) {
-    deserialize_elements(t, raw);  // ONNX raw data is little-endian, as is this host
+    deserialize_elements(t, raw.view());
     return t;
   }
   if (t.size() == 0) return t;
@@ -179,6 +234,12 @@ Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
   }
   return t;
 }
+
+}  // namespace
+
+Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) { return read_tensor_proto(p, base_dir, nullptr); }
+
+Tensor tensor_from_proto(onnx::TensorProto&& p, const fs::path& base_dir) { return read_tensor_proto(p, base_dir, &p); }
 
 onnx::TensorProto tensor_to_proto(const Tensor& t, const std::string& name) {
   onnx::TensorProto p;

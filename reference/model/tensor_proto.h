@@ -13,7 +13,11 @@ namespace sonnx {
 // Reads a TensorProto. External data is read from `base_dir`; a location that is absolute, contains
 // "..", or resolves (through symlinks) outside base_dir is refused with LoadError. Malformed
 // content (a data count that does not match the shape) is a LoadError too.
+// External data is memory-mapped read-only and becomes the tensor's storage without a copy.
 Tensor tensor_from_proto(const onnx::TensorProto& proto, const std::filesystem::path& base_dir = {});
+// The same, taking over the proto's raw_data as the tensor's storage (no copy); the proto is left
+// without it.
+Tensor tensor_from_proto(onnx::TensorProto&& proto, const std::filesystem::path& base_dir = {});
 onnx::TensorProto tensor_to_proto(const Tensor& t, const std::string& name = "");
 
 Value value_from_sequence_proto(const onnx::SequenceProto& proto, const std::filesystem::path& base_dir = {});

@@ -10,6 +10,8 @@
 #include "conformance/fuzz/fuzz_loop.h"
 #include "conformance/fuzz/mutate.h"
 #include "conformance/runner.h"
+#include "optimized/plan/compiled_model.h"
+#include "optimized/plan/infer_types.h"
 #include "reference/catalogue/catalogue.h"
 #include "reference/check/validator.h"
 #include "reference/model/loader.h"
@@ -131,6 +133,23 @@ TEST(FuzzGenerator, CoversTheOperatorFamilies) {
   }
   EXPECT_TRUE(multi_output);
   EXPECT_TRUE(several_consumers);
+}
+
+// Every fast kernel is reached by the generated graphs the differential tests run, so each is
+// compared with the reference on random graphs (not only in its contract test).
+TEST(FuzzGenerator, ReachesEveryFastKernel) {
+  std::map<std::string, int> reached;
+  for (uint64_t seed = 1; seed <= 400; ++seed) {
+    GeneratedCase g = generate(random_recipe(seed));
+    add_inferred_types(g.model);
+    CompiledModel compiled(g.model);
+    for (const Step& step : compiled.root().steps())
+      if (step.fast) ++reached[step.fast->name()];
+  }
+  for (const char* kernel : {"onednn:conv", "onednn:deconv", "onednn:gemm", "onednn:matmul", "fast:maxpool",
+                             "fast:averagepool", "fast:globalaveragepool", "fast:batchnorm", "fast:binary",
+                             "fast:movement", "fast:resize"})
+    EXPECT_GE(reached[kernel], 3) << kernel << " is (almost) never reached by the fuzzer's graphs";
 }
 
 // A recipe fixed at one opset keeps its other choices: the opset is drawn after them.
