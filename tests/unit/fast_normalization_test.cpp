@@ -149,6 +149,17 @@ TEST(FastSoftmax, DefaultAxisAndLargeValues) {
   c.check(0, "all -inf");
 }
 
+// Many values over the whole range of exp, down to where it underflows.
+TEST(FastSoftmax, WithinOneUlpOverTheWholeRangeOfExp) {
+  std::mt19937 rng(12);
+  for (float spread : {1.0f, 30.0f, 200.0f, 1000.0f}) {
+    OneNode n("Softmax", 13, {random_float_tensor({64, 500}, rng, -spread, spread)});
+    n.check(1, "spread " + std::to_string(spread));
+    OneNode middle("Softmax", 13, {random_float_tensor({8, 300, 5}, rng, -spread, spread)}, {attr_int("axis", 1)});
+    middle.check(1, "middle axis, spread " + std::to_string(spread));
+  }
+}
+
 TEST(FastSoftmax, TrapsOnAnAxisOutOfRange) {
   Tensor x(DType::Float, {2, 3});
   OneNode n("Softmax", 13, {x}, {attr_int("axis", 2)});
