@@ -188,11 +188,13 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
     make_plain(true);
     for (const Value* v : in) tin.push_back(v ? &v->tensor : nullptr);
     bool fused_sum = !step.fused.empty() && step.fused.front()->op_type == "Add";
+    bool pattern = !step.fused.empty() && step.node->op_type != "Conv";  // e.g. the decomposed LayerNorm
     try {
       shapes = kernel->output_shapes(tin);
     } catch (const Trap&) {
-      // A fused Add whose operand broadcasts runs unfused; any other error, the reference reports.
-      if (!fused_sum) throw;
+      // A fused Add whose operand broadcasts, or a fused pattern the kernel does not cover for
+      // these inputs, runs unfused; any other error, the reference reports.
+      if (!fused_sum && !pattern) throw;
       fast = false;
     }
   }

@@ -57,6 +57,11 @@ struct FastKernelRequest {
   std::string fused_activation;
   float clip_min = 0, clip_max = 0;
   bool fused_sum = false;  // the node has one extra last input added to its result before the activation
+  // A group of nodes computed as one (optimized/plan/fusion_layernorm.cpp): "" none, or "LayerNorm"
+  // (the decomposed layer normalization exporters write). `fused_nodes` are the nodes after `node`,
+  // in order; node->inputs then lists node's inputs followed by every other value the group reads.
+  std::string fused_pattern;
+  std::vector<const Node*> fused_nodes;
 };
 
 // A fast kernel for the request, or null when none applies (then the reference kernel runs).

@@ -10,6 +10,8 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
   if (canonical_domain(n.domain) != "") return nullptr;
   // Fusion is only defined for convolutions.
   bool fused = request.fused_sum || !request.fused_activation.empty();
+  if (!request.fused_pattern.empty())
+    return request.fused_pattern == "LayerNorm" && !fused ? fast::make_decomposed_layer_norm_kernel(request) : nullptr;
   try {
     if (n.op_type == "Conv") return fast::make_conv_kernel(request);
     if (fused) return nullptr;
@@ -22,6 +24,12 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
     if (n.op_type == "BatchNormalization") return fast::make_batch_norm_kernel(request);
     if (n.op_type == "Add" || n.op_type == "Sub" || n.op_type == "Mul" || n.op_type == "Div")
       return fast::make_binary_kernel(request);
+    if (n.op_type == "Softmax" || n.op_type == "LogSoftmax") return fast::make_softmax_kernel(request);
+    if (n.op_type == "ReduceSum" || n.op_type == "ReduceMean" || n.op_type == "ReduceMax")
+      return fast::make_reduce_kernel(request);
+    if (n.op_type == "LayerNormalization") return fast::make_layer_norm_kernel(request);
+    if (n.op_type == "InstanceNormalization") return fast::make_instance_norm_kernel(request);
+    if (n.op_type == "GroupNormalization") return fast::make_group_norm_kernel(request);
     if (n.op_type == "Resize") return fast::make_resize_kernel(request);
     if (auto k = fast::make_movement_kernel(request)) return k;
   } catch (const dnnl::error&) {

@@ -124,5 +124,16 @@ std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_binary_kernel(const FastKernelRequest& r);  // elementwise.cpp
 std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r);  // movement.cpp
 std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r);    // resize.cpp
+std::unique_ptr<FastKernel> make_softmax_kernel(const FastKernelRequest& r);  // softmax.cpp: Softmax, LogSoftmax
+std::unique_ptr<FastKernel> make_reduce_kernel(const FastKernelRequest& r);   // reduce.cpp: ReduceSum/Mean/Max
+// normalization.cpp
+std::unique_ptr<FastKernel> make_layer_norm_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_instance_norm_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_group_norm_kernel(const FastKernelRequest& r);
+std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRequest& r);  // fused_pattern "LayerNorm"
+
+// The values of float32 `p` broadcast (unidirectionally, as numpy) to the shape `target` into
+// `out`; false when p does not broadcast to it (extra leading dims of p must be 1).
+bool broadcast_trailing(const Tensor& p, const Shape& target, std::vector<float>& out);
 
 }  // namespace sonnx::fast

@@ -83,7 +83,9 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
   for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
     for (const auto& v : *list) declared.emplace(v.name, &v.type);
   // A step for node n (with `fused` folded in when the request says so); no slots yet.
-  auto make_step = [&](const Node& n, std::vector<const Node*> fused, FastKernelRequest req, const std::string& sum_input) {
+  // `extra_inputs`: what a fused pattern's later nodes read (FusedGroup::extra_inputs).
+  auto make_step = [&](const Node& n, std::vector<const Node*> fused, FastKernelRequest req, const std::string& sum_input,
+                       const std::vector<std::string>& extra_inputs) {
     Step step;
     step.node = &n;
     step.fused = std::move(fused);
@@ -98,11 +100,13 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     }
     if (options.fast_kernels && step.kernel) {
       req.node = &n;
-      if (req.fused_sum) {  // the kernel sees the Add's other operand as one more input
+      if (req.fused_sum || !extra_inputs.empty()) {  // the kernel sees the Add's other operand as one more input
         fused_nodes_.push_back(std::make_unique<Node>(n));
-        fused_nodes_.back()->inputs.push_back(sum_input);
+        if (req.fused_sum) fused_nodes_.back()->inputs.push_back(sum_input);
+        for (const auto& i : extra_inputs) fused_nodes_.back()->inputs.push_back(i);
         req.node = fused_nodes_.back().get();
       }
+      if (!req.fused_pattern.empty()) req.fused_nodes = step.fused;
       req.version = r.version;
       req.constants = constants;
       for (const auto& i : req.node->inputs) {
@@ -113,11 +117,12 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     }
     return step;
   };
-  auto add_step = [&](Step step, const std::string& sum_input) {
+  auto add_step = [&](Step step, const std::string& sum_input, const std::vector<std::string>& extra_inputs) {
     const Node& first = *step.node;
     const Node& last = step.fused.empty() ? first : *step.fused.back();
     for (const auto& i : first.inputs) step.inputs.push_back(i.empty() ? -1 : add_slot(i));
     if (!sum_input.empty()) step.inputs.push_back(add_slot(sum_input));
+    for (const auto& i : extra_inputs) step.inputs.push_back(add_slot(i));
     for (const auto& o : last.outputs) step.outputs.push_back(o.empty() ? -1 : add_slot(o));
     for (const auto& c : implicit_inputs(first)) step.captures.push_back(add_slot(c));
     steps_.push_back(std::move(step));
@@ -160,19 +165,19 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
       ++fused_begin;
     }
     std::vector<const Node*> fused(fused_begin, group.nodes.end());
-    Step step = make_step(*first, fused, group.request, group.sum_input);
+    Step step = make_step(*first, fused, group.request, group.sum_input, group.extra_inputs);
     if (group.batch_norm) step.folded = group.batch_norm;
     if (fused.empty() || step.fast) {
-      add_step(std::move(step), group.sum_input);
+      add_step(std::move(step), group.sum_input, group.extra_inputs);
       continue;
     }
     if (group.batch_norm) {  // declined fused: the folded Conv, then the rest one by one
-      add_step(make_step(*first, {}, {}, ""), "");
-      for (const Node* m : fused) add_step(make_step(*m, {}, {}, ""), "");
+      add_step(make_step(*first, {}, {}, "", {}), "", {});
+      for (const Node* m : fused) add_step(make_step(*m, {}, {}, "", {}), "", {});
       continue;
     }
     // The fast kernel declined the fused form: run the nodes one by one.
-    for (const Node* m : group.nodes) add_step(make_step(*m, {}, {}, ""), "");
+    for (const Node* m : group.nodes) add_step(make_step(*m, {}, {}, "", {}), "", {});
   }
 }
 

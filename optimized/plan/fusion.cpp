@@ -143,6 +143,7 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
         taken.insert(m);
       }
     }
+    if (fuse && n.op_type == "ReduceMean") match_decomposed_layer_norm(g, n, uses, taken, grp);
     groups.push_back(std::move(grp));
   }
   return groups;

@@ -4,6 +4,8 @@
 // has no other reader and is not a graph output. The fast kernel may still decline the fused form;
 // then the nodes run one by one.
 #pragma once
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,12 +19,24 @@ struct FusedGroup {
   FastKernelRequest request;       // fused_activation / clip bounds / fused_sum filled in
   std::string sum_input;           // the Add's other operand when fused_sum
   const Node* batch_norm = nullptr;  // nodes[1] when a BatchNormalization is folded into the Conv
+  // Values the nodes after the first read from outside the group (request.fused_pattern groups):
+  // the step reads them after the first node's inputs.
+  std::vector<std::string> extra_inputs;
 };
 
 // The Conv's weights and bias with an inference-form BatchNormalization folded in:
 // W'[m] = W[m]·k[m], B'[m] = (B[m] − mean[m])·k[m] + bias[m], k[m] = scale[m] / sqrt(var[m] + ε),
 // computed in double. False when the parameters are not constant float tensors of the right size.
 bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b);
+
+// The layer normalization exporters write as separate nodes, starting at `first` (a ReduceMean
+// over the last axis): ReduceMean, Sub, Pow 2, ReduceMean, Add epsilon, Sqrt, Div, then optionally
+// Mul by a scale and Add of a bias, each intermediate read only inside the group and not a graph
+// output (`uses`: readers of each name, graph outputs counted twice). On a match fills `grp`
+// (nodes, request.fused_pattern "LayerNorm", extra_inputs), marks the nodes taken and returns
+// true. fusion_layernorm.cpp.
+bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::map<std::string, int>& uses,
+                                 std::set<const Node*>& taken, FusedGroup& grp);
 
 // Every node of g in exactly one group, groups in node-list order.
 std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse);

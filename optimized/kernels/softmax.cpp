@@ -1,0 +1,147 @@
+// Softmax and LogSoftmax on float32 (versions 1, 11 and 13). Before version 13 the input is
+// coerced to 2-D at `axis` (default 1) and each row is normalized as a whole; from 13 along the
+// single axis `axis` (default -1), any axis: lines along a middle axis are walked with the inner
+// stride, a block of `inner` lines at a time so the reads stay contiguous.
+// The arithmetic is the reference's (support/softmax.h): the line maximum (NaN makes the line NaN),
+// exp(x - m) and the sum in double, each result rounded once; the order of the sum is the same, so
+// the results are bitwise the reference's.
+#include <cmath>
+#include <limits>
+
+#include "onednn_common.h"
+
+namespace sonnx::fast {
+
+namespace {
+
+class SoftmaxKernel final : public FastKernel {
+ public:
+  std::string label;
+  int64_t version = 13;
+  bool log = false;
+  int64_t axis = -1;
+
+  std::string name() const override { return log ? "fast:logsoftmax" : "fast:softmax"; }
+
+  std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
+    const Tensor* x = arg(in, 0);
+    if (!x || x->dtype() != DType::Float) fail(label, version, "this kernel takes a float32 input");
+    normalized_axis(x->rank());
+    return {x->shape()};
+  }
+
+  void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    const Tensor& x = *arg(in, 0);
+    int64_t a = normalized_axis(x.rank());
+    const Shape& s = x.shape();
+    auto count = [&](int64_t from, int64_t to) {
+      int64_t c = 1;
+      for (int64_t d = from; d < to; ++d) c *= s[static_cast<size_t>(d)];
+      return c;
+    };
+    int64_t outer = count(0, a), n, inner;
+    if (version < 13) {
+      n = count(a, x.rank());
+      inner = 1;
+    } else {
+      n = s[static_cast<size_t>(a)];
+      inner = count(a + 1, x.rank());
+    }
+    if (x.size() == 0 || n == 0) return;
+    const float* px = x.data<float>();
+    float* py = out[0]->data<float>();
+    if (inner == 1) {
+#pragma omp parallel
+      {
+        std::vector<double> e(log ? 0 : static_cast<size_t>(n));
+#pragma omp for schedule(static)
+        for (int64_t o = 0; o < outer; ++o) row(px + o * n, py + o * n, n, e.data());
+      }
+      return;
+    }
+#pragma omp parallel
+    {
+      std::vector<double> m(static_cast<size_t>(inner)), sum(static_cast<size_t>(inner));
+      std::vector<double> e(log ? 0 : static_cast<size_t>(n * inner));
+#pragma omp for schedule(static)
+      for (int64_t o = 0; o < outer; ++o) block(px + o * n * inner, py + o * n * inner, n, inner, m.data(), sum.data(), e.data());
+    }
+  }
+
+ private:
+  int64_t normalized_axis(int64_t rank) const {
+    if (axis < -rank || axis >= rank)  // as the reference kernel, in every version
+      fail(label, version, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    return axis < 0 ? axis + rank : axis;
+  }
+
+  // One contiguous line of n elements; `e` holds n doubles (Softmax only).
+  void row(const float* x, float* y, int64_t n, double* e) const {
+    double m = -std::numeric_limits<double>::infinity();
+    for (int64_t k = 0; k < n; ++k) {
+      double c = x[k];
+      if (std::isnan(c)) {
+        m = c;
+        break;
+      }
+      if (c > m) m = c;
+    }
+    double sum = 0;
+    if (log) {
+      for (int64_t k = 0; k < n; ++k) sum += std::exp(x[k] - m);
+      double ls = std::log(sum);
+      for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>((x[k] - m) - ls);
+      return;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      e[k] = std::exp(x[k] - m);
+      sum += e[k];
+    }
+    for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>(e[k] / sum);
+  }
+
+  // `inner` lines of n elements with stride `inner` (element (k, i) at k * inner + i).
+  void block(const float* x, float* y, int64_t n, int64_t inner, double* m, double* sum, double* e) const {
+    for (int64_t i = 0; i < inner; ++i) {
+      m[i] = -std::numeric_limits<double>::infinity();
+      sum[i] = 0;
+    }
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t i = 0; i < inner; ++i) {
+        double c = x[k * inner + i];
+        if (std::isnan(m[i])) continue;  // the first NaN stays the line's maximum
+        if (std::isnan(c) || c > m[i]) m[i] = c;
+      }
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t i = 0; i < inner; ++i) {
+        double v = std::exp(x[k * inner + i] - m[i]);
+        if (!log) e[k * inner + i] = v;
+        sum[i] += v;
+      }
+    if (log) {
+      for (int64_t i = 0; i < inner; ++i) sum[i] = std::log(sum[i]);
+      for (int64_t k = 0; k < n; ++k)
+        for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = static_cast<float>((x[k * inner + i] - m[i]) - sum[i]);
+      return;
+    }
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = static_cast<float>(e[k * inner + i] / sum[i]);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FastKernel> make_softmax_kernel(const FastKernelRequest& r) {
+  const Node& n = *r.node;
+  if (n.inputs.size() != 1 || n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
+  Attrs a(n);
+  auto k = std::make_unique<SoftmaxKernel>();
+  k->label = n.label();
+  k->version = r.version;
+  k->log = n.op_type == "LogSoftmax";
+  k->axis = a.i("axis", r.version < 13 ? 1 : -1);
+  if (!a.ok()) return nullptr;
+  return k;
+}
+
+}  // namespace sonnx::fast
