@@ -289,6 +289,53 @@ bool plan_layernorm(GenContext& c, OpPlan& p) {
   return true;
 }
 
+// LayerNormalization as exporters write it in nodes, over the last axis (the optimized executors
+// fuse the chain into one step): ReduceMean → Sub → Pow 2 → ReduceMean → Add ε → Sqrt → Div, then
+// optionally Mul by a scale and Add a bias.
+bool plan_layernorm_nodes(GenContext& c, OpPlan& p) {
+  int x = c.pick(normalisable);
+  if (x < 0) return false;
+  bool affine = c.coin();
+  p.emit = [&c, x, affine](const Solution&) {
+    std::vector<int64_t> shape = tv(c, x).shape, reduced = shape;
+    reduced.back() = 1;
+    double m = tv(c, x).range.mag(), lim = std::sqrt(static_cast<double>(shape.back())) + 1;
+    if (!c.fits(Interval{0, 4 * m * m + 1})) return false;
+    // A node reading the tensors `from`, then the constants `consts`.
+    auto node = [&c](const char* op, const std::vector<int>& from, const std::vector<std::string>& consts,
+                     const std::vector<int64_t>& s, Interval range) {
+      std::vector<std::string> ins;
+      for (int f : from) ins.push_back(tv(c, f).name);
+      ins.insert(ins.end(), consts.begin(), consts.end());
+      int y = out_tensor(c, kFloat(), s, range, from, op);
+      c.add_node(op, ins, {y});
+      return y;
+    };
+    auto mean = [&](int in, Interval range) {
+      int y = node("ReduceMean", {in}, c.at_least(18) ? std::vector<std::string>{c.add_int64_const({1}, {-1})}
+                                                      : std::vector<std::string>{}, reduced, range);
+      auto& n = *c.graph.mutable_node(c.graph.node_size() - 1);
+      if (!c.at_least(18)) set_attr(n, "axes", std::vector<int64_t>{-1});
+      set_attr(n, "keepdims", int64_t{1});
+      return y;
+    };
+    int mu = mean(x, {-m, m});
+    int d = node("Sub", {x, mu}, {}, shape, {-2 * m, 2 * m});
+    int sq = node("Pow", {d}, {c.add_float_const({}, {2, 2})}, shape, {0, 4 * m * m});
+    int var = mean(sq, {0, 4 * m * m});
+    int ve = node("Add", {var}, {c.add_float_const({}, {1e-5, 1e-5})}, reduced, {1e-5, 4 * m * m + 1});
+    int sd = node("Sqrt", {ve}, {}, reduced, {0, 2 * m + 1});
+    int y = node("Div", {d, sd}, {}, shape, {-lim, lim});
+    if (affine) {
+      std::vector<int64_t> last{shape.back()};
+      y = node("Mul", {y}, {c.add_float_const(last, {0.5, 1.5})}, shape, {-1.5 * lim, 1.5 * lim});
+      node("Add", {y}, {c.add_float_const(last, {-1, 1})}, shape, {-1.5 * lim - 1, 1.5 * lim + 1});
+    }
+    return true;
+  };
+  return true;
+}
+
 bool plan_instancenorm(GenContext& c, OpPlan& p) {
   int x = c.pick([](const TVar& t) { return normalisable(t) && t.rank() >= 3; });
   if (x < 0) return false;
@@ -423,6 +470,7 @@ void add_nn_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Conv", plan_conv});
   v.push_back({"ConvTranspose", plan_conv_transpose});
   v.push_back({"Resize", plan_resize_nearest});
+  v.push_back({"LayerNormNodes", plan_layernorm_nodes});
   v.push_back({"MaxPool", plan_pool<0>});
   v.push_back({"AveragePool", plan_pool<1>});
   v.push_back({"GlobalAveragePool", plan_global_pool<0>});

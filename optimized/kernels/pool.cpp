@@ -2,11 +2,15 @@
 // parallel over the (n, c) planes. oneDNN's pooling differs from the reference at the edges
 // (its max ignores NaN, an all-padding window gives -FLT_MAX where the reference traps, and its
 // include-padding average divides by the kernel size even where ceil_mode extends the window
-// past the padding), while these loops follow reference/ops exactly and cost little next to the
-// convolutions around them.
+// past the padding), while these loops follow reference/ops exactly. One exception: MaxPool on
+// finite data (checked per call) runs oneDNN's max pooling, which then selects exactly the
+// reference's element (a maximum is exact, and windows with no input were refused before).
 // Relies on ops/ops.mlw MaxPool.window_start: MaxPool windows start before the end padding, in both ceil modes.
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
+#include <unordered_map>
 
 #include "onednn_common.h"
 
@@ -46,6 +50,44 @@ class PoolKernel final : public FastKernel {
   bool include_pad = false;
 
   std::string name() const override { return kind == Kind::Max ? "fast:maxpool" : "fast:averagepool"; }
+
+  struct OneDnnMax {
+    dnnl::pooling_v2_forward::primitive_desc pd;
+    dnnl::pooling_v2_forward prim;
+  };
+  mutable std::mutex mu;
+  mutable std::map<Shape, std::shared_ptr<OneDnnMax>> onednn;
+
+  // oneDNN max pooling for input shape x (null when oneDNN has none). The right padding is what
+  // makes oneDNN's floor formula give the reference's output length (ceil_mode included); oneDNN's
+  // max ignores padding, as the reference's window does.
+  std::shared_ptr<OneDnnMax> onednn_max(const Shape& x, const Window& g) const {
+    std::lock_guard lock(mu);
+    auto it = onednn.find(x);
+    if (it != onednn.end()) return it->second;
+    std::shared_ptr<OneDnnMax> e;
+    try {
+      size_t r = w.rank;
+      dnnl::memory::dims st(r), k(r), dl(r), pl(r), pr(r);
+      Shape out = {x[0], x[1]};
+      for (size_t i = 0; i < r; ++i) {
+        int64_t keff = (w.kernel[i] - 1) * w.dilations[i] + 1;
+        st[i] = w.strides[i], k[i] = w.kernel[i], dl[i] = w.dilations[i] - 1, pl[i] = g.pad_begin[i];
+        pr[i] = std::max<int64_t>(g.pad_end[i], (g.out[i] - 1) * w.strides[i] + keff - g.in[i] - g.pad_begin[i]);
+        out.push_back(g.out[i]);
+      }
+      dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, plain_desc(x),
+                                       plain_desc(out), st, k, dl, pl, pr);
+      auto made = std::make_shared<OneDnnMax>();
+      made->pd = dnnl::pooling_v2_forward::primitive_desc(d, user_scratchpad_attr(), cpu_engine());
+      made->prim = dnnl::pooling_v2_forward(made->pd);
+      e = made;
+    } catch (const dnnl::error&) {
+      e = nullptr;  // the loops below serve it
+    }
+    onednn.emplace(x, e);
+    return e;
+  }
 
   Shape out_shape(const Shape& x, Window* win) const {
     if (x.size() < 3) fail(label, version, "input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x));
@@ -91,6 +133,17 @@ class PoolKernel final : public FastKernel {
     const float* px = x.data<float>();
     float* py = y.data<float>();
     bool is_max = kind == Kind::Max;
+    if (is_max && y.size() > 0 && all_finite(px, x.size()))
+      if (auto e = onednn_max(x.shape(), g)) {
+        const auto& eng = cpu_engine();
+        dnnl::stream& s = thread_stream();
+        std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(plain_desc(x.shape()), eng, const_cast<float*>(px))},
+                                                   {DNNL_ARG_DST, dnnl::memory(plain_desc(y.shape()), eng, py)}};
+        if (dnnl::memory sp = thread_scratchpad(e->pd.scratchpad_desc())) args[DNNL_ARG_SCRATCHPAD] = sp;
+        e->prim.execute(s, args);
+        s.wait();
+        return;
+      }
     bool inc = include_pad;
 #pragma omp parallel for schedule(static)
     for (int64_t p = 0; p < planes; ++p) {

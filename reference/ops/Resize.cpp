@@ -243,6 +243,8 @@ namespace {
 // The output dims: `sizes` when given (with axes, 18), else floor(dim * scale). With
 // keep_aspect_ratio_policy (18) other than stretch, sizes are adjusted: unknown here unless stretch.
 void resize_shape(InferContext& ctx) {
+  // From version 11 the output size comes from scales or sizes: with both omitted no run can succeed.
+  if (ctx.version() >= 11 && !ctx.has_input(2) && !ctx.has_input(3)) ctx.fail("one of scales and sizes must be given");
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   if (!x) return ctx.set_output(0, t, std::nullopt);
@@ -256,6 +258,9 @@ void resize_shape(InferContext& ctx) {
   bool stretch = ctx.attr_string("keep_aspect_ratio_policy", "stretch") == "stretch";
   auto sizes = ctx.version() >= 11 && ctx.has_input(3) ? ctx.input_ints(3) : std::nullopt;
   auto scales = ctx.has_input(scales_in) ? float_input(ctx, scales_in) : std::nullopt;
+  if (sizes && scales && sizes->empty() && scales->empty()) ctx.fail("one of scales and sizes must be given");
+  if (sizes && scales && !sizes->empty() && !scales->empty()) ctx.fail("only one of scales and sizes may be given");
+  if (!ctx.has_input(3) && scales && scales->empty() && ctx.version() >= 11) ctx.fail("one of scales and sizes must be given");
   if (sizes && !sizes->empty()) {
     if (sizes->size() != axes.size()) ctx.fail("sizes has " + std::to_string(sizes->size()) + " values for " + std::to_string(axes.size()) + " axes");
     for (size_t i = 0; i < axes.size(); ++i) o[static_cast<size_t>(axes[i])] = stretch ? size_dim(ctx, (*sizes)[i], "sizes") : Dim{};

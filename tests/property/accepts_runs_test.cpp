@@ -108,6 +108,21 @@ onnx::ModelProto sum_with_an_empty_input() {
   return m;
 }
 
+// y = Resize-13(x) with neither scales nor sizes (found by the generator's omit-input near miss
+// once Resize was generated): no run can give it an output size.
+onnx::ModelProto resize_without_scales_or_sizes() {
+  onnx::ModelProto m = model_with(13);
+  auto* g = m.mutable_graph();
+  *g->add_input() = tensor_info("x", onnx::TensorProto::FLOAT, {2});
+  auto* n = g->add_node();
+  n->set_op_type("Resize");
+  n->set_name("resize");
+  n->add_input("x");
+  n->add_output("y");
+  *g->add_output() = tensor_info("y", onnx::TensorProto::FLOAT, {2});
+  return m;
+}
+
 // y = Loop(1, true, x) whose body returns the outer float x as its condition output (declared
 // bool): the declared type of a subgraph output that names an enclosing value is not compared
 // with that value's type.
@@ -163,7 +178,8 @@ TEST(AcceptsRuns, FormerFindingsAreRejectedByTheCheck) {
   for (const auto& [what, model] : {std::pair{"an empty element of Sum's variadic input", sum_with_an_empty_input()},
                                     std::pair{"an empty initial value of Loop", loop_with_an_empty_initial_value()},
                                     std::pair{"a Loop body returning an outer float as its condition",
-                                              loop_body_returns_an_outer_value_as_its_condition()}}) {
+                                              loop_body_returns_an_outer_value_as_its_condition()},
+                                    std::pair{"Resize with neither scales nor sizes", resize_without_scales_or_sizes()}}) {
     NamedValues in;
     in["x"] = Value(Tensor::from_vector<float>({2}, {1, 2}));
     ModelVerdict v = accepts_then_runs(model, in, 1, 0);
