@@ -21,6 +21,7 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
     if (n.op_type == "BatchNormalization") return fast::make_batch_norm_kernel(request);
     if (n.op_type == "Add" || n.op_type == "Sub" || n.op_type == "Mul" || n.op_type == "Div")
       return fast::make_binary_kernel(request);
+    return fast::make_unary_kernel(request);  // null for anything it does not know
   } catch (const dnnl::error&) {
     return nullptr;  // oneDNN has no implementation for this configuration
   }

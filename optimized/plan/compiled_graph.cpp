@@ -79,6 +79,11 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
   const Graph& g = *graph_;
   std::map<std::string, const Tensor*> constants;
   for (const auto& [name, t] : g.initializers) constants[name] = &t;
+  // A Constant node's tensor is known when the graph is compiled too (exporters write Clip bounds
+  // and Pow exponents so): the node still runs, and a kernel reads the same value when prepared.
+  for (const auto& n : g.nodes)
+    if (n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1 && !n.outputs[0].empty())
+      if (const Attribute* a = n.attr("value"); a && a->type == Attribute::Type::Tensor) constants.emplace(n.outputs[0], &a->t);
   std::map<std::string, const TypeInfo*> declared;  // what the graph says of its values' types
   for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
     for (const auto& v : *list) declared.emplace(v.name, &v.type);
