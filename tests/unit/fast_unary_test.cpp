@@ -1,10 +1,10 @@
 // The fast unary kernel (optimized/kernels/unary.cpp) against the reference kernels: for each
 // operator and attribute set, random inputs mixed with NaN, ±inf, ±0, subnormals and large
-// magnitudes, and for the operators on the kernel's own e^x a sweep over the float range. The
-// exact operators must agree bitwise (NaN payloads aside); the others within kMaxUlp units in the
-// last place (most compute as the reference does, in double rounded once; Exp, Sigmoid and Tanh
-// are 1 ULP off at worst, for values within ~1e-15 of a rounding boundary). Requests it cannot
-// serve give null.
+// magnitudes, and for the operators on the kernel's own e^x and erf a sweep over the float range.
+// The exact operators must agree bitwise (NaN payloads aside); the others within kMaxUlp units in
+// the last place (most compute as the reference does, in double rounded once; Exp, Sigmoid, Tanh
+// and Erf are 1 ULP off at worst, for values within ~1e-14 of a rounding boundary). Requests it
+// cannot serve give null.
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -175,11 +175,15 @@ TEST(FastUnary, LargeTensorsSplitOverThreadsAlike) {
 }
 
 // Every 1021st float bit pattern (about 4 million values over all binades, both signs, NaNs).
-TEST(FastUnary, ThePolynomialExpOverTheWholeFloatRange) {
+TEST(FastUnary, ThePolynomialsOverTheWholeFloatRange) {
   Tensor x(DType::Float, {static_cast<int64_t>((uint64_t{1} << 32) / 1021 + 1)});
   auto v = x.values<float>();
   for (size_t i = 0; i < v.size(); ++i) v[i] = std::bit_cast<float>(static_cast<uint32_t>(i * 1021));
-  for (const char* op : {"Exp", "Sigmoid", "Tanh"}) check({op, 13, false, {}, {}, {}}, x);
+  for (const char* op : {"Exp", "Sigmoid", "Tanh", "Erf"}) check({op, 13, false, {}, {}, {}}, x);
+  // And densely where erf's series is used.
+  Tensor d(DType::Float, {200001});
+  for (int64_t i = 0; i < d.size(); ++i) d.data<float>()[i] = -4.5f + 9.0f * static_cast<float>(i) / 200000;
+  check({"Erf", 13, false, {}, {}, {}}, d);
 }
 
 TEST(FastUnary, ScalarsEmptyTensorsAndABroadcastingExponent) {
