@@ -118,7 +118,11 @@ double tanh_poly(double x) {
 // unchanged). They are also compiled for AVX2, picked when the CPU has it (twice the lanes).
 // Neither variant contracts to FMA (ISO C++ mode, and "avx2" does not enable FMA), so both give
 // the same bits.
+#if defined(__x86_64__)
 #define SONNX_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#else
+#define SONNX_AVX2_CLONE
+#endif
 SONNX_AVX2_CLONE void sigmoid_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(sigmoid_poly(x[i]));
 }
