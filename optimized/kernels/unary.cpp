@@ -112,33 +112,33 @@ double tanh_poly(double x) {
   return std::fabs(x) >= 4.0 ? std::copysign(1.0, x) : x * p;
 }
 
-// The e^x and erf loops clamp and select with comparisons, which GCC turns into vector selects only when
-// floating point operations are assumed not to trap: this file is compiled with
+// The e^x and erf loops clamp and select with comparisons, which GCC turns into vector selects
+// only when floating point operations are assumed not to trap: this file is compiled with
 // -fno-trapping-math (optimized/CMakeLists.txt; nothing reads the exception flags, and results are
-// unchanged). They are also compiled for AVX2, picked when the CPU has it (twice the lanes).
-// Neither variant contracts to FMA (ISO C++ mode, and "avx2" does not enable FMA), so both give
-// the same bits.
+// unchanged). They are also compiled for AVX-512 and AVX2, picked when the CPU has them (four and
+// two times the lanes). The file is compiled with -ffp-contract=off too, so no variant fuses
+// multiply-adds (AVX-512 would) and all give the same bits.
 #if defined(__x86_64__)
-#define SONNX_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#define SONNX_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
-#define SONNX_AVX2_CLONE
+#define SONNX_SIMD_CLONES
 #endif
-SONNX_AVX2_CLONE void sigmoid_loop(const float* x, float* y, int64_t n) {
+SONNX_SIMD_CLONES void sigmoid_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(sigmoid_poly(x[i]));
 }
-SONNX_AVX2_CLONE void swish_loop(const float* x, float* y, int64_t n) {  // Sigmoid rounded to float, then the float Mul
+SONNX_SIMD_CLONES void swish_loop(const float* x, float* y, int64_t n) {  // Sigmoid rounded to float, then the float Mul
   for (int64_t i = 0; i < n; ++i) y[i] = x[i] * static_cast<float>(sigmoid_poly(x[i]));
 }
-SONNX_AVX2_CLONE void tanh_loop(const float* x, float* y, int64_t n) {
+SONNX_SIMD_CLONES void tanh_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(tanh_poly(x[i]));
 }
-SONNX_AVX2_CLONE void exp_loop(const float* x, float* y, int64_t n) {
+SONNX_SIMD_CLONES void exp_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(exp_poly(x[i]));
 }
-SONNX_AVX2_CLONE void erf_loop(const float* x, float* y, int64_t n) {
+SONNX_SIMD_CLONES void erf_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(erf_poly(x[i]));
 }
-#undef SONNX_AVX2_CLONE
+#undef SONNX_SIMD_CLONES
 
 // Runs loop(x + b, y + b, e - b) over blocks.
 void blocked(void (*loop)(const float*, float*, int64_t), const float* x, float* y, int64_t n) {
