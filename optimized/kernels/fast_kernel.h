@@ -53,9 +53,12 @@ struct FastKernelRequest {
   std::map<std::string, const Tensor*> constants;  // inputs that are initializers, by name
   std::vector<TypeInfo> input_types;            // declared/inferred types of the inputs, when known
   // Elementwise activation folded into this node by the compiler (e.g. Conv followed by Relu):
-  // "" none, "Relu", or "Clip" with clip_min/clip_max.
+  // "" none, "Relu", "Clip" with clip_min/clip_max, "LeakyRelu" / "Elu" with alpha, "HardSigmoid"
+  // with alpha and beta, "Sigmoid", "Tanh", "HardSwish", or "Swish" (x * Sigmoid(x), the
+  // decomposed Sigmoid → Mul).
   std::string fused_activation;
   float clip_min = 0, clip_max = 0;
+  float alpha = 0, beta = 0;
   bool fused_sum = false;  // the node has one extra last input added to its result before the activation
   // A group of nodes computed as one (optimized/plan/fusion_layernorm.cpp): "" none, or "LayerNorm"
   // (the decomposed layer normalization exporters write). `fused_nodes` are the nodes after `node`,

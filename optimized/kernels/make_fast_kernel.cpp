@@ -32,6 +32,7 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
     if (n.op_type == "GroupNormalization") return fast::make_group_norm_kernel(request);
     if (n.op_type == "Resize") return fast::make_resize_kernel(request);
     if (auto k = fast::make_movement_kernel(request)) return k;
+    return fast::make_unary_kernel(request);  // null for anything it does not know
   } catch (const dnnl::error&) {
     return nullptr;  // oneDNN has no implementation for this configuration
   }

@@ -191,34 +191,55 @@ void clip_inplace(float* p, int64_t n, float lo, float hi) {
 }
 
 void Activation::apply(float* p, int64_t n) const {
-  if (kind == Kind::Relu) relu_inplace(p, n);
-  else if (kind == Kind::Clip) clip_inplace(p, n, lo, hi);
+  switch (kind) {
+    case Kind::None: return;
+    case Kind::Relu: return relu_inplace(p, n);
+    case Kind::Clip: return clip_inplace(p, n, lo, hi);
+    case Kind::LeakyRelu: return UnaryFn{UnaryOp::LeakyRelu, alpha, 0}.apply(p, p, n);
+    case Kind::Elu: return UnaryFn{UnaryOp::Elu, alpha, 0}.apply(p, p, n);
+    case Kind::Sigmoid: return UnaryFn{UnaryOp::Sigmoid}.apply(p, p, n);
+    case Kind::Tanh: return UnaryFn{UnaryOp::Tanh}.apply(p, p, n);
+    case Kind::HardSigmoid: return UnaryFn{UnaryOp::HardSigmoid, alpha, beta}.apply(p, p, n);
+    case Kind::HardSwish: return UnaryFn{UnaryOp::HardSwish}.apply(p, p, n);
+    case Kind::Swish: return UnaryFn{UnaryOp::Swish}.apply(p, p, n);
+  }
 }
 
 void Activation::append_to(dnnl::post_ops& ops) const {
-  if (kind == Kind::Relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
-  else if (kind == Kind::Clip) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, lo, hi);
+  using dnnl::algorithm;
+  switch (kind) {
+    case Kind::None: return;
+    case Kind::Relu: return ops.append_eltwise(1.0f, algorithm::eltwise_relu, 0.0f, 0.0f);
+    case Kind::Clip: return ops.append_eltwise(1.0f, algorithm::eltwise_clip, lo, hi);
+    case Kind::LeakyRelu: return ops.append_eltwise(1.0f, algorithm::eltwise_relu, alpha, 0.0f);
+    case Kind::Elu: return ops.append_eltwise(1.0f, algorithm::eltwise_elu, alpha, 0.0f);
+    case Kind::Sigmoid: return ops.append_eltwise(1.0f, algorithm::eltwise_logistic, 0.0f, 0.0f);
+    case Kind::Tanh: return ops.append_eltwise(1.0f, algorithm::eltwise_tanh, 0.0f, 0.0f);
+    case Kind::HardSigmoid:  // this oneDNN has no hardsigmoid: alpha·x + beta, then clip to [0, 1]
+      ops.append_eltwise(1.0f, algorithm::eltwise_linear, alpha, beta);
+      return ops.append_eltwise(1.0f, algorithm::eltwise_clip, 0.0f, 1.0f);
+    case Kind::HardSwish: return ops.append_eltwise(1.0f, algorithm::eltwise_hardswish, 0.0f, 0.0f);  // x·relu6(x+3)/6
+    case Kind::Swish: return ops.append_eltwise(1.0f, algorithm::eltwise_swish, 1.0f, 0.0f);
+  }
 }
 
 bool read_activation(const FastKernelRequest& r, Activation& act) {
-  if (r.fused_activation.empty()) {
-    act.kind = Activation::Kind::None;
-    return true;
-  }
-  if (r.fused_activation == "Relu") {
-    act.kind = Activation::Kind::Relu;
-    return true;
-  }
-  if (r.fused_activation == "Clip") {
-    // oneDNN's clip needs lo <= hi; the reference gives hi everywhere when lo > hi, which we leave
-    // to it. NaN bounds are left to it too.
-    if (!(r.clip_min <= r.clip_max)) return false;
-    act.kind = Activation::Kind::Clip;
-    act.lo = r.clip_min;
-    act.hi = r.clip_max;
-    return true;
-  }
-  return false;
+  using K = Activation::Kind;
+  static const std::pair<const char*, K> kinds[] = {
+      {"", K::None},           {"Relu", K::Relu},       {"Clip", K::Clip},       {"LeakyRelu", K::LeakyRelu},
+      {"Elu", K::Elu},         {"Sigmoid", K::Sigmoid}, {"Tanh", K::Tanh},       {"HardSigmoid", K::HardSigmoid},
+      {"HardSwish", K::HardSwish}, {"Swish", K::Swish}};
+  const auto* it = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto& k) { return r.fused_activation == k.first; });
+  if (it == std::end(kinds)) return false;
+  // oneDNN's clip needs lo <= hi; the reference gives hi everywhere when lo > hi, which we leave
+  // to it. NaN bounds are left to it too.
+  if (it->second == K::Clip && !(r.clip_min <= r.clip_max)) return false;
+  act.kind = it->second;
+  act.lo = r.clip_min;
+  act.hi = r.clip_max;
+  act.alpha = r.alpha;
+  act.beta = r.beta;
+  return true;
 }
 
 // ---- request helpers ----

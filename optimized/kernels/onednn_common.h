@@ -84,12 +84,26 @@ bool all_finite(const float* p, int64_t n);
 void relu_inplace(float* p, int64_t n);                      // x < 0 ? 0 : x (NaN stays)
 void clip_inplace(float* p, int64_t n, float lo, float hi);  // as reference Clip (NaN stays)
 
+// Float32 unary functions (unary.cpp), each element as its reference kernel computes it: the exact
+// ones in float, the others in double rounded once to float (so they agree bitwise with the
+// reference). Swish is x * Sigmoid(x), as the decomposed Sigmoid → Mul computes it.
+enum class UnaryOp {
+  Relu, LeakyRelu, Neg, Abs, Clip, Sigmoid, Tanh, Erf, Gelu, GeluTanh, HardSwish, HardSigmoid, Elu,
+  Exp, Log, Sqrt, Reciprocal, Softplus, Square, PowHalf, Identity, Pow, Swish
+};
+struct UnaryFn {
+  UnaryOp op = UnaryOp::Identity;
+  float alpha = 0, beta = 0;  // LeakyRelu/Elu alpha; HardSigmoid alpha, beta; Clip lo, hi; Pow exponent
+  void apply(const float* x, float* y, int64_t n) const;  // y may be x; threads when n is large
+};
+
 // The fused activation of a request.
 struct Activation {
-  enum class Kind { None, Relu, Clip } kind = Kind::None;
-  float lo = 0, hi = 0;
-  void apply(float* p, int64_t n) const;
-  void append_to(dnnl::post_ops& ops) const;  // as oneDNN eltwise post-op (exact for finite data)
+  enum class Kind { None, Relu, Clip, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, Swish } kind = Kind::None;
+  float lo = 0, hi = 0;  // Clip bounds
+  float alpha = 0, beta = 0;  // LeakyRelu, Elu, HardSigmoid
+  void apply(float* p, int64_t n) const;  // as the reference nodes compute it (NaN stays NaN)
+  void append_to(dnnl::post_ops& ops) const;  // as oneDNN eltwise post-ops (for finite data)
 };
 // Reads request.fused_activation; false if it names something unsupported.
 bool read_activation(const FastKernelRequest& r, Activation& act);
@@ -126,6 +140,7 @@ std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r);  /
 std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r);    // resize.cpp
 std::unique_ptr<FastKernel> make_softmax_kernel(const FastKernelRequest& r);  // softmax.cpp: Softmax, LogSoftmax
 std::unique_ptr<FastKernel> make_reduce_kernel(const FastKernelRequest& r);   // reduce.cpp: ReduceSum/Mean/Max
+std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r);   // unary.cpp
 // normalization.cpp
 std::unique_ptr<FastKernel> make_layer_norm_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_instance_norm_kernel(const FastKernelRequest& r);

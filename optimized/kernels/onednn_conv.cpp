@@ -1,10 +1,12 @@
 // Conv (versions 1 and 11) on oneDNN, float32, 1-D/2-D/3-D, any group, with optional fused
-// sum (an extra last input added before the activation) and fused Relu/Clip.
+// sum (an extra last input added before the activation) and a fused activation (Activation in
+// onednn_common.h: Relu, Clip, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, Swish).
 //
 // Exactness: oneDNN's eltwise post-ops turn NaN into 0 (its jit max/min), where the reference's
 // Relu and Clip keep NaN. So when an activation is fused and any operand (X, W, B, the sum input)
 // holds a non-finite value, the call runs a primitive without the activation post-op and applies
-// the activation with the reference's loop afterwards.
+// the activation with the reference's loop afterwards. The transcendental post-ops (logistic,
+// tanh, elu, swish) are oneDNN's approximations, within a few float ULP of the reference.
 // Relies on ops/ops.mlw Conv.out_size_pos: Conv output sizes are positive when the window fits.
 #include <cstring>
 #include <map>

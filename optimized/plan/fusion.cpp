@@ -1,5 +1,6 @@
 #include "fusion.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -47,13 +48,27 @@ bool clip_bound(const Graph& g, const Node& clip, size_t i, float def, float& ou
   return true;
 }
 
+// A float attribute of n, or `def` when absent; false when it has another type.
+bool float_attr(const Node& n, const char* name, float def, float& out) {
+  const Attribute* a = n.attr(name);
+  out = a ? a->f : def;
+  return !a || a->type == Attribute::Type::Float;
+}
+
 bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
   if (!n.domain.empty() || n.outputs.size() != 1) return false;
-  if (n.op_type == "Relu" && n.inputs.size() == 1) {
-    req.fused_activation = "Relu";
-    return true;
+  if (n.op_type != "Clip") {
+    // One-input activations; the defaults are those of the reference kernels.
+    static const char* const plain[] = {"Relu", "Sigmoid", "Tanh", "HardSwish"};
+    bool ok = n.inputs.size() == 1;
+    if (n.op_type == "LeakyRelu") ok = ok && float_attr(n, "alpha", 0.01f, req.alpha);
+    else if (n.op_type == "Elu") ok = ok && float_attr(n, "alpha", 1.0f, req.alpha);
+    else if (n.op_type == "HardSigmoid")
+      ok = ok && float_attr(n, "alpha", 0.2f, req.alpha) && float_attr(n, "beta", 0.5f, req.beta);
+    else ok = ok && std::find(std::begin(plain), std::end(plain), n.op_type) != std::end(plain);
+    if (ok) req.fused_activation = n.op_type;
+    return ok;
   }
-  if (n.op_type != "Clip") return false;
   float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
   if (const Attribute* a = n.attr("min")) lo = a->f;  // opset < 11: bounds are attributes
   if (const Attribute* a = n.attr("max")) hi = a->f;
@@ -62,6 +77,26 @@ bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
   req.clip_min = lo;
   req.clip_max = hi;
   return true;
+}
+
+// The Sigmoid and Mul of y * Sigmoid(y) when p's output y is read by exactly those two nodes (once
+// each) and the Sigmoid's output only by the Mul; {null, null} otherwise.
+std::pair<const Node*, const Node*> swish_after(const Node& p, std::map<std::string, int>& uses,
+                                                const std::map<std::string, std::vector<const Node*>>& readers) {
+  if (p.outputs.size() != 1 || p.outputs[0].empty()) return {};
+  const std::string& y = p.outputs[0];
+  auto it = readers.find(y);
+  if (uses[y] != 2 || it == readers.end() || it->second.size() != 2) return {};
+  const Node *sig = nullptr, *mul = nullptr;
+  for (const Node* r : it->second) {
+    if (!r->domain.empty() || r->outputs.size() != 1) return {};
+    if (r->op_type == "Sigmoid" && r->inputs.size() == 1) sig = r;
+    else if (r->op_type == "Mul" && r->inputs.size() == 2 && !r->attr("broadcast")) mul = r;
+  }
+  if (!sig || !mul || sig->outputs[0].empty() || uses[sig->outputs[0]] != 1) return {};
+  const auto& mi = mul->inputs;
+  if (!((mi[0] == y && mi[1] == sig->outputs[0]) || (mi[1] == y && mi[0] == sig->outputs[0]))) return {};
+  return {sig, mul};
 }
 
 // BatchNormalization computing Y only, from its running statistics (not training).
@@ -111,6 +146,10 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
   for (const auto& n : g.nodes)
     for (const auto& i : n.inputs)
       if (!i.empty() && uses[i] == 1) sole_reader[i] = &n;
+  std::map<std::string, std::vector<const Node*>> readers;
+  for (const auto& n : g.nodes)
+    for (const auto& i : n.inputs)
+      if (!i.empty()) readers[i].push_back(&n);
   auto next_of = [&](const Node& n) -> const Node* {
     if (n.outputs.size() != 1 || n.outputs[0].empty() || uses[n.outputs[0]] != 1) return nullptr;
     auto it = sole_reader.find(n.outputs[0]);
@@ -141,6 +180,15 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
       if (m && is_activation(g, *m, grp.request)) {
         grp.nodes.push_back(m);
         taken.insert(m);
+      } else if (const Node* last = grp.nodes.back(); !m) {
+        // Swish as exporters write it: y → Sigmoid → s, Mul(y, s); y's only readers are those two.
+        auto [sig, mul] = swish_after(*last, uses, readers);
+        if (sig && !taken.count(sig) && !taken.count(mul)) {
+          grp.request.fused_activation = "Swish";
+          grp.nodes.insert(grp.nodes.end(), {sig, mul});
+          taken.insert(sig);
+          taken.insert(mul);
+        }
       }
     }
     if (fuse && n.op_type == "ReduceMean") match_decomposed_layer_norm(g, n, uses, taken, grp);

@@ -1,7 +1,9 @@
 // Which nodes of a graph run as one step: a Conv, then optionally a BatchNormalization in inference
 // form with constant parameters (folded into the Conv's weights and bias), an Add of a same-shaped
-// tensor and a Relu or Clip (constant bounds), becomes one fused step when each intermediate result
-// has no other reader and is not a graph output. The fast kernel may still decline the fused form;
+// tensor and an activation (Relu, Clip with constant bounds, LeakyRelu, Elu, Sigmoid, Tanh,
+// HardSigmoid, HardSwish, or the swish y * Sigmoid(y) written as a Sigmoid and a Mul that both read
+// y), becomes one fused step when each intermediate result has no other reader and is not a graph
+// output. The fast kernel may still decline the fused form;
 // then the nodes run one by one.
 #pragma once
 #include <map>

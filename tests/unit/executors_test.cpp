@@ -234,6 +234,60 @@ TEST(OptimizedExecutors, FoldsAnInferenceBatchNormalizationIntoTheConv) {
   EXPECT_EQ(CompiledModel(b.m).root().steps()[0].folded, nullptr);
 }
 
+// The swish exporters write, y * Sigmoid(y) as a Sigmoid and a Mul that both read the Conv's
+// output, is one fused step (oneDNN's swish post-op); with a fused Add whose operand broadcasts
+// the fast kernel declines at run time and the nodes run one by one (run_chain).
+TEST(OptimizedExecutors, FusesTheDecomposedSwishIntoTheConv) {
+  for (bool broadcast_add : {false, true}) {
+    GraphBuilder b;
+    b.m.graph.inputs.push_back({"X", float_type({1, 8, 6, 6})});
+    b.node("Conv", {"X", b.weight("W", {16, 8, 3, 3}), b.weight("B", {16})}, {"c"}, {ints_attr("pads", {1, 1, 1, 1})});
+    std::string y = "c";
+    if (broadcast_add) {
+      b.node("Add", {"c", b.weight("Bias", {1, 16, 1, 1})}, {"a"});
+      y = "a";
+    }
+    b.node("Sigmoid", {y}, {"s"});
+    b.node("Mul", {"s", y}, {"Y"});
+    b.m.graph.outputs.push_back({"Y", float_type({1, 16, 6, 6})});
+    std::string what = broadcast_add ? "after a broadcasting Add" : "plain";
+    CompiledModel cm(b.m);
+    ASSERT_EQ(cm.root().steps().size(), 1u) << what;
+    const auto& fused = cm.root().steps()[0].fused;
+    ASSERT_EQ(fused.size(), broadcast_add ? 3u : 2u) << what;
+    EXPECT_EQ(fused[fused.size() - 2]->op_type, "Sigmoid");
+    EXPECT_EQ(fused.back()->op_type, "Mul");
+    NamedValues in = inputs_for(b.m, 9);
+    NamedValues want = Interpreter(b.m).run(in);
+    for (const auto& name : optimized_executor_names()) {
+      auto exec = make_executor(b.m, name);
+      expect_close(exec->run(in), want, name + " " + what);
+      expect_close(exec->run(in), want, name + " in the arena " + what);
+    }
+    auto linear = make_optimized_executor(b.m, "linear");
+    linear->run(in);
+    const auto& k = linear->kernels_run();
+    if (broadcast_add) EXPECT_FALSE(k.count("onednn:conv")) << "the fused step ran unfused";
+    else EXPECT_EQ(k.count("onednn:conv") ? k.at("onednn:conv") : 0, 1);
+  }
+}
+
+// A Conv output with a third reader is not a swish: the Conv, Sigmoid and Mul stay apart.
+TEST(OptimizedExecutors, ASwishInputWithAnotherReaderIsNotFused) {
+  GraphBuilder b;
+  b.m.graph.inputs.push_back({"X", float_type({1, 8, 6, 6})});
+  b.node("Conv", {"X", b.weight("W", {16, 8, 3, 3})}, {"c"}, {ints_attr("pads", {1, 1, 1, 1})});
+  b.node("Sigmoid", {"c"}, {"s"});
+  b.node("Mul", {"c", "s"}, {"Y"});
+  b.node("Neg", {"c"}, {"Z"});
+  b.m.graph.outputs.push_back({"Y", float_type({1, 16, 6, 6})});
+  b.m.graph.outputs.push_back({"Z", float_type({1, 16, 6, 6})});
+  CompiledModel cm(b.m);
+  EXPECT_EQ(cm.root().steps().size(), 4u);
+  NamedValues in = inputs_for(b.m, 10);
+  expect_close(make_optimized_executor(b.m, "linear")->run(in), Interpreter(b.m).run(in), "linear");
+}
+
 TEST(OptimizedExecutors, MemoryPlansAreValidForTheirExecutor) {
   Model m = branching_model();
   for (const auto& name : optimized_executor_names())

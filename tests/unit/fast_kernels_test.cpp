@@ -52,6 +52,7 @@ struct Case {
   bool dynamic = false;                      // X's declared dims unknown
   std::string act;                           // fused activation
   float lo = 0, hi = 0;
+  float alpha = 0, beta = 0;                 // of LeakyRelu, Elu, HardSigmoid
   bool sum = false;                          // fused sum: one extra input of the output's shape
   int nan_at = -1;                           // put a NaN into X at this element
 };
@@ -95,6 +96,8 @@ std::unique_ptr<FastKernel> prepare(const Case& c, Prepared& p, std::mt19937& rn
   p.request.fused_activation = c.act;
   p.request.clip_min = c.lo;
   p.request.clip_max = c.hi;
+  p.request.alpha = c.alpha;
+  p.request.beta = c.beta;
   p.request.fused_sum = c.sum;
   return make_fast_kernel(p.request);
 }
@@ -138,6 +141,10 @@ Tensor reference(const Case& c, const Prepared& p) {
   if (c.sum) y = run_op("Add", 14, {y, Value(p.inputs.back())}).at(0);
   if (c.act == "Relu") y = run_op("Relu", 14, {y}).at(0);
   if (c.act == "Clip") y = run_op("Clip", 13, {y, Value(Tensor::scalar<float>(c.lo)), Value(Tensor::scalar<float>(c.hi))}).at(0);
+  if (c.act == "Sigmoid" || c.act == "Tanh" || c.act == "HardSwish") y = run_op(c.act, 14, {y}).at(0);
+  if (c.act == "LeakyRelu" || c.act == "Elu") y = run_op(c.act, 16, {y}, {attr_float("alpha", c.alpha)}).at(0);
+  if (c.act == "HardSigmoid") y = run_op(c.act, 6, {y}, {attr_float("alpha", c.alpha), attr_float("beta", c.beta)}).at(0);
+  if (c.act == "Swish") y = run_op("Mul", 14, {y, run_op("Sigmoid", 13, {y}).at(0)}).at(0);
   return y.tensor;
 }
 
@@ -261,8 +268,32 @@ TEST(FastKernelConv, FusedActivationsAndSum) {
   check(c, "sum without bias");
 }
 
+// The activations beyond Relu and Clip, as oneDNN post-ops, with and without a fused sum.
+TEST(FastKernelConv, MoreFusedActivations) {
+  struct Act {
+    const char* name;
+    float alpha, beta;
+  };
+  for (const Act& a : {Act{"Sigmoid", 0, 0}, Act{"Tanh", 0, 0}, Act{"LeakyRelu", 0.1f, 0}, Act{"Elu", 0.7f, 0},
+                       Act{"HardSigmoid", 0.2f, 0.5f}, Act{"HardSigmoid", 0.6f, 0.25f}, Act{"HardSwish", 0, 0}, Act{"Swish", 0, 0}})
+    for (bool sum : {false, true})
+      for (bool dynamic : {false, true}) {
+        Case c;
+        c.op = "Conv";
+        c.shapes = {{1, 8, 10, 10}, {16, 8, 3, 3}, {16}};
+        c.attrs = {ints("pads", {1, 1, 1, 1})};
+        c.act = a.name;
+        c.alpha = a.alpha;
+        c.beta = a.beta;
+        c.sum = sum;
+        c.dynamic = dynamic;
+        check(c, std::string("fused ") + a.name + " alpha=" + std::to_string(a.alpha) + " sum=" + std::to_string(sum) +
+                     " dynamic=" + std::to_string(dynamic));
+      }
+}
+
 TEST(FastKernelConv, NaNsStayNaNThroughFusedActivations) {
-  for (std::string act : {"Relu", "Clip"}) {
+  for (std::string act : {"Relu", "Clip", "Sigmoid", "LeakyRelu", "HardSwish", "Swish"}) {
     for (bool sum : {false, true}) {
       Case c;
       c.op = "Conv";
@@ -270,6 +301,7 @@ TEST(FastKernelConv, NaNsStayNaNThroughFusedActivations) {
       c.attrs = {ints("pads", {1, 1, 1, 1})};
       c.act = act;
       c.lo = 0;
+      c.alpha = 0.1f;
       c.hi = 6;
       c.sum = sum;
       c.nan_at = 27;
@@ -335,7 +367,7 @@ TEST(FastKernelConv, DeclinesWhatItCannotServeExactly) {
   r.constants = {{"w", &wf}};
   r.input_types = {type_of(DType::Float, {1, 3, 8, 8}), type_of(DType::Float, {4, 3, 3, 3})};
   EXPECT_NE(make_fast_kernel(r), nullptr);
-  r.fused_activation = "Sigmoid";
+  r.fused_activation = "Softsign";
   EXPECT_EQ(make_fast_kernel(r), nullptr) << "unknown fused activation";
   r.fused_activation = "";
   n.attributes.push_back(to_ir(attr_string("auto_pad", "BOGUS")));

@@ -1,0 +1,308 @@
+// Float32 unary elementwise operators (and Pow with a constant scalar exponent) on contiguous data.
+// Each element is computed as its reference kernel computes it (reference/ops/<Op>.cpp): the exact
+// operators (Relu, LeakyRelu, Neg, Abs, Clip, Pow x^1 and x^2) in float, the others in double and
+// rounded once to float, so the results agree with the reference bitwise; Exp, Sigmoid, Tanh,
+// Swish and Erf use polynomials (exp_poly, erf_poly) that let the loops vectorize, at most 1 ULP
+// from the reference and almost always equal. The loops run over the buffers the executor
+// planned, split over OpenMP threads when long.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+
+#include "fast_kernel.h"
+#include "onednn_common.h"
+#include "reference/model/errors.h"
+
+namespace sonnx::fast {
+
+namespace {
+
+// Elements per OpenMP task: below this a loop is too short to be worth waking threads.
+constexpr int64_t kGrain = int64_t{1} << 16;
+
+template <class Body>
+void for_blocks(int64_t n, Body body) {
+  if (n <= kGrain) {
+    body(0, n);
+    return;
+  }
+  int64_t blocks = (n + kGrain - 1) / kGrain;
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < blocks; ++b) body(b * kGrain, std::min(n, (b + 1) * kGrain));
+}
+
+// y[i] = f(x[i]) in float.
+template <class F>
+void map_float(const float* x, float* y, int64_t n, F f) {
+  for_blocks(n, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) y[i] = f(x[i]);
+  });
+}
+
+// y[i] = f(x[i]) in double, rounded once (the reference's float_unary).
+template <class F>
+void map_double(const float* x, float* y, int64_t n, F f) {
+  for_blocks(n, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) y[i] = static_cast<float>(f(static_cast<double>(x[i])));
+  });
+}
+
+// e^x without a library call, so the loops using it vectorize: x = k·ln2 + r with |r| <= ln2/2
+// (ln2 split into a high part with trailing zero bits, so k·ln2_hi is exact, and a low part), e^r
+// by its Taylor polynomial to r^12 (truncation below 2e-16), times 2^k built in the exponent
+// bits. x is clamped to ±200 first, which keeps k in double's exponent range and still gives 0 or
+// inf once rounded to float; NaN passes through. Within a few double ULP of std::exp, so the float
+// results round as the reference's except for a value within ~1e-15 of a rounding boundary (then
+// 1 ULP apart).
+inline double exp_poly(double x) {
+  constexpr double log2e = 1.4426950408889634, shifter = 0x1.8p52;  // adding shifter rounds to an integer
+  constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  double xc = x < -200.0 ? -200.0 : (x > 200.0 ? 200.0 : x);
+  double kd = xc * log2e + shifter;
+  uint64_t bits = std::bit_cast<uint64_t>(kd);  // the low bits hold k
+  kd -= shifter;
+  double r = (xc - kd * ln2_hi) - kd * ln2_lo;
+  double p = 1.0 / 479001600;  // 1/12!, then Horner down to 1/0!
+  p = p * r + 1.0 / 39916800;
+  p = p * r + 1.0 / 3628800;
+  p = p * r + 1.0 / 362880;
+  p = p * r + 1.0 / 40320;
+  p = p * r + 1.0 / 5040;
+  p = p * r + 1.0 / 720;
+  p = p * r + 1.0 / 120;
+  p = p * r + 1.0 / 24;
+  p = p * r + 1.0 / 6;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
+  return p * std::bit_cast<double>((bits + 1023) << 52);
+}
+
+double sigmoid_poly(double x) { return 1.0 / (1.0 + exp_poly(-x)); }
+
+// tanh from e^(-2|x|); below 1/64 its Taylor series instead, where 1 - e would cancel.
+double tanh_poly(double x) {
+  double a = std::fabs(x), a2 = a * a;
+  double e = exp_poly(-2.0 * a);
+  double series = a * (1.0 + a2 * (-1.0 / 3 + a2 * (2.0 / 15 + a2 * (-17.0 / 315 + a2 * (62.0 / 2835)))));
+  return std::copysign(a < 1.0 / 64 ? series : (1.0 - e) / (1.0 + e), x);
+}
+
+// erf(x) = x·P(x²) for |x| < 4, with P(u) = erf(√u)/√u (smooth, P(0) = 2/√π) interpolated at 26
+// Chebyshev nodes of u ∈ [0, 16] from std::erf, the series then rewritten exactly as a polynomial
+// in t = u/8 − 1 ∈ [−1, 1] and rounded to double (relative error below 1e-14 under Horner's rule,
+// also for tiny x). From |x| = 4 on erf rounds to ±1 in float. NaN passes through (the comparison
+// is false). Unrolled so the loops using it vectorize.
+[[gnu::always_inline]] inline double erf_poly(double x) {
+  static constexpr double c[26] = {
+      0.3535309956434057,     -0.17657623330137562,   0.13167511689449732,    -0.10771044252787708,
+      0.09020899412191605,    -0.07472786577164021,   0.05988690479448044,    -0.0457651100136828,
+      0.03306063457996253,    -0.022473571728846446,  0.014349587071839446,   -0.00860620491993831,
+      0.004853600412388914,   -0.0025782737657559316, 0.0012924715711051247,  -0.000612839760133983,
+      0.0002758193292650573,  -0.00011788172916847266, 4.7468486837505436e-05, -1.831794249413248e-05,
+      7.205678579898981e-06,  -2.606271524340488e-06, 6.346694695261807e-07,  -1.9033457367466042e-07,
+      1.4836685015605047e-07, -4.740790105783022e-08};
+  double t = x * x / 8.0 - 1.0;
+  double p = c[25];
+#pragma GCC unroll 25
+  for (int j = 24; j >= 0; --j) p = p * t + c[j];
+  return std::fabs(x) >= 4.0 ? std::copysign(1.0, x) : x * p;
+}
+
+// The e^x and erf loops clamp and select with comparisons, which GCC turns into vector selects
+// only when floating point operations are assumed not to trap: this file is compiled with
+// -fno-trapping-math (optimized/CMakeLists.txt; nothing reads the exception flags, and results are
+// unchanged). They are also compiled for AVX-512 and AVX2, picked when the CPU has them (four and
+// two times the lanes). The file is compiled with -ffp-contract=off too, so no variant fuses
+// multiply-adds (AVX-512 would) and all give the same bits.
+#if defined(__x86_64__)
+#define SONNX_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SONNX_SIMD_CLONES
+#endif
+SONNX_SIMD_CLONES void sigmoid_loop(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(sigmoid_poly(x[i]));
+}
+SONNX_SIMD_CLONES void swish_loop(const float* x, float* y, int64_t n) {  // Sigmoid rounded to float, then the float Mul
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i] * static_cast<float>(sigmoid_poly(x[i]));
+}
+SONNX_SIMD_CLONES void tanh_loop(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(tanh_poly(x[i]));
+}
+SONNX_SIMD_CLONES void exp_loop(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(exp_poly(x[i]));
+}
+SONNX_SIMD_CLONES void erf_loop(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(erf_poly(x[i]));
+}
+#undef SONNX_SIMD_CLONES
+
+// Runs loop(x + b, y + b, e - b) over blocks.
+void blocked(void (*loop)(const float*, float*, int64_t), const float* x, float* y, int64_t n) {
+  for_blocks(n, [&](int64_t b, int64_t e) { loop(x + b, y + b, e - b); });
+}
+
+}  // namespace
+
+void UnaryFn::apply(const float* x, float* y, int64_t n) const {
+  const float a = alpha, b = beta;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  switch (op) {
+    case UnaryOp::Relu: return map_float(x, y, n, [](float v) { return v < 0.0f ? 0.0f : v; });
+    // alpha·x rounds the same in float as the reference's double product rounded to float.
+    case UnaryOp::LeakyRelu: return map_float(x, y, n, [a](float v) { return v < 0.0f ? a * v : v; });
+    case UnaryOp::Neg: return map_float(x, y, n, [](float v) { return -v; });
+    case UnaryOp::Abs: return map_float(x, y, n, [](float v) { return std::fabs(v); });
+    case UnaryOp::Clip:
+      return map_float(x, y, n, [a, b](float v) {
+        if (v < a) v = a;
+        if (v > b) v = b;
+        return v;
+      });
+    case UnaryOp::Identity: return map_float(x, y, n, [](float v) { return v; });
+    // The product of two floats is exact in double, so pow(x, 2) rounded to float is x·x in float.
+    case UnaryOp::Square: return map_float(x, y, n, [](float v) { return v * v; });
+    // pow(x, 0.5) is sqrt(x) except pow(-0, 0.5) = +0 and pow(-inf, 0.5) = +inf.
+    case UnaryOp::PowHalf:
+      return map_double(x, y, n, [](double v) { return v == 0.0 ? 0.0 : v == -inf ? inf : std::sqrt(v); });
+    case UnaryOp::Pow: return map_double(x, y, n, [e = static_cast<double>(a)](double v) { return std::pow(v, e); });
+    case UnaryOp::Sigmoid: return blocked(sigmoid_loop, x, y, n);
+    case UnaryOp::Swish: return blocked(swish_loop, x, y, n);
+    case UnaryOp::Tanh: return blocked(tanh_loop, x, y, n);
+    case UnaryOp::Erf: return blocked(erf_loop, x, y, n);
+    case UnaryOp::Gelu:
+      return map_double(x, y, n, [](double v) { return 0.5 * v * (1.0 + std::erf(v / std::numbers::sqrt2)); });
+    case UnaryOp::GeluTanh: {
+      const double k = std::sqrt(2.0 / std::numbers::pi);
+      return map_double(x, y, n, [k](double v) { return 0.5 * v * (1.0 + std::tanh(k * (v + 0.044715 * v * v * v))); });
+    }
+    case UnaryOp::HardSwish:
+      return map_double(x, y, n, [](double v) {
+        double h = v / 6.0 + 0.5;
+        if (std::isnan(h)) return h;
+        h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
+        return v * h;
+      });
+    case UnaryOp::HardSigmoid:
+      return map_double(x, y, n, [da = static_cast<double>(a), db = static_cast<double>(b)](double v) {
+        double h = da * v + db;
+        if (std::isnan(h)) return h;
+        return h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);
+      });
+    case UnaryOp::Elu:
+      return map_double(x, y, n, [da = static_cast<double>(a)](double v) { return v < 0.0 ? da * std::expm1(v) : v; });
+    case UnaryOp::Exp: return blocked(exp_loop, x, y, n);
+    case UnaryOp::Log: return map_double(x, y, n, [](double v) { return std::log(v); });
+    case UnaryOp::Sqrt: return map_double(x, y, n, [](double v) { return std::sqrt(v); });
+    case UnaryOp::Reciprocal: return map_double(x, y, n, [](double v) { return 1.0 / v; });
+    case UnaryOp::Softplus:
+      return map_double(x, y, n, [](double v) {
+        if (std::isnan(v)) return v;
+        return (v > 0.0 ? v : 0.0) + std::log1p(std::exp(-std::fabs(v)));
+      });
+  }
+}
+
+namespace {
+
+class UnaryKernel final : public FastKernel {
+ public:
+  UnaryKernel(UnaryFn fn, std::string label, size_t out_rank) : fn_(fn), label_(std::move(label)), out_rank_(out_rank) {}
+
+  std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
+    const Tensor* x = arg(in, 0);
+    if (!x) throw Trap(label_ + ": needs an input");
+    Shape s = x->shape();
+    // Pow's scalar exponent of a higher rank adds leading 1s (multidirectional broadcasting).
+    if (s.size() < out_rank_) s.insert(s.begin(), out_rank_ - s.size(), 1);
+    return {s};
+  }
+
+  void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    fn_.apply(in[0]->data<float>(), out[0]->data<float>(), out[0]->size());
+  }
+
+  std::string name() const override { return "fast:unary"; }
+
+ private:
+  UnaryFn fn_;
+  std::string label_;
+  size_t out_rank_;
+};
+
+// A Clip bound: the float attribute before version 11, a constant scalar input from 11 on.
+bool clip_bound(const FastKernelRequest& r, Attrs& a, size_t i, float def, float& out) {
+  if (r.version < 11) {
+    out = a.f(i == 1 ? "min" : "max", def);
+    return a.ok();
+  }
+  if (!has_node_input(*r.node, i)) {
+    out = def;
+    return true;
+  }
+  const Tensor* t = constant_input(r, i);
+  if (!t || t->dtype() != DType::Float || t->size() != 1) return false;  // the reference reports bad ones
+  out = t->data<float>()[0];
+  return true;
+}
+
+// The function for a Pow node whose exponent is a constant float scalar (version 7 on).
+bool pow_fn(const FastKernelRequest& r, UnaryFn& fn, size_t& out_rank) {
+  const Tensor* e = constant_input(r, 1);
+  if (r.version < 7 || r.node->inputs.size() != 2 || !e || e->dtype() != DType::Float || e->size() != 1) return false;
+  float p = e->data<float>()[0];
+  fn.op = p == 2.0f ? UnaryOp::Square : p == 0.5f ? UnaryOp::PowHalf : p == 1.0f ? UnaryOp::Identity : UnaryOp::Pow;
+  fn.alpha = p;
+  out_rank = static_cast<size_t>(e->rank());
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r) {
+  const Node& n = *r.node;
+  if (n.outputs.size() != 1 || !has_node_input(n, 0) || !input_is_float(r, 0)) return nullptr;
+  static const std::pair<const char*, UnaryOp> plain[] = {
+      {"Relu", UnaryOp::Relu},       {"Neg", UnaryOp::Neg},   {"Abs", UnaryOp::Abs},   {"Sigmoid", UnaryOp::Sigmoid},
+      {"Tanh", UnaryOp::Tanh},       {"Erf", UnaryOp::Erf},   {"Exp", UnaryOp::Exp},   {"Log", UnaryOp::Log},
+      {"Sqrt", UnaryOp::Sqrt},       {"Reciprocal", UnaryOp::Reciprocal},              {"Softplus", UnaryOp::Softplus},
+      {"HardSwish", UnaryOp::HardSwish}};
+  UnaryFn fn;
+  size_t out_rank = 0;
+  Attrs a(n);
+  const std::string& op = n.op_type;
+  bool found = false;
+  for (const auto& [name, u] : plain)
+    if (op == name) {
+      fn.op = u;
+      found = n.inputs.size() == 1;
+    }
+  if (op == "LeakyRelu" && n.inputs.size() == 1) {
+    fn = {UnaryOp::LeakyRelu, a.f("alpha", 0.01f), 0};
+    found = true;
+  } else if (op == "Elu" && n.inputs.size() == 1) {
+    fn = {UnaryOp::Elu, a.f("alpha", 1.0f), 0};
+    found = true;
+  } else if (op == "HardSigmoid" && n.inputs.size() == 1) {
+    fn = {UnaryOp::HardSigmoid, a.f("alpha", 0.2f), a.f("beta", 0.5f)};
+    found = true;
+  } else if (op == "Gelu" && n.inputs.size() == 1 && r.version >= 20) {
+    std::string approximate = a.s("approximate", "none");
+    if (approximate != "none" && approximate != "tanh") return nullptr;  // the reference traps
+    fn.op = approximate == "none" ? UnaryOp::Gelu : UnaryOp::GeluTanh;
+    found = true;
+  } else if (op == "Clip" && n.inputs.size() <= (r.version < 11 ? 1u : 3u)) {
+    fn.op = UnaryOp::Clip;
+    found = clip_bound(r, a, 1, std::numeric_limits<float>::lowest(), fn.alpha) &&
+            clip_bound(r, a, 2, std::numeric_limits<float>::max(), fn.beta);
+  } else if (op == "Pow") {
+    found = pow_fn(r, fn, out_rank);
+  }
+  if (!found || !a.ok()) return nullptr;
+  return std::make_unique<UnaryKernel>(fn, n.label(), out_rank);
+}
+
+}  // namespace sonnx::fast
