@@ -44,9 +44,9 @@ class ConvKernel final : public FastKernel {
   Shape w_shape;
   int64_t M = 0, Cg = 0, group = 1;
   bool has_bias = false;
-  std::vector<float> const_bias;  // when B is constant
+  const Tensor* const_bias = nullptr;  // when B is constant: the graph's tensor (outlives the kernel)
   bool bias_const = false;
-  std::vector<float> const_weights;  // when W is constant (plain layout)
+  const Tensor* const_weights = nullptr;  // when W is constant: the graph's tensor, read where it is
   bool weights_const = false;
   bool weights_finite = true, bias_finite = true;
   size_t sum_index = 0;
@@ -153,7 +153,7 @@ class ConvKernel final : public FastKernel {
     if (weights_const) {
       memory::desc wp = plain_weights_desc();
       e->weights = memory(e->pd.weights_desc(), eng);
-      memory src(wp, eng, const_cast<float*>(const_weights.data()));
+      memory src(wp, eng, const_cast<float*>(const_weights->data<float>()));
       dnnl::stream& s = thread_stream();
       run_reorder(make_reorder(wp, e->weights.get_desc()), src, e->weights);
       s.wait();
@@ -261,7 +261,7 @@ class ConvKernel final : public FastKernel {
     Tensor& y = *out.at(0);
     Layout x_layout = layouts.empty() ? nullptr : layouts[0];
     Layout sum_layout = fused_sum && sum_index < layouts.size() ? layouts[sum_index] : nullptr;
-    const float* bias = has_bias ? (bias_const ? const_bias.data() : arg(in, 2)->data<float>()) : nullptr;
+    const float* bias = has_bias ? (bias_const ? const_bias->data<float>() : arg(in, 2)->data<float>()) : nullptr;
     const Tensor* sum = fused_sum ? arg(in, sum_index) : nullptr;
     out_layouts.assign(out.size(), nullptr);
     if (y.size() == 0) return;
@@ -329,17 +329,15 @@ std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
   if (!read_window_attrs(a, rank, false, k->w)) return nullptr;
   if (const Tensor* wt = constant_input(r, 1)) {
     k->weights_const = true;
-    auto v = wt->values<float>();
-    k->const_weights.assign(v.begin(), v.end());
-    k->weights_finite = all_finite(k->const_weights.data(), wt->size());
+    k->const_weights = wt;
+    k->weights_finite = all_finite(wt->data<float>(), wt->size());
   }
   if (k->has_bias) {
     if (const Tensor* b = constant_input(r, 2)) {
       if (b->size() != k->M) return nullptr;  // the reference reports it
       k->bias_const = true;
-      auto v = b->values<float>();
-      k->const_bias.assign(v.begin(), v.end());
-      k->bias_finite = all_finite(k->const_bias.data(), b->size());
+      k->const_bias = b;
+      k->bias_finite = all_finite(b->data<float>(), b->size());
     }
   }
   // Prepare the primitive now when X's shape is known.

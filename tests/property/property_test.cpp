@@ -149,7 +149,8 @@ TEST(FuzzGenerator, ReachesEveryFastKernel) {
   for (const char* kernel : {"onednn:conv", "onednn:deconv", "onednn:gemm", "onednn:matmul", "fast:maxpool",
                              "fast:averagepool", "fast:globalaveragepool", "fast:batchnorm", "fast:binary",
                              "fast:movement", "fast:resize", "fast:softmax", "fast:logsoftmax", "fast:reduce",
-                             "fast:layernorm", "fast:instancenorm", "fast:groupnorm", "fast:layernorm-nodes"})
+                             "fast:layernorm", "fast:instancenorm", "fast:groupnorm", "fast:layernorm-nodes",
+                             "fast:unary"})
     EXPECT_GE(reached[kernel], 1) << kernel << " is never reached by the fuzzer's graphs";
 }
 
