@@ -2,6 +2,9 @@
 // Concat, Gather as strided copies, and Reshape, Flatten, Squeeze, Unsqueeze and Identity as one
 // memcpy (same bytes, new shape). Output shapes follow the reference kernels (reference/ops/*.cpp)
 // and every input they reject traps here with the node's label. Exact: elements are copied.
+// Large strided copies split their rows over the kernel's threads.
+#include <omp.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -44,18 +47,33 @@ void strided_copy(const float* x, int64_t base, Shape out, std::vector<int64_t> 
   }
   size_t k = dims.size();
   int64_t n = dims[k - 1], s = st[k - 1], outer = shape_size(dims) / n;
-  std::vector<int64_t> idx(k, 0);
-  int64_t off = base;
-  for (int64_t o = 0; o < outer; ++o, y += n) {
-    if (s == 1) std::memcpy(y, x + off, static_cast<size_t>(n) * sizeof(float));
-    else
-      for (int64_t i = 0; i < n; ++i) y[i] = x[off + i * s];
-    for (size_t d = k - 1; d-- > 0;) {  // odometer over the outer dimensions
-      off += st[d];
-      if (++idx[d] < dims[d]) break;
-      off -= st[d] * dims[d];
-      idx[d] = 0;
+  // Rows [first, last) of the outer dimensions; each thread starts its odometer at its first row.
+  auto rows = [&](int64_t first, int64_t last) {
+    std::vector<int64_t> idx(k, 0);
+    int64_t off = base;
+    for (size_t d = k - 1, rest = static_cast<size_t>(first); d-- > 0;) {
+      idx[d] = static_cast<int64_t>(rest % static_cast<size_t>(dims[d]));
+      rest /= static_cast<size_t>(dims[d]);
+      off += idx[d] * st[d];
     }
+    float* out = y + first * n;
+    for (int64_t o = first; o < last; ++o, out += n) {
+      if (s == 1) std::memcpy(out, x + off, static_cast<size_t>(n) * sizeof(float));
+      else
+        for (int64_t i = 0; i < n; ++i) out[i] = x[off + i * s];
+      for (size_t d = k - 1; d-- > 0;) {  // odometer over the outer dimensions
+        off += st[d];
+        if (++idx[d] < dims[d]) break;
+        off -= st[d] * dims[d];
+        idx[d] = 0;
+      }
+    }
+  };
+  if (outer * n < (1 << 16) || omp_get_max_threads() == 1) return rows(0, outer);
+#pragma omp parallel
+  {
+    int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    rows(outer * t / nt, outer * (t + 1) / nt);
   }
 }
 

@@ -68,7 +68,9 @@ class ResizeNearestKernel final : public FastKernel {
     const float* px = in[0]->data<float>();
     float* py = out[0]->data<float>();
     const int64_t* pm = map->data();
-    for (size_t i = 0; i < map->size(); ++i) py[i] = px[pm[i]];
+    auto n = static_cast<int64_t>(map->size());
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+    for (int64_t i = 0; i < n; ++i) py[i] = px[pm[i]];
   }
 
  private:

@@ -2,6 +2,8 @@
 // (onednn_deconv.cpp) against the reference kernels: movement bitwise (elements are copied),
 // ConvTranspose within rtol 1e-4 / atol 1e-5; inputs the reference refuses trap in both; requests
 // the kernels cannot serve give null.
+#include <omp.h>
+
 #include <cmath>
 #include <random>
 
@@ -114,6 +116,17 @@ TEST(FastMovement, TransposeSliceExpandMatchTheReferenceBitwise) {
   expect_both_trap(NodeCase("Slice", 13, {x, i64({0}), i64({1}), i64({1}), i64({0})}, {}), "Slice step 0");
   expect_both_trap(NodeCase("Slice", 13, {x, i64({0, 0}), i64({1, 1}), i64({1, -3})}, {}), "Slice repeated axis");
   expect_both_trap(NodeCase("Expand", 13, {v, i64({2, 5})}, {}), "Expand to a shape that does not broadcast");
+}
+
+// Large copies split their rows over threads: each thread starts its own walk through the input.
+TEST(FastMovement, LargeCopiesOnTwoThreadsMatchTheReferenceBitwise) {
+  std::mt19937 rng(10);
+  int saved = omp_get_max_threads();
+  omp_set_num_threads(2);
+  Tensor x = data({7, 48, 5, 41}, rng);
+  expect_bitwise(NodeCase("Transpose", 13, {x}, {attr_ints("perm", {2, 0, 3, 1})}), "large Transpose");
+  expect_bitwise(NodeCase("Slice", 13, {x, i64({1, 40}), i64({6, 0}), i64({0, 3}), i64({1, -3})}, {}), "large Slice");
+  omp_set_num_threads(saved);
 }
 
 TEST(FastMovement, ConcatAndGatherMatchTheReferenceBitwise) {
