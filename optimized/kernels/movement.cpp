@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "fast_kernel.h"
 #include "onednn_common.h"
@@ -95,6 +97,61 @@ class MovementKernel final : public FastKernel {
   int64_t axis = 0;
 
   std::string name() const override { return "fast:movement"; }
+
+  // Concat along the channels of tensors in oneDNN's channels-last layout, or in nChw16c / nChw8c
+  // with a whole number of blocks each, is a concatenation of pixels or blocks: a chain of
+  // convolutions keeps its layout through it (squeezenet's fire modules, googlenet's inceptions).
+  bool out_blocked = false;
+  mutable std::mutex mu;
+  mutable std::map<std::pair<Shape, int64_t>, dnnl::memory::desc> out_descs;  // layouts handed out, by shape and format
+  bool can_produce_blocked_output() const override { return op == Op::Concat; }
+  bool accepts_layout(size_t) const override { return op == Op::Concat && out_blocked; }
+  void produce_blocked_output() override { out_blocked = true; }
+
+  void run_with_layouts(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts,
+                        const std::vector<Tensor*>& out, std::vector<Layout>& out_layouts) const override {
+    out_layouts.assign(out.size(), nullptr);
+    if (out_blocked)
+      if (const dnnl::memory::desc* d = blocked_concat(in, layouts, *out[0])) {
+        out_layouts[0] = d;
+        return;
+      }
+    std::vector<Tensor> plain;
+    plain.reserve(in.size());
+    std::vector<const Tensor*> args = in;
+    for (size_t k = 0; k < in.size(); ++k)
+      if (k < layouts.size() && layouts[k]) args[k] = &plain.emplace_back(layout_to_plain(*in[k], layouts[k]));
+    run(args, out);
+  }
+
+  const dnnl::memory::desc* blocked_concat(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts,
+                                           Tensor& y) const {
+    using tag = dnnl::memory::format_tag;
+    if (y.rank() != 4 || norm_axis(label, version, axis, 4) != 1 || layouts.size() != in.size()) return nullptr;
+    auto desc = [](const Shape& s, tag t) { return dnnl::memory::desc(to_dims(s), dnnl::memory::data_type::f32, t); };
+    // Channels last (what oneDNN's AVX-512 convolutions pick): per pixel, each input's channels in turn.
+    // Blocked: per image, each input's whole blocks in turn.
+    for (auto [t, block] : {std::pair{tag::nhwc, int64_t{1}}, std::pair{tag::nChw16c, int64_t{16}}, std::pair{tag::nChw8c, int64_t{8}}}) {
+      bool all = true;
+      for (size_t k = 0; all && k < in.size(); ++k)
+        all = layouts[k] && in[k]->dim(1) % block == 0 && *static_cast<const dnnl::memory::desc*>(layouts[k]) == desc(in[k]->shape(), t);
+      if (!all) continue;
+      int64_t units = t == tag::nhwc ? y.dim(0) * y.dim(2) * y.dim(3) : y.dim(0);  // pixels, or images
+      int64_t per = t == tag::nhwc ? 1 : y.dim(2) * y.dim(3);                     // floats per channel in a unit
+      float* py = y.data<float>();
+      int64_t at = 0, row = y.dim(1) * per;
+      for (const Tensor* x : in) {
+        int64_t chunk = x->dim(1) * per;
+        const float* px = x->data<float>();
+        for (int64_t u = 0; u < units; ++u)
+          std::memcpy(py + u * row + at, px + u * chunk, static_cast<size_t>(chunk) * sizeof(float));
+        at += chunk;
+      }
+      std::lock_guard lock(mu);
+      return &out_descs.try_emplace({y.shape(), static_cast<int64_t>(t)}, desc(y.shape(), t)).first->second;
+    }
+    return nullptr;
+  }
 
   [[noreturn]] void bad(const std::string& m) const { fail(label, version, m); }
 

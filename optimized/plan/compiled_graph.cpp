@@ -6,6 +6,7 @@
 #include "compiled_graph.h"
 
 #include <algorithm>
+#include <ranges>
 #include <set>
 
 #include "fusion.h"
@@ -252,8 +253,10 @@ void CompiledGraph::build_dependencies() {
 
 void CompiledGraph::choose_layouts() {
   // A value stays in its producer's blocked layout when every step that reads it can take that
-  // layout where it reads it (a chain of convolutions); graph outputs are always plain.
-  for (auto& step : steps_) {
+  // layout where it reads it (a chain of convolutions); graph outputs are always plain. Readers
+  // decide before their producers (last step first), so a step that passes layouts through (Concat)
+  // accepts blocked inputs only once it knows it may write a blocked output.
+  for (auto& step : std::views::reverse(steps_)) {
     if (!step.fast || !step.fast->can_produce_blocked_output() || step.outputs.size() != 1 || step.outputs[0] < 0) continue;
     int s = step.outputs[0];
     if (is_output(s) || readers(s).empty()) continue;

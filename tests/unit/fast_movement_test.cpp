@@ -9,6 +9,7 @@
 
 #include "op_test_util.h"
 #include "optimized/kernels/fast_kernel.h"
+#include "optimized/kernels/onednn_common.h"
 #include "tensor_test_util.h"
 
 namespace sonnx::testing {
@@ -127,6 +128,45 @@ TEST(FastMovement, LargeCopiesOnTwoThreadsMatchTheReferenceBitwise) {
   expect_bitwise(NodeCase("Transpose", 13, {x}, {attr_ints("perm", {2, 0, 3, 1})}), "large Transpose");
   expect_bitwise(NodeCase("Slice", 13, {x, i64({1, 40}), i64({6, 0}), i64({0, 3}), i64({1, -3})}, {}), "large Slice");
   omp_set_num_threads(saved);
+}
+
+// Concat of channels-last or channel-blocked inputs writes the same layout, element for element the
+// reference's result; inputs in other layouts are made plain first.
+TEST(FastMovement, ConcatKeepsChannelsLastAndBlockedLayouts) {
+  using tag = dnnl::memory::format_tag;
+  std::mt19937 rng(11);
+  Tensor a = data({2, 16, 3, 5}, rng), b = data({2, 32, 3, 5}, rng);
+  Tensor want = NodeCase("Concat", 13, {a, b}, {attr_int("axis", 1)}).reference();
+  for (auto [t, expect_kept] : {std::pair{tag::nhwc, true}, std::pair{tag::nChw16c, true}, std::pair{tag::nChw8c, true},
+                                std::pair{tag::nchw, false}}) {
+    NodeCase c("Concat", 13, {a, b}, {attr_int("axis", 1)});
+    auto k = make_fast_kernel(c.req);
+    ASSERT_NE(k, nullptr);
+    ASSERT_TRUE(k->can_produce_blocked_output());
+    EXPECT_FALSE(k->accepts_layout(0)) << "accepts layouts only once it may write one";
+    k->produce_blocked_output();
+    ASSERT_TRUE(k->accepts_layout(0));
+    dnnl::memory::desc da, db;
+    Tensor ba(DType::Float, {1}), bb(DType::Float, {1});
+    auto blocked = [&](const Tensor& x, dnnl::memory::desc& d, Tensor& storage) {
+      d = dnnl::memory::desc(fast::to_dims(x.shape()), dnnl::memory::data_type::f32, t);
+      storage = Tensor(DType::Float, {static_cast<int64_t>(d.get_size() / sizeof(float))});
+      dnnl::memory src(fast::plain_desc(x.shape()), fast::cpu_engine(), const_cast<std::byte*>(x.raw()));
+      dnnl::memory dst(d, fast::cpu_engine(), storage.raw());
+      fast::run_reorder(fast::make_reorder(src.get_desc(), d), src, dst);
+      fast::thread_stream().wait();
+      return Tensor::view(DType::Float, x.shape(), storage.raw());
+    };
+    Tensor xa = blocked(a, da, ba), xb = blocked(b, db, bb);
+    Tensor y(DType::Float, want.shape());
+    std::vector<Tensor*> out{&y};
+    std::vector<FastKernel::Layout> out_layouts;
+    k->run_with_layouts({&xa, &xb}, {&da, &db}, out, out_layouts);
+    ASSERT_EQ(out_layouts.size(), 1u);
+    EXPECT_EQ(out_layouts[0] != nullptr, expect_kept) << static_cast<int>(t);
+    Tensor got = out_layouts[0] ? layout_to_plain(y, out_layouts[0]) : y;
+    EXPECT_TRUE(got == want) << "layout " << static_cast<int>(t);
+  }
 }
 
 TEST(FastMovement, ConcatAndGatherMatchTheReferenceBitwise) {
