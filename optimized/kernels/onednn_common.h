@@ -97,6 +97,12 @@ struct UnaryFn {
   void apply(const float* x, float* y, int64_t n) const;  // y may be x; threads when n is large
 };
 
+// e[i] = exp(x[i] − m) (and with m[i]) in double by unary.cpp's vectorised polynomial: within a
+// few double ULP of std::exp, so a float rounded from it is the same but for a value within about
+// 1e-15 of a rounding boundary (then 1 ULP apart).
+void exp_minus(const float* x, double m, double* e, int64_t n);
+void exp_minus_each(const float* x, const double* m, double* e, int64_t n);
+
 // The fused activation of a request.
 struct Activation {
   enum class Kind { None, Relu, Clip, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, Swish } kind = Kind::None;

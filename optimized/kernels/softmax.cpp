@@ -3,8 +3,9 @@
 // single axis `axis` (default -1), any axis: lines along a middle axis are walked with the inner
 // stride, a block of `inner` lines at a time so the reads stay contiguous.
 // The arithmetic is the reference's (support/softmax.h): the line maximum (NaN makes the line NaN),
-// exp(x - m) and the sum in double, each result rounded once; the order of the sum is the same, so
-// the results are bitwise the reference's.
+// exp(x - m) and the sum in double, each result rounded once, the sum in the same order. exp is
+// unary.cpp's vectorised polynomial (exp_minus), not std::exp: the results are the reference's
+// but for a rare 1 ULP, where a value falls within ~1e-15 of a float rounding boundary.
 #include <cmath>
 #include <limits>
 
@@ -53,7 +54,7 @@ class SoftmaxKernel final : public FastKernel {
     if (inner == 1) {
 #pragma omp parallel
       {
-        std::vector<double> e(log ? 0 : static_cast<size_t>(n));
+        std::vector<double> e(static_cast<size_t>(n));
 #pragma omp for schedule(static)
         for (int64_t o = 0; o < outer; ++o) row(px + o * n, py + o * n, n, e.data());
       }
@@ -62,7 +63,7 @@ class SoftmaxKernel final : public FastKernel {
 #pragma omp parallel
     {
       std::vector<double> m(static_cast<size_t>(inner)), sum(static_cast<size_t>(inner));
-      std::vector<double> e(log ? 0 : static_cast<size_t>(n * inner));
+      std::vector<double> e(static_cast<size_t>(n * inner));
 #pragma omp for schedule(static)
       for (int64_t o = 0; o < outer; ++o) block(px + o * n * inner, py + o * n * inner, n, inner, m.data(), sum.data(), e.data());
     }
@@ -87,15 +88,12 @@ class SoftmaxKernel final : public FastKernel {
       if (c > m) m = c;
     }
     double sum = 0;
+    exp_minus(x, m, e, n);
+    for (int64_t k = 0; k < n; ++k) sum += e[k];
     if (log) {
-      for (int64_t k = 0; k < n; ++k) sum += std::exp(x[k] - m);
       double ls = std::log(sum);
       for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>((x[k] - m) - ls);
       return;
-    }
-    for (int64_t k = 0; k < n; ++k) {
-      e[k] = std::exp(x[k] - m);
-      sum += e[k];
     }
     for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>(e[k] / sum);
   }
@@ -112,12 +110,10 @@ class SoftmaxKernel final : public FastKernel {
         if (std::isnan(m[i])) continue;  // the first NaN stays the line's maximum
         if (std::isnan(c) || c > m[i]) m[i] = c;
       }
-    for (int64_t k = 0; k < n; ++k)
-      for (int64_t i = 0; i < inner; ++i) {
-        double v = std::exp(x[k * inner + i] - m[i]);
-        if (!log) e[k * inner + i] = v;
-        sum[i] += v;
-      }
+    for (int64_t k = 0; k < n; ++k) {
+      exp_minus_each(x + k * inner, m, e + k * inner, inner);
+      for (int64_t i = 0; i < inner; ++i) sum[i] += e[k * inner + i];
+    }
     if (log) {
       for (int64_t i = 0; i < inner; ++i) sum[i] = std::log(sum[i]);
       for (int64_t k = 0; k < n; ++k)

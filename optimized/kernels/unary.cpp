@@ -138,6 +138,12 @@ SONNX_SIMD_CLONES void exp_loop(const float* x, float* y, int64_t n) {
 SONNX_SIMD_CLONES void erf_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(erf_poly(x[i]));
 }
+SONNX_SIMD_CLONES void exp_minus_loop(const float* x, double m, double* e, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) e[i] = exp_poly(static_cast<double>(x[i]) - m);
+}
+SONNX_SIMD_CLONES void exp_minus_each_loop(const float* x, const double* m, double* e, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) e[i] = exp_poly(static_cast<double>(x[i]) - m[i]);
+}
 #undef SONNX_SIMD_CLONES
 
 // Runs loop(x + b, y + b, e - b) over blocks.
@@ -261,6 +267,9 @@ bool pow_fn(const FastKernelRequest& r, UnaryFn& fn, size_t& out_rank) {
 }
 
 }  // namespace
+
+void exp_minus(const float* x, double m, double* e, int64_t n) { exp_minus_loop(x, m, e, n); }
+void exp_minus_each(const float* x, const double* m, double* e, int64_t n) { exp_minus_each_loop(x, m, e, n); }
 
 std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;

@@ -2,8 +2,8 @@
 // GroupNormalization kernels (optimized/kernels/softmax.cpp, reduce.cpp, normalization.cpp)
 // against the reference kernels on random shapes of rank 2-4, every axis (negative ones too), with
 // NaN and infinity in the data. The kernels do the reference's arithmetic in the same order, so
-// the bound is 0 ULP: bitwise equal, any NaN matching any NaN (expect_ulps takes a bound should a
-// kernel ever trade exactness for speed). Also: what they decline, and the decomposed layer
+// the bound is 0 ULP: bitwise equal, any NaN matching any NaN; Softmax/LogSoftmax 1 ULP, as their
+// exp is a vectorised polynomial (a result within ~1e-15 of a rounding boundary may round apart). Also: what they decline, and the decomposed layer
 // normalization run as one step by the linear executor against the reference interpreter.
 #include <cmath>
 #include <cstring>
@@ -129,7 +129,7 @@ TEST(FastSoftmax, MatchesTheReferenceOnEveryAxisAndVersion) {
         for (int64_t axis = -static_cast<int64_t>(s.size()); axis < static_cast<int64_t>(s.size()); ++axis)
           for (bool specials : {false, true}) {
             OneNode n(op, version, {data(s, rng, specials)}, {attr_int("axis", axis)});
-            n.check(0, describe(s, std::string(op) + "-" + std::to_string(version) + " axis " + std::to_string(axis)));
+            n.check(1, describe(s, std::string(op) + "-" + std::to_string(version) + " axis " + std::to_string(axis)));
           }
 }
 
@@ -139,14 +139,14 @@ TEST(FastSoftmax, DefaultAxisAndLargeValues) {
     Tensor x = random_float_tensor({3, 4, 50}, rng, -100, 100);  // exp would overflow without the max
     x.data<float>()[5] = -kInf;
     OneNode a("Softmax", version, {x});
-    a.check(0, "Softmax default axis");
+    a.check(1, "Softmax default axis");
     OneNode b("LogSoftmax", version, {x});
-    b.check(0, "LogSoftmax default axis");
+    b.check(1, "LogSoftmax default axis");
   }
   // A line of -inf alone is NaN (as the reference: -inf - -inf).
   Tensor all_minus_inf = Tensor::from_vector<float>({2, 3}, {-kInf, -kInf, -kInf, 1, 2, 3});
   OneNode c("Softmax", 13, {all_minus_inf});
-  c.check(0, "all -inf");
+  c.check(1, "all -inf");
 }
 
 // Many values over the whole range of exp, down to where it underflows.
@@ -154,9 +154,9 @@ TEST(FastSoftmax, WithinOneUlpOverTheWholeRangeOfExp) {
   std::mt19937 rng(12);
   for (float spread : {1.0f, 30.0f, 200.0f, 1000.0f}) {
     OneNode n("Softmax", 13, {random_float_tensor({64, 500}, rng, -spread, spread)});
-    n.check(0, "spread " + std::to_string(spread));
+    n.check(1, "spread " + std::to_string(spread));
     OneNode middle("Softmax", 13, {random_float_tensor({8, 300, 5}, rng, -spread, spread)}, {attr_int("axis", 1)});
-    middle.check(0, "middle axis, spread " + std::to_string(spread));
+    middle.check(1, "middle axis, spread " + std::to_string(spread));
   }
 }
 
