@@ -118,7 +118,7 @@ double tanh_poly(double x) {
 // unchanged). They are also compiled for AVX-512 and AVX2, picked when the CPU has them (four and
 // two times the lanes). The file is compiled with -ffp-contract=off too, so no variant fuses
 // multiply-adds (AVX-512 would) and all give the same bits.
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(SONNX_NO_TARGET_CLONES)  // see CMakeLists.txt
 #define SONNX_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define SONNX_SIMD_CLONES

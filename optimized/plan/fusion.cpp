@@ -24,25 +24,13 @@ std::map<std::string, int> count_uses(const Graph& g) {
   return uses;
 }
 
-// The value of `name` when it is an initializer or the output of a Constant node with a tensor.
-const Tensor* constant(const Graph& g, const std::string& name) {
-  for (const auto& [n, t] : g.initializers)
-    if (n == name) return &t;
-  for (const auto& n : g.nodes)
-    if (n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1 && n.outputs[0] == name) {
-      const Attribute* a = n.attr("value");
-      return a && a->type == Attribute::Type::Tensor ? &a->t : nullptr;
-    }
-  return nullptr;
-}
-
 // The scalar float bound of a Clip input (opset ≥ 11), or `def` when omitted; false if not constant.
 bool clip_bound(const Graph& g, const Node& clip, size_t i, float def, float& out) {
   if (i >= clip.inputs.size() || clip.inputs[i].empty()) {
     out = def;
     return true;
   }
-  const Tensor* t = constant(g, clip.inputs[i]);
+  const Tensor* t = graph_constant(g, clip.inputs[i]);
   if (!t || t->dtype() != DType::Float || t->size() != 1) return false;
   out = t->data<float>()[0];
   return true;
@@ -111,15 +99,27 @@ bool is_inference_batch_norm(const Node& n) {
 
 }  // namespace
 
+// The value of `name` when it is an initializer or the output of a Constant node with a tensor.
+const Tensor* graph_constant(const Graph& g, const std::string& name) {
+  for (const auto& [n, t] : g.initializers)
+    if (n == name) return &t;
+  for (const auto& n : g.nodes)
+    if (n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1 && n.outputs[0] == name) {
+      const Attribute* a = n.attr("value");
+      return a && a->type == Attribute::Type::Tensor ? &a->t : nullptr;
+    }
+  return nullptr;
+}
+
 bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b) {
-  const Tensor* cw = conv.inputs.size() > 1 ? constant(g, conv.inputs[1]) : nullptr;
-  const Tensor* cb = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? constant(g, conv.inputs[2]) : nullptr;
+  const Tensor* cw = conv.inputs.size() > 1 ? graph_constant(g, conv.inputs[1]) : nullptr;
+  const Tensor* cb = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? graph_constant(g, conv.inputs[2]) : nullptr;
   if (!cw || cw->dtype() != DType::Float || cw->rank() < 3) return false;
   int64_t m = cw->dim(0);
   if (conv.inputs.size() > 2 && !conv.inputs[2].empty() && (!cb || cb->dtype() != DType::Float || cb->size() != m)) return false;
   const Tensor* p[4];
   for (size_t i = 0; i < 4; ++i) {
-    p[i] = constant(g, bn.inputs[i + 1]);
+    p[i] = graph_constant(g, bn.inputs[i + 1]);
     if (!p[i] || p[i]->dtype() != DType::Float || p[i]->size() != m) return false;
   }
   const Attribute* eps_attr = bn.attr("epsilon");

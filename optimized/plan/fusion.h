@@ -40,6 +40,10 @@ bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w
 bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::map<std::string, int>& uses,
                                  std::set<const Node*>& taken, FusedGroup& grp);
 
+// The value of `name` when it is an initializer of g or the output of a Constant node with a
+// tensor; null otherwise.
+const Tensor* graph_constant(const Graph& g, const std::string& name);
+
 // Every node of g in exactly one group, groups in node-list order.
 std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse);
 

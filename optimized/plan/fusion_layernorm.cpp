@@ -11,18 +11,6 @@ namespace sonnx {
 
 namespace {
 
-// An initializer's or a Constant node's tensor, or null.
-const Tensor* constant_tensor(const Graph& g, const std::string& name) {
-  for (const auto& [n, t] : g.initializers)
-    if (n == name) return &t;
-  for (const auto& n : g.nodes)
-    if (n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1 && n.outputs[0] == name) {
-      const Attribute* a = n.attr("value");
-      return a && a->type == Attribute::Type::Tensor ? &a->t : nullptr;
-    }
-  return nullptr;
-}
-
 bool plain(const Node& n, const char* op, size_t inputs) {
   return n.op_type == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1 &&
          !n.outputs[0].empty() && !n.attr("broadcast");
@@ -35,7 +23,7 @@ std::optional<int64_t> single_axis(const Graph& g, const Node& n) {
   if (const Attribute* k = n.attr("keepdims"); k && (k->type != Attribute::Type::Int || k->i != 1)) return std::nullopt;
   std::vector<int64_t> axes;
   if (n.inputs.size() == 2 && !n.inputs[1].empty()) {
-    const Tensor* t = constant_tensor(g, n.inputs[1]);
+    const Tensor* t = graph_constant(g, n.inputs[1]);
     if (!t || t->dtype() != DType::Int64) return std::nullopt;
     axes = t->to_int64_vector();
   } else if (const Attribute* a = n.attr("axes"); a && a->type == Attribute::Type::Ints) {
@@ -90,14 +78,14 @@ bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::m
     for (const auto& i : n.inputs)
       if (i == d) (n.op_type == "Pow" ? pow : div) = &n;
   if (!pow || !div || taken.count(pow) || taken.count(div) || !plain(*pow, "Pow", 2) || pow->inputs[0] != d ||
-      !is_single(constant_tensor(g, pow->inputs[1]), 2.0))
+      !is_single(graph_constant(g, pow->inputs[1]), 2.0))
     return false;
   const Node* mean2 = next(pow->outputs[0]);
   if (!mean2 || mean2->inputs[0] != pow->outputs[0] || single_axis(g, *mean2) != axis) return false;
   const Node* add = next(mean2->outputs[0]);
   const std::string* eps = add && plain(*add, "Add", 2) ? other_operand(*add, mean2->outputs[0]) : nullptr;
   if (!eps) return false;
-  const Tensor* eps_value = constant_tensor(g, *eps);
+  const Tensor* eps_value = graph_constant(g, *eps);
   if (!eps_value || eps_value->dtype() != DType::Float || eps_value->size() != 1 || eps_value->rank() > 1) return false;
   const Node* sqrt = next(add->outputs[0]);
   if (!sqrt || !plain(*sqrt, "Sqrt", 1)) return false;

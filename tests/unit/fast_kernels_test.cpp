@@ -14,18 +14,6 @@
 namespace sonnx::testing {
 namespace {
 
-Attribute to_ir(const onnx::AttributeProto& p) {
-  Attribute a;
-  a.name = p.name();
-  a.type = static_cast<Attribute::Type>(p.type());
-  a.i = p.i();
-  a.f = p.f();
-  a.s = p.s();
-  a.ints.assign(p.ints().begin(), p.ints().end());
-  a.floats.assign(p.floats().begin(), p.floats().end());
-  return a;
-}
-
 TypeInfo type_of(DType t, const Shape& s, bool known_dims = true) {
   TypeInfo ti;
   ti.kind = TypeInfo::Kind::Tensor;
@@ -68,7 +56,7 @@ std::unique_ptr<FastKernel> prepare(const Case& c, Prepared& p, std::mt19937& rn
   p.node.op_type = c.op;
   p.node.name = "n";
   p.node.outputs = {"y"};
-  for (const auto& a : c.attrs) p.node.attributes.push_back(to_ir(a));
+  for (const auto& a : c.attrs) p.node.attributes.push_back(ir_attr(a));
   p.inputs.clear();
   std::vector<Shape> shapes = c.shapes;
   if (c.sum) shapes.push_back(sum_shape);
@@ -370,7 +358,7 @@ TEST(FastKernelConv, DeclinesWhatItCannotServeExactly) {
   r.fused_activation = "Softsign";
   EXPECT_EQ(make_fast_kernel(r), nullptr) << "unknown fused activation";
   r.fused_activation = "";
-  n.attributes.push_back(to_ir(attr_string("auto_pad", "BOGUS")));
+  n.attributes.push_back(ir_attr(attr_string("auto_pad", "BOGUS")));
   EXPECT_EQ(make_fast_kernel(r), nullptr) << "bad auto_pad";
 }
 
@@ -527,7 +515,7 @@ TEST(FastKernelPool, Declines) {
   n.op_type = "MaxPool";
   n.inputs = {"x"};
   n.outputs = {"y", "i"};
-  n.attributes.push_back(to_ir(ints("kernel_shape", {2, 2})));
+  n.attributes.push_back(ir_attr(ints("kernel_shape", {2, 2})));
   FastKernelRequest r;
   r.node = &n;
   r.version = 12;
@@ -572,7 +560,7 @@ TEST(FastKernelBatchNorm, InferenceForms) {
   n.outputs = {"y"};
   EXPECT_NE(make_fast_kernel(r), nullptr);
   r.version = 7;
-  n.attributes.push_back(to_ir(attr_int("spatial", 0)));
+  n.attributes.push_back(ir_attr(attr_int("spatial", 0)));
   EXPECT_EQ(make_fast_kernel(r), nullptr);
 }
 

@@ -35,16 +35,7 @@ struct NodeCase {
     node.name = "n";
     node.outputs = {"y"};
     for (size_t i = 0; i < inputs.size(); ++i) node.inputs.push_back(inputs[i].defined() ? "in" + std::to_string(i) : "");
-    for (const auto& a : attrs) {
-      Attribute ir;
-      ir.name = a.name();
-      ir.type = static_cast<Attribute::Type>(a.type());
-      ir.i = a.i();
-      ir.f = a.f();
-      ir.s = a.s();
-      ir.ints.assign(a.ints().begin(), a.ints().end());
-      node.attributes.push_back(ir);
-    }
+    for (const auto& a : attrs) node.attributes.push_back(ir_attr(a));
     req.node = &node;
     req.version = version;
     for (size_t i = 0; i < inputs.size(); ++i) {

@@ -23,16 +23,6 @@ namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-Attribute ir_attr(const onnx::AttributeProto& p) {
-  Attribute a;
-  a.name = p.name();
-  a.type = static_cast<Attribute::Type>(p.type());
-  a.i = p.i();
-  a.f = p.f();
-  a.ints.assign(p.ints().begin(), p.ints().end());
-  return a;
-}
-
 // Distance in units in the last place between two floats; NaN matches NaN only.
 int64_t ulps(float a, float b) {
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : INT64_MAX;

@@ -155,6 +155,17 @@ inline NamedValues run_graph(const onnx::GraphProto& g, const std::vector<std::p
 }
 
 // Attributes of our IR (for kernels and bodies called without a graph).
+inline Attribute ir_attr(const onnx::AttributeProto& p) {  // the scalar and list fields tests use
+  Attribute a;
+  a.name = p.name();
+  a.type = static_cast<Attribute::Type>(p.type());
+  a.i = p.i();
+  a.f = p.f();
+  a.s = p.s();
+  a.ints.assign(p.ints().begin(), p.ints().end());
+  a.floats.assign(p.floats().begin(), p.floats().end());
+  return a;
+}
 inline Attribute ir_int_attr(const std::string& name, int64_t v) {
   Attribute a;
   a.name = name;
