@@ -167,24 +167,30 @@ class BinaryKernel final : public FastKernel {
       BlockedPlan p;
       p.main = m;
       p.b = *b;
-      if (ol) {
-        if (o.shape() != xs || !same_layout(ol, layouts[m])) continue;
-        p.other = BlockedPlan::Other::Same;
-        return p;
-      }
-      if (o.shape() == xs) {
-        p.other = BlockedPlan::Other::Plain;
-        return p;
-      }
       size_t r = xs.size();
       if (o.shape().size() > r) continue;
       Shape od(r - o.shape().size(), 1);  // the other's dimensions aligned to r
       od.insert(od.end(), o.shape().begin(), o.shape().end());
       bool per_nc = (od[0] == 1 || od[0] == xs[0]) && (od[1] == 1 || od[1] == xs[1]);
       for (size_t d = 2; d < r; ++d) per_nc = per_nc && od[d] == 1;
-      if (!per_nc) continue;
       p.other = BlockedPlan::Other::PerChannel;
       p.oc = od[1] != 1 ? 1 : 0;
+      if (ol) {
+        if (o.shape() == xs && same_layout(ol, layouts[m])) {
+          p.other = BlockedPlan::Other::Same;
+          return p;
+        }
+        // A blocked [N, C, 1, ...] (a Conv on pooled values): element (n, c) is at n * padded C + c.
+        auto ob = channel_blocks(o.shape(), ol);
+        if (!ob || o.shape().size() != r || !per_nc) continue;
+        p.on = od[0] != 1 ? ob->blocks * ob->block : 0;
+        return p;
+      }
+      if (o.shape() == xs) {
+        p.other = BlockedPlan::Other::Plain;
+        return p;
+      }
+      if (!per_nc) continue;
       p.on = od[0] != 1 ? od[1] : 0;
       return p;
     }
