@@ -55,7 +55,8 @@ template <BinaryOp op, bool swapped, int64_t Bc>
 void blocked_loop(const BlockedPlan& p, const float* x, const float* o, float* y) {
   auto f = [](float a, float b) { return swapped ? apply<op>(b, a) : apply<op>(a, b); };
   const int64_t B = Bc ? Bc : p.b.block, S = p.b.spatial, C = p.b.c, blocks = p.b.blocks;
-#pragma omp parallel for schedule(static)
+  // Threads only for long buffers: the plain loops run on the calling thread.
+#pragma omp parallel for schedule(static) if (p.b.floats() > (int64_t{1} << 16))
   for (int64_t q = 0; q < p.b.n * blocks; ++q) {
     int64_t n = q / blocks, c0 = (q % blocks) * B, lanes = std::min(B, C - c0);
     const float* xq = x + q * S * B;

@@ -217,7 +217,7 @@ std::unique_ptr<FastKernel> make_pool(const FastKernelRequest& r, PoolKernel::Ki
 template <int64_t B>
 void sum_blocks(const ChannelBlocks& b, const float* px, float* py) {
   const int64_t S = b.spatial, C = b.c, blocks = b.blocks;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (b.floats() > (int64_t{1} << 16))
   for (int64_t q = 0; q < b.n * blocks; ++q) {
     double sum[B] = {};
     const float* p = px + q * S * B;
@@ -231,7 +231,7 @@ void sum_blocks(const ChannelBlocks& b, const float* px, float* py) {
 // The same for channels-last X (one block of C channels), 16 channels per task.
 void sum_channels_last(const ChannelBlocks& b, const float* px, float* py) {
   const int64_t S = b.spatial, C = b.c, chunks = (C + 15) / 16;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (b.floats() > (int64_t{1} << 16))
   for (int64_t q = 0; q < b.n * chunks; ++q) {
     int64_t n = q / chunks, c0 = (q % chunks) * 16, lanes = std::min<int64_t>(16, C - c0);
     double sum[16] = {};
