@@ -2,10 +2,13 @@
 
 #include "onednn_common.h"
 
+#include <vector>
+
 namespace sonnx::fast {
 
-std::optional<ChannelBlocks> channel_blocks(const Shape& shape, FastKernel::Layout layout) {
-  if (!layout || shape.size() < 3 || shape.size() > 5 || shape_size(shape) == 0) return std::nullopt;
+namespace {
+
+std::optional<ChannelBlocks> classify(const Shape& shape, FastKernel::Layout layout) {
   using tag = dnnl::memory::format_tag;
   const auto& desc = *static_cast<const dnnl::memory::desc*>(layout);
   size_t r = shape.size() - 3;
@@ -28,6 +31,27 @@ std::optional<ChannelBlocks> channel_blocks(const Shape& shape, FastKernel::Layo
     return k;
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ChannelBlocks> channel_blocks(const Shape& shape, FastKernel::Layout layout) {
+  if (!layout || shape.size() < 3 || shape.size() > 5 || shape_size(shape) == 0) return std::nullopt;
+  // Making the candidate descriptors costs more than a small elementwise step: remember the last
+  // answers per thread (keyed by the descriptor's contents, not the token's address).
+  struct Seen {
+    dnnl::memory::desc desc;
+    Shape shape;
+    std::optional<ChannelBlocks> blocks;
+  };
+  thread_local std::vector<Seen> seen;
+  const auto& desc = *static_cast<const dnnl::memory::desc*>(layout);
+  for (const Seen& e : seen)
+    if (e.shape == shape && e.desc == desc) return e.blocks;
+  std::optional<ChannelBlocks> r = classify(shape, layout);
+  if (seen.size() >= 64) seen.erase(seen.begin());
+  seen.push_back({desc, shape, r});
+  return r;
 }
 
 void zero_padding(const ChannelBlocks& b, float* data) {

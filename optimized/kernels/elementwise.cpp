@@ -55,9 +55,7 @@ template <BinaryOp op, bool swapped, int64_t Bc>
 void blocked_loop(const BlockedPlan& p, const float* x, const float* o, float* y) {
   auto f = [](float a, float b) { return swapped ? apply<op>(b, a) : apply<op>(a, b); };
   const int64_t B = Bc ? Bc : p.b.block, S = p.b.spatial, C = p.b.c, blocks = p.b.blocks;
-  // Threads only for long buffers: the plain loops run on the calling thread.
-#pragma omp parallel for schedule(static) if (p.b.floats() > (int64_t{1} << 16))
-  for (int64_t q = 0; q < p.b.n * blocks; ++q) {
+  auto body = [&](int64_t q) {
     int64_t n = q / blocks, c0 = (q % blocks) * B, lanes = std::min(B, C - c0);
     const float* xq = x + q * S * B;
     float* yq = y + q * S * B;
@@ -78,6 +76,15 @@ void blocked_loop(const BlockedPlan& p, const float* x, const float* o, float* y
     if (lanes < B)
       for (int64_t s = 0; s < S; ++s)
         for (int64_t l = lanes; l < B; ++l) yq[s * B + l] = 0.0f;
+  };
+  // Threads only for long buffers (as the plain loops): even a one-thread OpenMP region costs more
+  // than a small step.
+  const int64_t tasks = p.b.n * blocks;
+  if (p.b.floats() > (int64_t{1} << 16)) {
+#pragma omp parallel for schedule(static)
+    for (int64_t q = 0; q < tasks; ++q) body(q);
+  } else {
+    for (int64_t q = 0; q < tasks; ++q) body(q);
   }
 }
 
