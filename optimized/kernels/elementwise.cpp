@@ -3,8 +3,13 @@
 // runs of dimensions that broadcast alike merged into one, so a per-channel scale of an NCHW tensor
 // is one loop over C of contiguous H*W blocks. Results are bitwise those of the reference: one
 // IEEE float operation per element, which computing in double and rounding once also gives.
+// After a convolution the operands may be in its channel-blocked layout (blocked_layout.h): then,
+// when the other operand has the same layout and shape, broadcasts per channel or per (n, c), or
+// is plain of the same shape, the result is computed and kept in that layout.
 #include <algorithm>
+#include <optional>
 
+#include "blocked_layout.h"
 #include "fast_kernel.h"
 #include "onednn_common.h"
 #include "reference/model/errors.h"
@@ -34,6 +39,61 @@ void inner(const float* a, int64_t sa, const float* b, int64_t sb, float* out, i
     for (int64_t i = 0; i < n; ++i) out[i] = apply<op>(*a, b[i]);
   else
     for (int64_t i = 0; i < n; ++i) out[i] = apply<op>(*a, *b);
+}
+
+// How a channel-blocked operand (`main`) pairs with the other one.
+struct BlockedPlan {
+  enum class Other { Same, PerChannel, Plain } other = Other::Same;
+  size_t main = 0;
+  ChannelBlocks b;
+  int64_t on = 0, oc = 0;  // PerChannel: the other's element (n, c) is at n * on + c * oc
+};
+
+// y = x op o (or o op x when `swapped`) over the blocked buffer of x, block B (Bc: 0 for
+// channels-last, B = C); padding lanes become zero.
+template <BinaryOp op, bool swapped, int64_t Bc>
+void blocked_loop(const BlockedPlan& p, const float* x, const float* o, float* y) {
+  auto f = [](float a, float b) { return swapped ? apply<op>(b, a) : apply<op>(a, b); };
+  const int64_t B = Bc ? Bc : p.b.block, S = p.b.spatial, C = p.b.c, blocks = p.b.blocks;
+  auto body = [&](int64_t q) {
+    int64_t n = q / blocks, c0 = (q % blocks) * B, lanes = std::min(B, C - c0);
+    const float* xq = x + q * S * B;
+    float* yq = y + q * S * B;
+    if (p.other == BlockedPlan::Other::Same) {
+      const float* oq = o + q * S * B;
+      for (int64_t i = 0; i < S * B; ++i) yq[i] = f(xq[i], oq[i]);
+    } else if (p.other == BlockedPlan::Other::PerChannel) {
+      float v16[Bc ? Bc : 1] = {};
+      std::vector<float> vc(Bc ? 0 : static_cast<size_t>(B));
+      float* v = Bc ? v16 : vc.data();
+      for (int64_t l = 0; l < lanes; ++l) v[l] = o[n * p.on + (c0 + l) * p.oc];
+      for (int64_t s = 0; s < S; ++s)
+        for (int64_t l = 0; l < B; ++l) yq[s * B + l] = f(xq[s * B + l], v[l]);
+    } else {
+      for (int64_t s = 0; s < S; ++s)
+        for (int64_t l = 0; l < lanes; ++l) yq[s * B + l] = f(xq[s * B + l], o[((n * C) + c0 + l) * S + s]);
+    }
+    if (lanes < B)
+      for (int64_t s = 0; s < S; ++s)
+        for (int64_t l = lanes; l < B; ++l) yq[s * B + l] = 0.0f;
+  };
+  // Threads only for long buffers (as the plain loops): even a one-thread OpenMP region costs more
+  // than a small step.
+  const int64_t tasks = p.b.n * blocks;
+  if (p.b.floats() > (int64_t{1} << 16)) {
+#pragma omp parallel for schedule(static)
+    for (int64_t q = 0; q < tasks; ++q) body(q);
+  } else {
+    for (int64_t q = 0; q < tasks; ++q) body(q);
+  }
+}
+
+template <BinaryOp op>
+void blocked_compute(const BlockedPlan& p, const float* x, const float* o, float* y) {
+  bool sw = p.main == 1;
+  if (p.b.block == 16 && p.b.blocks > 1) sw ? blocked_loop<op, true, 16>(p, x, o, y) : blocked_loop<op, false, 16>(p, x, o, y);
+  else if (p.b.block == 8 && p.b.blocks > 1) sw ? blocked_loop<op, true, 8>(p, x, o, y) : blocked_loop<op, false, 8>(p, x, o, y);
+  else sw ? blocked_loop<op, true, 0>(p, x, o, y) : blocked_loop<op, false, 0>(p, x, o, y);
 }
 
 class BinaryKernel final : public FastKernel {
@@ -66,7 +126,85 @@ class BinaryKernel final : public FastKernel {
 
   std::string name() const override { return "fast:binary"; }
 
+  bool can_produce_blocked_output() const override { return blocked_in_; }
+  bool accepts_layout(size_t i) const override { return i < 2; }
+  void produce_blocked_output() override { blocked_out_ = true; }
+  void expect_blocked_input() override { blocked_in_ = true; }
+
+  int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
+    if (auto p = blocked_plan(in, layouts)) return p->b.floats() * static_cast<int64_t>(sizeof(float));
+    return FastKernel::output_bytes(in, layouts, k);
+  }
+
+  void run_with_layouts(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts,
+                        const std::vector<Tensor*>& out, std::vector<Layout>& out_layouts) const override {
+    out_layouts.assign(out.size(), nullptr);
+    if (std::none_of(layouts.begin(), layouts.end(), [](Layout l) { return l != nullptr; })) return run(in, out);
+    if (auto p = blocked_plan(in, layouts)) {
+      const float* x = in[p->main]->data<float>();
+      const float* o = in[1 - p->main]->data<float>();
+      float* y = out[0]->data<float>();
+      switch (op_) {
+        case BinaryOp::Add: blocked_compute<BinaryOp::Add>(*p, x, o, y); break;
+        case BinaryOp::Sub: blocked_compute<BinaryOp::Sub>(*p, x, o, y); break;
+        case BinaryOp::Mul: blocked_compute<BinaryOp::Mul>(*p, x, o, y); break;
+        case BinaryOp::Div: blocked_compute<BinaryOp::Div>(*p, x, o, y); break;
+      }
+      out_layouts[0] = layouts[p->main];
+      return;
+    }
+    // Any other pairing (or a plain result wanted): plain copies of the blocked operands.
+    std::vector<Tensor> plain;
+    plain.reserve(2);
+    std::vector<const Tensor*> args(in);
+    for (size_t k = 0; k < in.size() && k < layouts.size(); ++k)
+      if (layouts[k]) args[k] = &plain.emplace_back(layout_to_plain(*in[k], layouts[k]));
+    run(args, out);
+  }
+
  private:
+  // The blocked computation for these operands when the result is to stay blocked.
+  std::optional<BlockedPlan> blocked_plan(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts) const {
+    if (!blocked_out_ || in.size() != 2 || layouts.size() != 2 || !in[0] || !in[1]) return std::nullopt;
+    for (size_t m = 0; m < 2; ++m) {
+      auto b = channel_blocks(in[m]->shape(), layouts[m]);
+      if (!b) continue;
+      const Shape& xs = in[m]->shape();
+      const Tensor& o = *in[1 - m];
+      Layout ol = layouts[1 - m];
+      BlockedPlan p;
+      p.main = m;
+      p.b = *b;
+      size_t r = xs.size();
+      if (o.shape().size() > r) continue;
+      Shape od(r - o.shape().size(), 1);  // the other's dimensions aligned to r
+      od.insert(od.end(), o.shape().begin(), o.shape().end());
+      bool per_nc = (od[0] == 1 || od[0] == xs[0]) && (od[1] == 1 || od[1] == xs[1]);
+      for (size_t d = 2; d < r; ++d) per_nc = per_nc && od[d] == 1;
+      p.other = BlockedPlan::Other::PerChannel;
+      p.oc = od[1] != 1 ? 1 : 0;
+      if (ol) {
+        if (o.shape() == xs && same_layout(ol, layouts[m])) {
+          p.other = BlockedPlan::Other::Same;
+          return p;
+        }
+        // A blocked [N, C, 1, ...] (a Conv on pooled values): element (n, c) is at n * padded C + c.
+        auto ob = channel_blocks(o.shape(), ol);
+        if (!ob || o.shape().size() != r || !per_nc) continue;
+        p.on = od[0] != 1 ? ob->blocks * ob->block : 0;
+        return p;
+      }
+      if (o.shape() == xs) {
+        p.other = BlockedPlan::Other::Plain;
+        return p;
+      }
+      if (!per_nc) continue;
+      p.on = od[0] != 1 ? od[1] : 0;
+      return p;
+    }
+    return std::nullopt;
+  }
+
   template <BinaryOp op>
   static void compute(const Tensor& ta, const Tensor& tb, Tensor& ty) {
     const Shape& out = ty.shape();
@@ -117,6 +255,8 @@ class BinaryKernel final : public FastKernel {
 
   BinaryOp op_;
   std::string label_;
+  bool blocked_in_ = false;   // a reader of a blocked value
+  bool blocked_out_ = false;  // writes its result blocked where the operands allow
 };
 
 }  // namespace

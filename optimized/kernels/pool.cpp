@@ -6,12 +6,14 @@
 // finite data (checked per call) runs oneDNN's max pooling, which then selects exactly the
 // reference's element (a maximum is exact, and windows with no input were refused before).
 // Relies on ops/ops.mlw MaxPool.window_start: MaxPool windows start before the end padding, in both ceil modes.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <unordered_map>
 
+#include "blocked_layout.h"
 #include "onednn_common.h"
 
 namespace sonnx::fast {
@@ -210,6 +212,36 @@ std::unique_ptr<FastKernel> make_pool(const FastKernelRequest& r, PoolKernel::Ki
   return k;
 }
 
+// GlobalAveragePool of a channel-blocked X with block B into plain Y [N, C]: per channel the
+// plain loop's order and precision, B independent sums per pass.
+template <int64_t B>
+void sum_blocks(const ChannelBlocks& b, const float* px, float* py) {
+  const int64_t S = b.spatial, C = b.c, blocks = b.blocks;
+#pragma omp parallel for schedule(static) if (b.floats() > (int64_t{1} << 16))
+  for (int64_t q = 0; q < b.n * blocks; ++q) {
+    double sum[B] = {};
+    const float* p = px + q * S * B;
+    for (int64_t s = 0; s < S; ++s)
+      for (int64_t l = 0; l < B; ++l) sum[l] += static_cast<double>(p[s * B + l]);
+    int64_t n = q / blocks, c0 = (q % blocks) * B;
+    for (int64_t l = 0; l < B && c0 + l < C; ++l) py[n * C + c0 + l] = static_cast<float>(sum[l] / static_cast<double>(S));
+  }
+}
+
+// The same for channels-last X (one block of C channels), 16 channels per task.
+void sum_channels_last(const ChannelBlocks& b, const float* px, float* py) {
+  const int64_t S = b.spatial, C = b.c, chunks = (C + 15) / 16;
+#pragma omp parallel for schedule(static) if (b.floats() > (int64_t{1} << 16))
+  for (int64_t q = 0; q < b.n * chunks; ++q) {
+    int64_t n = q / chunks, c0 = (q % chunks) * 16, lanes = std::min<int64_t>(16, C - c0);
+    double sum[16] = {};
+    const float* p = px + n * S * C + c0;
+    for (int64_t s = 0; s < S; ++s)
+      for (int64_t l = 0; l < lanes; ++l) sum[l] += static_cast<double>(p[s * C + l]);
+    for (int64_t l = 0; l < lanes; ++l) py[n * C + c0 + l] = static_cast<float>(sum[l] / static_cast<double>(S));
+  }
+}
+
 class GlobalAveragePoolKernel final : public FastKernel {
  public:
   std::string label;
@@ -240,6 +272,25 @@ class GlobalAveragePoolKernel final : public FastKernel {
       for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(plane[i]);
       py[p] = static_cast<float>(sum / static_cast<double>(n));
     }
+  }
+
+  // A channel-blocked X (a Conv's output) is summed in place: each channel in the same order and
+  // precision as above, a whole block of channels per pass. Y stays plain (it is tiny).
+  bool accepts_layout(size_t i) const override { return i == 0; }
+  void run_with_layouts(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts,
+                        const std::vector<Tensor*>& out, std::vector<Layout>& out_layouts) const override {
+    out_layouts.assign(out.size(), nullptr);
+    Layout l = layouts.empty() ? nullptr : layouts[0];
+    if (!l) return run(in, out);
+    const Tensor& x = *arg(in, 0);
+    auto b = channel_blocks(x.shape(), l);
+    if (!b) {
+      Tensor plain = layout_to_plain(x, l);
+      return run({&plain}, out);
+    }
+    if (b->block == 16) sum_blocks<16>(*b, x.data<float>(), out.at(0)->data<float>());
+    else if (b->block == 8) sum_blocks<8>(*b, x.data<float>(), out.at(0)->data<float>());
+    else sum_channels_last(*b, x.data<float>(), out.at(0)->data<float>());
   }
 };
 

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <limits>
 #include <numbers>
+#include <optional>
 
+#include "blocked_layout.h"
 #include "fast_kernel.h"
 #include "onednn_common.h"
 #include "reference/model/errors.h"
@@ -233,10 +235,46 @@ class UnaryKernel final : public FastKernel {
 
   std::string name() const override { return "fast:unary"; }
 
+  // A channel-blocked X gives Y in its layout: the function runs over the whole buffer (padding
+  // lanes included, then zeroed again).
+  bool can_produce_blocked_output() const override { return blocked_in_; }
+  bool accepts_layout(size_t i) const override { return i == 0; }
+  void produce_blocked_output() override { blocked_out_ = true; }
+  void expect_blocked_input() override { blocked_in_ = true; }
+
+  int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
+    if (auto b = blocked(in, layouts)) return b->floats() * static_cast<int64_t>(sizeof(float));
+    return FastKernel::output_bytes(in, layouts, k);
+  }
+
+  void run_with_layouts(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts,
+                        const std::vector<Tensor*>& out, std::vector<Layout>& out_layouts) const override {
+    out_layouts.assign(out.size(), nullptr);
+    Layout l = layouts.empty() ? nullptr : layouts[0];
+    if (!l) return run(in, out);
+    if (auto b = blocked(in, layouts)) {
+      fn_.apply(in[0]->data<float>(), out[0]->data<float>(), b->floats());
+      zero_padding(*b, out[0]->data<float>());
+      out_layouts[0] = l;
+      return;
+    }
+    Tensor plain = layout_to_plain(*in[0], l);
+    std::vector<const Tensor*> args(in);
+    args[0] = &plain;
+    run(args, out);
+  }
+
  private:
+  std::optional<ChannelBlocks> blocked(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts) const {
+    if (!blocked_out_ || layouts.empty() || in.empty() || !in[0] || in[0]->shape().size() < out_rank_) return std::nullopt;
+    return channel_blocks(in[0]->shape(), layouts[0]);
+  }
+
   UnaryFn fn_;
   std::string label_;
   size_t out_rank_;
+  bool blocked_in_ = false;   // a reader of a blocked value
+  bool blocked_out_ = false;  // writes Y blocked when X is
 };
 
 // A Clip bound: the float attribute before version 11, a constant scalar input from 11 on.
