@@ -79,10 +79,12 @@ bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
   return true;
 }
 
+using Readers = std::map<std::string, std::vector<const Node*>>;
+
 // The Sigmoid and Mul of y * Sigmoid(y) when p's output y is read by exactly those two nodes (once
 // each) and the Sigmoid's output only by the Mul; {null, null} otherwise.
 std::pair<const Node*, const Node*> swish_after(const Node& p, std::map<std::string, int>& uses,
-                                                const std::map<std::string, std::vector<const Node*>>& readers) {
+                                                const Readers& readers) {
   if (p.outputs.size() != 1 || p.outputs[0].empty()) return {};
   const std::string& y = p.outputs[0];
   auto it = readers.find(y);
@@ -97,6 +99,105 @@ std::pair<const Node*, const Node*> swish_after(const Node& p, std::map<std::str
   const auto& mi = mul->inputs;
   if (!((mi[0] == y && mi[1] == sig->outputs[0]) || (mi[1] == y && mi[0] == sig->outputs[0]))) return {};
   return {sig, mul};
+}
+
+// True when `name` is a constant float tensor of one element equal to v, of rank ≤ 1 (so its
+// broadcast leaves the other operand's shape, rank ≥ 3 after a Conv, as it is).
+bool is_scalar_constant(const Graph& g, const std::string& name, float v) {
+  const Tensor* t = constant(g, name);
+  return t && t->dtype() == DType::Float && t->size() == 1 && t->rank() <= 1 && t->data<float>()[0] == v;
+}
+
+// A two-input, one-output default-domain node of type op without the legacy broadcast attribute.
+bool is_binary(const Node& n, const char* op) {
+  return n.op_type == op && n.domain.empty() && n.inputs.size() == 2 && n.outputs.size() == 1 && !n.outputs[0].empty() &&
+         !n.attr("broadcast");
+}
+
+// The only reader of n's output, when it has exactly one and the output is not a graph output.
+const Node* only_reader(const Node& n, std::map<std::string, int>& uses, const Readers& readers) {
+  if (n.outputs.size() != 1 || n.outputs[0].empty() || uses[n.outputs[0]] != 1) return nullptr;
+  auto it = readers.find(n.outputs[0]);
+  return it == readers.end() || it->second.size() != 1 ? nullptr : it->second[0];
+}
+
+// The two readers of p's output y when it has exactly two (each reading it once) and is not a
+// graph output; {null, null} otherwise.
+std::pair<const Node*, const Node*> two_readers(const Node& p, std::map<std::string, int>& uses, const Readers& readers) {
+  if (p.outputs.size() != 1 || p.outputs[0].empty()) return {};
+  auto it = readers.find(p.outputs[0]);
+  if (uses[p.outputs[0]] != 2 || it == readers.end() || it->second.size() != 2 || it->second[0] == it->second[1]) return {};
+  return {it->second[0], it->second[1]};
+}
+
+// Whether the binary node n reads a and b (in either order).
+bool reads_pair(const Node& n, const std::string& a, const std::string& b) {
+  return (n.inputs[0] == a && n.inputs[1] == b) || (n.inputs[0] == b && n.inputs[1] == a);
+}
+
+// Hard swish as PaddlePaddle exports it after p (output y): Add(y, 3) → Clip(0, 6) → Mul(y, ·) →
+// Div(·, 6), y read only by the Add and the Mul, each later intermediate only by the next node.
+// The nodes Add, Clip, Mul, Div; empty otherwise.
+std::vector<const Node*> hard_swish_after(const Graph& g, const Node& p, std::map<std::string, int>& uses,
+                                          const Readers& readers) {
+  auto [r0, r1] = two_readers(p, uses, readers);
+  if (!r0) return {};
+  const std::string& y = p.outputs[0];
+  const Node* add = is_binary(*r0, "Add") ? r0 : r1;
+  const Node* mul = add == r0 ? r1 : r0;
+  if (!is_binary(*add, "Add") || !is_binary(*mul, "Mul")) return {};
+  const std::string& three = add->inputs[0] == y ? add->inputs[1] : add->inputs[0];
+  if (!reads_pair(*add, y, three) || !is_scalar_constant(g, three, 3.0f)) return {};
+  const Node* clip = only_reader(*add, uses, readers);
+  FastKernelRequest bounds;
+  if (!clip || clip->op_type != "Clip" || clip->inputs.empty() || clip->inputs[0] != add->outputs[0] ||
+      !is_activation(g, *clip, bounds) || bounds.clip_min != 0.0f || bounds.clip_max != 6.0f)
+    return {};
+  if (only_reader(*clip, uses, readers) != mul || !reads_pair(*mul, y, clip->outputs[0])) return {};
+  const Node* div = only_reader(*mul, uses, readers);
+  if (!div || !is_binary(*div, "Div") || div->inputs[0] != mul->outputs[0] || !is_scalar_constant(g, div->inputs[1], 6.0f))
+    return {};
+  return {add, clip, mul, div};
+}
+
+// x·HardSigmoid(x) after p (output y): HardSigmoid(y) and Mul(y, ·), y read only by those two and
+// the HardSigmoid's output only by the Mul. The nodes HardSigmoid, Mul (alpha and beta into req);
+// empty otherwise.
+std::vector<const Node*> x_hard_sigmoid_after(const Node& p, std::map<std::string, int>& uses, const Readers& readers,
+                                              FastKernelRequest& req) {
+  auto [r0, r1] = two_readers(p, uses, readers);
+  if (!r0) return {};
+  const Node* hs = r0->op_type == "HardSigmoid" ? r0 : r1;
+  const Node* mul = hs == r0 ? r1 : r0;
+  float alpha = 0, beta = 0;
+  if (hs->op_type != "HardSigmoid" || !hs->domain.empty() || hs->inputs.size() != 1 || hs->outputs.size() != 1 ||
+      !float_attr(*hs, "alpha", 0.2f, alpha) || !float_attr(*hs, "beta", 0.5f, beta) || !is_binary(*mul, "Mul"))
+    return {};
+  if (only_reader(*hs, uses, readers) != mul || !reads_pair(*mul, p.outputs[0], hs->outputs[0])) return {};
+  req.alpha = alpha;
+  req.beta = beta;
+  return {hs, mul};
+}
+
+// Activations that read the value twice, after the group's last node: the swish, the decomposed
+// hard swish and x·HardSigmoid(x). Joins the nodes to grp when one matches and none is taken.
+void fuse_two_reader_activation(const Graph& g, std::map<std::string, int>& uses, const Readers& readers,
+                                std::set<const Node*>& taken, FusedGroup& grp) {
+  const Node& last = *grp.nodes.back();
+  FastKernelRequest req = grp.request;
+  std::vector<const Node*> nodes;
+  if (auto [sig, mul] = swish_after(last, uses, readers); sig) {
+    nodes = {sig, mul};
+    req.fused_activation = "Swish";
+  } else if (nodes = hard_swish_after(g, last, uses, readers); !nodes.empty()) {
+    req.fused_activation = "DecomposedHardSwish";
+  } else if (nodes = x_hard_sigmoid_after(last, uses, readers, req); !nodes.empty()) {
+    req.fused_activation = "XHardSigmoid";
+  }
+  if (nodes.empty() || std::any_of(nodes.begin(), nodes.end(), [&](const Node* n) { return taken.count(n) > 0; })) return;
+  grp.request = req;
+  grp.nodes.insert(grp.nodes.end(), nodes.begin(), nodes.end());
+  taken.insert(nodes.begin(), nodes.end());
 }
 
 // BatchNormalization computing Y only, from its running statistics (not training).
@@ -180,15 +281,8 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
       if (m && is_activation(g, *m, grp.request)) {
         grp.nodes.push_back(m);
         taken.insert(m);
-      } else if (const Node* last = grp.nodes.back(); !m) {
-        // Swish as exporters write it: y → Sigmoid → s, Mul(y, s); y's only readers are those two.
-        auto [sig, mul] = swish_after(*last, uses, readers);
-        if (sig && !taken.count(sig) && !taken.count(mul)) {
-          grp.request.fused_activation = "Swish";
-          grp.nodes.insert(grp.nodes.end(), {sig, mul});
-          taken.insert(sig);
-          taken.insert(mul);
-        }
+      } else if (!m) {
+        fuse_two_reader_activation(g, uses, readers, taken, grp);
       }
     }
     if (fuse && n.op_type == "ReduceMean") match_decomposed_layer_norm(g, n, uses, taken, grp);

@@ -1,8 +1,9 @@
 // Which nodes of a graph run as one step: a Conv, then optionally a BatchNormalization in inference
 // form with constant parameters (folded into the Conv's weights and bias), an Add of a same-shaped
 // tensor and an activation (Relu, Clip with constant bounds, LeakyRelu, Elu, Sigmoid, Tanh,
-// HardSigmoid, HardSwish, or the swish y * Sigmoid(y) written as a Sigmoid and a Mul that both read
-// y), becomes one fused step when each intermediate result has no other reader and is not a graph
+// HardSigmoid, HardSwish, the swish y * Sigmoid(y) written as a Sigmoid and a Mul that both read
+// y, the hard swish written as Add(y, 3) → Clip(0, 6) → Mul(y, ·) → Div(·, 6), or y * HardSigmoid(y)
+// written as a HardSigmoid and a Mul), becomes one fused step when each intermediate result has no other reader and is not a graph
 // output. The fast kernel may still decline the fused form;
 // then the nodes run one by one.
 #pragma once
