@@ -200,6 +200,23 @@ void fuse_two_reader_activation(const Graph& g, std::map<std::string, int>& uses
   taken.insert(nodes.begin(), nodes.end());
 }
 
+// The scalar of Mul/Add n (op) whose other operand is y: a finite float constant of one element
+// and rank ≤ 1; false otherwise.
+bool scalar_operand(const Graph& g, const Node& n, const char* op, const std::string& y, float& v) {
+  if (!is_binary(n, op)) return false;
+  const std::string& other = n.inputs[0] == y ? n.inputs[1] : n.inputs[0];
+  if (other == y || !reads_pair(n, y, other)) return false;
+  const Tensor* t = constant(g, other);
+  if (!t || t->dtype() != DType::Float || t->size() != 1 || t->rank() > 1) return false;
+  v = t->data<float>()[0];
+  return std::isfinite(v);
+}
+
+bool all_of_finite(const Tensor& t) {
+  const float* p = t.data<float>();
+  return std::all_of(p, p + t.size(), [](float x) { return std::isfinite(x); });
+}
+
 // BatchNormalization computing Y only, from its running statistics (not training).
 bool is_inference_batch_norm(const Node& n) {
   if (n.op_type != "BatchNormalization" || !n.domain.empty() || n.inputs.size() != 5) return false;
@@ -210,14 +227,30 @@ bool is_inference_batch_norm(const Node& n) {
   return (!training || training->i == 0) && (!spatial || spatial->i == 1);
 }
 
+// The Conv's constant float weights and (when present) bias, or false.
+bool conv_params(const Graph& g, const Node& conv, const Tensor*& cw, const Tensor*& cb) {
+  cw = conv.inputs.size() > 1 ? constant(g, conv.inputs[1]) : nullptr;
+  cb = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? constant(g, conv.inputs[2]) : nullptr;
+  if (!cw || cw->dtype() != DType::Float || cw->rank() < 3) return false;
+  return !(conv.inputs.size() > 2 && !conv.inputs[2].empty() && (!cb || cb->dtype() != DType::Float || cb->size() != cw->dim(0)));
+}
+
+// W' = W·s, B' = B·s + t; false when a folded value is not finite.
+bool fold_scale_shift(const Tensor& cw, const Tensor* cb, double s, double t, Tensor& w, Tensor& b) {
+  int64_t m = cw.dim(0);
+  w = Tensor(DType::Float, cw.shape());
+  b = Tensor(DType::Float, {m});
+  for (int64_t i = 0; i < cw.size(); ++i) w.data<float>()[i] = static_cast<float>(cw.data<float>()[i] * s);
+  for (int64_t c = 0; c < m; ++c) b.data<float>()[c] = static_cast<float>((cb ? cb->data<float>()[c] : 0.0) * s + t);
+  return all_of_finite(w) && all_of_finite(b);
+}
+
 }  // namespace
 
 bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b) {
-  const Tensor* cw = conv.inputs.size() > 1 ? constant(g, conv.inputs[1]) : nullptr;
-  const Tensor* cb = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? constant(g, conv.inputs[2]) : nullptr;
-  if (!cw || cw->dtype() != DType::Float || cw->rank() < 3) return false;
+  const Tensor *cw = nullptr, *cb = nullptr;
+  if (!conv_params(g, conv, cw, cb)) return false;
   int64_t m = cw->dim(0);
-  if (conv.inputs.size() > 2 && !conv.inputs[2].empty() && (!cb || cb->dtype() != DType::Float || cb->size() != m)) return false;
   const Tensor* p[4];
   for (size_t i = 0; i < 4; ++i) {
     p[i] = constant(g, bn.inputs[i + 1]);
@@ -237,6 +270,16 @@ bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w
     b.data<float>()[c] = static_cast<float>((b0 - mean) * k + bias);
   }
   return true;
+}
+
+bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const Node*>& folded, Tensor& w, Tensor& b) {
+  if (folded.empty()) return false;
+  if (folded[0]->op_type == "BatchNormalization") return folded.size() == 1 && fold_batch_norm(g, conv, *folded[0], w, b);
+  float s = 0, t = 0;
+  if (folded.size() > 2 || !scalar_operand(g, *folded[0], "Mul", conv.outputs[0], s) || s == 0.0f) return false;
+  if (folded.size() == 2 && !scalar_operand(g, *folded[1], "Add", folded[0]->outputs[0], t)) return false;
+  const Tensor *cw = nullptr, *cb = nullptr;
+  return conv_params(g, conv, cw, cb) && fold_scale_shift(*cw, cb, s, t, w, b);
 }
 
 std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
@@ -264,11 +307,19 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
     if (fuse && n.op_type == "Conv" && n.domain.empty()) {
       const Node* m = next_of(n);
       Tensor w, b;
-      if (m && is_inference_batch_norm(*m) && fold_batch_norm(g, n, *m, w, b)) {
-        grp.batch_norm = m;
-        grp.nodes.push_back(m);
-        taken.insert(m);
-        m = next_of(*m);
+      std::vector<const Node*> folded;
+      if (m && is_inference_batch_norm(*m)) {
+        folded = {m};
+      } else if (float v = 0; m && scalar_operand(g, *m, "Mul", n.outputs[0], v)) {
+        // y·s + t as PaddlePaddle's exporter writes a re-parameterised block's scale and shift
+        folded = {m};
+        if (const Node* a = next_of(*m); a && scalar_operand(g, *a, "Add", m->outputs[0], v)) folded.push_back(a);
+      }
+      if (!folded.empty() && fold_into_conv(g, n, folded, w, b)) {
+        grp.folded = folded;
+        grp.nodes.insert(grp.nodes.end(), folded.begin(), folded.end());
+        taken.insert(folded.begin(), folded.end());
+        m = next_of(*folded.back());
       }
       if (m && m->op_type == "Add" && m->domain.empty() && m->inputs.size() == 2 && m->inputs[0] != m->inputs[1] &&
           !m->attr("broadcast")) {

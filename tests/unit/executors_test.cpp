@@ -344,6 +344,39 @@ TEST(OptimizedExecutors, FusesTheDecomposedHardSwishIntoTheConv) {
     }
 }
 
+// Conv → Mul(scalar) → Add(scalar) → hard swish, as PaddlePaddle writes a re-parameterised block:
+// the scale and shift fold into the Conv's weights and bias and the hard swish into its post-op,
+// one step; a zero scale is not folded.
+TEST(OptimizedExecutors, FoldsAScalarScaleAndShiftIntoTheConv) {
+  for (float scale : {0.9f, 0.0f}) {
+    GraphBuilder b;
+    b.m.graph.inputs.push_back({"X", float_type({1, 8, 6, 6})});
+    b.node("Conv", {"X", b.weight("W", {16, 8, 3, 3}), b.weight("B", {16})}, {"c"}, {ints_attr("pads", {1, 1, 1, 1})});
+    b.m.graph.initializers.emplace_back("s", Tensor::from_vector<float>({1}, {scale}));
+    b.m.graph.initializers.emplace_back("sh", Tensor::from_vector<float>({1}, {0.5f}));
+    b.node("Mul", {"s", "c"}, {"p"});
+    b.node("Add", {"p", "sh"}, {"y"});
+    std::string three = scalar_constant(b, "three", 3, true), zero = scalar_constant(b, "zero", 0, true);
+    std::string six = scalar_constant(b, "six", 6, true);
+    b.node("Add", {"y", three}, {"t"});
+    b.node("Clip", {"t", zero, six}, {"r"});
+    b.node("Mul", {"y", "r"}, {"m"});
+    b.node("Div", {"m", six}, {"Y"});
+    b.m.graph.outputs.push_back({"Y", float_type({1, 16, 6, 6})});
+    if (scale == 0.0f) {
+      CompiledModel cm(b.m);
+      EXPECT_GT(cm.root().steps().size(), 1u);
+      NamedValues in = inputs_for(b.m, 14);
+      expect_close(make_optimized_executor(b.m, "linear")->run(in), Interpreter(b.m).run(in), "zero scale");
+      continue;
+    }
+    expect_fused_conv_matches(b.m, 4, "scale and shift");
+    CompiledModel cm(b.m);
+    ASSERT_NE(cm.root().steps()[0].folded, nullptr);
+    EXPECT_EQ(cm.root().steps()[0].folded->op_type, "Mul");
+  }
+}
+
 // An intermediate of the hard swish with another reader (or a wrong constant) keeps the nodes
 // apart; the result still matches the reference.
 TEST(OptimizedExecutors, AHardSwishIntermediateWithAnotherReaderIsNotFused) {
