@@ -54,8 +54,9 @@ struct FastKernelRequest {
   std::vector<TypeInfo> input_types;            // declared/inferred types of the inputs, when known
   // Elementwise activation folded into this node by the compiler (e.g. Conv followed by Relu):
   // "" none, "Relu", "Clip" with clip_min/clip_max, "LeakyRelu" / "Elu" with alpha, "HardSigmoid"
-  // with alpha and beta, "Sigmoid", "Tanh", "HardSwish", or "Swish" (x * Sigmoid(x), the
-  // decomposed Sigmoid → Mul).
+  // with alpha and beta, "Sigmoid", "Tanh", "HardSwish", "Swish" (x * Sigmoid(x), the
+  // decomposed Sigmoid → Mul), "DecomposedHardSwish" (Add 3 → Clip 0..6 → Mul x → Div 6) or
+  // "XHardSigmoid" (x * HardSigmoid(x) with alpha and beta).
   std::string fused_activation;
   float clip_min = 0, clip_max = 0;
   float alpha = 0, beta = 0;

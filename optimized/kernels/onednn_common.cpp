@@ -190,6 +190,31 @@ void clip_inplace(float* p, int64_t n, float lo, float hi) {
   }
 }
 
+namespace {
+
+// Add(x, 3) → Clip(0, 6) → Mul(x, ·) → Div(·, 6), each rounded to float as the nodes do (NaN stays).
+void decomposed_hard_swish_inplace(float* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    float x = p[i], t = x + 3.0f;
+    if (t < 0.0f) t = 0.0f;
+    if (t > 6.0f) t = 6.0f;
+    p[i] = (x * t) / 6.0f;
+  }
+}
+
+// x · HardSigmoid(x) with the reference's HardSigmoid, in chunks (no allocation).
+void x_hard_sigmoid_inplace(float* p, int64_t n, float alpha, float beta) {
+  constexpr int64_t kChunk = 1024;
+  float h[kChunk];
+  for (int64_t start = 0; start < n; start += kChunk) {
+    int64_t len = std::min(kChunk, n - start);
+    UnaryFn{UnaryOp::HardSigmoid, alpha, beta}.apply(p + start, h, len);
+    for (int64_t i = 0; i < len; ++i) p[start + i] *= h[i];
+  }
+}
+
+}  // namespace
+
 void Activation::apply(float* p, int64_t n) const {
   switch (kind) {
     case Kind::None: return;
@@ -202,6 +227,8 @@ void Activation::apply(float* p, int64_t n) const {
     case Kind::HardSigmoid: return UnaryFn{UnaryOp::HardSigmoid, alpha, beta}.apply(p, p, n);
     case Kind::HardSwish: return UnaryFn{UnaryOp::HardSwish}.apply(p, p, n);
     case Kind::Swish: return UnaryFn{UnaryOp::Swish}.apply(p, p, n);
+    case Kind::DecomposedHardSwish: return decomposed_hard_swish_inplace(p, n);
+    case Kind::XHardSigmoid: return x_hard_sigmoid_inplace(p, n, alpha, beta);
   }
 }
 
@@ -220,6 +247,13 @@ void Activation::append_to(dnnl::post_ops& ops) const {
       return ops.append_eltwise(1.0f, algorithm::eltwise_clip, 0.0f, 1.0f);
     case Kind::HardSwish: return ops.append_eltwise(1.0f, algorithm::eltwise_hardswish, 0.0f, 0.0f);  // x·relu6(x+3)/6
     case Kind::Swish: return ops.append_eltwise(1.0f, algorithm::eltwise_swish, 1.0f, 0.0f);
+    case Kind::DecomposedHardSwish: return ops.append_eltwise(1.0f, algorithm::eltwise_hardswish, 0.0f, 0.0f);
+    case Kind::XHardSigmoid:
+      // x·clip(αx + 1/2, 0, 1) = hardswish(6αx) / (6α): hardswish(z) = z·clip(z + 3, 0, 6)/6.
+      // The division rides on the hardswish post-op's output scale: with a second linear post-op
+      // after it, this oneDNN gave results scaled by (6α)² instead (FastKernelConv tests).
+      ops.append_eltwise(1.0f, algorithm::eltwise_linear, 6.0f * alpha, 0.0f);
+      return ops.append_eltwise(1.0f / (6.0f * alpha), algorithm::eltwise_hardswish, 0.0f, 0.0f);
   }
 }
 
@@ -228,12 +262,17 @@ bool read_activation(const FastKernelRequest& r, Activation& act) {
   static const std::pair<const char*, K> kinds[] = {
       {"", K::None},           {"Relu", K::Relu},       {"Clip", K::Clip},       {"LeakyRelu", K::LeakyRelu},
       {"Elu", K::Elu},         {"Sigmoid", K::Sigmoid}, {"Tanh", K::Tanh},       {"HardSigmoid", K::HardSigmoid},
-      {"HardSwish", K::HardSwish}, {"Swish", K::Swish}};
+      {"HardSwish", K::HardSwish}, {"Swish", K::Swish}, {"DecomposedHardSwish", K::DecomposedHardSwish},
+      {"XHardSigmoid", K::XHardSigmoid}};
   const auto* it = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto& k) { return r.fused_activation == k.first; });
   if (it == std::end(kinds)) return false;
   // oneDNN's clip needs lo <= hi; the reference gives hi everywhere when lo > hi, which we leave
   // to it. NaN bounds are left to it too.
   if (it->second == K::Clip && !(r.clip_min <= r.clip_max)) return false;
+  // The post-op form of x·HardSigmoid(x) needs beta = 1/2 and a finite alpha > 0 (see append_to).
+  if (it->second == K::XHardSigmoid && !(r.beta == 0.5f && r.alpha > 0.0f && std::isfinite(6.0f * r.alpha) &&
+                                          std::isfinite(1.0f / (6.0f * r.alpha))))
+    return false;
   act.kind = it->second;
   act.lo = r.clip_min;
   act.hi = r.clip_max;

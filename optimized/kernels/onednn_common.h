@@ -103,9 +103,13 @@ struct UnaryFn {
 void exp_minus(const float* x, double m, double* e, int64_t n);
 void exp_minus_each(const float* x, const double* m, double* e, int64_t n);
 
-// The fused activation of a request.
+// The fused activation of a request. DecomposedHardSwish is x·Clip(x + 3, 0, 6) / 6 as
+// Add → Clip → Mul → Div compute it one by one in float; XHardSigmoid is x·HardSigmoid(x) (alpha,
+// beta; beta must be 0.5 and alpha > 0 for the post-op form).
 struct Activation {
-  enum class Kind { None, Relu, Clip, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, Swish } kind = Kind::None;
+  enum class Kind {
+    None, Relu, Clip, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, Swish, DecomposedHardSwish, XHardSigmoid
+  } kind = Kind::None;
   float lo = 0, hi = 0;  // Clip bounds
   float alpha = 0, beta = 0;  // LeakyRelu, Elu, HardSigmoid
   void apply(float* p, int64_t n) const;  // as the reference nodes compute it (NaN stays NaN)

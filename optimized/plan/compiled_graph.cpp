@@ -149,13 +149,14 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     const Node* first = group.nodes.front();
     if (constant_nodes.count(first)) continue;
     auto fused_begin = group.nodes.begin() + 1;
-    if (group.batch_norm) {
-      // The Conv with the BatchNormalization folded in: new weights and bias, the BN's output.
+    if (!group.folded.empty()) {
+      // The Conv with the BatchNormalization (or scale and shift) folded in: new weights and bias,
+      // the last folded node's output.
       Tensor w, b;
-      fold_batch_norm(g, *first, *group.batch_norm, w, b);
+      fold_into_conv(g, *first, group.folded, w, b);
       auto conv = std::make_unique<Node>(*first);
       conv->inputs.resize(3);
-      conv->outputs = group.batch_norm->outputs;
+      conv->outputs = group.folded.back()->outputs;
       for (int k : {1, 2}) {
         Tensor& t = folded_.emplace_back(k == 1 ? std::move(w) : std::move(b));
         conv->inputs[static_cast<size_t>(k)] = first->outputs[0] + (k == 1 ? "::folded_W" : "::folded_B");
@@ -163,16 +164,16 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
         constants_.emplace_back(add_slot(conv->inputs[static_cast<size_t>(k)]), Value(Tensor::view(DType::Float, t.shape(), t.raw())));
       }
       first = fused_nodes_.emplace_back(std::move(conv)).get();
-      ++fused_begin;
+      fused_begin += static_cast<std::ptrdiff_t>(group.folded.size());
     }
     std::vector<const Node*> fused(fused_begin, group.nodes.end());
     Step step = make_step(*first, fused, group.request, group.sum_input, group.extra_inputs);
-    if (group.batch_norm) step.folded = group.batch_norm;
+    if (!group.folded.empty()) step.folded = group.folded.front();
     if (fused.empty() || step.fast) {
       add_step(std::move(step), group.sum_input, group.extra_inputs);
       continue;
     }
-    if (group.batch_norm) {  // declined fused: the folded Conv, then the rest one by one
+    if (!group.folded.empty()) {  // declined fused: the folded Conv, then the rest one by one
       add_step(make_step(*first, {}, {}, "", {}), "", {});
       for (const Node* m : fused) add_step(make_step(*m, {}, {}, "", {}), "", {});
       continue;

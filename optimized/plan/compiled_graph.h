@@ -28,7 +28,7 @@ struct CompileOptions {
 struct Step {
   const Node* node = nullptr;     // the node run (for a fused step: the first, e.g. the Conv)
   std::vector<const Node*> fused;  // nodes folded into it (Add, Relu, ...), in order
-  const Node* folded = nullptr;    // a BatchNormalization folded into node's weights and bias
+  const Node* folded = nullptr;    // a BatchNormalization (or scalar Mul, then Add) folded into node's weights and bias
   std::vector<int64_t> fused_versions;              // their operator versions
   std::vector<const KernelEntry*> fused_kernels;    // their reference kernels (to run unfused)
   int64_t opset = 0;              // the model's (or function's) opset for the node's domain

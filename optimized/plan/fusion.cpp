@@ -67,10 +67,12 @@ bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
   return true;
 }
 
+using Readers = std::map<std::string, std::vector<const Node*>>;
+
 // The Sigmoid and Mul of y * Sigmoid(y) when p's output y is read by exactly those two nodes (once
 // each) and the Sigmoid's output only by the Mul; {null, null} otherwise.
 std::pair<const Node*, const Node*> swish_after(const Node& p, std::map<std::string, int>& uses,
-                                                const std::map<std::string, std::vector<const Node*>>& readers) {
+                                                const Readers& readers) {
   if (p.outputs.size() != 1 || p.outputs[0].empty()) return {};
   const std::string& y = p.outputs[0];
   auto it = readers.find(y);
@@ -87,6 +89,122 @@ std::pair<const Node*, const Node*> swish_after(const Node& p, std::map<std::str
   return {sig, mul};
 }
 
+// True when `name` is a constant float tensor of one element equal to v, of rank ≤ 1 (so its
+// broadcast leaves the other operand's shape, rank ≥ 3 after a Conv, as it is).
+bool is_scalar_constant(const Graph& g, const std::string& name, float v) {
+  const Tensor* t = graph_constant(g, name);
+  return t && t->dtype() == DType::Float && t->size() == 1 && t->rank() <= 1 && t->data<float>()[0] == v;
+}
+
+// A two-input, one-output default-domain node of type op without the legacy broadcast attribute.
+bool is_binary(const Node& n, const char* op) {
+  return n.op_type == op && n.domain.empty() && n.inputs.size() == 2 && n.outputs.size() == 1 && !n.outputs[0].empty() &&
+         !n.attr("broadcast");
+}
+
+// The only reader of n's output, when it has exactly one and the output is not a graph output.
+const Node* only_reader(const Node& n, std::map<std::string, int>& uses, const Readers& readers) {
+  if (n.outputs.size() != 1 || n.outputs[0].empty() || uses[n.outputs[0]] != 1) return nullptr;
+  auto it = readers.find(n.outputs[0]);
+  return it == readers.end() || it->second.size() != 1 ? nullptr : it->second[0];
+}
+
+// The two readers of p's output y when it has exactly two (each reading it once) and is not a
+// graph output; {null, null} otherwise.
+std::pair<const Node*, const Node*> two_readers(const Node& p, std::map<std::string, int>& uses, const Readers& readers) {
+  if (p.outputs.size() != 1 || p.outputs[0].empty()) return {};
+  auto it = readers.find(p.outputs[0]);
+  if (uses[p.outputs[0]] != 2 || it == readers.end() || it->second.size() != 2 || it->second[0] == it->second[1]) return {};
+  return {it->second[0], it->second[1]};
+}
+
+// Whether the binary node n reads a and b (in either order).
+bool reads_pair(const Node& n, const std::string& a, const std::string& b) {
+  return (n.inputs[0] == a && n.inputs[1] == b) || (n.inputs[0] == b && n.inputs[1] == a);
+}
+
+// Hard swish as PaddlePaddle exports it after p (output y): Add(y, 3) → Clip(0, 6) → Mul(y, ·) →
+// Div(·, 6), y read only by the Add and the Mul, each later intermediate only by the next node.
+// The nodes Add, Clip, Mul, Div; empty otherwise.
+std::vector<const Node*> hard_swish_after(const Graph& g, const Node& p, std::map<std::string, int>& uses,
+                                          const Readers& readers) {
+  auto [r0, r1] = two_readers(p, uses, readers);
+  if (!r0) return {};
+  const std::string& y = p.outputs[0];
+  const Node* add = is_binary(*r0, "Add") ? r0 : r1;
+  const Node* mul = add == r0 ? r1 : r0;
+  if (!is_binary(*add, "Add") || !is_binary(*mul, "Mul")) return {};
+  const std::string& three = add->inputs[0] == y ? add->inputs[1] : add->inputs[0];
+  if (!reads_pair(*add, y, three) || !is_scalar_constant(g, three, 3.0f)) return {};
+  const Node* clip = only_reader(*add, uses, readers);
+  FastKernelRequest bounds;
+  if (!clip || clip->op_type != "Clip" || clip->inputs.empty() || clip->inputs[0] != add->outputs[0] ||
+      !is_activation(g, *clip, bounds) || bounds.clip_min != 0.0f || bounds.clip_max != 6.0f)
+    return {};
+  if (only_reader(*clip, uses, readers) != mul || !reads_pair(*mul, y, clip->outputs[0])) return {};
+  const Node* div = only_reader(*mul, uses, readers);
+  if (!div || !is_binary(*div, "Div") || div->inputs[0] != mul->outputs[0] || !is_scalar_constant(g, div->inputs[1], 6.0f))
+    return {};
+  return {add, clip, mul, div};
+}
+
+// x·HardSigmoid(x) after p (output y): HardSigmoid(y) and Mul(y, ·), y read only by those two and
+// the HardSigmoid's output only by the Mul. The nodes HardSigmoid, Mul (alpha and beta into req);
+// empty otherwise.
+std::vector<const Node*> x_hard_sigmoid_after(const Node& p, std::map<std::string, int>& uses, const Readers& readers,
+                                              FastKernelRequest& req) {
+  auto [r0, r1] = two_readers(p, uses, readers);
+  if (!r0) return {};
+  const Node* hs = r0->op_type == "HardSigmoid" ? r0 : r1;
+  const Node* mul = hs == r0 ? r1 : r0;
+  float alpha = 0, beta = 0;
+  if (hs->op_type != "HardSigmoid" || !hs->domain.empty() || hs->inputs.size() != 1 || hs->outputs.size() != 1 ||
+      !float_attr(*hs, "alpha", 0.2f, alpha) || !float_attr(*hs, "beta", 0.5f, beta) || !is_binary(*mul, "Mul"))
+    return {};
+  if (only_reader(*hs, uses, readers) != mul || !reads_pair(*mul, p.outputs[0], hs->outputs[0])) return {};
+  req.alpha = alpha;
+  req.beta = beta;
+  return {hs, mul};
+}
+
+// Activations that read the value twice, after the group's last node: the swish, the decomposed
+// hard swish and x·HardSigmoid(x). Joins the nodes to grp when one matches and none is taken.
+void fuse_two_reader_activation(const Graph& g, std::map<std::string, int>& uses, const Readers& readers,
+                                std::set<const Node*>& taken, FusedGroup& grp) {
+  const Node& last = *grp.nodes.back();
+  FastKernelRequest req = grp.request;
+  std::vector<const Node*> nodes;
+  if (auto [sig, mul] = swish_after(last, uses, readers); sig) {
+    nodes = {sig, mul};
+    req.fused_activation = "Swish";
+  } else if (nodes = hard_swish_after(g, last, uses, readers); !nodes.empty()) {
+    req.fused_activation = "DecomposedHardSwish";
+  } else if (nodes = x_hard_sigmoid_after(last, uses, readers, req); !nodes.empty()) {
+    req.fused_activation = "XHardSigmoid";
+  }
+  if (nodes.empty() || std::any_of(nodes.begin(), nodes.end(), [&](const Node* n) { return taken.count(n) > 0; })) return;
+  grp.request = req;
+  grp.nodes.insert(grp.nodes.end(), nodes.begin(), nodes.end());
+  taken.insert(nodes.begin(), nodes.end());
+}
+
+// The scalar of Mul/Add n (op) whose other operand is y: a finite float constant of one element
+// and rank ≤ 1; false otherwise.
+bool scalar_operand(const Graph& g, const Node& n, const char* op, const std::string& y, float& v) {
+  if (!is_binary(n, op)) return false;
+  const std::string& other = n.inputs[0] == y ? n.inputs[1] : n.inputs[0];
+  if (other == y || !reads_pair(n, y, other)) return false;
+  const Tensor* t = graph_constant(g, other);
+  if (!t || t->dtype() != DType::Float || t->size() != 1 || t->rank() > 1) return false;
+  v = t->data<float>()[0];
+  return std::isfinite(v);
+}
+
+bool all_of_finite(const Tensor& t) {
+  const float* p = t.data<float>();
+  return std::all_of(p, p + t.size(), [](float x) { return std::isfinite(x); });
+}
+
 // BatchNormalization computing Y only, from its running statistics (not training).
 bool is_inference_batch_norm(const Node& n) {
   if (n.op_type != "BatchNormalization" || !n.domain.empty() || n.inputs.size() != 5) return false;
@@ -95,6 +213,24 @@ bool is_inference_batch_norm(const Node& n) {
   const Attribute* training = n.attr("training_mode");
   const Attribute* spatial = n.attr("spatial");
   return (!training || training->i == 0) && (!spatial || spatial->i == 1);
+}
+
+// The Conv's constant float weights and (when present) bias, or false.
+bool conv_params(const Graph& g, const Node& conv, const Tensor*& cw, const Tensor*& cb) {
+  cw = conv.inputs.size() > 1 ? graph_constant(g, conv.inputs[1]) : nullptr;
+  cb = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? graph_constant(g, conv.inputs[2]) : nullptr;
+  if (!cw || cw->dtype() != DType::Float || cw->rank() < 3) return false;
+  return !(conv.inputs.size() > 2 && !conv.inputs[2].empty() && (!cb || cb->dtype() != DType::Float || cb->size() != cw->dim(0)));
+}
+
+// W' = W·s, B' = B·s + t; false when a folded value is not finite.
+bool fold_scale_shift(const Tensor& cw, const Tensor* cb, double s, double t, Tensor& w, Tensor& b) {
+  int64_t m = cw.dim(0);
+  w = Tensor(DType::Float, cw.shape());
+  b = Tensor(DType::Float, {m});
+  for (int64_t i = 0; i < cw.size(); ++i) w.data<float>()[i] = static_cast<float>(cw.data<float>()[i] * s);
+  for (int64_t c = 0; c < m; ++c) b.data<float>()[c] = static_cast<float>((cb ? cb->data<float>()[c] : 0.0) * s + t);
+  return all_of_finite(w) && all_of_finite(b);
 }
 
 }  // namespace
@@ -112,11 +248,9 @@ const Tensor* graph_constant(const Graph& g, const std::string& name) {
 }
 
 bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b) {
-  const Tensor* cw = conv.inputs.size() > 1 ? graph_constant(g, conv.inputs[1]) : nullptr;
-  const Tensor* cb = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? graph_constant(g, conv.inputs[2]) : nullptr;
-  if (!cw || cw->dtype() != DType::Float || cw->rank() < 3) return false;
+  const Tensor *cw = nullptr, *cb = nullptr;
+  if (!conv_params(g, conv, cw, cb)) return false;
   int64_t m = cw->dim(0);
-  if (conv.inputs.size() > 2 && !conv.inputs[2].empty() && (!cb || cb->dtype() != DType::Float || cb->size() != m)) return false;
   const Tensor* p[4];
   for (size_t i = 0; i < 4; ++i) {
     p[i] = graph_constant(g, bn.inputs[i + 1]);
@@ -136,6 +270,16 @@ bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w
     b.data<float>()[c] = static_cast<float>((b0 - mean) * k + bias);
   }
   return true;
+}
+
+bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const Node*>& folded, Tensor& w, Tensor& b) {
+  if (folded.empty()) return false;
+  if (folded[0]->op_type == "BatchNormalization") return folded.size() == 1 && fold_batch_norm(g, conv, *folded[0], w, b);
+  float s = 0, t = 0;
+  if (folded.size() > 2 || !scalar_operand(g, *folded[0], "Mul", conv.outputs[0], s) || s == 0.0f) return false;
+  if (folded.size() == 2 && !scalar_operand(g, *folded[1], "Add", folded[0]->outputs[0], t)) return false;
+  const Tensor *cw = nullptr, *cb = nullptr;
+  return conv_params(g, conv, cw, cb) && fold_scale_shift(*cw, cb, s, t, w, b);
 }
 
 std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
@@ -163,11 +307,19 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
     if (fuse && n.op_type == "Conv" && n.domain.empty()) {
       const Node* m = next_of(n);
       Tensor w, b;
-      if (m && is_inference_batch_norm(*m) && fold_batch_norm(g, n, *m, w, b)) {
-        grp.batch_norm = m;
-        grp.nodes.push_back(m);
-        taken.insert(m);
-        m = next_of(*m);
+      std::vector<const Node*> folded;
+      if (m && is_inference_batch_norm(*m)) {
+        folded = {m};
+      } else if (float v = 0; m && scalar_operand(g, *m, "Mul", n.outputs[0], v)) {
+        // y·s + t as PaddlePaddle's exporter writes a re-parameterised block's scale and shift
+        folded = {m};
+        if (const Node* a = next_of(*m); a && scalar_operand(g, *a, "Add", m->outputs[0], v)) folded.push_back(a);
+      }
+      if (!folded.empty() && fold_into_conv(g, n, folded, w, b)) {
+        grp.folded = folded;
+        grp.nodes.insert(grp.nodes.end(), folded.begin(), folded.end());
+        taken.insert(folded.begin(), folded.end());
+        m = next_of(*folded.back());
       }
       if (m && m->op_type == "Add" && m->domain.empty() && m->inputs.size() == 2 && m->inputs[0] != m->inputs[1] &&
           !m->attr("broadcast")) {
@@ -180,15 +332,8 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
       if (m && is_activation(g, *m, grp.request)) {
         grp.nodes.push_back(m);
         taken.insert(m);
-      } else if (const Node* last = grp.nodes.back(); !m) {
-        // Swish as exporters write it: y → Sigmoid → s, Mul(y, s); y's only readers are those two.
-        auto [sig, mul] = swish_after(*last, uses, readers);
-        if (sig && !taken.count(sig) && !taken.count(mul)) {
-          grp.request.fused_activation = "Swish";
-          grp.nodes.insert(grp.nodes.end(), {sig, mul});
-          taken.insert(sig);
-          taken.insert(mul);
-        }
+      } else if (!m) {
+        fuse_two_reader_activation(g, uses, readers, taken, grp);
       }
     }
     if (fuse && n.op_type == "ReduceMean") match_decomposed_layer_norm(g, n, uses, taken, grp);

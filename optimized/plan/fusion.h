@@ -1,8 +1,10 @@
 // Which nodes of a graph run as one step: a Conv, then optionally a BatchNormalization in inference
-// form with constant parameters (folded into the Conv's weights and bias), an Add of a same-shaped
+// form with constant parameters or a Mul by a scalar constant and an Add of one (folded into the
+// Conv's weights and bias), an Add of a same-shaped
 // tensor and an activation (Relu, Clip with constant bounds, LeakyRelu, Elu, Sigmoid, Tanh,
-// HardSigmoid, HardSwish, or the swish y * Sigmoid(y) written as a Sigmoid and a Mul that both read
-// y), becomes one fused step when each intermediate result has no other reader and is not a graph
+// HardSigmoid, HardSwish, the swish y * Sigmoid(y) written as a Sigmoid and a Mul that both read
+// y, the hard swish written as Add(y, 3) → Clip(0, 6) → Mul(y, ·) → Div(·, 6), or y * HardSigmoid(y)
+// written as a HardSigmoid and a Mul), becomes one fused step when each intermediate result has no other reader and is not a graph
 // output. The fast kernel may still decline the fused form;
 // then the nodes run one by one.
 #pragma once
@@ -20,7 +22,9 @@ struct FusedGroup {
   std::vector<const Node*> nodes;  // first the node that runs, then the ones folded into it
   FastKernelRequest request;       // fused_activation / clip bounds / fused_sum filled in
   std::string sum_input;           // the Add's other operand when fused_sum
-  const Node* batch_norm = nullptr;  // nodes[1] when a BatchNormalization is folded into the Conv
+  // nodes[1..] folded into the Conv's weights and bias: an inference-form BatchNormalization, or a
+  // Mul by a scalar constant optionally followed by an Add of one (fold_into_conv).
+  std::vector<const Node*> folded;
   // Values the nodes after the first read from outside the group (request.fused_pattern groups):
   // the step reads them after the first node's inputs.
   std::vector<std::string> extra_inputs;
@@ -30,6 +34,11 @@ struct FusedGroup {
 // W'[m] = W[m]·k[m], B'[m] = (B[m] − mean[m])·k[m] + bias[m], k[m] = scale[m] / sqrt(var[m] + ε),
 // computed in double. False when the parameters are not constant float tensors of the right size.
 bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b);
+
+// The Conv's weights and bias with `folded` (FusedGroup::folded) folded in: a BatchNormalization
+// as fold_batch_norm does, or y·s + t (scalar s and t, both finite, s ≠ 0) as W' = W·s,
+// B' = B·s + t, computed in double. False when they cannot be folded.
+bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const Node*>& folded, Tensor& w, Tensor& b);
 
 // The layer normalization exporters write as separate nodes, starting at `first` (a ReduceMean
 // over the last axis): ReduceMean, Sub, Pow 2, ReduceMean, Add epsilon, Sqrt, Div, then optionally

@@ -272,6 +272,169 @@ TEST(OptimizedExecutors, FusesTheDecomposedSwishIntoTheConv) {
   }
 }
 
+// A float scalar as a Constant node (as PaddlePaddle's exporter writes them) or an initializer.
+std::string scalar_constant(GraphBuilder& b, const std::string& name, float v, bool as_node) {
+  if (!as_node) {
+    b.m.graph.initializers.emplace_back(name, Tensor::scalar<float>(v));
+    return name;
+  }
+  Attribute a;
+  a.name = "value";
+  a.type = Attribute::Type::Tensor;
+  a.t = Tensor::scalar<float>(v);
+  b.node("Constant", {}, {name}, {a});
+  return name;
+}
+
+// Conv → BatchNormalization → hard swish written as Add(y, 3) → Clip(0, 6) → Mul(y, ·) → Div(·, 6)
+// (operands in either order, constants as Constant nodes or initializers); `reader`: one more
+// node reading that intermediate ("" none), which must keep the nodes apart.
+Model decomposed_hard_swish_model(bool as_nodes, bool swapped, const std::string& reader = "") {
+  GraphBuilder b;
+  b.m.graph.inputs.push_back({"X", float_type({1, 8, 6, 6})});
+  b.node("Conv", {"X", b.weight("W", {16, 8, 3, 3}), b.weight("B", {16})}, {"c"}, {ints_attr("pads", {1, 1, 1, 1})});
+  b.m.graph.initializers.emplace_back("var", testing::random_float_tensor({16}, b.rng, 0.5f, 2.0f));
+  b.node("BatchNormalization", {"c", b.weight("scale", {16}), b.weight("bias", {16}), b.weight("mean", {16}), "var"}, {"y"});
+  std::string three = scalar_constant(b, "three", 3, as_nodes), zero = scalar_constant(b, "zero", 0, as_nodes);
+  std::string six = scalar_constant(b, "six", 6, as_nodes);
+  b.node("Add", swapped ? std::vector<std::string>{three, "y"} : std::vector<std::string>{"y", three}, {"t"});
+  b.node("Clip", {"t", zero, six}, {"r"});
+  b.node("Mul", swapped ? std::vector<std::string>{"r", "y"} : std::vector<std::string>{"y", "r"}, {"m"});
+  b.node("Div", {"m", six}, {"Y"});
+  b.m.graph.outputs.push_back({"Y", float_type({1, 16, 6, 6})});
+  if (!reader.empty()) {
+    b.node("Neg", {reader}, {"Z"});
+    b.m.graph.outputs.push_back({"Z", float_type({1, 16, 6, 6})});
+  }
+  return b.m;
+}
+
+// The linear executor runs one fused Conv step and every optimized executor agrees with the
+// reference interpreter.
+void expect_fused_conv_matches(const Model& m, size_t fused_nodes, const std::string& what) {
+  CompiledModel cm(m);
+  ASSERT_EQ(cm.root().steps().size(), 1u) << what;
+  EXPECT_EQ(cm.root().steps()[0].fused.size(), fused_nodes) << what;
+  NamedValues in = inputs_for(m, 11);
+  for (auto& [name, v] : in)  // spread the values so the Conv's outputs reach past ±3, where the clip binds
+    for (auto& x : v.tensor.values<float>()) x *= 4.0f;
+  NamedValues want = Interpreter(m).run(in);
+  for (const auto& name : optimized_executor_names()) {
+    auto exec = make_executor(m, name);
+    expect_close(exec->run(in), want, name + " " + what);
+    expect_close(exec->run(in), want, name + " in the arena " + what);
+  }
+  auto linear = make_optimized_executor(m, "linear");
+  linear->run(in);
+  const auto& k = linear->kernels_run();
+  EXPECT_EQ(k.count("onednn:conv") ? k.at("onednn:conv") : 0, 1) << what;
+}
+
+TEST(OptimizedExecutors, FusesTheDecomposedHardSwishIntoTheConv) {
+  for (bool as_nodes : {true, false})
+    for (bool swapped : {false, true}) {
+      std::string what = std::string(as_nodes ? "Constant nodes" : "initializers") + (swapped ? ", swapped operands" : "");
+      Model m = decomposed_hard_swish_model(as_nodes, swapped);
+      expect_fused_conv_matches(m, 4, what);  // the BatchNormalization is folded, not a fused node
+      CompiledModel cm(m);
+      const auto& fused = cm.root().steps()[0].fused;
+      ASSERT_EQ(fused.size(), 4u);
+      EXPECT_EQ(fused[0]->op_type, "Add");
+      EXPECT_EQ(fused.back()->op_type, "Div");
+    }
+}
+
+// Conv → Mul(scalar) → Add(scalar) → hard swish, as PaddlePaddle writes a re-parameterised block:
+// the scale and shift fold into the Conv's weights and bias and the hard swish into its post-op,
+// one step; a zero scale is not folded.
+TEST(OptimizedExecutors, FoldsAScalarScaleAndShiftIntoTheConv) {
+  for (float scale : {0.9f, 0.0f}) {
+    GraphBuilder b;
+    b.m.graph.inputs.push_back({"X", float_type({1, 8, 6, 6})});
+    b.node("Conv", {"X", b.weight("W", {16, 8, 3, 3}), b.weight("B", {16})}, {"c"}, {ints_attr("pads", {1, 1, 1, 1})});
+    b.m.graph.initializers.emplace_back("s", Tensor::from_vector<float>({1}, {scale}));
+    b.m.graph.initializers.emplace_back("sh", Tensor::from_vector<float>({1}, {0.5f}));
+    b.node("Mul", {"s", "c"}, {"p"});
+    b.node("Add", {"p", "sh"}, {"y"});
+    std::string three = scalar_constant(b, "three", 3, true), zero = scalar_constant(b, "zero", 0, true);
+    std::string six = scalar_constant(b, "six", 6, true);
+    b.node("Add", {"y", three}, {"t"});
+    b.node("Clip", {"t", zero, six}, {"r"});
+    b.node("Mul", {"y", "r"}, {"m"});
+    b.node("Div", {"m", six}, {"Y"});
+    b.m.graph.outputs.push_back({"Y", float_type({1, 16, 6, 6})});
+    if (scale == 0.0f) {
+      CompiledModel cm(b.m);
+      EXPECT_GT(cm.root().steps().size(), 1u);
+      NamedValues in = inputs_for(b.m, 14);
+      expect_close(make_optimized_executor(b.m, "linear")->run(in), Interpreter(b.m).run(in), "zero scale");
+      continue;
+    }
+    expect_fused_conv_matches(b.m, 4, "scale and shift");
+    CompiledModel cm(b.m);
+    ASSERT_NE(cm.root().steps()[0].folded, nullptr);
+    EXPECT_EQ(cm.root().steps()[0].folded->op_type, "Mul");
+  }
+}
+
+// An intermediate of the hard swish with another reader (or a wrong constant) keeps the nodes
+// apart; the result still matches the reference.
+TEST(OptimizedExecutors, AHardSwishIntermediateWithAnotherReaderIsNotFused) {
+  for (const char* reader : {"y", "t", "r", "m"}) {
+    Model m = decomposed_hard_swish_model(true, false, reader);
+    CompiledModel cm(m);
+    for (const auto& step : cm.root().steps())
+      for (const Node* n : step.fused) EXPECT_NE(n->op_type, "Div") << "reader of " << reader;
+    NamedValues in = inputs_for(m, 12);
+    expect_close(make_optimized_executor(m, "linear")->run(in), Interpreter(m).run(in), std::string("linear, reader of ") + reader);
+  }
+  Model m = decomposed_hard_swish_model(false, false);
+  for (auto& [name, t] : m.graph.initializers)
+    if (name == "three") t = Tensor::scalar<float>(2.5f);
+  CompiledModel cm(m);
+  for (const auto& step : cm.root().steps())
+    for (const Node* n : step.fused) EXPECT_NE(n->op_type, "Div") << "Add 2.5 is no hard swish";
+}
+
+// y * HardSigmoid(y) after a Conv: fused (hardswish post-op between two scalings) when beta is 1/2;
+// another beta, or another reader of the HardSigmoid, keeps the nodes apart.
+TEST(OptimizedExecutors, FusesXTimesHardSigmoidIntoTheConv) {
+  struct C {
+    float alpha, beta;
+    bool extra_reader;
+    bool fused;
+  };
+  for (const C& c : {C{1.0f / 6, 0.5f, false, true}, C{0.2f, 0.5f, false, true}, C{0.2f, 0.4f, false, false},
+                     C{0.2f, 0.5f, true, false}}) {
+    GraphBuilder b;
+    b.m.graph.inputs.push_back({"X", float_type({1, 8, 6, 6})});
+    b.node("Conv", {"X", b.weight("W", {16, 8, 3, 3}), b.weight("B", {16})}, {"y"}, {ints_attr("pads", {1, 1, 1, 1})});
+    Attribute alpha, beta;
+    alpha.name = "alpha";
+    alpha.type = Attribute::Type::Float;
+    alpha.f = c.alpha;
+    beta = alpha;
+    beta.name = "beta";
+    beta.f = c.beta;
+    b.node("HardSigmoid", {"y"}, {"h"}, {alpha, beta});
+    b.node("Mul", {"y", "h"}, {"Y"});
+    b.m.graph.outputs.push_back({"Y", float_type({1, 16, 6, 6})});
+    if (c.extra_reader) {
+      b.node("Neg", {"h"}, {"Z"});
+      b.m.graph.outputs.push_back({"Z", float_type({1, 16, 6, 6})});
+    }
+    std::string what = "alpha " + std::to_string(c.alpha) + " beta " + std::to_string(c.beta) + (c.extra_reader ? " read twice" : "");
+    if (c.fused) {
+      expect_fused_conv_matches(b.m, 2, what);
+      continue;
+    }
+    CompiledModel cm(b.m);
+    EXPECT_GT(cm.root().steps().size(), 1u) << what;
+    NamedValues in = inputs_for(b.m, 13);
+    expect_close(make_optimized_executor(b.m, "linear")->run(in), Interpreter(b.m).run(in), "linear " + what);
+  }
+}
+
 // A Conv output with a third reader is not a swish: the Conv, Sigmoid and Mul stay apart.
 TEST(OptimizedExecutors, ASwishInputWithAnotherReaderIsNotFused) {
   GraphBuilder b;

@@ -3,6 +3,7 @@
 // within rtol 1e-4 / atol 1e-5; requests they cannot serve exactly must give null; inputs that do
 // not fit must trap.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <set>
@@ -10,6 +11,7 @@
 
 #include "op_test_util.h"
 #include "optimized/kernels/fast_kernel.h"
+#include "optimized/kernels/onednn_common.h"
 
 namespace sonnx::testing {
 namespace {
@@ -120,6 +122,8 @@ void expect_close(const Tensor& got, const Tensor& want, const std::string& what
   EXPECT_EQ(bad, 0) << what;
 }
 
+Tensor reference_activation(const Case& c, const Tensor& y_in);
+
 // The reference result of the case (Conv then Add then Relu/Clip for fused convolutions).
 Tensor reference(const Case& c, const Prepared& p) {
   std::vector<Value> ins;
@@ -127,12 +131,26 @@ Tensor reference(const Case& c, const Prepared& p) {
   for (size_t i = 0; i < regular; ++i) ins.push_back(p.inputs[i].defined() ? Value(p.inputs[i]) : Value());
   Value y = run_op(c.op, c.opset, ins, c.attrs).at(0);
   if (c.sum) y = run_op("Add", 14, {y, Value(p.inputs.back())}).at(0);
+  return reference_activation(c, y.tensor);
+}
+
+// c's fused activation on y as the reference nodes compute it.
+Tensor reference_activation(const Case& c, const Tensor& y_in) {
+  Value y(y_in);
   if (c.act == "Relu") y = run_op("Relu", 14, {y}).at(0);
   if (c.act == "Clip") y = run_op("Clip", 13, {y, Value(Tensor::scalar<float>(c.lo)), Value(Tensor::scalar<float>(c.hi))}).at(0);
   if (c.act == "Sigmoid" || c.act == "Tanh" || c.act == "HardSwish") y = run_op(c.act, 14, {y}).at(0);
   if (c.act == "LeakyRelu" || c.act == "Elu") y = run_op(c.act, 16, {y}, {attr_float("alpha", c.alpha)}).at(0);
   if (c.act == "HardSigmoid") y = run_op(c.act, 6, {y}, {attr_float("alpha", c.alpha), attr_float("beta", c.beta)}).at(0);
   if (c.act == "Swish") y = run_op("Mul", 14, {y, run_op("Sigmoid", 13, {y}).at(0)}).at(0);
+  if (c.act == "DecomposedHardSwish") {  // Add 3 → Clip 0..6 → Mul y → Div 6, node by node
+    Value t = run_op("Add", 14, {y, Value(Tensor::scalar<float>(3))}).at(0);
+    t = run_op("Clip", 13, {t, Value(Tensor::scalar<float>(0)), Value(Tensor::scalar<float>(6))}).at(0);
+    t = run_op("Mul", 14, {y, t}).at(0);
+    y = run_op("Div", 14, {t, Value(Tensor::scalar<float>(6))}).at(0);
+  }
+  if (c.act == "XHardSigmoid")
+    y = run_op("Mul", 14, {y, run_op("HardSigmoid", 6, {y}, {attr_float("alpha", c.alpha), attr_float("beta", c.beta)}).at(0)}).at(0);
   return y.tensor;
 }
 
@@ -263,7 +281,8 @@ TEST(FastKernelConv, MoreFusedActivations) {
     float alpha, beta;
   };
   for (const Act& a : {Act{"Sigmoid", 0, 0}, Act{"Tanh", 0, 0}, Act{"LeakyRelu", 0.1f, 0}, Act{"Elu", 0.7f, 0},
-                       Act{"HardSigmoid", 0.2f, 0.5f}, Act{"HardSigmoid", 0.6f, 0.25f}, Act{"HardSwish", 0, 0}, Act{"Swish", 0, 0}})
+                       Act{"HardSigmoid", 0.2f, 0.5f}, Act{"HardSigmoid", 0.6f, 0.25f}, Act{"HardSwish", 0, 0}, Act{"Swish", 0, 0},
+                       Act{"DecomposedHardSwish", 0, 0}, Act{"XHardSigmoid", 1.0f / 6, 0.5f}, Act{"XHardSigmoid", 0.2f, 0.5f}})
     for (bool sum : {false, true})
       for (bool dynamic : {false, true}) {
         Case c;
@@ -281,7 +300,7 @@ TEST(FastKernelConv, MoreFusedActivations) {
 }
 
 TEST(FastKernelConv, NaNsStayNaNThroughFusedActivations) {
-  for (std::string act : {"Relu", "Clip", "Sigmoid", "LeakyRelu", "HardSwish", "Swish"}) {
+  for (std::string act : {"Relu", "Clip", "Sigmoid", "LeakyRelu", "HardSwish", "Swish", "DecomposedHardSwish", "XHardSigmoid"}) {
     for (bool sum : {false, true}) {
       Case c;
       c.op = "Conv";
@@ -290,11 +309,62 @@ TEST(FastKernelConv, NaNsStayNaNThroughFusedActivations) {
       c.act = act;
       c.lo = 0;
       c.alpha = 0.1f;
+      c.beta = act == "XHardSigmoid" ? 0.5f : 0.0f;
       c.hi = 6;
       c.sum = sum;
       c.nan_at = 27;
       check(c, "NaN with " + act);
     }
+  }
+}
+
+// oneDNN's hardswish post-op (x·clip(x + 3, 0, 6)/6) differs from the nodes Add → Clip → Mul → Div
+// by rounding only, even where the clip bounds bind; x·HardSigmoid(x) with beta ≠ 1/2 or alpha ≤ 0
+// has no post-op form and is declined; non-finite data takes the exact loop, bit for bit.
+TEST(FastKernelConv, FusedHardSwishForms) {
+  for (float scale : {1.0f, 8.0f})  // 8: many outputs beyond ±3, where the clip binds
+    for (const char* act : {"DecomposedHardSwish", "XHardSigmoid"}) {
+      Case c;
+      c.op = "Conv";
+      c.shapes = {{1, 8, 10, 10}, {16, 8, 3, 3}, {16}};
+      c.attrs = {ints("pads", {1, 1, 1, 1})};
+      c.act = act;
+      c.alpha = 1.0f / (6.0f * scale);
+      c.beta = 0.5f;
+      std::mt19937 rng(5);
+      Prepared p;
+      auto k = prepare(c, p, rng);
+      ASSERT_TRUE(k) << act;
+      for (auto& v : p.inputs[0].values<float>()) v *= scale;
+      expect_close(run_fast(*k, p.inputs), reference(c, p), std::string(act) + " scale " + std::to_string(scale));
+      p.inputs[0].data<float>()[0] = std::numeric_limits<float>::infinity();
+      Tensor got = run_fast(*k, p.inputs), want = reference(c, p);
+      expect_close(got, want, std::string(act) + " with inf");
+      // The exact loop on the Conv's own result: equal bits to the nodes run on that same result.
+      Case plain = c;
+      plain.act = "";
+      Tensor y = reference(plain, p);
+      Tensor fused_once = y;
+      fast::Activation a;
+      FastKernelRequest r;
+      r.fused_activation = act;
+      r.alpha = c.alpha;
+      r.beta = c.beta;
+      ASSERT_TRUE(fast::read_activation(r, a));
+      a.apply(fused_once.data<float>(), fused_once.size());
+      Tensor nodes = reference_activation(c, y);
+      ASSERT_EQ(std::memcmp(fused_once.raw(), nodes.raw(), static_cast<size_t>(y.size()) * sizeof(float)), 0) << act;
+    }
+  for (float alpha : {0.2f, -0.2f, 0.0f}) {
+    Case c;
+    c.op = "Conv";
+    c.shapes = {{1, 8, 10, 10}, {16, 8, 3, 3}, {16}};
+    c.act = "XHardSigmoid";
+    c.alpha = alpha;
+    c.beta = alpha == 0.2f ? 0.4f : 0.5f;
+    std::mt19937 rng(5);
+    Prepared p;
+    EXPECT_FALSE(prepare(c, p, rng)) << "alpha " << alpha << " beta " << c.beta;
   }
 }
 
