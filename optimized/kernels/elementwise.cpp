@@ -126,10 +126,11 @@ class BinaryKernel final : public FastKernel {
 
   std::string name() const override { return "fast:binary"; }
 
-  bool can_produce_blocked_output() const override { return blocked_in_; }
-  bool accepts_layout(size_t i) const override { return i < 2; }
+  // Passes a layout through: blocked inputs are taken only when the result may be written
+  // blocked too (choose_layouts asks the readers first), else the producer writes plain itself.
+  bool can_produce_blocked_output() const override { return true; }
+  bool accepts_layout(size_t i) const override { return blocked_out_ && i < 2; }
   void produce_blocked_output() override { blocked_out_ = true; }
-  void expect_blocked_input() override { blocked_in_ = true; }
 
   int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
     if (auto p = blocked_plan(in, layouts)) return p->b.floats() * static_cast<int64_t>(sizeof(float));
@@ -255,7 +256,6 @@ class BinaryKernel final : public FastKernel {
 
   BinaryOp op_;
   std::string label_;
-  bool blocked_in_ = false;   // a reader of a blocked value
   bool blocked_out_ = false;  // writes its result blocked where the operands allow
 };
 

@@ -237,10 +237,11 @@ class UnaryKernel final : public FastKernel {
 
   // A channel-blocked X gives Y in its layout: the function runs over the whole buffer (padding
   // lanes included, then zeroed again).
-  bool can_produce_blocked_output() const override { return blocked_in_; }
-  bool accepts_layout(size_t i) const override { return i == 0; }
+  // Passes a layout through: blocked inputs are taken only when the result may be written
+  // blocked too (choose_layouts asks the readers first), else the producer writes plain itself.
+  bool can_produce_blocked_output() const override { return true; }
+  bool accepts_layout(size_t i) const override { return blocked_out_ && i == 0; }
   void produce_blocked_output() override { blocked_out_ = true; }
-  void expect_blocked_input() override { blocked_in_ = true; }
 
   int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
     if (auto b = blocked(in, layouts)) return b->floats() * static_cast<int64_t>(sizeof(float));
@@ -273,7 +274,6 @@ class UnaryKernel final : public FastKernel {
   UnaryFn fn_;
   std::string label_;
   size_t out_rank_;
-  bool blocked_in_ = false;   // a reader of a blocked value
   bool blocked_out_ = false;  // writes Y blocked when X is
 };
 

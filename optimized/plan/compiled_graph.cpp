@@ -255,8 +255,9 @@ void CompiledGraph::build_dependencies() {
 void CompiledGraph::choose_layouts() {
   // A value stays in its producer's blocked layout when every step that reads it can take that
   // layout where it reads it (a chain of convolutions); graph outputs are always plain. Readers
-  // decide before their producers (last step first), so a step that passes layouts through (Concat)
-  // accepts blocked inputs only once it knows it may write a blocked output.
+  // decide before their producers (last step first), so a step that passes layouts through
+  // (Concat, elementwise) accepts blocked inputs only once it knows it may write a blocked output:
+  // otherwise its producer writes plain rather than it converting each input.
   for (auto& step : std::views::reverse(steps_)) {
     if (!step.fast || !step.fast->can_produce_blocked_output() || step.outputs.size() != 1 || step.outputs[0] < 0) continue;
     int s = step.outputs[0];
