@@ -197,14 +197,6 @@ TEST(FastBlocked, UnaryKeepsTheBlockedLayout) {
     }
 }
 
-Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Ints;
-  a.ints = std::move(v);
-  return a;
-}
-
 // Squeeze-excitation: Conv → GlobalAveragePool → Conv+Relu → Conv → Sigmoid → Mul(c1, s), then
 // Add(c1) and a last Conv. c1, the Mul and the Add stay blocked; the results match the reference.
 TEST(FastBlocked, ASqueezeExcitationBlockStaysBlocked) {
@@ -228,7 +220,7 @@ TEST(FastBlocked, ASqueezeExcitationBlockStaysBlocked) {
     return name;
   };
   m.graph.inputs.push_back({"X", float_type({1, 8, 10, 10})});
-  node("Conv", {"X", weight("W1", {24, 8, 3, 3}), weight("B1", {24})}, "c1", {ints_attr("pads", {1, 1, 1, 1})});
+  node("Conv", {"X", weight("W1", {24, 8, 3, 3}), weight("B1", {24})}, "c1", {ir_attr(attr_ints("pads", {1, 1, 1, 1}))});
   node("GlobalAveragePool", {"c1"}, "g");
   node("Conv", {"g", weight("W2", {6, 24, 1, 1}), weight("B2", {6})}, "r");
   node("Relu", {"r"}, "ra");
