@@ -142,6 +142,7 @@ class MovementKernel final : public FastKernel {
       int64_t at = 0, row = y.dim(1) * per;
       for (const Tensor* x : in) {
         int64_t chunk = x->dim(1) * per;
+        if (chunk == 0) continue;
         const float* px = x->data<float>();
         for (int64_t u = 0; u < units; ++u)
           std::memcpy(py + u * row + at, px + u * chunk, static_cast<size_t>(chunk) * sizeof(float));
@@ -414,6 +415,7 @@ class MovementKernel final : public FastKernel {
     float* py = y.data<float>();
     for (const Tensor* t : in) {
       int64_t block = t->shape()[a] * inner;
+      if (block == 0) continue;  // an empty input (its data pointer may be null)
       const float* pt = t->data<float>();
       for (int64_t o = 0; o < outer; ++o)
         std::memcpy(py + o * row + at, pt + o * block, static_cast<size_t>(block) * sizeof(float));
@@ -433,6 +435,7 @@ class MovementKernel final : public FastKernel {
         bad("index " + std::to_string(i) + " is out of range [" + std::to_string(-dim) + ", " + std::to_string(dim - 1) + "]");
       if (i < 0) i += dim;
     }
+    if (y.size() == 0) return;
     const float* px = x.data<float>();
     float* py = y.data<float>();
     for (int64_t o = 0; o < outer; ++o)
