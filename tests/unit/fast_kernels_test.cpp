@@ -513,6 +513,44 @@ TEST(FastKernelMatMul, Shapes) {
     }
 }
 
+// A constant B that worth_packing() selects (a single-row A, a transposed B, rows 4 KiB apart) is
+// copied into oneDNN's blocked layout once, when the kernel is prepared: the product still matches
+// the reference, the same B at another address is read as it is, and a change to the constant's
+// bytes after preparation does not reach the result (the packed copy is what runs).
+TEST(FastKernelGemm, PackedConstantBIsCopiedOnceAndMatchesTheReference) {
+  struct C {
+    std::string op;
+    Shape a, b;
+    std::vector<onnx::AttributeProto> attrs;
+  };
+  std::vector<C> cases = {
+      {"Gemm", {1, 96}, {40, 96}, {attr_int("transB", 1)}},
+      {"Gemm", {6, 96}, {40, 96}, {attr_int("transB", 1), attr_float("alpha", 0.5f)}},
+      {"MatMul", {1, 64}, {64, 48}, {}},
+      {"MatMul", {2, 5, 64}, {64, 1024}, {}},
+  };
+  for (const auto& k : cases) {
+    std::string what = k.op + " " + shape_str(k.a) + " x " + shape_str(k.b);
+    std::mt19937 rng(11);
+    Case c;
+    c.op = k.op;
+    c.opset = 13;
+    c.shapes = {k.a, k.b};
+    c.attrs = k.attrs;
+    c.constant = {1};
+    Prepared p;
+    auto kernel = prepare(c, p, rng);
+    ASSERT_TRUE(kernel) << what;
+    Tensor want = reference(c, p);
+    expect_close(run_fast(*kernel, p.inputs), want, what + " packed");
+    std::vector<Tensor> elsewhere = {p.inputs[0], Tensor(DType::Float, p.inputs[1].shape())};
+    std::copy_n(p.inputs[1].data<float>(), p.inputs[1].size(), elsewhere[1].data<float>());
+    expect_close(run_fast(*kernel, elsewhere), want, what + " B at another address");
+    for (auto& v : p.inputs[1].values<float>()) v = -v;
+    expect_close(run_fast(*kernel, p.inputs), want, what + " packed at preparation");
+  }
+}
+
 // ---- Pooling and BatchNormalization ----
 
 TEST(FastKernelPool, MaxAndAverageVariants) {
