@@ -3,9 +3,12 @@
 // single axis `axis` (default -1), any axis: lines along a middle axis are walked with the inner
 // stride, a block of `inner` lines at a time so the reads stay contiguous.
 // The arithmetic is the reference's (support/softmax.h): the line maximum (NaN makes the line NaN),
-// exp(x - m) and the sum in double, each result rounded once, the sum in the same order. exp is
-// unary.cpp's vectorised polynomial (exp_minus), not std::exp: the results are the reference's
-// but for a rare 1 ULP, where a value falls within ~1e-15 of a float rounding boundary.
+// exp(x - m) and the sum in double, each result rounded once. Two things differ, each by a few
+// double ULP: exp is unary.cpp's vectorised polynomial (exp_minus), not std::exp, and a contiguous
+// line is summed in four interleaved partial sums and divided by multiplying with the sum's
+// reciprocal, which keeps the loops from waiting on each addition. A float result can then differ
+// from the reference's only where the exact value lies within ~1e-14 of a float rounding
+// boundary, and by 1 ULP.
 #include <cmath>
 #include <limits>
 
@@ -78,24 +81,27 @@ class SoftmaxKernel final : public FastKernel {
 
   // One contiguous line of n elements; `e` holds n doubles (Softmax only).
   void row(const float* x, float* y, int64_t n, double* e) const {
-    double m = -std::numeric_limits<double>::infinity();
+    float mf = -std::numeric_limits<float>::infinity();
+    bool nan = false;
     for (int64_t k = 0; k < n; ++k) {
-      double c = x[k];
-      if (std::isnan(c)) {
-        m = c;
-        break;
-      }
-      if (c > m) m = c;
+      nan = nan || std::isnan(x[k]);
+      mf = x[k] > mf ? x[k] : mf;
     }
-    double sum = 0;
+    double m = nan ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(mf);
     exp_minus(x, m, e, n);
-    for (int64_t k = 0; k < n; ++k) sum += e[k];
+    double s[4] = {0, 0, 0, 0};
+    int64_t k = 0;
+    for (; k + 4 <= n; k += 4)
+      for (int j = 0; j < 4; ++j) s[j] += e[k + j];
+    for (; k < n; ++k) s[0] += e[k];
+    double sum = (s[0] + s[1]) + (s[2] + s[3]);
     if (log) {
       double ls = std::log(sum);
-      for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>((x[k] - m) - ls);
+      for (k = 0; k < n; ++k) y[k] = static_cast<float>((x[k] - m) - ls);
       return;
     }
-    for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>(e[k] / sum);
+    double inv = 1.0 / sum;
+    for (k = 0; k < n; ++k) y[k] = static_cast<float>(e[k] * inv);
   }
 
   // `inner` lines of n elements with stride `inner` (element (k, i) at k * inner + i).
