@@ -7,6 +7,7 @@
 // result is bitwise that of the nodes run one by one. Whatever the kernel does not cover at run
 // time (an axis other than the last, an exponent other than 2, parameters that broadcast another
 // way) it reports from output_shapes, and the executor then runs the nodes one by one.
+#include <algorithm>
 #include <cmath>
 
 #include "onednn_common.h"
@@ -42,11 +43,10 @@ class DecomposedLayerNormKernel final : public FastKernel {
       fail("the exponent must be a single 2");
     const Tensor* eps = arg(in, static_cast<size_t>(at.eps));
     if (!eps || eps->dtype() != DType::Float || eps->size() != 1 || eps->rank() > r) fail("epsilon must be a single float32");
-    std::vector<float> v;
     for (int k : {at.scale, at.bias}) {
       if (k < 0) continue;
       const Tensor* p = arg(in, static_cast<size_t>(k));
-      if (!p || p->dtype() != DType::Float || p->rank() > r || !broadcast_trailing(*p, x->shape(), v))
+      if (!p || p->dtype() != DType::Float || p->rank() > r || !broadcasts_trailing(p->shape(), x->shape()))
         fail("scale and bias must be float32 tensors that broadcast to x's shape");
     }
     return {x->shape()};
@@ -74,41 +74,59 @@ class DecomposedLayerNormKernel final : public FastKernel {
     const float* px = x.data<float>();
     float* py = out[0]->data<float>();
     auto n = static_cast<double>(cols);
+    // Rows go kRows at a time: each row's sums run in the reference's order, but the rows' chains
+    // of additions interleave, so the loop is not bound by the latency of one addition.
+    int64_t blocks = (rows + kRows - 1) / kRows;
 #pragma omp parallel for schedule(static)
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* xr = px + r * cols;
-      float* yr = py + r * cols;
-      double sum = 0;
-      for (int64_t i = 0; i < cols; ++i) sum += xr[i];
-      auto mean = static_cast<float>(sum / n);
-      double sq = 0;
-      for (int64_t i = 0; i < cols; ++i) {
-        float d = xr[i] - mean;
-        yr[i] = d;
-        float p = d * d;
-        sq += p;
+    for (int64_t blk = 0; blk < blocks; ++blk) {
+      int64_t r0 = blk * kRows, count = std::min<int64_t>(kRows, rows - r0);
+      const float* xr[kRows];
+      float* yr[kRows];
+      for (int64_t j = 0; j < kRows; ++j) {  // a short last block repeats its last row
+        int64_t r = r0 + std::min(j, count - 1);
+        xr[j] = px + r * cols;
+        yr[j] = py + r * cols;
       }
-      auto var = static_cast<float>(sq / n);
-      float s = std::sqrt(var + eps);
-      for (int64_t i = 0; i < cols; ++i) yr[i] = yr[i] / s;
-      if (at.scale >= 0) {
-        const float* sr = scale.data() + r * scale_stride;
-        if (scale_first)
-          for (int64_t i = 0; i < cols; ++i) yr[i] = sr[i] * yr[i];
-        else
-          for (int64_t i = 0; i < cols; ++i) yr[i] = yr[i] * sr[i];
+      double sum[kRows] = {}, sq[kRows] = {};
+      for (int64_t i = 0; i < cols; ++i)
+        for (int j = 0; j < kRows; ++j) sum[j] += xr[j][i];
+      for (int j = 0; j < kRows; ++j) {
+        auto mean = static_cast<float>(sum[j] / n);
+        for (int64_t i = 0; i < cols; ++i) yr[j][i] = xr[j][i] - mean;
       }
-      if (at.bias >= 0) {
-        const float* br = bias.data() + r * bias_stride;
-        if (bias_first)
-          for (int64_t i = 0; i < cols; ++i) yr[i] = br[i] + yr[i];
-        else
-          for (int64_t i = 0; i < cols; ++i) yr[i] = yr[i] + br[i];
-      }
+      for (int64_t i = 0; i < cols; ++i)
+        for (int j = 0; j < kRows; ++j) {
+          float p = yr[j][i] * yr[j][i];
+          sq[j] += p;
+        }
+      for (int64_t j = 0; j < count; ++j) finish_row(yr[j], cols, r0 + j, static_cast<float>(sq[j] / n), eps, scale, scale_stride, bias, bias_stride);
     }
   }
 
  private:
+  static constexpr int64_t kRows = 4;
+
+  // y = d / sqrt(var + eps) [· scale] [+ bias] over one row of d (in place).
+  void finish_row(float* yr, int64_t cols, int64_t r, float var, float eps, const std::vector<float>& scale, int64_t scale_stride,
+                  const std::vector<float>& bias, int64_t bias_stride) const {
+    float s = std::sqrt(var + eps);
+    for (int64_t i = 0; i < cols; ++i) yr[i] = yr[i] / s;
+    if (at.scale >= 0) {
+      const float* sr = scale.data() + r * scale_stride;
+      if (scale_first)
+        for (int64_t i = 0; i < cols; ++i) yr[i] = sr[i] * yr[i];
+      else
+        for (int64_t i = 0; i < cols; ++i) yr[i] = yr[i] * sr[i];
+    }
+    if (at.bias >= 0) {
+      const float* br = bias.data() + r * bias_stride;
+      if (bias_first)
+        for (int64_t i = 0; i < cols; ++i) yr[i] = br[i] + yr[i];
+      else
+        for (int64_t i = 0; i < cols; ++i) yr[i] = yr[i] + br[i];
+    }
+  }
+
   [[noreturn]] void fail(const std::string& why) const { throw Trap(label + ": the fused layer normalization does not apply: " + why); }
 
   std::vector<int64_t> values(const std::vector<const Tensor*>& in, int k) const {

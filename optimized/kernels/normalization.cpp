@@ -9,17 +9,30 @@
 
 namespace sonnx::fast {
 
-bool broadcast_trailing(const Tensor& p, const Shape& target, std::vector<float>& out) {
-  const Shape& ps = p.shape();
+bool broadcasts_trailing(const Shape& ps, const Shape& target) {
   size_t r = target.size(), pr = ps.size();
   for (size_t d = 0; d + r < pr; ++d)
     if (ps[d] != 1) return false;
+  for (size_t d = 0; d < r; ++d) {
+    int64_t e = d + pr >= r ? ps[d + pr - r] : 1;
+    if (e != 1 && e != target[d]) return false;
+  }
+  return true;
+}
+
+bool broadcast_trailing(const Tensor& p, const Shape& target, std::vector<float>& out) {
+  if (!broadcasts_trailing(p.shape(), target)) return false;
+  const Shape& ps = p.shape();
+  size_t r = target.size(), pr = ps.size();
+  if (p.size() == shape_size(target)) {  // nothing to broadcast
+    out.assign(p.data<float>(), p.data<float>() + p.size());
+    return true;
+  }
   // Element strides of p along the target's dims (0 where p broadcasts).
   std::vector<int64_t> stride(r, 0);
   int64_t s = 1;
   for (size_t d = r; d-- > 0;) {
     int64_t e = d + pr >= r ? ps[d + pr - r] : 1;
-    if (e != 1 && e != target[d]) return false;
     stride[d] = e == 1 ? 0 : s;
     s *= e;
   }

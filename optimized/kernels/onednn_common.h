@@ -160,5 +160,7 @@ std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRe
 // The values of float32 `p` broadcast (unidirectionally, as numpy) to the shape `target` into
 // `out`; false when p does not broadcast to it (extra leading dims of p must be 1).
 bool broadcast_trailing(const Tensor& p, const Shape& target, std::vector<float>& out);
+// Whether a tensor of shape `ps` broadcasts so to `target` (broadcast_trailing without the copy).
+bool broadcasts_trailing(const Shape& ps, const Shape& target);
 
 }  // namespace sonnx::fast
