@@ -56,16 +56,19 @@ class PoolKernel final : public FastKernel {
   struct OneDnnMax {
     dnnl::pooling_v2_forward::primitive_desc pd;
     dnnl::pooling_v2_forward prim;
+    dnnl::memory::desc src, dst;  // dst: the layout token of a blocked output
   };
   mutable std::mutex mu;
-  mutable std::map<Shape, std::shared_ptr<OneDnnMax>> onednn;
+  mutable std::map<std::pair<Shape, Layout>, std::shared_ptr<OneDnnMax>> onednn;
+  bool out_blocked = false;
 
-  // oneDNN max pooling for input shape x (null when oneDNN has none). The right padding is what
-  // makes oneDNN's floor formula give the reference's output length (ceil_mode included); oneDNN's
-  // max ignores padding, as the reference's window does.
-  std::shared_ptr<OneDnnMax> onednn_max(const Shape& x, const Window& g) const {
+  // oneDNN max pooling for input shape x in `layout` (null: plain), or null when oneDNN has none.
+  // A blocked input gives an output in the layout oneDNN picks for it (the input's). The right
+  // padding is what makes oneDNN's floor formula give the reference's output length (ceil_mode
+  // included); oneDNN's max ignores padding, as the reference's window does.
+  std::shared_ptr<OneDnnMax> onednn_max(const Shape& x, const Window& g, Layout layout = nullptr) const {
     std::lock_guard lock(mu);
-    auto it = onednn.find(x);
+    auto it = onednn.find({x, layout});
     if (it != onednn.end()) return it->second;
     std::shared_ptr<OneDnnMax> e;
     try {
@@ -78,17 +81,67 @@ class PoolKernel final : public FastKernel {
         pr[i] = std::max<int64_t>(g.pad_end[i], (g.out[i] - 1) * w.strides[i] + keff - g.in[i] - g.pad_begin[i]);
         out.push_back(g.out[i]);
       }
-      dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, plain_desc(x),
-                                       plain_desc(out), st, k, dl, pl, pr);
       auto made = std::make_shared<OneDnnMax>();
+      made->src = layout ? *static_cast<const dnnl::memory::desc*>(layout) : plain_desc(x);
+      dnnl::memory::desc dst = layout ? dnnl::memory::desc(out, dnnl::memory::data_type::f32, dnnl::memory::format_tag::any)
+                                      : plain_desc(out);
+      dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, made->src, dst, st, k,
+                                       dl, pl, pr);
       made->pd = dnnl::pooling_v2_forward::primitive_desc(d, user_scratchpad_attr(), cpu_engine());
       made->prim = dnnl::pooling_v2_forward(made->pd);
+      made->dst = made->pd.dst_desc();
       e = made;
     } catch (const dnnl::error&) {
       e = nullptr;  // the loops below serve it
     }
-    onednn.emplace(x, e);
+    onednn.emplace(std::make_pair(x, layout), e);
     return e;
+  }
+
+  static void run_onednn(const OneDnnMax& e, const float* px, float* py) {
+    const auto& eng = cpu_engine();
+    dnnl::stream& s = thread_stream();
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(e.src, eng, const_cast<float*>(px))},
+                                               {DNNL_ARG_DST, dnnl::memory(e.dst, eng, py)}};
+    if (dnnl::memory sp = thread_scratchpad(e.pd.scratchpad_desc())) args[DNNL_ARG_SCRATCHPAD] = sp;
+    e.prim.execute(s, args);
+    s.wait();
+  }
+
+  // MaxPool passes a Conv's blocked layout through (so the convolutions around it need no
+  // reorders) when its readers take it; where oneDNN cannot serve the input, or it is not finite,
+  // the input becomes a plain copy and the output is plain.
+  bool can_produce_blocked_output() const override { return kind == Kind::Max; }
+  bool accepts_layout(size_t i) const override { return i == 0 && out_blocked; }
+  void produce_blocked_output() override { out_blocked = true; }
+
+  std::shared_ptr<OneDnnMax> blocked_max(const Tensor& x, Layout layout) const {
+    Window g;
+    out_shape(x.shape(), &g);
+    return onednn_max(x.shape(), g, layout);
+  }
+
+  int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
+    if (!layouts.empty() && layouts[0] && k == 0)
+      if (auto e = blocked_max(*arg(in, 0), layouts[0]))
+        return std::max(static_cast<int64_t>(e->dst.get_size()), FastKernel::output_bytes(in, {}, k));
+    return FastKernel::output_bytes(in, layouts, k);
+  }
+
+  void run_with_layouts(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts,
+                        const std::vector<Tensor*>& out, std::vector<Layout>& out_layouts) const override {
+    out_layouts.assign(out.size(), nullptr);
+    Layout l = layouts.empty() ? nullptr : layouts[0];
+    if (!l) return run(in, out);
+    const Tensor& x = *arg(in, 0);
+    auto e = blocked_max(x, l);
+    if (e && out.at(0)->size() > 0 && all_finite(x.data<float>(), static_cast<int64_t>(e->src.get_size() / sizeof(float)))) {
+      run_onednn(*e, x.data<float>(), out[0]->data<float>());
+      out_layouts[0] = &e->dst;
+      return;
+    }
+    Tensor plain = layout_to_plain(x, l);
+    run({&plain}, out);
   }
 
   Shape out_shape(const Shape& x, Window* win) const {
@@ -136,16 +189,7 @@ class PoolKernel final : public FastKernel {
     float* py = y.data<float>();
     bool is_max = kind == Kind::Max;
     if (is_max && y.size() > 0 && all_finite(px, x.size()))
-      if (auto e = onednn_max(x.shape(), g)) {
-        const auto& eng = cpu_engine();
-        dnnl::stream& s = thread_stream();
-        std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, dnnl::memory(plain_desc(x.shape()), eng, const_cast<float*>(px))},
-                                                   {DNNL_ARG_DST, dnnl::memory(plain_desc(y.shape()), eng, py)}};
-        if (dnnl::memory sp = thread_scratchpad(e->pd.scratchpad_desc())) args[DNNL_ARG_SCRATCHPAD] = sp;
-        e->prim.execute(s, args);
-        s.wait();
-        return;
-      }
+      if (auto e = onednn_max(x.shape(), g)) return run_onednn(*e, px, py);
     bool inc = include_pad;
 #pragma omp parallel for schedule(static)
     for (int64_t p = 0; p < planes; ++p) {

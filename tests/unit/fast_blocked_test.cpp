@@ -81,6 +81,48 @@ TEST(FastBlocked, GlobalAveragePoolReadsABlockedInput) {
     }
 }
 
+// MaxPool on a blocked input writes its result blocked alike (oneDNN's pooling, exact on finite
+// data); with a NaN in the input it computes on a plain copy and says its result is plain. Either
+// way the values are bitwise the reference's.
+TEST(FastBlocked, MaxPoolPassesTheBlockedLayoutThrough) {
+  std::mt19937 rng(4);
+  struct C {
+    Shape x;
+    std::vector<onnx::AttributeProto> attrs;
+  };
+  const std::vector<C> cases = {
+      {{1, 24, 9, 9}, {attr_ints("kernel_shape", {3, 3}), attr_ints("strides", {2, 2})}},
+      {{2, 20, 8, 7}, {attr_ints("kernel_shape", {3, 3}), attr_ints("strides", {2, 2}), attr_int("ceil_mode", 1)}},
+      {{1, 16, 6, 6}, {attr_ints("kernel_shape", {2, 2}), attr_ints("pads", {1, 1, 1, 1})}},
+  };
+  for (auto tag : kTags)
+    for (const C& c : cases)
+      for (bool nan : {false, true}) {
+        Tensor x = special_tensor(c.x, rng, nan);
+        Blocked bx(x, tag);
+        Node node;
+        FastKernelRequest r = request(node, "MaxPool", {c.x});
+        r.version = 12;
+        for (const auto& a : c.attrs) node.attributes.push_back(ir_attr(a));
+        auto k = make_fast_kernel(r);
+        ASSERT_NE(k, nullptr);
+        ASSERT_TRUE(k->can_produce_blocked_output());
+        k->produce_blocked_output();
+        ASSERT_TRUE(k->accepts_layout(0));
+        std::string what = shape_str(c.x) + (nan ? " with NaN" : "");
+        std::vector<const Tensor*> in{&bx.view};
+        Shape ys = k->output_shapes(in)[0];
+        Tensor storage(DType::UInt8, {k->output_bytes(in, {bx.layout()}, 0)});
+        Tensor y = Tensor::view(DType::Float, ys, storage.raw());
+        std::vector<FastKernel::Layout> out_layouts;
+        k->run_with_layouts(in, {bx.layout()}, {&y}, out_layouts);
+        EXPECT_EQ(out_layouts.at(0) == nullptr, nan) << what;
+        Tensor got = out_layouts[0] ? layout_to_plain(y, out_layouts[0]) : y;
+        Tensor want = run_op("MaxPool", 12, {Value(x)}, c.attrs)[0].tensor;
+        EXPECT_TRUE(got == want) << what;
+      }
+}
+
 // The result stays in the blocked operand's layout when the other operand is blocked alike, plain
 // of the same shape, per channel, per (n, c) (plain or blocked) or a scalar; in either position.
 TEST(FastBlocked, BinaryKeepsTheBlockedLayoutBitwise) {
