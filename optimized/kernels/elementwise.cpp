@@ -20,6 +20,9 @@ namespace {
 
 enum class BinaryOp { Add, Sub, Mul, Div };
 
+// Floats per OpenMP task: below this a loop is too short to be worth waking threads.
+constexpr int64_t kGrain = int64_t{1} << 14;
+
 template <BinaryOp op>
 inline float apply(float a, float b) {
   if constexpr (op == BinaryOp::Add) return a + b;
@@ -55,36 +58,43 @@ template <BinaryOp op, bool swapped, int64_t Bc>
 void blocked_loop(const BlockedPlan& p, const float* x, const float* o, float* y) {
   auto f = [](float a, float b) { return swapped ? apply<op>(b, a) : apply<op>(a, b); };
   const int64_t B = Bc ? Bc : p.b.block, S = p.b.spatial, C = p.b.c, blocks = p.b.blocks;
-  auto body = [&](int64_t q) {
+  // Block q (image n, channels c0..c0+B-1) over spatial positions [s0, s1).
+  auto body = [&](int64_t q, int64_t s0, int64_t s1) {
     int64_t n = q / blocks, c0 = (q % blocks) * B, lanes = std::min(B, C - c0);
     const float* xq = x + q * S * B;
     float* yq = y + q * S * B;
     if (p.other == BlockedPlan::Other::Same) {
       const float* oq = o + q * S * B;
-      for (int64_t i = 0; i < S * B; ++i) yq[i] = f(xq[i], oq[i]);
+      for (int64_t i = s0 * B; i < s1 * B; ++i) yq[i] = f(xq[i], oq[i]);
     } else if (p.other == BlockedPlan::Other::PerChannel) {
       float v16[Bc ? Bc : 1] = {};
       std::vector<float> vc(Bc ? 0 : static_cast<size_t>(B));
       float* v = Bc ? v16 : vc.data();
       for (int64_t l = 0; l < lanes; ++l) v[l] = o[n * p.on + (c0 + l) * p.oc];
-      for (int64_t s = 0; s < S; ++s)
+      for (int64_t s = s0; s < s1; ++s)
         for (int64_t l = 0; l < B; ++l) yq[s * B + l] = f(xq[s * B + l], v[l]);
     } else {
-      for (int64_t s = 0; s < S; ++s)
+      for (int64_t s = s0; s < s1; ++s)
         for (int64_t l = 0; l < lanes; ++l) yq[s * B + l] = f(xq[s * B + l], o[((n * C) + c0 + l) * S + s]);
     }
     if (lanes < B)
-      for (int64_t s = 0; s < S; ++s)
+      for (int64_t s = s0; s < s1; ++s)
         for (int64_t l = lanes; l < B; ++l) yq[s * B + l] = 0.0f;
   };
-  // Threads only for long buffers (as the plain loops): even a one-thread OpenMP region costs more
-  // than a small step.
-  const int64_t tasks = p.b.n * blocks;
-  if (p.b.floats() > (int64_t{1} << 16)) {
+  // Tasks of about kGrain floats: a block's spatial positions are split too, so that a
+  // channels-last buffer (one block) is shared by the threads, whose caches hold the halves the
+  // convolution before wrote. Small buffers run without an OpenMP region.
+  const int64_t per_task = std::max<int64_t>(1, kGrain / B), chunks = (S + per_task - 1) / per_task;
+  const int64_t tasks = p.b.n * blocks * chunks;
+  auto task = [&](int64_t t) {
+    int64_t s0 = (t % chunks) * per_task;
+    body(t / chunks, s0, std::min(S, s0 + per_task));
+  };
+  if (p.b.floats() > kGrain) {
 #pragma omp parallel for schedule(static)
-    for (int64_t q = 0; q < tasks; ++q) body(q);
+    for (int64_t t = 0; t < tasks; ++t) task(t);
   } else {
-    for (int64_t q = 0; q < tasks; ++q) body(q);
+    for (int64_t t = 0; t < tasks; ++t) task(t);
   }
 }
 
@@ -239,19 +249,42 @@ class BinaryKernel final : public FastKernel {
     const float* b = tb.data<float>();
     float* y = ty.data<float>();
     int64_t n_inner = dims[k - 1].n, outer = ty.size() / n_inner;
-    std::vector<int64_t> idx(k, 0);
-    int64_t oa = 0, ob = 0;
-    for (int64_t o = 0; o < outer; ++o) {
-      inner<op>(a + oa, sa[k - 1], b + ob, sb[k - 1], y + o * n_inner, n_inner);
-      for (size_t d = k - 1; d-- > 0;) {  // odometer over the outer dimensions
-        oa += sa[d];
-        ob += sb[d];
-        if (++idx[d] < dims[d].n) break;
-        oa -= sa[d] * dims[d].n;
-        ob -= sb[d] * dims[d].n;
-        idx[d] = 0;
+    // Rows [o0, o1) of the output, the operands' offsets walked by an odometer over the outer
+    // dimensions; long outputs are split over threads in rows of about kGrain floats.
+    auto rows = [&](int64_t o0, int64_t o1) {
+      std::vector<int64_t> idx(k, 0);
+      int64_t oa = 0, ob = 0;
+      for (size_t d = k - 1, rest = static_cast<size_t>(o0); d-- > 0;) {
+        idx[d] = static_cast<int64_t>(rest % static_cast<size_t>(dims[d].n));
+        rest /= static_cast<size_t>(dims[d].n);
+        oa += idx[d] * sa[d];
+        ob += idx[d] * sb[d];
       }
+      for (int64_t o = o0; o < o1; ++o) {
+        inner<op>(a + oa, sa[k - 1], b + ob, sb[k - 1], y + o * n_inner, n_inner);
+        for (size_t d = k - 1; d-- > 0;) {
+          oa += sa[d];
+          ob += sb[d];
+          if (++idx[d] < dims[d].n) break;
+          oa -= sa[d] * dims[d].n;
+          ob -= sb[d] * dims[d].n;
+          idx[d] = 0;
+        }
+      }
+    };
+    if (ty.size() <= kGrain) return rows(0, outer);
+    if (outer == 1) {  // one long row (same shapes, or a scalar operand): split it
+      const int64_t sa1 = sa[k - 1], sb1 = sb[k - 1], tasks = (n_inner + kGrain - 1) / kGrain;
+#pragma omp parallel for schedule(static)
+      for (int64_t t = 0; t < tasks; ++t) {
+        int64_t i0 = t * kGrain;
+        inner<op>(a + i0 * sa1, sa1, b + i0 * sb1, sb1, y + i0, std::min(kGrain, n_inner - i0));
+      }
+      return;
     }
+    int64_t per_task = std::max<int64_t>(1, kGrain / n_inner), tasks = (outer + per_task - 1) / per_task;
+#pragma omp parallel for schedule(static)
+    for (int64_t t = 0; t < tasks; ++t) rows(t * per_task, std::min(outer, (t + 1) * per_task));
   }
 
   BinaryOp op_;

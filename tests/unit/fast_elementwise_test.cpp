@@ -43,7 +43,9 @@ TEST(FastElementwise, MatchesTheReferenceBitwiseOnEveryBroadcastPattern) {
       {{2, 3, 4, 5}, {2, 3, 4, 5}}, {{2, 3, 4, 5}, {1, 3, 1, 1}}, {{1, 3, 1, 1}, {2, 3, 4, 5}},
       {{2, 3, 4, 5}, {}},           {{}, {2, 3}},                 {{3, 1, 5}, {1, 4, 1}},
       {{4, 5}, {2, 3, 4, 5}},       {{5}, {2, 1, 5}},             {{2, 1}, {1, 7}},
-      {{1, 1}, {1, 1}},             {{0, 3}, {1, 3}},             {{6, 1, 1, 8}, {1, 2, 3, 1}}};
+      {{1, 1}, {1, 1}},             {{0, 3}, {1, 3}},             {{6, 1, 1, 8}, {1, 2, 3, 1}},
+      // Long enough to be split over threads: one long row, rows, rows starting mid-odometer.
+      {{2, 40, 30, 30}, {2, 40, 30, 30}}, {{20001}, {}}, {{2, 40, 30, 30}, {1, 40, 1, 1}}, {{3, 1, 9001}, {1, 4, 1}}};
   for (const char* op : {"Add", "Sub", "Mul", "Div"})
     for (const auto& [sa, sb] : patterns) {
       Tensor a = random_tensor(sa, rng), b = random_tensor(sb, rng);
