@@ -182,7 +182,9 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   std::vector<Shape> shapes;
   if (fast) {
     for (const Value* v : in) fast = fast && (!v || v->is_tensor());
-    fast = fast && in[0] && in[0]->tensor.dtype() == DType::Float;
+    fast = fast && in[0] && (kernel->any_element_type() || in[0]->tensor.dtype() == DType::Float);
+    if (kernel->any_element_type())  // they copy by element size: strings go to the reference
+      for (const Value* v : in) fast = fast && !(v && v->tensor.dtype() == DType::String);
   }
   if (fast) {
     make_plain(true);
@@ -201,8 +203,8 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   if (fast) {
     std::vector<Tensor> outs;
     for (size_t k = 0; k < step.outputs.size(); ++k)
-      outs.push_back(step.outputs[k] < 0 ? Tensor(DType::Float, shapes[k])
-                                         : allocate_output(f, step.outputs[k], DType::Float, shapes[k],
+      outs.push_back(step.outputs[k] < 0 ? Tensor(kernel->output_dtype(tin, k), shapes[k])
+                                         : allocate_output(f, step.outputs[k], kernel->output_dtype(tin, k), shapes[k],
                                                            kernel->output_bytes(tin, layouts, k)));
     std::vector<Tensor*> ptrs;
     for (auto& t : outs) ptrs.push_back(&t);

@@ -24,6 +24,10 @@ class FastKernel {
   virtual void run(const std::vector<const Tensor*>& inputs, const std::vector<Tensor*>& outputs) const = 0;
   // A short name for plans and reports ("onednn:conv", ...).
   virtual std::string name() const = 0;
+  // Kernels that copy elements of any type say so, and give each output's element type; the
+  // executor runs every other kernel on float32 data only, with float32 outputs.
+  virtual bool any_element_type() const { return false; }
+  virtual DType output_dtype(const std::vector<const Tensor*>& /*inputs*/, size_t /*k*/) const { return DType::Float; }
 
   // Blocked layouts between kernels that agree on them (oneDNN's nChw16c and the like), so a chain
   // of convolutions does not reorder its activations at every step. A Layout is an opaque token
@@ -56,13 +60,15 @@ struct FastKernelRequest {
   // "" none, "Relu", "Clip" with clip_min/clip_max, "LeakyRelu" / "Elu" with alpha, "HardSigmoid"
   // with alpha and beta, "Sigmoid", "Tanh", "HardSwish", "Swish" (x * Sigmoid(x), the
   // decomposed Sigmoid → Mul), "DecomposedHardSwish" (Add 3 → Clip 0..6 → Mul x → Div 6) or
-  // "XHardSigmoid" (x * HardSigmoid(x) with alpha and beta).
+  // "XHardSigmoid" (x * HardSigmoid(x) with alpha and beta) or "GeluErf" (Div by alpha = √2 → Erf →
+  // Add 1 → Mul x → Mul 0.5).
   std::string fused_activation;
   float clip_min = 0, clip_max = 0;
   float alpha = 0, beta = 0;
   bool fused_sum = false;  // the node has one extra last input added to its result before the activation
-  // A group of nodes computed as one (optimized/plan/fusion_layernorm.cpp): "" none, or "LayerNorm"
-  // (the decomposed layer normalization exporters write). `fused_nodes` are the nodes after `node`,
+  // A group of nodes computed as one (optimized/plan/fusion*.cpp): "" none, "LayerNorm" (the
+  // decomposed layer normalization exporters write) or "MatMulBias" (MatMul → Add of a constant
+  // bias, then fused_activation, if any). `fused_nodes` are the nodes after `node`,
   // in order; node->inputs then lists node's inputs followed by every other value the group reads.
   std::string fused_pattern;
   std::vector<const Node*> fused_nodes;

@@ -8,11 +8,12 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
   if (!request.node) return nullptr;
   const Node& n = *request.node;
   if (canonical_domain(n.domain) != "") return nullptr;
-  // Fusion is only defined for convolutions.
+  // Besides the patterns, fusion is only defined for convolutions.
   bool fused = request.fused_sum || !request.fused_activation.empty();
-  if (!request.fused_pattern.empty())
-    return request.fused_pattern == "LayerNorm" && !fused ? fast::make_decomposed_layer_norm_kernel(request) : nullptr;
+  if (request.fused_pattern == "LayerNorm") return fused ? nullptr : fast::make_decomposed_layer_norm_kernel(request);
+  if (!request.fused_pattern.empty() && request.fused_pattern != "MatMulBias") return nullptr;
   try {
+    if (request.fused_pattern == "MatMulBias") return fast::make_matmul_kernel(request);
     if (n.op_type == "Conv") return fast::make_conv_kernel(request);
     if (fused) return nullptr;
     if (n.op_type == "ConvTranspose") return fast::make_conv_transpose_kernel(request);
@@ -31,6 +32,9 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
     if (n.op_type == "InstanceNormalization") return fast::make_instance_norm_kernel(request);
     if (n.op_type == "GroupNormalization") return fast::make_group_norm_kernel(request);
     if (n.op_type == "Resize") return fast::make_resize_kernel(request);
+    if (n.op_type == "Split") return fast::make_split_kernel(request);
+    if (n.op_type == "Pad") return fast::make_pad_kernel(request);
+    if (n.op_type == "Where") return fast::make_where_kernel(request);
     if (auto k = fast::make_movement_kernel(request)) return k;
     return fast::make_unary_kernel(request);  // null for anything it does not know
   } catch (const dnnl::error&) {

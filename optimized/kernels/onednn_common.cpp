@@ -1,4 +1,5 @@
 #include "onednn_common.h"
+#include "simd_clones.h"
 
 #include <algorithm>
 #include <cmath>
@@ -166,7 +167,7 @@ dnnl::memory::desc plain_desc(const std::vector<int64_t>& dims) {
 
 // ---- float loops ----
 
-bool all_finite(const float* p, int64_t n) {
+SONNX_SIMD_CLONES bool all_finite(const float* p, int64_t n) {
   uint32_t bad = 0;
   for (int64_t i = 0; i < n; ++i) {
     uint32_t bits;
@@ -213,6 +214,19 @@ void x_hard_sigmoid_inplace(float* p, int64_t n, float alpha, float beta) {
   }
 }
 
+// Div(x, c) → Erf → Add(·, 1) → Mul(x, ·) → Mul(·, 0.5), each rounded to float as the nodes do,
+// in chunks (no allocation).
+void gelu_erf_inplace(float* p, int64_t n, float c) {
+  constexpr int64_t kChunk = 1024;
+  float t[kChunk];
+  for (int64_t start = 0; start < n; start += kChunk) {
+    int64_t len = std::min(kChunk, n - start);
+    for (int64_t i = 0; i < len; ++i) t[i] = p[start + i] / c;
+    UnaryFn{UnaryOp::Erf}.apply(t, t, len);
+    for (int64_t i = 0; i < len; ++i) p[start + i] = (p[start + i] * (t[i] + 1.0f)) * 0.5f;
+  }
+}
+
 }  // namespace
 
 void Activation::apply(float* p, int64_t n) const {
@@ -229,6 +243,7 @@ void Activation::apply(float* p, int64_t n) const {
     case Kind::Swish: return UnaryFn{UnaryOp::Swish}.apply(p, p, n);
     case Kind::DecomposedHardSwish: return decomposed_hard_swish_inplace(p, n);
     case Kind::XHardSigmoid: return x_hard_sigmoid_inplace(p, n, alpha, beta);
+    case Kind::GeluErf: return gelu_erf_inplace(p, n, alpha);
   }
 }
 
@@ -254,6 +269,7 @@ void Activation::append_to(dnnl::post_ops& ops) const {
       // after it, this oneDNN gave results scaled by (6α)² instead (FastKernelConv tests).
       ops.append_eltwise(1.0f, algorithm::eltwise_linear, 6.0f * alpha, 0.0f);
       return ops.append_eltwise(1.0f / (6.0f * alpha), algorithm::eltwise_hardswish, 0.0f, 0.0f);
+    case Kind::GeluErf: return ops.append_eltwise(1.0f, algorithm::eltwise_gelu_erf, 0.0f, 0.0f);
   }
 }
 
@@ -263,7 +279,7 @@ bool read_activation(const FastKernelRequest& r, Activation& act) {
       {"", K::None},           {"Relu", K::Relu},       {"Clip", K::Clip},       {"LeakyRelu", K::LeakyRelu},
       {"Elu", K::Elu},         {"Sigmoid", K::Sigmoid}, {"Tanh", K::Tanh},       {"HardSigmoid", K::HardSigmoid},
       {"HardSwish", K::HardSwish}, {"Swish", K::Swish}, {"DecomposedHardSwish", K::DecomposedHardSwish},
-      {"XHardSigmoid", K::XHardSigmoid}};
+      {"XHardSigmoid", K::XHardSigmoid}, {"GeluErf", K::GeluErf}};
   const auto* it = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto& k) { return r.fused_activation == k.first; });
   if (it == std::end(kinds)) return false;
   // oneDNN's clip needs lo <= hi; the reference gives hi everywhere when lo > hi, which we leave
@@ -284,6 +300,14 @@ bool read_activation(const FastKernelRequest& r, Activation& act) {
 // ---- request helpers ----
 
 bool has_node_input(const Node& n, size_t i) { return i < n.inputs.size() && !n.inputs[i].empty(); }
+
+bool copyable_element_type(const FastKernelRequest& r, size_t i) {
+  const TypeInfo* t = input_type(r, i);
+  DType elem = constant_input(r, i) ? constant_input(r, i)->dtype() : t ? t->elem : DType::Undefined;
+  if (elem == DType::Undefined) return true;
+  size_t size = dtype_size(elem);
+  return elem != DType::String && (size == 1 || size == 2 || size == 4 || size == 8 || size == 16);
+}
 
 const TypeInfo* input_type(const FastKernelRequest& r, size_t i) {
   if (i >= r.input_types.size()) return nullptr;

@@ -97,18 +97,20 @@ struct UnaryFn {
   void apply(const float* x, float* y, int64_t n) const;  // y may be x; threads when n is large
 };
 
-// e[i] = exp(x[i] − m) (and with m[i]) in double by unary.cpp's vectorised polynomial: within a
-// few double ULP of std::exp, so a float rounded from it is the same but for a value within about
-// 1e-15 of a rounding boundary (then 1 ULP apart).
+// e[i] = exp(x[i] − m) (and with m[i]) in double by unary.cpp's vectorised polynomial: relative
+// error below 1e-11, so a float rounded from it is the same but for a value within about 1e-11 of
+// a rounding boundary (then 1 ULP apart).
 void exp_minus(const float* x, double m, double* e, int64_t n);
 void exp_minus_each(const float* x, const double* m, double* e, int64_t n);
 
 // The fused activation of a request. DecomposedHardSwish is x·Clip(x + 3, 0, 6) / 6 as
 // Add → Clip → Mul → Div compute it one by one in float; XHardSigmoid is x·HardSigmoid(x) (alpha,
-// beta; beta must be 0.5 and alpha > 0 for the post-op form).
+// beta; beta must be 0.5 and alpha > 0 for the post-op form); GeluErf is x·(erf(x/alpha) + 1)·0.5 as
+// Div → Erf → Add → Mul → Mul compute it (alpha = float(√2), oneDNN's gelu_erf as a post-op).
 struct Activation {
   enum class Kind {
-    None, Relu, Clip, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, Swish, DecomposedHardSwish, XHardSigmoid
+    None, Relu, Clip, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, Swish, DecomposedHardSwish, XHardSigmoid,
+    GeluErf
   } kind = Kind::None;
   float lo = 0, hi = 0;  // Clip bounds
   float alpha = 0, beta = 0;  // LeakyRelu, Elu, HardSigmoid
@@ -129,6 +131,9 @@ std::optional<Shape> static_shape(const FastKernelRequest& r, size_t i);
 std::optional<size_t> known_rank(const FastKernelRequest& r, size_t i);
 // The constant tensor of input i, or null.
 const Tensor* constant_input(const FastKernelRequest& r, size_t i);
+// Whether input i's elements can be copied by their size: a known type other than string, or an
+// unknown one (the executor gives kernels of any element type no string data at run time).
+bool copyable_element_type(const FastKernelRequest& r, size_t i);
 // Whether input i is present (named) in the node.
 bool has_node_input(const Node& n, size_t i);
 // The run-time input i, or null when omitted.
@@ -147,6 +152,9 @@ std::unique_ptr<FastKernel> make_global_average_pool_kernel(const FastKernelRequ
 std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_binary_kernel(const FastKernelRequest& r);  // elementwise.cpp
 std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r);  // movement.cpp
+std::unique_ptr<FastKernel> make_split_kernel(const FastKernelRequest& r);     // split.cpp
+std::unique_ptr<FastKernel> make_pad_kernel(const FastKernelRequest& r);       // pad.cpp
+std::unique_ptr<FastKernel> make_where_kernel(const FastKernelRequest& r);     // where.cpp
 std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r);    // resize.cpp
 std::unique_ptr<FastKernel> make_softmax_kernel(const FastKernelRequest& r);  // softmax.cpp: Softmax, LogSoftmax
 std::unique_ptr<FastKernel> make_reduce_kernel(const FastKernelRequest& r);   // reduce.cpp: ReduceSum/Mean/Max

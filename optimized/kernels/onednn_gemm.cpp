@@ -4,7 +4,10 @@
 // broadcast into Y. MatMul: 2-D and batched (numpy broadcasting of the batch dimensions); a 2-D B
 // folds A's batch dimensions into its rows. A constant B is read where it is, in the model's own
 // storage, except in the cases worth_packing() names, where a copy in oneDNN's blocked layout is
-// made once when the kernel is prepared.
+// made once when the kernel is prepared. A MatMul fused with the Add of a constant bias (and an
+// activation after it, fusion.h) adds the bias and applies the activation in the primitive: oneDNN
+// bias and eltwise post-op, the activation done as the nodes do it instead when an operand is not
+// finite.
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -43,19 +46,33 @@ memory::desc plain_b_desc(int64_t K, int64_t N, bool tb) {
   return memory::desc({K, N}, memory::data_type::f32, tb ? memory::dims{1, K} : memory::dims{N, 1});
 }
 
-dnnl::primitive_attr matmul_attr(float alpha, bool sum, float beta) {
+// What the primitive does after the product: Gemm's alpha and beta·C (a sum post-op over Y, which
+// holds C broadcast), a bias row added to every row, an activation.
+struct Epilogue {
+  float alpha = 1;
+  bool sum = false;
+  float beta = 0;
+  bool bias = false;
+  Activation act;
+};
+
+dnnl::primitive_attr matmul_attr(const Epilogue& ep) {
   dnnl::primitive_attr attr = user_scratchpad_attr();
-  if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
-  if (sum) {
-    dnnl::post_ops ops;
-    ops.append_sum(beta);
-    attr.set_post_ops(ops);
-  }
+  if (ep.alpha != 1.0f) attr.set_output_scales(0, {ep.alpha});
+  dnnl::post_ops ops;
+  if (ep.sum) ops.append_sum(ep.beta);
+  ep.act.append_to(ops);
+  attr.set_post_ops(ops);
   return attr;
 }
 
+dnnl::matmul::desc matmul_desc(const memory::desc& a, const memory::desc& b, int64_t M, int64_t N, bool bias) {
+  if (!bias) return dnnl::matmul::desc(a, b, plain_desc({M, N}));
+  return dnnl::matmul::desc(a, b, plain_desc({1, N}), plain_desc({M, N}));
+}
+
 // `packed`: B is that packed copy (null: B in the user's layout).
-std::shared_ptr<MatmulEntry> build_matmul(int64_t M, int64_t K, int64_t N, bool ta, bool tb, float alpha, bool sum, float beta,
+std::shared_ptr<MatmulEntry> build_matmul(int64_t M, int64_t K, int64_t N, bool ta, bool tb, const Epilogue& ep,
                                           const PackedB* packed = nullptr) {
   auto e = std::make_shared<MatmulEntry>();
   e->M = M;
@@ -63,19 +80,16 @@ std::shared_ptr<MatmulEntry> build_matmul(int64_t M, int64_t K, int64_t N, bool 
   e->N = N;
   e->a_desc = memory::desc({M, K}, memory::data_type::f32, ta ? memory::dims{1, M} : memory::dims{K, 1});
   e->b_desc = packed ? packed->desc : plain_b_desc(K, N, tb);
-  dnnl::matmul::desc d(e->a_desc, e->b_desc, plain_desc({M, N}));
-  e->pd = dnnl::matmul::primitive_desc(d, matmul_attr(alpha, sum, beta), cpu_engine());
+  e->pd = dnnl::matmul::primitive_desc(matmul_desc(e->a_desc, e->b_desc, M, N, ep.bias), matmul_attr(ep), cpu_engine());
   e->prim = dnnl::matmul(e->pd);
   return e;
 }
 
 // B copied into the layout oneDNN prefers for an M-row product, or null when that is B's own.
-std::shared_ptr<const PackedB> pack_b(int64_t M, int64_t K, int64_t N, bool ta, bool tb, float alpha, bool sum, float beta,
-                                      const float* b) {
+std::shared_ptr<const PackedB> pack_b(int64_t M, int64_t K, int64_t N, bool ta, bool tb, const Epilogue& ep, const float* b) {
   memory::desc a_desc({M, K}, memory::data_type::f32, ta ? memory::dims{1, M} : memory::dims{K, 1});
   memory::desc any({K, N}, memory::data_type::f32, memory::format_tag::any);
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_desc, any, plain_desc({M, N})), matmul_attr(alpha, sum, beta),
-                                  cpu_engine());
+  dnnl::matmul::primitive_desc pd(matmul_desc(a_desc, any, M, N, ep.bias), matmul_attr(ep), cpu_engine());
   memory::desc plain = plain_b_desc(K, N, tb);
   if (pd.weights_desc() == plain) return nullptr;
   auto p = std::make_shared<PackedB>();
@@ -89,25 +103,26 @@ std::shared_ptr<const PackedB> pack_b(int64_t M, int64_t K, int64_t N, bool ta, 
   return p;
 }
 
-void run_matmul(const MatmulEntry& e, const float* a, const float* b, float* y) {
+void run_matmul(const MatmulEntry& e, const float* a, const float* b, float* y, const float* bias = nullptr) {
   const auto& eng = cpu_engine();
   dnnl::stream& s = thread_stream();
   memory am(e.a_desc, eng, const_cast<float*>(a));
   memory bm(e.b_desc, eng, const_cast<float*>(b));
   memory ym(plain_desc({e.M, e.N}), eng, y);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, ym}};
+  if (bias) args.emplace(DNNL_ARG_BIAS, memory(plain_desc({1, e.N}), eng, const_cast<float*>(bias)));
   if (memory sp = thread_scratchpad(e.pd.scratchpad_desc())) args[DNNL_ARG_SCRATCHPAD] = sp;
   e.prim.execute(s, args);
   s.wait();
 }
 
-// A small cache of prepared matmuls keyed by (M, K, N).
+// A small cache of prepared matmuls keyed by (M, K, N) and whether the activation is fused.
 class MatmulCache {
  public:
   template <class Make>
-  std::shared_ptr<MatmulEntry> get(int64_t M, int64_t K, int64_t N, Make make) const {
+  std::shared_ptr<MatmulEntry> get(int64_t M, int64_t K, int64_t N, bool act, Make make) const {
     std::lock_guard<std::mutex> lock(mu_);
-    auto key = std::make_tuple(M, K, N);
+    auto key = std::make_tuple(M, K, N, act);
     auto it = map_.find(key);
     if (it != map_.end()) return it->second;
     auto e = make();
@@ -117,7 +132,7 @@ class MatmulCache {
 
  private:
   mutable std::mutex mu_;
-  mutable std::map<std::tuple<int64_t, int64_t, int64_t>, std::shared_ptr<MatmulEntry>> map_;
+  mutable std::map<std::tuple<int64_t, int64_t, int64_t, bool>, std::shared_ptr<MatmulEntry>> map_;
 };
 
 // A constant B packed when the kernel was prepared, with the products prepared for it by M.
@@ -125,10 +140,10 @@ struct PackedProducts {
   std::shared_ptr<const PackedB> b;
   MatmulCache cache;
 
-  void prepare(int64_t M, int64_t K, int64_t N, bool ta, bool tb, float alpha, bool sum, float beta, const Tensor* constant) {
+  void prepare(int64_t M, int64_t K, int64_t N, bool ta, bool tb, const Epilogue& ep, const Tensor* constant) {
     if (!constant || !worth_packing(M, N, tb)) return;
     try {
-      b = pack_b(M, K, N, ta, tb, alpha, sum, beta, constant->data<float>());
+      b = pack_b(M, K, N, ta, tb, ep, constant->data<float>());
     } catch (const dnnl::error&) {
       b = nullptr;  // no packed layout for this product: B is read as it is
     }
@@ -136,18 +151,19 @@ struct PackedProducts {
 
   // Runs the product on the packed copy when `pb` is the constant it was made from and oneDNN
   // takes that layout for this M; false otherwise (the caller then reads B as it is).
-  bool run(int64_t M, int64_t K, int64_t N, bool ta, bool tb, float alpha, bool sum, float beta, const float* pa,
-           const float* pb, float* py) const {
+  bool run(int64_t M, int64_t K, int64_t N, bool ta, bool tb, const Epilogue& ep, const float* pa, const float* pb, float* py,
+           const float* bias = nullptr) const {
     if (!b || pb != b->source) return false;
-    auto e = cache.get(M, K, N, [&]() -> std::shared_ptr<MatmulEntry> {
+    bool act = ep.act.kind != Activation::Kind::None;
+    auto e = cache.get(M, K, N, act, [&]() -> std::shared_ptr<MatmulEntry> {
       try {
-        return build_matmul(M, K, N, ta, tb, alpha, sum, beta, b.get());
+        return build_matmul(M, K, N, ta, tb, ep, b.get());
       } catch (const dnnl::error&) {
         return nullptr;
       }
     });
     if (!e) return false;
-    run_matmul(*e, pa, static_cast<const float*>(b->mem.get_data_handle()), py);
+    run_matmul(*e, pa, static_cast<const float*>(b->mem.get_data_handle()), py, bias);
     return true;
   }
 };
@@ -164,6 +180,7 @@ class GemmKernel final : public FastKernel {
   PackedProducts packed;
 
   std::string name() const override { return "onednn:gemm"; }
+  Epilogue epilogue() const { return Epilogue{alpha, has_c, beta, false, {}}; }
 
   struct Dims {
     int64_t M, K, N;
@@ -222,10 +239,8 @@ class GemmKernel final : public FastKernel {
       return;
     }
     if (has_c) broadcast_c(*arg(in, 2), d.M, d.N, py);
-    if (packed.run(d.M, d.K, d.N, ta, tb, alpha, has_c, beta, a.data<float>(), b.data<float>(), py)) return;
-    auto e = cache.get(d.M, d.K, d.N, [&] {
-      return build_matmul(d.M, d.K, d.N, ta, tb, alpha, has_c, beta);
-    });
+    if (packed.run(d.M, d.K, d.N, ta, tb, epilogue(), a.data<float>(), b.data<float>(), py)) return;
+    auto e = cache.get(d.M, d.K, d.N, false, [&] { return build_matmul(d.M, d.K, d.N, ta, tb, epilogue()); });
     run_matmul(*e, a.data<float>(), b.data<float>(), py);
   }
 
@@ -250,6 +265,12 @@ class MatMulKernel final : public FastKernel {
 
   std::string name() const override { return "onednn:matmul"; }
   PackedProducts packed;  // for a constant 2-D B
+  // Fused "MatMulBias": input 2 is the constant bias (N elements, as [N] or [1, ..., 1, N]) and
+  // `act` the activation after it.
+  const Tensor* bias = nullptr;
+  const float* finite_b = nullptr;  // a constant B whose values are all finite (checked once)
+  bool bias_finite = false;
+  Epilogue epilogue;                           // bias and act, for the fused form
 
   struct Geometry {
     int64_t M = 0, K = 0, N = 0;
@@ -290,6 +311,12 @@ class MatMulKernel final : public FastKernel {
     if (a->dtype() != DType::Float || b->dtype() != DType::Float) fail(label, version, "A and B have different element types");
     Geometry g = geometry(a->shape(), b->shape());
     shape_size(g.out);
+    if (bias) {  // a form the primitive does not take runs as the nodes (fusion.h)
+      const Shape& bs = bias->shape();
+      bool row = bs.size() <= g.out.size() && bs.back() == g.N &&
+                 std::all_of(bs.begin(), bs.end() - 1, [](int64_t d) { return d == 1; });
+      if (!g.fold || !row) fail(label, version, "the fused bias " + shape_str(bs) + " is not a row of the output " + shape_str(g.out));
+    }
     return {g.out};
   }
 
@@ -300,22 +327,37 @@ class MatMulKernel final : public FastKernel {
     Geometry g = geometry(a.shape(), b.shape());
     float* py = y.data<float>();
     if (y.size() == 0) return;
-    if (g.K == 0) {
+    if (g.K == 0) {  // an empty sum: 0, plus the bias and its activation when fused
       std::memset(py, 0, static_cast<size_t>(y.size()) * sizeof(float));
+      if (bias && g.fold) {
+        const float* pbias = bias->data<float>();
+        for (int64_t i = 0; i < y.size(); ++i) py[i] += pbias[i % g.N];
+        epilogue.act.apply(py, y.size());
+      }
       return;
     }
     const float* pa = a.data<float>();
     const float* pb = b.data<float>();
     if (g.fold) {
       int64_t rows = shape_size(g.batch) * g.M;
-      if (packed.run(rows, g.K, g.N, false, false, 1.0f, false, 0.0f, pa, pb, py)) return;
-      auto e = cache.get(rows, g.K, g.N, [&] {
-        return build_matmul(rows, g.K, g.N, false, false, 1.0f, false, 0.0f);
-      });
-      return run_matmul(*e, pa, pb, py);
+      // oneDNN's activation is IEEE's only on finite data: otherwise the product with the bias,
+      // then the activation as the nodes compute it.
+      Epilogue ep = epilogue;
+      bool act = ep.act.kind != Activation::Kind::None;
+      if (act && !(bias_finite && (pb == finite_b || all_finite(pb, b.size())) && all_finite(pa, a.size()))) {
+        ep.act = Activation{};
+        act = false;
+      }
+      const float* pbias = bias ? bias->data<float>() : nullptr;
+      if (!packed.run(rows, g.K, g.N, false, false, ep, pa, pb, py, pbias)) {
+        auto e = cache.get(rows, g.K, g.N, act, [&] { return build_matmul(rows, g.K, g.N, false, false, ep); });
+        run_matmul(*e, pa, pb, py, pbias);
+      }
+      if (!act) epilogue.act.apply(py, y.size());
+      return;
     }
     // Batched: one 2-D product per batch index, operands picked by broadcasting.
-    auto e = cache.get(g.M, g.K, g.N, [&] { return build_matmul(g.M, g.K, g.N, false, false, 1.0f, false, 0.0f); });
+    auto e = cache.get(g.M, g.K, g.N, false, [&] { return build_matmul(g.M, g.K, g.N, false, false, Epilogue{}); });
     size_t r = g.batch.size();
     std::vector<int64_t> idx(r, 0);
     int64_t batches = shape_size(g.batch);
@@ -373,10 +415,8 @@ std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r) {
     try {
       auto d = k->dims(*as, *bs);
       if (d.M > 0 && d.N > 0 && d.K > 0) {
-        k->cache.get(d.M, d.K, d.N, [&] {
-          return build_matmul(d.M, d.K, d.N, k->ta, k->tb, k->alpha, k->has_c, k->beta);
-        });
-        k->packed.prepare(d.M, d.K, d.N, k->ta, k->tb, k->alpha, k->has_c, k->beta, constant_input(r, 1));
+        k->cache.get(d.M, d.K, d.N, false, [&] { return build_matmul(d.M, d.K, d.N, k->ta, k->tb, k->epilogue()); });
+        k->packed.prepare(d.M, d.K, d.N, k->ta, k->tb, k->epilogue(), constant_input(r, 1));
       }
     } catch (const Trap&) {
       return nullptr;
@@ -387,7 +427,8 @@ std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r) {
 
 std::unique_ptr<FastKernel> make_matmul_kernel(const FastKernelRequest& r) {
   const Node& node = *r.node;
-  if (node.outputs.size() != 1 || node.inputs.size() != 2) return nullptr;
+  bool fused = r.fused_pattern == "MatMulBias";
+  if (node.outputs.size() != 1 || node.inputs.size() != (fused ? 3u : 2u)) return nullptr;
   if (!has_node_input(node, 0) || !has_node_input(node, 1)) return nullptr;
   if (!(input_is_float(r, 0) || input_is_float(r, 1))) return nullptr;
   if (!float_or_unknown(r, 0) || !float_or_unknown(r, 1)) return nullptr;
@@ -397,16 +438,25 @@ std::unique_ptr<FastKernel> make_matmul_kernel(const FastKernelRequest& r) {
   auto k = std::make_unique<MatMulKernel>();
   k->label = node.label();
   k->version = r.version;
+  if (fused) {
+    // B must be 2-D (the product folds A's batch into rows) and the bias a float constant.
+    k->bias = constant_input(r, 2);
+    if (*rb != 2 || !k->bias || k->bias->dtype() != DType::Float || k->bias->rank() < 1 || !read_activation(r, k->epilogue.act))
+      return nullptr;
+    k->epilogue.bias = true;
+    k->bias_finite = all_finite(k->bias->data<float>(), k->bias->size());
+  }
+  if (const Tensor* b = constant_input(r, 1); b && b->dtype() == DType::Float && all_finite(b->data<float>(), b->size()))
+    k->finite_b = b->data<float>();
   std::optional<Shape> as = static_shape(r, 0), bs = static_shape(r, 1);
   if (as && bs && bs->size() == 2) {
     try {
       auto g = k->geometry(*as, *bs);
       int64_t rows = shape_size(g.batch) * g.M;
       if (rows > 0 && g.K > 0 && g.N > 0) {
-        k->cache.get(rows, g.K, g.N, [&] {
-          return build_matmul(rows, g.K, g.N, false, false, 1.0f, false, 0.0f);
-        });
-        k->packed.prepare(rows, g.K, g.N, false, false, 1.0f, false, 0.0f, constant_input(r, 1));
+        bool act = k->epilogue.act.kind != Activation::Kind::None;
+        k->cache.get(rows, g.K, g.N, act, [&] { return build_matmul(rows, g.K, g.N, false, false, k->epilogue); });
+        k->packed.prepare(rows, g.K, g.N, false, false, k->epilogue, constant_input(r, 1));
       }
     } catch (const Trap&) {
       return nullptr;

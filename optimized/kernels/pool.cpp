@@ -15,6 +15,7 @@
 
 #include "blocked_layout.h"
 #include "onednn_common.h"
+#include "simd_clones.h"
 
 namespace sonnx::fast {
 namespace {
@@ -272,16 +273,22 @@ void sum_blocks(const ChannelBlocks& b, const float* px, float* py) {
   }
 }
 
-// The same for channels-last X (one block of C channels), 16 channels per task.
+// The same for channels-last X (one block of C channels): each spatial position's row of channels
+// is read contiguously into per-channel sums (each channel still summed in spatial order), up to
+// 256 channels per task.
+SONNX_SIMD_CLONES void add_row(const float* p, double* sum, int64_t lanes) {
+  for (int64_t l = 0; l < lanes; ++l) sum[l] += static_cast<double>(p[l]);
+}
+
 void sum_channels_last(const ChannelBlocks& b, const float* px, float* py) {
-  const int64_t S = b.spatial, C = b.c, chunks = (C + 15) / 16;
+  constexpr int64_t kChunk = 256;
+  const int64_t S = b.spatial, C = b.c, chunks = (C + kChunk - 1) / kChunk;
 #pragma omp parallel for schedule(static) if (b.floats() > (int64_t{1} << 16))
   for (int64_t q = 0; q < b.n * chunks; ++q) {
-    int64_t n = q / chunks, c0 = (q % chunks) * 16, lanes = std::min<int64_t>(16, C - c0);
-    double sum[16] = {};
+    int64_t n = q / chunks, c0 = (q % chunks) * kChunk, lanes = std::min<int64_t>(kChunk, C - c0);
+    double sum[kChunk] = {};
     const float* p = px + n * S * C + c0;
-    for (int64_t s = 0; s < S; ++s)
-      for (int64_t l = 0; l < lanes; ++l) sum[l] += static_cast<double>(p[s * C + l]);
+    for (int64_t s = 0; s < S; ++s) add_row(p + s * C, sum, lanes);
     for (int64_t l = 0; l < lanes; ++l) py[n * C + c0 + l] = static_cast<float>(sum[l] / static_cast<double>(S));
   }
 }

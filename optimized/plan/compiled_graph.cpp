@@ -128,19 +128,25 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     for (const auto& c : implicit_inputs(first)) step.captures.push_back(add_slot(c));
     steps_.push_back(std::move(step));
   };
-  // A Constant node with a tensor `value` is a constant of the compiled graph, not a step: its
-  // value is known now, fast kernels may prepare with it (weights from Constant nodes), and no run
-  // rebuilds it.
+  // A Constant node with a tensor `value`, or an Identity of a constant (as exporters write to
+  // share a weight), is a constant of the compiled graph, not a step: its value is known now, fast
+  // kernels may prepare with it (weights from Constant nodes), and no run rebuilds it.
   std::set<const Node*> constant_nodes;
   if (options.fast_kernels)
     for (const auto& n : g.nodes) {
-      const Attribute* v = n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1 && n.attributes.size() == 1
-                               ? n.attr("value")
-                               : nullptr;
-      if (!v || v->type != Attribute::Type::Tensor || !v->t.defined()) continue;
+      if (!n.domain.empty() || n.outputs.size() != 1 || n.outputs[0].empty()) continue;
+      const Tensor* value = nullptr;
+      if (n.op_type == "Constant" && n.attributes.size() == 1) {
+        const Attribute* v = n.attr("value");
+        if (v && v->type == Attribute::Type::Tensor && v->t.defined()) value = &v->t;
+      } else if (n.op_type == "Identity" && n.inputs.size() == 1 && n.attributes.empty()) {
+        auto it = constants.find(n.inputs[0]);
+        if (it != constants.end()) value = it->second;
+      }
+      if (!value) continue;
       constant_nodes.insert(&n);
-      constants[n.outputs[0]] = &v->t;
-      const Tensor& t = v->t;
+      constants[n.outputs[0]] = value;
+      const Tensor& t = *value;
       constants_.emplace_back(add_slot(n.outputs[0]), t.dtype() == DType::String
                                                           ? Value(t)
                                                           : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));

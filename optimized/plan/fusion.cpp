@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <set>
 
 #include "reference/model/names.h"
@@ -167,8 +168,37 @@ std::vector<const Node*> x_hard_sigmoid_after(const Node& p, std::map<std::strin
   return {hs, mul};
 }
 
+bool scalar_operand(const Graph& g, const Node& n, const char* op, const std::string& y, float& v);
+
+// The Erf-based GELU as PyTorch exports it after p (output y): Div(y, √2) → Erf → Add(·, 1) →
+// Mul(y, ·) → Mul(·, 0.5), the divisor float(√2) exactly (so oneDNN's gelu_erf computes the same
+// function), y read only by the Div and the first Mul, each later intermediate only by the next
+// node. The five nodes (the divisor into req.alpha); empty otherwise.
+std::vector<const Node*> gelu_after(const Graph& g, const Node& p, std::map<std::string, int>& uses, const Readers& readers,
+                                    FastKernelRequest& req) {
+  auto [r0, r1] = two_readers(p, uses, readers);
+  if (!r0) return {};
+  const std::string& y = p.outputs[0];
+  const Node* div = r0->op_type == "Div" ? r0 : r1;
+  const Node* mul = div == r0 ? r1 : r0;
+  if (!is_binary(*div, "Div") || div->inputs[0] != y || div->inputs[1] == y || !is_binary(*mul, "Mul")) return {};
+  const Tensor* c = graph_constant(g, div->inputs[1]);
+  constexpr float sqrt2 = static_cast<float>(std::numbers::sqrt2);
+  if (!c || c->dtype() != DType::Float || c->size() != 1 || c->rank() > 1 || c->data<float>()[0] != sqrt2) return {};
+  const Node* erf = only_reader(*div, uses, readers);
+  if (!erf || erf->op_type != "Erf" || !erf->domain.empty() || erf->inputs.size() != 1 || erf->outputs.size() != 1) return {};
+  const Node* add = only_reader(*erf, uses, readers);
+  float one = 0, half = 0;
+  if (!add || !scalar_operand(g, *add, "Add", erf->outputs[0], one) || one != 1.0f) return {};
+  if (only_reader(*add, uses, readers) != mul || !reads_pair(*mul, y, add->outputs[0])) return {};
+  const Node* last = only_reader(*mul, uses, readers);
+  if (!last || !scalar_operand(g, *last, "Mul", mul->outputs[0], half) || half != 0.5f) return {};
+  req.alpha = sqrt2;
+  return {div, erf, add, mul, last};
+}
+
 // Activations that read the value twice, after the group's last node: the swish, the decomposed
-// hard swish and x·HardSigmoid(x). Joins the nodes to grp when one matches and none is taken.
+// hard swish, x·HardSigmoid(x) and the Erf-based GELU. Joins the nodes to grp when one matches and none is taken.
 void fuse_two_reader_activation(const Graph& g, std::map<std::string, int>& uses, const Readers& readers,
                                 std::set<const Node*>& taken, FusedGroup& grp) {
   const Node& last = *grp.nodes.back();
@@ -181,6 +211,8 @@ void fuse_two_reader_activation(const Graph& g, std::map<std::string, int>& uses
     req.fused_activation = "DecomposedHardSwish";
   } else if (nodes = x_hard_sigmoid_after(last, uses, readers, req); !nodes.empty()) {
     req.fused_activation = "XHardSigmoid";
+  } else if (nodes = gelu_after(g, last, uses, readers, req); !nodes.empty()) {
+    req.fused_activation = "GeluErf";
   }
   if (nodes.empty() || std::any_of(nodes.begin(), nodes.end(), [&](const Node* n) { return taken.count(n) > 0; })) return;
   grp.request = req;
@@ -239,11 +271,22 @@ bool fold_scale_shift(const Tensor& cw, const Tensor* cb, double s, double t, Te
 const Tensor* graph_constant(const Graph& g, const std::string& name) {
   for (const auto& [n, t] : g.initializers)
     if (n == name) return &t;
-  for (const auto& n : g.nodes)
-    if (n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1 && n.outputs[0] == name) {
-      const Attribute* a = n.attr("value");
+  // Identities of Identities are followed a bounded number of steps (a malformed graph may loop).
+  std::string current = name;
+  for (int depth = 0; depth < 16; ++depth) {
+    const Node* producer = nullptr;
+    for (const auto& n : g.nodes)
+      if (n.domain.empty() && n.outputs.size() == 1 && n.outputs[0] == current) producer = &n;
+    if (!producer) return nullptr;
+    if (producer->op_type == "Constant") {
+      const Attribute* a = producer->attr("value");
       return a && a->type == Attribute::Type::Tensor ? &a->t : nullptr;
     }
+    if (producer->op_type != "Identity" || producer->inputs.size() != 1) return nullptr;
+    current = producer->inputs[0];
+    for (const auto& [n, t] : g.initializers)
+      if (n == current) return &t;
+  }
   return nullptr;
 }
 
@@ -334,6 +377,26 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
         taken.insert(m);
       } else if (!m) {
         fuse_two_reader_activation(g, uses, readers, taken, grp);
+      }
+    }
+    if (fuse && n.op_type == "MatMul" && n.domain.empty()) {
+      // MatMul → Add of a constant (the bias of a Linear layer) → optionally an activation.
+      const Node* m = next_of(n);
+      if (m && is_binary(*m, "Add") && m->inputs[0] != m->inputs[1]) {
+        const std::string& bias = m->inputs[0] == n.outputs[0] ? m->inputs[1] : m->inputs[0];
+        const Tensor* b = graph_constant(g, bias);
+        if (b && b->dtype() == DType::Float && b->rank() >= 1) {
+          grp.nodes.push_back(m);
+          taken.insert(m);
+          grp.extra_inputs = {bias};
+          grp.request.fused_pattern = "MatMulBias";
+          if (const Node* a = next_of(*m); a && is_activation(g, *a, grp.request)) {
+            grp.nodes.push_back(a);
+            taken.insert(a);
+          } else if (!a) {
+            fuse_two_reader_activation(g, uses, readers, taken, grp);
+          }
+        }
       }
     }
     if (fuse && n.op_type == "ReduceMean") match_decomposed_layer_norm(g, n, uses, taken, grp);

@@ -1,12 +1,13 @@
 // Which nodes of a graph run as one step: a Conv, then optionally a BatchNormalization in inference
 // form with constant parameters or a Mul by a scalar constant and an Add of one (folded into the
-// Conv's weights and bias), an Add of a same-shaped
-// tensor and an activation (Relu, Clip with constant bounds, LeakyRelu, Elu, Sigmoid, Tanh,
-// HardSigmoid, HardSwish, the swish y * Sigmoid(y) written as a Sigmoid and a Mul that both read
-// y, the hard swish written as Add(y, 3) → Clip(0, 6) → Mul(y, ·) → Div(·, 6), or y * HardSigmoid(y)
-// written as a HardSigmoid and a Mul), becomes one fused step when each intermediate result has no other reader and is not a graph
-// output. The fast kernel may still decline the fused form;
-// then the nodes run one by one.
+// Conv's weights and bias), an Add of a same-shaped tensor and an activation (Relu, Clip with
+// constant bounds, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, the swish y * Sigmoid(y)
+// written as a Sigmoid and a Mul that both read y, the hard swish written as Add(y, 3) → Clip(0, 6)
+// → Mul(y, ·) → Div(·, 6), y * HardSigmoid(y) written as a HardSigmoid and a Mul, or the Erf-based
+// GELU written as Div(y, √2) → Erf → Add 1 → Mul y → Mul 0.5); a MatMul, then an Add of a constant
+// (a bias, request.fused_pattern "MatMulBias") and optionally one of those activations. Such a
+// group becomes one fused step when each intermediate result has no other reader and is not a
+// graph output. The fast kernel may still decline the fused form; then the nodes run one by one.
 #pragma once
 #include <map>
 #include <set>
@@ -49,8 +50,8 @@ bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const No
 bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::map<std::string, int>& uses,
                                  std::set<const Node*>& taken, FusedGroup& grp);
 
-// The value of `name` when it is an initializer of g or the output of a Constant node with a
-// tensor; null otherwise.
+// The value of `name` when it is an initializer of g, the output of a Constant node with a tensor,
+// or an Identity of one of those; null otherwise.
 const Tensor* graph_constant(const Graph& g, const std::string& name);
 
 // Every node of g in exactly one group, groups in node-list order.

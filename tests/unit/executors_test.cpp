@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <random>
 
 #include "optimized/exec/dataflow_executor.h"
@@ -284,6 +285,125 @@ std::string scalar_constant(GraphBuilder& b, const std::string& name, float v, b
   a.t = Tensor::scalar<float>(v);
   b.node("Constant", {}, {name}, {a});
   return name;
+}
+
+// A MatMul followed by the Add of a constant bias (given directly or through an Identity, as
+// exporters share weights) and an activation — Relu, or the Erf-based GELU PyTorch writes as
+// Div(√2) → Erf → Add 1 → Mul y → Mul 0.5 — is one step whose oneDNN primitive adds the bias and
+// applies the activation. A bias that is not a row of the output runs the nodes one by one; an
+// input with NaN and ±inf gives the reference's NaN positions.
+Model matmul_epilogue_model(const std::string& activation, const Shape& bias_shape, bool via_identity) {
+  GraphBuilder b;
+  b.m.graph.inputs.push_back({"X", float_type({2, 5, 16})});
+  b.node("MatMul", {"X", b.weight("W", {16, 24})}, {"m"});
+  std::string bias = b.weight("Bias", bias_shape);
+  if (via_identity) {
+    b.node("Identity", {bias}, {"bias_shared"});
+    bias = "bias_shared";
+  }
+  b.node("Add", {bias, "m"}, {"y"});
+  if (activation == "Relu") {
+    b.node("Relu", {"y"}, {"Y"});
+  } else if (activation == "Gelu") {
+    b.m.graph.initializers.emplace_back("sqrt2", Tensor::scalar<float>(static_cast<float>(std::numbers::sqrt2)));
+    b.m.graph.initializers.emplace_back("one", Tensor::scalar<float>(1.0f));
+    b.m.graph.initializers.emplace_back("half", Tensor::scalar<float>(0.5f));
+    b.node("Div", {"y", "sqrt2"}, {"d"});
+    b.node("Erf", {"d"}, {"e"});
+    b.node("Add", {"e", "one"}, {"a"});
+    b.node("Mul", {"y", "a"}, {"p"});
+    b.node("Mul", {"p", "half"}, {"Y"});
+  } else {
+    b.node("Identity", {"y"}, {"Y"});
+  }
+  b.m.graph.outputs.push_back({"Y", float_type({2, 5, 24})});
+  return b.m;
+}
+
+TEST(OptimizedExecutors, FusesTheBiasAndActivationIntoTheMatMul) {
+  struct Case {
+    std::string activation;
+    Shape bias;
+    bool via_identity;
+    size_t fused;  // nodes folded into the MatMul step, 0 when it must run unfused
+  };
+  for (const Case& c : {Case{"Gelu", {24}, false, 6}, Case{"Relu", {1, 1, 24}, true, 2}, Case{"", {24}, true, 1},
+                        Case{"Relu", {5, 1}, false, 2}}) {
+    std::string what = (c.activation.empty() ? "bias only" : c.activation) + " bias " + shape_str(c.bias);
+    Model m = matmul_epilogue_model(c.activation, c.bias, c.via_identity);
+    if (c.bias == Shape{5, 1}) m.graph.outputs[0].type = float_type({2, 5, 24});
+    CompiledModel cm(m);
+    const Step* step = nullptr;
+    for (const Step& s : cm.root().steps())
+      if (s.node->op_type == "MatMul") step = &s;
+    ASSERT_NE(step, nullptr) << what;
+    ASSERT_EQ(step->fused.size(), c.fused) << what;
+    ASSERT_TRUE(step->fast) << what;
+    NamedValues in = inputs_for(m, 5);
+    NamedValues want = Interpreter(m).run(in);
+    for (const auto& name : optimized_executor_names()) {
+      auto exec = make_executor(m, name);
+      expect_close(exec->run(in), want, name + " " + what);
+    }
+    auto linear = make_optimized_executor(m, "linear");
+    linear->run(in);
+    const auto& k = linear->kernels_run();
+    bool declines = c.bias == Shape{5, 1};  // a column, not a row: the nodes run one by one
+    EXPECT_EQ(k.count("onednn:matmul") ? k.at("onednn:matmul") : 0, declines ? 0 : 1) << what;
+    // Non-finite inputs: the activation is then computed as the nodes do, NaN where they give NaN.
+    NamedValues odd = in;
+    float* x = odd.at("X").tensor.data<float>();
+    x[0] = std::numeric_limits<float>::quiet_NaN();
+    x[17] = std::numeric_limits<float>::infinity();
+    x[40] = -std::numeric_limits<float>::infinity();
+    NamedValues want_odd = Interpreter(m).run(odd);
+    NamedValues got_odd = make_optimized_executor(m, "linear")->run(odd);
+    const Tensor& w = want_odd.at("Y").tensor;
+    const Tensor& g = got_odd.at("Y").tensor;
+    ASSERT_EQ(g.shape(), w.shape()) << what;
+    for (int64_t i = 0; i < w.size(); ++i) {
+      float a = g.data<float>()[i], e = w.data<float>()[i];
+      ASSERT_EQ(std::isnan(a), std::isnan(e)) << what << " element " << i << ": " << a << " vs " << e;
+      if (!std::isfinite(e)) EXPECT_TRUE(std::isnan(e) || a == e) << what << " element " << i;
+      else EXPECT_NEAR(a, e, 1e-5 + 1e-4 * std::fabs(e)) << what << " element " << i;
+    }
+  }
+}
+
+// The copying kernels of any element type (Where, Pad, Split) run on non-float data too, their
+// outputs allocated with the data's type: int64 and bool values through every executor.
+TEST(OptimizedExecutors, CopyingKernelsRunOnAnyElementType) {
+  GraphBuilder b;
+  auto typed = [](DType t, const Shape& s) {
+    TypeInfo ti = float_type(s);
+    ti.elem = t;
+    return ti;
+  };
+  b.m.graph.inputs.push_back({"C", typed(DType::Bool, {2, 3})});
+  b.m.graph.inputs.push_back({"X", typed(DType::Int64, {2, 3})});
+  b.m.graph.initializers.emplace_back("Y", Tensor::from_vector<int64_t>({3}, {-7, 8, 9}));
+  b.m.graph.initializers.emplace_back("pads", Tensor::from_vector<int64_t>({4}, {1, 0, 0, 2}));
+  b.m.graph.initializers.emplace_back("split", Tensor::from_vector<int64_t>({2}, {1, 4}));
+  b.node("Where", {"C", "X", "Y"}, {"w"});
+  b.node("Pad", {"w", "pads"}, {"p"});
+  b.node("Split", {"p", "split"}, {"S0", "S1"}, {int_attr("axis", 1)});
+  b.m.graph.outputs.push_back({"S0", typed(DType::Int64, {3, 1})});
+  b.m.graph.outputs.push_back({"S1", typed(DType::Int64, {3, 4})});
+  NamedValues in;
+  in["C"] = Value(Tensor::from_vector<bool>({2, 3}, {true, false, true, false, false, true}));
+  in["X"] = Value(Tensor::from_vector<int64_t>({2, 3}, {1, 2, 3, 4, 5, 6}));
+  NamedValues want = Interpreter(b.m).run(in);
+  for (const auto& name : optimized_executor_names()) {
+    NamedValues got = make_executor(b.m, name)->run(in);
+    for (const char* out : {"S0", "S1"}) {
+      ASSERT_EQ(got.at(out).tensor.dtype(), DType::Int64) << name << " " << out;
+      EXPECT_EQ(got.at(out).tensor.to_int64_vector(), want.at(out).tensor.to_int64_vector()) << name << " " << out;
+    }
+  }
+  auto linear = make_optimized_executor(b.m, "linear");
+  linear->run(in);
+  for (const char* kernel : {"fast:where", "fast:pad", "fast:split"})
+    EXPECT_EQ(linear->kernels_run().count(kernel), 1u) << kernel << " did not run";
 }
 
 // Conv → BatchNormalization → hard swish written as Add(y, 3) → Clip(0, 6) → Mul(y, ·) → Div(·, 6)
