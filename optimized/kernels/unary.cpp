@@ -17,6 +17,7 @@
 #include "blocked_layout.h"
 #include "fast_kernel.h"
 #include "onednn_common.h"
+#include "simd_clones.h"
 #include "reference/model/errors.h"
 
 namespace sonnx::fast {
@@ -125,11 +126,6 @@ double tanh_poly(double x) {
 // unchanged). They are also compiled for AVX-512 and AVX2, picked when the CPU has them (four and
 // two times the lanes). The file is compiled with -ffp-contract=off too, so no variant fuses
 // multiply-adds (AVX-512 would) and all give the same bits.
-#if defined(__x86_64__) && !defined(SONNX_NO_TARGET_CLONES)  // see CMakeLists.txt
-#define SONNX_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SONNX_SIMD_CLONES
-#endif
 SONNX_SIMD_CLONES void sigmoid_loop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(sigmoid_poly(x[i]));
 }
@@ -151,7 +147,6 @@ SONNX_SIMD_CLONES void exp_minus_loop(const float* x, double m, double* e, int64
 SONNX_SIMD_CLONES void exp_minus_each_loop(const float* x, const double* m, double* e, int64_t n) {
   for (int64_t i = 0; i < n; ++i) e[i] = exp_poly<9>(static_cast<double>(x[i]) - m[i]);
 }
-#undef SONNX_SIMD_CLONES
 
 // Runs loop(x + b, y + b, e - b) over blocks.
 void blocked(void (*loop)(const float*, float*, int64_t), const float* x, float* y, int64_t n) {
