@@ -14,28 +14,11 @@
 
 #include "fast_kernel.h"
 #include "onednn_common.h"
+#include "reference/ops/support/indexing.h"
 
 namespace sonnx::fast {
 
 namespace {
-
-// Position in [0, dim) that input coordinate i (outside [0, dim)) reads in reflect mode.
-int64_t reflect_index(int64_t i, int64_t dim) {
-  if (dim == 1) return 0;
-  int64_t period = 2 * (dim - 1);
-  int64_t m = i % period;
-  if (m < 0) m += period;
-  return m < dim ? m : period - m;
-}
-
-// Position in [0, dim) that input coordinate i reads in wrap mode: the data left after cropping
-// negative pads, [lo, hi), repeats periodically.
-int64_t wrap_index(int64_t i, int64_t dim, int64_t begin, int64_t end) {
-  int64_t lo = begin < 0 ? -begin : 0, hi = end < 0 ? dim + end : dim;
-  int64_t m = (i - lo) % (hi - lo);
-  if (m < 0) m += hi - lo;
-  return lo + m;
-}
 
 // `count` elements of `esz` bytes at dst, each a copy of `value`.
 void fill_elements(std::byte* dst, int64_t count, const std::byte* value, size_t esz) {
@@ -168,8 +151,8 @@ class PadKernel final : public FastKernel {
     if (i >= 0 && i < dim) return i;
     if (mode == "constant") return -1;
     if (mode == "edge") return std::clamp<int64_t>(i, 0, dim - 1);
-    if (mode == "wrap") return wrap_index(i, dim, begin, end);
-    return reflect_index(i, dim);
+    if (mode == "wrap") return support::pad_wrap_index(i, dim, begin, end);
+    return support::pad_reflect_index(i, dim);
   }
 
   void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {

@@ -14,24 +14,6 @@
 namespace sonnx {
 using namespace support;
 namespace {
-// Position in [0, dim) that output coordinate i - begin reads in reflect mode.
-int64_t reflect_index(int64_t i, int64_t dim) {
-  if (dim == 1) return 0;
-  int64_t period = 2 * (dim - 1);
-  int64_t m = i % period;
-  if (m < 0) m += period;
-  return m < dim ? m : period - m;
-}
-
-// Position in [0, dim) that output coordinate i - begin reads in wrap mode: the data left after
-// cropping negative pads, [lo, hi), repeats periodically.
-int64_t wrap_index(int64_t i, int64_t dim, int64_t begin, int64_t end) {
-  int64_t lo = begin < 0 ? -begin : 0, hi = end < 0 ? dim + end : dim;
-  int64_t m = (i - lo) % (hi - lo);
-  if (m < 0) m += hi - lo;
-  return lo + m;
-}
-
 Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pads, const std::string& mode,
            const Tensor& fill) {
   int64_t rank = x.rank();
@@ -68,8 +50,8 @@ Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pa
           break;
         }
         if (mode == "edge") i = std::clamp<int64_t>(i, 0, dim - 1);
-        else if (mode == "wrap") i = wrap_index(i, dim, pads[d], pads[d + idx.size()]);
-        else i = reflect_index(i, dim);
+        else if (mode == "wrap") i = pad_wrap_index(i, dim, pads[d], pads[d + idx.size()]);
+        else i = pad_reflect_index(i, dim);
       }
       src += i * in_strides[d];
     }

@@ -15,14 +15,6 @@
 namespace sonnx::testing {
 namespace {
 
-TypeInfo type_of(const Tensor& t) {
-  TypeInfo ti = float_type(t.shape());
-  ti.elem = t.dtype();
-  return ti;
-}
-
-Tensor i64(std::vector<int64_t> v) { return Tensor::from_vector<int64_t>({static_cast<int64_t>(v.size())}, v); }
-
 // One node with the given inputs (all known-typed; those listed in `constant` are constants).
 struct NodeCase {
   Node node;

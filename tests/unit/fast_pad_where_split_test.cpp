@@ -19,14 +19,6 @@
 namespace sonnx::testing {
 namespace {
 
-TypeInfo type_of(const Tensor& t) {
-  TypeInfo ti = float_type(t.shape());
-  ti.elem = t.dtype();
-  return ti;
-}
-
-Tensor i64(std::vector<int64_t> v) { return Tensor::from_vector<int64_t>({static_cast<int64_t>(v.size())}, v); }
-
 // Random elements of any fixed-width type (random bits: NaNs with payloads included), bool as 0/1.
 Tensor random_tensor(DType type, const Shape& s, std::mt19937& rng) {
   Tensor t(type, s);

@@ -15,6 +15,24 @@
 
 namespace sonnx::support {
 
+// Pad's reflect and wrap modes (reference/ops/Pad.cpp, optimized/kernels/pad.cpp): the position in
+// [0, dim) that coordinate i reads, i outside [0, dim) relative to the unpadded data. Reflect
+// mirrors without repeating the edge; wrap repeats the data left after cropping negative pads
+// (begin, end < 0), [lo, hi), periodically.
+inline int64_t pad_reflect_index(int64_t i, int64_t dim) {
+  if (dim == 1) return 0;
+  int64_t period = 2 * (dim - 1);
+  int64_t m = i % period;
+  if (m < 0) m += period;
+  return m < dim ? m : period - m;
+}
+inline int64_t pad_wrap_index(int64_t i, int64_t dim, int64_t begin, int64_t end) {
+  int64_t lo = begin < 0 ? -begin : 0, hi = end < 0 ? dim + end : dim;
+  int64_t m = (i - lo) % (hi - lo);
+  if (m < 0) m += hi - lo;
+  return lo + m;
+}
+
 // An integer-typed tensor (any integer element type) read as int64 values; traps otherwise.
 inline std::vector<int64_t> int_values(const OpContext& ctx, const Tensor& t, const std::string& what) {
   if (!is_integer(t.dtype()))
