@@ -3,8 +3,6 @@
 // memcpy (same bytes, new shape). Output shapes follow the reference kernels (reference/ops/*.cpp)
 // and every input they reject traps here with the node's label. Exact: elements are copied.
 // Large strided copies split their rows over the kernel's threads.
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -71,18 +69,7 @@ void strided_copy(const float* x, int64_t base, Shape out, std::vector<int64_t> 
       }
     }
   };
-  if (outer * n < (1 << 16) || omp_get_max_threads() == 1) return rows(0, outer);
-#pragma omp parallel
-  {
-    int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-    rows(outer * t / nt, outer * (t + 1) / nt);
-  }
-}
-
-int64_t norm_axis(const std::string& label, int64_t version, int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= rank)
-    fail(label, version, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-  return axis < 0 ? axis + rank : axis;
+  split_over_threads(outer, outer * n, rows);
 }
 
 enum class Op { Transpose, Slice, Expand, Concat, Gather, Reshape, Flatten, Squeeze, Unsqueeze, Identity };

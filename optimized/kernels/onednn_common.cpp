@@ -301,6 +301,19 @@ bool read_activation(const FastKernelRequest& r, Activation& act) {
 
 bool has_node_input(const Node& n, size_t i) { return i < n.inputs.size() && !n.inputs[i].empty(); }
 
+int64_t norm_axis(const std::string& label, int64_t version, int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    fail(label, version, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+const Tensor& copyable_input(const std::vector<const Tensor*>& in, size_t i, const std::string& label, int64_t version) {
+  const Tensor* x = arg(in, i);
+  if (!x) fail(label, version, "input " + std::to_string(i) + " is required but missing");
+  if (x->dtype() == DType::String) fail(label, version, "string data is not supported here");
+  return *x;
+}
+
 bool copyable_element_type(const FastKernelRequest& r, size_t i) {
   const TypeInfo* t = input_type(r, i);
   DType elem = constant_input(r, i) ? constant_input(r, i)->dtype() : t ? t->elem : DType::Undefined;

@@ -3,6 +3,8 @@
 // convolution/pooling (reference/ops/support/window.h, shared with the reference), and small float
 // loops.
 #pragma once
+#include <omp.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -54,6 +56,22 @@ class Attrs {
 // Throws Trap with the reference's message shape: "<node label> version <v>: <message>".
 [[noreturn]] void fail(const Node& node, int64_t version, const std::string& message);
 [[noreturn]] void fail(const std::string& label, int64_t version, const std::string& message);
+// axis in [-rank, rank) made non-negative; traps (through label/version) otherwise.
+int64_t norm_axis(const std::string& label, int64_t version, int64_t axis, int64_t rank);
+// Input i of a kernel that copies elements by their size: traps when it is missing or strings.
+const Tensor& copyable_input(const std::vector<const Tensor*>& in, size_t i, const std::string& label, int64_t version);
+
+// body(first, last) over [0, n): split evenly over the OpenMP threads when the work (`work`
+// elements) is at least 64K and there are several, else once over the whole range.
+template <class Body>
+void split_over_threads(int64_t n, int64_t work, Body body) {
+  if (work < (int64_t{1} << 16) || omp_get_max_threads() == 1) return body(int64_t{0}, n);
+#pragma omp parallel
+  {
+    int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    body(n * t / nt, n * (t + 1) / nt);
+  }
+}
 
 using support::AutoPad;
 

@@ -7,8 +7,6 @@
 // input the reference rejects traps here with the node's label. Declines string data and
 // attributes of an unexpected type (the executor gives it no strings of types unknown till run time). Large outputs
 // split their units over the kernel's threads.
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -44,12 +42,7 @@ class PadKernel final : public FastKernel {
 
   [[noreturn]] void bad(const std::string& m) const { fail(label, version, m); }
 
-  const Tensor& data(const std::vector<const Tensor*>& in) const {
-    const Tensor* x = arg(in, 0);
-    if (!x) bad("input 0 is required but missing");
-    if (x->dtype() == DType::String) bad("string data is not supported here");
-    return *x;
-  }
+  const Tensor& data(const std::vector<const Tensor*>& in) const { return copyable_input(in, 0, label, version); }
 
   std::vector<int64_t> ints(const Tensor& t, const std::string& what) const {
     if (!is_integer(t.dtype())) bad(what + " must be an integer tensor, got " + std::string(dtype_name(t.dtype())));
@@ -88,11 +81,7 @@ class PadKernel final : public FastKernel {
     if (!a) return pads;
     int64_t rank = x.rank();
     std::vector<int64_t> axes = ints(*a, "axes");
-    for (int64_t& ax : axes) {
-      if (ax < -rank || ax >= rank)
-        bad("axis " + std::to_string(ax) + " is out of range for rank " + std::to_string(rank));
-      if (ax < 0) ax += rank;
-    }
+    for (int64_t& ax : axes) ax = norm_axis(label, version, ax, rank);
     size_t n = axes.size();
     if (pads.size() != 2 * n)
       bad("pads has " + std::to_string(pads.size()) + " entries for " + std::to_string(n) + " axes, expected " +
@@ -176,13 +165,7 @@ class PadKernel final : public FastKernel {
       auto part = [&](int64_t a, int64_t b) {
         std::memcpy(py + static_cast<size_t>(a) * esz, px + static_cast<size_t>(a) * esz, static_cast<size_t>(b - a) * esz);
       };
-      if (total < (1 << 16) || omp_get_max_threads() == 1) return part(0, total);
-#pragma omp parallel
-      {
-        int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-        part(total * t / nt, total * (t + 1) / nt);
-      }
-      return;
+      return split_over_threads(total, total, part);
     }
     int64_t inner = 1;
     for (size_t d = last + 1; d < rank; ++d) inner *= os[d];
@@ -243,12 +226,7 @@ class PadKernel final : public FastKernel {
       }
     };
     int64_t units = y.size() / inner;
-    if (y.size() < (1 << 16) || omp_get_max_threads() == 1) return part(0, units);
-#pragma omp parallel
-    {
-      int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-      part(units * t / nt, units * (t + 1) / nt);
-    }
+    split_over_threads(units, y.size(), part);
   }
 };
 

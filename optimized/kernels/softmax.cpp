@@ -110,11 +110,8 @@ class SoftmaxKernel final : public FastKernel {
   }
 
  private:
-  int64_t normalized_axis(int64_t rank) const {
-    if (axis < -rank || axis >= rank)  // as the reference kernel, in every version
-      fail(label, version, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-    return axis < 0 ? axis + rank : axis;
-  }
+  // As the reference kernel, in every version.
+  int64_t normalized_axis(int64_t rank) const { return norm_axis(label, version, axis, rank); }
 
   // One contiguous line of n elements; `e` holds n doubles (Softmax only).
   void row(const float* x, float* y, int64_t n, double* e) const {

@@ -5,8 +5,6 @@
 // smaller last part; every input it rejects traps here with the node's label. Declines string
 // data (the executor gives it none of types unknown till run time), a node without outputs and
 // attributes of an unexpected type. Large outputs split their elements over the kernel's threads.
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -30,12 +28,7 @@ void copy_rows(const std::byte* src, int64_t src_stride, std::byte* dst, int64_t
       first += n;
     }
   };
-  if (total < (1 << 16) || omp_get_max_threads() == 1) return part(0, total);
-#pragma omp parallel
-  {
-    int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-    part(total * t / nt, total * (t + 1) / nt);
-  }
+  split_over_threads(total, total, part);
 }
 
 class SplitKernel final : public FastKernel {
@@ -53,18 +46,7 @@ class SplitKernel final : public FastKernel {
 
   [[noreturn]] void bad(const std::string& m) const { fail(label, version, m); }
 
-  const Tensor& data(const std::vector<const Tensor*>& in) const {
-    const Tensor* x = arg(in, 0);
-    if (!x) bad("input 0 is required but missing");
-    if (x->dtype() == DType::String) bad("string data is not supported here");
-    return *x;
-  }
-
-  int64_t norm_axis(int64_t rank) const {
-    if (axis < -rank || axis >= rank)
-      bad("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-    return axis < 0 ? axis + rank : axis;
-  }
+  const Tensor& data(const std::vector<const Tensor*>& in) const { return copyable_input(in, 0, label, version); }
 
   // The split input's values: integers (and, in version 1, floats truncated and saturated as Cast).
   std::vector<int64_t> split_input(const Tensor& s) const {
@@ -96,7 +78,7 @@ class SplitKernel final : public FastKernel {
       if (n != static_cast<int64_t>(parts))
         bad("num_outputs is " + std::to_string(n) + " but the node has " + std::to_string(parts) + " outputs");
       if (x.rank() == 0) bad("cannot split a scalar");
-      int64_t dim = x.dim(norm_axis(x.rank()));
+      int64_t dim = x.dim(norm_axis(label, version, axis, x.rank()));
       int64_t chunk = dim / n + (dim % n != 0 ? 1 : 0);
       len.assign(static_cast<size_t>(n), chunk);
       len.back() = dim - chunk * (n - 1);
@@ -106,7 +88,7 @@ class SplitKernel final : public FastKernel {
       given = true;
     }
     if (x.rank() == 0) bad("cannot split a scalar");
-    ax = norm_axis(x.rank());
+    ax = norm_axis(label, version, axis, x.rank());
     int64_t dim = x.dim(ax);
     if (!given) {
       if (dim % static_cast<int64_t>(parts) != 0)

@@ -5,8 +5,6 @@
 // reference/ops/Where.cpp (versions 9 and 16); every input it rejects traps here with the node's
 // label. Declines string data (the executor gives it none of types unknown till
 // run time). Large outputs split their elements over the kernel's threads.
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -176,12 +174,7 @@ class WhereKernel final : public FastKernel {
         }
       }
     };
-    if (total < (1 << 16) || omp_get_max_threads() == 1) return part(0, total);
-#pragma omp parallel
-    {
-      int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-      part(total * t / nt, total * (t + 1) / nt);
-    }
+    split_over_threads(total, total, part);
   }
 };
 

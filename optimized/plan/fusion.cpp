@@ -168,7 +168,17 @@ std::vector<const Node*> x_hard_sigmoid_after(const Node& p, std::map<std::strin
   return {hs, mul};
 }
 
-bool scalar_operand(const Graph& g, const Node& n, const char* op, const std::string& y, float& v);
+// The scalar of Mul/Add n (op) whose other operand is y: a finite float constant of one element
+// and rank ≤ 1; false otherwise.
+bool scalar_operand(const Graph& g, const Node& n, const char* op, const std::string& y, float& v) {
+  if (!is_binary(n, op)) return false;
+  const std::string& other = n.inputs[0] == y ? n.inputs[1] : n.inputs[0];
+  if (other == y || !reads_pair(n, y, other)) return false;
+  const Tensor* t = graph_constant(g, other);
+  if (!t || t->dtype() != DType::Float || t->size() != 1 || t->rank() > 1) return false;
+  v = t->data<float>()[0];
+  return std::isfinite(v);
+}
 
 // The Erf-based GELU as PyTorch exports it after p (output y): Div(y, √2) → Erf → Add(·, 1) →
 // Mul(y, ·) → Mul(·, 0.5), the divisor float(√2) exactly (so oneDNN's gelu_erf computes the same
@@ -198,7 +208,8 @@ std::vector<const Node*> gelu_after(const Graph& g, const Node& p, std::map<std:
 }
 
 // Activations that read the value twice, after the group's last node: the swish, the decomposed
-// hard swish, x·HardSigmoid(x) and the Erf-based GELU. Joins the nodes to grp when one matches and none is taken.
+// hard swish, x·HardSigmoid(x) and the Erf-based GELU. Joins the nodes to grp when one matches and
+// none is taken.
 void fuse_two_reader_activation(const Graph& g, std::map<std::string, int>& uses, const Readers& readers,
                                 std::set<const Node*>& taken, FusedGroup& grp) {
   const Node& last = *grp.nodes.back();
@@ -218,18 +229,6 @@ void fuse_two_reader_activation(const Graph& g, std::map<std::string, int>& uses
   grp.request = req;
   grp.nodes.insert(grp.nodes.end(), nodes.begin(), nodes.end());
   taken.insert(nodes.begin(), nodes.end());
-}
-
-// The scalar of Mul/Add n (op) whose other operand is y: a finite float constant of one element
-// and rank ≤ 1; false otherwise.
-bool scalar_operand(const Graph& g, const Node& n, const char* op, const std::string& y, float& v) {
-  if (!is_binary(n, op)) return false;
-  const std::string& other = n.inputs[0] == y ? n.inputs[1] : n.inputs[0];
-  if (other == y || !reads_pair(n, y, other)) return false;
-  const Tensor* t = graph_constant(g, other);
-  if (!t || t->dtype() != DType::Float || t->size() != 1 || t->rank() > 1) return false;
-  v = t->data<float>()[0];
-  return std::isfinite(v);
 }
 
 bool all_of_finite(const Tensor& t) {
@@ -269,11 +268,11 @@ bool fold_scale_shift(const Tensor& cw, const Tensor* cb, double s, double t, Te
 
 // The value of `name` when it is an initializer or the output of a Constant node with a tensor.
 const Tensor* graph_constant(const Graph& g, const std::string& name) {
-  for (const auto& [n, t] : g.initializers)
-    if (n == name) return &t;
   // Identities of Identities are followed a bounded number of steps (a malformed graph may loop).
   std::string current = name;
   for (int depth = 0; depth < 16; ++depth) {
+    for (const auto& [n, t] : g.initializers)
+      if (n == current) return &t;
     const Node* producer = nullptr;
     for (const auto& n : g.nodes)
       if (n.domain.empty() && n.outputs.size() == 1 && n.outputs[0] == current) producer = &n;
@@ -284,8 +283,6 @@ const Tensor* graph_constant(const Graph& g, const std::string& name) {
     }
     if (producer->op_type != "Identity" || producer->inputs.size() != 1) return nullptr;
     current = producer->inputs[0];
-    for (const auto& [n, t] : g.initializers)
-      if (n == current) return &t;
   }
   return nullptr;
 }
