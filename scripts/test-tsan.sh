@@ -15,4 +15,4 @@ cmake --build "$root/build-tsan" --target sonnx_unit_tests -j"$(nproc)"
 # OpenMP regions of our own code (see scripts/tsan.supp).
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp ${TSAN_OPTIONS:-}"
 "$root/build-tsan/tests/sonnx_unit_tests" --gtest_repeat="$repeat" \
-  --gtest_filter='ParallelExecutor.*:OptimizedExecutors.*:DataflowExecutor.*:FastKernelConv.SafeFromSeveralThreads:FastMovement.LargeCopiesOnTwoThreadsMatchTheReferenceBitwise:FastUnary.LargeTensorsSplitOverThreadsAlike:FastPadWhereSplit.OneKernelRunsOnSeveralThreadsAtOnce'
+  --gtest_filter='ParallelExecutor.*:OptimizedExecutors.*:DataflowExecutor.*:FastKernelConv.SafeFromSeveralThreads:FastMovement.LargeCopiesOnTwoThreadsMatchTheReferenceBitwise:FastUnary.LargeTensorsSplitOverThreadsAlike:FastPadWhereSplit.OneKernelRunsOnSeveralThreadsAtOnce:Views.*:FoldedShapes.*'

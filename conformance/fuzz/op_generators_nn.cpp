@@ -1,6 +1,7 @@
-// Neural-network operators: Conv, pooling, Gemm, MatMul, the normalisations, Softmax/LogSoftmax
-// and PRelu. Window sizes, strides, pads, dilations and channel counts are Z3 symbols; the output
-// size of a window operator is tied to them by ONNX's formula
+// Neural-network operators: Conv, pooling, Gemm, MatMul, the attention pattern (MatMul, Softmax,
+// MatMul), the normalisations, Softmax/LogSoftmax and PRelu. Window sizes, strides, pads,
+// dilations and channel counts are Z3 symbols; the output size of a window operator is tied to
+// them by ONNX's formula
 //   out = floor((in + pad_begin + pad_end − dilation·(kernel − 1) − 1) / stride) + 1,
 // stated without division as stride·(out − 1) ≤ span < stride·out.
 #include "generator_util.h"
@@ -115,8 +116,8 @@ bool plan_conv_transpose(GenContext& c, OpPlan& p) {
     if (c.coin(0.6)) ins.push_back(c.add_float_const({shape[1]}, {-1, 1}));
     int y = out_tensor(c, kFloat(), shape, range, {x}, "ConvTranspose");
     auto& n = c.add_node("ConvTranspose", ins, {y});
-    std::vector<int64_t> pads = pads_b;
-    pads.insert(pads.end(), pads_e.begin(), pads_e.end());
+    std::vector<int64_t> pads(pads_b.size() + pads_e.size());
+    std::copy(pads_e.begin(), pads_e.end(), std::copy(pads_b.begin(), pads_b.end(), pads.begin()));
     set_attr(n, "kernel_shape", k);
     set_attr(n, "strides", st);
     set_attr(n, "dilations", dl);
@@ -244,6 +245,62 @@ bool plan_matmul(GenContext& c, OpPlan& p) {
     double mag = tv(c, x).range.mag() * std::sqrt(static_cast<double>(K));
     int y = out_tensor(c, kFloat(), shape, {-mag, mag}, {x}, "MatMul");
     c.add_node("MatMul", {tv(c, x).name, b}, {y});
+    return true;
+  };
+  return true;
+}
+
+// Scaled dot-product attention as exporters write it (the optimized executors run it as one step,
+// optimized/plan/fusion.h): [Div or Mul of Q by a scalar] → MatMul(·, Kt) → [Div or Mul of the
+// scores by a scalar] → Softmax over the last axis → MatMul(·, V), Q an existing tensor, Kt and V
+// new inputs or constants with Q's batch dims. Kt's range keeps the scores within ±4, where the
+// softmax does not magnify the products' rounding.
+bool plan_attention(GenContext& c, OpPlan& p) {
+  int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 2; });
+  if (x < 0) return false;
+  z3::expr N = c.fresh(p, "n", 1, c.max_dim), Dv = c.fresh(p, "dv", 1, c.max_dim);
+  p.prefs.push_back(N == c.c(c.uniform(1, c.max_dim)) && Dv == c.c(c.uniform(1, c.max_dim)));
+  int64_t scale = c.uniform(0, 4);  // none, Div on Q, Mul on Q, Div on S, Mul on S
+  int64_t axis_form = c.uniform(0, 2);  // the attribute omitted, -1, rank - 1
+  bool scale_first = c.coin(), k_const = c.coin(0.3), v_const = c.coin(0.3);
+  double cv = c.uniform_real(0.25, 4);
+  p.emit = [&c, x, N, Dv, scale, axis_form, scale_first, k_const, v_const, cv](const Solution& s) {
+    const std::vector<int64_t> xs = tv(c, x).shape;
+    int64_t n = s(N), dv = s(Dv), D = xs.back(), r = static_cast<int64_t>(xs.size());
+    std::vector<int64_t> kt(xs.begin(), xs.end() - 2), v = kt, scores(xs.begin(), xs.end() - 1), out = scores;
+    kt.insert(kt.end(), {D, n});
+    v.insert(v.end(), {n, dv});
+    scores.push_back(n);
+    out.push_back(dv);
+    double qf = scale == 1 ? 1 / cv : scale == 2 ? cv : 1;  // Q's scale
+    if (!c.fits(kt) || !c.fits(v) || !c.fits(scores) || !c.fits(out) || !c.fits(Interval{-tv(c, x).range.mag() * qf, 0}))
+      return false;
+    auto operand = [&c](bool as_const, const std::vector<int64_t>& shape, Interval range) {
+      return as_const ? c.add_float_const(shape, range) : c.tensors[static_cast<size_t>(c.add_input(shape, range))].name;
+    };
+    // A Div or Mul of tensor `in` by the scalar: returns the new tensor.
+    auto scaled = [&](int in, bool div) {
+      Interval r = tv(c, in).range;
+      double f = div ? 1 / cv : cv;
+      int y = out_tensor(c, kFloat(), tv(c, in).shape, {r.lo * f, r.hi * f}, {in}, div ? "Div" : "Mul");
+      std::string k = c.add_float_const({}, {cv, cv});
+      c.add_node(div ? "Div" : "Mul", !div && scale_first ? std::vector<std::string>{k, tv(c, in).name}
+                                                          : std::vector<std::string>{tv(c, in).name, k}, {y});
+      return y;
+    };
+    int q = scale == 1 || scale == 2 ? scaled(x, scale == 1) : x;
+    double km = 4 / (static_cast<double>(D) * std::max(tv(c, q).range.mag(), 0.25));
+    std::string kname = operand(k_const, kt, {-km, km});
+    int sc = out_tensor(c, kFloat(), scores, {-4, 4}, {q}, "MatMul");
+    c.add_node("MatMul", {tv(c, q).name, kname}, {sc});
+    if (scale >= 3) sc = scaled(sc, scale == 3);
+    int pr = out_tensor(c, kFloat(), scores, {0, 1}, {sc}, "Softmax");
+    auto& softmax = c.add_node("Softmax", {tv(c, sc).name}, {pr});
+    if (axis_form > 0) set_attr(softmax, "axis", axis_form == 1 ? int64_t{-1} : r - 1);
+    Interval vr = random_range(c, false);
+    std::string vname = operand(v_const, v, vr);
+    int y = out_tensor(c, kFloat(), out, {-vr.mag(), vr.mag()}, {pr}, "MatMul");
+    c.add_node("MatMul", {tv(c, pr).name, vname}, {y});
     return true;
   };
   return true;
@@ -477,6 +534,7 @@ void add_nn_generators(std::vector<OpGenerator>& v) {
   v.push_back({"GlobalMaxPool", plan_global_pool<1>});
   v.push_back({"Gemm", plan_gemm});
   v.push_back({"MatMul", plan_matmul});
+  v.push_back({"Attention", plan_attention});
   v.push_back({"BatchNormalization", plan_batchnorm});
   v.push_back({"LayerNormalization", plan_layernorm});
   v.push_back({"InstanceNormalization", plan_instancenorm});

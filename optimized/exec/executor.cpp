@@ -77,6 +77,7 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
   std::vector<double> step_seconds(options_.profile ? g.steps().size() : 0, 0.0);
   if (options_.profile) frame.step_seconds = &step_seconds;
   std::vector<int64_t> measured;
+  std::vector<std::shared_ptr<const FoldedStep>> folded;
   if (plan_) {
     if (arena_size_ < static_cast<size_t>(plan_->arena_bytes)) {
       arena_size_ = static_cast<size_t>(plan_->arena_bytes);
@@ -88,11 +89,14 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
     // First run with this signature: run on the heap and measure every tensor, then plan.
     measured.assign(g.num_slots(), -1);
     frame.measure = &measured;
+    folded.resize(g.steps().size());
+    frame.fold_record = &folded;
   }
   frame.bind(bound);
   execute_impl(frame);
   if (!plan_) {
     auto plan = std::make_shared<MemoryPlan>(make_memory_plan(g, measured, options_.planner, needs_concurrent_plan()));
+    plan->folded = std::move(folded);
     // add_plan checks it (check_memory_plan) before any executor may use it.
     plan_ = model_->add_plan(key, std::move(plan));
     made_plan = true;

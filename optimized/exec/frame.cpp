@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "reference/interp/interpreter.h"
 #include "reference/model/errors.h"
@@ -46,6 +47,95 @@ Tensor allocate_output(Frame& f, int slot, DType type, const Shape& shape, int64
   f.storage[s] = Tensor(DType::UInt8, {bytes});
   return Tensor::view(type, shape, f.storage[s].raw());
 }
+
+// A view step (Step::is_view): its output becomes its input's bytes under the new shape when
+// those bytes outlive every reader of the output — a shared tensor (weights, copy-on-write), the
+// view group's bytes in the arena (the plan gave them the lifetime of the whole group,
+// memory_plan.md §8), or a value this frame never releases (an input, constant or outer value; a
+// graph output) when the output is not itself a graph output. Otherwise the step copies.
+std::optional<Tensor> as_view(Frame& f, const Step& step, const std::vector<const Value*>& in) {
+  int x = step.inputs[0], s = step.outputs[0];
+  const Value* v = in[0];
+  if (s < 0 || !v || !v->is_tensor() || v->tensor.dtype() == DType::String || f.layout[static_cast<size_t>(x)])
+    return std::nullopt;
+  std::vector<const Tensor*> tin;
+  for (const Value* w : in) tin.push_back(w && w->is_tensor() ? &w->tensor : nullptr);
+  Shape shape;
+  try {
+    shape = step.fast->output_shapes(tin)[0];
+  } catch (const Trap&) {
+    return std::nullopt;  // the reference reports it
+  }
+  const Tensor& t = v->tensor;
+  auto us = static_cast<size_t>(s);
+  if (f.measure) (*f.measure)[us] = static_cast<int64_t>(t.byte_size());
+  if (t.is_shared()) return t.reshaped(std::move(shape));
+  auto* bytes = const_cast<std::byte*>(t.raw());  // never written through: kernels only read inputs
+  if (f.plan && f.plan->offset[us] >= 0 && bytes == f.arena + f.plan->offset[us]) return Tensor::view(t.dtype(), std::move(shape), bytes);
+  bool kept = f.cg.producer(x) < 0 || f.cg.is_output(x);
+  if (kept && !f.cg.is_output(s)) return Tensor::view(t.dtype(), std::move(shape), bytes);
+  return std::nullopt;
+}
+
+// Shape computations (Step::foldable) are recorded by the planning run and taken from the plan by
+// later runs whose step inputs are the recorded ones: for a Shape or Size, the input's shape.
+constexpr int64_t kMaxFoldedElements = 4096;  // larger values are computed on every run
+
+Value folded_input(const Step& step, const Value* v) {
+  if (!v) return Value();
+  if (step.node->op_type != "Shape" && step.node->op_type != "Size") return *v;
+  const Shape& shape = v->tensor.shape();
+  return Value(Tensor::from_vector<int64_t>({static_cast<int64_t>(shape.size())}, shape));
+}
+
+bool small_tensor(const Value* v) { return v && v->is_tensor() && v->tensor.size() <= kMaxFoldedElements; }
+
+void record_folded(Frame& f, int i, const Step& step, const std::vector<const Value*>& in) {
+  auto rec = std::make_shared<FoldedStep>();
+  bool shape_of = step.node->op_type == "Shape" || step.node->op_type == "Size";
+  for (const Value* v : in) {
+    if (v && !v->is_tensor()) return;
+    if (v && !shape_of && !small_tensor(v)) return;
+    rec->inputs.push_back(folded_input(step, v));
+  }
+  for (int s : step.outputs) {
+    const Value* v = s >= 0 ? f.at[static_cast<size_t>(s)] : nullptr;
+    if (s >= 0 && !small_tensor(v)) return;
+    rec->outputs.push_back(v ? *v : Value());
+  }
+  (*f.fold_record)[static_cast<size_t>(i)] = std::move(rec);
+}
+
+bool take_folded(Frame& f, int i, const Step& step, const std::vector<const Value*>& in) {
+  if (!f.plan || f.plan->folded.empty()) return false;
+  const FoldedStep* rec = f.plan->folded[static_cast<size_t>(i)].get();
+  if (!rec || rec->inputs.size() != in.size()) return false;
+  for (size_t k = 0; k < in.size(); ++k) {
+    if (in[k] && !in[k]->is_tensor()) return false;
+    const Value& want = rec->inputs[k];
+    if (!in[k] || !want.is_tensor()) {
+      if (static_cast<bool>(in[k]) != want.is_tensor()) return false;
+      continue;
+    }
+    if (step.node->op_type == "Shape" || step.node->op_type == "Size") {
+      if (!(folded_input(step, in[k]).tensor == want.tensor)) return false;
+    } else if (!(in[k]->tensor == want.tensor)) {
+      return false;
+    }
+  }
+  for (size_t k = 0; k < step.outputs.size(); ++k)
+    if (step.outputs[k] >= 0) f.at[static_cast<size_t>(step.outputs[k])] = &rec->outputs[k];
+  return true;
+}
+
+// Names a step that took its outputs from the plan, in kernels_run() and profiles.
+class FoldedMarker final : public FastKernel {
+ public:
+  std::vector<Shape> output_shapes(const std::vector<const Tensor*>&) const override { throw InternalError("folded step"); }
+  void run(const std::vector<const Tensor*>&, const std::vector<Tensor*>&) const override { throw InternalError("folded step"); }
+  std::string name() const override { return "folded"; }
+};
+const FoldedMarker folded_marker;
 
 std::vector<const Value*> gather(const Frame& f, const Step& step) {
   std::vector<const Value*> in;
@@ -177,12 +267,21 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
         layouts[k] = nullptr;
       }
   };
-  bool fast = kernel != nullptr;
+  bool taken = step.foldable && take_folded(f, i, step, in);
+  bool fast = kernel != nullptr && !taken;
+  std::optional<Tensor> view = !taken && step.is_view() ? as_view(f, step, in) : std::nullopt;
+  if (view) {
+    int s = step.outputs[0];
+    f.own[static_cast<size_t>(s)] = Value(std::move(*view));
+    f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
+    fast = false;
+  }
   std::vector<const Tensor*> tin;
   std::vector<Shape> shapes;
   if (fast) {
     for (const Value* v : in) fast = fast && (!v || v->is_tensor());
-    fast = fast && in[0] && (kernel->any_element_type() || in[0]->tensor.dtype() == DType::Float);
+    DType t = in[0] ? in[0]->tensor.dtype() : DType::Undefined;
+    fast = fast && in[0] && (kernel->any_element_type() || t == DType::Float || (t == DType::Float16 && kernel->takes_float16()));
     if (kernel->any_element_type())  // they copy by element size: strings go to the reference
       for (const Value* v : in) fast = fast && !(v && v->tensor.dtype() == DType::String);
   }
@@ -217,7 +316,7 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
       f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
       f.layout[static_cast<size_t>(s)] = k < out_layouts.size() ? out_layouts[k] : nullptr;
     }
-  } else {
+  } else if (!view && !taken) {
     make_plain(false);
     std::vector<Value> out = step.fused.empty()
                                  ? run_reference(f, *step.node, step.version, step.kernel, step.opset, in, step_seed)
@@ -229,7 +328,8 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
       f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
     }
   }
-  if (f.ran) (*f.ran)[static_cast<size_t>(i)] = fast ? kernel : nullptr;
+  if (f.ran) (*f.ran)[static_cast<size_t>(i)] = fast || view ? kernel : taken ? &folded_marker : nullptr;
+  if (f.fold_record && step.foldable) record_folded(f, i, step, in);
   if (f.inject_fault && !f.inject_fault->empty()) plant_fault(f, step, *f.inject_fault);
   // Drop what no later step reads (values this frame produced; never graph outputs).
   auto release = [&](int s) {

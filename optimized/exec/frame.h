@@ -29,6 +29,8 @@ struct Frame {
   std::byte* arena = nullptr;          // with `plan`: planned tensors are views into it
   const MemoryPlan* plan = nullptr;
   std::vector<int64_t>* measure = nullptr;  // when set: record each produced tensor's bytes (-1 otherwise)
+  // When set (the planning run): per step, the record of each small foldable step (Step::foldable).
+  std::vector<std::shared_ptr<const FoldedStep>>* fold_record = nullptr;
   Interpreter* fallback = nullptr;     // runs nodes without a kernel (context-dependent function bodies)
   const std::string* inject_fault = nullptr;  // ExecutorOptions::inject_fault (test only)
   // When set (the main graph's frame): per step, the fast kernel that ran it, null when a

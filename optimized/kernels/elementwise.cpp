@@ -6,11 +6,16 @@
 // After a convolution the operands may be in its channel-blocked layout (blocked_layout.h): then,
 // when the other operand has the same layout and shape, broadcasts per channel or per (n, c), or
 // is plain of the same shape, the result is computed and kept in that layout.
+// Float16 operands (both float16) are widened to float a chunk at a time and the float result
+// rounded once to float16, as the reference computes them: bitwise its results too.
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <type_traits>
 
 #include "blocked_layout.h"
 #include "fast_kernel.h"
+#include "half_convert.h"
 #include "onednn_common.h"
 #include "reference/model/errors.h"
 
@@ -42,6 +47,32 @@ void inner(const float* a, int64_t sa, const float* b, int64_t sb, float* out, i
     for (int64_t i = 0; i < n; ++i) out[i] = apply<op>(*a, b[i]);
   else
     for (int64_t i = 0; i < n; ++i) out[i] = apply<op>(*a, *b);
+}
+
+// Floats per chunk of a float16 row (three chunks on the stack).
+constexpr int64_t kHalfChunk = 512;
+
+// inner() on float16 operands: chunks widened to float (exactly), computed by inner() and rounded
+// once to float16, which is the reference's float operation rounded to float16.
+template <BinaryOp op>
+void inner_half(const float16_t* a, int64_t sa, const float16_t* b, int64_t sb, float16_t* out, int64_t n) {
+  float fa[kHalfChunk], fb[kHalfChunk], fy[kHalfChunk];
+  if (!sa) fa[0] = static_cast<float>(*a);
+  if (!sb) fb[0] = static_cast<float>(*b);
+  for (int64_t i = 0; i < n; i += kHalfChunk) {
+    int64_t m = std::min(kHalfChunk, n - i);
+    if (sa) half_to_float(a + i, fa, m);
+    if (sb) half_to_float(b + i, fb, m);
+    inner<op>(fa, sa, fb, sb, fy, m);
+    float_to_half(fy, out + i, m);
+  }
+}
+
+// inner() for the element type T (float or float16_t).
+template <BinaryOp op, class T>
+void inner_of(const T* a, int64_t sa, const T* b, int64_t sb, T* out, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) inner<op>(a, sa, b, sb, out, n);
+  else inner_half<op>(a, sa, b, sb, out, n);
 }
 
 // How a channel-blocked operand (`main`) pairs with the other one.
@@ -106,12 +137,16 @@ void blocked_compute(const BlockedPlan& p, const float* x, const float* o, float
   else sw ? blocked_loop<op, true, 0>(p, x, o, y) : blocked_loop<op, false, 0>(p, x, o, y);
 }
 
+// One kernel per element type (Float or Float16, both operands), as declared when it was made.
 class BinaryKernel final : public FastKernel {
  public:
-  BinaryKernel(BinaryOp op, std::string label) : op_(op), label_(std::move(label)) {}
+  BinaryKernel(BinaryOp op, std::string label, int64_t version, DType elem)
+      : op_(op), label_(std::move(label)), version_(version), elem_(elem) {}
 
   std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
     if (in.size() != 2 || !in[0] || !in[1]) throw Trap(label_ + ": needs two inputs");
+    // The executor checks X's type only; operands of two types trap as in the reference.
+    if (in[0]->dtype() != in[1]->dtype()) fail(label_, version_, different_types(*in[0], *in[1]));
     const Shape &a = in[0]->shape(), &b = in[1]->shape();
     size_t r = std::max(a.size(), b.size());
     Shape out(r);
@@ -126,24 +161,27 @@ class BinaryKernel final : public FastKernel {
   }
 
   void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
-    switch (op_) {
-      case BinaryOp::Add: return compute<BinaryOp::Add>(*in[0], *in[1], *out[0]);
-      case BinaryOp::Sub: return compute<BinaryOp::Sub>(*in[0], *in[1], *out[0]);
-      case BinaryOp::Mul: return compute<BinaryOp::Mul>(*in[0], *in[1], *out[0]);
-      case BinaryOp::Div: return compute<BinaryOp::Div>(*in[0], *in[1], *out[0]);
-    }
+    if (in[0]->dtype() == DType::Float16) return run_typed<float16_t>(*in[0], *in[1], *out[0]);
+    run_typed<float>(*in[0], *in[1], *out[0]);
   }
 
   std::string name() const override { return "fast:binary"; }
 
+  bool takes_float16() const override { return elem_ == DType::Float16; }
+  DType output_dtype(const std::vector<const Tensor*>& in, size_t) const override {
+    return arg(in, 0) && in[0]->dtype() == DType::Float16 ? DType::Float16 : DType::Float;
+  }
+
   // Passes a layout through: blocked inputs are taken only when the result may be written
   // blocked too (choose_layouts asks the readers first), else the producer writes plain itself.
-  bool can_produce_blocked_output() const override { return true; }
+  // Blocked layouts are float32 only.
+  bool can_produce_blocked_output() const override { return elem_ == DType::Float; }
   bool accepts_layout(size_t i) const override { return blocked_out_ && i < 2; }
   void produce_blocked_output() override { blocked_out_ = true; }
 
   int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
     if (auto p = blocked_plan(in, layouts)) return p->b.floats() * static_cast<int64_t>(sizeof(float));
+    if (output_dtype(in, k) == DType::Float16) return shape_size(output_shapes(in).at(k)) * static_cast<int64_t>(sizeof(float16_t));
     return FastKernel::output_bytes(in, layouts, k);
   }
 
@@ -216,7 +254,24 @@ class BinaryKernel final : public FastKernel {
     return std::nullopt;
   }
 
-  template <BinaryOp op>
+  // The reference's message for operands of two element types (Add's names neither type).
+  std::string different_types(const Tensor& a, const Tensor& b) const {
+    if (op_ == BinaryOp::Add) return "inputs have different element types";
+    return "inputs have different element types (" + std::string(dtype_name(a.dtype())) + " and " +
+           std::string(dtype_name(b.dtype())) + ")";
+  }
+
+  template <class T>
+  void run_typed(const Tensor& a, const Tensor& b, Tensor& y) const {
+    switch (op_) {
+      case BinaryOp::Add: return compute<BinaryOp::Add, T>(a, b, y);
+      case BinaryOp::Sub: return compute<BinaryOp::Sub, T>(a, b, y);
+      case BinaryOp::Mul: return compute<BinaryOp::Mul, T>(a, b, y);
+      case BinaryOp::Div: return compute<BinaryOp::Div, T>(a, b, y);
+    }
+  }
+
+  template <BinaryOp op, class T>
   static void compute(const Tensor& ta, const Tensor& tb, Tensor& ty) {
     const Shape& out = ty.shape();
     if (ty.size() == 0) return;
@@ -245,9 +300,9 @@ class BinaryKernel final : public FastKernel {
       if (dims[d].fa) na *= dims[d].n;
       if (dims[d].fb) nb *= dims[d].n;
     }
-    const float* a = ta.data<float>();
-    const float* b = tb.data<float>();
-    float* y = ty.data<float>();
+    const T* a = ta.data<T>();
+    const T* b = tb.data<T>();
+    T* y = ty.data<T>();
     int64_t n_inner = dims[k - 1].n, outer = ty.size() / n_inner;
     // Rows [o0, o1) of the output, the operands' offsets walked by an odometer over the outer
     // dimensions; long outputs are split over threads in rows of about kGrain floats.
@@ -261,7 +316,7 @@ class BinaryKernel final : public FastKernel {
         ob += idx[d] * sb[d];
       }
       for (int64_t o = o0; o < o1; ++o) {
-        inner<op>(a + oa, sa[k - 1], b + ob, sb[k - 1], y + o * n_inner, n_inner);
+        inner_of<op, T>(a + oa, sa[k - 1], b + ob, sb[k - 1], y + o * n_inner, n_inner);
         for (size_t d = k - 1; d-- > 0;) {
           oa += sa[d];
           ob += sb[d];
@@ -278,7 +333,7 @@ class BinaryKernel final : public FastKernel {
 #pragma omp parallel for schedule(static)
       for (int64_t t = 0; t < tasks; ++t) {
         int64_t i0 = t * kGrain;
-        inner<op>(a + i0 * sa1, sa1, b + i0 * sb1, sb1, y + i0, std::min(kGrain, n_inner - i0));
+        inner_of<op, T>(a + i0 * sa1, sa1, b + i0 * sb1, sb1, y + i0, std::min(kGrain, n_inner - i0));
       }
       return;
     }
@@ -289,6 +344,8 @@ class BinaryKernel final : public FastKernel {
 
   BinaryOp op_;
   std::string label_;
+  int64_t version_;
+  DType elem_;  // both operands' element type: Float or Float16
   bool blocked_out_ = false;  // writes its result blocked where the operands allow
 };
 
@@ -299,9 +356,11 @@ std::unique_ptr<FastKernel> make_binary_kernel(const FastKernelRequest& r) {
   static const std::pair<const char*, BinaryOp> ops[] = {
       {"Add", BinaryOp::Add}, {"Sub", BinaryOp::Sub}, {"Mul", BinaryOp::Mul}, {"Div", BinaryOp::Div}};
   if (r.version < 7 || n.inputs.size() != 2 || n.outputs.size() != 1) return nullptr;
-  if (!input_is_float(r, 0) || !input_is_float(r, 1)) return nullptr;
+  const bool both_float = input_is_float(r, 0) && input_is_float(r, 1);
+  if (!both_float && !(input_is_half(r, 0) && input_is_half(r, 1))) return nullptr;  // mixed types: the reference traps
+  const DType elem = both_float ? DType::Float : DType::Float16;
   for (const auto& [name, op] : ops)
-    if (n.op_type == name) return std::make_unique<BinaryKernel>(op, n.label());
+    if (n.op_type == name) return std::make_unique<BinaryKernel>(op, n.label(), r.version, elem);
   return nullptr;
 }
 

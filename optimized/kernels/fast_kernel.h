@@ -25,9 +25,15 @@ class FastKernel {
   // A short name for plans and reports ("onednn:conv", ...).
   virtual std::string name() const = 0;
   // Kernels that copy elements of any type say so, and give each output's element type; the
-  // executor runs every other kernel on float32 data only, with float32 outputs.
+  // executor runs every other kernel on float32 data only (float16 too where takes_float16()).
   virtual bool any_element_type() const { return false; }
   virtual DType output_dtype(const std::vector<const Tensor*>& /*inputs*/, size_t /*k*/) const { return DType::Float; }
+  // Kernels whose one output has exactly its first input's bytes under another shape (Reshape,
+  // Flatten, Squeeze, Unsqueeze, Identity) say so: the executor may then make the output a view of
+  // the input instead of calling run (memory_plan.md §8), whatever the element type but string.
+  virtual bool output_is_input_view() const { return false; }
+  // Kernels that also compute on float16 data say so; output_dtype then gives each output's type.
+  virtual bool takes_float16() const { return false; }
 
   // Blocked layouts between kernels that agree on them (oneDNN's nChw16c and the like), so a chain
   // of convolutions does not reorder its activations at every step. A Layout is an opaque token
@@ -67,8 +73,9 @@ struct FastKernelRequest {
   float alpha = 0, beta = 0;
   bool fused_sum = false;  // the node has one extra last input added to its result before the activation
   // A group of nodes computed as one (optimized/plan/fusion*.cpp): "" none, "LayerNorm" (the
-  // decomposed layer normalization exporters write) or "MatMulBias" (MatMul → Add of a constant
-  // bias, then fused_activation, if any). `fused_nodes` are the nodes after `node`,
+  // decomposed layer normalization exporters write), "MatMulBias" (MatMul → Add of a constant
+  // bias, then fused_activation, if any) or "Attention" (MatMul → Softmax over the last axis →
+  // MatMul, with a scalar scale on the first MatMul's A or on its result). `fused_nodes` are the nodes after `node`,
   // in order; node->inputs then lists node's inputs followed by every other value the group reads.
   std::string fused_pattern;
   std::vector<const Node*> fused_nodes;

@@ -11,6 +11,7 @@ std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
   // Besides the patterns, fusion is only defined for convolutions.
   bool fused = request.fused_sum || !request.fused_activation.empty();
   if (request.fused_pattern == "LayerNorm") return fused ? nullptr : fast::make_decomposed_layer_norm_kernel(request);
+  if (request.fused_pattern == "Attention") return fused ? nullptr : fast::make_attention_kernel(request);
   if (!request.fused_pattern.empty() && request.fused_pattern != "MatMulBias") return nullptr;
   try {
     if (request.fused_pattern == "MatMulBias") return fast::make_matmul_kernel(request);

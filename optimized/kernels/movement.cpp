@@ -84,6 +84,9 @@ class MovementKernel final : public FastKernel {
   int64_t axis = 0;
 
   std::string name() const override { return "fast:movement"; }
+  bool output_is_input_view() const override {
+    return op == Op::Reshape || op == Op::Flatten || op == Op::Squeeze || op == Op::Unsqueeze || op == Op::Identity;
+  }
 
   // Concat along the channels of tensors in oneDNN's channels-last layout, or in nChw16c / nChw8c
   // with a whole number of blocks each, is a concatenation of pixels or blocks: a chain of
@@ -328,7 +331,8 @@ class MovementKernel final : public FastKernel {
 
   std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
     const Tensor* x = arg(in, 0);
-    if (!x || x->dtype() != DType::Float) bad("input 0 must be a float tensor");
+    // A view's shape does not depend on the element type (the executor makes views of any type).
+    if (!x || (x->dtype() != DType::Float && !output_is_input_view())) bad("input 0 must be a float tensor");
     const Shape& xs = x->shape();
     switch (op) {
       case Op::Transpose: return {transpose(xs).out};

@@ -340,6 +340,14 @@ bool input_is_float(const FastKernelRequest& r, size_t i) {
   return t && t->elem == DType::Float;
 }
 
+bool input_is_half(const FastKernelRequest& r, size_t i) {
+  if (const Tensor* c = constant_input(r, i)) return c->dtype() == DType::Float16;
+  const TypeInfo* t = input_type(r, i);
+  return t && t->elem == DType::Float16;
+}
+
+bool input_is_float_or_half(const FastKernelRequest& r, size_t i) { return input_is_float(r, i) || input_is_half(r, i); }
+
 std::optional<Shape> static_shape(const FastKernelRequest& r, size_t i) {
   if (const Tensor* c = constant_input(r, i)) return c->shape();
   const TypeInfo* t = input_type(r, i);

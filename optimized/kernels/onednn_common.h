@@ -113,6 +113,9 @@ struct UnaryFn {
   UnaryOp op = UnaryOp::Identity;
   float alpha = 0, beta = 0;  // LeakyRelu/Elu alpha; HardSigmoid alpha, beta; Clip lo, hi; Pow exponent
   void apply(const float* x, float* y, int64_t n) const;  // y may be x; threads when n is large
+  // The same on float16: each element widened to float (exactly), computed as apply does and
+  // rounded once to float16 (nearest-even). The Clip bounds must then be float16 values.
+  void apply_half(const float16_t* x, float16_t* y, int64_t n) const;
 };
 
 // e[i] = exp(x[i] − m) (and with m[i]) in double by unary.cpp's vectorised polynomial: relative
@@ -143,6 +146,9 @@ const TypeInfo* input_type(const FastKernelRequest& r, size_t i);
 // True when input i is known to be float32 (from constants or declared types); false if known to
 // be something else or unknown.
 bool input_is_float(const FastKernelRequest& r, size_t i);
+// The same for float16, and for either of the two (the kernels that also compute on float16).
+bool input_is_half(const FastKernelRequest& r, size_t i);
+bool input_is_float_or_half(const FastKernelRequest& r, size_t i);
 // The static shape of input i (from a constant or a static declared type), if known.
 std::optional<Shape> static_shape(const FastKernelRequest& r, size_t i);
 // The rank of input i if known.
@@ -182,6 +188,7 @@ std::unique_ptr<FastKernel> make_layer_norm_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_instance_norm_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_group_norm_kernel(const FastKernelRequest& r);
 std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRequest& r);  // fused_pattern "LayerNorm"
+std::unique_ptr<FastKernel> make_attention_kernel(const FastKernelRequest& r);  // attention.cpp: fused_pattern "Attention"
 
 // The values of float32 `p` broadcast (unidirectionally, as numpy) to the shape `target` into
 // `out`; false when p does not broadcast to it (extra leading dims of p must be 1).

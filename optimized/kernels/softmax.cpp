@@ -16,6 +16,7 @@
 
 #include "onednn_common.h"
 #include "simd_clones.h"
+#include "softmax_line.h"
 
 namespace sonnx::fast {
 
@@ -53,6 +54,13 @@ SONNX_SIMD_CLONES double line_sum(const double* e, int64_t n) {
 
 SONNX_SIMD_CLONES void scale_to_float(const double* e, double inv, float* y, int64_t n) {
   for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>(e[k] * inv);
+}
+
+// The line's maximum as a double: NaN when some x is NaN.
+double line_maximum(const float* x, int64_t n) {
+  float mf = -std::numeric_limits<float>::infinity();
+  bool nan = line_max(x, n, mf);
+  return nan ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(mf);
 }
 
 class SoftmaxKernel final : public FastKernel {
@@ -115,17 +123,11 @@ class SoftmaxKernel final : public FastKernel {
 
   // One contiguous line of n elements; `e` holds n doubles (Softmax only).
   void row(const float* x, float* y, int64_t n, double* e) const {
-    float mf = -std::numeric_limits<float>::infinity();
-    bool nan = line_max(x, n, mf);
-    double m = nan ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(mf);
+    if (!log) return softmax_line(x, y, n, e);
+    double m = line_maximum(x, n);
     exp_minus(x, m, e, n);
-    double sum = line_sum(e, n);
-    if (log) {
-      double ls = std::log(sum);
-      for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>((x[k] - m) - ls);
-      return;
-    }
-    scale_to_float(e, 1.0 / sum, y, n);
+    double ls = std::log(line_sum(e, n));
+    for (int64_t k = 0; k < n; ++k) y[k] = static_cast<float>((x[k] - m) - ls);
   }
 
   // `inner` lines of n elements with stride `inner` (element (k, i) at k * inner + i).
@@ -156,6 +158,12 @@ class SoftmaxKernel final : public FastKernel {
 };
 
 }  // namespace
+
+void softmax_line(const float* x, float* y, int64_t n, double* e) {
+  double m = line_maximum(x, n);
+  exp_minus(x, m, e, n);
+  scale_to_float(e, 1.0 / line_sum(e, n), y, n);
+}
 
 std::unique_ptr<FastKernel> make_softmax_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;

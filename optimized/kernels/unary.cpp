@@ -5,6 +5,9 @@
 // Swish and Erf use polynomials (exp_poly, erf_poly) that let the loops vectorize, at most 1 ULP
 // from the reference and almost always equal. The loops run over the buffers the executor
 // planned, split over OpenMP threads when long.
+// Float16 tensors are computed by the same float32 functions, a chunk at a time: widened to float
+// (exact), computed, rounded once to float16. The reference rounds its double result once to
+// float16, so the two agree but for a value at a float16 rounding boundary (1 ULP apart).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -16,6 +19,7 @@
 
 #include "blocked_layout.h"
 #include "fast_kernel.h"
+#include "half_convert.h"
 #include "onednn_common.h"
 #include "simd_clones.h"
 #include "reference/model/errors.h"
@@ -214,15 +218,36 @@ void UnaryFn::apply(const float* x, float* y, int64_t n) const {
   }
 }
 
+// Floats per chunk of a float16 run: its float copy stays in the L1 cache (16 KB on the stack).
+constexpr int64_t kHalfChunk = 4096;
+
+void UnaryFn::apply_half(const float16_t* x, float16_t* y, int64_t n) const {
+  for_blocks(n, [&](int64_t b, int64_t e) {
+    float buf[kHalfChunk];
+    for (int64_t i = b; i < e; i += kHalfChunk) {
+      int64_t m = std::min(kHalfChunk, e - i);
+      half_to_float(x + i, buf, m);
+      apply(buf, buf, m);  // m < kGrain: runs on this thread
+      float_to_half(buf, y + i, m);
+    }
+  });
+}
+
 namespace {
 
+// One kernel per element type (Float or Float16), as declared for X when it was made: the Clip
+// bounds and the Pow exponent are read in that type.
 class UnaryKernel final : public FastKernel {
  public:
-  UnaryKernel(UnaryFn fn, std::string label, size_t out_rank) : fn_(fn), label_(std::move(label)), out_rank_(out_rank) {}
+  UnaryKernel(UnaryFn fn, std::string label, size_t out_rank, DType elem)
+      : fn_(fn), label_(std::move(label)), out_rank_(out_rank), elem_(elem) {}
 
   std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
     const Tensor* x = arg(in, 0);
     if (!x) throw Trap(label_ + ": needs an input");
+    // The executor gives a float16 kernel float16 X only when the inferred types were right.
+    if (elem_ == DType::Float16 && x->dtype() != DType::Float16)
+      throw InternalError(label_ + ": a float16 kernel given " + std::string(dtype_name(x->dtype())));
     Shape s = x->shape();
     // Pow's scalar exponent of a higher rank adds leading 1s (multidirectional broadcasting).
     if (s.size() < out_rank_) s.insert(s.begin(), out_rank_ - s.size(), 1);
@@ -230,21 +255,30 @@ class UnaryKernel final : public FastKernel {
   }
 
   void run(const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) const override {
+    if (elem_ == DType::Float16) return fn_.apply_half(in[0]->data<float16_t>(), out[0]->data<float16_t>(), out[0]->size());
     fn_.apply(in[0]->data<float>(), out[0]->data<float>(), out[0]->size());
   }
 
   std::string name() const override { return "fast:unary"; }
 
+  bool takes_float16() const override { return elem_ == DType::Float16; }
+  DType output_dtype(const std::vector<const Tensor*>& in, size_t) const override {
+    const Tensor* x = arg(in, 0);
+    return x && x->dtype() == DType::Float16 ? DType::Float16 : DType::Float;
+  }
+
   // A channel-blocked X gives Y in its layout: the function runs over the whole buffer (padding
   // lanes included, then zeroed again).
   // Passes a layout through: blocked inputs are taken only when the result may be written
   // blocked too (choose_layouts asks the readers first), else the producer writes plain itself.
-  bool can_produce_blocked_output() const override { return true; }
+  // Blocked layouts are float32 only.
+  bool can_produce_blocked_output() const override { return elem_ == DType::Float; }
   bool accepts_layout(size_t i) const override { return blocked_out_ && i == 0; }
   void produce_blocked_output() override { blocked_out_ = true; }
 
   int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
     if (auto b = blocked(in, layouts)) return b->floats() * static_cast<int64_t>(sizeof(float));
+    if (output_dtype(in, k) == DType::Float16) return shape_size(output_shapes(in).at(k)) * static_cast<int64_t>(sizeof(float16_t));
     return FastKernel::output_bytes(in, layouts, k);
   }
 
@@ -274,30 +308,47 @@ class UnaryKernel final : public FastKernel {
   UnaryFn fn_;
   std::string label_;
   size_t out_rank_;
+  DType elem_;  // X's element type: Float or Float16
   bool blocked_out_ = false;  // writes Y blocked when X is
 };
 
-// A Clip bound: the float attribute before version 11, a constant scalar input from 11 on.
-bool clip_bound(const FastKernelRequest& r, Attrs& a, size_t i, float def, float& out) {
+// A constant scalar of element type `elem` (Float or Float16) as a float, if input i is one.
+std::optional<float> constant_scalar(const FastKernelRequest& r, size_t i, DType elem) {
+  const Tensor* t = constant_input(r, i);
+  if (!t || t->dtype() != elem || t->size() != 1) return std::nullopt;
+  return elem == DType::Float16 ? static_cast<float>(t->data<float16_t>()[0]) : t->data<float>()[0];
+}
+
+// A Clip bound: the float attribute before version 11, a constant scalar input of X's type from
+// 11 on. For float16 the reference rounds an attribute to float16 (float's lowest and max, the
+// defaults, become ±inf) and an omitted input is ±65504, float16's largest finite value.
+bool clip_bound(const FastKernelRequest& r, Attrs& a, size_t i, DType elem, float& out) {
+  const bool half = elem == DType::Float16, lower = i == 1;
+  const float float_def = lower ? std::numeric_limits<float>::lowest() : std::numeric_limits<float>::max();
   if (r.version < 11) {
-    out = a.f(i == 1 ? "min" : "max", def);
+    out = a.f(lower ? "min" : "max", float_def);
+    if (half) out = static_cast<float>(float16_t(out));
     return a.ok();
   }
   if (!has_node_input(*r.node, i)) {
-    out = def;
+    out = !half ? float_def : lower ? -65504.0f : 65504.0f;
     return true;
   }
-  const Tensor* t = constant_input(r, i);
-  if (!t || t->dtype() != DType::Float || t->size() != 1) return false;  // the reference reports bad ones
-  out = t->data<float>()[0];
-  return true;
+  std::optional<float> v = constant_scalar(r, i, elem);  // the reference reports bad ones
+  if (v) out = *v;
+  return v.has_value();
 }
 
-// The function for a Pow node whose exponent is a constant float scalar (version 7 on).
-bool pow_fn(const FastKernelRequest& r, UnaryFn& fn, size_t& out_rank) {
+// The function for a Pow node whose exponent is a constant scalar (version 7 on): float for a
+// float X; for a float16 X float16, or float from version 12 on (the reference then allows other
+// exponent types; before, it traps on them).
+bool pow_fn(const FastKernelRequest& r, DType elem, UnaryFn& fn, size_t& out_rank) {
   const Tensor* e = constant_input(r, 1);
-  if (r.version < 7 || r.node->inputs.size() != 2 || !e || e->dtype() != DType::Float || e->size() != 1) return false;
-  float p = e->data<float>()[0];
+  if (r.version < 7 || r.node->inputs.size() != 2 || !e) return false;
+  std::optional<float> exponent = constant_scalar(r, 1, elem);
+  if (!exponent && elem == DType::Float16 && r.version >= 12) exponent = constant_scalar(r, 1, DType::Float);
+  if (!exponent) return false;
+  float p = *exponent;
   fn.op = p == 2.0f ? UnaryOp::Square : p == 0.5f ? UnaryOp::PowHalf : p == 1.0f ? UnaryOp::Identity : UnaryOp::Pow;
   fn.alpha = p;
   out_rank = static_cast<size_t>(e->rank());
@@ -311,7 +362,8 @@ void exp_minus_each(const float* x, const double* m, double* e, int64_t n) { exp
 
 std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
-  if (n.outputs.size() != 1 || !has_node_input(n, 0) || !input_is_float(r, 0)) return nullptr;
+  if (n.outputs.size() != 1 || !has_node_input(n, 0) || !input_is_float_or_half(r, 0)) return nullptr;
+  const DType elem = input_is_float(r, 0) ? DType::Float : DType::Float16;
   static const std::pair<const char*, UnaryOp> plain[] = {
       {"Relu", UnaryOp::Relu},       {"Neg", UnaryOp::Neg},   {"Abs", UnaryOp::Abs},   {"Sigmoid", UnaryOp::Sigmoid},
       {"Tanh", UnaryOp::Tanh},       {"Erf", UnaryOp::Erf},   {"Exp", UnaryOp::Exp},   {"Log", UnaryOp::Log},
@@ -343,13 +395,12 @@ std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r) {
     found = true;
   } else if (op == "Clip" && n.inputs.size() <= (r.version < 11 ? 1u : 3u)) {
     fn.op = UnaryOp::Clip;
-    found = clip_bound(r, a, 1, std::numeric_limits<float>::lowest(), fn.alpha) &&
-            clip_bound(r, a, 2, std::numeric_limits<float>::max(), fn.beta);
+    found = clip_bound(r, a, 1, elem, fn.alpha) && clip_bound(r, a, 2, elem, fn.beta);
   } else if (op == "Pow") {
-    found = pow_fn(r, fn, out_rank);
+    found = pow_fn(r, elem, fn, out_rank);
   }
   if (!found || !a.ok()) return nullptr;
-  return std::make_unique<UnaryKernel>(fn, n.label(), out_rank);
+  return std::make_unique<UnaryKernel>(fn, n.label(), out_rank, elem);
 }
 
 }  // namespace sonnx::fast

@@ -44,6 +44,7 @@ CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOp
   for (int s : output_slots_) is_output_[static_cast<size_t>(s)] = 1;
   build_dependencies();
   choose_layouts();
+  mark_foldable();
   // In every build: the model's well-formedness as the schedule sees it (a Trap: a model run
   // without the check may break it), then the tables the executors use against the steps (an
   // InternalError: a bug here).
@@ -186,6 +187,26 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     }
     // The fast kernel declined the fused form: run the nodes one by one.
     for (const Node* m : group.nodes) add_step(make_step(*m, {}, {}, "", {}), "", {});
+  }
+}
+
+void CompiledGraph::mark_foldable() {
+  std::vector<char> known(num_slots(), 0);  // constants and outputs of foldable steps
+  for (const auto& [s, v] : constants_) known[static_cast<size_t>(s)] = 1;
+  for (int s : input_slots_) known[static_cast<size_t>(s)] = 0;  // an input given at run time overrides its default
+  for (Step& step : steps_) {
+    const Node& n = *step.node;
+    bool deterministic = step.fused.empty() && !step.folded && step.captures.empty() && step.kernel &&
+                         step.kernel->accuracy != Accuracy::Random && n.domain.empty();
+    for (const auto& a : n.attributes)
+      deterministic = deterministic && a.type != Attribute::Type::Graph && a.type != Attribute::Type::Graphs;
+    bool shape_of = (n.op_type == "Shape" || n.op_type == "Size") && step.inputs.size() == 1;
+    bool from_known = !step.inputs.empty();
+    for (int s : step.inputs) from_known = from_known && (s < 0 || known[static_cast<size_t>(s)]);
+    step.foldable = deterministic && (shape_of || from_known);
+    if (step.foldable)
+      for (int s : step.outputs)
+        if (s >= 0) known[static_cast<size_t>(s)] = 1;
   }
 }
 

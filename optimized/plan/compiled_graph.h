@@ -39,7 +39,16 @@ struct Step {
   std::vector<int> outputs;  // slot per output, -1 when omitted
   std::vector<int> captures; // slots of values its subgraphs read from this scope
   bool blocked_output = false;  // its output stays in the fast kernel's blocked layout (choose_layouts)
+  // A shape computation: a Shape or Size, or a deterministic step reading only constants and
+  // outputs of such steps. Its outputs are a function of the shapes the Shape and Size steps read,
+  // so the memory plan (one per input-shape signature) records them from the planning run, and a
+  // later run whose step inputs are the recorded ones takes the recorded outputs (frame.cpp).
+  bool foldable = false;
   std::string label() const;
+  // Its one output may be a view of its first input (FastKernel::output_is_input_view).
+  bool is_view() const {
+    return fast && fast->output_is_input_view() && fused.empty() && !inputs.empty() && outputs.size() == 1;
+  }
 };
 
 class CompiledGraph {
@@ -88,6 +97,7 @@ class CompiledGraph {
   void build_steps(const Model& model, const CompileOptions& options);
   void build_dependencies();
   void choose_layouts();
+  void mark_foldable();
 
   const Model* model_;
   CompileOptions options_;

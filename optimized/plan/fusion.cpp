@@ -364,7 +364,9 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
       if (m && m->op_type == "Add" && m->domain.empty() && m->inputs.size() == 2 && m->inputs[0] != m->inputs[1] &&
           !m->attr("broadcast")) {
         grp.request.fused_sum = true;
-        grp.sum_input = m->inputs[0] == n.outputs[0] ? m->inputs[1] : m->inputs[0];
+        // The Add reads the Conv's result: the Conv's output, or the last folded node's.
+        const std::string& y = grp.folded.empty() ? n.outputs[0] : grp.folded.back()->outputs[0];
+        grp.sum_input = m->inputs[0] == y ? m->inputs[1] : m->inputs[0];
         grp.nodes.push_back(m);
         taken.insert(m);
         m = next_of(*m);
@@ -376,7 +378,9 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
         fuse_two_reader_activation(g, uses, readers, taken, grp);
       }
     }
-    if (fuse && n.op_type == "MatMul" && n.domain.empty()) {
+    if (fuse && (n.op_type == "Div" || n.op_type == "Mul" || n.op_type == "MatMul") && n.domain.empty())
+      match_attention(g, n, uses, taken, grp);
+    if (fuse && n.op_type == "MatMul" && n.domain.empty() && grp.nodes.size() == 1) {
       // MatMul → Add of a constant (the bias of a Linear layer) → optionally an activation.
       const Node* m = next_of(n);
       if (m && is_binary(*m, "Add") && m->inputs[0] != m->inputs[1]) {

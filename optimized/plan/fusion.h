@@ -5,9 +5,12 @@
 // written as a Sigmoid and a Mul that both read y, the hard swish written as Add(y, 3) → Clip(0, 6)
 // → Mul(y, ·) → Div(·, 6), y * HardSigmoid(y) written as a HardSigmoid and a Mul, or the Erf-based
 // GELU written as Div(y, √2) → Erf → Add 1 → Mul y → Mul 0.5); a MatMul, then an Add of a constant
-// (a bias, request.fused_pattern "MatMulBias") and optionally one of those activations. Such a
-// group becomes one fused step when each intermediate result has no other reader and is not a
-// graph output. The fast kernel may still decline the fused form; then the nodes run one by one.
+// (a bias, request.fused_pattern "MatMulBias") and optionally one of those activations; scaled
+// dot-product attention, MatMul(Q, Kt) → Softmax over the last axis → MatMul(·, V) with Q or the
+// scores optionally divided or multiplied by a scalar constant ("Attention": one step that holds
+// only a block of rows of the scores at a time). Such a group becomes one fused step when each
+// intermediate result has no other reader and is not a graph output. The fast kernel may still
+// decline the fused form; then the nodes run one by one.
 #pragma once
 #include <map>
 #include <set>
@@ -49,6 +52,15 @@ bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const No
 // true. fusion_layernorm.cpp.
 bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::map<std::string, int>& uses,
                                  std::set<const Node*>& taken, FusedGroup& grp);
+
+// Scaled dot-product attention starting at `first`: [Div or Mul of Q by a float constant of one
+// element] → MatMul(·, Kt) → [Div or Mul of the scores by such a constant, when Q is not scaled]
+// → Softmax → MatMul(·, V), each intermediate read only by the next node and not a graph output.
+// On a match fills `grp` (nodes, request.fused_pattern "Attention", extra_inputs: what the later
+// nodes read besides the intermediates), marks the nodes taken and returns true.
+// fusion_attention.cpp.
+bool match_attention(const Graph& g, const Node& first, const std::map<std::string, int>& uses, std::set<const Node*>& taken,
+                     FusedGroup& grp);
 
 // The value of `name` when it is an initializer of g, the output of a Constant node with a tensor,
 // or an Identity of one of those; null otherwise.

@@ -17,13 +17,10 @@ namespace {
 struct Conflicts {
   const CompiledGraph& g;
   const MemoryPlan& p;
-  // The steps that must be over before another value may reuse this slot's bytes.
-  std::vector<int> ends(int s) const {
-    const auto& r = g.readers(s);
-    return r.empty() ? std::vector<int>{g.producer(s)} : r;
-  }
+  // Per placed value: the steps that must be over before another value may reuse its bytes.
+  const std::vector<std::vector<int>>& ends;
   bool before(int a, int b) const {  // a is dead before b is written, in every schedule
-    for (int e : ends(a))
+    for (int e : ends[static_cast<size_t>(a)])
       if (!g.precedes(e, g.producer(b))) return false;
     return true;
   }
@@ -38,6 +35,20 @@ int64_t align(int64_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * 
 
 }  // namespace
 
+std::vector<int> view_groups(const CompiledGraph& g, const std::function<bool(int, int)>& shares) {
+  std::vector<int> root(g.num_slots(), -1);
+  for (const Step& step : g.steps()) {
+    if (!step.is_view()) continue;
+    int x = step.inputs[0], s = step.outputs[0];
+    if (x < 0 || s < 0 || g.producer(x) < 0 || g.steps()[static_cast<size_t>(g.producer(x))].blocked_output ||
+        !shares(x, s))
+      continue;
+    int r = root[static_cast<size_t>(x)];
+    root[static_cast<size_t>(s)] = r >= 0 ? r : x;
+  }
+  return root;
+}
+
 MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& tensor_bytes, Planner planner,
                             bool concurrent) {
   MemoryPlan p;
@@ -48,16 +59,33 @@ MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& 
   p.bytes.assign(m, 0);
   p.first.assign(m, -1);
   p.last.assign(m, -1);
-  std::vector<int> placed;  // slots in the arena
+  std::vector<char> in_arena(m, 0);
   for (size_t s = 0; s < m; ++s) {
     int prod = g.producer(static_cast<int>(s));
     if (prod < 0 || g.is_output(static_cast<int>(s)) || tensor_bytes[s] < 0) continue;
+    in_arena[s] = 1;
     p.bytes[s] = align(tensor_bytes[s]);
     p.first[s] = prod;
     p.last[s] = prod;
     for (int r : g.readers(static_cast<int>(s))) p.last[s] = std::max<int64_t>(p.last[s], r);
-    placed.push_back(static_cast<int>(s));
   }
+  // A view group is placed as its first value, with the bytes and lifetime of the whole group.
+  std::vector<int> view_of =
+      view_groups(g, [&](int x, int s) { return in_arena[static_cast<size_t>(x)] && in_arena[static_cast<size_t>(s)]; });
+  std::vector<std::vector<int>> ends(m);  // per placed value: its group's readers (or producers)
+  for (size_t s = 0; s < m; ++s) {
+    if (!in_arena[s]) continue;
+    int r = view_of[s];
+    auto root = r >= 0 ? static_cast<size_t>(r) : s;
+    p.bytes[root] = std::max(p.bytes[root], p.bytes[s]);
+    p.last[root] = std::max(p.last[root], p.last[s]);
+    const auto& readers = g.readers(static_cast<int>(s));
+    if (readers.empty()) ends[root].push_back(g.producer(static_cast<int>(s)));
+    ends[root].insert(ends[root].end(), readers.begin(), readers.end());
+  }
+  std::vector<int> placed;  // slots in the arena with bytes of their own
+  for (size_t s = 0; s < m; ++s)
+    if (in_arena[s] && view_of[s] < 0) placed.push_back(static_cast<int>(s));
   std::vector<int64_t> sizes, first, last;
   for (int s : placed) {
     sizes.push_back(p.bytes[static_cast<size_t>(s)]);
@@ -72,10 +100,12 @@ MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& 
   } else if (!concurrent) {
     offsets = plan_offsets_for_intervals(planner, sizes, first, last);
   } else {
-    Conflicts c{g, p};
+    Conflicts c{g, p, ends};
     offsets = plan_offsets(planner, sizes, first, [&](size_t a, size_t b) { return c(placed[a], placed[b]); });
   }
   for (size_t k = 0; k < placed.size(); ++k) p.offset[static_cast<size_t>(placed[k])] = offsets[k];
+  for (size_t s = 0; s < m; ++s)
+    if (view_of[s] >= 0) p.offset[s] = p.offset[static_cast<size_t>(view_of[s])];
   p.arena_bytes = arena_size(sizes, offsets);
   p.lower_bound_bytes = live_lower_bound(sizes, first, last, static_cast<int64_t>(g.steps().size()));
   return p;
@@ -161,7 +191,24 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
     if (f.producer[s] < 0) return name + " is in the arena but no step produces it";
     if (p.offset[s] % kArenaAlignment != 0) return name + " is not aligned";
     if (p.bytes[s] < 0 || p.offset[s] + p.bytes[s] > p.arena_bytes) return name + " does not fit in the arena";
-    placed.push_back(static_cast<int>(s));
+  }
+  // The output of a view step at its input's offset shares its bytes (§8): the group is one value,
+  // with the bytes of its largest member, alive from its first producer to every member's last reader.
+  std::vector<int> view_of = view_groups(g, [&](int x, int s) {
+    auto ux = static_cast<size_t>(x), us = static_cast<size_t>(s);
+    return p.offset[ux] >= 0 && p.offset[us] == p.offset[ux];
+  });
+  std::vector<int64_t> bytes = p.bytes;
+  for (size_t s = 0; s < m; ++s) {
+    auto r = static_cast<size_t>(view_of[s]);
+    if (p.offset[s] < 0) continue;
+    if (view_of[s] < 0) {
+      placed.push_back(static_cast<int>(s));
+      continue;
+    }
+    bytes[r] = std::max(bytes[r], bytes[s]);
+    f.ends[r].insert(f.ends[r].end(), f.ends[s].begin(), f.ends[s].end());
+    f.last_reader[r] = std::max({f.last_reader[r], f.last_reader[s], f.producer[s]});
   }
   // Two placed values conflict when both may be live at once: with a sequential plan, when their
   // lifetimes [producer, last reader] in the schedule intersect (memory_plan.mlw, Plan.conflict);
@@ -187,7 +234,7 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
   };
   // Byte ranges [off, off + bytes) apart (memory_plan.mlw, Plan.separated).
   auto separated = [&](size_t a, size_t b) {
-    return p.offset[a] + p.bytes[a] <= p.offset[b] || p.offset[b] + p.bytes[b] <= p.offset[a];
+    return p.offset[a] + bytes[a] <= p.offset[b] || p.offset[b] + bytes[b] <= p.offset[a];
   };
   if (!p.concurrent) {
     // Sweep over the steps: values enter at their producer's step and leave after their last
@@ -198,7 +245,7 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
     std::sort(by_first.begin(), by_first.end(), [&](int a, int b) { return f.producer[static_cast<size_t>(a)] < f.producer[static_cast<size_t>(b)]; });
     std::sort(by_last.begin(), by_last.end(), [&](int a, int b) { return last(static_cast<size_t>(a)) < last(static_cast<size_t>(b)); });
     using Key = std::tuple<int64_t, int64_t, int>;  // offset, end, slot
-    auto key = [&](size_t s) { return Key{p.offset[s], p.offset[s] + p.bytes[s], static_cast<int>(s)}; };
+    auto key = [&](size_t s) { return Key{p.offset[s], p.offset[s] + bytes[s], static_cast<int>(s)}; };
     std::set<Key> live;
     size_t gone = 0;
     for (int entering : by_first) {
@@ -210,7 +257,7 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
         auto before = static_cast<size_t>(std::get<2>(*std::prev(it)));
         if (!separated(before, v)) return overlap_error(before, v);
       }
-      for (; it != live.end() && std::get<0>(*it) < p.offset[v] + p.bytes[v]; ++it)
+      for (; it != live.end() && std::get<0>(*it) < p.offset[v] + bytes[v]; ++it)
         if (!separated(static_cast<size_t>(std::get<2>(*it)), v)) return overlap_error(static_cast<size_t>(std::get<2>(*it)), v);
       live.insert(key(v));
     }
@@ -221,7 +268,7 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
       auto a = static_cast<size_t>(placed[i]);
       for (size_t j = i + 1; j < placed.size(); ++j) {
         auto b = static_cast<size_t>(placed[j]);
-        if (p.offset[b] >= p.offset[a] + p.bytes[a]) break;  // sorted: no later value starts inside a
+        if (p.offset[b] >= p.offset[a] + bytes[a]) break;  // sorted: no later value starts inside a
         if (!separated(a, b) && conflict(a, b)) return overlap_error(a, b);
       }
     }

@@ -3,6 +3,8 @@
 // sequences and optionals are not in the arena.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "compiled_graph.h"
@@ -12,6 +14,13 @@ namespace sonnx {
 
 constexpr int64_t kArenaAlignment = 64;  // bytes; every offset and planned size is a multiple
 
+// A foldable step (Step::foldable) as the planning run computed it: what it read (of a Shape or
+// Size, only the shape) and what it produced.
+struct FoldedStep {
+  std::vector<Value> inputs;
+  std::vector<Value> outputs;
+};
+
 struct MemoryPlan {
   Planner planner = Planner::GreedyBySize;
   bool concurrent = false;          // safe for any schedule, including concurrent steps
@@ -20,7 +29,15 @@ struct MemoryPlan {
   std::vector<int64_t> first, last; // per slot: lifetime in steps of the schedule (-1: not placed)
   int64_t arena_bytes = 0;
   int64_t lower_bound_bytes = 0;    // max over steps of the bytes live at that step
+  // per step: the foldable step's record from the planning run, null when it is not kept
+  std::vector<std::shared_ptr<const FoldedStep>> folded;
 };
+
+// View groups (spec/memory_plan.md §8): per slot, the first value of its group, or -1 when it is
+// not the output of a view step (Step::is_view) whose input is in a plain layout and `shares` it:
+// shares(x, s) says whether the output s may take the bytes of the input x. A group is one value
+// of the theory: its bytes are its first value's, its lifetime the union of its members'.
+std::vector<int> view_groups(const CompiledGraph& g, const std::function<bool(int, int)>& shares);
 
 // `tensor_bytes[s]`: the bytes of slot s's tensor as produced on a run with this signature, or -1
 // when it is not a tensor that can live in the arena. With `concurrent`, two values conflict

@@ -3,7 +3,9 @@
 // random generated graphs, and on the same plans corrupted: one value moved onto another, a
 // lifetime shortened and the offsets re-planned for it, an offset moved at random. Lifetimes for the
 // oracle are computed here, by the definition of spec/memory_plan.md §1 (first: the producing
-// step; last: the last reading step, or first), independently of the check's own walk.
+// step; last: the last reading step, or first), independently of the check's own walk; the
+// outputs of view steps placed at their input's offset join its value (§8).
+#include <map>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -30,6 +32,18 @@ struct Placed {
 Placed placed_values(const CompiledGraph& g, const MemoryPlan& p) {
   Placed v;
   const auto& steps = g.steps();
+  // §8: the output of a view step placed at its (plain) input's offset is its input's value.
+  std::vector<int> value_of(p.offset.size());
+  for (size_t s = 0; s < value_of.size(); ++s) value_of[s] = static_cast<int>(s);
+  for (const Step& st : steps) {
+    if (!st.is_view() || st.inputs[0] < 0 || st.outputs[0] < 0) continue;
+    auto x = static_cast<size_t>(st.inputs[0]), y = static_cast<size_t>(st.outputs[0]);
+    bool plain = true;
+    for (const Step& q : steps)
+      for (int o : q.outputs) plain = plain && !(o == st.inputs[0] && q.blocked_output);
+    if (plain && p.offset[x] >= 0 && p.offset[y] == p.offset[x]) value_of[y] = value_of[x];
+  }
+  std::map<int, size_t> index;  // a value of the theory -> its position in v
   for (size_t s = 0; s < p.offset.size(); ++s) {
     if (p.offset[s] < 0) continue;
     int slot = static_cast<int>(s);
@@ -43,11 +57,19 @@ Placed placed_values(const CompiledGraph& g, const MemoryPlan& p) {
         if (r == slot) last = static_cast<int64_t>(i);
     }
     if (last < first) last = first;  // a value read by no step lives at its producer's step
-    v.slot.push_back(slot);
-    v.first.push_back(first);
-    v.last.push_back(last);
-    v.size.push_back(p.bytes[s]);
-    v.off.push_back(p.offset[s]);
+    auto [it, fresh] = index.try_emplace(value_of[s], v.slot.size());
+    if (fresh) {
+      v.slot.push_back(slot);
+      v.first.push_back(first);
+      v.last.push_back(last);
+      v.size.push_back(p.bytes[s]);
+      v.off.push_back(p.offset[s]);
+    } else {  // a member of a view group: the group lives from its first producer to its last reader
+      size_t k = it->second;
+      v.first[k] = std::min(v.first[k], first);
+      v.last[k] = std::max(v.last[k], last);
+      v.size[k] = std::max(v.size[k], p.bytes[s]);
+    }
   }
   return v;
 }

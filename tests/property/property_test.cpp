@@ -150,7 +150,7 @@ TEST(FuzzGenerator, ReachesEveryFastKernel) {
                              "fast:averagepool", "fast:globalaveragepool", "fast:batchnorm", "fast:binary",
                              "fast:movement", "fast:resize", "fast:softmax", "fast:logsoftmax", "fast:reduce",
                              "fast:layernorm", "fast:instancenorm", "fast:groupnorm", "fast:layernorm-nodes",
-                             "fast:unary", "fast:split", "fast:pad", "fast:where"})
+                             "fast:unary", "fast:split", "fast:pad", "fast:where", "fast:attention"})
     EXPECT_GE(reached[kernel], 1) << kernel << " is never reached by the fuzzer's graphs";
 }
 

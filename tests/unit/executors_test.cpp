@@ -235,6 +235,25 @@ TEST(OptimizedExecutors, FoldsAnInferenceBatchNormalizationIntoTheConv) {
   EXPECT_EQ(CompiledModel(b.m).root().steps()[0].folded, nullptr);
 }
 
+// A residual block as torchvision's MBConv exports it: Conv → BatchNormalization → Add(bn, skip),
+// the folded node's output first: the fused step adds the skip input, not its own intermediate.
+TEST(OptimizedExecutors, FusesTheResidualAddAfterAFoldedBatchNormalization) {
+  GraphBuilder b;
+  b.m.graph.inputs.push_back({"X", float_type({1, 4, 5, 5})});
+  b.node("Conv", {"X", b.weight("W", {4, 4, 3, 3})}, {"c"}, {ints_attr("pads", {1, 1, 1, 1})});
+  Tensor var = testing::random_float_tensor({4}, b.rng, 0.5f, 2.0f);
+  b.m.graph.initializers.emplace_back("var", var);
+  b.node("BatchNormalization", {"c", b.weight("scale", {4}), b.weight("bias", {4}), b.weight("mean", {4}), "var"}, {"n"});
+  b.node("Add", {"n", "X"}, {"Y"});
+  b.m.graph.outputs.push_back({"Y", float_type({1, 4, 5, 5})});
+  CompiledModel cm(b.m);
+  ASSERT_EQ(cm.root().steps().size(), 1u);  // Conv + BatchNormalization (folded) + Add
+  EXPECT_EQ(cm.root().slot_name(cm.root().steps()[0].inputs.back()), "X");
+  NamedValues in = inputs_for(b.m, 7);
+  NamedValues want = Interpreter(b.m).run(in);
+  for (const auto& name : optimized_executor_names()) expect_close(make_executor(b.m, name)->run(in), want, name);
+}
+
 // The swish exporters write, y * Sigmoid(y) as a Sigmoid and a Mul that both read the Conv's
 // output, is one fused step (oneDNN's swish post-op); with a fused Add whose operand broadcasts
 // the fast kernel declines at run time and the nodes run one by one (run_chain).

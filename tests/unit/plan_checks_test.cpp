@@ -17,15 +17,6 @@ namespace {
 
 using testing::float_type;
 
-Node make_node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
-  Node n;
-  n.name = out[0] + "_node";
-  n.op_type = op;
-  n.inputs = std::move(in);
-  n.outputs = std::move(out);
-  return n;
-}
-
 // x -> a = Relu(x) -> b = Neg(a) -> c = Neg(b) -> y = Add(a, c): a lives from step 0 to step 3,
 // b from 1 to 2, c from 2 to 3 (the schedule is the node order: a chain).
 Model chain_model() {
@@ -35,8 +26,8 @@ Model chain_model() {
   m.graph.path = "main";
   m.graph.inputs.push_back({"x", float_type({4, 4})});
   m.graph.outputs.push_back({"y", float_type({4, 4})});
-  for (Node n : {make_node("Relu", {"x"}, {"a"}), make_node("Neg", {"a"}, {"b"}), make_node("Neg", {"b"}, {"c"}),
-                 make_node("Add", {"a", "c"}, {"y"})}) {
+  for (Node n : {testing::ir_node("Relu", {"x"}, {"a"}), testing::ir_node("Neg", {"a"}, {"b"}), testing::ir_node("Neg", {"b"}, {"c"}),
+                 testing::ir_node("Add", {"a", "c"}, {"y"})}) {
     n.index = m.graph.nodes.size();
     m.graph.nodes.push_back(n);
   }

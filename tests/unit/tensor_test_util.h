@@ -1,4 +1,4 @@
-// Small builders shared by the executor and kernel tests: declared types and random tensors.
+// Small builders shared by the executor and kernel tests: declared types, nodes and random tensors.
 #pragma once
 #include <random>
 
@@ -32,6 +32,26 @@ inline Tensor random_float_tensor(const Shape& shape, std::mt19937& rng, float l
   Tensor t(DType::Float, shape);
   for (float& v : t.values<float>()) v = u(rng);
   return t;
+}
+
+// An IR node named after its first output.
+inline Node ir_node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
+                 std::vector<Attribute> attrs = {}) {
+  Node n;
+  n.name = out[0] + "_node";
+  n.op_type = op;
+  n.inputs = std::move(in);
+  n.outputs = std::move(out);
+  n.attributes = std::move(attrs);
+  return n;
+}
+
+inline Attribute int_attr(const std::string& name, int64_t v) {
+  Attribute a;
+  a.name = name;
+  a.type = Attribute::Type::Int;
+  a.i = v;
+  return a;
 }
 
 }  // namespace sonnx::testing
