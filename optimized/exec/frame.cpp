@@ -68,13 +68,12 @@ std::optional<Tensor> as_view(Frame& f, const Step& step, const std::vector<cons
   }
   const Tensor& t = v->tensor;
   auto us = static_cast<size_t>(s);
-  if (f.measure) (*f.measure)[us] = static_cast<int64_t>(t.byte_size());
-  if (t.is_shared()) return t.reshaped(std::move(shape));
   auto* bytes = const_cast<std::byte*>(t.raw());  // never written through: kernels only read inputs
   if (f.plan && f.plan->offset[us] >= 0 && bytes == f.arena + f.plan->offset[us]) return Tensor::view(t.dtype(), std::move(shape), bytes);
   bool kept = f.cg.producer(x) < 0 || f.cg.is_output(x);
-  if (kept && !f.cg.is_output(s)) return Tensor::view(t.dtype(), std::move(shape), bytes);
-  return std::nullopt;
+  if (!t.is_shared() && !(kept && !f.cg.is_output(s))) return std::nullopt;
+  if (f.measure) (*f.measure)[us] = -1;  // a view of bytes outside the arena on every run: none planned
+  return t.is_shared() ? t.reshaped(std::move(shape)) : Tensor::view(t.dtype(), std::move(shape), bytes);
 }
 
 // Shape computations (Step::foldable) are recorded by the planning run and taken from the plan by
