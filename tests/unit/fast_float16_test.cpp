@@ -169,7 +169,8 @@ struct UnaryCase {
   std::vector<Value> extra;                 // inputs after X, given to the kernel as constants
 };
 
-// The node and request of a case on a float16 X of shape `s`.
+// The node and request of a case on a float16 X of shape `s`; the request's constants point into
+// the case, which must outlive it.
 struct UnaryRequest {
   Node node;
   FastKernelRequest req;
@@ -347,7 +348,8 @@ TEST(FastFloat16, UnaryDeclinesWhatTheReferenceRejectsAndKeepsFloat32Kernels) {
   EXPECT_FALSE(k32->takes_float16());
   EXPECT_EQ(k32->output_dtype({&x32}, 0), DType::Float);
   EXPECT_TRUE(k32->can_produce_blocked_output());
-  UnaryRequest clip({"Clip", 13, true, {}, {}, {h(0.0f)}}, {4});
+  const UnaryCase half_bound{"Clip", 13, true, {}, {}, {h(0.0f)}};  // the request points into it
+  UnaryRequest clip(half_bound, {4});
   clip.req.input_types = {float_type({4}), float_type({})};
   EXPECT_EQ(make_fast_kernel(clip.req), nullptr) << "float32 Clip with a float16 bound";
 }
