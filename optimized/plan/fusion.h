@@ -62,6 +62,11 @@ bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::m
 bool match_attention(const Graph& g, const Node& first, const std::map<std::string, int>& uses, std::set<const Node*>& taken,
                      FusedGroup& grp);
 
+// Makes `nodes` (the node that runs first) one group with request.fused_pattern `pattern`: every
+// value the later nodes read from outside the group becomes an extra input; marks them taken.
+void take_pattern_group(const std::vector<const Node*>& nodes, const std::string& pattern, std::set<const Node*>& taken,
+                        FusedGroup& grp);
+
 // The value of `name` when it is an initializer of g, the output of a Constant node with a tensor,
 // or an Identity of one of those; null otherwise.
 const Tensor* graph_constant(const Graph& g, const std::string& name);

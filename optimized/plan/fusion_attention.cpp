@@ -79,17 +79,7 @@ bool match_attention(const Graph& g, const Node& first, const std::map<std::stri
   if (!out || !matmul_of(*out, softmax->outputs[0])) return false;
   nodes.push_back(softmax);
   nodes.push_back(out);
-  // Every value the later nodes read from outside the group becomes an input of the step (K, V, c).
-  std::set<std::string> inside{first.inputs.begin(), first.inputs.end()};
-  for (const Node* n : nodes) inside.insert(n->outputs[0]);
-  std::vector<std::string> extra;
-  for (size_t k = 1; k < nodes.size(); ++k)
-    for (const auto& i : nodes[k]->inputs)
-      if (!i.empty() && inside.insert(i).second) extra.push_back(i);
-  grp.nodes = nodes;
-  grp.extra_inputs = std::move(extra);
-  grp.request.fused_pattern = "Attention";
-  for (const Node* n : nodes) taken.insert(n);
+  take_pattern_group(nodes, "Attention", taken, grp);  // K, V and c become inputs of the step
   return true;
 }
 

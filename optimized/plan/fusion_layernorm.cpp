@@ -98,21 +98,24 @@ bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::m
     const Node* bias = next(mul->outputs[0]);
     if (bias && plain(*bias, "Add", 2) && other_operand(*bias, mul->outputs[0])) nodes.push_back(bias);
   }
+  take_pattern_group(nodes, "LayerNorm", taken, grp);
+  return true;
+}
+
+
+void take_pattern_group(const std::vector<const Node*>& nodes, const std::string& pattern, std::set<const Node*>& taken,
+                        FusedGroup& grp) {
   // Every value the later nodes read from outside the group becomes an input of the step.
-  std::set<std::string> inside{first.inputs.begin(), first.inputs.end()};
+  std::set<std::string> inside{nodes[0]->inputs.begin(), nodes[0]->inputs.end()};
   for (const Node* n : nodes) inside.insert(n->outputs[0]);
   std::vector<std::string> extra;
   for (size_t k = 1; k < nodes.size(); ++k)
     for (const auto& i : nodes[k]->inputs)
-      if (!i.empty() && !inside.count(i)) {
-        extra.push_back(i);
-        inside.insert(i);
-      }
+      if (!i.empty() && inside.insert(i).second) extra.push_back(i);
   grp.nodes = nodes;
   grp.extra_inputs = std::move(extra);
-  grp.request.fused_pattern = "LayerNorm";
-  for (const Node* n : nodes) taken.insert(n);
-  return true;
+  grp.request.fused_pattern = pattern;
+  taken.insert(nodes.begin(), nodes.end());
 }
 
 }  // namespace sonnx
