@@ -82,7 +82,7 @@ constexpr int64_t kMaxFoldedElements = 4096;  // larger values are computed on e
 
 Value folded_input(const Step& step, const Value* v) {
   if (!v) return Value();
-  if (step.node->op_type != "Shape" && step.node->op_type != "Size") return *v;
+  if (!step.reads_only_shape()) return *v;
   const Shape& shape = v->tensor.shape();
   return Value(Tensor::from_vector<int64_t>({static_cast<int64_t>(shape.size())}, shape));
 }
@@ -91,10 +91,9 @@ bool small_tensor(const Value* v) { return v && v->is_tensor() && v->tensor.size
 
 void record_folded(Frame& f, int i, const Step& step, const std::vector<const Value*>& in) {
   auto rec = std::make_shared<FoldedStep>();
-  bool shape_of = step.node->op_type == "Shape" || step.node->op_type == "Size";
   for (const Value* v : in) {
     if (v && !v->is_tensor()) return;
-    if (v && !shape_of && !small_tensor(v)) return;
+    if (v && !step.reads_only_shape() && !small_tensor(v)) return;
     rec->inputs.push_back(folded_input(step, v));
   }
   for (int s : step.outputs) {
@@ -116,7 +115,7 @@ bool take_folded(Frame& f, int i, const Step& step, const std::vector<const Valu
       if (static_cast<bool>(in[k]) != want.is_tensor()) return false;
       continue;
     }
-    if (step.node->op_type == "Shape" || step.node->op_type == "Size") {
+    if (step.reads_only_shape()) {
       if (!(folded_input(step, in[k]).tensor == want.tensor)) return false;
     } else if (!(in[k]->tensor == want.tensor)) {
       return false;

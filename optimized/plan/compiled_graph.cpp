@@ -200,7 +200,7 @@ void CompiledGraph::mark_foldable() {
                          step.kernel->accuracy != Accuracy::Random && n.domain.empty();
     for (const auto& a : n.attributes)
       deterministic = deterministic && a.type != Attribute::Type::Graph && a.type != Attribute::Type::Graphs;
-    bool shape_of = (n.op_type == "Shape" || n.op_type == "Size") && step.inputs.size() == 1;
+    bool shape_of = step.reads_only_shape() && step.inputs.size() == 1;
     bool from_known = !step.inputs.empty();
     for (int s : step.inputs) from_known = from_known && (s < 0 || known[static_cast<size_t>(s)]);
     step.foldable = deterministic && (shape_of || from_known);

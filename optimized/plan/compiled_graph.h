@@ -44,6 +44,8 @@ struct Step {
   // so the memory plan (one per input-shape signature) records them from the planning run, and a
   // later run whose step inputs are the recorded ones takes the recorded outputs (frame.cpp).
   bool foldable = false;
+  // A Shape or Size: its result depends on its input's shape only.
+  bool reads_only_shape() const { return node->op_type == "Shape" || node->op_type == "Size"; }
   std::string label() const;
   // Its one output may be a view of its first input (FastKernel::output_is_input_view).
   bool is_view() const {
