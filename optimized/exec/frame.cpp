@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -255,8 +256,7 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   std::vector<FastKernel::Layout> layouts(in.size(), nullptr);
   for (size_t k = 0; k < in.size(); ++k)
     if (step.inputs[k] >= 0) layouts[k] = f.layout[static_cast<size_t>(step.inputs[k])];
-  std::vector<Value> plain_copies;
-  plain_copies.reserve(in.size());
+  std::deque<Value> plain_copies;  // in[] points into it
   auto make_plain = [&](bool keep_accepted) {
     for (size_t k = 0; k < in.size(); ++k)
       if (layouts[k] && !(keep_accepted && kernel->accepts_layout(k))) {
@@ -265,6 +265,15 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
         layouts[k] = nullptr;
       }
   };
+  // A weight the step's own kernel holds (FastKernel::hold_input) as plain values, for anything else.
+  auto unhold = [&] {
+    for (size_t k = 0; k < in.size(); ++k)
+      if (in[k] && in[k]->is_tensor() && in[k]->tensor.is_held()) {
+        plain_copies.emplace_back(step.fast->plain_input(k));
+        in[k] = &plain_copies.back();
+      }
+  };
+  if (kernel != step.fast.get()) unhold();
   bool taken = step.foldable && take_folded(f, i, step, in);
   bool fast = kernel != nullptr && !taken;
   std::optional<Tensor> view = !taken && step.is_view() ? as_view(f, step, in) : std::nullopt;
@@ -316,6 +325,7 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
     }
   } else if (!view && !taken) {
     make_plain(false);
+    unhold();
     std::vector<Value> out = step.fused.empty()
                                  ? run_reference(f, *step.node, step.version, step.kernel, step.opset, in, step_seed)
                                  : run_chain(f, step, in, step_seed);

@@ -22,10 +22,12 @@ bool is_optimized(const std::string& name) {
   throw std::invalid_argument("unknown executor '" + name + "' (reference, linear, dataflow, parallel)");
 }
 
-// How to compile a model for this executor: Parallel's kernels get one thread each.
+// How to compile a model for this executor: Parallel's kernels get one thread each, and with more
+// than one thread its wide copy (for the steps that run alone) reads the plain weights, so they stay.
 CompileOptions compile_options_for(const std::string& name, const ExecutorOptions& options) {
   CompileOptions o;
   o.kernel_threads = name == "parallel" ? 1 : std::max(1, options.threads);
+  o.hold_weights = name != "parallel" || options.threads <= 1;
   return o;
 }
 
@@ -41,15 +43,15 @@ const std::vector<std::string>& optimized_executor_names() {
   return names;
 }
 
-std::unique_ptr<Executor> make_executor(const Model& model, const std::string& name, const ExecutorOptions& options) {
-  if (name == "reference") return std::make_unique<ReferenceExecutor>(model, options);
-  return make_optimized_executor(model, name, options);
+std::unique_ptr<Executor> make_executor(Model model, const std::string& name, const ExecutorOptions& options) {
+  if (name == "reference") return std::make_unique<ReferenceExecutor>(std::move(model), options);
+  return make_optimized_executor(std::move(model), name, options);
 }
 
-std::unique_ptr<OptimizedExecutor> make_optimized_executor(const Model& model, const std::string& name,
+std::unique_ptr<OptimizedExecutor> make_optimized_executor(Model model, const std::string& name,
                                                            const ExecutorOptions& options) {
   if (!is_optimized(name)) unknown(name);
-  return make_optimized_executor(std::make_shared<const CompiledModel>(model, compile_options_for(name, options)), name,
+  return make_optimized_executor(std::make_shared<const CompiledModel>(std::move(model), compile_options_for(name, options)), name,
                                  options);
 }
 

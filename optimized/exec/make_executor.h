@@ -17,12 +17,13 @@ const std::vector<std::string>& executor_names();
 // "linear", "dataflow", "parallel".
 const std::vector<std::string>& optimized_executor_names();
 
-// Throws std::invalid_argument for an unknown name; compiling may throw Unsupported.
-std::unique_ptr<Executor> make_executor(const Model& model, const std::string& name, const ExecutorOptions& options = {});
+// Throws std::invalid_argument for an unknown name; compiling may throw Unsupported. A caller that
+// moves its model in lets the executor free the weights its kernels hold in their own layout.
+std::unique_ptr<Executor> make_executor(Model model, const std::string& name, const ExecutorOptions& options = {});
 
 // The same for an optimized executor, for callers that read its plan, arena or kernels
 // (invalid_argument for "reference").
-std::unique_ptr<OptimizedExecutor> make_optimized_executor(const Model& model, const std::string& name,
+std::unique_ptr<OptimizedExecutor> make_optimized_executor(Model model, const std::string& name,
                                                            const ExecutorOptions& options = {});
 // Another optimized executor on an already compiled model (one instance per thread, or the same
 // model under another planner). Throws std::invalid_argument when the model was compiled for

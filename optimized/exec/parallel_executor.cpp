@@ -16,7 +16,8 @@ ParallelExecutor::ParallelExecutor(std::shared_ptr<const CompiledModel> model, E
   if (n > 1) {
     CompileOptions wide = model->options();
     wide.kernel_threads = n;
-    wide_ = std::make_shared<const CompiledModel>(model->model(), wide);
+    wide.hold_weights = false;  // its kernels read this model's weights, held or plain, through the frame
+    wide_ = std::make_shared<const CompiledModel>(model->plain_model(), wide);
   }
   for (int t = 0; t < n; ++t) workers_.emplace_back([this] { work(); });
 }

@@ -10,7 +10,7 @@ namespace sonnx {
 class ReferenceExecutor final : public Executor {
  public:
   // Keeps its own copy of the model (the interpreter reads it while running).
-  ReferenceExecutor(const Model& model, const ExecutorOptions& options) : model_(model), seed_(options.seed) {}
+  ReferenceExecutor(Model model, const ExecutorOptions& options) : model_(std::move(model)), seed_(options.seed) {}
   NamedValues run(const NamedValues& inputs) override { return Interpreter(model_, seed_).run(inputs); }
   const char* name() const override { return "reference"; }
 

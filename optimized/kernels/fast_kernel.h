@@ -34,6 +34,14 @@ class FastKernel {
   virtual bool output_is_input_view() const { return false; }
   // Kernels that also compute on float16 data say so; output_dtype then gives each output's type.
   virtual bool takes_float16() const { return false; }
+  // A kernel that keeps every value of constant input k in a layout of its own (oneDNN's packed
+  // weights) may hold that input in place of the plain tensor, so the weights are not in memory
+  // twice. The compiler asks, before the kernel is shared, for a constant this step alone reads;
+  // true means: from now on run() and output_shapes() get a Tensor::held of that input's type and
+  // shape there, and plain_input(k) rebuilds the plain values, bit for bit, for anything else that
+  // must read them (the reference kernel when this step falls back to it).
+  virtual bool hold_input(size_t /*k*/) { return false; }
+  virtual Tensor plain_input(size_t k) const;
 
   // Blocked layouts between kernels that agree on them (oneDNN's nChw16c and the like), so a chain
   // of convolutions does not reorder its activations at every step. A Layout is an opaque token

@@ -29,7 +29,6 @@ struct MatmulEntry {
 
 // A constant B copied into the blocked layout oneDNN chose for it.
 struct PackedB {
-  const float* source = nullptr;  // the constant's bytes it was made from
   memory::desc desc;
   memory mem;
 };
@@ -93,7 +92,6 @@ std::shared_ptr<const PackedB> pack_b(int64_t M, int64_t K, int64_t N, bool ta, 
   memory::desc plain = plain_b_desc(K, N, tb);
   if (pd.weights_desc() == plain) return nullptr;
   auto p = std::make_shared<PackedB>();
-  p->source = b;
   p->desc = pd.weights_desc();
   p->mem = memory(p->desc, cpu_engine());
   memory src(plain, cpu_engine(), const_cast<float*>(b));
@@ -135,29 +133,68 @@ class MatmulCache {
   mutable std::map<std::tuple<int64_t, int64_t, int64_t, bool>, std::shared_ptr<MatmulEntry>> map_;
 };
 
-// A constant B packed when the kernel was prepared, with the products prepared for it by M.
+// A constant B packed when the kernel was prepared, with the products prepared for it by M. Once
+// held (FastKernel::hold_input), the packed copy is B's only copy: the kernel then gets a
+// Tensor::held for B, and rebuilds the plain values when a product cannot take the packed layout.
 struct PackedProducts {
   std::shared_ptr<const PackedB> b;
+  const float* source = nullptr;  // the constant's bytes b was made from, until held
+  bool held = false;
+  int64_t K = 0, N = 0;
+  bool tb = false;
+  Shape b_shape;  // B as the graph has it
   MatmulCache cache;
 
-  void prepare(int64_t M, int64_t K, int64_t N, bool ta, bool tb, const Epilogue& ep, const Tensor* constant) {
-    if (!constant || !worth_packing(M, N, tb)) return;
+  void prepare(int64_t M, int64_t K_, int64_t N_, bool ta, bool tb_, const Epilogue& ep, const Tensor* constant) {
+    if (!constant || !worth_packing(M, N_, tb_)) return;
     try {
-      b = pack_b(M, K, N, ta, tb, ep, constant->data<float>());
+      b = pack_b(M, K_, N_, ta, tb_, ep, constant->data<float>());
     } catch (const dnnl::error&) {
       b = nullptr;  // no packed layout for this product: B is read as it is
     }
+    if (!b) return;
+    source = constant->data<float>();
+    K = K_;
+    N = N_;
+    tb = tb_;
+    b_shape = constant->shape();
   }
 
-  // Runs the product on the packed copy when `pb` is the constant it was made from and oneDNN
-  // takes that layout for this M; false otherwise (the caller then reads B as it is).
-  bool run(int64_t M, int64_t K, int64_t N, bool ta, bool tb, const Epilogue& ep, const float* pa, const float* pb, float* py,
-           const float* bias = nullptr) const {
-    if (!b || pb != b->source) return false;
+  bool hold() {
+    if (!b) return false;
+    held = true;
+    source = nullptr;  // the plain bytes are about to go: their address means nothing from now on
+    return true;
+  }
+
+  // B's plain values, rebuilt from the packed copy.
+  Tensor unpack() const {
+    Tensor t(DType::Float, b_shape);
+    memory plain(plain_b_desc(K, N, tb), cpu_engine(), t.data<float>());
+    memory packed = b->mem;
+    dnnl::stream& s = thread_stream();
+    dnnl::reorder(packed, plain).execute(s, packed, plain);
+    s.wait();
+    return t;
+  }
+
+  // B's plain values for a product that does not use the packed copy: the tensor's own, or the
+  // held constant's rebuilt into `scratch`.
+  const float* plain(const Tensor& bt, Tensor& scratch) const {
+    if (!bt.is_held() || !held) return bt.data<float>();  // (another kernel's held B: throws)
+    scratch = unpack();
+    return scratch.data<float>();
+  }
+
+  // Runs the product on the packed copy when `bt` is the constant it was made from and oneDNN
+  // takes that layout for this M; false otherwise (the caller then reads plain(bt)).
+  bool run(int64_t M, int64_t K_, int64_t N_, bool ta, bool tb_, const Epilogue& ep, const float* pa, const Tensor& bt,
+           float* py, const float* bias = nullptr) const {
+    if (!b || !(bt.is_held() ? held : bt.data<float>() == source)) return false;
     bool act = ep.act.kind != Activation::Kind::None;
-    auto e = cache.get(M, K, N, act, [&]() -> std::shared_ptr<MatmulEntry> {
+    auto e = cache.get(M, K_, N_, act, [&]() -> std::shared_ptr<MatmulEntry> {
       try {
-        return build_matmul(M, K, N, ta, tb, ep, b.get());
+        return build_matmul(M, K_, N_, ta, tb_, ep, b.get());
       } catch (const dnnl::error&) {
         return nullptr;
       }
@@ -239,10 +276,15 @@ class GemmKernel final : public FastKernel {
       return;
     }
     if (has_c) broadcast_c(*arg(in, 2), d.M, d.N, py);
-    if (packed.run(d.M, d.K, d.N, ta, tb, epilogue(), a.data<float>(), b.data<float>(), py)) return;
+    if (packed.run(d.M, d.K, d.N, ta, tb, epilogue(), a.data<float>(), b, py)) return;
+    Tensor scratch;
+    const float* pb = packed.plain(b, scratch);
     auto e = cache.get(d.M, d.K, d.N, false, [&] { return build_matmul(d.M, d.K, d.N, ta, tb, epilogue()); });
-    run_matmul(*e, a.data<float>(), b.data<float>(), py);
+    run_matmul(*e, a.data<float>(), pb, py);
   }
+
+  bool hold_input(size_t k) override { return k == 1 && packed.hold(); }
+  Tensor plain_input(size_t k) const override { return k == 1 && packed.held ? packed.unpack() : FastKernel::plain_input(k); }
 
   // Y[m, n] = C broadcast to [M, N].
   static void broadcast_c(const Tensor& c, int64_t M, int64_t N, float* py) {
@@ -269,6 +311,7 @@ class MatMulKernel final : public FastKernel {
   // `act` the activation after it.
   const Tensor* bias = nullptr;
   const float* finite_b = nullptr;  // a constant B whose values are all finite (checked once)
+  bool held_b_finite = false;       // the same for the B this kernel holds
   bool bias_finite = false;
   Epilogue epilogue;                           // bias and act, for the fused form
 
@@ -304,6 +347,14 @@ class MatMulKernel final : public FastKernel {
     return g;
   }
 
+  bool hold_input(size_t k) override {
+    if (k != 1 || !packed.hold()) return false;
+    held_b_finite = finite_b != nullptr;
+    finite_b = nullptr;
+    return true;
+  }
+  Tensor plain_input(size_t k) const override { return k == 1 && packed.held ? packed.unpack() : FastKernel::plain_input(k); }
+
   std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
     const Tensor* a = arg(in, 0);
     const Tensor* b = arg(in, 1);
@@ -337,19 +388,21 @@ class MatMulKernel final : public FastKernel {
       return;
     }
     const float* pa = a.data<float>();
-    const float* pb = b.data<float>();
     if (g.fold) {
+      Tensor scratch;  // a held B's plain values, when the packed copy does not serve
       int64_t rows = shape_size(g.batch) * g.M;
       // oneDNN's activation is IEEE's only on finite data: otherwise the product with the bias,
       // then the activation as the nodes compute it.
       Epilogue ep = epilogue;
       bool act = ep.act.kind != Activation::Kind::None;
-      if (act && !(bias_finite && (pb == finite_b || all_finite(pb, b.size())) && all_finite(pa, a.size()))) {
+      bool b_finite = b.is_held() ? held_b_finite : b.data<float>() == finite_b || all_finite(b.data<float>(), b.size());
+      if (act && !(bias_finite && b_finite && all_finite(pa, a.size()))) {
         ep.act = Activation{};
         act = false;
       }
       const float* pbias = bias ? bias->data<float>() : nullptr;
-      if (!packed.run(rows, g.K, g.N, false, false, ep, pa, pb, py, pbias)) {
+      if (!packed.run(rows, g.K, g.N, false, false, ep, pa, b, py, pbias)) {
+        const float* pb = packed.plain(b, scratch);
         auto e = cache.get(rows, g.K, g.N, act, [&] { return build_matmul(rows, g.K, g.N, false, false, ep); });
         run_matmul(*e, pa, pb, py, pbias);
       }
@@ -357,6 +410,7 @@ class MatMulKernel final : public FastKernel {
       return;
     }
     // Batched: one 2-D product per batch index, operands picked by broadcasting.
+    const float* pb = b.data<float>();
     auto e = cache.get(g.M, g.K, g.N, false, [&] { return build_matmul(g.M, g.K, g.N, false, false, Epilogue{}); });
     size_t r = g.batch.size();
     std::vector<int64_t> idx(r, 0);

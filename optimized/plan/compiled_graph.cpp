@@ -24,8 +24,9 @@ std::string Step::label() const {
   return s;
 }
 
-CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options)
+CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options, Graph* weights_owner)
     : model_(&model), options_(options), graph_(&g) {
+  if (weights_owner && weights_owner != &g) throw InternalError("CompiledGraph: the weights' owner is another graph");
   for (const auto& in : g.inputs) input_slots_.push_back(add_slot(in.name));
   // Initializers are read in place (views): the graph owns them and outlives this plan.
   for (const auto& [name, t] : g.initializers)
@@ -34,7 +35,7 @@ CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOp
                                                 : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));
   // Names read here but defined by an enclosing scope.
   for (const auto& name : free_names(g)) outer_slots_.push_back(add_slot(name));
-  build_steps(model, options);
+  build_steps(model, options, options.hold_weights ? weights_owner : nullptr);
   for (const auto& o : g.outputs) {
     int s = slot_of(o.name);
     if (s < 0) throw Trap("graph " + g.path + ": output '" + o.name + "' is never defined");
@@ -77,8 +78,49 @@ std::unique_ptr<CompiledGraph> CompiledGraph::compile_other(const Graph& g) cons
   return std::make_unique<CompiledGraph>(*model_, g, options_);
 }
 
-void CompiledGraph::build_steps(const Model& model, const CompileOptions& options) {
+// Initializers of g that one node reads, once, and that are not graph outputs: the weights a
+// kernel may hold (a subgraph's capture counts as a read).
+std::set<std::string> read_once(const Graph& g) {
+  std::map<std::string, int> reads;
+  for (const auto& [name, t] : g.initializers) reads[name] = 0;
+  for (const auto& n : g.nodes) {
+    for (const auto& i : n.inputs)
+      if (auto it = reads.find(i); it != reads.end()) ++it->second;
+    for (const auto& c : implicit_inputs(n))
+      if (auto it = reads.find(c); it != reads.end()) it->second += 2;
+  }
+  for (const auto& o : g.outputs) reads.erase(o.name);
+  std::set<std::string> once;
+  for (const auto& [name, count] : reads)
+    if (count == 1) once.insert(name);
+  return once;
+}
+
+void CompiledGraph::hold_weights(const Step& step, const std::vector<std::string>& input_names, Graph& owner,
+                                 const std::set<std::string>& once) {
+  for (size_t k = 0; k < input_names.size(); ++k) {
+    if (!once.count(input_names[k])) continue;
+    auto it = std::find_if(owner.initializers.begin(), owner.initializers.end(),
+                           [&](const auto& e) { return e.first == input_names[k]; });
+    if (it == owner.initializers.end() || it->second.is_held() || !step.fast->hold_input(k)) continue;
+    it->second = Tensor::held(it->second.dtype(), it->second.shape());  // the last owner of the plain bytes lets go
+    for (auto& [s, v] : constants_)
+      if (s == step.inputs[k]) v = Value(it->second);
+  }
+}
+
+Tensor CompiledGraph::plain_constant(int slot) const {
+  for (int i : readers(slot)) {
+    const Step& step = steps_[static_cast<size_t>(i)];
+    for (size_t k = 0; k < step.inputs.size(); ++k)
+      if (step.inputs[k] == slot && step.fast) return step.fast->plain_input(k);
+  }
+  throw InternalError("no kernel holds '" + slot_name(slot) + "'");
+}
+
+void CompiledGraph::build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner) {
   const Graph& g = *graph_;
+  std::set<std::string> once = weights_owner ? read_once(g) : std::set<std::string>{};
   std::map<std::string, const Tensor*> constants;
   for (const auto& [name, t] : g.initializers) constants[name] = &t;
   std::map<std::string, const TypeInfo*> declared;  // what the graph says of its values' types
@@ -127,6 +169,12 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     for (const auto& i : extra_inputs) step.inputs.push_back(add_slot(i));
     for (const auto& o : last.outputs) step.outputs.push_back(o.empty() ? -1 : add_slot(o));
     for (const auto& c : implicit_inputs(first)) step.captures.push_back(add_slot(c));
+    if (weights_owner && step.fast) {
+      std::vector<std::string> names = first.inputs;
+      if (!sum_input.empty()) names.push_back(sum_input);
+      names.insert(names.end(), extra_inputs.begin(), extra_inputs.end());
+      hold_weights(step, names, *weights_owner, once);
+    }
     steps_.push_back(std::move(step));
   };
   // A Constant node with a tensor `value`, or an Identity of a constant (as exporters write to

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -23,6 +24,9 @@ struct CompileOptions {
   bool fuse = true;          // fold Relu/Clip/Add into a preceding Conv when the fast kernel can
   // Threads each kernel will run with: oneDNN fixes its work split when a primitive is made.
   int kernel_threads = 1;
+  // Let a fast kernel hold a weight that only its step reads (FastKernel::hold_input) and drop the
+  // plain tensor from the compiled model (CompiledModel::plain_model rebuilds it).
+  bool hold_weights = true;
 };
 
 struct Step {
@@ -57,7 +61,9 @@ class CompiledGraph {
  public:
   // `g` must outlive the compiled graph. Names it reads but does not define are outer slots,
   // looked up in the enclosing scope when it runs.
-  CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options);
+  // `weights_owner`: g itself, when the caller owns it and lets kernels hold its weights
+  // (CompileOptions::hold_weights): such an initializer becomes a Tensor::held in g.
+  CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options, Graph* weights_owner = nullptr);
 
   const Graph& graph() const { return *graph_; }
   const std::vector<Step>& steps() const { return steps_; }
@@ -69,6 +75,8 @@ class CompiledGraph {
   const std::vector<int>& output_slots() const { return output_slots_; }  // graph outputs, in order
   // Initializers as values (graph inputs with an initializer take it as their default).
   const std::vector<std::pair<int, Value>>& constants() const { return constants_; }
+  // The plain values of a constant a fast kernel holds (constants() has a Tensor::held there).
+  Tensor plain_constant(int slot) const;
   // Slots whose value comes from an enclosing scope, with the name to look up.
   const std::vector<int>& outer_slots() const { return outer_slots_; }
 
@@ -96,7 +104,9 @@ class CompiledGraph {
 
  private:
   int add_slot(const std::string& name);
-  void build_steps(const Model& model, const CompileOptions& options);
+  void build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner);
+  void hold_weights(const Step& step, const std::vector<std::string>& input_names, Graph& owner,
+                    const std::set<std::string>& read_once);
   void build_dependencies();
   void choose_layouts();
   void mark_foldable();

@@ -10,11 +10,12 @@ namespace sonnx {
 
 namespace {
 // Prepares kernels under the thread count they will run with, then restores the caller's.
-std::unique_ptr<CompiledGraph> compile_root(const Model& flat, const CompileOptions& options) {
+// Kernels may hold the root graph's weights (CompileOptions::hold_weights): `flat` is ours.
+std::unique_ptr<CompiledGraph> compile_root(Model& flat, const CompileOptions& options) {
   int saved = omp_get_max_threads();
   omp_set_num_threads(options.kernel_threads);
   try {
-    auto g = std::make_unique<CompiledGraph>(flat, flat.graph, options);
+    auto g = std::make_unique<CompiledGraph>(flat, flat.graph, options, &flat.graph);
     omp_set_num_threads(saved);
     return g;
   } catch (...) {
@@ -22,10 +23,22 @@ std::unique_ptr<CompiledGraph> compile_root(const Model& flat, const CompileOpti
     throw;
   }
 }
+// The model with its functions inlined, `model` emptied, so that the result alone holds the weights.
+Model inline_owned(Model& model) {
+  Model own = std::move(model);
+  return inline_model(own);
+}
 }  // namespace
 
-CompiledModel::CompiledModel(const Model& model, const CompileOptions& options)
-    : options_(options), flat_(inline_model(model)), root_(compile_root(flat_, options_)) {}
+CompiledModel::CompiledModel(Model model, const CompileOptions& options)
+    : options_(options), flat_(inline_owned(model)), root_(compile_root(flat_, options_)) {}
+
+Model CompiledModel::plain_model() const {
+  Model m = flat_;
+  for (auto& [name, t] : m.graph.initializers)
+    if (t.is_held()) t = root_->plain_constant(root_->slot_of(name));
+  return m;
+}
 
 std::shared_ptr<const MemoryPlan> CompiledModel::find_plan(const PlanKey& key) const {
   std::lock_guard lock(mutex_);

@@ -16,11 +16,16 @@ namespace sonnx {
 
 class CompiledModel {
  public:
-  CompiledModel(const Model& model, const CompileOptions& options = {});
+  // Taken by value: a caller that moves its model in lets the compiled model hold the only copy of
+  // the weights, so kernels that hold one (CompileOptions::hold_weights) free it as they compile.
+  CompiledModel(Model model, const CompileOptions& options = {});
   CompiledModel(const CompiledModel&) = delete;
   CompiledModel& operator=(const CompiledModel&) = delete;
 
-  const Model& model() const { return flat_; }  // functions inlined
+  // The model with its functions inlined; a weight a fast kernel holds is a Tensor::held here
+  // (CompileOptions::hold_weights), which plain_model() rebuilds.
+  const Model& model() const { return flat_; }
+  Model plain_model() const;
   const CompileOptions& options() const { return options_; }
   const CompiledGraph& root() const { return *root_; }
 

@@ -50,13 +50,24 @@ Tensor Tensor::shared(DType type, Shape shape, const std::byte* data, std::share
   return t;
 }
 
+Tensor Tensor::held(DType type, Shape shape) {
+  if (type == DType::String || type == DType::Undefined) throw InternalError("held values cannot be strings");
+  Tensor t;
+  t.type_ = type;
+  t.shape_ = std::move(shape);
+  t.size_ = shape_size(t.shape_);
+  t.held_ = true;
+  return t;
+}
+
 void Tensor::unshare() {
   bytes_.assign(view_, view_ + byte_size());
   view_ = nullptr;
   owner_.reset();
 }
 
-Tensor::Tensor(const Tensor& o) : type_(o.type_), shape_(o.shape_), size_(o.size_), strings_(o.strings_) {
+Tensor::Tensor(const Tensor& o)
+    : type_(o.type_), shape_(o.shape_), size_(o.size_), strings_(o.strings_), held_(o.held_) {
   if (o.owner_) {
     view_ = o.view_;
     owner_ = o.owner_;
@@ -73,6 +84,8 @@ Tensor& Tensor::operator=(const Tensor& o) {
 }
 
 void Tensor::check_type(DType want) const {
+  if (held_)
+    throw InternalError("the values of this " + shape_str(shape_) + " tensor are held by a fast kernel and cannot be read here");
   if (want != type_)
     throw InternalError("tensor of type " + std::string(dtype_name(type_)) + " accessed as " +
                         std::string(dtype_name(want)));
@@ -125,7 +138,7 @@ Tensor Tensor::reshaped(Shape shape) const {
 }
 
 bool Tensor::operator==(const Tensor& o) const {
-  return type_ == o.type_ && shape_ == o.shape_ && strings_ == o.strings_ && byte_size() == o.byte_size() &&
+  return type_ == o.type_ && shape_ == o.shape_ && held_ == o.held_ && strings_ == o.strings_ && byte_size() == o.byte_size() &&
          std::equal(raw(), raw() + byte_size(), o.raw());
 }
 

@@ -34,6 +34,9 @@ class Tensor {
   static Tensor view(DType type, Shape shape, std::byte* data);
   // A shared tensor over `data` (not String), kept alive by `owner`.
   static Tensor shared(DType type, Shape shape, const std::byte* data, std::shared_ptr<const void> owner);
+  // A tensor whose values a fast kernel holds in a layout of its own (oneDNN's packed weights,
+  // FastKernel::hold_input): type and shape only. Reading its elements throws InternalError.
+  static Tensor held(DType type, Shape shape);
 
   Tensor(const Tensor& o);
   Tensor& operator=(const Tensor& o);
@@ -41,6 +44,7 @@ class Tensor {
   Tensor& operator=(Tensor&&) noexcept = default;
   bool is_view() const { return view_ != nullptr && !owner_; }
   bool is_shared() const { return owner_ != nullptr; }
+  bool is_held() const { return held_; }
 
   template <class T>
   static Tensor from_vector(Shape shape, const std::vector<T>& values) {
@@ -113,6 +117,7 @@ class Tensor {
   std::vector<std::string> strings_;
   std::byte* view_ = nullptr;  // set for a view or a shared tensor: the bytes live there, bytes_ is empty
   std::shared_ptr<const void> owner_;  // set for a shared tensor: keeps view_ alive
+  bool held_ = false;                  // no bytes: a kernel holds the values (held())
 };
 
 // Calls f.template operator()<T>() with T the storage type of `type`: the 16 classic element types

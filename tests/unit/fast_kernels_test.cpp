@@ -548,6 +548,16 @@ TEST(FastKernelGemm, PackedConstantBIsCopiedOnceAndMatchesTheReference) {
     expect_close(run_fast(*kernel, elsewhere), want, what + " B at another address");
     for (auto& v : p.inputs[1].values<float>()) v = -v;
     expect_close(run_fast(*kernel, p.inputs), want, what + " packed at preparation");
+    // Held (FastKernel::hold_input): the packed copy is B's only copy. The plain values come
+    // back bit for bit, a Tensor::held in B's place runs the packed product, and a plain B is
+    // still read as it is.
+    ASSERT_FALSE(kernel->hold_input(0)) << what;
+    ASSERT_TRUE(kernel->hold_input(1)) << what;
+    EXPECT_EQ(kernel->plain_input(1), elsewhere[1]) << what;
+    std::vector<Tensor> held = {p.inputs[0], Tensor::held(DType::Float, k.b)};
+    expect_close(run_fast(*kernel, held), want, what + " held");
+    expect_close(run_fast(*kernel, elsewhere), want, what + " held, a plain B given");
+    EXPECT_THROW(held[1].data<float>(), InternalError) << what << ": a held tensor has no values to read";
   }
 }
 

@@ -1,0 +1,169 @@
+// Weights a fast kernel holds in its own layout (FastKernel::hold_input, CompileOptions::hold_weights):
+// oneDNN's packed copy of a MatMul/Gemm weight replaces the plain one when that step alone reads
+// it, so a model moved into an executor keeps its weights once; everything that must read the plain
+// values (another executor's kernels, plain_model) gets them back bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "optimized/exec/make_executor.h"
+#include "optimized/plan/infer_types.h"
+#include "reference/interp/interpreter.h"
+#include "tensor_test_util.h"
+
+namespace sonnx {
+namespace {
+
+using testing::float_type;
+using testing::int_attr;
+using testing::ir_node;
+
+constexpr int64_t K = 64, N = 1024;  // N a multiple of 1024: worth packing (onednn_gemm.cpp)
+
+// g = Gemm(MatMul(x, w), v, transB=1); s = MatMul(g, shared) + MatMul(-g, shared): w and v are
+// read by one step each and packed; `shared` is read by two steps and stays plain. The MatMul and
+// the Gemm run alone (everything else waits for them). `make_weight` makes each weight tensor.
+template <class MakeWeight>
+Model weights_model(const std::map<std::string, Tensor>& values, MakeWeight make_weight) {
+  Model m;
+  m.ir_version = 8;
+  m.opset_imports[""] = 13;
+  m.graph.path = "main";
+  m.graph.inputs.push_back({"x", float_type({3, K})});
+  for (const auto& [name, t] : values) m.graph.initializers.emplace_back(name, make_weight(t));
+  for (Node n : {ir_node("MatMul", {"x", "w"}, {"h"}), ir_node("Gemm", {"h", "v"}, {"g"}, {int_attr("transB", 1)}),
+                 ir_node("MatMul", {"g", "shared"}, {"s1"}), ir_node("Neg", {"g"}, {"x2"}),
+                 ir_node("MatMul", {"x2", "shared"}, {"s2"}), ir_node("Add", {"s1", "s2"}, {"s"})}) {
+    n.index = m.graph.nodes.size();
+    m.graph.nodes.push_back(n);
+  }
+  m.graph.outputs.push_back({"g", float_type({3, K})});
+  m.graph.outputs.push_back({"s", float_type({3, N})});
+  add_inferred_types(m);
+  return m;
+}
+
+std::map<std::string, Tensor> weight_values() {
+  std::mt19937 rng(5);
+  return {{"w", testing::random_float_tensor({K, N}, rng)},
+          {"v", testing::random_float_tensor({K, N}, rng)},
+          {"shared", testing::random_float_tensor({K, N}, rng)}};
+}
+
+NamedValues input(unsigned seed) {
+  std::mt19937 rng(seed);
+  return {{"x", Value(testing::random_float_tensor({3, K}, rng))}};
+}
+
+void expect_close(const Tensor& got, const Tensor& want, const std::string& what) {
+  ASSERT_EQ(got.shape(), want.shape()) << what;
+  auto g = got.values<float>();
+  auto w = want.values<float>();
+  int bad = 0;
+  for (size_t i = 0; i < g.size(); ++i)
+    if (!(std::fabs(static_cast<double>(g[i]) - w[i]) <= 1e-4 + 1e-4 * std::fabs(static_cast<double>(w[i]))) && ++bad <= 3)
+      ADD_FAILURE() << what << ": element " << i << " got " << g[i] << " want " << w[i];
+  EXPECT_EQ(bad, 0) << what;
+}
+
+// Each weight shared over bytes whose owner the test watches.
+struct Watched {
+  std::map<std::string, std::weak_ptr<const void>> owners;
+  Tensor operator()(const Tensor& t) {
+    auto bytes = std::make_shared<std::vector<std::byte>>(t.raw(), t.raw() + t.byte_size());
+    Tensor s = Tensor::shared(t.dtype(), t.shape(), bytes->data(), bytes);
+    owners[std::to_string(owners.size())] = bytes;
+    return s;
+  }
+};
+
+const Tensor& initializer(const Model& m, const std::string& name) {
+  for (const auto& [n, t] : m.graph.initializers)
+    if (n == name) return t;
+  throw std::runtime_error("no initializer " + name);
+}
+
+TEST(HeldWeights, APackedWeightReadByOneStepIsKeptOnlyInItsPackedForm) {
+  auto values = weight_values();
+  Model plain = weights_model(values, [](const Tensor& t) { return t; });
+  Watched watched;  // owners in the map's order: shared, v, w
+  Model moved = weights_model(values, std::ref(watched));
+  auto exec = make_optimized_executor(std::move(moved), "linear");
+  EXPECT_TRUE(watched.owners.at("1").expired()) << "v: the Gemm's packed copy replaces it";
+  EXPECT_TRUE(watched.owners.at("2").expired()) << "w: the MatMul's packed copy replaces it";
+  EXPECT_FALSE(watched.owners.at("0").expired()) << "shared: two steps read it";
+  const Model& compiled = exec->compiled()->model();
+  EXPECT_TRUE(initializer(compiled, "w").is_held());
+  EXPECT_TRUE(initializer(compiled, "v").is_held());
+  EXPECT_FALSE(initializer(compiled, "shared").is_held());
+  const CompiledGraph& g = exec->compiled()->root();
+  for (const auto& [slot, v] : g.constants())
+    EXPECT_EQ(v.tensor.is_held(), g.slot_name(slot) == "w" || g.slot_name(slot) == "v") << g.slot_name(slot);
+  // The plain values come back bit for bit.
+  Model rebuilt = exec->compiled()->plain_model();
+  for (const char* name : {"w", "v", "shared"}) EXPECT_EQ(initializer(rebuilt, name), values.at(name)) << name;
+  // The runs (the planning run, then runs in the arena) compute what the reference computes.
+  for (unsigned seed : {1u, 2u, 3u}) {
+    NamedValues want = Interpreter(plain).run(input(seed));
+    NamedValues got = exec->run(input(seed));
+    for (const auto& [name, v] : want) expect_close(got.at(name).tensor, v.tensor, name + " seed " + std::to_string(seed));
+  }
+}
+
+TEST(HeldWeights, HoldingChangesNoBitOfTheResult) {
+  auto values = weight_values();
+  auto same = [](const Tensor& t) { return t; };
+  CompileOptions keep;
+  keep.hold_weights = false;
+  auto kept = std::make_shared<const CompiledModel>(weights_model(values, same), keep);
+  auto held = std::make_shared<const CompiledModel>(weights_model(values, same));
+  EXPECT_FALSE(initializer(kept->model(), "w").is_held());
+  ASSERT_TRUE(initializer(held->model(), "w").is_held());
+  auto a = make_optimized_executor(kept, "linear");
+  auto b = make_optimized_executor(held, "linear");
+  auto c = make_optimized_executor(held, "dataflow");
+  for (unsigned seed : {4u, 5u}) {
+    NamedValues want = a->run(input(seed));
+    EXPECT_EQ(b->run(input(seed)), want) << "linear, seed " << seed;
+    EXPECT_EQ(c->run(input(seed)), want) << "dataflow, seed " << seed;
+  }
+}
+
+// The parallel executor's wide kernels (for the steps that run alone) are another compiled model's:
+// over a model whose kernels hold weights, the frame gives them the plain values.
+TEST(HeldWeights, KernelsOfAnotherCompiledModelGetThePlainValues) {
+  auto values = weight_values();
+  Model plain = weights_model(values, [](const Tensor& t) { return t; });
+  auto held = std::make_shared<const CompiledModel>(plain);
+  ASSERT_TRUE(initializer(held->model(), "w").is_held());
+  ExecutorOptions two;
+  two.threads = 2;
+  auto exec = make_optimized_executor(held, "parallel", two);
+  for (unsigned seed : {6u, 7u}) {
+    NamedValues want = Interpreter(plain).run(input(seed));
+    NamedValues got = exec->run(input(seed));
+    for (const auto& [name, v] : want) expect_close(got.at(name).tensor, v.tensor, name + " seed " + std::to_string(seed));
+  }
+}
+
+// An initializer that is also a graph input is the input's default: given at run time, the given
+// tensor is what the product reads.
+TEST(HeldWeights, AGivenInputOverridesTheWeightItsKernelHolds) {
+  auto values = weight_values();
+  Model m = weights_model(values, [](const Tensor& t) { return t; });
+  m.graph.inputs.push_back({"w", float_type({K, N})});
+  auto exec = make_optimized_executor(m, "linear");
+  ASSERT_TRUE(initializer(exec->compiled()->model(), "w").is_held());
+  std::mt19937 rng(9);
+  for (int run = 0; run < 2; ++run) {
+    NamedValues in = input(8);
+    if (run == 1) in["w"] = Value(testing::random_float_tensor({K, N}, rng));
+    NamedValues want = Interpreter(m).run(in);
+    NamedValues got = exec->run(in);
+    for (const auto& [name, v] : want) expect_close(got.at(name).tensor, v.tensor, name + (run ? " given w" : " default w"));
+  }
+}
+
+}  // namespace
+}  // namespace sonnx
