@@ -31,6 +31,7 @@
 #include "onednn_common.h"
 #include "reference/model/errors.h"
 #include "softmax_line.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 
@@ -137,8 +138,12 @@ class AttentionKernel final : public FastKernel {
       for (const auto* p : {&r.scores[0], &r.scores[1], &r.values[0], &r.values[1]})
         r.scratchpad = std::max(r.scratchpad, (*p)->pd.scratchpad_desc().get_size());
     }
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel
-    work(r);
+    {
+      SONNX_OMP_TASK(sync);
+      work(r);
+    }
   }
 
   // The sizes of the step for these inputs; a Trap for what the kernel does not cover.

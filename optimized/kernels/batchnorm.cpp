@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "onednn_common.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 namespace {
@@ -55,8 +56,10 @@ class BatchNormKernel final : public FastKernel {
     const float* px = x.data<float>();
     float* py = out.at(0)->data<float>();
     int64_t planes = n * c;
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
     for (int64_t p = 0; p < planes; ++p) {
+      SONNX_OMP_TASK(sync);
       double ac = a[static_cast<size_t>(p % c)], bc = b[static_cast<size_t>(p % c)];
       const float* src = px + p * inner;
       float* dst = py + p * inner;

@@ -12,6 +12,7 @@
 
 #include "onednn_common.h"
 #include "reference/model/errors.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 
@@ -77,8 +78,10 @@ class DecomposedLayerNormKernel final : public FastKernel {
     // Rows go kRows at a time: each row's sums run in the reference's order, but the rows' chains
     // of additions interleave, so the loop is not bound by the latency of one addition.
     int64_t blocks = (rows + kRows - 1) / kRows;
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
     for (int64_t blk = 0; blk < blocks; ++blk) {
+      SONNX_OMP_TASK(sync);
       int64_t r0 = blk * kRows, count = std::min<int64_t>(kRows, rows - r0);
       const float* xr[kRows];
       float* yr[kRows];

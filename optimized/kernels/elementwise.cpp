@@ -18,6 +18,7 @@
 #include "half_convert.h"
 #include "onednn_common.h"
 #include "reference/model/errors.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 
@@ -122,8 +123,12 @@ void blocked_loop(const BlockedPlan& p, const float* x, const float* o, float* y
     body(t / chunks, s0, std::min(S, s0 + per_task));
   };
   if (p.b.floats() > kGrain) {
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
-    for (int64_t t = 0; t < tasks; ++t) task(t);
+    for (int64_t t = 0; t < tasks; ++t) {
+      SONNX_OMP_TASK(sync);
+      task(t);
+    }
   } else {
     for (int64_t t = 0; t < tasks; ++t) task(t);
   }
@@ -330,16 +335,22 @@ class BinaryKernel final : public FastKernel {
     if (ty.size() <= kGrain) return rows(0, outer);
     if (outer == 1) {  // one long row (same shapes, or a scalar operand): split it
       const int64_t sa1 = sa[k - 1], sb1 = sb[k - 1], tasks = (n_inner + kGrain - 1) / kGrain;
+      SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
       for (int64_t t = 0; t < tasks; ++t) {
+        SONNX_OMP_TASK(sync);
         int64_t i0 = t * kGrain;
         inner_of<op, T>(a + i0 * sa1, sa1, b + i0 * sb1, sb1, y + i0, std::min(kGrain, n_inner - i0));
       }
       return;
     }
     int64_t per_task = std::max<int64_t>(1, kGrain / n_inner), tasks = (outer + per_task - 1) / per_task;
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
-    for (int64_t t = 0; t < tasks; ++t) rows(t * per_task, std::min(outer, (t + 1) * per_task));
+    for (int64_t t = 0; t < tasks; ++t) {
+      SONNX_OMP_TASK(sync);
+      rows(t * per_task, std::min(outer, (t + 1) * per_task));
+    }
   }
 
   BinaryOp op_;

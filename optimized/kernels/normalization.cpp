@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "onednn_common.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 
@@ -137,8 +138,10 @@ class LayerNormKernel final : public FastKernel {
     float* py = out[0]->data<float>();
     float* mean_out = out.size() > 1 && out[1] ? out[1]->data<float>() : nullptr;
     float* inv_out = out.size() > 2 && out[2] ? out[2]->data<float>() : nullptr;
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
     for (int64_t r = 0; r < rows; ++r) {
+      SONNX_OMP_TASK(sync);
       const float* xr = px + r * cols;
       float* yr = py + r * cols;
       Moments m = moments(xr, cols);
@@ -200,8 +203,10 @@ class ChannelGroupNormKernel final : public FastKernel {
     float* py = out[0]->data<float>();
     int64_t count = per_group * inner;
     if (x.size() == 0) return;
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
     for (int64_t bg = 0; bg < n * g; ++bg) {
+      SONNX_OMP_TASK(sync);
       const float* xg = px + bg * count;
       float* yg = py + bg * count;
       int64_t grp = bg % g;

@@ -15,6 +15,7 @@
 
 #include "fast_kernel.h"
 #include "reference/ops/support/window.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 
@@ -66,8 +67,10 @@ const Tensor& copyable_input(const std::vector<const Tensor*>& in, size_t i, con
 template <class Body>
 void split_over_threads(int64_t n, int64_t work, Body body) {
   if (work < (int64_t{1} << 16) || omp_get_max_threads() == 1) return body(int64_t{0}, n);
+  SONNX_OMP_FORK(sync);
 #pragma omp parallel
   {
+    SONNX_OMP_TASK(sync);
     int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
     body(n * t / nt, n * (t + 1) / nt);
   }

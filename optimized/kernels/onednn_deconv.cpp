@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "onednn_common.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 namespace {
@@ -197,8 +198,10 @@ class DeconvKernel final : public FastKernel {
   void add_bias(const float* b, Tensor& y) const {
     int64_t planes = y.dim(0) * M(), plane = y.size() / planes;
     float* py = y.data<float>();
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static) if (y.size() > (int64_t{1} << 16))
     for (int64_t p = 0; p < planes; ++p) {
+      SONNX_OMP_TASK(sync);
       float v = b[p % M()];
       for (int64_t i = 0; i < plane; ++i) py[p * plane + i] += v;
     }

@@ -16,6 +16,7 @@
 #include "blocked_layout.h"
 #include "onednn_common.h"
 #include "simd_clones.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 namespace {
@@ -192,8 +193,10 @@ class PoolKernel final : public FastKernel {
     if (is_max && y.size() > 0 && all_finite(px, x.size()))
       if (auto e = onednn_max(x.shape(), g)) return run_onednn(*e, px, py);
     bool inc = include_pad;
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
     for (int64_t p = 0; p < planes; ++p) {
+      SONNX_OMP_TASK(sync);
       const float* plane = px + p * ih * iw;
       float* dst = py + p * oh * ow;
       for (int64_t a = 0; a < oh; ++a) {
@@ -262,8 +265,10 @@ std::unique_ptr<FastKernel> make_pool(const FastKernelRequest& r, PoolKernel::Ki
 template <int64_t B>
 void sum_blocks(const ChannelBlocks& b, const float* px, float* py) {
   const int64_t S = b.spatial, C = b.c, blocks = b.blocks;
+  SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static) if (b.floats() > (int64_t{1} << 16))
   for (int64_t q = 0; q < b.n * blocks; ++q) {
+    SONNX_OMP_TASK(sync);
     double sum[B] = {};
     const float* p = px + q * S * B;
     for (int64_t s = 0; s < S; ++s)
@@ -283,8 +288,10 @@ SONNX_SIMD_CLONES void add_row(const float* p, double* sum, int64_t lanes) {
 void sum_channels_last(const ChannelBlocks& b, const float* px, float* py) {
   constexpr int64_t kChunk = 256;
   const int64_t S = b.spatial, C = b.c, chunks = (C + kChunk - 1) / kChunk;
+  SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static) if (b.floats() > (int64_t{1} << 16))
   for (int64_t q = 0; q < b.n * chunks; ++q) {
+    SONNX_OMP_TASK(sync);
     int64_t n = q / chunks, c0 = (q % chunks) * kChunk, lanes = std::min<int64_t>(kChunk, C - c0);
     double sum[kChunk] = {};
     const float* p = px + n * S * C + c0;
@@ -316,8 +323,10 @@ class GlobalAveragePoolKernel final : public FastKernel {
     int64_t n = shape_size(Shape(x.shape().begin() + 2, x.shape().end()));
     const float* px = x.data<float>();
     float* py = out.at(0)->data<float>();
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
     for (int64_t p = 0; p < planes; ++p) {
+      SONNX_OMP_TASK(sync);
       const float* plane = px + p * n;
       double sum = 0;
       for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(plane[i]);

@@ -12,6 +12,7 @@
 #include "fast_kernel.h"
 #include "onednn_common.h"
 #include "reference/ops/registry.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 
@@ -69,8 +70,12 @@ class ResizeNearestKernel final : public FastKernel {
     float* py = out[0]->data<float>();
     const int64_t* pm = map->data();
     auto n = static_cast<int64_t>(map->size());
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static) if (n > (1 << 16))
-    for (int64_t i = 0; i < n; ++i) py[i] = px[pm[i]];
+    for (int64_t i = 0; i < n; ++i) {
+      SONNX_OMP_TASK(sync);
+      py[i] = px[pm[i]];
+    }
   }
 
  private:

@@ -17,6 +17,7 @@
 #include "onednn_common.h"
 #include "simd_clones.h"
 #include "softmax_line.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 
@@ -100,16 +101,20 @@ class SoftmaxKernel final : public FastKernel {
     const float* px = x.data<float>();
     float* py = out[0]->data<float>();
     if (inner == 1) {
+      SONNX_OMP_FORK(sync);
 #pragma omp parallel
       {
+        SONNX_OMP_TASK(sync);
         std::vector<double> e(static_cast<size_t>(n));
 #pragma omp for schedule(static)
         for (int64_t o = 0; o < outer; ++o) row(px + o * n, py + o * n, n, e.data());
       }
       return;
     }
+    SONNX_OMP_FORK(sync);
 #pragma omp parallel
     {
+      SONNX_OMP_TASK(sync);
       std::vector<double> m(static_cast<size_t>(inner)), sum(static_cast<size_t>(inner));
       std::vector<double> e(static_cast<size_t>(n * inner));
 #pragma omp for schedule(static)

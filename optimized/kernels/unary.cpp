@@ -23,6 +23,7 @@
 #include "onednn_common.h"
 #include "simd_clones.h"
 #include "reference/model/errors.h"
+#include "omp_sync.h"
 
 namespace sonnx::fast {
 
@@ -38,8 +39,12 @@ void for_blocks(int64_t n, Body body) {
     return;
   }
   int64_t blocks = (n + kGrain - 1) / kGrain;
+  SONNX_OMP_FORK(sync);
 #pragma omp parallel for schedule(static)
-  for (int64_t b = 0; b < blocks; ++b) body(b * kGrain, std::min(n, (b + 1) * kGrain));
+  for (int64_t b = 0; b < blocks; ++b) {
+    SONNX_OMP_TASK(sync);
+    body(b * kGrain, std::min(n, (b + 1) * kGrain));
+  }
 }
 
 // y[i] = f(x[i]) in float.

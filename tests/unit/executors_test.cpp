@@ -41,9 +41,7 @@ struct GraphBuilder {
   Model m;
   std::mt19937 rng{3};
   GraphBuilder() {
-    m.ir_version = 8;
-    m.opset_imports[""] = 13;
-    m.graph.path = "main";
+    m = testing::empty_model(13);
   }
   void node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
             std::vector<Attribute> attrs = {}) {

@@ -44,9 +44,7 @@ struct AttentionModel {
   float c;
   AttentionModel(const Shapes& s, Scale sc, float cv = 8.0f, int64_t opset = 13, std::vector<Attribute> softmax_attrs = {})
       : shapes(s), scale(sc), c(cv) {
-    m.ir_version = 8;
-    m.opset_imports[""] = opset;
-    m.graph.path = "main";
+    m = testing::empty_model(opset);
     m.graph.inputs.push_back({"Q", float_type(s.q)});
     m.graph.inputs.push_back({"Kt", float_type(s.kt)});
     m.graph.inputs.push_back({"V", float_type(s.v)});

@@ -242,10 +242,7 @@ TEST(FastBlocked, UnaryKeepsTheBlockedLayout) {
 // Squeeze-excitation: Conv → GlobalAveragePool → Conv+Relu → Conv → Sigmoid → Mul(c1, s), then
 // Add(c1) and a last Conv. c1, the Mul and the Add stay blocked; the results match the reference.
 TEST(FastBlocked, ASqueezeExcitationBlockStaysBlocked) {
-  Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph.path = "main";
+  Model m = testing::empty_model(13);
   std::mt19937 rng(4);
   auto node = [&](const std::string& op, std::vector<std::string> in, const std::string& out, std::vector<Attribute> attrs = {}) {
     Node n;

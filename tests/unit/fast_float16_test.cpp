@@ -464,10 +464,7 @@ TEST(FastFloat16, BinaryFloat32KernelsAreUnchanged) {
 
 // y = Sigmoid(Relu(x) + bias) on float16, bias per channel; long enough to split over threads.
 Model float16_chain_model() {
-  Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 14;
-  m.graph.path = "main";
+  Model m = testing::empty_model(14);
   m.graph.inputs.push_back({"x", half_type({2, 3, 128, 128})});
   std::mt19937 rng(3);
   m.graph.initializers.emplace_back("bias", mixed_halves({1, 3, 1, 1}, rng));

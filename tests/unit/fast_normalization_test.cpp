@@ -314,9 +314,7 @@ struct LayerNormModel {
   std::mt19937 rng{9};
   int nodes = 0;
   LayerNormModel(int64_t opset, const Shape& x_shape) {
-    m.ir_version = 8;
-    m.opset_imports[""] = opset;
-    m.graph.path = "main";
+    m = testing::empty_model(opset);
     m.graph.inputs.push_back({"X", float_type(x_shape)});
   }
   void node(const std::string& op, std::vector<std::string> in, const std::string& out, std::vector<Attribute> attrs = {}) {

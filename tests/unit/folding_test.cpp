@@ -19,10 +19,7 @@ using testing::ir_node;
 // Static chain: r = Reshape(x, Concat(Unsqueeze(Gather(Shape(x), 0)), [-1])); out = Neg(r).
 // Data-dependent: k = Shape(NonZero(x > 0)), whose value changes with x under one signature.
 Model folding_model() {
-  Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph.path = "main";
+  Model m = testing::empty_model(13);
   m.graph.inputs.push_back({"x", float_type({2, 3})});
   m.graph.initializers.emplace_back("zero_index", Tensor::scalar<int64_t>(0));
   m.graph.initializers.emplace_back("ax0", i64({0}));

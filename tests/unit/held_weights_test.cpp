@@ -26,10 +26,7 @@ constexpr int64_t K = 64, N = 1024;  // N a multiple of 1024: worth packing (one
 // the Gemm run alone (everything else waits for them). `make_weight` makes each weight tensor.
 template <class MakeWeight>
 Model weights_model(const std::map<std::string, Tensor>& values, MakeWeight make_weight) {
-  Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph.path = "main";
+  Model m = testing::empty_model(13);
   m.graph.inputs.push_back({"x", float_type({3, K})});
   for (const auto& [name, t] : values) m.graph.initializers.emplace_back(name, make_weight(t));
   for (Node n : {ir_node("MatMul", {"x", "w"}, {"h"}), ir_node("Gemm", {"h", "v"}, {"g"}, {int_attr("transB", 1)}),

@@ -20,10 +20,7 @@ using testing::float_type;
 // x -> a = Relu(x) -> b = Neg(a) -> c = Neg(b) -> y = Add(a, c): a lives from step 0 to step 3,
 // b from 1 to 2, c from 2 to 3 (the schedule is the node order: a chain).
 Model chain_model() {
-  Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph.path = "main";
+  Model m = testing::empty_model(13);
   m.graph.inputs.push_back({"x", float_type({4, 4})});
   m.graph.outputs.push_back({"y", float_type({4, 4})});
   for (Node n : {testing::ir_node("Relu", {"x"}, {"a"}), testing::ir_node("Neg", {"a"}, {"b"}), testing::ir_node("Neg", {"b"}, {"c"}),

@@ -46,6 +46,15 @@ inline Node ir_node(const std::string& op, std::vector<std::string> in, std::vec
   return n;
 }
 
+// A model whose one graph ("main") imports the default domain at `opset`, with nothing in it yet.
+inline Model empty_model(int64_t opset = 13) {
+  Model m;
+  m.ir_version = 8;
+  m.opset_imports[""] = opset;
+  m.graph.path = "main";
+  return m;
+}
+
 inline Attribute int_attr(const std::string& name, int64_t v) {
   Attribute a;
   a.name = name;

@@ -25,10 +25,7 @@ using testing::ir_node;
 // until y, which reads f after d and e are made. z = Identity(x) views a
 // graph input; w = Flatten(d) is a graph output (it must be a copy: d's bytes are reused).
 Model view_model() {
-  Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph.path = "main";
+  Model m = testing::empty_model(13);
   m.graph.inputs.push_back({"x", float_type({2, 3, 4})});
   m.graph.initializers.emplace_back("s64", i64({6, 4}));
   m.graph.initializers.emplace_back("s234", i64({2, 3, 4}));
