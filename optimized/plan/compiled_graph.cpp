@@ -90,6 +90,7 @@ std::set<std::string> read_once(const Graph& g) {
       if (auto it = reads.find(c); it != reads.end()) it->second += 2;
   }
   for (const auto& o : g.outputs) reads.erase(o.name);
+  for (const auto& in : g.inputs) reads.erase(in.name);  // a default a run may replace
   std::set<std::string> once;
   for (const auto& [name, count] : reads)
     if (count == 1) once.insert(name);
@@ -121,8 +122,11 @@ Tensor CompiledGraph::plain_constant(int slot) const {
 void CompiledGraph::build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner) {
   const Graph& g = *graph_;
   std::set<std::string> once = weights_owner ? read_once(g) : std::set<std::string>{};
+  // An initializer that is also a graph input is only that input's default (a run may give
+  // another tensor): no kernel may prepare with it as a constant.
   std::map<std::string, const Tensor*> constants;
   for (const auto& [name, t] : g.initializers) constants[name] = &t;
+  for (const auto& in : g.inputs) constants.erase(in.name);
   std::map<std::string, const TypeInfo*> declared;  // what the graph says of its values' types
   for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
     for (const auto& v : *list) declared.emplace(v.name, &v.type);

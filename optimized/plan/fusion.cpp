@@ -266,11 +266,14 @@ bool fold_scale_shift(const Tensor& cw, const Tensor* cb, double s, double t, Te
 
 }  // namespace
 
-// The value of `name` when it is an initializer or the output of a Constant node with a tensor.
+// The value of `name` when it is an initializer or the output of a Constant node with a tensor
+// (an initializer that is also a graph input is only a default a run may replace: not constant).
 const Tensor* graph_constant(const Graph& g, const std::string& name) {
   // Identities of Identities are followed a bounded number of steps (a malformed graph may loop).
   std::string current = name;
   for (int depth = 0; depth < 16; ++depth) {
+    for (const auto& in : g.inputs)
+      if (in.name == current) return nullptr;
     for (const auto& [n, t] : g.initializers)
       if (n == current) return &t;
     const Node* producer = nullptr;
