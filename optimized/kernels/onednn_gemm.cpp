@@ -395,7 +395,7 @@ class MatMulKernel final : public FastKernel {
       // then the activation as the nodes compute it.
       Epilogue ep = epilogue;
       bool act = ep.act.kind != Activation::Kind::None;
-      bool b_finite = b.is_held() ? held_b_finite : b.data<float>() == finite_b || all_finite(b.data<float>(), b.size());
+      bool b_finite = b.is_held() ? held_b_finite : (b.data<float>() == finite_b || all_finite(b.data<float>(), b.size()));
       if (act && !(bias_finite && b_finite && all_finite(pa, a.size()))) {
         ep.act = Activation{};
         act = false;

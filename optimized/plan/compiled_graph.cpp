@@ -78,8 +78,9 @@ std::unique_ptr<CompiledGraph> CompiledGraph::compile_other(const Graph& g) cons
   return std::make_unique<CompiledGraph>(*model_, g, options_);
 }
 
-// Initializers of g that one node reads, once, and that are not graph outputs: the weights a
-// kernel may hold (a subgraph's capture counts as a read).
+namespace {
+// Initializers of g that one node reads, once, and that are not graph outputs or inputs: the
+// weights a kernel may hold (a subgraph's capture counts as a read).
 std::set<std::string> read_once(const Graph& g) {
   std::map<std::string, int> reads;
   for (const auto& [name, t] : g.initializers) reads[name] = 0;
@@ -96,6 +97,7 @@ std::set<std::string> read_once(const Graph& g) {
     if (count == 1) once.insert(name);
   return once;
 }
+}  // namespace
 
 void CompiledGraph::hold_weights(const Step& step, const std::vector<std::string>& input_names, Graph& owner,
                                  const std::set<std::string>& once) {

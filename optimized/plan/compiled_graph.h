@@ -106,7 +106,7 @@ class CompiledGraph {
   int add_slot(const std::string& name);
   void build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner);
   void hold_weights(const Step& step, const std::vector<std::string>& input_names, Graph& owner,
-                    const std::set<std::string>& read_once);
+                    const std::set<std::string>& once);
   void build_dependencies();
   void choose_layouts();
   void mark_foldable();
