@@ -67,8 +67,12 @@ bool match_attention(const Graph& g, const Node& first, const std::map<std::stri
 void take_pattern_group(const std::vector<const Node*>& nodes, const std::string& pattern, std::set<const Node*>& taken,
                         FusedGroup& grp);
 
-// The value of `name` when it is an initializer of g, the output of a Constant node with a tensor,
-// or an Identity of one of those; null otherwise.
+// The one node reading `name`, when `uses` (group_nodes' read counts) counts exactly one read of
+// it, so never for a graph output; fusion_layernorm.cpp.
+const Node* sole_reader(const Graph& g, const std::map<std::string, int>& uses, const std::string& name);
+
+// The value of `name` when it is an initializer of g that is not a graph input, the output of a
+// Constant node with a tensor, or an Identity of one of those; null otherwise.
 const Tensor* graph_constant(const Graph& g, const std::string& name);
 
 // Every node of g in exactly one group, groups in node-list order.

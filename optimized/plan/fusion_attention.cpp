@@ -35,16 +35,6 @@ bool matmul_of(const Node& n, const std::string& a) {
   return plain_node(n, "MatMul", 2) && n.inputs[0] == a && n.inputs[1] != a;
 }
 
-// The one node reading `name`, when it is read exactly once (and is not a graph output).
-const Node* sole_reader(const Graph& g, const std::map<std::string, int>& uses, const std::string& name) {
-  auto it = uses.find(name);
-  if (it == uses.end() || it->second != 1) return nullptr;
-  for (const auto& n : g.nodes)
-    for (const auto& i : n.inputs)
-      if (i == name) return &n;
-  return nullptr;
-}
-
 }  // namespace
 
 bool match_attention(const Graph& g, const Node& first, const std::map<std::string, int>& uses, std::set<const Node*>& taken,

@@ -33,16 +33,6 @@ std::optional<int64_t> single_axis(const Graph& g, const Node& n) {
   return axes[0];
 }
 
-// The one node reading `name`, when it is read exactly once (and is not a graph output).
-const Node* only_reader(const Graph& g, const std::map<std::string, int>& uses, const std::string& name) {
-  auto it = uses.find(name);
-  if (it == uses.end() || it->second != 1) return nullptr;
-  for (const auto& n : g.nodes)
-    for (const auto& i : n.inputs)
-      if (i == name) return &n;
-  return nullptr;
-}
-
 bool is_single(const Tensor* t, double value) {
   return t && t->size() == 1 && t->rank() <= 1 && t->dtype() != DType::String && t->as_double(0) == value;
 }
@@ -64,7 +54,7 @@ bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::m
   const std::string& x = first.inputs[0];
   std::vector<const Node*> nodes{&first};
   auto next = [&](const std::string& name) {
-    const Node* n = only_reader(g, uses, name);
+    const Node* n = sole_reader(g, uses, name);
     return n && !taken.count(n) ? n : nullptr;
   };
   const Node* sub = next(first.outputs[0]);
@@ -102,6 +92,15 @@ bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::m
   return true;
 }
 
+
+const Node* sole_reader(const Graph& g, const std::map<std::string, int>& uses, const std::string& name) {
+  auto it = uses.find(name);
+  if (it == uses.end() || it->second != 1) return nullptr;
+  for (const auto& n : g.nodes)
+    for (const auto& i : n.inputs)
+      if (i == name) return &n;
+  return nullptr;
+}
 
 void take_pattern_group(const std::vector<const Node*>& nodes, const std::string& pattern, std::set<const Node*>& taken,
                         FusedGroup& grp) {

@@ -51,11 +51,7 @@ Tensor Tensor::shared(DType type, Shape shape, const std::byte* data, std::share
 }
 
 Tensor Tensor::held(DType type, Shape shape) {
-  if (type == DType::String || type == DType::Undefined) throw InternalError("held values cannot be strings");
-  Tensor t;
-  t.type_ = type;
-  t.shape_ = std::move(shape);
-  t.size_ = shape_size(t.shape_);
+  Tensor t = view(type, std::move(shape), nullptr);  // type and shape, no bytes
   t.held_ = true;
   return t;
 }

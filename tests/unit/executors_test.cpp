@@ -45,14 +45,7 @@ struct GraphBuilder {
   }
   void node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
             std::vector<Attribute> attrs = {}) {
-    Node n;
-    n.name = out[0] + "_node";
-    n.op_type = op;
-    n.inputs = std::move(in);
-    n.outputs = std::move(out);
-    n.attributes = std::move(attrs);
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(std::move(n));
+    testing::add_node(m.graph, testing::ir_node(op, std::move(in), std::move(out), std::move(attrs)));
   }
   std::string weight(const std::string& name, const Shape& shape) {
     m.graph.initializers.emplace_back(name, random_tensor(shape, rng));

@@ -74,14 +74,7 @@ struct AttentionModel {
     return a;
   }
   std::string node(const std::string& op, std::vector<std::string> in, const std::string& out, std::vector<Attribute> attrs = {}) {
-    Node n;
-    n.name = out + "_node";
-    n.op_type = op;
-    n.inputs = std::move(in);
-    n.outputs = {out};
-    n.attributes = std::move(attrs);
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(std::move(n));
+    testing::add_node(m.graph, testing::ir_node(op, std::move(in), {out}, std::move(attrs)));
     return out;
   }
   NamedValues inputs(unsigned seed) const {

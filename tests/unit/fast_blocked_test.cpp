@@ -245,14 +245,7 @@ TEST(FastBlocked, ASqueezeExcitationBlockStaysBlocked) {
   Model m = testing::empty_model(13);
   std::mt19937 rng(4);
   auto node = [&](const std::string& op, std::vector<std::string> in, const std::string& out, std::vector<Attribute> attrs = {}) {
-    Node n;
-    n.name = out + "_node";
-    n.op_type = op;
-    n.inputs = std::move(in);
-    n.outputs = {out};
-    n.attributes = std::move(attrs);
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(std::move(n));
+    testing::add_node(m.graph, testing::ir_node(op, std::move(in), {out}, std::move(attrs)));
   };
   auto weight = [&](const std::string& name, const Shape& s) {
     m.graph.initializers.emplace_back(name, random_float_tensor(s, rng));

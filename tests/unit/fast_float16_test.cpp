@@ -469,8 +469,7 @@ Model float16_chain_model() {
   std::mt19937 rng(3);
   m.graph.initializers.emplace_back("bias", mixed_halves({1, 3, 1, 1}, rng));
   for (Node n : {testing::ir_node("Relu", {"x"}, {"r"}), testing::ir_node("Add", {"r", "bias"}, {"a"}), testing::ir_node("Sigmoid", {"a"}, {"y"})}) {
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(n);
+    testing::add_node(m.graph, n);
   }
   m.graph.outputs.push_back({"y", half_type({2, 3, 128, 128})});
   add_inferred_types(m);  // fast kernels are chosen for known element types

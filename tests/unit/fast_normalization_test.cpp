@@ -318,14 +318,7 @@ struct LayerNormModel {
     m.graph.inputs.push_back({"X", float_type(x_shape)});
   }
   void node(const std::string& op, std::vector<std::string> in, const std::string& out, std::vector<Attribute> attrs = {}) {
-    Node n;
-    n.name = out + "_node";
-    n.op_type = op;
-    n.inputs = std::move(in);
-    n.outputs = {out};
-    n.attributes = std::move(attrs);
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(std::move(n));
+    testing::add_node(m.graph, testing::ir_node(op, std::move(in), {out}, std::move(attrs)));
   }
   // A Constant node, as the PyTorch exporter writes epsilon and the exponent.
   std::string constant(const std::string& name, Tensor t) {

@@ -29,8 +29,7 @@ Model folding_model() {
                  ir_node("Concat", {"u", "minus1"}, {"c"}), ir_node("Reshape", {"x", "c"}, {"r"}), ir_node("Neg", {"r"}, {"out"}),
                  ir_node("Greater", {"x", "zero"}, {"pos"}), ir_node("NonZero", {"pos"}, {"nz"}), ir_node("Shape", {"nz"}, {"k"})}) {
     if (n.op_type == "Concat") n.attributes.push_back(int_attr("axis", 0));
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(n);
+    testing::add_node(m.graph, n);
   }
   m.graph.outputs.push_back({"out", float_type({2, 3})});
   m.graph.outputs.push_back({"k", TypeInfo{}});

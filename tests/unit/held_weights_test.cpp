@@ -32,8 +32,7 @@ Model weights_model(const std::map<std::string, Tensor>& values, MakeWeight make
   for (Node n : {ir_node("MatMul", {"x", "w"}, {"h"}), ir_node("Gemm", {"h", "v"}, {"g"}, {int_attr("transB", 1)}),
                  ir_node("MatMul", {"g", "shared"}, {"s1"}), ir_node("Neg", {"g"}, {"x2"}),
                  ir_node("MatMul", {"x2", "shared"}, {"s2"}), ir_node("Add", {"s1", "s2"}, {"s"})}) {
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(n);
+    testing::add_node(m.graph, n);
   }
   m.graph.outputs.push_back({"g", float_type({3, K})});
   m.graph.outputs.push_back({"s", float_type({3, N})});
@@ -159,8 +158,7 @@ TEST(HeldWeights, AnInitializerThatIsAGraphInputIsNoConstantOfTheKernels) {
   for (const char* p : {"scale", "bias", "mean"}) m.graph.initializers.emplace_back(p, testing::random_float_tensor({8}, rng));
   m.graph.initializers.emplace_back("var", testing::random_float_tensor({8}, rng, 0.5f, 2.0f));
   for (Node n : {ir_node("Conv", {"x4", "cw"}, {"c"}), ir_node("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"y2"})}) {
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(n);
+    testing::add_node(m.graph, n);
   }
   m.graph.outputs.push_back({"y2", float_type({1, 8, 4, 4})});
   add_inferred_types(m);

@@ -25,8 +25,7 @@ Model chain_model() {
   m.graph.outputs.push_back({"y", float_type({4, 4})});
   for (Node n : {testing::ir_node("Relu", {"x"}, {"a"}), testing::ir_node("Neg", {"a"}, {"b"}), testing::ir_node("Neg", {"b"}, {"c"}),
                  testing::ir_node("Add", {"a", "c"}, {"y"})}) {
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(n);
+    testing::add_node(m.graph, n);
   }
   return m;
 }

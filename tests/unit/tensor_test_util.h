@@ -46,6 +46,12 @@ inline Node ir_node(const std::string& op, std::vector<std::string> in, std::vec
   return n;
 }
 
+// Appends n to g as its next node.
+inline void add_node(Graph& g, Node n) {
+  n.index = g.nodes.size();
+  g.nodes.push_back(std::move(n));
+}
+
 // A model whose one graph ("main") imports the default domain at `opset`, with nothing in it yet.
 inline Model empty_model(int64_t opset = 13) {
   Model m;

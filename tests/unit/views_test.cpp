@@ -36,8 +36,7 @@ Model view_model() {
                  ir_node("Add", {"e", "f"}, {"y"}),
                  ir_node("Identity", {"x"}, {"z"}), ir_node("Neg", {"z"}, {"v"}), ir_node("Flatten", {"d"}, {"w"}, {axis}),
                  ir_node("Sigmoid", {"x"}, {"t"}), ir_node("Mul", {"t", "x"}, {"u"})}) {
-    n.index = m.graph.nodes.size();
-    m.graph.nodes.push_back(n);
+    testing::add_node(m.graph, n);
   }
   m.graph.outputs.push_back({"y", float_type({2, 3, 4})});
   m.graph.outputs.push_back({"v", float_type({2, 3, 4})});
