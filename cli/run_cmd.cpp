@@ -52,9 +52,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
     ExecutorOptions options;
     options.threads = args->threads;
     options.verify_arena_run = args->verify_arena_run;
-    std::unique_ptr<Executor> exec = make_executor(model, args->executor, options);
     const std::vector<ValueInfo> outputs = model.graph.outputs;
-    lm.reset();  // the executor keeps what it needs
+    // Moved in: the executor's kernels may then hold the only copy of each weight.
+    std::unique_ptr<Executor> exec = make_executor(std::move(lm->ir), args->executor, options);
+    lm.reset();
     NamedValues out = exec->run(feed);
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
     for (const auto& o : outputs) {

@@ -15,9 +15,8 @@ ParallelExecutor::ParallelExecutor(std::shared_ptr<const CompiledModel> model, E
   int n = options.threads < 1 ? 1 : options.threads;
   if (n > 1) {
     CompileOptions wide = model->options();
-    wide.kernel_threads = n;
-    wide.hold_weights = false;  // its kernels read this model's weights, held or plain, through the frame
-    wide_ = std::make_shared<const CompiledModel>(model->plain_model(), wide);
+    wide.kernel_threads = n;  // its kernels read this model's weights, held or plain, through the frame
+    wide_ = std::make_shared<const CompiledModel>(model, wide);
   }
   for (int t = 0; t < n; ++t) workers_.emplace_back([this] { work(); });
 }

@@ -27,7 +27,7 @@ struct ConvEntry {
   Window win;
   dnnl::convolution_forward::primitive_desc pd;
   dnnl::convolution_forward prim;
-  memory weights;  // constant weights in pd's layout (empty otherwise)
+  memory weights;  // constant weights in pd's layout (empty otherwise); may be the kernel's master
   bool reorder_src = false, reorder_dst = false;
   memory::desc dst_desc;  // pd's destination layout: the Layout token of a blocked output
   dnnl::reorder src_in, dst_in, dst_out;  // plain->blocked src, plain->blocked dst (sum), blocked->plain dst
@@ -48,6 +48,11 @@ class ConvKernel final : public FastKernel {
   bool bias_const = false;
   const Tensor* const_weights = nullptr;  // when W is constant: the graph's tensor, read where it is
   bool weights_const = false;
+  // Constant W in the prepared primitive's layout (static_entry's weights). Once held
+  // (FastKernel::hold_input) it is W's only copy: entries for other shapes reorder from it, and
+  // plain_input rebuilds W from it; const_weights is then a Tensor::held.
+  memory master;
+  bool held = false;
   bool weights_finite = true, bias_finite = true;
   size_t sum_index = 0;
   bool fused_sum = false;
@@ -150,15 +155,35 @@ class ConvKernel final : public FastKernel {
       e->dst_out = make_reorder(e->pd.dst_desc(), dst_plain);
       if (fused_sum) e->dst_in = make_reorder(dst_plain, e->pd.dst_desc());
     }
-    if (weights_const) {
-      memory::desc wp = plain_weights_desc();
-      e->weights = memory(e->pd.weights_desc(), eng);
-      memory src(wp, eng, const_cast<float*>(const_weights->data<float>()));
-      dnnl::stream& s = thread_stream();
-      run_reorder(make_reorder(wp, e->weights.get_desc()), src, e->weights);
-      s.wait();
-    }
+    if (weights_const) e->weights = constant_weights(e->pd.weights_desc());
     return e;
+  }
+
+  // The constant W in layout `d`: the master itself when it has that layout, else a reorder of the
+  // master (once held) or of the graph's plain tensor.
+  memory constant_weights(const memory::desc& d) const {
+    if (master && master.get_desc() == d) return master;
+    memory src = held ? master
+                      : memory(plain_weights_desc(), cpu_engine(), const_cast<float*>(const_weights->data<float>()));
+    memory dst(d, cpu_engine());
+    run_reorder(make_reorder(src.get_desc(), d), src, dst);
+    thread_stream().wait();
+    return dst;
+  }
+
+  bool hold_input(size_t k) override {
+    if (k != 1 || !master) return false;
+    held = true;
+    return true;
+  }
+
+  Tensor plain_input(size_t k) const override {
+    if (k != 1 || !held) return FastKernel::plain_input(k);
+    Tensor t(DType::Float, w_shape);
+    memory src = master, dst(plain_weights_desc(), cpu_engine(), t.data<float>());
+    run_reorder(make_reorder(src.get_desc(), dst.get_desc()), src, dst);
+    thread_stream().wait();
+    return t;
   }
 
   std::shared_ptr<ConvEntry> entry_for(const Shape& x) const {
@@ -244,7 +269,9 @@ class ConvKernel final : public FastKernel {
   void expect_blocked_input() override {
     if (force_blocked) return;
     force_blocked = true;  // remake the prepared primitive in oneDNN's preferred layouts
-    if (static_entry) static_entry = build(static_entry->in_shape, act.kind != Activation::Kind::None);
+    if (!static_entry) return;
+    static_entry = build(static_entry->in_shape, act.kind != Activation::Kind::None);
+    if (weights_const) master = static_entry->weights;  // (built from the old master, which goes now)
   }
 
   int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
@@ -352,6 +379,7 @@ std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
     if (shape_size(*xs) > 0 && k->Cg > 0) {
       try {
         k->static_entry = k->build(*xs, k->act.kind != Activation::Kind::None);
+        if (k->weights_const) k->master = k->static_entry->weights;
       } catch (const dnnl::error&) {
         return nullptr;
       }

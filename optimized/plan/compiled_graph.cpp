@@ -24,7 +24,8 @@ std::string Step::label() const {
   return s;
 }
 
-CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options, Graph* weights_owner)
+CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options, Graph* weights_owner,
+                             const CompiledGraph* plain_source)
     : model_(&model), options_(options), graph_(&g) {
   if (weights_owner && weights_owner != &g) throw InternalError("CompiledGraph: the weights' owner is another graph");
   for (const auto& in : g.inputs) input_slots_.push_back(add_slot(in.name));
@@ -35,7 +36,7 @@ CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOp
                                                 : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));
   // Names read here but defined by an enclosing scope.
   for (const auto& name : free_names(g)) outer_slots_.push_back(add_slot(name));
-  build_steps(model, options, options.hold_weights ? weights_owner : nullptr);
+  build_steps(model, options, options.hold_weights ? weights_owner : nullptr, plain_source);
   for (const auto& o : g.outputs) {
     int s = slot_of(o.name);
     if (s < 0) throw Trap("graph " + g.path + ": output '" + o.name + "' is never defined");
@@ -99,17 +100,28 @@ std::set<std::string> read_once(const Graph& g) {
 }
 }  // namespace
 
-void CompiledGraph::hold_weights(const Step& step, const std::vector<std::string>& input_names, Graph& owner,
-                                 const std::set<std::string>& once) {
+void CompiledGraph::release(Tensor& t, const std::string& name) {
+  t = Tensor::held(t.dtype(), t.shape());  // the last owner of the plain bytes lets go
+  int slot = slot_of(name);
+  for (auto& [s, v] : constants_)
+    if (s == slot) v = Value(t);
+}
+
+void CompiledGraph::hold_weights(const Step& step, const std::vector<std::string>& input_names,
+                                 std::map<std::string, Tensor*>& holdable) {
   for (size_t k = 0; k < input_names.size(); ++k) {
-    if (!once.count(input_names[k])) continue;
-    auto it = std::find_if(owner.initializers.begin(), owner.initializers.end(),
-                           [&](const auto& e) { return e.first == input_names[k]; });
-    if (it == owner.initializers.end() || it->second.is_held() || !step.fast->hold_input(k)) continue;
-    it->second = Tensor::held(it->second.dtype(), it->second.shape());  // the last owner of the plain bytes lets go
-    for (auto& [s, v] : constants_)
-      if (s == step.inputs[k]) v = Value(it->second);
+    auto it = holdable.find(input_names[k]);
+    if (it == holdable.end() || !step.fast->hold_input(k)) continue;
+    release(*it->second, it->first);
+    holdable.erase(it);
   }
+}
+
+Tensor CompiledGraph::plain_value(const std::string& name) const {
+  int slot = slot_of(name);
+  for (const auto& [s, v] : constants_)
+    if (s == slot && v.is_tensor()) return v.tensor.is_held() ? plain_constant(slot) : Tensor(v.tensor);
+  throw InternalError("'" + name + "' is no constant of graph " + graph_->path);
 }
 
 Tensor CompiledGraph::plain_constant(int slot) const {
@@ -121,13 +133,33 @@ Tensor CompiledGraph::plain_constant(int slot) const {
   throw InternalError("no kernel holds '" + slot_name(slot) + "'");
 }
 
-void CompiledGraph::build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner) {
+void CompiledGraph::build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner,
+                                const CompiledGraph* plain_source) {
   const Graph& g = *graph_;
-  std::set<std::string> once = weights_owner ? read_once(g) : std::set<std::string>{};
+  // The weights a kernel may hold, and that a folded Conv's originals release (by name).
+  std::map<std::string, Tensor*> holdable;
+  if (weights_owner) {
+    std::set<std::string> once = read_once(g);
+    for (auto& [name, t] : weights_owner->initializers)
+      if (once.count(name) && !t.is_held()) holdable[name] = &t;
+  }
   // An initializer that is also a graph input is only that input's default (a run may give
-  // another tensor): no kernel may prepare with it as a constant.
+  // another tensor): no kernel may prepare with it as a constant. A weight that plain_source's
+  // kernels hold, kernels here prepare with its plain values.
   std::map<std::string, const Tensor*> constants;
-  for (const auto& [name, t] : g.initializers) constants[name] = &t;
+  for (const auto& [name, t] : g.initializers) {
+    bool rebuilt = t.is_held() && plain_source && !plain_source->readers(plain_source->slot_of(name)).empty();
+    constants[name] = rebuilt ? &own_.emplace_back(plain_source->plain_value(name)) : &t;
+  }
+  // A Conv's weights and bias with what follows folded in, under these names; plain_source's when it
+  // folded them (its original weights may be held).
+  auto folded_name = [](const Node& conv, int k) { return conv.outputs[0] + (k == 1 ? "::folded_W" : "::folded_B"); };
+  auto fold = [&](const Node& conv, const std::vector<const Node*>& folded, Tensor& w, Tensor& b) {
+    if (!plain_source || plain_source->slot_of(folded_name(conv, 1)) < 0) return fold_into_conv(g, conv, folded, w, b);
+    w = plain_source->plain_value(folded_name(conv, 1));
+    b = plain_source->plain_value(folded_name(conv, 2));
+    return true;
+  };
   for (const auto& in : g.inputs) constants.erase(in.name);
   std::map<std::string, const TypeInfo*> declared;  // what the graph says of its values' types
   for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
@@ -175,11 +207,11 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
     for (const auto& i : extra_inputs) step.inputs.push_back(add_slot(i));
     for (const auto& o : last.outputs) step.outputs.push_back(o.empty() ? -1 : add_slot(o));
     for (const auto& c : implicit_inputs(first)) step.captures.push_back(add_slot(c));
-    if (weights_owner && step.fast) {
+    if (!holdable.empty() && step.fast) {
       std::vector<std::string> names = first.inputs;
       if (!sum_input.empty()) names.push_back(sum_input);
       names.insert(names.end(), extra_inputs.begin(), extra_inputs.end());
-      hold_weights(step, names, *weights_owner, once);
+      hold_weights(step, names, holdable);
     }
     steps_.push_back(std::move(step));
   };
@@ -206,23 +238,31 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
                                                           ? Value(t)
                                                           : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));
     }
-  for (const auto& group : group_nodes(g, options.fuse && options.fast_kernels)) {
+  for (auto& group : group_nodes(g, options.fuse && options.fast_kernels, fold)) {
     const Node* first = group.nodes.front();
     if (constant_nodes.count(first)) continue;
     auto fused_begin = group.nodes.begin() + 1;
     if (!group.folded.empty()) {
       // The Conv with the BatchNormalization (or scale and shift) folded in: new weights and bias,
       // the last folded node's output.
-      Tensor w, b;
-      fold_into_conv(g, *first, group.folded, w, b);
       auto conv = std::make_unique<Node>(*first);
       conv->inputs.resize(3);
       conv->outputs = group.folded.back()->outputs;
       for (int k : {1, 2}) {
-        Tensor& t = folded_.emplace_back(k == 1 ? std::move(w) : std::move(b));
-        conv->inputs[static_cast<size_t>(k)] = first->outputs[0] + (k == 1 ? "::folded_W" : "::folded_B");
-        constants[conv->inputs[static_cast<size_t>(k)]] = &t;
-        constants_.emplace_back(add_slot(conv->inputs[static_cast<size_t>(k)]), Value(Tensor::view(DType::Float, t.shape(), t.raw())));
+        std::string name = folded_name(*first, k);
+        Tensor& t = own_.emplace_back(std::move(k == 1 ? group.folded_w : group.folded_b));
+        constants[name] = &t;
+        constants_.emplace_back(add_slot(name), Value(Tensor::view(DType::Float, t.shape(), t.raw())));
+        if (weights_owner) holdable[name] = &t;
+        // No step reads the original any more: it goes (a compilation with this one as its
+        // plain_source takes the folded values). The folded nodes' parameters are small, and
+        // group_nodes reads a scale and shift's values: they stay.
+        const std::string& original = k < static_cast<int>(first->inputs.size()) ? first->inputs[static_cast<size_t>(k)] : "";
+        if (auto it = holdable.find(original); it != holdable.end()) {
+          release(*it->second, original);
+          holdable.erase(it);
+        }
+        conv->inputs[static_cast<size_t>(k)] = std::move(name);
       }
       first = fused_nodes_.emplace_back(std::move(conv)).get();
       fused_begin += static_cast<std::ptrdiff_t>(group.folded.size());

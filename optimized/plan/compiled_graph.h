@@ -62,8 +62,12 @@ class CompiledGraph {
   // `g` must outlive the compiled graph. Names it reads but does not define are outer slots,
   // looked up in the enclosing scope when it runs.
   // `weights_owner`: g itself, when the caller owns it and lets kernels hold its weights
-  // (CompileOptions::hold_weights): such an initializer becomes a Tensor::held in g.
-  CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options, Graph* weights_owner = nullptr);
+  // (CompileOptions::hold_weights): such an initializer becomes a Tensor::held in g, as do the
+  // originals of a Conv's weights once a BatchNormalization is folded into them (no step reads them).
+  // `plain_source`: g compiled before (with other options), whose kernels hold some of g's weights:
+  // kernels here prepare with their plain values (plain_value) and take its folded weights.
+  CompiledGraph(const Model& model, const Graph& g, const CompileOptions& options, Graph* weights_owner = nullptr,
+                const CompiledGraph* plain_source = nullptr);
 
   const Graph& graph() const { return *graph_; }
   const std::vector<Step>& steps() const { return steps_; }
@@ -77,6 +81,8 @@ class CompiledGraph {
   const std::vector<std::pair<int, Value>>& constants() const { return constants_; }
   // The plain values of a constant a fast kernel holds (constants() has a Tensor::held there).
   Tensor plain_constant(int slot) const;
+  // A copy of the plain values of constant `name`, held or not (InternalError if it is none).
+  Tensor plain_value(const std::string& name) const;
   // Slots whose value comes from an enclosing scope, with the name to look up.
   const std::vector<int>& outer_slots() const { return outer_slots_; }
 
@@ -104,9 +110,11 @@ class CompiledGraph {
 
  private:
   int add_slot(const std::string& name);
-  void build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner);
-  void hold_weights(const Step& step, const std::vector<std::string>& input_names, Graph& owner,
-                    const std::set<std::string>& once);
+  void build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner,
+                   const CompiledGraph* plain_source);
+  void hold_weights(const Step& step, const std::vector<std::string>& input_names,
+                    std::map<std::string, Tensor*>& holdable);
+  void release(Tensor& t, const std::string& name);  // t becomes a Tensor::held, here and in constants_
   void build_dependencies();
   void choose_layouts();
   void mark_foldable();
@@ -128,7 +136,7 @@ class CompiledGraph {
   std::vector<char> alone_;                   // per step: runs_alone
   std::map<const Graph*, std::unique_ptr<CompiledGraph>> subgraphs_;
   std::vector<std::unique_ptr<Node>> fused_nodes_;  // Convs with a BN folded in or the sum operand as a last input
-  std::deque<Tensor> folded_;                       // weights and biases with a BatchNormalization folded in
+  std::deque<Tensor> own_;  // weights and biases with a BatchNormalization folded in; plain_source's plain values
 };
 
 // The well-formedness the proofs assume, checked on a compiled graph (spec/structure.md,

@@ -10,12 +10,12 @@ namespace sonnx {
 
 namespace {
 // Prepares kernels under the thread count they will run with, then restores the caller's.
-// Kernels may hold the root graph's weights (CompileOptions::hold_weights): `flat` is ours.
-std::unique_ptr<CompiledGraph> compile_root(Model& flat, const CompileOptions& options) {
+template <class Make>
+std::unique_ptr<CompiledGraph> with_kernel_threads(const CompileOptions& options, Make make) {
   int saved = omp_get_max_threads();
   omp_set_num_threads(options.kernel_threads);
   try {
-    auto g = std::make_unique<CompiledGraph>(flat, flat.graph, options, &flat.graph);
+    auto g = make();
     omp_set_num_threads(saved);
     return g;
   } catch (...) {
@@ -30,14 +30,19 @@ Model inline_owned(Model& model) {
 }
 }  // namespace
 
+// Kernels may hold the root graph's weights (CompileOptions::hold_weights): `flat_` is ours.
 CompiledModel::CompiledModel(Model model, const CompileOptions& options)
-    : options_(options), flat_(inline_owned(model)), root_(compile_root(flat_, options_)) {}
+    : options_(options), flat_(inline_owned(model)), root_(with_kernel_threads(options_, [this] {
+        return std::make_unique<CompiledGraph>(flat_, flat_.graph, options_, &flat_.graph);
+      })) {}
 
-Model CompiledModel::plain_model() const {
-  Model m = flat_;
-  for (auto& [name, t] : m.graph.initializers)
-    if (t.is_held()) t = root_->plain_constant(root_->slot_of(name));
-  return m;
+CompiledModel::CompiledModel(std::shared_ptr<const CompiledModel> base, CompileOptions options)
+    : options_(options), base_(std::move(base)) {
+  options_.hold_weights = false;
+  const Model& m = base_->model();
+  root_ = with_kernel_threads(options_, [&] {
+    return std::make_unique<CompiledGraph>(m, m.graph, options_, nullptr, &base_->root());
+  });
 }
 
 std::shared_ptr<const MemoryPlan> CompiledModel::find_plan(const PlanKey& key) const {

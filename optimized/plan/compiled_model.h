@@ -19,13 +19,17 @@ class CompiledModel {
   // Taken by value: a caller that moves its model in lets the compiled model hold the only copy of
   // the weights, so kernels that hold one (CompileOptions::hold_weights) free it as they compile.
   CompiledModel(Model model, const CompileOptions& options = {});
+  // `base`'s model compiled again with other options (the parallel executor's kernels for more
+  // threads), read in place: a weight base's kernels hold, kernels here get from them as plain
+  // values (CompiledGraph's plain_source). Holds nothing itself.
+  CompiledModel(std::shared_ptr<const CompiledModel> base, CompileOptions options);
   CompiledModel(const CompiledModel&) = delete;
   CompiledModel& operator=(const CompiledModel&) = delete;
 
-  // The model with its functions inlined; a weight a fast kernel holds is a Tensor::held here
-  // (CompileOptions::hold_weights), which plain_model() rebuilds.
-  const Model& model() const { return flat_; }
-  Model plain_model() const;
+  // The model with its functions inlined. A weight a fast kernel holds is a Tensor::held here
+  // (CompileOptions::hold_weights; CompiledGraph::plain_value rebuilds it), as are the originals of
+  // the weights a BatchNormalization was folded into.
+  const Model& model() const { return base_ ? base_->model() : flat_; }
   const CompileOptions& options() const { return options_; }
   const CompiledGraph& root() const { return *root_; }
 
@@ -37,7 +41,8 @@ class CompiledModel {
 
  private:
   CompileOptions options_;
-  Model flat_;
+  std::shared_ptr<const CompiledModel> base_;
+  Model flat_;  // (empty with a base)
   std::unique_ptr<CompiledGraph> root_;
   mutable std::mutex mutex_;
   mutable std::map<PlanKey, std::shared_ptr<const MemoryPlan>> plans_;

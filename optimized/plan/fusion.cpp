@@ -325,7 +325,7 @@ bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const No
   return conv_params(g, conv, cw, cb) && fold_scale_shift(*cw, cb, s, t, w, b);
 }
 
-std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
+std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const ConvFold& fold) {
   std::vector<FusedGroup> groups;
   std::set<const Node*> taken;
   std::map<std::string, int> uses = count_uses(g);
@@ -349,7 +349,6 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
     taken.insert(&n);
     if (fuse && n.op_type == "Conv" && n.domain.empty()) {
       const Node* m = next_of(n);
-      Tensor w, b;
       std::vector<const Node*> folded;
       if (m && is_inference_batch_norm(*m)) {
         folded = {m};
@@ -358,7 +357,8 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse) {
         folded = {m};
         if (const Node* a = next_of(*m); a && scalar_operand(g, *a, "Add", m->outputs[0], v)) folded.push_back(a);
       }
-      if (!folded.empty() && fold_into_conv(g, n, folded, w, b)) {
+      if (!folded.empty() && (fold ? fold(n, folded, grp.folded_w, grp.folded_b)
+                                   : fold_into_conv(g, n, folded, grp.folded_w, grp.folded_b))) {
         grp.folded = folded;
         grp.nodes.insert(grp.nodes.end(), folded.begin(), folded.end());
         taken.insert(folded.begin(), folded.end());

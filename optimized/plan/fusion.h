@@ -12,6 +12,7 @@
 // intermediate result has no other reader and is not a graph output. The fast kernel may still
 // decline the fused form; then the nodes run one by one.
 #pragma once
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -27,8 +28,10 @@ struct FusedGroup {
   FastKernelRequest request;       // fused_activation / clip bounds / fused_sum filled in
   std::string sum_input;           // the Add's other operand when fused_sum
   // nodes[1..] folded into the Conv's weights and bias: an inference-form BatchNormalization, or a
-  // Mul by a scalar constant optionally followed by an Add of one (fold_into_conv).
+  // Mul by a scalar constant optionally followed by an Add of one (fold_into_conv), and the
+  // weights and bias with them folded in.
   std::vector<const Node*> folded;
+  Tensor folded_w, folded_b;
   // Values the nodes after the first read from outside the group (request.fused_pattern groups):
   // the step reads them after the first node's inputs.
   std::vector<std::string> extra_inputs;
@@ -75,7 +78,12 @@ const Node* sole_reader(const Graph& g, const std::map<std::string, int>& uses, 
 // Constant node with a tensor, or an Identity of one of those; null otherwise.
 const Tensor* graph_constant(const Graph& g, const std::string& name);
 
-// Every node of g in exactly one group, groups in node-list order.
-std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse);
+// Folds `folded` into the Conv's weights and bias as fold_into_conv does (or gives the values a
+// previous compilation folded); false when they cannot be folded.
+using ConvFold = std::function<bool(const Node& conv, const std::vector<const Node*>& folded, Tensor& w, Tensor& b)>;
+
+// Every node of g in exactly one group, groups in node-list order. `fold`: fold_into_conv on g
+// when empty.
+std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const ConvFold& fold = {});
 
 }  // namespace sonnx

@@ -19,29 +19,16 @@
 #include "optimized/exec/make_executor.h"
 #include "optimized/plan/infer_types.h"
 #include "reference/interp/interpreter.h"
+#include "tests/unit/tensor_test_util.h"
 
 namespace sonnx {
 namespace {
 
+using testing::float_attr;
+using testing::half_type;
+using testing::half_ulp_distance;
+
 constexpr int64_t kOpset = 20;  // Gelu's first version
-
-TypeInfo half_type(const Shape& shape) {
-  TypeInfo t;
-  t.kind = TypeInfo::Kind::Tensor;
-  t.elem = DType::Float16;
-  std::vector<Dim> dims;
-  for (int64_t d : shape) dims.push_back(Dim{d, ""});
-  t.shape = dims;
-  return t;
-}
-
-Attribute float_attr(const std::string& name, float v) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Float;
-  a.f = v;
-  return a;
-}
 
 // Float16 values: mostly in [-4, 4], now and then a special one (±0, ±inf, NaN, a subnormal,
 // ±65504) or any bit pattern.
@@ -203,15 +190,6 @@ Tensor reference_step(const Node& n, const std::vector<Value>& inputs) {
   out.elem = DType::Float16;
   m.graph.outputs.push_back({"out", out});
   return Interpreter(m).run(feed).at("out").tensor;
-}
-
-bool is_nan(uint16_t h) { return (h & 0x7fff) > 0x7c00; }
-
-// Distance in float16 values (±0 one point); 0 when both are NaN.
-int64_t half_ulp_distance(uint16_t a, uint16_t b) {
-  if (is_nan(a) || is_nan(b)) return is_nan(a) && is_nan(b) ? 0 : std::numeric_limits<int64_t>::max();
-  auto ordered = [](uint16_t h) -> int64_t { return (h & 0x8000) ? -int64_t{h & 0x7fff} : int64_t{h}; };
-  return std::abs(ordered(a) - ordered(b));
 }
 
 // "" when got is within 1 ULP of want everywhere, else the first difference.

@@ -44,12 +44,6 @@ float16_t half_bits(uint16_t b) {
   return h;
 }
 
-TypeInfo half_type(const Shape& s) {
-  TypeInfo t = float_type(s);
-  t.elem = DType::Float16;
-  return t;
-}
-
 Tensor half_scalar(float v) { return Tensor::scalar<float16_t>(float16_t(v)); }
 
 // Every float16 bit pattern (both zeros, every subnormal, 65504, ±inf, NaNs), in a [256, 256] tensor.
@@ -77,15 +71,6 @@ Tensor mixed_halves(const Shape& s, std::mt19937& rng) {
   return t;
 }
 
-bool is_nan(uint16_t h) { return (h & 0x7fff) > kHalfInf; }
-
-// Distance in representable float16 values (−0 and +0 are one point); 0 when both are NaN.
-int64_t half_ulp_distance(uint16_t a, uint16_t b) {
-  if (is_nan(a) || is_nan(b)) return is_nan(a) && is_nan(b) ? 0 : std::numeric_limits<int64_t>::max();
-  auto ordered = [](uint16_t h) -> int64_t { return (h & 0x8000) ? -int64_t{h & 0x7fff} : int64_t{h}; };
-  return std::abs(ordered(a) - ordered(b));
-}
-
 // got against want (both float16 of one shape): within `max_ulp` (0: bitwise, NaN as NaN).
 void expect_agreement(const Tensor& got, const Tensor& want, int64_t max_ulp, const std::string& what,
                       const Tensor* x = nullptr) {
@@ -97,7 +82,7 @@ void expect_agreement(const Tensor& got, const Tensor& want, int64_t max_ulp, co
   int64_t bad = 0;
   for (size_t i = 0; i < g.size(); ++i) {
     int64_t d = half_ulp_distance(g[i].bits, w[i].bits);
-    bool same = d == 0 && (is_nan(g[i].bits) || g[i].bits == w[i].bits);
+    bool same = d == 0 && (half_is_nan(g[i].bits) || g[i].bits == w[i].bits);
     if (!same && d > max_ulp && ++bad <= 5)
       ADD_FAILURE() << what << ": element " << i
                     << (x ? ", x=" + std::to_string(static_cast<float>(x->values<float16_t>()[i % x->size()])) : "")
@@ -144,21 +129,13 @@ TEST(FastFloat16, ConversionsRoundAsFloat16T) {
   int bad = 0;
   for (size_t i = 0; i < f.size(); ++i) {
     uint16_t want = float16_t(f[i]).bits;
-    bool same = is_nan(want) ? is_nan(narrow[i].bits) : narrow[i].bits == want;
+    bool same = half_is_nan(want) ? half_is_nan(narrow[i].bits) : narrow[i].bits == want;
     if (!same && ++bad <= 5) ADD_FAILURE() << f[i] << " gave 0x" << std::hex << narrow[i].bits << " want 0x" << want;
   }
   EXPECT_EQ(bad, 0);
 }
 
 // ---- unary ----
-
-Attribute float_attr(const std::string& name, float v) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Float;
-  a.f = v;
-  return a;
-}
 
 struct UnaryCase {
   std::string op;

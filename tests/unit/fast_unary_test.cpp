@@ -37,14 +37,6 @@ Tensor mixed_input(const Shape& s, std::mt19937& rng) {
   return t;
 }
 
-Attribute float_attr(const std::string& name, float v) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Float;
-  a.f = v;
-  return a;
-}
-
 // Distance in representable floats (−0 and +0 are one point); 0 when both are NaN.
 int64_t ulp_distance(float a, float b) {
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : std::numeric_limits<int64_t>::max();

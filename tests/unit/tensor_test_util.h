@@ -1,5 +1,8 @@
 // Small builders shared by the executor and kernel tests: declared types, nodes and random tensors.
 #pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
 #include <random>
 
 #include "reference/model/ir.h"
@@ -67,6 +70,30 @@ inline Attribute int_attr(const std::string& name, int64_t v) {
   a.type = Attribute::Type::Int;
   a.i = v;
   return a;
+}
+
+inline Attribute float_attr(const std::string& name, float v) {
+  Attribute a;
+  a.name = name;
+  a.type = Attribute::Type::Float;
+  a.f = v;
+  return a;
+}
+
+inline TypeInfo half_type(const Shape& shape) {
+  TypeInfo t = float_type(shape);
+  t.elem = DType::Float16;
+  return t;
+}
+
+inline bool half_is_nan(uint16_t h) { return (h & 0x7fff) > 0x7c00; }
+
+// Distance in representable float16 values (−0 and +0 are one point); 0 when both are NaN.
+inline int64_t half_ulp_distance(uint16_t a, uint16_t b) {
+  if (half_is_nan(a) || half_is_nan(b))
+    return half_is_nan(a) && half_is_nan(b) ? 0 : std::numeric_limits<int64_t>::max();
+  auto ordered = [](uint16_t h) -> int64_t { return (h & 0x8000) ? -int64_t{h & 0x7fff} : int64_t{h}; };
+  return std::abs(ordered(a) - ordered(b));
 }
 
 }  // namespace sonnx::testing
