@@ -12,6 +12,7 @@ packages=(
   python3 python3-onnx python3-numpy
   clang libclang-rt-14-dev
   libdnnl-dev
+  libmpfr-dev
   libre2-dev
   libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev
   chromium

@@ -1,0 +1,122 @@
+// sonnx enclose MODEL --input NAME=FILE ... : for every output element, an interval guaranteed to
+// contain the model's result in exact real arithmetic on these inputs (reference/enclose).
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "model_inputs.h"
+#include "model_options.h"
+#include "reference/enclose/encloser.h"
+#include "reference/model/errors.h"
+#include "reference/model/npy.h"
+
+namespace sonnx::cli {
+
+namespace {
+struct EncloseArgs {
+  std::string model;
+  std::vector<std::string> inputs;
+  std::string semantics = "real";
+  std::string output_dir;
+  std::string format = "text";
+  PrepareArgs prepare;
+};
+
+// The width of [lo, hi] in units in the last place of `type` at the larger magnitude (how many
+// values of the output's type the interval spans, about).
+double width_in_ulps(double lo, double hi, DType type) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return std::numeric_limits<double>::infinity();
+  int digits = type == DType::Double ? 53 : type == DType::Float16 ? 11 : type == DType::BFloat16 ? 8 : 24;
+  int min_exp = type == DType::Double ? -1022 : type == DType::Float16 ? -14 : -126;
+  double mag = std::max(std::fabs(lo), std::fabs(hi));
+  int e = mag > 0 ? std::max(std::ilogb(mag), min_exp) : min_exp;
+  return (hi - lo) / std::ldexp(1.0, e - digits + 1);
+}
+
+struct Summary {
+  std::string name;
+  DType type;
+  Shape shape;
+  double widest = 0, widest_ulps = 0;
+  int64_t unbounded = 0;
+};
+
+Summary summarize(const std::string& name, const enclose::Bounds& b) {
+  Summary s{name, b.type, b.lo.shape()};
+  if (b.exact()) return s;
+  for (int64_t i = 0; i < b.lo.size(); ++i) {
+    double lo = b.lo.data<double>()[i], hi = b.hi.data<double>()[i];
+    if (!std::isfinite(lo) || !std::isfinite(hi)) {
+      ++s.unbounded;
+      continue;
+    }
+    s.widest = std::max(s.widest, hi - lo);
+    s.widest_ulps = std::max(s.widest_ulps, width_in_ulps(lo, hi, b.type));
+  }
+  return s;
+}
+
+std::string safe_file_name(const std::string& name) {
+  std::string safe;
+  for (char c : name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
+  return safe;
+}
+}  // namespace
+
+void add_enclose_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<EncloseArgs>();
+  auto* cmd = app.add_subcommand("enclose",
+                                 "Bound every output element: an interval that contains the model's result in exact real "
+                                 "arithmetic on the given inputs (an operator without an enclosure is refused by name)");
+  cmd->add_option("model", args->model, "Model file (.onnx, or .onnxtxt text syntax)")->required();
+  cmd->add_option("--input,-i", args->inputs, "NAME=FILE with FILE a TensorProto .pb or a numpy .npy");
+  cmd->add_option("--semantics", args->semantics, "real: exact real arithmetic on the inputs and weights")
+      ->check(CLI::IsMember({"real"}))
+      ->capture_default_str();
+  cmd->add_option("--output-dir,-o", args->output_dir, "Write NAME.lower.npy and NAME.upper.npy (float64, rounded outward) per output");
+  cmd->add_option("--format", args->format, "text or json: per output, the widest interval in absolute terms and in ULPs of its type")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  args->prepare.add_to(cmd);
+  cmd->callback([args, &exit_code] {
+    auto lm = prepare_model(args->model, args->prepare.options());
+    NamedValues feed = read_input_specs(lm->ir, args->inputs);
+    std::map<std::string, enclose::Bounds> bounds = enclose::enclose_model(lm->ir, feed);
+    if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
+    nlohmann::json report = nlohmann::json::array();
+    for (const auto& o : lm->ir.graph.outputs) {
+      const enclose::Bounds& b = bounds.at(o.name);
+      Summary s = summarize(o.name, b);
+      if (!args->output_dir.empty() && !b.exact()) {
+        std::filesystem::path base = std::filesystem::path(args->output_dir) / safe_file_name(o.name);
+        write_npy(base.string() + ".lower.npy", b.lo);
+        write_npy(base.string() + ".upper.npy", b.hi);
+      }
+      if (args->format == "json") {
+        nlohmann::json j = {{"name", s.name}, {"type", dtype_name(s.type)}, {"shape", s.shape}, {"exact", b.exact()}};
+        if (!b.exact()) {
+          j["widest"] = s.widest;
+          j["widest_ulps"] = s.widest_ulps;
+          j["unbounded"] = s.unbounded;
+        }
+        report.push_back(j);
+        continue;
+      }
+      std::cout << s.name << ": " << dtype_name(s.type) << shape_str(s.shape);
+      if (b.exact()) {
+        std::cout << ", exact\n";
+        continue;
+      }
+      std::cout << ", widest interval " << std::setprecision(3) << s.widest << " (" << s.widest_ulps << " ULP of "
+                << dtype_name(s.type) << ")";
+      if (s.unbounded) std::cout << ", " << s.unbounded << " element(s) unbounded";
+      std::cout << "\n";
+    }
+    if (args->format == "json") std::cout << report.dump(2) << "\n";
+    exit_code = 0;
+  });
+}
+
+}  // namespace sonnx::cli

@@ -1,0 +1,266 @@
+// Enclosures of the operators built on sums of products (dot.h): Conv, MatMul, Gemm,
+// GlobalAveragePool, and of BatchNormalization (inference) and Softmax.
+#include "dot.h"
+#include "elementary.h"
+#include "enclose_ops.h"
+#include "reference/model/errors.h"
+#include "reference/ops/support/elementwise.h"
+
+namespace sonnx::enclose {
+
+namespace {
+
+std::vector<MidRad> mid_rad(const Bounds& b) {
+  std::vector<MidRad> v(static_cast<size_t>(b.lo.size()));
+  for (int64_t i = 0; i < b.lo.size(); ++i) v[static_cast<size_t>(i)] = MidRad::of(at(b, i));
+  return v;
+}
+
+// ---- Conv: spatial ranks 1–3, each handled as 3-D with unit dimensions ----
+
+std::vector<Bounds> conv(const OpCall& c) {
+  const Node& n = c.node;
+  const Bounds &x = float_input(c, 0), &w = float_input(c, 1);
+  const Bounds* b = c.in.size() > 2 ? c.in[2] : nullptr;
+  const Shape &xs = x.lo.shape(), &ws = w.lo.shape();
+  size_t rank = xs.size() < 3 ? 0 : xs.size() - 2;
+  if (rank < 1 || rank > 3 || ws.size() != xs.size())
+    throw Unsupported("no enclosure for Conv-" + std::to_string(c.version) + " on X " + shape_str(xs) + " and W " + shape_str(ws));
+  int64_t N = xs[0], C = xs[1], M = ws[0], group = int_attr(n, "group", 1);
+  if (group < 1 || C % group || M % group || ws[1] != C / group) throw Trap(n.label() + ": W " + shape_str(ws) + " does not fit X " + shape_str(xs));
+  std::vector<int64_t> strides = ints_attr(n, "strides", std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> dil = ints_attr(n, "dilations", std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> pads = ints_attr(n, "pads", std::vector<int64_t>(2 * rank, 0));
+  std::string auto_pad = string_attr(n, "auto_pad", "NOTSET");
+  if (strides.size() != rank || dil.size() != rank || pads.size() != 2 * rank) throw Trap(n.label() + ": strides, dilations or pads of the wrong length");
+  int64_t in[3] = {1, 1, 1}, k[3] = {1, 1, 1}, s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, out[3] = {1, 1, 1};
+  Shape ys = {N, M};
+  for (size_t i = 0; i < rank; ++i) {
+    size_t j = 3 - rank + i;
+    in[j] = xs[2 + i];
+    k[j] = ws[2 + i];
+    s[j] = strides[i];
+    d[j] = dil[i];
+    int64_t span = (k[j] - 1) * d[j] + 1;
+    if (auto_pad == "NOTSET") {
+      pb[j] = pads[i];
+      out[j] = (in[j] + pads[i] + pads[rank + i] - span) / s[j] + 1;
+    } else if (auto_pad == "VALID") {
+      out[j] = (in[j] - span) / s[j] + 1;
+    } else {
+      out[j] = (in[j] + s[j] - 1) / s[j];
+      int64_t total = std::max<int64_t>(0, (out[j] - 1) * s[j] + span - in[j]);
+      pb[j] = auto_pad == "SAME_LOWER" ? total - total / 2 : total / 2;
+    }
+    if (out[j] < 1) throw Trap(n.label() + ": the kernel does not fit the input");
+    ys.push_back(out[j]);
+  }
+  std::vector<MidRad> xm = mid_rad(x), wm = mid_rad(w);
+  Bounds y = float_bounds(x.type, ys);
+  int64_t Cg = C / group, Mg = M / group, in_plane = in[0] * in[1] * in[2], out_plane = out[0] * out[1] * out[2];
+  int64_t taps = k[0] * k[1] * k[2];
+  std::vector<double> acc_c(static_cast<size_t>(out_plane)), acc_a(acc_c.size()), acc_b(acc_c.size());
+  double terms = static_cast<double>(Cg * taps + 6);
+  for (int64_t bn = 0; bn < N; ++bn)
+    for (int64_t m = 0; m < M; ++m) {
+      std::fill(acc_c.begin(), acc_c.end(), 0.0);
+      std::fill(acc_a.begin(), acc_a.end(), 0.0);
+      std::fill(acc_b.begin(), acc_b.end(), 0.0);
+      int64_t g = m / Mg;
+      for (int64_t ci = 0; ci < Cg; ++ci) {
+        const MidRad* xp = xm.data() + (bn * C + g * Cg + ci) * in_plane;
+        const MidRad* wp = wm.data() + (m * Cg + ci) * taps;
+        for (int64_t k0 = 0; k0 < k[0]; ++k0)
+          for (int64_t k1 = 0; k1 < k[1]; ++k1)
+            for (int64_t k2 = 0; k2 < k[2]; ++k2) {
+              MidRad wv = wp[(k0 * k[1] + k1) * k[2] + k2];
+              for (int64_t o0 = 0; o0 < out[0]; ++o0) {
+                int64_t i0 = o0 * s[0] - pb[0] + k0 * d[0];
+                if (i0 < 0 || i0 >= in[0]) continue;
+                for (int64_t o1 = 0; o1 < out[1]; ++o1) {
+                  int64_t i1 = o1 * s[1] - pb[1] + k1 * d[1];
+                  if (i1 < 0 || i1 >= in[1]) continue;
+                  int64_t obase = (o0 * out[1] + o1) * out[2], ibase = (i0 * in[1] + i1) * in[2];
+                  for (int64_t o2 = 0; o2 < out[2]; ++o2) {
+                    int64_t i2 = o2 * s[2] - pb[2] + k2 * d[2];
+                    if (i2 < 0 || i2 >= in[2]) continue;
+                    MidRad xv = xp[ibase + i2];
+                    size_t o = static_cast<size_t>(obase + o2);
+                    acc_c[o] += xv.m * wv.m;
+                    acc_a[o] += std::fabs(xv.m) * wv.r + xv.r * (std::fabs(wv.m) + wv.r);
+                    acc_b[o] += std::fabs(xv.m * wv.m);
+                  }
+                }
+              }
+            }
+      }
+      Interval bias = b ? at(*b, m) : Interval::point(0);  // an interval: added as one
+      for (int64_t o = 0; o < out_plane; ++o) {
+        size_t i = static_cast<size_t>(o);
+        set(y, (bn * M + m) * out_plane + o, DotBound::from_sums(acc_c[i], acc_a[i], acc_b[i], terms) + bias);
+      }
+    }
+  return {y};
+}
+
+// ---- MatMul and Gemm ----
+
+// Y[i, j] = Σ_k A[i, k]·B[k, j] for row-major A (M×K) and B (K×N) at the given offsets.
+void product(const std::vector<MidRad>& a, int64_t a0, const std::vector<MidRad>& b, int64_t b0, int64_t M, int64_t K,
+             int64_t N, bool ta, bool tb, std::vector<Interval>& y) {
+  y.assign(static_cast<size_t>(M * N), Interval{});
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      DotBound dot;
+      for (int64_t kk = 0; kk < K; ++kk)
+        dot.add(a[static_cast<size_t>(a0 + (ta ? kk * M + i : i * K + kk))], b[static_cast<size_t>(b0 + (tb ? j * K + kk : kk * N + j))]);
+      y[static_cast<size_t>(i * N + j)] = dot.result();
+    }
+}
+
+std::vector<Bounds> matmul(const OpCall& c) {
+  const Bounds &a = float_input(c, 0), &b = float_input(c, 1);
+  Shape as = a.lo.shape(), bs = b.lo.shape();
+  if (as.empty() || bs.empty()) throw Trap(c.node.label() + ": MatMul of a scalar");
+  bool a_vec = as.size() == 1, b_vec = bs.size() == 1;
+  if (a_vec) as.insert(as.begin(), 1);
+  if (b_vec) bs.push_back(1);
+  int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+  if (bs[bs.size() - 2] != K) throw Trap(c.node.label() + ": inner dimensions " + shape_str(as) + " and " + shape_str(bs) + " differ");
+  Shape a_batch(as.begin(), as.end() - 2), b_batch(bs.begin(), bs.end() - 2);
+  Shape batch(std::max(a_batch.size(), b_batch.size()), 1);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    int64_t da = i + a_batch.size() < batch.size() ? 1 : a_batch[i + a_batch.size() - batch.size()];
+    int64_t db = i + b_batch.size() < batch.size() ? 1 : b_batch[i + b_batch.size() - batch.size()];
+    if (da != db && da != 1 && db != 1) throw Trap(c.node.label() + ": batch dimensions do not broadcast");
+    batch[i] = da == 1 ? db : da;
+  }
+  auto ia = support::broadcast_index_map(a_batch, batch), ib = support::broadcast_index_map(b_batch, batch);
+  Shape ys = batch;
+  if (!a_vec) ys.push_back(M);
+  if (!b_vec) ys.push_back(N);
+  Bounds y = float_bounds(a.type, ys);
+  std::vector<MidRad> am = mid_rad(a), bm = mid_rad(b);
+  std::vector<Interval> block;
+  for (size_t p = 0; p < ia.size(); ++p) {
+    product(am, ia[p] * M * K, bm, ib[p] * K * N, M, K, N, false, false, block);
+    for (int64_t i = 0; i < M * N; ++i) set(y, static_cast<int64_t>(p) * M * N + i, block[static_cast<size_t>(i)]);
+  }
+  return {y};
+}
+
+std::vector<Bounds> gemm(const OpCall& c) {
+  const Node& n = c.node;
+  const Bounds &a = float_input(c, 0), &b = float_input(c, 1);
+  const Bounds* cc = c.in.size() > 2 ? c.in[2] : nullptr;
+  bool ta = int_attr(n, "transA", 0) != 0, tb = int_attr(n, "transB", 0) != 0;
+  double alpha = float_attr(n, "alpha", 1.0f), beta = float_attr(n, "beta", 1.0f);
+  const Shape &as = a.lo.shape(), &bs = b.lo.shape();
+  if (as.size() != 2 || bs.size() != 2) throw Trap(n.label() + ": A and B must be 2-D");
+  int64_t M = ta ? as[1] : as[0], K = ta ? as[0] : as[1], N = tb ? bs[0] : bs[1];
+  if ((tb ? bs[1] : bs[0]) != K) throw Trap(n.label() + ": inner dimensions differ");
+  std::vector<Interval> block;
+  product(mid_rad(a), 0, mid_rad(b), 0, M, K, N, ta, tb, block);
+  Bounds y = float_bounds(a.type, {M, N});
+  std::vector<int64_t> ic;
+  if (cc) ic = support::broadcast_index_map(cc->lo.shape(), {M, N});
+  for (int64_t i = 0; i < M * N; ++i) {
+    Interval v = block[static_cast<size_t>(i)] * Interval::point(alpha);
+    if (cc) v = v + Interval::point(beta) * at(*cc, ic[static_cast<size_t>(i)]);
+    set(y, i, v);
+  }
+  return {y};
+}
+
+// ---- averages, normalization, softmax ----
+
+std::vector<Bounds> global_average_pool(const OpCall& c) {
+  const Bounds& x = float_input(c, 0);
+  const Shape& xs = x.lo.shape();
+  if (xs.size() < 3) throw Trap(c.node.label() + ": X must have rank at least 3");
+  int64_t plane = 1;
+  Shape ys = {xs[0], xs[1]};
+  for (size_t i = 2; i < xs.size(); ++i) {
+    plane *= xs[i];
+    ys.push_back(1);
+  }
+  Bounds y = float_bounds(x.type, ys);
+  for (int64_t p = 0; p < xs[0] * xs[1]; ++p) {
+    DotBound dot;
+    for (int64_t i = 0; i < plane; ++i) dot.add(MidRad::of(at(x, p * plane + i)), MidRad{1, 0});
+    set(y, p, dot.result(0, static_cast<double>(plane)));
+  }
+  return {y};
+}
+
+std::vector<Bounds> batch_normalization(const OpCall& c) {
+  const Node& n = c.node;
+  if (int_attr(n, "training_mode", 0) != 0 || (n.outputs.size() > 1 && !n.outputs[1].empty()))
+    throw Unsupported("no enclosure for BatchNormalization-" + std::to_string(c.version) + " in training mode");
+  const Bounds& x = float_input(c, 0);
+  const Shape& xs = x.lo.shape();
+  if (xs.size() < 2) throw Trap(n.label() + ": X must have rank at least 2");
+  int64_t C = xs[1], plane = x.lo.size() / std::max<int64_t>(1, xs[0] * C);
+  Interval eps = Interval::point(float_attr(n, "epsilon", 1e-5f));
+  std::vector<Interval> scale(static_cast<size_t>(C)), shift(static_cast<size_t>(C)), mean(static_cast<size_t>(C));
+  for (size_t k = 1; k <= 4; ++k)
+    if (float_input(c, k).lo.size() != C) throw Trap(n.label() + ": input " + std::to_string(k) + " must have C elements");
+  for (int64_t ch = 0; ch < C; ++ch) {
+    size_t i = static_cast<size_t>(ch);
+    scale[i] = at(c.input(1), ch) / sqrt(at(c.input(4), ch) + eps);
+    shift[i] = at(c.input(2), ch);
+    mean[i] = at(c.input(3), ch);
+  }
+  Bounds y = float_bounds(x.type, xs);
+  for (int64_t i = 0; i < x.lo.size(); ++i) {
+    size_t ch = static_cast<size_t>((i / plane) % C);
+    set(y, i, (at(x, i) - mean[ch]) * scale[ch] + shift[ch]);
+  }
+  return {y};
+}
+
+// y_i = 1 / Σ_j e^(x_j − x_i): each term's interval is tight (the j = i term is exactly 1), where
+// e^x_i / Σ e^x_j would count x_i's uncertainty twice.
+void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64_t stride) {
+  for (int64_t i = 0; i < count; ++i) {
+    Interval xi = at(x, base + i * stride), sum = Interval::point(1);
+    for (int64_t j = 0; j < count; ++j)
+      if (j != i) sum = sum + exp(at(x, base + j * stride) - xi);
+    set(y, base + i * stride, Interval::point(1) / sum);
+  }
+}
+
+std::vector<Bounds> softmax(const OpCall& c) {
+  const Bounds& x = float_input(c, 0);
+  const Shape& xs = x.lo.shape();
+  int64_t r = static_cast<int64_t>(xs.size());
+  int64_t axis = int_attr(c.node, "axis", c.version >= 13 ? -1 : 1);
+  if (axis < -r || axis >= std::max<int64_t>(r, 1)) throw Trap(c.node.label() + ": axis " + std::to_string(axis) + " is out of range");
+  if (axis < 0) axis += r;
+  Bounds y = float_bounds(x.type, xs);
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i) outer *= xs[static_cast<size_t>(i)];
+  if (c.version >= 13) {  // along one axis
+    int64_t count = r ? xs[static_cast<size_t>(axis)] : 1;
+    for (int64_t i = axis + 1; i < r; ++i) inner *= xs[static_cast<size_t>(i)];
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t in = 0; in < inner; ++in) softmax_line(x, y, o * count * inner + in, count, inner);
+  } else {  // over the input coerced to 2-D at axis
+    int64_t count = x.lo.size() / std::max<int64_t>(outer, 1);
+    for (int64_t o = 0; o < outer; ++o) softmax_line(x, y, o * count, count, 1);
+  }
+  return {y};
+}
+
+}  // namespace
+
+void register_linear() {
+  register_enclosure("Conv", {1, 11, 22}, conv);
+  register_enclosure("MatMul", {1, 9, 13}, matmul);
+  register_enclosure("Gemm", {7, 9, 11, 13}, gemm);
+  register_enclosure("GlobalAveragePool", {1, 22}, global_average_pool);
+  register_enclosure("BatchNormalization", {9, 14, 15}, batch_normalization);
+  register_enclosure("Softmax", {1, 11, 13}, softmax);
+}
+
+}  // namespace sonnx::enclose

@@ -1,0 +1,161 @@
+#include "encloser.h"
+
+#include <mutex>
+
+#include "enclose_ops.h"
+#include "reference/interp/inliner.h"
+#include "reference/model/errors.h"
+#include "reference/model/schedule.h"
+#include "reference/ops/op_table.h"
+
+namespace sonnx::enclose {
+
+namespace {
+std::map<std::pair<std::string, int64_t>, EncloseFn>& table() {
+  static std::map<std::pair<std::string, int64_t>, EncloseFn> t;
+  return t;
+}
+
+void register_all() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_elementwise();
+    register_linear();
+    register_lift();
+  });
+}
+
+// Bounds of a float tensor value: [x, x] where x is a real (finite); the whole line where it is NaN or ±inf.
+Bounds exact_float(const Tensor& t) {
+  Bounds b = float_bounds(t.dtype(), t.shape());
+  for (int64_t i = 0; i < t.size(); ++i) {
+    double x = t.as_double(i);
+    set(b, i, std::isfinite(x) ? Interval::point(x) : Interval::whole());
+  }
+  return b;
+}
+}  // namespace
+
+Bounds Bounds::of(const Tensor& t) {
+  if (is_float(t.dtype())) return exact_float(t);
+  return Bounds{t.dtype(), t, t};
+}
+
+Bounds float_bounds(DType type, const Shape& shape) { return Bounds{type, Tensor(DType::Double, shape), Tensor(DType::Double, shape)}; }
+
+const Bounds& OpCall::input(size_t k) const {
+  if (k >= in.size() || !in[k]) throw Trap(node.label() + ": input " + std::to_string(k) + " is required");
+  return *in[k];
+}
+
+const Bounds& float_input(const OpCall& c, size_t k) {
+  const Bounds& b = c.input(k);
+  if (b.exact()) throw Trap(c.node.label() + ": input " + std::to_string(k) + " must be a float tensor");
+  return b;
+}
+
+int64_t int_attr(const Node& n, const std::string& name, int64_t fallback) {
+  const Attribute* a = n.attr(name);
+  return a ? a->i : fallback;
+}
+float float_attr(const Node& n, const std::string& name, float fallback) {
+  const Attribute* a = n.attr(name);
+  return a ? a->f : fallback;
+}
+std::vector<int64_t> ints_attr(const Node& n, const std::string& name, std::vector<int64_t> fallback) {
+  const Attribute* a = n.attr(name);
+  return a ? a->ints : fallback;
+}
+std::string string_attr(const Node& n, const std::string& name, std::string fallback) {
+  const Attribute* a = n.attr(name);
+  return a ? a->s : fallback;
+}
+
+void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn) {
+  for (int64_t v : versions) table()[{op_type, v}] = fn;
+}
+
+const EncloseFn* find_enclosure(const std::string& op_type, int64_t version) {
+  register_all();
+  auto it = table().find({op_type, version});
+  return it == table().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> registered_enclosures() {
+  register_all();
+  std::vector<std::string> out;
+  for (const auto& [key, fn] : table()) out.push_back(key.first + "-" + std::to_string(key.second));
+  return out;
+}
+
+std::vector<std::string> enclosed_operators() { return registered_enclosures(); }
+
+std::map<std::string, Bounds> enclose_model(const Model& original, const NamedValues& inputs) {
+  Model model = inline_model(original);
+  const Graph& g = model.graph;
+  std::map<std::string, Bounds> values;
+  for (const auto& [name, t] : g.initializers) values[name] = Bounds::of(t);
+  for (const auto& in : g.inputs) {
+    auto it = inputs.find(in.name);
+    if (it == inputs.end()) {
+      if (values.count(in.name)) continue;  // its initializer is the default
+      throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
+    }
+    if (!it->second.is_tensor()) throw Unsupported("input '" + in.name + "': no enclosure for a sequence or optional value");
+    check_given_input(in, it->second);
+    values[in.name] = Bounds::of(it->second.tensor);
+  }
+  // Nodes in a schedule order (Kahn's, as the interpreter runs them).
+  std::map<std::string, size_t> producer;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const auto& o : g.nodes[i].outputs)
+      if (!o.empty()) producer[o] = i;
+  std::vector<std::vector<size_t>> succ(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const auto& in : g.nodes[i].inputs)
+      if (auto it = producer.find(in); it != producer.end()) succ[it->second].push_back(i);
+  auto order = kahn_order(g.nodes.size(), succ);
+  if (!order) throw Trap("graph " + g.path + " has a cycle");
+  Interpreter reference(model);
+  for (size_t i : *order) {
+    const Node& n = g.nodes[i];
+    if (!n.domain.empty() && n.domain != "ai.onnx") throw Unsupported("no enclosure for " + n.domain + "." + n.op_type);
+    int64_t opset = node_opset(model, n);
+    OpResolution r = resolve_op(model, n, opset);
+    std::string op = n.op_type + "-" + std::to_string(r.version);
+    std::vector<const Bounds*> in;
+    bool all_exact = true;
+    for (const auto& name : n.inputs) {
+      if (name.empty()) {
+        in.push_back(nullptr);
+        continue;
+      }
+      auto it = values.find(name);
+      if (it == values.end()) throw Trap(n.label() + ": input '" + name + "' is not defined");
+      in.push_back(&it->second);
+      all_exact = all_exact && it->second.exact();
+    }
+    OpCall call{n, r.version, in, reference, opset};
+    std::vector<Bounds> out;
+    if (const EncloseFn* fn = find_enclosure(n.op_type, r.version)) {
+      out = (*fn)(call);
+    } else if (all_exact && r.kernel && r.kernel->accuracy == Accuracy::Exact) {
+      // Integer, boolean and data-movement work on exact values: the reference's result is exact,
+      // unless it makes a float value (then only a listed enclosure may say how it rounds).
+      out = lift_exact(call);
+    } else {
+      throw Unsupported("no enclosure for " + op);
+    }
+    for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
+      if (!n.outputs[k].empty()) values[n.outputs[k]] = std::move(out[k]);
+  }
+  std::map<std::string, Bounds> result;
+  for (const auto& o : g.outputs) {
+    auto it = values.find(o.name);
+    if (it == values.end()) throw Trap("graph output '" + o.name + "' is never defined");
+    result[o.name] = it->second;
+  }
+  return result;
+}
+
+}  // namespace sonnx::enclose

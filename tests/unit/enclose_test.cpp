@@ -1,0 +1,218 @@
+// Guaranteed enclosures (reference/enclose): every interval holds the exact real result, checked
+// against MPFR at a precision where the check itself is exact (sums of products of doubles) or
+// 300 bits (elementary functions), and the intervals are narrow.
+#include <gtest/gtest.h>
+#include <mpfr.h>
+
+#include <random>
+
+#include "optimized/plan/infer_types.h"
+#include "reference/enclose/dot.h"
+#include "reference/enclose/elementary.h"
+#include "reference/enclose/encloser.h"
+#include "reference/interp/interpreter.h"
+#include "reference/model/errors.h"
+#include "tensor_test_util.h"
+
+namespace sonnx::enclose {
+namespace {
+
+// A real number held exactly (2200 bits hold any sum of a few thousand products of doubles).
+class Exact {
+ public:
+  explicit Exact(double x = 0) {
+    mpfr_init2(v_, 2200);
+    mpfr_set_d(v_, x, MPFR_RNDN);
+  }
+  Exact(const Exact&) = delete;
+  ~Exact() { mpfr_clear(v_); }
+  mpfr_ptr get() { return v_; }
+  void add_product(double a, double b) {
+    Exact p(a);
+    mpfr_mul_d(p.get(), p.get(), b, MPFR_RNDN);  // exact at 2200 bits
+    mpfr_add(v_, v_, p.get(), MPFR_RNDN);
+  }
+  bool inside(Interval i) const { return mpfr_cmp_d(v_, i.lo) >= 0 && mpfr_cmp_d(v_, i.hi) <= 0; }
+
+ private:
+  mpfr_t v_;
+};
+
+// Doubles that are floats (as a model's values are), over a wide range of magnitudes.
+double random_float(std::mt19937& rng) {
+  std::uniform_real_distribution<float> mant(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exp(-20, 20);
+  return std::ldexp(static_cast<double>(mant(rng)), exp(rng));
+}
+
+double ulps_of_double(Interval i) { return (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(std::max(std::fabs(i.lo), std::fabs(i.hi))) - 52); }
+
+TEST(Enclose, ArithmeticHoldsTheExactResult) {
+  std::mt19937 rng(1);
+  for (int t = 0; t < 20000; ++t) {
+    double a = random_float(rng), b = random_float(rng);
+    Exact sum(a), diff(a), prod(a), quot(a);
+    mpfr_add_d(sum.get(), sum.get(), b, MPFR_RNDN);
+    mpfr_sub_d(diff.get(), diff.get(), b, MPFR_RNDN);
+    mpfr_mul_d(prod.get(), prod.get(), b, MPFR_RNDN);
+    mpfr_div_d(quot.get(), quot.get(), b, MPFR_RNDN);  // not exact: 2200 bits against a 2-ulp interval
+    Interval A = Interval::point(a), B = Interval::point(b);
+    ASSERT_TRUE(sum.inside(A + B)) << a << " + " << b;
+    ASSERT_TRUE(diff.inside(A - B)) << a << " - " << b;
+    ASSERT_TRUE(prod.inside(A * B)) << a << " * " << b;
+    ASSERT_TRUE(quot.inside(A / B)) << a << " / " << b;
+    EXPECT_LE(ulps_of_double(A * B), 2.0);
+  }
+  EXPECT_TRUE(std::isinf((Interval{1, 2} / Interval{-1, 1}).hi)) << "a divisor that may be 0 bounds nothing";
+}
+
+TEST(Enclose, ElementaryFunctionsHoldTheExactValueWithinTwoUlps) {
+  struct Fn {
+    const char* name;
+    Interval (*bound)(Interval);
+    int (*exact)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+  };
+  const Fn fns[] = {{"exp", exp, mpfr_exp}, {"tanh", tanh, mpfr_tanh}, {"erf", erf, mpfr_erf}, {"log", log, mpfr_log},
+                    {"sqrt", sqrt, mpfr_sqrt}};
+  std::mt19937 rng(2);
+  for (const Fn& f : fns)
+    for (int t = 0; t < 3000; ++t) {
+      double x = random_float(rng);
+      if (f.exact == mpfr_log || f.exact == mpfr_sqrt) x = std::fabs(x) + 1e-30;
+      if (f.exact == mpfr_exp) x = std::fmod(x, 700.0);
+      mpfr_t e;
+      mpfr_init2(e, 300);
+      mpfr_set_d(e, x, MPFR_RNDN);
+      f.exact(e, e, MPFR_RNDN);
+      Interval i = f.bound(Interval::point(x));
+      ASSERT_TRUE(mpfr_cmp_d(e, i.lo) >= 0 && mpfr_cmp_d(e, i.hi) <= 0) << f.name << "(" << x << ")";
+      if (i.hi != 0) {
+        EXPECT_LE(ulps_of_double(i), 2.0) << f.name << "(" << x << ")";
+      }
+      mpfr_clear(e);
+    }
+  EXPECT_TRUE(std::isinf(log(Interval{-1, 2}).lo)) << "no real logarithm below 0";
+}
+
+TEST(Enclose, SigmoidHoldsTheExactValue) {
+  std::mt19937 rng(3);
+  for (int t = 0; t < 3000; ++t) {
+    double x = std::fmod(random_float(rng), 700.0);
+    mpfr_t e;
+    mpfr_init2(e, 300);
+    mpfr_set_d(e, -x, MPFR_RNDN);
+    mpfr_exp(e, e, MPFR_RNDN);
+    mpfr_add_ui(e, e, 1, MPFR_RNDN);
+    mpfr_ui_div(e, 1, e, MPFR_RNDN);
+    Interval i = sigmoid(Interval::point(x));
+    ASSERT_TRUE(mpfr_cmp_d(e, i.lo) >= 0 && mpfr_cmp_d(e, i.hi) <= 0) << "sigmoid(" << x << ")";
+    mpfr_clear(e);
+  }
+}
+
+// Σ a_i·b_i + bias for points, and for any points chosen inside interval operands.
+TEST(Enclose, DotProductsHoldEveryExactSum) {
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int> length(1, 2000);
+  std::uniform_real_distribution<double> where(0.0, 1.0);
+  for (int t = 0; t < 200; ++t) {
+    int n = length(rng);
+    double bias = random_float(rng);
+    DotBound points, boxes;
+    Exact exact_points(bias), exact_inside(bias);
+    for (int i = 0; i < n; ++i) {
+      double a = random_float(rng), b = random_float(rng), ra = std::fabs(a) * 1e-6 * where(rng);
+      points.add(MidRad::of(Interval::point(a)), MidRad::of(Interval::point(b)));
+      exact_points.add_product(a, b);
+      Interval box{a - ra, a + ra};
+      boxes.add(MidRad::of(box), MidRad::of(Interval::point(b)));
+      exact_inside.add_product(box.lo + (box.hi - box.lo) * where(rng), b);  // a point of the box
+    }
+    Interval p = points.result(bias), q = boxes.result(bias);
+    ASSERT_TRUE(exact_points.inside(p)) << "n " << n;
+    ASSERT_TRUE(exact_inside.inside(q)) << "n " << n;
+  }
+}
+
+// y = Softmax(Gemm(GlobalAveragePool(Relu(Conv(x, w, b))), fc, fb, transB=1)).
+Model small_model(std::mt19937& rng) {
+  using testing::ir_node;
+  Model m = testing::empty_model(13);
+  m.graph.inputs.push_back({"x", testing::float_type({1, 3, 8, 8})});
+  m.graph.initializers.emplace_back("w", testing::random_float_tensor({4, 3, 3, 3}, rng));
+  m.graph.initializers.emplace_back("b", testing::random_float_tensor({4}, rng));
+  m.graph.initializers.emplace_back("fc", testing::random_float_tensor({5, 4}, rng));
+  m.graph.initializers.emplace_back("fb", testing::random_float_tensor({5}, rng));
+  for (Node n : {ir_node("Conv", {"x", "w", "b"}, {"c"}), ir_node("Relu", {"c"}, {"r"}), ir_node("GlobalAveragePool", {"r"}, {"p"}),
+                 ir_node("Flatten", {"p"}, {"f"}), ir_node("Gemm", {"f", "fc", "fb"}, {"g"}, {testing::int_attr("transB", 1)}),
+                 ir_node("Softmax", {"g"}, {"y"})})
+    testing::add_node(m.graph, n);
+  m.graph.outputs.push_back({"y", testing::float_type({1, 5})});
+  add_inferred_types(m);
+  return m;
+}
+
+// The reference computes in float; the exact result lies in the enclosure, which is a fraction of
+// a float ULP wide, so the reference's result is within a few float ULPs of it.
+TEST(Enclose, ASmallModelIsEnclosedTightlyAndTheReferenceLiesNextToIt) {
+  std::mt19937 rng(5);
+  Model m = small_model(rng);
+  NamedValues in = {{"x", Value(testing::random_float_tensor({1, 3, 8, 8}, rng))}};
+  std::map<std::string, Bounds> b = enclose_model(m, in);
+  const Bounds& y = b.at("y");
+  ASSERT_EQ(y.type, DType::Float);
+  ASSERT_EQ(y.lo.shape(), (Shape{1, 5}));
+  Tensor want = Interpreter(m).run(in).at("y").tensor;
+  double sum_lo = 0, sum_hi = 0;
+  for (int64_t i = 0; i < 5; ++i) {
+    double lo = y.lo.data<double>()[i], hi = y.hi.data<double>()[i], r = want.data<float>()[i];
+    float ulp = std::nextafter(static_cast<float>(hi), 1.0f) - static_cast<float>(hi);
+    EXPECT_LT(hi - lo, 0.01 * ulp) << "element " << i << " is not tight";
+    EXPECT_LE(std::max(lo - r, r - hi), 8 * ulp) << "element " << i;
+    sum_lo += lo;
+    sum_hi += hi;
+  }
+  EXPECT_LE(sum_lo, 1.0);  // softmax sums to 1 in exact arithmetic
+  EXPECT_GE(sum_hi, 1.0);
+}
+
+TEST(Enclose, AnOperatorWithoutAnEnclosureIsRefusedByName) {
+  std::mt19937 rng(6);
+  Model m = testing::empty_model(13);
+  m.graph.inputs.push_back({"x", testing::float_type({4})});
+  testing::add_node(m.graph, testing::ir_node("Sin", {"x"}, {"y"}));
+  m.graph.outputs.push_back({"y", testing::float_type({4})});
+  NamedValues in = {{"x", Value(testing::random_float_tensor({4}, rng))}};
+  try {
+    enclose_model(m, in);
+    FAIL() << "Sin has no enclosure yet";
+  } catch (const Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("no enclosure for Sin-7"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Enclose, NonFiniteInputsBoundNothingAndExactValuesStayExact) {
+  Model m = testing::empty_model(13);
+  m.graph.inputs.push_back({"x", testing::float_type({3})});
+  testing::add_node(m.graph, testing::ir_node("Exp", {"x"}, {"e"}));
+  testing::add_node(m.graph, testing::ir_node("Shape", {"x"}, {"s"}));
+  m.graph.outputs.push_back({"e", testing::float_type({3})});
+  TypeInfo i64;
+  i64.kind = TypeInfo::Kind::Tensor;
+  i64.elem = DType::Int64;
+  m.graph.outputs.push_back({"s", i64});
+  NamedValues in = {{"x", Value(Tensor::from_vector<float>({3}, {0.0f, std::nanf(""), INFINITY}))}};
+  auto b = enclose_model(m, in);
+  const Bounds& e = b.at("e");
+  EXPECT_EQ(e.lo.data<double>()[0], 1.0);
+  EXPECT_EQ(e.hi.data<double>()[0], 1.0);
+  for (int i : {1, 2}) {  // NaN and inf are no reals: x may be anything, e^x anything positive
+    EXPECT_EQ(e.lo.data<double>()[i], 0.0) << i;
+    EXPECT_TRUE(std::isinf(e.hi.data<double>()[i])) << i;
+  }
+  EXPECT_TRUE(b.at("s").exact());
+  EXPECT_EQ(b.at("s").lo, testing::i64({3}));
+}
+
+}  // namespace
+}  // namespace sonnx::enclose
