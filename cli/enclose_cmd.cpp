@@ -58,11 +58,6 @@ Summary summarize(const std::string& name, const enclose::Bounds& b) {
   return s;
 }
 
-std::string safe_file_name(const std::string& name) {
-  std::string safe;
-  for (char c : name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
-  return safe;
-}
 }  // namespace
 
 void add_enclose_command(CLI::App& app, int& exit_code) {

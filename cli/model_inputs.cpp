@@ -1,5 +1,6 @@
 #include "model_inputs.h"
 
+#include <cctype>
 #include <filesystem>
 #include <random>
 #include <set>
@@ -106,6 +107,12 @@ NamedValues InputOptions::make(const Model& model) const {
   NamedValues feed = read_input_specs(model, inputs);
   add_synthetic_inputs(model, parse_dims(dims), feed);
   return feed;
+}
+
+std::string safe_file_name(const std::string& name) {
+  std::string safe;
+  for (char c : name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
+  return safe;
 }
 
 }  // namespace sonnx::cli

@@ -24,6 +24,10 @@ std::map<std::string, int64_t> parse_dims(const std::vector<std::string>& specs)
 // booleans false, from a fixed seed. Throws LoadError when a type is not a static-rank tensor.
 void add_synthetic_inputs(const Model& model, const std::map<std::string, int64_t>& dims, NamedValues& given);
 
+// A file name for a value named `name` (which may contain '/' or other characters unsafe in a
+// file name): letters, digits, '_', '-' and '.' kept, anything else '_'.
+std::string safe_file_name(const std::string& name);
+
 // The --input/--dim options of `plan` and `bench`: given files, synthetic values for the rest.
 struct InputOptions {
   std::vector<std::string> inputs, dims;

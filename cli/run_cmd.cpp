@@ -65,10 +65,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       else if (v.is_sequence()) std::cout << "sequence of " << v.sequence.size() << "\n";
       else std::cout << (v.optional ? "optional (present)" : "optional (empty)") << "\n";
       if (args->output_dir.empty()) continue;
-      // Output names may contain '/' or other characters that are not safe in a file name.
-      std::string safe;
-      for (char c : o.name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') ? c : '_';
-      std::filesystem::path base = std::filesystem::path(args->output_dir) / safe;
+      std::filesystem::path base = std::filesystem::path(args->output_dir) / safe_file_name(o.name);
       if (args->output_format == "npy" && v.is_tensor()) write_npy(base.string() + ".npy", v.tensor);
       else write_value_pb(base.string() + ".pb", v, o.name);
     }

@@ -20,7 +20,7 @@ double bound(MpfrFn f, double x, bool upward) {
 
 // An increasing f over [x.lo, x.hi].
 Interval increasing(MpfrFn f, Interval x) {
-  if (x.is_none()) return Interval::whole();
+  if (x.has_nan()) return Interval::whole();
   return {bound(f, x.lo, false), bound(f, x.hi, true)};
 }
 
@@ -44,17 +44,17 @@ Interval tanh(Interval x) { return increasing(mpfr_tanh, x); }
 Interval erf(Interval x) { return increasing(mpfr_erf, x); }
 
 Interval log(Interval x) {
-  if (x.is_none() || !(x.lo > 0)) return Interval::whole();
+  if (x.has_nan() || !(x.lo > 0)) return Interval::whole();
   return increasing(mpfr_log, x);
 }
 
 Interval sqrt(Interval x) {
-  if (x.is_none() || !(x.lo >= 0)) return Interval::whole();
+  if (x.has_nan() || !(x.lo >= 0)) return Interval::whole();
   return increasing(mpfr_sqrt, x);
 }
 
 Interval sigmoid(Interval x) {
-  if (x.is_none()) return Interval::whole();
+  if (x.has_nan()) return Interval::whole();
   return {sigmoid_bound(x.lo, false), sigmoid_bound(x.hi, true)};
 }
 

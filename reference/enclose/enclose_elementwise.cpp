@@ -9,22 +9,11 @@ namespace sonnx::enclose {
 
 namespace {
 
-Shape broadcast(const Node& n, const Shape& a, const Shape& b) {
-  Shape out(std::max(a.size(), b.size()), 1);
-  for (size_t i = 0; i < out.size(); ++i) {
-    int64_t da = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
-    int64_t db = i < out.size() - b.size() ? 1 : b[i - (out.size() - b.size())];
-    if (da != db && da != 1 && db != 1) throw Trap(n.label() + ": shapes " + shape_str(a) + " and " + shape_str(b) + " do not broadcast");
-    out[i] = da == 1 ? db : da;
-  }
-  return out;
-}
-
 template <class F>
 std::vector<Bounds> binary(const OpCall& c, F f) {
   const Bounds &a = float_input(c, 0), &b = float_input(c, 1);
   if (a.type != b.type) throw Trap(c.node.label() + ": A and B have different element types");
-  Shape shape = broadcast(c.node, a.lo.shape(), b.lo.shape());
+  Shape shape = support::broadcast_shapes(c.ctx, a.lo.shape(), b.lo.shape());
   Bounds out = float_bounds(a.type, shape);
   auto ia = support::broadcast_index_map(a.lo.shape(), shape), ib = support::broadcast_index_map(b.lo.shape(), shape);
   for (int64_t i = 0; i < out.lo.size(); ++i) set(out, i, f(at(a, ia[static_cast<size_t>(i)]), at(b, ib[static_cast<size_t>(i)])));
@@ -70,7 +59,7 @@ void register_elementwise() {
   register_enclosure("Sigmoid", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return sigmoid(x); }); });
   register_enclosure("Erf", {9, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); });
   register_enclosure("LeakyRelu", {6, 16}, [](const OpCall& c) {
-    double alpha = float_attr(c.node, "alpha", 0.01f);
+    double alpha = c.ctx.attr_float("alpha", 0.01f);
     return unary(c, [alpha](Interval x) { return leaky_relu(x, alpha); });
   });
 }

@@ -26,12 +26,12 @@ std::vector<Bounds> conv(const OpCall& c) {
   size_t rank = xs.size() < 3 ? 0 : xs.size() - 2;
   if (rank < 1 || rank > 3 || ws.size() != xs.size())
     throw Unsupported("no enclosure for Conv-" + std::to_string(c.version) + " on X " + shape_str(xs) + " and W " + shape_str(ws));
-  int64_t N = xs[0], C = xs[1], M = ws[0], group = int_attr(n, "group", 1);
+  int64_t N = xs[0], C = xs[1], M = ws[0], group = c.ctx.attr_int("group", 1);
   if (group < 1 || C % group || M % group || ws[1] != C / group) throw Trap(n.label() + ": W " + shape_str(ws) + " does not fit X " + shape_str(xs));
-  std::vector<int64_t> strides = ints_attr(n, "strides", std::vector<int64_t>(rank, 1));
-  std::vector<int64_t> dil = ints_attr(n, "dilations", std::vector<int64_t>(rank, 1));
-  std::vector<int64_t> pads = ints_attr(n, "pads", std::vector<int64_t>(2 * rank, 0));
-  std::string auto_pad = string_attr(n, "auto_pad", "NOTSET");
+  std::vector<int64_t> strides = c.ctx.attr_ints("strides", std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> dil = c.ctx.attr_ints("dilations", std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> pads = c.ctx.attr_ints("pads", std::vector<int64_t>(2 * rank, 0));
+  std::string auto_pad = c.ctx.attr_string("auto_pad", "NOTSET");
   if (strides.size() != rank || dil.size() != rank || pads.size() != 2 * rank) throw Trap(n.label() + ": strides, dilations or pads of the wrong length");
   int64_t in[3] = {1, 1, 1}, k[3] = {1, 1, 1}, s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, out[3] = {1, 1, 1};
   Shape ys = {N, M};
@@ -128,13 +128,7 @@ std::vector<Bounds> matmul(const OpCall& c) {
   int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
   if (bs[bs.size() - 2] != K) throw Trap(c.node.label() + ": inner dimensions " + shape_str(as) + " and " + shape_str(bs) + " differ");
   Shape a_batch(as.begin(), as.end() - 2), b_batch(bs.begin(), bs.end() - 2);
-  Shape batch(std::max(a_batch.size(), b_batch.size()), 1);
-  for (size_t i = 0; i < batch.size(); ++i) {
-    int64_t da = i + a_batch.size() < batch.size() ? 1 : a_batch[i + a_batch.size() - batch.size()];
-    int64_t db = i + b_batch.size() < batch.size() ? 1 : b_batch[i + b_batch.size() - batch.size()];
-    if (da != db && da != 1 && db != 1) throw Trap(c.node.label() + ": batch dimensions do not broadcast");
-    batch[i] = da == 1 ? db : da;
-  }
+  Shape batch = support::broadcast_shapes(c.ctx, a_batch, b_batch);
   auto ia = support::broadcast_index_map(a_batch, batch), ib = support::broadcast_index_map(b_batch, batch);
   Shape ys = batch;
   if (!a_vec) ys.push_back(M);
@@ -153,8 +147,8 @@ std::vector<Bounds> gemm(const OpCall& c) {
   const Node& n = c.node;
   const Bounds &a = float_input(c, 0), &b = float_input(c, 1);
   const Bounds* cc = c.in.size() > 2 ? c.in[2] : nullptr;
-  bool ta = int_attr(n, "transA", 0) != 0, tb = int_attr(n, "transB", 0) != 0;
-  double alpha = float_attr(n, "alpha", 1.0f), beta = float_attr(n, "beta", 1.0f);
+  bool ta = c.ctx.attr_int("transA", 0) != 0, tb = c.ctx.attr_int("transB", 0) != 0;
+  double alpha = c.ctx.attr_float("alpha", 1.0f), beta = c.ctx.attr_float("beta", 1.0f);
   const Shape &as = a.lo.shape(), &bs = b.lo.shape();
   if (as.size() != 2 || bs.size() != 2) throw Trap(n.label() + ": A and B must be 2-D");
   int64_t M = ta ? as[1] : as[0], K = ta ? as[0] : as[1], N = tb ? bs[0] : bs[1];
@@ -195,13 +189,13 @@ std::vector<Bounds> global_average_pool(const OpCall& c) {
 
 std::vector<Bounds> batch_normalization(const OpCall& c) {
   const Node& n = c.node;
-  if (int_attr(n, "training_mode", 0) != 0 || (n.outputs.size() > 1 && !n.outputs[1].empty()))
+  if (c.ctx.attr_int("training_mode", 0) != 0 || (n.outputs.size() > 1 && !n.outputs[1].empty()))
     throw Unsupported("no enclosure for BatchNormalization-" + std::to_string(c.version) + " in training mode");
   const Bounds& x = float_input(c, 0);
   const Shape& xs = x.lo.shape();
   if (xs.size() < 2) throw Trap(n.label() + ": X must have rank at least 2");
   int64_t C = xs[1], plane = x.lo.size() / std::max<int64_t>(1, xs[0] * C);
-  Interval eps = Interval::point(float_attr(n, "epsilon", 1e-5f));
+  Interval eps = Interval::point(c.ctx.attr_float("epsilon", 1e-5f));
   std::vector<Interval> scale(static_cast<size_t>(C)), shift(static_cast<size_t>(C)), mean(static_cast<size_t>(C));
   for (size_t k = 1; k <= 4; ++k)
     if (float_input(c, k).lo.size() != C) throw Trap(n.label() + ": input " + std::to_string(k) + " must have C elements");
@@ -234,7 +228,7 @@ std::vector<Bounds> softmax(const OpCall& c) {
   const Bounds& x = float_input(c, 0);
   const Shape& xs = x.lo.shape();
   int64_t r = static_cast<int64_t>(xs.size());
-  int64_t axis = int_attr(c.node, "axis", c.version >= 13 ? -1 : 1);
+  int64_t axis = c.ctx.attr_int("axis", c.version >= 13 ? -1 : 1);
   if (axis < -r || axis >= std::max<int64_t>(r, 1)) throw Trap(c.node.label() + ": axis " + std::to_string(axis) + " is out of range");
   if (axis < 0) axis += r;
   Bounds y = float_bounds(x.type, xs);

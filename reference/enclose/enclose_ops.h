@@ -9,15 +9,19 @@
 #include "encloser.h"
 #include "interval.h"
 #include "reference/interp/interpreter.h"
+#include "reference/ops/registry.h"
 
 namespace sonnx::enclose {
 
 struct OpCall {
+  OpCall(const Node& n, int64_t v, std::vector<const Bounds*> inputs, Interpreter& ref, int64_t domain_opset)
+      : node(n), version(v), in(std::move(inputs)), reference(ref), opset(domain_opset), ctx(n, v, {}, nullptr, nullptr) {}
   const Node& node;
   int64_t version;                 // the operator version selected
   std::vector<const Bounds*> in;   // null for an omitted optional input
   Interpreter& reference;          // runs the reference kernel (enclose_lift.cpp)
   int64_t opset;                   // the node's domain opset
+  OpContext ctx;                   // the node's attributes and traps, as a reference kernel reads them
   const Bounds& input(size_t k) const;  // Trap when it is omitted
 };
 
@@ -26,7 +30,6 @@ using EncloseFn = std::function<std::vector<Bounds>(const OpCall&)>;
 // Registers `fn` for op_type at each version in `versions`.
 void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn);
 const EncloseFn* find_enclosure(const std::string& op_type, int64_t version);
-std::vector<std::string> registered_enclosures();
 
 // Element i of float bounds as an interval.
 inline Interval at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }
@@ -42,12 +45,6 @@ std::vector<Bounds> lift_exact(const OpCall& c);
 
 // Input k, which must be a float tensor (Trap otherwise).
 const Bounds& float_input(const OpCall& c, size_t k);
-// Attribute values, or the default when the node does not set the attribute.
-int64_t int_attr(const Node& n, const std::string& name, int64_t fallback);
-float float_attr(const Node& n, const std::string& name, float fallback);
-std::vector<int64_t> ints_attr(const Node& n, const std::string& name, std::vector<int64_t> fallback);
-std::string string_attr(const Node& n, const std::string& name, std::string fallback);
-
 // Each family's registration (called once, from encloser.cpp).
 void register_elementwise();
 void register_linear();

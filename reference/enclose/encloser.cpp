@@ -37,7 +37,7 @@ Bounds exact_float(const Tensor& t) {
 }  // namespace
 
 Bounds Bounds::of(const Tensor& t) {
-  if (is_float(t.dtype())) return exact_float(t);
+  if (sonnx::is_float(t.dtype())) return exact_float(t);
   return Bounds{t.dtype(), t, t};
 }
 
@@ -54,23 +54,6 @@ const Bounds& float_input(const OpCall& c, size_t k) {
   return b;
 }
 
-int64_t int_attr(const Node& n, const std::string& name, int64_t fallback) {
-  const Attribute* a = n.attr(name);
-  return a ? a->i : fallback;
-}
-float float_attr(const Node& n, const std::string& name, float fallback) {
-  const Attribute* a = n.attr(name);
-  return a ? a->f : fallback;
-}
-std::vector<int64_t> ints_attr(const Node& n, const std::string& name, std::vector<int64_t> fallback) {
-  const Attribute* a = n.attr(name);
-  return a ? a->ints : fallback;
-}
-std::string string_attr(const Node& n, const std::string& name, std::string fallback) {
-  const Attribute* a = n.attr(name);
-  return a ? a->s : fallback;
-}
-
 void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn) {
   for (int64_t v : versions) table()[{op_type, v}] = fn;
 }
@@ -80,15 +63,6 @@ const EncloseFn* find_enclosure(const std::string& op_type, int64_t version) {
   auto it = table().find({op_type, version});
   return it == table().end() ? nullptr : &it->second;
 }
-
-std::vector<std::string> registered_enclosures() {
-  register_all();
-  std::vector<std::string> out;
-  for (const auto& [key, fn] : table()) out.push_back(key.first + "-" + std::to_string(key.second));
-  return out;
-}
-
-std::vector<std::string> enclosed_operators() { return registered_enclosures(); }
 
 std::map<std::string, Bounds> enclose_model(const Model& original, const NamedValues& inputs) {
   Model model = inline_model(original);

@@ -19,16 +19,12 @@ namespace sonnx::enclose {
 struct Bounds {
   DType type = DType::Undefined;
   Tensor lo, hi;
-  bool exact() const { return !is_float(type); }
+  bool exact() const { return !sonnx::is_float(type); }
   static Bounds of(const Tensor& t);  // a value given exactly (an input, a weight)
-  static bool is_float(DType t) { return t == DType::Float || t == DType::Double || t == DType::Float16 || t == DType::BFloat16; }
 };
 
 // The bounds of every output of the model's main graph, by name. Throws Unsupported naming the first
 // operator version without an enclosure, Trap where the reference traps.
 std::map<std::string, Bounds> enclose_model(const Model& model, const NamedValues& inputs);
-
-// The operator versions with an enclosure, as "Op-N" (for --help and the tests).
-std::vector<std::string> enclosed_operators();
 
 }  // namespace sonnx::enclose

@@ -25,13 +25,13 @@ struct Interval {
 
   static Interval point(double x) { return {x, x}; }
   static Interval whole() { return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()}; }
-  bool is_none() const { return std::isnan(lo) || std::isnan(hi); }
+  bool has_nan() const { return std::isnan(lo) || std::isnan(hi); }
   bool contains(double x) const { return lo <= x && x <= hi; }
   double width() const { return hi - lo; }
 };
 
 inline Interval operator+(Interval a, Interval b) {
-  if (a.is_none() || b.is_none()) return Interval::whole();
+  if (a.has_nan() || b.has_nan()) return Interval::whole();
   double lo = a.lo + b.lo, hi = a.hi + b.hi;
   if (std::isnan(lo) || std::isnan(hi)) return Interval::whole();  // inf − inf
   return {down(lo), up(hi)};
@@ -41,7 +41,7 @@ inline Interval operator-(Interval a) { return {-a.hi, -a.lo}; }
 inline Interval operator-(Interval a, Interval b) { return a + (-b); }
 
 inline Interval operator*(Interval a, Interval b) {
-  if (a.is_none() || b.is_none()) return Interval::whole();
+  if (a.has_nan() || b.has_nan()) return Interval::whole();
   double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
   for (double v : p)
     if (std::isnan(v)) return Interval::whole();  // 0 × inf
@@ -51,7 +51,7 @@ inline Interval operator*(Interval a, Interval b) {
 
 // a / b; no enclosure when b may be zero (the quotient is unbounded or undefined).
 inline Interval operator/(Interval a, Interval b) {
-  if (a.is_none() || b.is_none() || b.contains(0.0)) return Interval::whole();
+  if (a.has_nan() || b.has_nan() || b.contains(0.0)) return Interval::whole();
   double p[4] = {a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi};
   for (double v : p)
     if (std::isnan(v)) return Interval::whole();  // inf / inf

@@ -77,6 +77,18 @@ struct Watched {
   }
 };
 
+Tensor as_is(const Tensor& t) { return t; }  // each weight as given
+
+// The model compiled twice: its weights kept plain, and held by the kernels that can.
+struct KeptAndHeld {
+  std::shared_ptr<const CompiledModel> kept, held;
+};
+KeptAndHeld compile_both(const Model& m) {
+  CompileOptions keep;
+  keep.hold_weights = false;
+  return {std::make_shared<const CompiledModel>(m, keep), std::make_shared<const CompiledModel>(m)};
+}
+
 const Tensor& initializer(const Model& m, const std::string& name) {
   for (const auto& [n, t] : m.graph.initializers)
     if (n == name) return t;
@@ -85,7 +97,7 @@ const Tensor& initializer(const Model& m, const std::string& name) {
 
 TEST(HeldWeights, APackedWeightReadByOneStepIsKeptOnlyInItsPackedForm) {
   auto values = weight_values();
-  Model plain = weights_model(values, [](const Tensor& t) { return t; });
+  Model plain = weights_model(values, as_is);
   Watched watched;  // owners in the map's order: shared, v, w
   Model moved = weights_model(values, std::ref(watched));
   auto exec = make_optimized_executor(std::move(moved), "linear");
@@ -111,11 +123,7 @@ TEST(HeldWeights, APackedWeightReadByOneStepIsKeptOnlyInItsPackedForm) {
 
 TEST(HeldWeights, HoldingChangesNoBitOfTheResult) {
   auto values = weight_values();
-  auto same = [](const Tensor& t) { return t; };
-  CompileOptions keep;
-  keep.hold_weights = false;
-  auto kept = std::make_shared<const CompiledModel>(weights_model(values, same), keep);
-  auto held = std::make_shared<const CompiledModel>(weights_model(values, same));
+  auto [kept, held] = compile_both(weights_model(values, as_is));
   EXPECT_FALSE(initializer(kept->model(), "w").is_held());
   ASSERT_TRUE(initializer(held->model(), "w").is_held());
   auto a = make_optimized_executor(kept, "linear");
@@ -132,7 +140,7 @@ TEST(HeldWeights, HoldingChangesNoBitOfTheResult) {
 // over a model whose kernels hold weights, the frame gives them the plain values.
 TEST(HeldWeights, KernelsOfAnotherCompiledModelGetThePlainValues) {
   auto values = weight_values();
-  Model plain = weights_model(values, [](const Tensor& t) { return t; });
+  Model plain = weights_model(values, as_is);
   auto held = std::make_shared<const CompiledModel>(plain);
   ASSERT_TRUE(initializer(held->model(), "w").is_held());
   ExecutorOptions two;
@@ -149,7 +157,7 @@ TEST(HeldWeights, KernelsOfAnotherCompiledModelGetThePlainValues) {
 // constant (packs, reorders or holds it), and a tensor given at run time is what the step reads.
 TEST(HeldWeights, AnInitializerThatIsAGraphInputIsNoConstantOfTheKernels) {
   auto values = weight_values();
-  Model m = weights_model(values, [](const Tensor& t) { return t; });
+  Model m = weights_model(values, as_is);
   m.graph.inputs.push_back({"w", float_type({K, N})});
   // A convolution whose weight is such an input too, with a BatchNormalization the compiler would
   // otherwise fold into that weight: y2 = BatchNormalization(Conv(x4, cw)).
@@ -227,7 +235,7 @@ TEST(HeldWeights, AConvKeepsOnlyItsReorderedWeightsAndAFoldLetsTheOriginalsGo) {
   const CompiledGraph& g = exec->compiled()->root();
   EXPECT_TRUE(g.plain_value("c::folded_W").defined());
   EXPECT_EQ(g.plain_value("dw"), values.at("dw")) << "the depthwise weight comes back bit for bit";
-  Model plain = conv_model(values, [](const Tensor& t) { return t; });
+  Model plain = conv_model(values, as_is);
   for (unsigned seed : {1u, 2u}) {
     NamedValues want = Interpreter(plain).run(conv_input(seed));
     expect_close(exec->run(conv_input(seed)).at("y").tensor, want.at("y").tensor, "seed " + std::to_string(seed));
@@ -238,11 +246,7 @@ TEST(HeldWeights, AConvKeepsOnlyItsReorderedWeightsAndAFoldLetsTheOriginalsGo) {
 // also when a NaN makes the Conv build its primitive without the fused activation (from the held copy).
 TEST(HeldWeights, AHeldConvWeightChangesNoBitOfTheResult) {
   auto values = conv_values();
-  auto same = [](const Tensor& t) { return t; };
-  CompileOptions keep;
-  keep.hold_weights = false;
-  auto kept = std::make_shared<const CompiledModel>(conv_model(values, same), keep);
-  auto held = std::make_shared<const CompiledModel>(conv_model(values, same));
+  auto [kept, held] = compile_both(conv_model(values, as_is));
   EXPECT_FALSE(initializer(kept->model(), "cw").is_held());
   ASSERT_TRUE(initializer(held->model(), "cw").is_held());
   for (const char* name : {"c::folded_W", "c::folded_B", "dw"})
