@@ -76,6 +76,20 @@ void split_over_threads(int64_t n, int64_t work, Body body) {
   }
 }
 
+// The OpenMP threads of the calling thread set to `n` for a scope (n ≤ 0: left as they are).
+class ScopedThreads {
+ public:
+  explicit ScopedThreads(int n) : saved_(omp_get_max_threads()) {
+    if (n > 0) omp_set_num_threads(n);
+  }
+  ~ScopedThreads() { omp_set_num_threads(saved_); }
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
 using support::AutoPad;
 
 // Window attributes of a convolution or pooling node, validated as the reference does (values the
