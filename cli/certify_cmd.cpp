@@ -20,7 +20,9 @@ struct CertifyArgs {
   double timeout = 60;
   std::string resume, shard, filter, skips;
   std::string format = "text";
+  std::string judge = "tolerance";
   bool no_fallback = false;
+  bool localize = false;
 };
 
 std::string shell_quote(const std::string& s) {
@@ -66,8 +68,18 @@ void add_certify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--skips", args->skips, "Skip list (pattern and reason per line); none by default");
   cmd->add_flag("--no-fallback", args->no_fallback, "Do not run what the backend cannot on cpu (it counts as unsupported or errored)");
   cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--judge", args->judge,
+                  "tolerance: the strict tolerances against the reference; enclosure: every float output element must lie in "
+                  "its admissible enclosure (spec/accuracy.md), reported per output; a test whose model has none falls back")
+      ->check(CLI::IsMember({"tolerance", "enclosure"}))
+      ->capture_default_str();
+  cmd->add_flag("--localize", args->localize,
+                "With --judge enclosure and --backend: for each failing test, run its model node by node on the backend "
+                "(each node fed the backend's own values) and name the first node whose output leaves its enclosure");
   cmd->callback([args, &exit_code] {
     if (args->backend.empty() == args->backend_cmd.empty()) throw LoadError("give one of --backend NAME|PLUGIN.so or --backend-cmd CMD");
+    if (args->localize && (args->judge != "enclosure" || args->backend.empty()))
+      throw LoadError("--localize needs --judge enclosure and an in-process --backend (a --backend-cmd runtime reads the test's model file)");
     CertifyOptions opt;
     opt.filter = args->filter;
     opt.timeout_seconds = args->timeout;
@@ -75,6 +87,8 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     opt.progress = isatty(STDERR_FILENO);
     if (!args->skips.empty()) opt.skips = read_skips(args->skips);
     opt.shard = parse_shard(args->shard);
+    opt.judge = args->judge == "enclosure" ? Judge::Enclosure : Judge::Tolerance;
+    opt.localize = args->localize;
 
     std::unique_ptr<CertTarget> target;
     std::string backend_arg;
@@ -87,7 +101,8 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     }
     char timeout_text[32];
     std::snprintf(timeout_text, sizeof timeout_text, "%g", args->timeout);
-    opt.repro_command = "sonnx certify " + backend_arg + " --timeout " + timeout_text;
+    opt.repro_command = "sonnx certify " + backend_arg + " --timeout " + timeout_text +
+                        (args->judge == "enclosure" ? std::string(" --judge enclosure") + (args->localize ? " --localize" : "") : "");
 
     std::vector<std::filesystem::path> roots(args->suites.begin(), args->suites.end());
     if (roots.empty()) roots.push_back(default_suite());
@@ -105,7 +120,8 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     } else {
       for (const auto& t : report.tests)
         if (t.status != "passed" && t.status != "skipped")
-          std::cout << t.status << "  " << t.name << ": " << t.message << "\n    repro: " << t.repro << "\n";
+          std::cout << t.status << "  " << t.name << ": " << t.message << (t.localized.empty() ? "" : "\n    localized: " + t.localized)
+                    << "\n    repro: " << t.repro << "\n";
       std::cout << "backend " << report.backend << ": " << s("total") << " tests, " << s("passed") << " passed, " << s("failed")
                 << " failed, " << s("unsupported") << " unsupported, " << s("crashed") << " crashed, " << s("timeout") << " timeout, "
                 << s("errored") << " errored, " << s("skipped") << " skipped, " << s("fallback") << " with fallback\n";

@@ -23,6 +23,7 @@ struct ConformArgs {
   std::string tolerances;
   std::string format = "text";
   std::string shard;
+  std::string judge = "tolerance";
   double timeout = 120;
   bool no_isolate = false;
   bool prefer_function_bodies = false;
@@ -50,6 +51,12 @@ void add_conform_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--skips", args->skips, "Skip list (default: conformance/skips.txt)");
   cmd->add_option("--tolerances", args->tolerances, "Tolerance overrides (default: conformance/tolerances.txt)");
   cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--judge", args->judge,
+                  "tolerance: |actual - expected| <= atol + rtol*|expected| (conformance/tolerances.txt); enclosure: every "
+                  "float output element must lie in its admissible enclosure (spec/accuracy.md), reported per output in "
+                  "ulps outside and enclosure width; a test whose model has no enclosure falls back to the tolerance")
+      ->check(CLI::IsMember({"tolerance", "enclosure"}))
+      ->capture_default_str();
   cmd->add_option("--shard", args->shard, "Run shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
   cmd->add_option("--timeout", args->timeout, "Seconds per test before it is recorded as a timeout")->capture_default_str();
   cmd->add_flag("--no-isolate", args->no_isolate, "Run tests in this process (faster to debug; a crash stops the run)");
@@ -71,6 +78,7 @@ void add_conform_command(CLI::App& app, int& exit_code) {
     if (std::filesystem::exists(skips)) opt.skips = read_skips(skips);
     if (std::filesystem::exists(tols)) opt.tolerances = read_tolerances(tols);
     opt.shard = parse_shard(args->shard);
+    opt.judge = args->judge == "enclosure" ? Judge::Enclosure : Judge::Tolerance;
     require_executor(args->executor);
     if (!args->inject_fault.empty() && args->executor == "reference")
       throw LoadError("--inject-fault needs an optimized executor (linear, dataflow or parallel)");
@@ -93,6 +101,12 @@ void add_conform_command(CLI::App& app, int& exit_code) {
         if (t.status != "passed" && t.status != "skipped") std::cout << t.status << "  " << t.name << ": " << t.message << "\n";
       std::cout << "executor " << args->executor << ": " << s.total << " tests, " << s.passed << " passed, " << s.failed
                 << " failed, " << s.errored << " errored, " << s.skipped << " skipped\n";
+      if (opt.judge == Judge::Enclosure) {
+        int enclosed = 0;
+        for (const auto& t : report.tests) enclosed += t.judge == "enclosure";
+        std::cout << "judged by enclosure: " << enclosed << " tests; by the tolerance (no enclosure): "
+                  << s.total - s.skipped - enclosed << "\n";
+      }
     }
     exit_code = (s.failed + s.errored) > 0 ? 1 : 0;
   });

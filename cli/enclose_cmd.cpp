@@ -1,5 +1,6 @@
 // sonnx enclose MODEL --input NAME=FILE ... : for every output element, an interval guaranteed to
-// contain the model's result in exact real arithmetic on these inputs (reference/enclose).
+// contain the model's result in exact real arithmetic on these inputs (`real`), or every result an
+// implementation meeting each operator's allowance may produce (`admissible`; reference/enclose).
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "model_inputs.h"
 #include "model_options.h"
 #include "reference/enclose/encloser.h"
+#include "reference/enclose/type_rounding.h"
 #include "reference/model/errors.h"
 #include "reference/model/npy.h"
 
@@ -23,17 +25,6 @@ struct EncloseArgs {
   std::string format = "text";
   PrepareArgs prepare;
 };
-
-// The width of [lo, hi] in units in the last place of `type` at the larger magnitude (how many
-// values of the output's type the interval spans, about).
-double width_in_ulps(double lo, double hi, DType type) {
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return std::numeric_limits<double>::infinity();
-  int digits = type == DType::Double ? 53 : type == DType::Float16 ? 11 : type == DType::BFloat16 ? 8 : 24;
-  int min_exp = type == DType::Double ? -1022 : type == DType::Float16 ? -14 : -126;
-  double mag = std::max(std::fabs(lo), std::fabs(hi));
-  int e = mag > 0 ? std::max(std::ilogb(mag), min_exp) : min_exp;
-  return (hi - lo) / std::ldexp(1.0, e - digits + 1);
-}
 
 struct Summary {
   std::string name;
@@ -53,10 +44,15 @@ Summary summarize(const std::string& name, const enclose::Bounds& b) {
       continue;
     }
     s.widest = std::max(s.widest, hi - lo);
-    s.widest_ulps = std::max(s.widest_ulps, width_in_ulps(lo, hi, b.type));
+    s.widest_ulps = std::max(s.widest_ulps, enclose::width_in_ulps({lo, hi}, b.type));
   }
   return s;
 }
+
+// Whether every element is pinned to within a few values of its type (kDeterminedUlps): otherwise
+// the model itself leaves the output open at this input, and `enclose` says so.
+constexpr double kDeterminedUlps = 16;
+bool determined(const Summary& s) { return s.unbounded == 0 && s.widest_ulps <= kDeterminedUlps; }
 
 }  // namespace
 
@@ -67,8 +63,10 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
                                  "arithmetic on the given inputs (an operator without an enclosure is refused by name)");
   cmd->add_option("model", args->model, "Model file (.onnx, or .onnxtxt text syntax)")->required();
   cmd->add_option("--input,-i", args->inputs, "NAME=FILE with FILE a TensorProto .pb or a numpy .npy");
-  cmd->add_option("--semantics", args->semantics, "real: exact real arithmetic on the inputs and weights")
-      ->check(CLI::IsMember({"real"}))
+  cmd->add_option("--semantics", args->semantics,
+                  "real: exact real arithmetic on the inputs and weights; admissible: every result an implementation may "
+                  "produce when each operator meets its accuracy allowance on its element type (spec/accuracy.md)")
+      ->check(CLI::IsMember({"real", "admissible"}))
       ->capture_default_str();
   cmd->add_option("--output-dir,-o", args->output_dir, "Write NAME.lower.npy and NAME.upper.npy (float64, rounded outward) per output");
   cmd->add_option("--format", args->format, "text or json: per output, the widest interval in absolute terms and in ULPs of its type")
@@ -78,7 +76,8 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
   cmd->callback([args, &exit_code] {
     auto lm = prepare_model(args->model, args->prepare.options());
     NamedValues feed = read_input_specs(lm->ir, args->inputs);
-    std::map<std::string, enclose::Bounds> bounds = enclose::enclose_model(lm->ir, feed);
+    auto semantics = args->semantics == "admissible" ? enclose::Semantics::Admissible : enclose::Semantics::Real;
+    std::map<std::string, enclose::Bounds> bounds = enclose::enclose_model(lm->ir, feed, semantics);
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
     nlohmann::json report = nlohmann::json::array();
     for (const auto& o : lm->ir.graph.outputs) {
@@ -95,6 +94,7 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
           j["widest"] = s.widest;
           j["widest_ulps"] = s.widest_ulps;
           j["unbounded"] = s.unbounded;
+          if (semantics == enclose::Semantics::Real) j["determined"] = determined(s);
         }
         report.push_back(j);
         continue;
@@ -108,6 +108,9 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
                 << dtype_name(s.type) << ")";
       if (s.unbounded) std::cout << ", " << s.unbounded << " element(s) unbounded";
       std::cout << "\n";
+      if (semantics == enclose::Semantics::Real && !determined(s))
+        std::cout << "  the model does not determine " << s.name << " to the precision of " << dtype_name(s.type)
+                  << " at this input: an implementation cannot be blamed for differing within this interval\n";
     }
     if (args->format == "json") std::cout << report.dump(2) << "\n";
     exit_code = 0;

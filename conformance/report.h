@@ -10,6 +10,9 @@
 namespace sonnx {
 
 nlohmann::json report_json(const RunReport& r);
+// One test's entry of report_json, and back (the isolated child hands its result over this way).
+nlohmann::json test_json(const TestResult& t);
+TestResult test_from_json(const nlohmann::json& j);
 std::string report_markdown(const RunReport& r);
 std::string report_junit(const RunReport& r);
 // Picks the format from the extension (.json, .md, .xml); throws LoadError otherwise.

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isolate.h"
+#include "report.h"
 #include "optimized/exec/make_executor.h"
 #include "reference/catalogue/catalogue.h"
 #include "reference/model/errors.h"
@@ -18,26 +19,15 @@ namespace sonnx {
 
 namespace {
 
-nlohmann::json to_json(const TestResult& r) {
-  return {{"name", r.name},       {"status", r.status},   {"op_types", r.op_types}, {"accuracy", r.accuracy},
-          {"max_abs_error", r.max_abs}, {"max_rel_error", r.max_rel}, {"max_ulp_error", r.max_ulp},
-          {"time_ms", r.time_ms}, {"message", r.message}, {"loaded", r.loaded}, {"kernels", r.kernels}};
-}
-
-TestResult from_json(const nlohmann::json& j) {
-  TestResult r;
-  r.name = j.at("name");
-  r.status = j.at("status");
-  r.op_types = j.at("op_types").get<std::vector<std::string>>();
-  r.accuracy = j.at("accuracy");
-  r.max_abs = j.at("max_abs_error");
-  r.max_rel = j.at("max_rel_error");
-  r.max_ulp = j.at("max_ulp_error");
-  r.time_ms = j.at("time_ms");
-  r.message = j.at("message");
-  r.loaded = j.at("loaded");
-  r.kernels = j.at("kernels").get<std::map<std::string, int>>();
-  return r;
+// The enclosures of every data set's outputs, or none (the reason in `why`) when one cannot be had.
+std::vector<OutputEnclosures> enclose_data_sets(const Model& model, const std::vector<DataSet>& data_sets, std::string& why) {
+  std::vector<OutputEnclosures> all;
+  for (const DataSet& ds : data_sets) {
+    std::optional<OutputEnclosures> e = enclose_outputs(model, ds.inputs, why);
+    if (!e) return {};
+    all.push_back(std::move(*e));
+  }
+  return all;
 }
 
 }  // namespace
@@ -59,19 +49,38 @@ TestResult run_one(const TestCase& test, const RunOptions& options) {
     if (test.data_sets.empty()) throw LoadError("no test_data_set_N directory");
     std::unique_ptr<Executor> exec = make_executor(model, options.executor, options.executor_options);
     Comparison total;
-    for (const auto& ds_dir : test.data_sets) {
-      DataSet ds = read_data_set(model, ds_dir);
+    // Under --judge enclosure the enclosures of every data set come first: a test is judged one way
+    // throughout (by enclosure where all its data sets have one, by the tolerance otherwise).
+    std::vector<DataSet> data_sets;
+    for (const auto& ds_dir : test.data_sets) data_sets.push_back(read_data_set(model, ds_dir));
+    std::vector<OutputEnclosures> enclosures;
+    if (options.judge == Judge::Enclosure) enclosures = enclose_data_sets(model, data_sets, r.judge_note);
+    if (!enclosures.empty()) r.judge = "enclosure";
+    std::map<std::string, EnclosureCheck> by_output;
+    for (size_t d = 0; d < data_sets.size(); ++d) {
+      const DataSet& ds = data_sets[d];
+      std::string where = test.data_sets[d].filename().string();
       NamedValues out = exec->run(ds.inputs);
       for (const auto& [name, expected] : ds.expected) {
         auto it = out.find(name);
         if (it == out.end()) throw Trap("output '" + name + "' was not produced");
-        Comparison c = compare_values(it->second, expected, tol);
-        // A sampled result cannot match bit for bit; judge it by distribution instead.
-        if (!c.ok && acc == Accuracy::Random) c = compare_statistically(it->second, expected);
-        if (!c.ok) c.message = ds_dir.filename().string() + " output '" + name + "': " + c.message;
+        Comparison c = compare_values(it->second, expected, tol);  // the error figures, under either judge
+        if (!enclosures.empty()) {
+          EnclosureCheck e = judge_output(name, it->second, enclosures[d]);
+          c.ok = e.ok;
+          c.message = e.message;
+          auto [slot, fresh] = by_output.emplace(name, e);
+          if (!fresh) slot->second.merge(e);
+          EnclosureCheck suite = judge_by_enclosure(name, expected, enclosures[d].admissible.at(name));
+          r.expected_ulps_outside = std::max(r.expected_ulps_outside, suite.ok ? 0.0 : std::max(suite.ulps_outside, 1.0));
+        } else if (!c.ok && acc == Accuracy::Random) {
+          c = compare_statistically(it->second, expected);  // a sampled result: judged by distribution
+        }
+        if (!c.ok) c.message = where + " output '" + name + "': " + c.message;
         total.merge(c);
       }
     }
+    for (auto& [name, e] : by_output) r.enclosure.push_back(std::move(e));
     if (const auto* o = dynamic_cast<const OptimizedExecutor*>(exec.get())) r.kernels = o->kernels_run();
     r.status = total.ok ? "passed" : "failed";
     r.message = total.message;
@@ -113,10 +122,10 @@ RunReport run_conformance(const std::vector<TestCase>& tests, const RunOptions& 
       r.status = "skipped";
       r.message = s->reason;
     } else if (options.isolate) {
-      IsolatedResult iso = run_isolated([&] { return to_json(run_one(*t, options)).dump(); }, options.timeout_seconds);
+      IsolatedResult iso = run_isolated([&] { return test_json(run_one(*t, options)).dump(); }, options.timeout_seconds);
       if (iso.status == IsolatedResult::Status::Ok) {
         try {
-          r = from_json(nlohmann::json::parse(iso.output));
+          r = test_from_json(nlohmann::json::parse(iso.output));
         } catch (const std::exception& e) {
           r.name = t->name;
           r.status = "errored";

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compare.h"
+#include "enclosure_judge.h"
 #include "optimized/exec/executor.h"
 #include "optimized/plan/prepare_model.h"
 #include "suite.h"
@@ -27,7 +28,15 @@ struct TestResult {
   // Optimized executors: which kernels ran the main graph's steps in the last run (kernel name ->
   // steps; OptimizedExecutor::kernels_run). Empty for the reference.
   std::map<std::string, int> kernels;
+  // How the outputs were judged: "tolerance", or "enclosure" (--judge enclosure, where every data
+  // set's outputs could be enclosed; judge_note says why not otherwise).
+  std::string judge = "tolerance";
+  std::string judge_note;
+  std::vector<EnclosureCheck> enclosure;  // per output, the worst over the data sets (judge "enclosure")
+  // The suite's expected outputs against the same enclosures: the farthest element outside, in ulps.
+  double expected_ulps_outside = 0;
 };
+
 
 struct RunOptions {
   std::string executor = "reference";  // make_executor's name
@@ -41,6 +50,9 @@ struct RunOptions {
   double timeout_seconds = 120;  // per test, when isolated
   bool progress = false;         // progress line on stderr
   bool prefer_function_bodies = false;  // expand function bodies instead of calling kernels (set_prefer_function_bodies)
+  // Enclosure: float outputs must lie in their admissible enclosures (enclosure_judge.h); a test whose
+  // model has no enclosure (an operator without one, an undetermined value) falls back to the tolerance.
+  Judge judge = Judge::Tolerance;
 };
 
 struct Summary {

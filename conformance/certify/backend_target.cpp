@@ -14,6 +14,7 @@ class BackendTarget : public CertTarget {
   std::string name() const override { return backend_->name(); }
   std::string version() const override { return backend_->version(); }
   bool enforces_timeout() const override { return false; }
+  bool runs_in_process() const override { return true; }
 
   TargetResult run(const Model& model, const TestCase&, const std::filesystem::path&, const NamedValues& inputs) override {
     TargetResult r;

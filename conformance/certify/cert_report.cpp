@@ -58,7 +58,7 @@ void aggregate(CertReport& r) {
 }
 
 nlohmann::json cert_test_json(const CertTest& t) {
-  return {{"name", t.name},
+  nlohmann::json j = {{"name", t.name},
           {"status", t.status},
           {"op_types", t.op_types},
           {"unsupported_ops", t.unsupported_ops},
@@ -71,7 +71,12 @@ nlohmann::json cert_test_json(const CertTest& t) {
           {"time_ms", t.time_ms},
           {"message", t.message},
           {"dir", t.dir},
-          {"repro", t.repro}};
+          {"repro", t.repro},
+          {"judge", t.judge}};
+  if (!t.judge_note.empty()) j["judge_note"] = t.judge_note;
+  if (t.judge == "enclosure") j["enclosure"] = enclosure_json(t.enclosure);
+  if (!t.localized.empty()) j["localized"] = t.localized;
+  return j;
 }
 
 CertTest cert_test_from_json(const nlohmann::json& j) {
@@ -93,6 +98,10 @@ CertTest cert_test_from_json(const nlohmann::json& j) {
   t.message = text("message");
   t.dir = text("dir");
   t.repro = text("repro");
+  if (j.contains("judge")) t.judge = j.at("judge");
+  t.judge_note = text("judge_note");
+  if (j.contains("enclosure")) t.enclosure = enclosure_from_json(j.at("enclosure"));
+  t.localized = text("localized");
   return t;
 }
 

@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "conformance/enclosure_judge.h"
+
 namespace sonnx {
 
 struct CertTest {
@@ -31,6 +33,10 @@ struct CertTest {
   std::string message;
   std::string dir;    // the test directory
   std::string repro;  // the command that replays it
+  std::string judge = "tolerance";  // or "enclosure" (certify --judge enclosure, where the model has one)
+  std::string judge_note;           // why a test under --judge enclosure was judged by the tolerance
+  std::vector<EnclosureCheck> enclosure;  // per output, under the enclosure judge
+  std::string localized;            // --localize: the first node whose output leaves its enclosure
   bool ran_on_backend(const std::string& op) const;
 };
 

@@ -14,6 +14,7 @@
 #include "reference/catalogue/catalogue.h"
 #include "reference/model/errors.h"
 #include "reference/ops/op_table.h"
+#include "localize.h"
 #include "strict_compare.h"
 
 namespace sonnx {
@@ -70,18 +71,34 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
   Accuracy acc = model_accuracy(model);
   t.accuracy = accuracy_name(acc);
   if (test.data_sets.empty()) return finish("skipped", "no test_data_set_N directory");
-  Comparison total;
+  std::vector<DataSet> data_sets;
+  std::vector<NamedValues> references;
   for (const auto& ds_dir : test.data_sets) {
-    DataSet ds;
-    NamedValues reference;
     try {
-      ds = read_data_set(model, ds_dir);
-      reference = make_executor(model, "reference")->run(ds.inputs);
+      data_sets.push_back(read_data_set(model, ds_dir));
+      references.push_back(make_executor(model, "reference")->run(data_sets.back().inputs));
     } catch (const std::exception& e) {
       return finish("skipped", std::string("the reference cannot run it: ") + e.what());
     }
+  }
+  // Under --judge enclosure, every data set's enclosures first: a test is judged one way throughout.
+  std::vector<OutputEnclosures> enclosures;
+  if (options.judge == Judge::Enclosure)
+    for (const DataSet& ds : data_sets) {
+      std::optional<OutputEnclosures> e = enclose_outputs(model, ds.inputs, t.judge_note);
+      if (!e) {
+        enclosures.clear();
+        break;
+      }
+      enclosures.push_back(std::move(*e));
+    }
+  if (!enclosures.empty()) t.judge = "enclosure";
+  std::map<std::string, EnclosureCheck> by_output;
+  Comparison total;
+  for (size_t d = 0; d < data_sets.size(); ++d) {
+    const auto& ds_dir = test.data_sets[d];
     if (!target.enforces_timeout()) arm_alarm(options.timeout_seconds);
-    TargetResult r = target.run(model, test, ds_dir, ds.inputs);
+    TargetResult r = target.run(model, test, ds_dir, data_sets[d].inputs);
     if (!target.enforces_timeout()) arm_alarm(0);
     add_unique(t.unsupported_ops, r.unsupported_ops);
     add_unique(t.fallback_ops, r.fallback_ops);
@@ -89,19 +106,29 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
     if (r.status == "garbage") return finish("failed", "garbage output: " + r.message);
     if (r.status != "ok") return finish(r.status, r.message);
     for (const auto& vi : model.graph.outputs) {
-      auto ref = reference.find(vi.name);
+      auto ref = references[d].find(vi.name);
       auto got = r.outputs.find(vi.name);
-      if (ref == reference.end()) continue;
+      if (ref == references[d].end()) continue;
       if (got == r.outputs.end()) {
         total.ok = false;
         if (total.message.empty()) total.message = ds_dir.filename().string() + " output '" + vi.name + "' was not produced";
         continue;
       }
-      Comparison c = strict_compare(got->second, ref->second, acc);
+      Comparison c = strict_compare(got->second, ref->second, acc);  // the error figures, under either judge
+      if (!enclosures.empty()) {
+        EnclosureCheck e = judge_output(vi.name, got->second, enclosures[d]);
+        c.ok = e.ok;
+        c.message = e.message;
+        auto [slot, fresh] = by_output.emplace(vi.name, e);
+        if (!fresh) slot->second.merge(e);
+      }
       if (!c.ok) c.message = ds_dir.filename().string() + " output '" + vi.name + "': " + c.message;
       total.merge(c);
+      if (!c.ok && options.localize && t.localized.empty() && !enclosures.empty() && target.runs_in_process())
+        t.localized = localize_error(model, target, test, ds_dir, data_sets[d].inputs);
     }
   }
+  for (auto& [name, e] : by_output) t.enclosure.push_back(std::move(e));
   t.max_abs = total.max_abs;
   t.max_rel = total.max_rel;
   t.max_ulp = total.max_ulp;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cert_report.h"
+#include "conformance/enclosure_judge.h"
 #include "conformance/test_lists.h"
 #include "conformance/test_selection.h"
 #include "target.h"
@@ -22,6 +23,13 @@ struct CertifyOptions {
   std::vector<SkipEntry> skips;
   std::string repro_command;          // e.g. "sonnx certify --backend cpu --timeout 60"; "--suite DIR" is added
   bool progress = false;
+  // Enclosure: a float output passes when it lies in its admissible enclosure (enclosure_judge.h);
+  // a test whose model has no enclosure is judged by the strict tolerances.
+  Judge judge = Judge::Tolerance;
+  // For a test that fails under the enclosure judge on an in-process backend: run its model node by
+  // node on the backend, each node fed the backend's own values, and name the first node whose output
+  // leaves its enclosure (localize.h).
+  bool localize = false;
 };
 
 // One test in the current process (the isolated child calls this; also for debugging).

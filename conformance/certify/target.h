@@ -30,6 +30,9 @@ class CertTarget {
   virtual std::string version() const = 0;
   // Whether the target enforces the timeout itself (else the caller arms an alarm around run).
   virtual bool enforces_timeout() const = 0;
+  // Whether the target runs any model it is given in this process (a backend), so that a failing
+  // model can be run again node by node (--localize); a command reads the test's model file.
+  virtual bool runs_in_process() const { return false; }
   virtual TargetResult run(const Model& model, const TestCase& test, const std::filesystem::path& data_set,
                            const NamedValues& inputs) = 0;
 };

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "interval.h"
+#include "type_rounding.h"
 
 namespace sonnx::enclose {
 
@@ -21,6 +22,14 @@ struct MidRad {
   }
 };
 
+// What a sum in the element type may add under the admissible semantics: any summation order,
+// each product and sum rounded to the type (unit roundoff `unit`), underflow up to `tiny` a term;
+// nothing under the real semantics.
+struct TypeSum {
+  double unit = 0, tiny = 0;
+  static TypeSum of(const FloatFormat& f) { return {f.unit_roundoff(), f.smallest_subnormal()}; }
+};
+
 class DotBound {
  public:
   void add(MidRad a, MidRad b) {
@@ -29,22 +38,35 @@ class DotBound {
     b_ += std::fabs(a.m * b.m);
     ++n_;
   }
-  // The enclosure of (Σ a_i·b_i + bias) / divisor (bias and divisor points; divisor n for an average).
-  Interval result(double bias = 0, double divisor = 1) const {
-    Interval s = from_sums(c_ + bias, a_, b_ + std::fabs(bias), static_cast<double>(n_ + 6));
+  // The enclosure of (Σ a_i·b_i) / divisor (a point divisor: n for an average).
+  Interval result(double divisor = 1, TypeSum in_type = {}) const {
+    Interval s = affine(1, {}, in_type);
     return divisor == 1 ? s : s / Interval::point(divisor);
+  }
+  // The enclosure of alpha·Σ a_i·b_i + c (Gemm's alpha·A·B + beta·C, a Conv's bias): three more
+  // roundings, which the count of terms makes room for.
+  Interval affine(double alpha, MidRad c, TypeSum in_type = {}) const {
+    double fa = std::fabs(alpha);
+    return from_sums(alpha * c_ + c.m, fa * a_ + c.r, fa * b_ + std::fabs(c.m), static_cast<double>(n_ + 9), in_type);
   }
 
   // The enclosure from the round-to-nearest sums of `terms` terms (the products and the roundings
-  // within each term's radius): c = Σ ma·mb (+ bias), a = Σ radii, b = Σ |ma·mb| (+ |bias|).
-  static Interval from_sums(double c, double a, double b, double terms) {
+  // within each term's radius): c = Σ ma·mb (+ bias), a = Σ radii, b = Σ |ma·mb| (+ |bias|). With
+  // `in_type`, widened by what the same sum in the element type may err: γ_terms·Σ|a_i·b_i| ≤
+  // γ_terms·(a + b), and the underflows.
+  static Interval from_sums(double c, double a, double b, double terms, TypeSum in_type = {}) {
     if (std::isnan(c) || !std::isfinite(a) || !std::isfinite(b)) return Interval::whole();
     constexpr double u = 0x1p-53, eta = 0x1p-1074;
-    if (terms * u >= 0.5) return Interval::whole();
-    double gamma = up(up(terms * u) / down(1 - terms * u));
+    double g = gamma(terms, u);
+    if (!std::isfinite(g)) return Interval::whole();
     // rad ≥ Σ|ma|·rb + ra·(|mb| + rb) (exact) + the error of c; a and b are sums of non-negative rounded terms.
-    double t = a + gamma * b + 3 * terms * eta;
-    double rad = up(up(t) * up(1 + 2 * gamma + 8 * u));
+    double t = a + g * b + 3 * terms * eta;
+    double rad = up(up(t) * up(1 + 2 * g + 8 * u));
+    if (in_type.unit > 0) {
+      double gt = gamma(terms, in_type.unit);
+      if (!std::isfinite(gt)) return Interval::whole();
+      rad = up(rad + up(up(gt * up(a + b)) * up(1 + 2 * g + 8 * u)) + up(terms * in_type.tiny));
+    }
     return {down(c - rad), up(c + rad)};
   }
 

@@ -2,6 +2,8 @@
 
 #include <mpfr.h>
 
+#include <array>
+
 namespace sonnx::enclose {
 
 namespace {
@@ -37,6 +39,114 @@ double sigmoid_bound(double x, bool upward) {
   mpfr_clear(a);
   return r;
 }
+
+// ln(1 + e^x) at one point, rounded down or up: every step rounded the same way, since each is
+// increasing in the one before it. For x > 0 as x + ln(1 + e^(−x)), where e^x would leave MPFR's
+// exponent range for large x; e^(−x) is decreasing in x but increasing as the step's input.
+double softplus_bound(double x, bool upward) {
+  mpfr_rnd_t rnd = upward ? MPFR_RNDU : MPFR_RNDD;
+  mpfr_t a;
+  mpfr_init2(a, 64);  // 11 guard bits: the three roundings cost less than one double ulp
+  mpfr_set_d(a, -std::fabs(x), MPFR_RNDN);
+  mpfr_exp(a, a, rnd);
+  mpfr_log1p(a, a, rnd);
+  if (x > 0) mpfr_add_d(a, a, x, rnd);
+  double r = mpfr_get_d(a, rnd);
+  mpfr_clear(a);
+  return r;
+}
+
+// ---- sin and cos: where the extrema lie ----
+
+// Doubles reach 2^1024, so a quotient x / (π/2) keeps more than 170 bits after the point at this
+// precision: far more than the distance of any double from a multiple of π/2 needs (about 2^-62
+// relative), so the test below finds no extremum that is not there.
+constexpr mpfr_prec_t kQuarterTurnBits = 1200;
+
+// q = x / (π/2) rounded down or up, with π/2 replaced by its rounding that moves q that way:
+// for x ≥ 0, q decreases as π/2 grows, for x < 0 it increases.
+void quarter_turns(mpfr_t q, double x, bool upward) {
+  mpfr_t half_pi;
+  mpfr_init2(half_pi, kQuarterTurnBits);
+  bool larger_pi = (x >= 0) != upward;
+  mpfr_const_pi(half_pi, larger_pi ? MPFR_RNDU : MPFR_RNDD);
+  mpfr_div_2ui(half_pi, half_pi, 1, MPFR_RNDN);  // exact
+  mpfr_set_d(q, x, MPFR_RNDN);                    // exact
+  mpfr_div(q, q, half_pi, upward ? MPFR_RNDU : MPFR_RNDD);
+  mpfr_clear(half_pi);
+}
+
+// For each r in 0..3, whether [x.lo, x.hi] (finite) may hold a multiple n·π/2 with n ≡ r (mod 4):
+// the integers n in [q(x.lo) rounded down, q(x.hi) rounded up], at most four of them looked at
+// (four consecutive integers meet every residue).
+std::array<bool, 4> quarter_turn_residues(Interval x) {
+  mpfr_t n, last, t;
+  mpfr_inits2(kQuarterTurnBits, n, last, t, static_cast<mpfr_ptr>(nullptr));
+  quarter_turns(n, x.lo, false);
+  quarter_turns(last, x.hi, true);
+  mpfr_ceil(n, n);  // exact: an integer below 2^1024 has fewer than 1200 bits
+  mpfr_floor(last, last);
+  std::array<bool, 4> hit{};
+  for (int k = 0; k < 4 && mpfr_lessequal_p(n, last); ++k, mpfr_add_ui(n, n, 1, MPFR_RNDN)) {
+    mpfr_div_2ui(t, n, 2, MPFR_RNDN);  // n mod 4 = n − 4·floor(n / 4), each step exact
+    mpfr_floor(t, t);
+    mpfr_mul_2ui(t, t, 2, MPFR_RNDN);
+    mpfr_sub(t, n, t, MPFR_RNDN);
+    hit[static_cast<size_t>(mpfr_get_si(t, MPFR_RNDN))] = true;
+  }
+  mpfr_clears(n, last, t, static_cast<mpfr_ptr>(nullptr));
+  return hit;
+}
+
+// sin or cos over x: the hull of the ends' values, with the maximum 1 where x may hold a multiple
+// n·π/2 with n ≡ max_residue (mod 4) (sin: π/2 + 2kπ, n ≡ 1; cos: 2kπ, n ≡ 0), the minimum −1 two
+// quarter turns on.
+Interval periodic(MpfrFn f, Interval x, size_t max_residue) {
+  if (x.has_nan() || !std::isfinite(x.lo) || !std::isfinite(x.hi)) return {-1, 1};
+  Interval r{std::min(bound(f, x.lo, false), bound(f, x.hi, false)), std::max(bound(f, x.lo, true), bound(f, x.hi, true))};
+  // A point is no multiple of π/2 but 0, where the correctly rounded values are exact (cos 0 = 1).
+  if (x.lo == x.hi) return r;
+  std::array<bool, 4> hit = quarter_turn_residues(x);
+  if (hit[max_residue]) r.hi = 1;
+  if (hit[(max_residue + 2) % 4]) r.lo = -1;
+  return r;
+}
+
+// ---- pow ----
+
+// x^y at one point, rounded down or up (MPFR: x^y for x < 0 only where y is an integer; infinite
+// arguments give the limits).
+double pow_bound(double x, double y, bool upward) {
+  mpfr_t a, b;
+  mpfr_inits2(53, a, b, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_d(a, x, MPFR_RNDN);
+  mpfr_set_d(b, y, MPFR_RNDN);
+  mpfr_rnd_t rnd = upward ? MPFR_RNDU : MPFR_RNDD;
+  mpfr_pow(a, a, b, rnd);
+  double r = mpfr_get_d(a, rnd);
+  mpfr_clears(a, b, static_cast<mpfr_ptr>(nullptr));
+  return r;
+}
+
+// The hull of x^y over the corners of a box on which x^y is monotone in x for each y and in y for
+// each x: its extremes lie at corners.
+Interval pow_corners(Interval x, Interval y) {
+  Interval r{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  for (double a : {x.lo, x.hi})
+    for (double b : {y.lo, y.hi}) {
+      r.lo = std::min(r.lo, pow_bound(a, b, false));
+      r.hi = std::max(r.hi, pow_bound(a, b, true));
+    }
+  return r;
+}
+
+// x^n for an integer n: monotone on each side of 0, so by the ends of the pieces x < 0 and x > 0.
+Interval integer_power(Interval x, double n) {
+  if (n < 0 && x.contains(0)) return Interval::whole();  // 1 / 0^|n|: no real number
+  Interval power = Interval::point(n);
+  if (x.lo < 0 && x.hi > 0) return hull(pow_corners({x.lo, 0}, power), pow_corners({0, x.hi}, power));
+  return pow_corners(x, power);
+}
 }  // namespace
 
 Interval exp(Interval x) { return increasing(mpfr_exp, x); }
@@ -56,6 +166,23 @@ Interval sqrt(Interval x) {
 Interval sigmoid(Interval x) {
   if (x.has_nan()) return Interval::whole();
   return {sigmoid_bound(x.lo, false), sigmoid_bound(x.hi, true)};
+}
+
+Interval softplus(Interval x) {
+  if (x.has_nan()) return Interval::whole();
+  return {softplus_bound(x.lo, false), softplus_bound(x.hi, true)};
+}
+
+Interval sin(Interval x) { return periodic(mpfr_sin, x, 1); }
+Interval cos(Interval x) { return periodic(mpfr_cos, x, 0); }
+
+Interval pow(Interval x, Interval y) {
+  if (x.has_nan() || y.has_nan()) return Interval::whole();
+  if (y.lo == y.hi && std::isfinite(y.lo) && std::floor(y.lo) == y.lo) return integer_power(x, y.lo);
+  // x > 0: x^y = e^(y·ln x) is monotone in x for each y (by the sign of y) and in y for each x (by
+  // x ≶ 1); at x = 0 with y > 0 it is continuous (0^y = 0) and still monotone.
+  if (x.lo > 0 || (x.lo >= 0 && y.lo > 0)) return pow_corners(x, y);
+  return Interval::whole();
 }
 
 }  // namespace sonnx::enclose

@@ -1,5 +1,7 @@
 // Elementwise enclosures: the arithmetic operators with multidirectional broadcasting, and the
 // unary functions (MPFR bounds for the transcendental ones, elementary.h).
+#include <optional>
+
 #include "elementary.h"
 #include "enclose_ops.h"
 #include "reference/model/errors.h"
@@ -9,15 +11,29 @@ namespace sonnx::enclose {
 
 namespace {
 
+// Element i of bounds as an interval: an integer element (Pow's exponent) as a point, or the
+// whole line beyond 2^53, where the double may have lost its parity.
+Interval element(const Bounds& b, int64_t i) {
+  if (!b.exact()) return at(b, i);
+  double v = b.lo.as_double(i);
+  return std::fabs(v) < 0x1p53 ? Interval::point(v) : Interval::whole();
+}
+
+// f of a and b broadcast multidirectionally; the result has a's element type.
+template <class F>
+std::vector<Bounds> broadcast_binary(const OpCall& c, const Bounds& a, const Bounds& b, F f) {
+  Shape shape = support::broadcast_shapes(c.ctx, a.lo.shape(), b.lo.shape());
+  Bounds out = float_bounds(a.type, shape);
+  auto ia = support::broadcast_index_map(a.lo.shape(), shape), ib = support::broadcast_index_map(b.lo.shape(), shape);
+  for (int64_t i = 0; i < out.lo.size(); ++i) set(out, i, f(element(a, ia[static_cast<size_t>(i)]), element(b, ib[static_cast<size_t>(i)])));
+  return {out};
+}
+
 template <class F>
 std::vector<Bounds> binary(const OpCall& c, F f) {
   const Bounds &a = float_input(c, 0), &b = float_input(c, 1);
   if (a.type != b.type) throw Trap(c.node.label() + ": A and B have different element types");
-  Shape shape = support::broadcast_shapes(c.ctx, a.lo.shape(), b.lo.shape());
-  Bounds out = float_bounds(a.type, shape);
-  auto ia = support::broadcast_index_map(a.lo.shape(), shape), ib = support::broadcast_index_map(b.lo.shape(), shape);
-  for (int64_t i = 0; i < out.lo.size(); ++i) set(out, i, f(at(a, ia[static_cast<size_t>(i)]), at(b, ib[static_cast<size_t>(i)])));
-  return {out};
+  return broadcast_binary(c, a, b, f);
 }
 
 template <class F>
@@ -43,25 +59,94 @@ Interval leaky_relu(Interval x, double alpha) {
   return hull(neg, pos);
 }
 
+// ---- HardSwish: x·max(0, min(1, x/6 + 1/2)), alpha = 1/6 and beta = 1/2 as reals ----
+
+// At one point: x for x ≥ 3, 0 for x ≤ −3, x·(x + 3)/6 between.
+Interval hard_swish_at(double x) {
+  if (x >= 3) return Interval::point(x);
+  if (x <= -3) return Interval::point(0);
+  Interval p = Interval::point(x);
+  return p * (p + Interval::point(3)) / Interval::point(6);
+}
+
+// Nonincreasing up to −3/2, where it takes its minimum −3/8, nondecreasing from there.
+Interval hard_swish(Interval x) {
+  if (x.has_nan()) return Interval::whole();
+  constexpr double turn = -1.5, minimum = -0.375;
+  if (x.hi <= turn) return {hard_swish_at(x.hi).lo, hard_swish_at(x.lo).hi};
+  if (x.lo >= turn) return {hard_swish_at(x.lo).lo, hard_swish_at(x.hi).hi};
+  return {minimum, std::max(hard_swish_at(x.lo).hi, hard_swish_at(x.hi).hi)};
+}
+
+// How far an implementation's HardSwish in the type `f` may lie from the exact value over x. Any
+// arrangement computes h = x/6 + 1/2 (as x·(1/6) + 1/2 with 1/6 rounded or not, or (x + 3)/6) with
+// at most 3 roundings, so |ĥ − h| ≤ γ_3·(|x|/6 + 1/2); clamps it exactly (1-Lipschitz, and exact
+// where h ± that error is ≥ 1 or ≤ 0 all over x: ĥ clamps to the same 1 or 0); then forms x·h
+// (or x·(6h)/6) with at most 2 roundings more. So |ŷ − y| ≤ |x|·|ĉ − c|·(1 + γ_2) + γ_2·|x·c| with
+// c = clamp(h) ≤ 1, at most m·γ_5·(m/6 + 1/2) + γ_5·m for m = max |x| (γ_3·(1 + γ_2) ≤ γ_5,
+// Higham lemma 3.3), plus 5 underflows. Not relative to the result: near x = −3 the result is
+// about 0 but the error is about 3u.
+double hard_swish_error(Interval x, const FloatFormat& f) {
+  double m = magnitude(x), g = gamma(5, f.unit_roundoff());
+  double h_err = up(g * up(m / 6 + 0.5));
+  Interval h = x / Interval::point(6) + Interval::point(0.5);
+  bool clamp_exact = h.lo - h_err >= 1 || h.hi + h_err <= 0;
+  double err = up(g * m);
+  if (!clamp_exact) err = up(err + up(m * h_err));
+  return up(err + 5 * f.smallest_subnormal());
+}
+
+std::vector<Bounds> hard_swish_op(const OpCall& c) {
+  std::optional<FloatFormat> admissible;
+  if (c.semantics == Semantics::Admissible) admissible = float_format(float_input(c, 0).type);
+  return unary(c, [&](Interval x) {
+    Interval y = hard_swish(x);
+    if (!admissible) return y;
+    double err = hard_swish_error(x, *admissible);
+    return Interval{down(y.lo - err), up(y.hi + err)};
+  });
+}
+
+// ---- Pow: a float base, a float or (from version 12) integer exponent ----
+
+std::vector<Bounds> pow_op(const OpCall& c) {
+  const Bounds &x = c.input(0), &y = c.input(1);
+  if (x.exact()) {  // an integer base: exact with an integer exponent, through the reference
+    if (y.exact()) return lift_exact(c);
+    throw Unsupported("no enclosure for Pow-" + std::to_string(c.version) + " with an integer base and a float exponent");
+  }
+  if (c.version < 12 && x.type != y.type) throw Trap(c.node.label() + ": X and Y have different element types");
+  return broadcast_binary(c, x, y, [](Interval a, Interval b) { return pow(a, b); });
+}
+
 }  // namespace
 
 void register_elementwise() {
-  register_enclosure("Add", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a + b; }); });
-  register_enclosure("Sub", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a - b; }); });
-  register_enclosure("Mul", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a * b; }); });
-  register_enclosure("Div", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a / b; }); });
-  register_enclosure("Neg", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return -x; }); });
-  register_enclosure("Abs", {6, 13}, [](const OpCall& c) { return unary(c, abs); });
-  register_enclosure("Exp", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return exp(x); }); });
-  register_enclosure("Log", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return log(x); }); });
-  register_enclosure("Sqrt", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return sqrt(x); }); });
-  register_enclosure("Tanh", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return tanh(x); }); });
-  register_enclosure("Sigmoid", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return sigmoid(x); }); });
-  register_enclosure("Erf", {9, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); });
+  register_enclosure("Add", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a + b; }); }, Allowance::within(0.5));
+  register_enclosure("Sub", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a - b; }); }, Allowance::within(0.5));
+  register_enclosure("Mul", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a * b; }); }, Allowance::within(0.5));
+  register_enclosure("Div", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a / b; }); }, Allowance::within(0.5));
+  register_enclosure("Neg", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return -x; }); }, Allowance::exact());
+  register_enclosure("Abs", {6, 13}, [](const OpCall& c) { return unary(c, abs); }, Allowance::exact());
+  register_enclosure("Exp", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return exp(x); }); }, Allowance::within(kElementaryUlps));
+  register_enclosure("Log", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return log(x); }); }, Allowance::within(kElementaryUlps));
+  register_enclosure("Sqrt", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return sqrt(x); }); }, Allowance::within(0.5));
+  register_enclosure("Tanh", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return tanh(x); }); }, Allowance::within(kElementaryUlps));
+  register_enclosure("Sigmoid", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return sigmoid(x); }); }, Allowance::within(kElementaryUlps));
+  register_enclosure("Erf", {9, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); }, Allowance::within(kElementaryUlps));
+  register_enclosure("Softplus", {1, 22}, [](const OpCall& c) { return unary(c, [](Interval x) { return softplus(x); }); }, Allowance::within(kElementaryUlps));
+  register_enclosure("Sin", {7, 22}, [](const OpCall& c) { return unary(c, [](Interval x) { return sin(x); }); }, Allowance::within(kElementaryUlps));
+  register_enclosure("Cos", {7, 22}, [](const OpCall& c) { return unary(c, [](Interval x) { return cos(x); }); }, Allowance::within(kElementaryUlps));
+  register_enclosure("HardSwish", {14, 22}, hard_swish_op, Allowance::own());
+  // Pow's error is relative to its result: an elementary pow of the type (within kElementaryUlps),
+  // or x^n by repeated products, whose relative error γ_k after k ≤ 3 roundings (x^4 in a row, x^8
+  // by squaring) stays within 4 ulps (u·|y| < ulp(y), so γ_3·|y| < 3.01 ulps). Version 1's legacy
+  // broadcasting is not covered.
+  register_enclosure("Pow", {7, 12, 13, 15}, pow_op, Allowance::within(kElementaryUlps));
   register_enclosure("LeakyRelu", {6, 16}, [](const OpCall& c) {
     double alpha = c.ctx.attr_float("alpha", 0.01f);
     return unary(c, [alpha](Interval x) { return leaky_relu(x, alpha); });
-  });
+  }, Allowance::within(0.5));
 }
 
 }  // namespace sonnx::enclose

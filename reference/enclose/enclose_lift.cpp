@@ -1,8 +1,9 @@
 // Enclosures through the reference kernel itself, for operators that compute no new real number:
-// data movement (Reshape, Transpose, Gather, Pad, ...) and the exact monotone operators (Relu,
-// Clip, Max, Min, MaxPool, Floor, Ceil, ReduceMax, ...). Such an operator is nondecreasing in each
-// float input and exact on float64, so running it once on every lower bound and once on every upper
-// bound encloses its result: f(lo) ≤ f(x) ≤ f(hi) elementwise for every x in [lo, hi].
+// data movement (Reshape, Transpose, Gather, Pad, ScatterND, Resize in nearest mode, ...) and the
+// exact monotone operators (Relu, Clip, Max, Min, MaxPool, Floor, Ceil, ReduceMax, Cast, ...). Such
+// an operator is nondecreasing in each float input and exact on float64, so running it once on
+// every lower bound and once on every upper bound encloses its result: f(lo) ≤ f(x) ≤ f(hi)
+// elementwise for every x in [lo, hi].
 #include "enclose_ops.h"
 #include "reference/model/errors.h"
 
@@ -10,26 +11,42 @@ namespace sonnx::enclose {
 
 namespace {
 
-// The reference kernel on the exact inputs and each float input's lower (or upper) bound.
-std::vector<Value> run_on_bounds(const OpCall& c, bool upper) {
+// The exact inputs and each float input's lower (or upper) bound, as values for the reference.
+std::vector<Value> bound_values(const OpCall& c, bool upper) {
   std::vector<Value> values;
   values.reserve(c.in.size());
   for (const Bounds* b : c.in) values.push_back(b ? Value(upper ? b->hi : b->lo) : Value());
+  return values;
+}
+
+// The reference kernel on those values (an omitted input stays omitted).
+std::vector<Value> run_reference(const OpCall& c, const std::vector<Value>& values) {
   std::vector<const Value*> ptrs;
   for (size_t k = 0; k < values.size(); ++k) ptrs.push_back(c.in[k] ? &values[k] : nullptr);
   ValueScope scope;
   return c.reference.run_node(c.node, ptrs, scope, c.opset);
 }
 
+std::vector<Value> run_on_bounds(const OpCall& c, bool upper) { return run_reference(c, bound_values(c, upper)); }
+
 Tensor tensor_of(const OpCall& c, const Value& v) {
   if (!v.is_tensor()) throw Unsupported("no enclosure for " + c.node.op_type + "-" + std::to_string(c.version) + " making a sequence");
   return v.tensor;
 }
 
+// An integer or boolean result (a shape, indices, a Cast to int) of the runs on the lower and the
+// upper bounds: determined only where both agree.
+Bounds determined(const OpCall& c, size_t k, const Tensor& l, const Tensor& h) {
+  if (!(l == h))
+    throw Undetermined(c.node.label() + ": output " + std::to_string(k) + " (" + std::string(dtype_name(l.dtype())) +
+                       ") is not determined at this input: its float inputs' enclosures leave it open");
+  return Bounds{l.dtype(), l, l};
+}
+
 std::vector<Bounds> lift_monotone(const OpCall& c) {
-  DType type = DType::Undefined;  // the float type of the values it moves
+  DType type = DType::Undefined;  // the float type of the values it moves: its first float input's
   for (const Bounds* b : c.in)
-    if (b && !b->exact()) type = b->type;
+    if (b && !b->exact() && type == DType::Undefined) type = b->type;
   if (c.node.op_type == "MaxPool" && c.node.outputs.size() > 1 && !c.node.outputs[1].empty())
     throw Unsupported("no enclosure for MaxPool-" + std::to_string(c.version) + " with Indices (they depend on the order of the values)");
   std::vector<Value> lo = run_on_bounds(c, false), hi = run_on_bounds(c, true);
@@ -37,7 +54,69 @@ std::vector<Bounds> lift_monotone(const OpCall& c) {
   for (size_t k = 0; k < lo.size(); ++k) {
     Tensor l = tensor_of(c, lo[k]), h = tensor_of(c, hi[k]);
     if (l.dtype() == DType::Double && type != DType::Undefined) out.push_back(Bounds{type, std::move(l), std::move(h)});
-    else out.push_back(Bounds{l.dtype(), l, l});  // an integer result (a shape, indices): the same from both
+    else out.push_back(determined(c, k, l, h));
+  }
+  return out;
+}
+
+// ---- Cast and CastLike ----
+
+std::string op_name(const OpCall& c) { return c.node.op_type + "-" + std::to_string(c.version); }
+
+// Cast (or CastLike) of a float tensor: rounding to nearest into float16, bfloat16, float or
+// double, truncation toward zero (saturating) into an integer type, each nondecreasing, so the
+// casts of the lower and the upper bound enclose it. Not into bool (≠ 0 is not monotone), the
+// small types (int4 keeps the low bits of the rounded value; float8 has no format here) or
+// strings. The Bounds carry the target type; a bound the cast takes out of the finite range says
+// nothing on that side (an infinite result is no real number).
+std::vector<Bounds> cast(const OpCall& c) {
+  std::vector<Value> lo = bound_values(c, false), hi = bound_values(c, true);
+  if (c.node.op_type == "CastLike" && c.in.size() > 1 && c.in[1])  // only its type counts: not float64 bounds
+    lo[1] = hi[1] = Value(Tensor(c.input(1).type, {0}));
+  if (c.input(0).exact()) return {Bounds::of(tensor_of(c, run_reference(c, lo)[0]))};
+  Tensor l = tensor_of(c, run_reference(c, lo)[0]), h = tensor_of(c, run_reference(c, hi)[0]);
+  DType to = l.dtype();
+  if (is_integer(to)) return {determined(c, 0, l, h)};
+  if (!is_float(to))
+    throw Unsupported("no enclosure for " + op_name(c) + " of " + std::string(dtype_name(c.input(0).type)) + " to " +
+                      std::string(dtype_name(to)));
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  Bounds b = float_bounds(to, l.shape());
+  for (int64_t i = 0; i < l.size(); ++i) {
+    double a = l.as_double(i), z = h.as_double(i);
+    set(b, i, {std::isfinite(a) ? a : -inf, std::isfinite(z) ? z : inf});
+  }
+  return {b};
+}
+
+// ---- ScatterND and Resize ----
+
+// ScatterND replaces elements of data by updates, or (from version 18) keeps the max or min of the
+// two: nondecreasing in both. Add and mul compute new reals, rounded: no enclosure here.
+std::vector<Bounds> scatter_nd(const OpCall& c) {
+  std::string reduction = c.version >= 16 ? c.ctx.attr_string("reduction", "none") : "none";
+  if (reduction == "add" || reduction == "mul") throw Unsupported("no enclosure for " + op_name(c) + " with reduction " + reduction);
+  return lift_monotone(c);
+}
+
+// Resize in nearest mode picks an element of X for each output element (or, with
+// tf_crop_and_resize, extrapolation_value outside the crop): nondecreasing in X once roi and scales
+// are fixed. They fix the shape and the sampling, so they must be points. Linear and cubic
+// interpolation compute new reals: no enclosure here.
+std::vector<Bounds> resize(const OpCall& c) {
+  std::string mode = c.ctx.attr_string("mode", "nearest");
+  if (mode != "nearest") throw Unsupported("no enclosure for " + op_name(c) + " with mode " + mode);
+  for (size_t k = 1; k < c.in.size(); ++k)
+    if (c.in[k] && !c.in[k]->exact() && !(c.in[k]->lo == c.in[k]->hi))
+      throw Undetermined(c.node.label() + ": input " + std::to_string(k) +
+                         " (roi or scales) is not a point at this input, so the output's shape and sampling are open");
+  std::vector<Bounds> out = lift_monotone(c);
+  // extrapolation_value is a float the kernel keeps in the float64 bounds: rounded outward to X's
+  // type, the bounds hold it as X's type holds it (and still every value of X).
+  bool crop = c.version >= 11 && c.ctx.attr_string("coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize";
+  if (crop && !out[0].exact()) {
+    FloatFormat f = float_format(out[0].type);
+    for (int64_t i = 0; i < out[0].lo.size(); ++i) set(out[0], i, f.round_out(at(out[0], i)));
   }
   return out;
 }
@@ -67,7 +146,12 @@ void register_lift() {
       {"ReduceMin", {1, 11, 12, 13, 18, 20}},
       // They read only the shape: both runs give the exact result.
       {"Shape", {1, 13, 15, 19, 21, 23, 24, 25}},        {"Size", {1, 13, 19, 21, 23, 24, 25}}};
-  for (const auto& [op, versions] : monotone) register_enclosure(op, versions, lift_monotone);
+  for (const auto& [op, versions] : monotone) register_enclosure(op, versions, lift_monotone, Allowance::exact());
+  // The result is the rounding (or truncation) itself, which the enclosure already is.
+  register_enclosure("Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, cast, Allowance::exact());
+  register_enclosure("CastLike", {15, 19, 21, 23, 24, 25}, cast, Allowance::exact());
+  register_enclosure("ScatterND", {11, 13, 16, 18}, scatter_nd, Allowance::exact());
+  register_enclosure("Resize", {10, 11, 13, 18, 19}, resize, Allowance::exact());
 }
 
 }  // namespace sonnx::enclose

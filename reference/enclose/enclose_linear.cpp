@@ -1,20 +1,15 @@
 // Enclosures of the operators built on sums of products (dot.h): Conv, MatMul, Gemm,
 // GlobalAveragePool, and of BatchNormalization (inference) and Softmax.
-#include "dot.h"
+#include <optional>
+
 #include "elementary.h"
-#include "enclose_ops.h"
+#include "enclose_sums.h"
 #include "reference/model/errors.h"
 #include "reference/ops/support/elementwise.h"
 
 namespace sonnx::enclose {
 
 namespace {
-
-std::vector<MidRad> mid_rad(const Bounds& b) {
-  std::vector<MidRad> v(static_cast<size_t>(b.lo.size()));
-  for (int64_t i = 0; i < b.lo.size(); ++i) v[static_cast<size_t>(i)] = MidRad::of(at(b, i));
-  return v;
-}
 
 // ---- Conv: spatial ranks 1–3, each handled as 3-D with unit dimensions ----
 
@@ -60,7 +55,8 @@ std::vector<Bounds> conv(const OpCall& c) {
   int64_t Cg = C / group, Mg = M / group, in_plane = in[0] * in[1] * in[2], out_plane = out[0] * out[1] * out[2];
   int64_t taps = k[0] * k[1] * k[2];
   std::vector<double> acc_c(static_cast<size_t>(out_plane)), acc_a(acc_c.size()), acc_b(acc_c.size());
-  double terms = static_cast<double>(Cg * taps + 6);
+  double terms = static_cast<double>(Cg * taps + 9);
+  TypeSum ts = type_sum(c, x.type);
   for (int64_t bn = 0; bn < N; ++bn)
     for (int64_t m = 0; m < M; ++m) {
       std::fill(acc_c.begin(), acc_c.end(), 0.0);
@@ -94,10 +90,11 @@ std::vector<Bounds> conv(const OpCall& c) {
               }
             }
       }
-      Interval bias = b ? at(*b, m) : Interval::point(0);  // an interval: added as one
+      MidRad bias = b ? MidRad::of(at(*b, m)) : MidRad{};  // one more term of the sum
       for (int64_t o = 0; o < out_plane; ++o) {
         size_t i = static_cast<size_t>(o);
-        set(y, (bn * M + m) * out_plane + o, DotBound::from_sums(acc_c[i], acc_a[i], acc_b[i], terms) + bias);
+        set(y, (bn * M + m) * out_plane + o,
+            DotBound::from_sums(acc_c[i] + bias.m, acc_a[i] + bias.r, acc_b[i] + std::fabs(bias.m), terms, ts));
       }
     }
   return {y};
@@ -105,16 +102,15 @@ std::vector<Bounds> conv(const OpCall& c) {
 
 // ---- MatMul and Gemm ----
 
-// Y[i, j] = Σ_k A[i, k]·B[k, j] for row-major A (M×K) and B (K×N) at the given offsets.
+// The sums Σ_k A[i, k]·B[k, j] for row-major A (M×K) and B (K×N) at the given offsets, row by row.
 void product(const std::vector<MidRad>& a, int64_t a0, const std::vector<MidRad>& b, int64_t b0, int64_t M, int64_t K,
-             int64_t N, bool ta, bool tb, std::vector<Interval>& y) {
-  y.assign(static_cast<size_t>(M * N), Interval{});
+             int64_t N, bool ta, bool tb, std::vector<DotBound>& y) {
+  y.assign(static_cast<size_t>(M * N), DotBound{});
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
-      DotBound dot;
+      DotBound& dot = y[static_cast<size_t>(i * N + j)];
       for (int64_t kk = 0; kk < K; ++kk)
         dot.add(a[static_cast<size_t>(a0 + (ta ? kk * M + i : i * K + kk))], b[static_cast<size_t>(b0 + (tb ? j * K + kk : kk * N + j))]);
-      y[static_cast<size_t>(i * N + j)] = dot.result();
     }
 }
 
@@ -135,10 +131,11 @@ std::vector<Bounds> matmul(const OpCall& c) {
   if (!b_vec) ys.push_back(N);
   Bounds y = float_bounds(a.type, ys);
   std::vector<MidRad> am = mid_rad(a), bm = mid_rad(b);
-  std::vector<Interval> block;
+  std::vector<DotBound> block;
+  TypeSum ts = type_sum(c, a.type);
   for (size_t p = 0; p < ia.size(); ++p) {
     product(am, ia[p] * M * K, bm, ib[p] * K * N, M, K, N, false, false, block);
-    for (int64_t i = 0; i < M * N; ++i) set(y, static_cast<int64_t>(p) * M * N + i, block[static_cast<size_t>(i)]);
+    for (int64_t i = 0; i < M * N; ++i) set(y, static_cast<int64_t>(p) * M * N + i, block[static_cast<size_t>(i)].result(1, ts));
   }
   return {y};
 }
@@ -153,15 +150,15 @@ std::vector<Bounds> gemm(const OpCall& c) {
   if (as.size() != 2 || bs.size() != 2) throw Trap(n.label() + ": A and B must be 2-D");
   int64_t M = ta ? as[1] : as[0], K = ta ? as[0] : as[1], N = tb ? bs[0] : bs[1];
   if ((tb ? bs[1] : bs[0]) != K) throw Trap(n.label() + ": inner dimensions differ");
-  std::vector<Interval> block;
+  std::vector<DotBound> block;
   product(mid_rad(a), 0, mid_rad(b), 0, M, K, N, ta, tb, block);
   Bounds y = float_bounds(a.type, {M, N});
   std::vector<int64_t> ic;
   if (cc) ic = support::broadcast_index_map(cc->lo.shape(), {M, N});
+  TypeSum ts = type_sum(c, a.type);
   for (int64_t i = 0; i < M * N; ++i) {
-    Interval v = block[static_cast<size_t>(i)] * Interval::point(alpha);
-    if (cc) v = v + Interval::point(beta) * at(*cc, ic[static_cast<size_t>(i)]);
-    set(y, i, v);
+    MidRad bc = cc ? MidRad::of(Interval::point(beta) * at(*cc, ic[static_cast<size_t>(i)])) : MidRad{};
+    set(y, i, block[static_cast<size_t>(i)].affine(alpha, bc, ts));
   }
   return {y};
 }
@@ -179,10 +176,11 @@ std::vector<Bounds> global_average_pool(const OpCall& c) {
     ys.push_back(1);
   }
   Bounds y = float_bounds(x.type, ys);
+  TypeSum ts = type_sum(c, x.type);
   for (int64_t p = 0; p < xs[0] * xs[1]; ++p) {
     DotBound dot;
     for (int64_t i = 0; i < plane; ++i) dot.add(MidRad::of(at(x, p * plane + i)), MidRad{1, 0});
-    set(y, p, dot.result(0, static_cast<double>(plane)));
+    set(y, p, dot.result(static_cast<double>(plane), ts));
   }
   return {y};
 }
@@ -206,21 +204,52 @@ std::vector<Bounds> batch_normalization(const OpCall& c) {
     mean[i] = at(c.input(3), ch);
   }
   Bounds y = float_bounds(x.type, xs);
+  // Admissible: (x − mean)·scale + B in any arrangement (scale folded in or not) errs by at most
+  // γ_8·(|x|·|scale| + |mean|·|scale| + |B|) in the element type, plus underflows.
+  double g = 0, tiny = 0;
+  if (c.semantics == Semantics::Admissible) {
+    FloatFormat f = float_format(x.type);
+    g = gamma(8, f.unit_roundoff());
+    tiny = 8 * f.smallest_subnormal();
+  }
   for (int64_t i = 0; i < x.lo.size(); ++i) {
     size_t ch = static_cast<size_t>((i / plane) % C);
-    set(y, i, (at(x, i) - mean[ch]) * scale[ch] + shift[ch]);
+    Interval v = (at(x, i) - mean[ch]) * scale[ch] + shift[ch];
+    if (g > 0) {
+      double s = magnitude(scale[ch]), err = up(up(g * up(up(magnitude(at(x, i)) * s) + up(magnitude(mean[ch]) * s) + magnitude(shift[ch]))) + tiny);
+      v = {down(v.lo - err), up(v.hi + err)};
+    }
+    set(y, i, v);
   }
   return {y};
 }
 
 // y_i = 1 / Σ_j e^(x_j − x_i): each term's interval is tight (the j = i term is exactly 1), where
 // e^x_i / Σ e^x_j would count x_i's uncertainty twice.
-void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64_t stride) {
+//
+// Admissible: e^(x_i − m) / Σ_j e^(x_j − m) for any shift m (or none, or in the log domain), each
+// exponential within kElementaryUlps, the sum in any order: relative error at most
+// ρ = 2·u·(spread + log2 n + 1) + 4·k·u + γ_(n+2), where spread bounds |x_j − m| over the line (the
+// shift's rounding, amplified by exp), plus (n + 2) underflows of the type.
+void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64_t stride, const FloatFormat* type) {
+  double rho = 0, tiny = 0;
+  if (type) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int64_t j = 0; j < count; ++j) {
+      lo = std::min(lo, at(x, base + j * stride).lo);
+      hi = std::max(hi, at(x, base + j * stride).hi);
+    }
+    double u = type->unit_roundoff(), n = static_cast<double>(count);
+    rho = up(up(up(2 * u) * up(up(hi - lo) + std::log2(n) + 1)) + up(4 * kElementaryUlps * u) + gamma(n + 2, u));
+    tiny = up((n + 2) * type->smallest_subnormal());
+  }
   for (int64_t i = 0; i < count; ++i) {
     Interval xi = at(x, base + i * stride), sum = Interval::point(1);
     for (int64_t j = 0; j < count; ++j)
       if (j != i) sum = sum + exp(at(x, base + j * stride) - xi);
-    set(y, base + i * stride, Interval::point(1) / sum);
+    Interval v = Interval::point(1) / sum;
+    if (type) v = {std::max(0.0, down(down(v.lo - up(v.lo * rho)) - tiny)), up(up(v.hi + up(v.hi * rho)) + tiny)};
+    set(y, base + i * stride, v);
   }
 }
 
@@ -232,16 +261,19 @@ std::vector<Bounds> softmax(const OpCall& c) {
   if (axis < -r || axis >= std::max<int64_t>(r, 1)) throw Trap(c.node.label() + ": axis " + std::to_string(axis) + " is out of range");
   if (axis < 0) axis += r;
   Bounds y = float_bounds(x.type, xs);
+  std::optional<FloatFormat> type;
+  if (c.semantics == Semantics::Admissible) type = float_format(x.type);
+  const FloatFormat* tp = type ? &*type : nullptr;
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < axis; ++i) outer *= xs[static_cast<size_t>(i)];
   if (c.version >= 13) {  // along one axis
     int64_t count = r ? xs[static_cast<size_t>(axis)] : 1;
     for (int64_t i = axis + 1; i < r; ++i) inner *= xs[static_cast<size_t>(i)];
     for (int64_t o = 0; o < outer; ++o)
-      for (int64_t in = 0; in < inner; ++in) softmax_line(x, y, o * count * inner + in, count, inner);
+      for (int64_t in = 0; in < inner; ++in) softmax_line(x, y, o * count * inner + in, count, inner, tp);
   } else {  // over the input coerced to 2-D at axis
     int64_t count = x.lo.size() / std::max<int64_t>(outer, 1);
-    for (int64_t o = 0; o < outer; ++o) softmax_line(x, y, o * count, count, 1);
+    for (int64_t o = 0; o < outer; ++o) softmax_line(x, y, o * count, count, 1, tp);
   }
   return {y};
 }
@@ -249,12 +281,12 @@ std::vector<Bounds> softmax(const OpCall& c) {
 }  // namespace
 
 void register_linear() {
-  register_enclosure("Conv", {1, 11, 22}, conv);
-  register_enclosure("MatMul", {1, 9, 13}, matmul);
-  register_enclosure("Gemm", {7, 9, 11, 13}, gemm);
-  register_enclosure("GlobalAveragePool", {1, 22}, global_average_pool);
-  register_enclosure("BatchNormalization", {9, 14, 15}, batch_normalization);
-  register_enclosure("Softmax", {1, 11, 13}, softmax);
+  register_enclosure("Conv", {1, 11, 22}, conv, Allowance::own());
+  register_enclosure("MatMul", {1, 9, 13}, matmul, Allowance::own());
+  register_enclosure("Gemm", {7, 9, 11, 13}, gemm, Allowance::own());
+  register_enclosure("GlobalAveragePool", {1, 22}, global_average_pool, Allowance::own());
+  register_enclosure("BatchNormalization", {9, 14, 15}, batch_normalization, Allowance::own());
+  register_enclosure("Softmax", {1, 11, 13}, softmax, Allowance::own());
 }
 
 }  // namespace sonnx::enclose

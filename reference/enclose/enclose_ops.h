@@ -1,5 +1,6 @@
 // The enclosure of one operator: from the bounds of its inputs, the bounds of its outputs. Each
-// family lives in its own file (enclose_elementwise.cpp, enclose_linear.cpp, enclose_lift.cpp).
+// family lives in its own file (enclose_elementwise.cpp, enclose_linear.cpp, enclose_lift.cpp,
+// enclose_pool.cpp, enclose_compare.cpp).
 #pragma once
 #include <functional>
 #include <map>
@@ -8,28 +9,54 @@
 
 #include "encloser.h"
 #include "interval.h"
+#include "type_rounding.h"
 #include "reference/interp/interpreter.h"
 #include "reference/ops/registry.h"
 
 namespace sonnx::enclose {
 
 struct OpCall {
-  OpCall(const Node& n, int64_t v, std::vector<const Bounds*> inputs, Interpreter& ref, int64_t domain_opset)
-      : node(n), version(v), in(std::move(inputs)), reference(ref), opset(domain_opset), ctx(n, v, {}, nullptr, nullptr) {}
+  OpCall(const Node& n, int64_t v, std::vector<const Bounds*> inputs, Interpreter& ref, int64_t domain_opset, Semantics s)
+      : node(n), version(v), in(std::move(inputs)), reference(ref), opset(domain_opset), semantics(s), ctx(n, v, {}, nullptr, nullptr) {}
   const Node& node;
   int64_t version;                 // the operator version selected
   std::vector<const Bounds*> in;   // null for an omitted optional input
   Interpreter& reference;          // runs the reference kernel (enclose_lift.cpp)
   int64_t opset;                   // the node's domain opset
+  Semantics semantics;
   OpContext ctx;                   // the node's attributes and traps, as a reference kernel reads them
   const Bounds& input(size_t k) const;  // Trap when it is omitted
 };
 
 using EncloseFn = std::function<std::vector<Bounds>(const OpCall&)>;
 
+// How far from the exact result (the real enclosure of the operator on its inputs' bounds) an
+// implementation's result may lie under the `admissible` semantics (spec/accuracy.md, "Admissible
+// results"). The encloser widens each float output by it and rounds it outward to the output's type.
+struct Allowance {
+  enum class Kind {
+    Exact,  // every output value is an input value or exact in the type (data movement, Relu, Max)
+    Ulps,   // within `ulps` units in the last place of the exact result (0.5: correctly rounded)
+    Own,    // the enclosure function bounds it itself (c.semantics), e.g. a sum in any order
+  } kind = Kind::Exact;
+  double ulps = 0;
+  static Allowance exact() { return {}; }
+  static Allowance within(double k) { return {Kind::Ulps, k}; }
+  static Allowance own() { return {Kind::Own, 0}; }
+};
+
+// The elementary functions (exp, log, tanh, the logistic function, erf, ...): an implementation's
+// result on a float type lies within this many ulps of the exact value (spec/accuracy.md).
+inline constexpr double kElementaryUlps = 4;
+
+struct Enclosure {
+  EncloseFn fn;
+  Allowance allowance;
+};
+
 // Registers `fn` for op_type at each version in `versions`.
-void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn);
-const EncloseFn* find_enclosure(const std::string& op_type, int64_t version);
+void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn, Allowance allowance);
+const Enclosure* find_enclosure(const std::string& op_type, int64_t version);
 
 // Element i of float bounds as an interval.
 inline Interval at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }
@@ -49,5 +76,7 @@ const Bounds& float_input(const OpCall& c, size_t k);
 void register_elementwise();
 void register_linear();
 void register_lift();
+void register_pool();     // enclose_pool.cpp
+void register_compare();  // enclose_compare.cpp
 
 }  // namespace sonnx::enclose

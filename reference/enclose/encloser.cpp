@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "enclose_ops.h"
+#include "reference/check/graph_walk.h"
 #include "reference/interp/inliner.h"
 #include "reference/model/errors.h"
 #include "reference/model/schedule.h"
@@ -11,8 +12,8 @@
 namespace sonnx::enclose {
 
 namespace {
-std::map<std::pair<std::string, int64_t>, EncloseFn>& table() {
-  static std::map<std::pair<std::string, int64_t>, EncloseFn> t;
+std::map<std::pair<std::string, int64_t>, Enclosure>& table() {
+  static std::map<std::pair<std::string, int64_t>, Enclosure> t;
   return t;
 }
 
@@ -22,6 +23,8 @@ void register_all() {
     register_elementwise();
     register_linear();
     register_lift();
+    register_pool();
+    register_compare();
   });
 }
 
@@ -33,6 +36,16 @@ Bounds exact_float(const Tensor& t) {
     set(b, i, std::isfinite(x) ? Interval::point(x) : Interval::whole());
   }
   return b;
+}
+// Under the admissible semantics: each float output widened by the operator's allowance and rounded
+// outward to its type (what an implementation that stores it in that type may hold).
+void admit(std::vector<Bounds>& out, const Allowance& allowance) {
+  for (Bounds& b : out) {
+    if (b.exact()) continue;
+    FloatFormat f = float_format(b.type);
+    double k = allowance.kind == Allowance::Kind::Ulps ? allowance.ulps : 0;
+    for (int64_t i = 0; i < b.lo.size(); ++i) set(b, i, widen_ulps(at(b, i), k, f));
+  }
 }
 }  // namespace
 
@@ -54,17 +67,17 @@ const Bounds& float_input(const OpCall& c, size_t k) {
   return b;
 }
 
-void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn) {
-  for (int64_t v : versions) table()[{op_type, v}] = fn;
+void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn, Allowance allowance) {
+  for (int64_t v : versions) table()[{op_type, v}] = Enclosure{fn, allowance};
 }
 
-const EncloseFn* find_enclosure(const std::string& op_type, int64_t version) {
+const Enclosure* find_enclosure(const std::string& op_type, int64_t version) {
   register_all();
   auto it = table().find({op_type, version});
   return it == table().end() ? nullptr : &it->second;
 }
 
-std::map<std::string, Bounds> enclose_model(const Model& original, const NamedValues& inputs) {
+std::map<std::string, Bounds> enclose_model(const Model& original, const NamedValues& inputs, Semantics semantics) {
   Model model = inline_model(original);
   const Graph& g = model.graph;
   std::map<std::string, Bounds> values;
@@ -80,15 +93,7 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
     values[in.name] = Bounds::of(it->second.tensor);
   }
   // Nodes in a schedule order (Kahn's, as the interpreter runs them).
-  std::map<std::string, size_t> producer;
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (const auto& o : g.nodes[i].outputs)
-      if (!o.empty()) producer[o] = i;
-  std::vector<std::vector<size_t>> succ(g.nodes.size());
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (const auto& in : g.nodes[i].inputs)
-      if (auto it = producer.find(in); it != producer.end()) succ[it->second].push_back(i);
-  auto order = kahn_order(g.nodes.size(), succ);
+  auto order = kahn_order(g.nodes.size(), node_successors(g));
   if (!order) throw Trap("graph " + g.path + " has a cycle");
   Interpreter reference(model);
   for (size_t i : *order) {
@@ -97,6 +102,9 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
     int64_t opset = node_opset(model, n);
     OpResolution r = resolve_op(model, n, opset);
     std::string op = n.op_type + "-" + std::to_string(r.version);
+    for (const Attribute& a : n.attributes)  // If, Loop, Scan: their bodies read outer values
+      if (a.type == Attribute::Type::Graph || a.type == Attribute::Type::Graphs)
+        throw Unsupported("no enclosure for " + op + " (control flow is not enclosed yet)");
     std::vector<const Bounds*> in;
     bool all_exact = true;
     for (const auto& name : n.inputs) {
@@ -109,14 +117,15 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
       in.push_back(&it->second);
       all_exact = all_exact && it->second.exact();
     }
-    OpCall call{n, r.version, in, reference, opset};
+    OpCall call{n, r.version, in, reference, opset, semantics};
     std::vector<Bounds> out;
-    if (const EncloseFn* fn = find_enclosure(n.op_type, r.version)) {
-      out = (*fn)(call);
-    } else if (all_exact && r.kernel && r.kernel->accuracy == Accuracy::Exact) {
-      // Integer, boolean and data-movement work on exact values: the reference's result is exact,
-      // unless it makes a float value (then only a listed enclosure may say how it rounds).
+    if (all_exact && r.kernel && r.kernel->accuracy != Accuracy::Random) {
+      // On exact inputs (integers, booleans, no floats) the reference's result is the operator's
+      // value, a float one included: Cast and the constants define how they round.
       out = lift_exact(call);
+    } else if (const Enclosure* e = find_enclosure(n.op_type, r.version)) {
+      out = e->fn(call);
+      if (semantics == Semantics::Admissible) admit(out, e->allowance);
     } else {
       throw Unsupported("no enclosure for " + op);
     }

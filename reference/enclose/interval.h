@@ -4,9 +4,11 @@
 //
 // Outward rounding without switching the FPU's rounding mode: IEEE 754 +, −, ×, ÷ and sqrt in
 // round-to-nearest are within half an ulp of the exact result, so stepping the rounded value one
-// double outward (std::nextafter) gives a bound on the exact side. One double of width per
-// operation is far below a float ULP (2^29 times finer), and the code stays free of
-// -frounding-math and of compiler reordering across mode switches.
+// double outward (std::nextafter) gives a bound on the exact side. The rounding error of +, ×
+// and ÷ is itself a double (error-free transformations: TwoSum, and the exact remainder an FMA
+// gives), so a bound is stepped only on the side where the exact result lies: a result that is
+// exact in double stays a point. The code stays free of -frounding-math and of compiler
+// reordering across mode switches.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -30,37 +32,77 @@ struct Interval {
   double width() const { return hi - lo; }
 };
 
+// The rounded result r of an operation and the sign of (exact − r): the bound on either side.
+struct Rounded {
+  double r;
+  double err_sign;  // < 0: the exact result is below r; 0: r is exact; > 0: above; NaN: unknown
+  double below() const { return err_sign < 0 || std::isnan(err_sign) ? down(r) : r; }
+  double above() const { return err_sign > 0 || std::isnan(err_sign) ? up(r) : r; }
+};
+
+// Where the error-free transformations hold: no overflow, and no underflow that could make the
+// error itself inexact (2^-960 leaves room for the products of the error terms).
+inline bool transformable(double r) { return std::isfinite(r) && (r == 0 || std::fabs(r) >= 0x1p-960); }
+
+inline Rounded sum(double x, double y) {
+  double s = x + y;
+  if (!transformable(s) || !std::isfinite(x) || !std::isfinite(y)) return {s, std::nan("")};
+  double bb = s - x;
+  return {s, (x - (s - bb)) + (y - bb)};  // TwoSum (Knuth): exactly x + y − s
+}
+
+inline Rounded product(double x, double y) {
+  double p = x * y;
+  if (!transformable(p) || (p == 0 && x != 0 && y != 0)) return {p, std::nan("")};
+  return {p, std::fma(x, y, -p)};  // exactly x·y − p
+}
+
+inline Rounded quotient(double x, double y) {
+  double q = x / y;
+  if (!transformable(q) || !std::isfinite(y) || (q == 0 && x != 0)) return {q, std::nan("")};
+  double rem = std::fma(-q, y, x);  // exactly x − q·y, so x/y − q = rem/y
+  return {q, rem == 0 ? 0.0 : (rem > 0) == (y > 0) ? 1.0 : -1.0};
+}
+
 inline Interval operator+(Interval a, Interval b) {
   if (a.has_nan() || b.has_nan()) return Interval::whole();
-  double lo = a.lo + b.lo, hi = a.hi + b.hi;
-  if (std::isnan(lo) || std::isnan(hi)) return Interval::whole();  // inf − inf
-  return {down(lo), up(hi)};
+  Rounded lo = sum(a.lo, b.lo), hi = sum(a.hi, b.hi);
+  if (std::isnan(lo.r) || std::isnan(hi.r)) return Interval::whole();  // inf − inf
+  return {lo.below(), hi.above()};
 }
 
 inline Interval operator-(Interval a) { return {-a.hi, -a.lo}; }
 inline Interval operator-(Interval a, Interval b) { return a + (-b); }
 
+// The hull of the four corner results (× and ÷ are monotone in each operand on each sign).
+template <class Op>
+Interval corners(Interval a, Interval b, Op op) {
+  Rounded p[4] = {op(a.lo, b.lo), op(a.lo, b.hi), op(a.hi, b.lo), op(a.hi, b.hi)};
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const Rounded& v : p) {
+    if (std::isnan(v.r)) return Interval::whole();  // 0 × inf, inf / inf
+    lo = std::min(lo, v.below());
+    hi = std::max(hi, v.above());
+  }
+  return {lo, hi};
+}
+
 inline Interval operator*(Interval a, Interval b) {
   if (a.has_nan() || b.has_nan()) return Interval::whole();
-  double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
-  for (double v : p)
-    if (std::isnan(v)) return Interval::whole();  // 0 × inf
-  auto [lo, hi] = std::minmax_element(p, p + 4);
-  return {down(*lo), up(*hi)};
+  return corners(a, b, product);
 }
 
 // a / b; no enclosure when b may be zero (the quotient is unbounded or undefined).
 inline Interval operator/(Interval a, Interval b) {
   if (a.has_nan() || b.has_nan() || b.contains(0.0)) return Interval::whole();
-  double p[4] = {a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi};
-  for (double v : p)
-    if (std::isnan(v)) return Interval::whole();  // inf / inf
-  auto [lo, hi] = std::minmax_element(p, p + 4);
-  return {down(*lo), up(*hi)};
+  return corners(a, b, quotient);
 }
 
 inline Interval hull(Interval a, Interval b) {
   return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
 }
+
+// The largest |x| over the interval.
+inline double magnitude(Interval i) { return std::max(std::fabs(i.lo), std::fabs(i.hi)); }
 
 }  // namespace sonnx::enclose

@@ -1,0 +1,21 @@
+// Where does an error come from (spec/accuracy.md, "Localizing an error"): a model whose output
+// leaves its admissible enclosure on a backend is run again node by node on the same backend, each
+// node fed the backend's own values for its inputs, and each node's output is judged against the
+// admissible enclosure of that node alone on those inputs. The first node outside introduced an
+// error; the nodes before it only propagated what they were given.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "conformance/suite.h"
+#include "target.h"
+
+namespace sonnx {
+
+// A sentence naming the first node whose output leaves its enclosure, or saying why none could be
+// named (no node left its enclosure, the backend could not run a node alone, an operator without an
+// enclosure: each node up to it passed).
+std::string localize_error(const Model& model, CertTarget& target, const TestCase& test, const std::filesystem::path& data_set,
+                           const NamedValues& inputs);
+
+}  // namespace sonnx

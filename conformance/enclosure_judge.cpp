@@ -1,0 +1,111 @@
+#include "enclosure_judge.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "reference/enclose/enclose_ops.h"
+#include "reference/model/errors.h"
+
+namespace sonnx {
+
+void EnclosureCheck::merge(const EnclosureCheck& o) {
+  if (ok && !o.ok) message = o.message;
+  ok = ok && o.ok;
+  ulps_outside = std::max(ulps_outside, o.ulps_outside);
+  width_ulps = std::max(width_ulps, o.width_ulps);
+  real_width_ulps = std::max(real_width_ulps, o.real_width_ulps);
+  outside += o.outside;
+}
+
+double widest_in_ulps(const enclose::Bounds& bounds) {
+  double w = 0;
+  if (!bounds.exact())
+    for (int64_t i = 0; i < bounds.lo.size(); ++i) w = std::max(w, enclose::width_in_ulps(enclose::at(bounds, i), bounds.type));
+  return w;
+}
+
+EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual, const enclose::Bounds& bounds) {
+  EnclosureCheck r;
+  r.output = output;
+  auto fail = [&](const std::string& why) {
+    r.ok = false;
+    r.message = why;
+    return r;
+  };
+  if (!actual.is_tensor()) return fail("expected a tensor");
+  const Tensor& a = actual.tensor;
+  if (a.dtype() != bounds.type)
+    return fail(std::string("element type ") + std::string(dtype_name(a.dtype())) + ", enclosure of " + std::string(dtype_name(bounds.type)));
+  if (a.shape() != bounds.lo.shape()) return fail("shape " + shape_str(a.shape()) + ", enclosure of shape " + shape_str(bounds.lo.shape()));
+  if (bounds.exact()) {
+    if (!(a == bounds.lo)) return fail("differs from the value the enclosure determines");
+    return r;
+  }
+  r.width_ulps = widest_in_ulps(bounds);
+  for (int64_t i = 0; i < a.size(); ++i) {
+    enclose::Interval b = enclose::at(bounds, i);
+    double x = a.as_double(i);
+    double d = enclose::ulps_outside(x, b, bounds.type);
+    if (d == 0) continue;
+    if (r.outside++ == 0) {
+      std::ostringstream m;
+      m.precision(9);
+      m << "element " << i << " = " << x << " lies " << d << " ulps outside its enclosure [" << b.lo << ", " << b.hi << "]";
+      r.ok = false;
+      r.message = m.str();
+    }
+    r.ulps_outside = std::max(r.ulps_outside, d);
+  }
+  return r;
+}
+
+std::optional<OutputEnclosures> enclose_outputs(const Model& model, const NamedValues& inputs, std::string& why) {
+  try {
+    return OutputEnclosures{enclose::enclose_model(model, inputs, enclose::Semantics::Admissible),
+                            enclose::enclose_model(model, inputs, enclose::Semantics::Real)};
+  } catch (const Unsupported& e) {
+    why = e.what();
+  } catch (const enclose::Undetermined& e) {
+    why = e.what();
+  } catch (const Trap& e) {
+    why = std::string("enclosure: trap: ") + e.what();
+  }
+  return std::nullopt;
+}
+
+EnclosureCheck judge_output(const std::string& output, const Value& actual, const OutputEnclosures& e) {
+  auto b = e.admissible.find(output);
+  if (b == e.admissible.end()) throw Trap("output '" + output + "' has no enclosure");
+  EnclosureCheck c = judge_by_enclosure(output, actual, b->second);
+  c.real_width_ulps = widest_in_ulps(e.real.at(output));
+  return c;
+}
+
+nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+double number_or_inf(const nlohmann::json& j) { return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>(); }
+
+nlohmann::json enclosure_json(const std::vector<EnclosureCheck>& checks) {
+  nlohmann::json outs = nlohmann::json::array();
+  for (const auto& e : checks)
+    outs.push_back({{"output", e.output}, {"ulps_outside", number_or_null(e.ulps_outside)}, {"width_ulps", number_or_null(e.width_ulps)},
+                    {"real_width_ulps", number_or_null(e.real_width_ulps)}, {"outside", e.outside}});
+  return outs;
+}
+
+std::vector<EnclosureCheck> enclosure_from_json(const nlohmann::json& j) {
+  std::vector<EnclosureCheck> out;
+  for (const auto& e : j) {
+    EnclosureCheck c;
+    c.output = e.at("output");
+    c.ulps_outside = number_or_inf(e.at("ulps_outside"));
+    c.width_ulps = number_or_inf(e.at("width_ulps"));
+    c.real_width_ulps = number_or_inf(e.at("real_width_ulps"));
+    c.outside = e.at("outside");
+    c.ok = c.outside == 0;
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace sonnx

@@ -1,0 +1,57 @@
+// Judging an output against its admissible enclosure (spec/accuracy.md, "Judging against
+// enclosures"): a float element passes when it lies within the interval that holds every result an
+// implementation meeting each operator's allowance may produce; an integer or boolean output must
+// equal the value the enclosure determines. No tolerance is guessed.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reference/enclose/encloser.h"
+#include "reference/model/value.h"
+
+namespace sonnx {
+
+// How `conform` and `certify` judge a float output: within the tolerance, or within its enclosure.
+enum class Judge { Tolerance, Enclosure };
+
+// One output's verdict, with the figures a report gives per output.
+struct EnclosureCheck {
+  std::string output;
+  bool ok = true;
+  std::string message;       // why it failed (the first element outside), without the output's name
+  double ulps_outside = 0;   // how far the farthest element lies outside its enclosure, in ulps of its type (0: all inside)
+  double width_ulps = 0;     // the widest enclosure of the output, in ulps of its type (0 for an exact output)
+  double real_width_ulps = 0;  // the same for the output's real enclosure: how far the model itself determines it
+  int64_t outside = 0;       // elements outside their enclosure
+  void merge(const EnclosureCheck& o);  // the worse of two data sets' figures for the same output
+};
+
+// The widest element's interval of float bounds, in ulps of their type (0 for exact bounds).
+double widest_in_ulps(const enclose::Bounds& bounds);
+
+EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual, const enclose::Bounds& bounds);
+
+// The enclosures of a model's outputs on one set of inputs: admissible (the judge) and real (how
+// far the model itself determines them).
+struct OutputEnclosures {
+  std::map<std::string, enclose::Bounds> admissible, real;
+};
+// Nullopt, with the reason in `why`, when they cannot be had: an operator without an enclosure, an
+// undetermined value, a trap of the encloser's own.
+std::optional<OutputEnclosures> enclose_outputs(const Model& model, const NamedValues& inputs, std::string& why);
+// judge_by_enclosure against the admissible enclosure, with the real one's width.
+EnclosureCheck judge_output(const std::string& output, const Value& actual, const OutputEnclosures& e);
+
+// Per-output checks as report JSON ({"output", "ulps_outside", "width_ulps", "real_width_ulps",
+// "outside"}; an unbounded figure is null), and back.
+nlohmann::json enclosure_json(const std::vector<EnclosureCheck>& checks);
+std::vector<EnclosureCheck> enclosure_from_json(const nlohmann::json& j);
+// JSON has no infinity: an unbounded figure is written as null and read back as +∞.
+nlohmann::json number_or_null(double x);
+double number_or_inf(const nlohmann::json& j);
+
+}  // namespace sonnx

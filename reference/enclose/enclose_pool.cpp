@@ -1,0 +1,196 @@
+// Enclosures of the windowed and reduced sums (dot.h): AveragePool, ReduceMean, ReduceSum and
+// ConvTranspose. Their geometry (windows, taps, reduced axes) is the reference's own
+// (reference/ops/support/window.h, reduce.h); each output element is one DotBound.
+//
+// Admissible: the sum of each output element in any order in the element type, and the division of
+// an average, bounded by DotBound's γ_(n+9) (TypeSum); so their allowance is Allowance::own().
+#include "enclose_sums.h"
+#include "reference/model/errors.h"
+#include "reference/ops/support/reduce.h"
+#include "reference/ops/support/window.h"
+
+namespace sonnx::enclose {
+
+namespace {
+
+constexpr MidRad kOne{1, 0};  // the weight of each term of a sum or an average
+
+// ---- AveragePool ----
+
+// Per spatial axis and output index: how many window positions fall inside the padded input
+// [−pad_begin, in + pad_end) (the divisor with count_include_pad, as the reference counts it).
+std::vector<std::vector<int64_t>> padded_counts(const support::WindowGeometry& g) {
+  std::vector<std::vector<int64_t>> count(g.rank());
+  for (size_t d = 0; d < g.rank(); ++d)
+    for (int64_t o = 0; o < g.out[d]; ++o) {
+      int64_t n = 0;
+      for (int64_t k = 0; k < g.kernel[d]; ++k) {
+        int64_t i = o * g.strides[d] - g.pad_begin[d] + k * g.dilations[d];
+        if (i >= -g.pad_begin[d] && i < g.in[d] + g.pad_end[d]) ++n;
+      }
+      count[d].push_back(n);
+    }
+  return count;
+}
+
+std::vector<Bounds> average_pool(const OpCall& c) {
+  const Bounds& x = float_input(c, 0);
+  if (c.version < 19)  // no dilations before version 19: refused as the reference refuses them
+    for (int64_t d : c.ctx.attr_ints("dilations", {}))
+      if (d != 1) c.ctx.fail("AveragePool has no dilations in this version");
+  support::PoolSetup s = support::pool_setup(c.ctx, x.lo.shape());
+  bool include_pad = c.ctx.attr_int("count_include_pad", 0) != 0;
+  if (!include_pad) support::require_windows_meet_input(c.ctx, s.g);
+  std::vector<std::vector<int64_t>> padded = include_pad ? padded_counts(s.g) : std::vector<std::vector<int64_t>>{};
+  std::vector<MidRad> xm = mid_rad(x);
+  Bounds y = float_bounds(x.type, s.out_shape);
+  TypeSum ts = type_sum(c, x.type);
+  support::pool_loop(s, [&](int64_t p, int64_t o, const std::vector<int64_t>& idx, const std::vector<support::Tap>& taps) {
+    DotBound dot;
+    for (const support::Tap& t : taps) dot.add(xm[static_cast<size_t>(p * s.in_plane + t.in_off)], kOne);
+    int64_t count = static_cast<int64_t>(taps.size());
+    if (include_pad) {
+      count = 1;
+      for (size_t d = 0; d < idx.size(); ++d) count *= padded[d][static_cast<size_t>(idx[d])];
+    }
+    set(y, p * s.out_plane + o, dot.result(static_cast<double>(count), ts));
+  });
+  return {y};
+}
+
+// ---- ReduceSum and ReduceMean ----
+
+// The reduced axes: the `axes` attribute (up to ReduceSum-11 and ReduceMean-13) or the optional
+// int64 input 1 (from ReduceSum-13 and ReduceMean-18).
+std::vector<int64_t> reduced_axes(const OpCall& c, bool axes_input) {
+  if (!axes_input) return c.ctx.attr_ints("axes", {});
+  if (c.in.size() < 2 || !c.in[1]) return {};
+  const Bounds& axes = c.input(1);
+  if (!axes.exact()) throw Trap(c.node.label() + ": axes must be an integer tensor");
+  return axes.lo.to_int64_vector();
+}
+
+// The sum (or mean) of x's elements over the reduced axes. Integer and boolean inputs are exact
+// values and reduce exactly in the reference (wrapping sums, truncated means).
+std::vector<Bounds> reduce_sum_or_mean(const OpCall& c, bool mean, bool axes_input) {
+  if (c.input(0).exact()) return lift_exact(c);
+  const Bounds& x = float_input(c, 0);
+  std::vector<int64_t> axes = reduced_axes(c, axes_input);
+  if (axes.empty() && axes_input && c.ctx.attr_int("noop_with_empty_axes", 0) != 0) return {x};  // the identity
+  std::vector<bool> reduced(x.lo.shape().size(), true);
+  if (!axes.empty()) reduced = support::axis_flags(c.ctx, axes, x.lo.rank());
+  support::ReduceGeometry g = support::reduce_geometry(x.lo.shape(), reduced, c.ctx.attr_int("keepdims", 1) != 0);
+  std::vector<DotBound> sums(static_cast<size_t>(g.out_size));
+  std::vector<int64_t> counts(sums.size(), 0);
+  for (int64_t i = 0; i < x.lo.size(); ++i) {
+    size_t o = static_cast<size_t>(g.out_index[static_cast<size_t>(i)]);
+    sums[o].add(MidRad::of(at(x, i)), kOne);
+    ++counts[o];
+  }
+  Bounds y = float_bounds(x.type, g.out_shape);
+  TypeSum ts = type_sum(c, x.type);
+  for (size_t o = 0; o < sums.size(); ++o)  // an empty mean is 0/0: the divisor 0 bounds nothing
+    set(y, static_cast<int64_t>(o), sums[o].result(mean ? static_cast<double>(counts[o]) : 1.0, ts));
+  return {y};
+}
+
+// ---- ConvTranspose ----
+
+// Output lengths and begin pads of a transposed window (the reference's rule, ConvTranspose.cpp):
+// the full length s·(in − 1) + output_padding + (k − 1)·d + 1, cropped by pads, or fixed by
+// output_shape or SAME_* auto_pad with the pads derived from full − out.
+struct TransposedGeometry {
+  std::vector<int64_t> out, pad_begin;
+};
+
+TransposedGeometry transposed_geometry(const OpCall& c, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations) {
+  size_t r = in.size();
+  std::vector<int64_t> out_pad = support::per_axis_attr(c.ctx, "output_padding", r, 0, 0);
+  support::AutoPad ap = support::auto_pad_of(c.ctx);
+  std::vector<int64_t> full(r);
+  for (size_t i = 0; i < r; ++i) full[i] = strides[i] * (in[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1;
+  std::vector<int64_t> target = c.ctx.attr_ints("output_shape", {});
+  if (target.size() == r + 2) target.erase(target.begin(), target.begin() + 2);  // a full shape: its spatial part
+  if (target.empty() && (ap == support::AutoPad::SameUpper || ap == support::AutoPad::SameLower))
+    for (size_t i = 0; i < r; ++i) target.push_back(in[i] * strides[i]);
+  TransposedGeometry t{std::vector<int64_t>(r), std::vector<int64_t>(r, 0)};
+  if (!target.empty()) {
+    if (target.size() != r) c.ctx.fail("output_shape has " + std::to_string(target.size()) + " values, expected " + std::to_string(r));
+    bool extra_at_begin = c.version >= 11 ? ap != support::AutoPad::SameUpper : ap == support::AutoPad::SameLower;
+    for (size_t i = 0; i < r; ++i) {
+      if (target[i] < 0) c.ctx.fail("output_shape has a negative length");
+      int64_t total = std::max<int64_t>(0, full[i] - target[i]);
+      t.pad_begin[i] = extra_at_begin ? total - total / 2 : total / 2;
+      t.out[i] = target[i];
+    }
+  } else if (ap == support::AutoPad::Valid) {
+    t.out = full;
+  } else {
+    std::vector<int64_t> pe;
+    support::pads_attr(c.ctx, r, t.pad_begin, pe);
+    for (size_t i = 0; i < r; ++i) {
+      t.out[i] = full[i] - t.pad_begin[i] - pe[i];
+      if (t.out[i] < 0) c.ctx.fail("pads are larger than the output on spatial axis " + std::to_string(i));
+    }
+  }
+  return t;
+}
+
+// Y[n, m, o] = B[m] + Σ over c in m's group and the taps (i, k) with o + pad_begin = i·s + k·d of
+// X[n, c, i]·W[c, m − g·M/group, k].
+std::vector<Bounds> conv_transpose(const OpCall& c) {
+  const Bounds &x = float_input(c, 0), &w = float_input(c, 1);
+  const Bounds* b = c.in.size() > 2 ? c.in[2] : nullptr;
+  const Shape &xs = x.lo.shape(), &ws = w.lo.shape();
+  if (x.type != w.type) c.ctx.fail("X and W have different element types");
+  if (xs.size() < 3 || ws.size() != xs.size()) c.ctx.fail("X " + shape_str(xs) + " and W " + shape_str(ws) + " do not fit");
+  size_t r = xs.size() - 2;
+  int64_t N = xs[0], C = xs[1], group = c.ctx.attr_int("group", 1);
+  if (group < 1 || ws[0] != C || C % group) c.ctx.fail("W " + shape_str(ws) + " does not fit X " + shape_str(xs) + " in " + std::to_string(group) + " groups");
+  int64_t Cg = C / group, Mg = ws[1], M = Mg * group;
+  std::vector<int64_t> in(xs.begin() + 2, xs.end()), kernel(ws.begin() + 2, ws.end());
+  if (c.ctx.has_attr("kernel_shape") && c.ctx.attr_ints("kernel_shape") != kernel)
+    c.ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(ws));
+  std::vector<int64_t> strides = support::per_axis_attr(c.ctx, "strides", r, 1, 1);
+  std::vector<int64_t> dilations = support::per_axis_attr(c.ctx, "dilations", r, 1, 1);
+  TransposedGeometry geo = transposed_geometry(c, in, kernel, strides, dilations);
+  if (b && b->type != x.type) c.ctx.fail("bias B has a different element type from X");
+  if (b && b->lo.size() != M) c.ctx.fail("bias B has " + std::to_string(b->lo.size()) + " elements, expected M=" + std::to_string(M));
+  Shape ys = {N, M};
+  ys.insert(ys.end(), geo.out.begin(), geo.out.end());
+  shape_size(ys);  // traps on an absurd output_shape before the tap table is built
+  support::TapTable table = support::TapTable::transposed(in, kernel, geo.out, strides, dilations, geo.pad_begin);
+  int64_t in_plane = support::element_count(in), out_plane = support::element_count(geo.out), k_plane = support::element_count(kernel);
+  std::vector<MidRad> xm = mid_rad(x), wm = mid_rad(w);
+  Bounds y = float_bounds(x.type, ys);
+  TypeSum ts = type_sum(c, x.type);
+  std::vector<support::Tap> taps;
+  for (int64_t n = 0; n < N; ++n)
+    support::for_each_index(Shape(geo.out.begin(), geo.out.end()), [&](const std::vector<int64_t>& idx, int64_t o) {
+      table.taps(idx, taps);
+      for (int64_t m = 0; m < M; ++m) {
+        int64_t g = m / Mg, mm = m % Mg;
+        DotBound dot;
+        for (int64_t ch = g * Cg; ch < (g + 1) * Cg; ++ch)
+          for (const support::Tap& t : taps)
+            dot.add(xm[static_cast<size_t>((n * C + ch) * in_plane + t.in_off)], wm[static_cast<size_t>((ch * Mg + mm) * k_plane + t.k_off)]);
+        MidRad bias = b ? MidRad::of(at(*b, m)) : MidRad{};
+        set(y, (n * M + m) * out_plane + o, dot.affine(1, bias, ts));
+      }
+    });
+  return {y};
+}
+
+}  // namespace
+
+void register_pool() {
+  register_enclosure("AveragePool", {1, 7, 10, 11, 19, 22}, average_pool, Allowance::own());
+  register_enclosure("ReduceSum", {1, 11}, [](const OpCall& c) { return reduce_sum_or_mean(c, false, false); }, Allowance::own());
+  register_enclosure("ReduceSum", {13}, [](const OpCall& c) { return reduce_sum_or_mean(c, false, true); }, Allowance::own());
+  register_enclosure("ReduceMean", {1, 11, 13}, [](const OpCall& c) { return reduce_sum_or_mean(c, true, false); }, Allowance::own());
+  register_enclosure("ReduceMean", {18}, [](const OpCall& c) { return reduce_sum_or_mean(c, true, true); }, Allowance::own());
+  register_enclosure("ConvTranspose", {1, 11, 22}, conv_transpose, Allowance::own());
+}
+
+}  // namespace sonnx::enclose
