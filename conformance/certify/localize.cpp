@@ -67,9 +67,7 @@ std::string localize_error(const Model& model, CertTarget& target, const TestCas
   Model flat = inline_model(model);
   const Graph& g = flat.graph;
   for (const Node& n : g.nodes)
-    for (const Attribute& a : n.attributes)
-      if (a.type == Attribute::Type::Graph || a.type == Attribute::Type::Graphs)
-        return "not localized: node " + n.label() + " has a subgraph (control flow is not localized yet)";
+    if (n.has_subgraph()) return "not localized: node " + n.label() + " has a subgraph (control flow is not localized yet)";
   auto order = kahn_order(g.nodes.size(), node_successors(g));
   if (!order) return "not localized: the graph has a cycle";
   NamedValues values = inputs;  // the backend's own values, node by node

@@ -291,9 +291,7 @@ void CompiledGraph::mark_foldable() {
   for (Step& step : steps_) {
     const Node& n = *step.node;
     bool deterministic = step.fused.empty() && !step.folded && step.captures.empty() && step.kernel &&
-                         step.kernel->accuracy != Accuracy::Random && n.domain.empty();
-    for (const auto& a : n.attributes)
-      deterministic = deterministic && a.type != Attribute::Type::Graph && a.type != Attribute::Type::Graphs;
+                         step.kernel->accuracy != Accuracy::Random && n.domain.empty() && !n.has_subgraph();
     bool shape_of = step.reads_only_shape() && step.inputs.size() == 1;
     bool from_known = !step.inputs.empty();
     for (int s : step.inputs) from_known = from_known && (s < 0 || known[static_cast<size_t>(s)]);

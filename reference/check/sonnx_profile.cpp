@@ -110,9 +110,7 @@ void check_inference_only(CheckContext& c) {
 
 void check_no_control_flow(CheckContext& c) {
   for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
-    bool has_graph = false;
-    for (const auto& a : n.attributes) has_graph = has_graph || a.type == Attribute::Type::Graph || a.type == Attribute::Type::Graphs;
-    if (has_graph || (n.domain.empty() && (n.op_type == "If" || n.op_type == "Loop" || n.op_type == "Scan" || n.op_type == "SequenceMap")))
+    if (n.has_subgraph() || (n.domain.empty() && (n.op_type == "If" || n.op_type == "Loop" || n.op_type == "Scan" || n.op_type == "SequenceMap")))
       c.report("SONNX-NO-CONTROL-FLOW", path, &n, "", "SONNX-NO-CONTROL-FLOW: no control-flow operators; " + node_id(n) + " is " + n.op_type);
   });
 }

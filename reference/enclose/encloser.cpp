@@ -102,9 +102,8 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
     int64_t opset = node_opset(model, n);
     OpResolution r = resolve_op(model, n, opset);
     std::string op = n.op_type + "-" + std::to_string(r.version);
-    for (const Attribute& a : n.attributes)  // If, Loop, Scan: their bodies read outer values
-      if (a.type == Attribute::Type::Graph || a.type == Attribute::Type::Graphs)
-        throw Unsupported("no enclosure for " + op + " (control flow is not enclosed yet)");
+    if (n.has_subgraph())  // If, Loop, Scan: their bodies read outer values
+      throw Unsupported("no enclosure for " + op + " (control flow is not enclosed yet)");
     std::vector<const Bounds*> in;
     bool all_exact = true;
     for (const auto& name : n.inputs) {

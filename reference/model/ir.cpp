@@ -40,6 +40,12 @@ const char* attribute_type_name(Attribute::Type t) {
   return i < std::size(names) ? names[i] : "UNDEFINED";
 }
 
+bool Node::has_subgraph() const {
+  for (const auto& a : attributes)
+    if (a.type == Attribute::Type::Graph || a.type == Attribute::Type::Graphs) return true;
+  return false;
+}
+
 const Attribute* Node::attr(const std::string& attr_name) const {
   for (const auto& a : attributes)
     if (a.name == attr_name) return &a;

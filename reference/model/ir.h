@@ -69,6 +69,7 @@ struct Node {
   std::vector<Attribute> attributes;
 
   const Attribute* attr(const std::string& attr_name) const;
+  bool has_subgraph() const;  // a graph or graphs attribute (If, Loop, Scan, ...)
   std::string label() const;  // "name (Op)" or "#index (Op)" style label for messages
   size_t index = 0;           // position in its graph's node list
   int64_t opset_version = 0;  // set by the inliner: the function body's opset for this node's domain
