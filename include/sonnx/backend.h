@@ -79,7 +79,8 @@ typedef struct sonnx_graph {
   size_t num_nodes;
   const sonnx_node* nodes;
   size_t num_inputs;
-  const char* const* inputs;   /* execute receives tensors in this order */
+  const char* const* inputs;   /* execute receives tensors in this order; the subgraph's weights
+                                  (initializers) come last, as inputs like the others */
   const int32_t* input_types;
   size_t num_outputs;
   const char* const* outputs;  /* execute must fill tensors in this order */

@@ -3,6 +3,7 @@
 // are called through the table; every failure becomes a BackendError (the step then falls back).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -103,6 +104,14 @@ class PluginStep : public CompiledStep {
       in_names_.push_back(vi.name.c_str());
       in_types_.push_back(static_cast<int32_t>(type_of(vi.name)));
     }
+    // The ABI has no constants: the step's weights cross it as inputs after the step's own.
+    for (const auto& [name, t] : model_.graph.initializers) {
+      if (std::any_of(model_.graph.inputs.begin(), model_.graph.inputs.end(), [&](const ValueInfo& vi) { return vi.name == name; }))
+        continue;
+      in_names_.push_back(name.c_str());
+      in_types_.push_back(static_cast<int32_t>(t.dtype()));
+      weights_.push_back(&t);
+    }
     for (const auto& vi : model_.graph.outputs) out_names_.push_back(vi.name.c_str());
     sonnx_graph g{descs_.nodes.size(), descs_.nodes.data(), in_names_.size(), in_names_.data(), in_types_.data(),
                   out_names_.size(), out_names_.data()};
@@ -118,12 +127,19 @@ class PluginStep : public CompiledStep {
   NamedValues execute(const NamedValues& inputs) override {
     std::vector<sonnx_tensor> in;
     std::vector<Tensor> keep;  // owned copies of the inputs (a copy at the boundary)
-    keep.reserve(model_.graph.inputs.size());
+    keep.reserve(model_.graph.inputs.size() + weights_.size());
     for (const auto& vi : model_.graph.inputs) {
       auto it = inputs.find(vi.name);
       if (it == inputs.end() || !it->second.is_tensor()) throw BackendError("input '" + vi.name + "' is not a tensor");
       if (it->second.tensor.dtype() == DType::String) throw BackendError("string tensors do not cross the C ABI");
       keep.push_back(it->second.tensor);
+      Tensor& t = keep.back();
+      in.push_back({static_cast<int32_t>(t.dtype()), static_cast<int32_t>(t.rank()), const_cast<int64_t*>(t.shape().data()),
+                    t.raw(), t.byte_size()});
+    }
+    for (const Tensor* w : weights_) {
+      if (w->dtype() == DType::String) throw BackendError("string tensors do not cross the C ABI");
+      keep.push_back(*w);  // a copy: the plugin may not write a weight the step keeps
       Tensor& t = keep.back();
       in.push_back({static_cast<int32_t>(t.dtype()), static_cast<int32_t>(t.rank()), const_cast<int64_t*>(t.shape().data()),
                     t.raw(), t.byte_size()});
@@ -168,6 +184,7 @@ class PluginStep : public CompiledStep {
   NodeDescs descs_;
   std::vector<const char*> in_names_, out_names_;
   std::vector<int32_t> in_types_;
+  std::vector<const Tensor*> weights_;  // the step's initializers, passed after its inputs
   void* compiled_ = nullptr;
 };
 

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Writes a one-test suite for `sonnx certify --localize`: DIR/test_localize/model.onnx and
 test_data_set_0, a small network y = Mul(Add(Relu(Conv(x, W, B)), c), d) with random weights and
-inputs x, c, d (numpy default_rng(0)). With the sample plugin, Relu, Add and Mul run on the plugin and Conv on the
-cpu fallback; SONNX_SAMPLE_FAULT=1 plants the fault in Relu.
+inputs x, c, d (numpy default_rng(0)). With the sample plugin every node runs on the plugin;
+SONNX_SAMPLE_FAULT=1 plants the fault in Relu, SONNX_SAMPLE_FAULT=conv in Conv.
 
   make_localize_suite.py DIR
 """

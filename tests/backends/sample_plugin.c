@@ -1,20 +1,21 @@
-/* A sample sonnx backend plugin (include/sonnx/backend.h): runs Add, Mul and Relu on float32 and
- * nothing else. Add and Mul take equal shapes or a one-element operand; other broadcasts make
- * execute fail, so the host runs that step on its cpu fallback. SONNX_SAMPLE_FAIL_PREPARE=1 makes
- * every prepare fail (to test the prepare fallback); SONNX_SAMPLE_FAULT=1 makes Relu add 1e-3 to
+/* A sample sonnx backend plugin (include/sonnx/backend.h): runs Add, Mul, Relu and a plain 2-D Conv
+ * (unit strides and dilations, no padding, one group) on float32 and nothing else. Add and Mul take
+ * equal shapes or a one-element operand; other broadcasts make execute fail, so the host runs that
+ * step on its cpu fallback. SONNX_SAMPLE_FAIL_PREPARE=1 makes every prepare fail (to test the prepare
+ * fallback); SONNX_SAMPLE_FAULT=1 makes Relu, and SONNX_SAMPLE_FAULT=conv makes Conv, add 1e-3 to
  * every result (a planted bug certification must catch). Used by tests/backends to test partitioning,
- * fallback and certification of plugins. */
+ * fallback, certification and localization of plugins. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sonnx/backend.h"
 
-enum { OP_ADD, OP_MUL, OP_RELU };
+enum { OP_ADD, OP_MUL, OP_RELU, OP_CONV };
 
 typedef struct {
   int op;
-  int in[2]; /* value indices */
+  int in[3]; /* value indices; -1 for Conv's omitted bias */
   int out;
 } step_t;
 
@@ -38,7 +39,29 @@ static const sonnx_capability kCaps[] = {
     {"", "Add", 7, 0, 1, kFloat},
     {"", "Mul", 7, 0, 1, kFloat},
     {"", "Relu", 6, 0, 1, kFloat},
+    {"", "Conv", 1, 0, 1, kFloat},
 };
+
+/* Whether every entry of an ints attribute is v. */
+static int all_ints(const sonnx_attribute* a, int64_t v) {
+  for (size_t k = 0; k < a->count; ++k)
+    if (a->ints[k] != v) return 0;
+  return 1;
+}
+
+/* Conv only with the defaults this plugin computes: attributes that change nothing. */
+static int supports(const sonnx_node* node) {
+  if (strcmp(node->op_type, "Conv") != 0) return 1;
+  if (node->num_inputs < 2 || node->num_inputs > 3 || (node->num_inputs == 3 && node->inputs[2][0] == '\0')) return 0;
+  for (size_t i = 0; i < node->num_attributes; ++i) {
+    const sonnx_attribute* a = &node->attributes[i];
+    int ok = strcmp(a->name, "kernel_shape") == 0 || (strcmp(a->name, "strides") == 0 && all_ints(a, 1)) ||
+             (strcmp(a->name, "dilations") == 0 && all_ints(a, 1)) || (strcmp(a->name, "pads") == 0 && all_ints(a, 0)) ||
+             (strcmp(a->name, "group") == 0 && a->i == 1) || (strcmp(a->name, "auto_pad") == 0 && strcmp(a->s, "NOTSET") == 0);
+    if (!ok) return 0;
+  }
+  return 1;
+}
 
 static void set_error(char* error, size_t size, const char* message) {
   if (error && size) snprintf(error, size, "%s", message);
@@ -84,6 +107,7 @@ static int prepare(const sonnx_graph* g, void** out, char* error, size_t error_s
     if (strcmp(node->op_type, "Add") == 0) s->op = OP_ADD, arity = 2;
     else if (strcmp(node->op_type, "Mul") == 0) s->op = OP_MUL, arity = 2;
     else if (strcmp(node->op_type, "Relu") == 0) s->op = OP_RELU, arity = 1;
+    else if (strcmp(node->op_type, "Conv") == 0 && supports(node)) s->op = OP_CONV, arity = node->num_inputs;
     else {
       set_error(error, error_size, "operator not supported by the sample plugin");
       release(c);
@@ -94,6 +118,7 @@ static int prepare(const sonnx_graph* g, void** out, char* error, size_t error_s
       release(c);
       return SONNX_BACKEND_UNSUPPORTED;
     }
+    s->in[2] = -1;
     for (size_t k = 0; k < arity; ++k) {
       s->in[k] = find_value(c, node->inputs[k]);
       if (s->in[k] < 0) {
@@ -124,6 +149,32 @@ static int same_shape(const buffer_t* a, const buffer_t* b) {
   return 1;
 }
 
+/* y[n,m,i,j] = b[m] + Σ_c,p,q x[n,c,i+p,j+q]·w[m,c,p,q] (+ fault), summed in float in that order. */
+static int conv(const buffer_t* x, const buffer_t* w, const buffer_t* b, buffer_t* y, float fault) {
+  if (x->rank != 4 || w->rank != 4 || w->dims[1] != x->dims[1] || w->dims[2] > x->dims[2] || w->dims[3] > x->dims[3] ||
+      (b && b->count != w->dims[0]))
+    return -1;
+  const int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];
+  const int64_t M = w->dims[0], kH = w->dims[2], kW = w->dims[3], oH = H - kH + 1, oW = W - kW + 1;
+  y->rank = 4;
+  y->dims[0] = N, y->dims[1] = M, y->dims[2] = oH, y->dims[3] = oW;
+  y->count = N * M * oH * oW;
+  y->data = (float*)malloc(sizeof(float) * (size_t)(y->count ? y->count : 1));
+  y->owned = 1;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t i = 0; i < oH; ++i)
+        for (int64_t j = 0; j < oW; ++j) {
+          float acc = b ? b->data[m] : 0.0f;
+          for (int64_t c = 0; c < C; ++c)
+            for (int64_t p = 0; p < kH; ++p)
+              for (int64_t q = 0; q < kW; ++q)
+                acc += x->data[((n * C + c) * H + i + p) * W + j + q] * w->data[((m * C + c) * kH + p) * kW + q];
+          y->data[((n * M + m) * oH + i) * oW + j] = acc + fault;
+        }
+  return 0;
+}
+
 static int execute(void* handle, const sonnx_tensor* inputs, size_t num_inputs, sonnx_tensor* outputs, size_t num_outputs,
                    char* error, size_t error_size) {
   compiled_t* c = (compiled_t*)handle;
@@ -134,6 +185,7 @@ static int execute(void* handle, const sonnx_tensor* inputs, size_t num_inputs, 
   }
   const char* fault_env = getenv("SONNX_SAMPLE_FAULT");
   const float fault = fault_env && strcmp(fault_env, "1") == 0 ? 1e-3f : 0.0f;
+  const float conv_fault = fault_env && strcmp(fault_env, "conv") == 0 ? 1e-3f : 0.0f;
   buffer_t* v = (buffer_t*)calloc(c->num_values, sizeof(buffer_t));
   for (size_t i = 0; i < num_inputs; ++i) {
     const sonnx_tensor* t = &inputs[i];
@@ -156,6 +208,14 @@ static int execute(void* handle, const sonnx_tensor* inputs, size_t num_inputs, 
       r->data = (float*)malloc(sizeof(float) * (size_t)(a->count ? a->count : 1));
       r->owned = 1;
       for (int64_t i = 0; i < a->count; ++i) r->data[i] = (a->data[i] > 0 ? a->data[i] : 0.0f) + fault;
+      continue;
+    }
+    if (s->op == OP_CONV) {
+      if (conv(a, &v[s->in[1]], s->in[2] >= 0 ? &v[s->in[2]] : NULL, r, conv_fault) != 0) {
+        set_error(error, error_size, "the sample plugin's Conv takes X (N,C,H,W) and W (M,C,kH,kW) only");
+        rc = SONNX_BACKEND_UNSUPPORTED;
+        goto done;
+      }
       continue;
     }
     const buffer_t* b = &v[s->in[1]];
@@ -199,7 +259,7 @@ static void release_tensor(sonnx_tensor* t) {
 }
 
 static const sonnx_backend_v1 kBackend = {
-    SONNX_BACKEND_ABI_VERSION, "sample", "1.0", sizeof kCaps / sizeof kCaps[0], kCaps, NULL, prepare, execute,
+    SONNX_BACKEND_ABI_VERSION, "sample", "1.0", sizeof kCaps / sizeof kCaps[0], kCaps, supports, prepare, execute,
     release_tensor, release};
 
 const sonnx_backend_v1* sonnx_backend_get(uint32_t host_abi_version) {
