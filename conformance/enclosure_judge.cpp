@@ -16,21 +16,26 @@ void EnclosureCheck::merge(const EnclosureCheck& o) {
   width_ulps = std::max(width_ulps, o.width_ulps);
   real_width_ulps = std::max(real_width_ulps, o.real_width_ulps);
   outside += o.outside;
+  undefined = std::max(undefined, o.undefined);
 }
 
 double widest_in_ulps(const enclose::Bounds& bounds) {
   double w = 0;
   if (!bounds.exact())
-    for (int64_t i = 0; i < bounds.lo.size(); ++i) w = std::max(w, enclose::width_in_ulps(enclose::at(bounds, i), bounds.type));
+    for (int64_t i = 0; i < bounds.lo.size(); ++i) {
+      double wi = enclose::width_in_ulps(enclose::at(bounds, i), bounds.type);
+      if (!std::isnan(wi)) w = std::max(w, wi);
+    }
   return w;
 }
 
 EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual, const enclose::Bounds& bounds) {
   EnclosureCheck r;
   r.output = output;
-  auto fail = [&](const std::string& why) {
+  auto fail = [&](const std::string& why) {  // not a value of the enclosure at all: infinitely far outside
     r.ok = false;
     r.message = why;
+    r.ulps_outside = std::numeric_limits<double>::infinity();
     return r;
   };
   if (!actual.is_tensor()) return fail("expected a tensor");
@@ -45,6 +50,7 @@ EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual
   r.width_ulps = widest_in_ulps(bounds);
   for (int64_t i = 0; i < a.size(); ++i) {
     enclose::Interval b = enclose::at(bounds, i);
+    r.undefined += b.has_nan();
     double x = a.as_double(i);
     double d = enclose::ulps_outside(x, b, bounds.type);
     if (d == 0) continue;
@@ -82,6 +88,29 @@ EnclosureCheck judge_output(const std::string& output, const Value& actual, cons
   return c;
 }
 
+std::optional<TestEnclosures> TestEnclosures::of(const Model& model, const std::vector<DataSet>& data_sets, std::string& why) {
+  TestEnclosures t;
+  for (const DataSet& ds : data_sets) {
+    std::optional<OutputEnclosures> e = enclose_outputs(model, ds.inputs, why);
+    if (!e) return std::nullopt;
+    t.sets_.push_back(std::move(*e));
+  }
+  return t;
+}
+
+EnclosureCheck TestEnclosures::judge(size_t d, const std::string& output, const Value& actual) {
+  EnclosureCheck e = judge_output(output, actual, sets_.at(d));
+  auto [slot, fresh] = by_output_.emplace(output, e);
+  if (!fresh) slot->second.merge(e);
+  return e;
+}
+
+std::vector<EnclosureCheck> TestEnclosures::checks() const {
+  std::vector<EnclosureCheck> out;
+  for (const auto& [name, e] : by_output_) out.push_back(e);
+  return out;
+}
+
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 double number_or_inf(const nlohmann::json& j) { return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>(); }
 
@@ -89,7 +118,7 @@ nlohmann::json enclosure_json(const std::vector<EnclosureCheck>& checks) {
   nlohmann::json outs = nlohmann::json::array();
   for (const auto& e : checks)
     outs.push_back({{"output", e.output}, {"ulps_outside", number_or_null(e.ulps_outside)}, {"width_ulps", number_or_null(e.width_ulps)},
-                    {"real_width_ulps", number_or_null(e.real_width_ulps)}, {"outside", e.outside}});
+                    {"real_width_ulps", number_or_null(e.real_width_ulps)}, {"outside", e.outside}, {"undefined", e.undefined}});
   return outs;
 }
 
@@ -102,6 +131,7 @@ std::vector<EnclosureCheck> enclosure_from_json(const nlohmann::json& j) {
     c.width_ulps = number_or_inf(e.at("width_ulps"));
     c.real_width_ulps = number_or_inf(e.at("real_width_ulps"));
     c.outside = e.at("outside");
+    c.undefined = e.value("undefined", int64_t{0});
     c.ok = c.outside == 0;
     out.push_back(c);
   }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "conformance/suite.h"
 #include "reference/enclose/encloser.h"
 #include "reference/model/value.h"
 
@@ -27,10 +28,12 @@ struct EnclosureCheck {
   double width_ulps = 0;     // the widest enclosure of the output, in ulps of its type (0 for an exact output)
   double real_width_ulps = 0;  // the same for the output's real enclosure: how far the model itself determines it
   int64_t outside = 0;       // elements outside their enclosure
+  int64_t undefined = 0;     // elements without a value in the reals (NaN in, ∞ − ∞): anything passes there
   void merge(const EnclosureCheck& o);  // the worse of two data sets' figures for the same output
 };
 
-// The widest element's interval of float bounds, in ulps of their type (0 for exact bounds).
+// The widest element's interval of float bounds, in ulps of their type (0 for exact bounds; an
+// undefined element has no width).
 double widest_in_ulps(const enclose::Bounds& bounds);
 
 EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual, const enclose::Bounds& bounds);
@@ -46,8 +49,25 @@ std::optional<OutputEnclosures> enclose_outputs(const Model& model, const NamedV
 // judge_by_enclosure against the admissible enclosure, with the real one's width.
 EnclosureCheck judge_output(const std::string& output, const Value& actual, const OutputEnclosures& e);
 
+// A test judged by enclosure over its data sets (conform and certify): the enclosures of every data
+// set come first, so that a test is judged one way throughout — by enclosure where every data set
+// has one, by the tolerance otherwise (`of` gives nullopt, the reason in `why`).
+class TestEnclosures {
+ public:
+  static std::optional<TestEnclosures> of(const Model& model, const std::vector<DataSet>& data_sets, std::string& why);
+  // Data set d's output judged, and merged into the test's figures for that output.
+  EnclosureCheck judge(size_t d, const std::string& output, const Value& actual);
+  const OutputEnclosures& data_set(size_t d) const { return sets_.at(d); }
+  // Per output, the worst figures over the data sets.
+  std::vector<EnclosureCheck> checks() const;
+
+ private:
+  std::vector<OutputEnclosures> sets_;
+  std::map<std::string, EnclosureCheck> by_output_;
+};
+
 // Per-output checks as report JSON ({"output", "ulps_outside", "width_ulps", "real_width_ulps",
-// "outside"}; an unbounded figure is null), and back.
+// "outside", "undefined"}; an unbounded figure is null), and back.
 nlohmann::json enclosure_json(const std::vector<EnclosureCheck>& checks);
 std::vector<EnclosureCheck> enclosure_from_json(const nlohmann::json& j);
 // JSON has no infinity: an unbounded figure is written as null and read back as +∞.

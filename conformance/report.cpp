@@ -80,25 +80,29 @@ std::string enclosure_markdown(const RunReport& r) {
   };
   std::vector<int> admissible(bins, 0), real(bins, 0);
   std::ostringstream outside;
-  int enclosed = 0, suite_outside = 0;
+  int enclosed = 0, suite_outside = 0, undefined = 0;
   for (const auto& t : r.tests) {
     if (t.judge != "enclosure") continue;
     ++enclosed;
     suite_outside += t.expected_ulps_outside > 0;
     double widest = 0, widest_real = 0;
+    bool any_undefined = false;
     for (const auto& e : t.enclosure) {
+      any_undefined = any_undefined || e.undefined > 0;
       widest = std::max(widest, e.width_ulps);
       widest_real = std::max(widest_real, e.real_width_ulps);
       if (e.outside)
         outside << "| " << t.name << " | " << e.output << " | " << e.outside << " | " << e.ulps_outside << " | " << e.width_ulps << " |\n";
     }
+    undefined += any_undefined;
     ++admissible[bin(widest)];
     ++real[bin(widest_real)];
   }
   if (enclosed == 0) return "";
   std::ostringstream md;
   md << "\n## Judged by enclosure\n\n" << enclosed << " tests judged against their admissible enclosures; the suite's own expected "
-     << "output lies outside in " << suite_outside << ". Each test counts once, by its widest output element.\n\n"
+     << "output lies outside in " << suite_outside << ". Each test counts once, by its widest output element; "
+     << undefined << " tests have elements without a real value (a NaN input, ∞ − ∞), which have no width and admit anything.\n\n"
      << "| widest enclosure (ulps of the output's type) | admissible | real |\n|---|---|---|\n";
   for (size_t k = 0; k < bins; ++k)
     md << "| " << (k < std::size(limits) ? "≤ " + std::to_string(static_cast<int>(limits[k])) : "> 1024 or unbounded") << " | "

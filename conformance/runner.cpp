@@ -17,21 +17,6 @@
 
 namespace sonnx {
 
-namespace {
-
-// The enclosures of every data set's outputs, or none (the reason in `why`) when one cannot be had.
-std::vector<OutputEnclosures> enclose_data_sets(const Model& model, const std::vector<DataSet>& data_sets, std::string& why) {
-  std::vector<OutputEnclosures> all;
-  for (const DataSet& ds : data_sets) {
-    std::optional<OutputEnclosures> e = enclose_outputs(model, ds.inputs, why);
-    if (!e) return {};
-    all.push_back(std::move(*e));
-  }
-  return all;
-}
-
-}  // namespace
-
 TestResult run_one(const TestCase& test, const RunOptions& options) {
   TestResult r;
   r.name = test.name;
@@ -53,10 +38,9 @@ TestResult run_one(const TestCase& test, const RunOptions& options) {
     // throughout (by enclosure where all its data sets have one, by the tolerance otherwise).
     std::vector<DataSet> data_sets;
     for (const auto& ds_dir : test.data_sets) data_sets.push_back(read_data_set(model, ds_dir));
-    std::vector<OutputEnclosures> enclosures;
-    if (options.judge == Judge::Enclosure) enclosures = enclose_data_sets(model, data_sets, r.judge_note);
-    if (!enclosures.empty()) r.judge = "enclosure";
-    std::map<std::string, EnclosureCheck> by_output;
+    std::optional<TestEnclosures> enclosures;
+    if (options.judge == Judge::Enclosure) enclosures = TestEnclosures::of(model, data_sets, r.judge_note);
+    if (enclosures) r.judge = "enclosure";
     for (size_t d = 0; d < data_sets.size(); ++d) {
       const DataSet& ds = data_sets[d];
       std::string where = test.data_sets[d].filename().string();
@@ -65,14 +49,12 @@ TestResult run_one(const TestCase& test, const RunOptions& options) {
         auto it = out.find(name);
         if (it == out.end()) throw Trap("output '" + name + "' was not produced");
         Comparison c = compare_values(it->second, expected, tol);  // the error figures, under either judge
-        if (!enclosures.empty()) {
-          EnclosureCheck e = judge_output(name, it->second, enclosures[d]);
+        if (enclosures) {
+          EnclosureCheck e = enclosures->judge(d, name, it->second);
           c.ok = e.ok;
           c.message = e.message;
-          auto [slot, fresh] = by_output.emplace(name, e);
-          if (!fresh) slot->second.merge(e);
-          EnclosureCheck suite = judge_by_enclosure(name, expected, enclosures[d].admissible.at(name));
-          r.expected_ulps_outside = std::max(r.expected_ulps_outside, suite.ok ? 0.0 : std::max(suite.ulps_outside, 1.0));
+          EnclosureCheck suite = judge_by_enclosure(name, expected, enclosures->data_set(d).admissible.at(name));
+          r.expected_ulps_outside = std::max(r.expected_ulps_outside, suite.ulps_outside);
         } else if (!c.ok && acc == Accuracy::Random) {
           c = compare_statistically(it->second, expected);  // a sampled result: judged by distribution
         }
@@ -80,7 +62,7 @@ TestResult run_one(const TestCase& test, const RunOptions& options) {
         total.merge(c);
       }
     }
-    for (auto& [name, e] : by_output) r.enclosure.push_back(std::move(e));
+    if (enclosures) r.enclosure = enclosures->checks();
     if (const auto* o = dynamic_cast<const OptimizedExecutor*>(exec.get())) r.kernels = o->kernels_run();
     r.status = total.ok ? "passed" : "failed";
     r.message = total.message;

@@ -81,19 +81,9 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
       return finish("skipped", std::string("the reference cannot run it: ") + e.what());
     }
   }
-  // Under --judge enclosure, every data set's enclosures first: a test is judged one way throughout.
-  std::vector<OutputEnclosures> enclosures;
-  if (options.judge == Judge::Enclosure)
-    for (const DataSet& ds : data_sets) {
-      std::optional<OutputEnclosures> e = enclose_outputs(model, ds.inputs, t.judge_note);
-      if (!e) {
-        enclosures.clear();
-        break;
-      }
-      enclosures.push_back(std::move(*e));
-    }
-  if (!enclosures.empty()) t.judge = "enclosure";
-  std::map<std::string, EnclosureCheck> by_output;
+  std::optional<TestEnclosures> enclosures;
+  if (options.judge == Judge::Enclosure) enclosures = TestEnclosures::of(model, data_sets, t.judge_note);
+  if (enclosures) t.judge = "enclosure";
   Comparison total;
   for (size_t d = 0; d < data_sets.size(); ++d) {
     const auto& ds_dir = test.data_sets[d];
@@ -115,20 +105,18 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
         continue;
       }
       Comparison c = strict_compare(got->second, ref->second, acc);  // the error figures, under either judge
-      if (!enclosures.empty()) {
-        EnclosureCheck e = judge_output(vi.name, got->second, enclosures[d]);
+      if (enclosures) {
+        EnclosureCheck e = enclosures->judge(d, vi.name, got->second);
         c.ok = e.ok;
         c.message = e.message;
-        auto [slot, fresh] = by_output.emplace(vi.name, e);
-        if (!fresh) slot->second.merge(e);
       }
       if (!c.ok) c.message = ds_dir.filename().string() + " output '" + vi.name + "': " + c.message;
       total.merge(c);
-      if (!c.ok && options.localize && t.localized.empty() && !enclosures.empty() && target.runs_in_process())
+      if (!c.ok && options.localize && t.localized.empty() && enclosures && target.runs_in_process())
         t.localized = localize_error(model, target, test, ds_dir, data_sets[d].inputs);
     }
   }
-  for (auto& [name, e] : by_output) t.enclosure.push_back(std::move(e));
+  if (enclosures) t.enclosure = enclosures->checks();
   t.max_abs = total.max_abs;
   t.max_rel = total.max_rel;
   t.max_ulp = total.max_ulp;

@@ -2,16 +2,7 @@
 // Y [N, M, O...] with
 //   Y[n, m, o] = B[m] + sum over c in m's group, i, k with o + pad_begin = i*s + k*d of
 //                X[n, c, i] * W[c, m - g*M/group, k].
-// The uncropped ("full") output length along an axis is s*(in-1) + output_padding + (k-1)*d + 1;
-// pads crop it (begin/end), or output_shape / SAME auto_pad fix the output length and the pads
-// are derived from the total padding  full - out  (never negative: a longer output just has
-// trailing positions no input reaches):
-//   version 11: SAME_UPPER puts total/2 at the beginning (the odd one at the end); NOTSET with
-//               output_shape and SAME_LOWER put total - total/2 at the beginning.
-//   version 1:  the formula in its documentation puts total/2 at the beginning except for
-//               SAME_UPPER, contradicting its own auto_pad description ("extra padding at the end
-//               for SAME_UPPER"); we follow the auto_pad description: total - total/2 at the
-//               beginning only for SAME_LOWER.
+// The output lengths and begin pads: support::transposed_geometry (window.h).
 // Relies on ops/conv_transpose.mlw TAxis.resolved_tpads: the resolved ConvTranspose pads are nonnegative and the output length is the full length s*(in-1) + output_padding + (k-1)*d + 1 minus the resolved pads whenever the output is not longer.
 // Relies on ops/conv_transpose.mlw Adjoint1d.adjoint: in 1-D with one channel ConvTranspose is the adjoint of Conv with the same kernel, stride, dilation and begin pad (sum of y*ConvTranspose(x) = sum of x*Conv(y)).
 #include "support/shape.h"
@@ -40,42 +31,7 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
     ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(w.shape()));
   std::vector<int64_t> strides = per_axis_attr(ctx, "strides", r, 1, 1);
   std::vector<int64_t> dilations = per_axis_attr(ctx, "dilations", r, 1, 1);
-  std::vector<int64_t> out_pad = per_axis_attr(ctx, "output_padding", r, 0, 0);
-  AutoPad ap = auto_pad_of(ctx);
-
-  std::vector<int64_t> full(r), out(r), pad_begin(r, 0);
-  for (size_t i = 0; i < r; ++i) full[i] = strides[i] * (in[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1;
-
-  std::vector<int64_t> target;  // a requested output length per axis, if any
-  if (ctx.has_attr("output_shape") && !ctx.attr_ints("output_shape").empty()) {
-    target = ctx.attr_ints("output_shape");
-    // Accept the spatial lengths only, or a full shape whose trailing entries are the spatial ones.
-    if (target.size() == r + 2) target.erase(target.begin(), target.begin() + 2);
-    if (target.size() != r)
-      ctx.fail("output_shape has " + std::to_string(target.size()) + " values, expected " + std::to_string(r));
-  } else if (ap == AutoPad::SameUpper || ap == AutoPad::SameLower) {
-    target.resize(r);
-    for (size_t i = 0; i < r; ++i) target[i] = in[i] * strides[i];
-  }
-  if (!target.empty()) {
-    for (size_t i = 0; i < r; ++i) {
-      if (target[i] < 0) ctx.fail("output_shape has a negative length");
-      int64_t total = std::max<int64_t>(0, full[i] - target[i]);
-      bool extra_at_begin = ctx.version() >= 11 ? ap != AutoPad::SameUpper : ap == AutoPad::SameLower;
-      pad_begin[i] = extra_at_begin ? total - total / 2 : total / 2;
-      out[i] = target[i];
-    }
-  } else if (ap == AutoPad::Valid) {
-    out = full;
-  } else {
-    std::vector<int64_t> pb, pe;
-    pads_attr(ctx, r, pb, pe);
-    for (size_t i = 0; i < r; ++i) {
-      out[i] = full[i] - pb[i] - pe[i];
-      if (out[i] < 0) ctx.fail("pads are larger than the output on spatial axis " + std::to_string(i));
-    }
-    pad_begin = pb;
-  }
+  auto [out, pad_begin] = transposed_geometry(ctx, in, kernel, strides, dilations);
 
   std::vector<double> bias(static_cast<size_t>(M), 0.0);
   if (ctx.has_input(2)) {

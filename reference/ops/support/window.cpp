@@ -127,4 +127,42 @@ WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, co
   return g;
 }
 
+TransposedGeometry transposed_geometry(const OpContext& ctx, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations) {
+  size_t r = in.size();
+  std::vector<int64_t> out_pad = per_axis_attr(ctx, "output_padding", r, 0, 0);
+  AutoPad ap = auto_pad_of(ctx);
+  std::vector<int64_t> full(r);
+  for (size_t i = 0; i < r; ++i) full[i] = strides[i] * (in[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1;
+  std::vector<int64_t> target;  // a requested output length per axis, if any
+  if (ctx.has_attr("output_shape") && !ctx.attr_ints("output_shape").empty()) {
+    target = ctx.attr_ints("output_shape");
+    // The spatial lengths only, or a full shape whose trailing entries are the spatial ones.
+    if (target.size() == r + 2) target.erase(target.begin(), target.begin() + 2);
+    if (target.size() != r) ctx.fail("output_shape has " + std::to_string(target.size()) + " values, expected " + std::to_string(r));
+  } else if (ap == AutoPad::SameUpper || ap == AutoPad::SameLower) {
+    for (size_t i = 0; i < r; ++i) target.push_back(in[i] * strides[i]);
+  }
+  TransposedGeometry t{std::vector<int64_t>(r), std::vector<int64_t>(r, 0)};
+  if (!target.empty()) {
+    bool extra_at_begin = ctx.version() >= 11 ? ap != AutoPad::SameUpper : ap == AutoPad::SameLower;
+    for (size_t i = 0; i < r; ++i) {
+      if (target[i] < 0) ctx.fail("output_shape has a negative length");
+      int64_t total = std::max<int64_t>(0, full[i] - target[i]);
+      t.pad_begin[i] = extra_at_begin ? total - total / 2 : total / 2;
+      t.out[i] = target[i];
+    }
+  } else if (ap == AutoPad::Valid) {
+    t.out = full;
+  } else {
+    std::vector<int64_t> pad_end;
+    pads_attr(ctx, r, t.pad_begin, pad_end);
+    for (size_t i = 0; i < r; ++i) {
+      t.out[i] = full[i] - t.pad_begin[i] - pad_end[i];
+      if (t.out[i] < 0) ctx.fail("pads are larger than the output on spatial axis " + std::to_string(i));
+    }
+  }
+  return t;
+}
+
 }  // namespace sonnx::support

@@ -60,6 +60,19 @@ std::vector<int64_t> per_axis_attr(const OpContext& ctx, const std::string& name
 // The `pads` attribute split into begin and end pads ([x1_begin, x2_begin, ..., x1_end, x2_end, ...]).
 void pads_attr(const OpContext& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end);
 
+// A transposed window (ConvTranspose): per spatial axis the output length and the begin pad. The
+// full length s·(in − 1) + output_padding + (k − 1)·d + 1 is cropped by pads, or output_shape or a
+// SAME_* auto_pad fixes the output length and the pads come from total = full − out (never
+// negative: a longer output has trailing positions no input reaches). Version 11: SAME_UPPER puts
+// total/2 at the beginning, NOTSET with output_shape and SAME_LOWER total − total/2. Version 1's
+// formula contradicts its own auto_pad text ("extra padding at the end for SAME_UPPER"); the text is
+// followed: total − total/2 at the beginning only for SAME_LOWER.
+struct TransposedGeometry {
+  std::vector<int64_t> out, pad_begin;
+};
+TransposedGeometry transposed_geometry(const OpContext& ctx, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations);
+
 // window_output for an operator node: pads from its attributes, and a trap naming the node when
 // the window does not fit.
 WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, const std::vector<int64_t>& kernel,
