@@ -32,6 +32,7 @@ struct Summary {
   Shape shape;
   double widest = 0, widest_ulps = 0;
   int64_t unbounded = 0;
+  int64_t undefined = 0;  // elements without a real value (a NaN input, ∞ − ∞): NaN bounds
 };
 
 Summary summarize(const std::string& name, const enclose::Bounds& b) {
@@ -39,6 +40,11 @@ Summary summarize(const std::string& name, const enclose::Bounds& b) {
   if (b.exact()) return s;
   for (int64_t i = 0; i < b.lo.size(); ++i) {
     double lo = b.lo.data<double>()[i], hi = b.hi.data<double>()[i];
+    if (std::isnan(lo) || std::isnan(hi)) {
+      ++s.undefined;
+      continue;
+    }
+    if (lo == hi) continue;  // a point, ±∞ included
     if (!std::isfinite(lo) || !std::isfinite(hi)) {
       ++s.unbounded;
       continue;
@@ -68,7 +74,8 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
                   "produce when each operator meets its accuracy allowance on its element type (spec/accuracy.md)")
       ->check(CLI::IsMember({"real", "admissible"}))
       ->capture_default_str();
-  cmd->add_option("--output-dir,-o", args->output_dir, "Write NAME.lower.npy and NAME.upper.npy (float64, rounded outward) per output");
+  cmd->add_option("--output-dir,-o", args->output_dir,
+                  "Write NAME.lower.npy and NAME.upper.npy (float64, rounded outward; NaN where an element has no real value) per output");
   cmd->add_option("--format", args->format, "text or json: per output, the widest interval in absolute terms and in ULPs of its type")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -94,6 +101,7 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
           j["widest"] = s.widest;
           j["widest_ulps"] = s.widest_ulps;
           j["unbounded"] = s.unbounded;
+          j["undefined"] = s.undefined;
           if (semantics == enclose::Semantics::Real) j["determined"] = determined(s);
         }
         report.push_back(j);
@@ -107,6 +115,7 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
       std::cout << ", widest interval " << std::setprecision(3) << s.widest << " (" << s.widest_ulps << " ULP of "
                 << dtype_name(s.type) << ")";
       if (s.unbounded) std::cout << ", " << s.unbounded << " element(s) unbounded";
+      if (s.undefined) std::cout << ", " << s.undefined << " element(s) without a real value (NaN bounds)";
       std::cout << "\n";
       if (semantics == enclose::Semantics::Real && !determined(s))
         std::cout << "  the model does not determine " << s.name << " to the precision of " << dtype_name(s.type)

@@ -46,6 +46,7 @@ class DotBound {
   // The enclosure of alpha·Σ a_i·b_i + c (Gemm's alpha·A·B + beta·C, a Conv's bias): three more
   // roundings, which the count of terms makes room for.
   Interval affine(double alpha, MidRad c, TypeSum in_type = {}) const {
+    if (n_ == 0) return Interval::point(c.m) + Interval{-c.r, c.r};  // the empty sum is exactly 0
     double fa = std::fabs(alpha);
     return from_sums(alpha * c_ + c.m, fa * a_ + c.r, fa * b_ + std::fabs(c.m), static_cast<double>(n_ + 9), in_type);
   }
@@ -55,7 +56,7 @@ class DotBound {
   // `in_type`, widened by what the same sum in the element type may err: γ_terms·Σ|a_i·b_i| ≤
   // γ_terms·(a + b), and the underflows.
   static Interval from_sums(double c, double a, double b, double terms, TypeSum in_type = {}) {
-    if (std::isnan(c) || !std::isfinite(a) || !std::isfinite(b)) return Interval::whole();
+    if (std::isnan(c) || !std::isfinite(a) || !std::isfinite(b)) return Interval::undefined();  // a NaN or ±∞ term
     constexpr double u = 0x1p-53, eta = 0x1p-1074;
     double g = gamma(terms, u);
     if (!std::isfinite(g)) return Interval::whole();

@@ -22,7 +22,7 @@ double bound(MpfrFn f, double x, bool upward) {
 
 // An increasing f over [x.lo, x.hi].
 Interval increasing(MpfrFn f, Interval x) {
-  if (x.has_nan()) return Interval::whole();
+  if (x.has_nan()) return Interval::undefined();
   return {bound(f, x.lo, false), bound(f, x.hi, true)};
 }
 
@@ -102,7 +102,7 @@ std::array<bool, 4> quarter_turn_residues(Interval x) {
 // n·π/2 with n ≡ max_residue (mod 4) (sin: π/2 + 2kπ, n ≡ 1; cos: 2kπ, n ≡ 0), the minimum −1 two
 // quarter turns on.
 Interval periodic(MpfrFn f, Interval x, size_t max_residue) {
-  if (x.has_nan() || !std::isfinite(x.lo) || !std::isfinite(x.hi)) return {-1, 1};
+  if (x.has_nan() || !std::isfinite(x.lo) || !std::isfinite(x.hi)) return Interval::undefined();  // sin ∞: no limit
   Interval r{std::min(bound(f, x.lo, false), bound(f, x.hi, false)), std::max(bound(f, x.lo, true), bound(f, x.hi, true))};
   // A point is no multiple of π/2 but 0, where the correctly rounded values are exact (cos 0 = 1).
   if (x.lo == x.hi) return r;
@@ -142,7 +142,7 @@ Interval pow_corners(Interval x, Interval y) {
 
 // x^n for an integer n: monotone on each side of 0, so by the ends of the pieces x < 0 and x > 0.
 Interval integer_power(Interval x, double n) {
-  if (n < 0 && x.contains(0)) return Interval::whole();  // 1 / 0^|n|: no real number
+  if (n < 0 && x.contains(0)) return Interval::undefined();  // 1 / 0^|n|: no real number
   Interval power = Interval::point(n);
   if (x.lo < 0 && x.hi > 0) return hull(pow_corners({x.lo, 0}, power), pow_corners({0, x.hi}, power));
   return pow_corners(x, power);
@@ -154,22 +154,22 @@ Interval tanh(Interval x) { return increasing(mpfr_tanh, x); }
 Interval erf(Interval x) { return increasing(mpfr_erf, x); }
 
 Interval log(Interval x) {
-  if (x.has_nan() || !(x.lo > 0)) return Interval::whole();
-  return increasing(mpfr_log, x);
+  if (x.has_nan() || !(x.lo >= 0)) return Interval::undefined();
+  return increasing(mpfr_log, x);  // log 0 = −∞, the limit
 }
 
 Interval sqrt(Interval x) {
-  if (x.has_nan() || !(x.lo >= 0)) return Interval::whole();
+  if (x.has_nan() || !(x.lo >= 0)) return Interval::undefined();
   return increasing(mpfr_sqrt, x);
 }
 
 Interval sigmoid(Interval x) {
-  if (x.has_nan()) return Interval::whole();
+  if (x.has_nan()) return Interval::undefined();
   return {sigmoid_bound(x.lo, false), sigmoid_bound(x.hi, true)};
 }
 
 Interval softplus(Interval x) {
-  if (x.has_nan()) return Interval::whole();
+  if (x.has_nan()) return Interval::undefined();
   return {softplus_bound(x.lo, false), softplus_bound(x.hi, true)};
 }
 
@@ -177,12 +177,12 @@ Interval sin(Interval x) { return periodic(mpfr_sin, x, 1); }
 Interval cos(Interval x) { return periodic(mpfr_cos, x, 0); }
 
 Interval pow(Interval x, Interval y) {
-  if (x.has_nan() || y.has_nan()) return Interval::whole();
+  if (x.has_nan() || y.has_nan()) return Interval::undefined();
   if (y.lo == y.hi && std::isfinite(y.lo) && std::floor(y.lo) == y.lo) return integer_power(x, y.lo);
   // x > 0: x^y = e^(y·ln x) is monotone in x for each y (by the sign of y) and in y for each x (by
   // x ≶ 1); at x = 0 with y > 0 it is continuous (0^y = 0) and still monotone.
   if (x.lo > 0 || (x.lo >= 0 && y.lo > 0)) return pow_corners(x, y);
-  return Interval::whole();
+  return Interval::undefined();
 }
 
 }  // namespace sonnx::enclose

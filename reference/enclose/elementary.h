@@ -8,21 +8,22 @@
 namespace sonnx::enclose {
 
 Interval exp(Interval x);
-Interval log(Interval x);   // whole where x may be ≤ 0 (no real logarithm there)
-Interval sqrt(Interval x);  // whole where x may be < 0
+Interval log(Interval x);   // undefined where x may be < 0 (no real logarithm there); log 0 = −∞
+Interval sqrt(Interval x);  // undefined where x may be < 0
 Interval tanh(Interval x);
 Interval erf(Interval x);
 Interval sigmoid(Interval x);  // 1 / (1 + e^(−x)), increasing
 Interval softplus(Interval x);  // ln(1 + e^x), increasing
 
 // Not monotone: the ends' values, and ±1 where the interval may hold a maximum or minimum
-// (decided against a rigorous enclosure of π); [−1, 1] for an interval without finite ends.
+// (decided against a rigorous enclosure of π); undefined for an interval without finite ends (it
+// may hold ±∞, where neither has a limit).
 Interval sin(Interval x);
 Interval cos(Interval x);
 
 // x^y as a real number: for y a point with an integer value, x^y by the sign of x and the parity
-// of y (whole where y < 0 and x may be 0); otherwise where x > 0 (or x ≥ 0 and y > 0); the whole
-// line where x may be < 0 (no real power at a non-integer exponent).
+// of y (undefined where y < 0 and x may be 0); otherwise where x > 0 (or x ≥ 0 and y > 0);
+// undefined where x may be < 0 (no real power at a non-integer exponent).
 Interval pow(Interval x, Interval y);
 
 }  // namespace sonnx::enclose

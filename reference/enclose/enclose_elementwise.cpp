@@ -71,7 +71,7 @@ Interval hard_swish_at(double x) {
 
 // Nonincreasing up to −3/2, where it takes its minimum −3/8, nondecreasing from there.
 Interval hard_swish(Interval x) {
-  if (x.has_nan()) return Interval::whole();
+  if (x.has_nan()) return Interval::undefined();
   constexpr double turn = -1.5, minimum = -0.375;
   if (x.hi <= turn) return {hard_swish_at(x.hi).lo, hard_swish_at(x.lo).hi};
   if (x.lo >= turn) return {hard_swish_at(x.lo).lo, hard_swish_at(x.hi).hi};

@@ -1,5 +1,5 @@
 // Enclosures through the reference kernel itself, for operators that compute no new real number:
-// data movement (Reshape, Transpose, Gather, Pad, ScatterND, Resize in nearest mode, ...) and the
+// data movement (Reshape, Transpose, Gather, Pad, ScatterND, ...; Resize: enclose_resize.cpp) and the
 // exact monotone operators (Relu, Clip, Max, Min, MaxPool, Floor, Ceil, ReduceMax, Cast, ...). Such
 // an operator is nondecreasing in each float input and exact on float64, so running it once on
 // every lower bound and once on every upper bound encloses its result: f(lo) ≤ f(x) ≤ f(hi)
@@ -43,6 +43,15 @@ Bounds determined(const OpCall& c, size_t k, const Tensor& l, const Tensor& h) {
   return Bounds{l.dtype(), l, l};
 }
 
+// The runs' float results as bounds: an element either run makes NaN (from an undefined input) is
+// undefined in both.
+Bounds float_result(DType type, Tensor l, Tensor h) {
+  Bounds b{type, std::move(l), std::move(h)};
+  for (int64_t i = 0; i < b.lo.size(); ++i)
+    if (at(b, i).has_nan()) set(b, i, Interval::undefined());
+  return b;
+}
+
 std::vector<Bounds> lift_monotone(const OpCall& c) {
   DType type = DType::Undefined;  // the float type of the values it moves: its first float input's
   for (const Bounds* b : c.in)
@@ -53,7 +62,7 @@ std::vector<Bounds> lift_monotone(const OpCall& c) {
   std::vector<Bounds> out;
   for (size_t k = 0; k < lo.size(); ++k) {
     Tensor l = tensor_of(c, lo[k]), h = tensor_of(c, hi[k]);
-    if (l.dtype() == DType::Double && type != DType::Undefined) out.push_back(Bounds{type, std::move(l), std::move(h)});
+    if (l.dtype() == DType::Double && type != DType::Undefined) out.push_back(float_result(type, std::move(l), std::move(h)));
     else out.push_back(determined(c, k, l, h));
   }
   return out;
@@ -67,8 +76,8 @@ std::string op_name(const OpCall& c) { return c.node.op_type + "-" + std::to_str
 // double, truncation toward zero (saturating) into an integer type, each nondecreasing, so the
 // casts of the lower and the upper bound enclose it. Not into bool (≠ 0 is not monotone), the
 // small types (int4 keeps the low bits of the rounded value; float8 has no format here) or
-// strings. The Bounds carry the target type; a bound the cast takes out of the finite range says
-// nothing on that side (an infinite result is no real number).
+// strings. The Bounds carry the target type; a bound the cast rounds to ±∞ stays there (the cast's
+// value, an extended real).
 std::vector<Bounds> cast(const OpCall& c) {
   std::vector<Value> lo = bound_values(c, false), hi = bound_values(c, true);
   if (c.node.op_type == "CastLike" && c.in.size() > 1 && c.in[1])  // only its type counts: not float64 bounds
@@ -80,16 +89,15 @@ std::vector<Bounds> cast(const OpCall& c) {
   if (!is_float(to))
     throw Unsupported("no enclosure for " + op_name(c) + " of " + std::string(dtype_name(c.input(0).type)) + " to " +
                       std::string(dtype_name(to)));
-  constexpr double inf = std::numeric_limits<double>::infinity();
   Bounds b = float_bounds(to, l.shape());
   for (int64_t i = 0; i < l.size(); ++i) {
-    double a = l.as_double(i), z = h.as_double(i);
-    set(b, i, {std::isfinite(a) ? a : -inf, std::isfinite(z) ? z : inf});
+    Interval v{l.as_double(i), h.as_double(i)};
+    set(b, i, v.has_nan() ? Interval::undefined() : v);
   }
   return {b};
 }
 
-// ---- ScatterND and Resize ----
+// ---- ScatterND ----
 
 // ScatterND replaces elements of data by updates, or (from version 18) keeps the max or min of the
 // two: nondecreasing in both. Add and mul compute new reals, rounded: no enclosure here.
@@ -97,28 +105,6 @@ std::vector<Bounds> scatter_nd(const OpCall& c) {
   std::string reduction = c.version >= 16 ? c.ctx.attr_string("reduction", "none") : "none";
   if (reduction == "add" || reduction == "mul") throw Unsupported("no enclosure for " + op_name(c) + " with reduction " + reduction);
   return lift_monotone(c);
-}
-
-// Resize in nearest mode picks an element of X for each output element (or, with
-// tf_crop_and_resize, extrapolation_value outside the crop): nondecreasing in X once roi and scales
-// are fixed. They fix the shape and the sampling, so they must be points. Linear and cubic
-// interpolation compute new reals: no enclosure here.
-std::vector<Bounds> resize(const OpCall& c) {
-  std::string mode = c.ctx.attr_string("mode", "nearest");
-  if (mode != "nearest") throw Unsupported("no enclosure for " + op_name(c) + " with mode " + mode);
-  for (size_t k = 1; k < c.in.size(); ++k)
-    if (c.in[k] && !c.in[k]->exact() && !(c.in[k]->lo == c.in[k]->hi))
-      throw Undetermined(c.node.label() + ": input " + std::to_string(k) +
-                         " (roi or scales) is not a point at this input, so the output's shape and sampling are open");
-  std::vector<Bounds> out = lift_monotone(c);
-  // extrapolation_value is a float the kernel keeps in the float64 bounds: rounded outward to X's
-  // type, the bounds hold it as X's type holds it (and still every value of X).
-  bool crop = c.version >= 11 && c.ctx.attr_string("coordinate_transformation_mode", "half_pixel") == "tf_crop_and_resize";
-  if (crop && !out[0].exact()) {
-    FloatFormat f = float_format(out[0].type);
-    for (int64_t i = 0; i < out[0].lo.size(); ++i) set(out[0], i, f.round_out(at(out[0], i)));
-  }
-  return out;
 }
 
 }  // namespace
@@ -151,7 +137,6 @@ void register_lift() {
   register_enclosure("Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, cast, Allowance::exact());
   register_enclosure("CastLike", {15, 19, 21, 23, 24, 25}, cast, Allowance::exact());
   register_enclosure("ScatterND", {11, 13, 16, 18}, scatter_nd, Allowance::exact());
-  register_enclosure("Resize", {10, 11, 13, 18, 19}, resize, Allowance::exact());
 }
 
 }  // namespace sonnx::enclose

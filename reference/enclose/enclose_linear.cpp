@@ -230,25 +230,36 @@ std::vector<Bounds> batch_normalization(const OpCall& c) {
 // Admissible: e^(x_i − m) / Σ_j e^(x_j − m) for any shift m (or none, or in the log domain), each
 // exponential within kElementaryUlps, the sum in any order: relative error at most
 // ρ = 2·u·(spread + log2 n + 1) + 4·k·u + γ_(n+2), where spread bounds |x_j − m| over the line (the
-// shift's rounding, amplified by exp), plus (n + 2) underflows of the type.
+// shift's rounding, amplified by exp), plus (n + 2) underflows of the type. An element of −∞ (a
+// mask) adds e^−∞ = 0 exactly in any arrangement: it takes no part in the spread, and an element
+// that is exactly 0 stays 0.
 void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64_t stride, const FloatFormat* type) {
   double rho = 0, tiny = 0;
   if (type) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (int64_t j = 0; j < count; ++j) {
-      lo = std::min(lo, at(x, base + j * stride).lo);
-      hi = std::max(hi, at(x, base + j * stride).hi);
+      Interval xj = at(x, base + j * stride);
+      if (xj.hi == -std::numeric_limits<double>::infinity()) continue;
+      lo = std::min(lo, xj.lo);
+      hi = std::max(hi, xj.hi);
     }
     double u = type->unit_roundoff(), n = static_cast<double>(count);
     rho = up(up(up(2 * u) * up(up(hi - lo) + std::log2(n) + 1)) + up(4 * kElementaryUlps * u) + gamma(n + 2, u));
     tiny = up((n + 2) * type->smallest_subnormal());
   }
+  constexpr double minus_inf = -std::numeric_limits<double>::infinity();
+  bool some_real = false;  // an element surely above −∞: a masked one's share is then exactly 0
+  for (int64_t j = 0; j < count; ++j) some_real = some_real || at(x, base + j * stride).lo > minus_inf;
   for (int64_t i = 0; i < count; ++i) {
     Interval xi = at(x, base + i * stride), sum = Interval::point(1);
+    if (xi.hi == minus_inf) {  // e^−∞ over a sum with a positive term (0 / 0 where all are masked)
+      set(y, base + i * stride, some_real ? Interval::point(0) : Interval::undefined());
+      continue;
+    }
     for (int64_t j = 0; j < count; ++j)
       if (j != i) sum = sum + exp(at(x, base + j * stride) - xi);
     Interval v = Interval::point(1) / sum;
-    if (type) v = {std::max(0.0, down(down(v.lo - up(v.lo * rho)) - tiny)), up(up(v.hi + up(v.hi * rho)) + tiny)};
+    if (type && v.hi != 0) v = {std::max(0.0, down(down(v.lo - up(v.lo * rho)) - tiny)), up(up(v.hi + up(v.hi * rho)) + tiny)};
     set(y, base + i * stride, v);
   }
 }

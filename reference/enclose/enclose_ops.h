@@ -78,5 +78,7 @@ void register_linear();
 void register_lift();
 void register_pool();     // enclose_pool.cpp
 void register_compare();  // enclose_compare.cpp
+void register_recurrent();  // enclose_recurrent.cpp: GRU, LSTM
+void register_arith();      // enclose_arith.cpp: Mod, Range
 
 }  // namespace sonnx::enclose

@@ -96,47 +96,6 @@ std::vector<Bounds> reduce_sum_or_mean(const OpCall& c, bool mean, bool axes_inp
 
 // ---- ConvTranspose ----
 
-// Output lengths and begin pads of a transposed window (the reference's rule, ConvTranspose.cpp):
-// the full length s·(in − 1) + output_padding + (k − 1)·d + 1, cropped by pads, or fixed by
-// output_shape or SAME_* auto_pad with the pads derived from full − out.
-struct TransposedGeometry {
-  std::vector<int64_t> out, pad_begin;
-};
-
-TransposedGeometry transposed_geometry(const OpCall& c, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
-                                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations) {
-  size_t r = in.size();
-  std::vector<int64_t> out_pad = support::per_axis_attr(c.ctx, "output_padding", r, 0, 0);
-  support::AutoPad ap = support::auto_pad_of(c.ctx);
-  std::vector<int64_t> full(r);
-  for (size_t i = 0; i < r; ++i) full[i] = strides[i] * (in[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1;
-  std::vector<int64_t> target = c.ctx.attr_ints("output_shape", {});
-  if (target.size() == r + 2) target.erase(target.begin(), target.begin() + 2);  // a full shape: its spatial part
-  if (target.empty() && (ap == support::AutoPad::SameUpper || ap == support::AutoPad::SameLower))
-    for (size_t i = 0; i < r; ++i) target.push_back(in[i] * strides[i]);
-  TransposedGeometry t{std::vector<int64_t>(r), std::vector<int64_t>(r, 0)};
-  if (!target.empty()) {
-    if (target.size() != r) c.ctx.fail("output_shape has " + std::to_string(target.size()) + " values, expected " + std::to_string(r));
-    bool extra_at_begin = c.version >= 11 ? ap != support::AutoPad::SameUpper : ap == support::AutoPad::SameLower;
-    for (size_t i = 0; i < r; ++i) {
-      if (target[i] < 0) c.ctx.fail("output_shape has a negative length");
-      int64_t total = std::max<int64_t>(0, full[i] - target[i]);
-      t.pad_begin[i] = extra_at_begin ? total - total / 2 : total / 2;
-      t.out[i] = target[i];
-    }
-  } else if (ap == support::AutoPad::Valid) {
-    t.out = full;
-  } else {
-    std::vector<int64_t> pe;
-    support::pads_attr(c.ctx, r, t.pad_begin, pe);
-    for (size_t i = 0; i < r; ++i) {
-      t.out[i] = full[i] - t.pad_begin[i] - pe[i];
-      if (t.out[i] < 0) c.ctx.fail("pads are larger than the output on spatial axis " + std::to_string(i));
-    }
-  }
-  return t;
-}
-
 // Y[n, m, o] = B[m] + Σ over c in m's group and the taps (i, k) with o + pad_begin = i·s + k·d of
 // X[n, c, i]·W[c, m − g·M/group, k].
 std::vector<Bounds> conv_transpose(const OpCall& c) {
@@ -154,7 +113,7 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
     c.ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(ws));
   std::vector<int64_t> strides = support::per_axis_attr(c.ctx, "strides", r, 1, 1);
   std::vector<int64_t> dilations = support::per_axis_attr(c.ctx, "dilations", r, 1, 1);
-  TransposedGeometry geo = transposed_geometry(c, in, kernel, strides, dilations);
+  support::TransposedGeometry geo = support::transposed_geometry(c.ctx, in, kernel, strides, dilations);
   if (b && b->type != x.type) c.ctx.fail("bias B has a different element type from X");
   if (b && b->lo.size() != M) c.ctx.fail("bias B has " + std::to_string(b->lo.size()) + " elements, expected M=" + std::to_string(M));
   Shape ys = {N, M};

@@ -25,15 +25,17 @@ void register_all() {
     register_lift();
     register_pool();
     register_compare();
+    register_recurrent();
+    register_arith();
   });
 }
 
-// Bounds of a float tensor value: [x, x] where x is a real (finite); the whole line where it is NaN or ±inf.
+// Bounds of a float tensor value: [x, x] for a real or ±∞ (an extended real); undefined for NaN.
 Bounds exact_float(const Tensor& t) {
   Bounds b = float_bounds(t.dtype(), t.shape());
   for (int64_t i = 0; i < t.size(); ++i) {
     double x = t.as_double(i);
-    set(b, i, std::isfinite(x) ? Interval::point(x) : Interval::whole());
+    set(b, i, std::isnan(x) ? Interval::undefined() : Interval::point(x));
   }
   return b;
 }

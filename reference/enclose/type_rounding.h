@@ -41,23 +41,31 @@ FloatFormat float_format(DType type);
 
 // [lo − k·ulp(lo), hi + k·ulp(hi)] in the type's ulps, then rounded outward to the type: every value
 // within k ulps of a real in the interval, as the type holds it. k ≤ ½ (correctly or faithfully
-// rounded) is the rounding outward alone: the type's values on either side of each real.
+// rounded) is the rounding outward alone: the type's values on either side of each real. An
+// infinite exact value (log 0) is the result itself.
 inline Interval widen_ulps(Interval i, double k, const FloatFormat& f) {
-  if (k > 0.5) i = {down(i.lo - k * f.ulp(i.lo)), up(i.hi + k * f.ulp(i.hi))};
+  if (k > 0.5) {
+    if (std::isfinite(i.lo)) i.lo = down(i.lo - k * f.ulp(i.lo));
+    if (std::isfinite(i.hi)) i.hi = up(i.hi + k * f.ulp(i.hi));
+  }
   return f.round_out(i);
 }
 
 // The width of an interval in ulps of `type` at its larger-magnitude end: about how many values of
-// the type it spans (+∞ where a bound is infinite).
+// the type it spans (0 for a point, ±∞ included; +∞ where a bound is infinite; NaN where the value
+// is undefined).
 inline double width_in_ulps(Interval i, DType type) {
+  if (i.has_nan()) return std::nan("");
+  if (i.lo == i.hi) return 0;
   if (!std::isfinite(i.lo) || !std::isfinite(i.hi)) return std::numeric_limits<double>::infinity();
   return (i.hi - i.lo) / float_format(type).ulp(std::max(std::fabs(i.lo), std::fabs(i.hi)));
 }
 
-// How far x lies outside the interval, in ulps of `type` at the nearer bound (0 inside; +∞ for NaN
-// where the interval is bounded).
+// How far x lies outside the interval, in ulps of `type` at the nearer bound (0 inside, and anywhere
+// where the value is undefined; +∞ for NaN where the interval is defined).
 inline double ulps_outside(double x, Interval i, DType type) {
-  if (std::isnan(x)) return std::isinf(i.lo) && std::isinf(i.hi) ? 0 : std::numeric_limits<double>::infinity();
+  if (i.has_nan()) return 0;
+  if (std::isnan(x)) return std::numeric_limits<double>::infinity();
   if (i.contains(x)) return 0;
   double bound = x < i.lo ? i.lo : i.hi;
   if (std::isinf(x)) return std::numeric_limits<double>::infinity();

@@ -134,10 +134,14 @@ TEST(EnclosureJudge, PassesInsideAndMeasuresHowFarOutside) {
   EXPECT_NE(out.message.find("element 2"), std::string::npos) << out.message;
 }
 
-TEST(EnclosureJudge, NaNPassesOnlyWhereNothingIsBounded) {
-  Bounds b = bounds_of({2}, {0.0, -INFINITY}, {1.0, INFINITY});
-  EXPECT_FALSE(judge_by_enclosure("y", f32({2}, {NAN, 0.0f}), b).ok);
-  EXPECT_TRUE(judge_by_enclosure("y", f32({2}, {0.5f, NAN}), b).ok);
+TEST(EnclosureJudge, NaNPassesOnlyWhereTheValueIsUndefined) {
+  Bounds b = bounds_of({3}, {0.0, NAN, -INFINITY}, {1.0, NAN, INFINITY});
+  EXPECT_FALSE(judge_by_enclosure("y", f32({3}, {NAN, 0.0f, 0.0f}), b).ok);
+  EnclosureCheck undefined = judge_by_enclosure("y", f32({3}, {0.5f, NAN, 0.0f}), b);
+  EXPECT_TRUE(undefined.ok);
+  EXPECT_EQ(undefined.undefined, 1);
+  EXPECT_TRUE(judge_by_enclosure("y", f32({3}, {0.5f, 7.0f, -INFINITY}), b).ok) << "anything where undefined, ±∞ in [−∞, +∞]";
+  EXPECT_FALSE(judge_by_enclosure("y", f32({3}, {0.5f, 0.0f, NAN}), b).ok) << "NaN is no extended real";
 }
 
 TEST(EnclosureJudge, TypeShapeAndExactValuesMustMatch) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <cfloat>
 #include <random>
 
 #include "optimized/plan/infer_types.h"
@@ -34,7 +35,7 @@ TEST(Enclose, ArithmeticHoldsTheExactResult) {
     ASSERT_TRUE(quot.inside(A / B)) << a << " / " << b;
     EXPECT_LE(ulps_of_double(A * B), 2.0);
   }
-  EXPECT_TRUE(std::isinf((Interval{1, 2} / Interval{-1, 1}).hi)) << "a divisor that may be 0 bounds nothing";
+  EXPECT_TRUE((Interval{1, 2} / Interval{-1, 1}).has_nan()) << "a divisor that may be 0: undefined";
 }
 
 // The rounding error of +, × and ÷ is known exactly (TwoSum, FMA), so a result that is exact in
@@ -75,7 +76,9 @@ TEST(Enclose, ElementaryFunctionsHoldTheExactValueWithinTwoUlps) {
       }
       mpfr_clear(e);
     }
-  EXPECT_TRUE(std::isinf(log(Interval{-1, 2}).lo)) << "no real logarithm below 0";
+  EXPECT_TRUE(log(Interval{-1, 2}).has_nan()) << "no real logarithm below 0";
+  EXPECT_EQ(log(Interval{0, 1}).lo, -INFINITY) << "log 0 = −∞, the limit";
+  EXPECT_EQ(log(Interval{0, 1}).hi, 0.0);
 }
 
 TEST(Enclose, SigmoidHoldsTheExactValue) {
@@ -164,19 +167,18 @@ TEST(Enclose, AnOperatorWithoutAnEnclosureIsRefusedByName) {
   std::mt19937 rng(6);
   Model m = testing::empty_model(13);
   m.graph.inputs.push_back({"x", testing::float_type({4})});
-  m.graph.inputs.push_back({"d", testing::float_type({4})});
-  testing::add_node(m.graph, testing::ir_node("Mod", {"x", "d"}, {"y"}, {testing::int_attr("fmod", 1)}));
+  testing::add_node(m.graph, testing::ir_node("Atan", {"x"}, {"y"}));
   m.graph.outputs.push_back({"y", testing::float_type({4})});
-  NamedValues in = {{"x", Value(testing::random_float_tensor({4}, rng))}, {"d", Value(testing::random_float_tensor({4}, rng, 1, 2))}};
+  NamedValues in = {{"x", Value(testing::random_float_tensor({4}, rng))}};
   try {
     enclose_model(m, in);
-    FAIL() << "Mod has no enclosure";
+    FAIL() << "Atan has no enclosure";
   } catch (const Unsupported& e) {
-    EXPECT_NE(std::string(e.what()).find("no enclosure for Mod-13"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no enclosure for Atan-7"), std::string::npos) << e.what();
   }
 }
 
-TEST(Enclose, NonFiniteInputsBoundNothingAndExactValuesStayExact) {
+TEST(Enclose, InfinitiesAreExtendedRealsAndNaNIsUndefined) {
   Model m = testing::empty_model(13);
   m.graph.inputs.push_back({"x", testing::float_type({3})});
   testing::add_node(m.graph, testing::ir_node("Exp", {"x"}, {"e"}));
@@ -191,12 +193,58 @@ TEST(Enclose, NonFiniteInputsBoundNothingAndExactValuesStayExact) {
   const Bounds& e = b.at("e");
   EXPECT_EQ(e.lo.data<double>()[0], 1.0);
   EXPECT_EQ(e.hi.data<double>()[0], 1.0);
-  for (int i : {1, 2}) {  // NaN and inf are no reals: x may be anything, e^x anything positive
-    EXPECT_EQ(e.lo.data<double>()[i], 0.0) << i;
-    EXPECT_TRUE(std::isinf(e.hi.data<double>()[i])) << i;
-  }
+  EXPECT_TRUE(std::isnan(e.lo.data<double>()[1]) && std::isnan(e.hi.data<double>()[1])) << "NaN denotes no real: e^NaN is undefined";
+  EXPECT_EQ(e.lo.data<double>()[2], INFINITY) << "e^∞ = ∞, a point of the extended reals";
+  EXPECT_EQ(e.hi.data<double>()[2], INFINITY);
   EXPECT_TRUE(b.at("s").exact());
   EXPECT_EQ(b.at("s").lo, testing::i64({3}));
+}
+
+
+TEST(Enclose, InfinitiesTakeTheirLimitsExactly) {
+  const Interval minus_inf = Interval::point(-INFINITY), two = Interval::point(2);
+  for (Interval r : {minus_inf + two, minus_inf - two, minus_inf * two, two * minus_inf, minus_inf / two}) {
+    EXPECT_EQ(r.lo, -INFINITY);
+    EXPECT_EQ(r.hi, -INFINITY);
+  }
+  Interval zero = two / minus_inf;
+  EXPECT_EQ(zero.lo, 0.0);
+  EXPECT_EQ(zero.hi, 0.0);
+  EXPECT_EQ(exp(minus_inf).hi, 0.0);
+  EXPECT_TRUE((minus_inf + Interval::point(INFINITY)).has_nan()) << "∞ − ∞ has no value";
+  EXPECT_TRUE((minus_inf * Interval::point(0)).has_nan()) << "0·∞ has no value";
+  Interval overflow = Interval::point(DBL_MAX) + Interval::point(DBL_MAX);
+  EXPECT_EQ(overflow.lo, DBL_MAX) << "a finite real beyond the doubles: [DBL_MAX, +∞]";
+  EXPECT_EQ(overflow.hi, INFINITY);
+}
+
+TEST(Enclose, SoftmaxUnderAMinusInfinityMaskGivesTheMaskedElementExactlyZero) {
+  Model m = testing::empty_model(13);
+  m.graph.inputs.push_back({"x", testing::float_type({3})});
+  m.graph.inputs.push_back({"mask", testing::float_type({3})});
+  testing::add_node(m.graph, testing::ir_node("Add", {"x", "mask"}, {"s"}));
+  testing::add_node(m.graph, testing::ir_node("Softmax", {"s"}, {"y"}));
+  m.graph.outputs.push_back({"y", testing::float_type({3})});
+  NamedValues in = {{"x", Value(Tensor::from_vector<float>({3}, {0.5f, 0.25f, 2.0f}))},
+                    {"mask", Value(Tensor::from_vector<float>({3}, {0.0f, 0.0f, -INFINITY}))}};
+  for (Semantics s : {Semantics::Real, Semantics::Admissible}) {
+    std::map<std::string, Bounds> out = enclose_model(m, in, s);
+    const Bounds& y = out.at("y");
+    EXPECT_EQ(y.lo.data<double>()[2], 0.0);
+    EXPECT_EQ(y.hi.data<double>()[2], 0.0);
+    Exact first(1.0, 200);  // 1 / (1 + e^(0.25 − 0.5))
+    mpfr_t t;
+    mpfr_init2(t, 200);
+    mpfr_set_d(t, -0.25, MPFR_RNDN);
+    mpfr_exp(t, t, MPFR_RNDN);
+    mpfr_add_ui(t, t, 1, MPFR_RNDN);
+    mpfr_ui_div(first.get(), 1, t, MPFR_RNDN);
+    mpfr_clear(t);
+    EXPECT_TRUE(first.inside({y.lo.data<double>()[0], y.hi.data<double>()[0]}));
+    if (s == Semantics::Real) {
+      EXPECT_LE(ulps_of_double({y.lo.data<double>()[0], y.hi.data<double>()[0]}), 8.0);
+    }
+  }
 }
 
 }  // namespace

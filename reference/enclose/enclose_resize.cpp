@@ -1,0 +1,1165 @@
+// The enclosure of Resize (versions 10, 11, 13, 18, 19), every mode: nearest, linear (n-linear) and
+// cubic, every coordinate_transformation_mode, antialias, axes, keep_aspect_ratio_policy, scales or
+// sizes, extrapolation_value. The geometry follows the reference kernel (reference/ops/Resize.cpp,
+// support/resample.h) formula by formula: each output element is Σ w·x over the Cartesian product
+// of its axes' taps (index, weight), the weights functions of the scales (or sizes), roi and the
+// output index alone.
+//
+// Real semantics. Where the scales and roi are points (given values), the coordinate x_original of
+// each output index is computed exactly, as a rational (GMP), from the ONNX formula with the exact
+// scale (the given float, or sizes / input length as a rational; the reference computes both in
+// double, so near a tie or an integer it may pick another neighbour than the exact value does: the
+// enclosure is the exact one). The floor, the nearest index and the crop test are then decided
+// exactly, the weights are exact rationals enclosed in doubles (a point where the double holds it,
+// else one ulp wide), and Σ w·x is summed by Dot2 (accurate_dot; a point where the sum is exact in
+// every order: ExactSum).
+// Where the scales or roi are intervals (computed by the model), the coordinates are intervals
+// (below), computed exactly.
+//
+// Interval coordinates. The coordinate interval X is split where the floor changes; each piece
+// gives its taps, and the element is the hull over the pieces. Sound because the computed result
+// for every x in X is that of one piece; and tight because linear and cubic interpolation are
+// continuous in x (the taps that enter or leave at an integer have weight 0 there), so the pieces
+// agree at their ends. In nearest mode, the candidate indices are every index the rounding rule
+// gives over X: the element is the hull of those input elements (as MaxPool's is of its window).
+// With tf_crop_and_resize, X may also be partly outside [0, in − 1]: the hull takes
+// extrapolation_value too. A discrete value the bounds leave open is Undetermined: an output
+// length, an integer output element (X of an integer type), an antialias window.
+//
+// Admissible semantics (Allowance::own()). An implementation computes the coordinates and weights in
+// the element type or any wider format, each operation of the spec's formula (in its order, as the
+// reference evaluates it) correctly rounded, and the sum Σ w·x in any order in the element type:
+// - the coordinate: each operation's result lies between the element type's values on either side of
+//   the exact result of that operation on the operands (rounding to any precision ≥ the type's lands
+//   there, and rounding is monotone), and is that value where the type holds it exactly: so it is
+//   carried as an interval `RI`, each operation its exact interval result rounded outward to the
+//   type (an exact result stays a point: at an exact tie the implementation ties too). The given
+//   scales and roi are rounded outward likewise (an implementation may hold them in the type). It
+//   is split into pieces as above, so a floor or nearest index the rounding may move is covered by
+//   both candidates;
+// - the weights, as functions of the computed coordinate (and scale, for antialias) over the piece,
+//   two ways, both sound, the output taking the intersection of what each gives: (1) `EA`, a
+//   mean-value form: the exact function's value at the piece's centre, its gradient over the piece,
+//   and an a-priori bound on |computed − exact| (u·|v| + one smallest subnormal per rounded
+//   operation, propagated through the formula), so the weights of one output, which move together
+//   (Σ w_i = 1), cost |Σ_i w_i'·x_i|·(half the piece) rather than Σ_i |w_i'|·|x_i|·(the piece);
+//   (2) `RI` over the piece, each operation rounded outward (tighter where the errors stay within the
+//   type's values at the intervals' ends). The product of a tap's per-axis weights is rounded the
+//   same way;
+// - the sum Σ w_i·x_i of n taps in any order: γ_(n+9)·Σ|w_i·x_i| and one smallest subnormal per term,
+//   as DotBound's TypeSum for the pools (dot.h);
+// - the result is rounded outward to the type (admit()).
+// These are worst-case bounds: Keys' cubic kernel evaluated in float by the reference's formula
+// cancels (its outer branch sums terms up to about 6 to results below 1), so a cubic output's
+// admissible enclosure spans some hundreds of float ulps where a linear one spans some tens.
+// The output shape is the exact one (an implementation must produce the spec's shape). For an
+// integer X (linear and cubic round the interpolated value half to even), float is taken as the
+// type of the computation; the integer is kept where the bounds decide its rounding. A sum that is
+// exact in every order (ExactSum) is a point in both semantics.
+#include <gmp.h>
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "enclose_sums.h"
+#include "reference/model/errors.h"
+#include "reference/model/rounding.h"
+#include "reference/ops/support/kernel.h"
+#include "reference/ops/support/numeric.h"
+#include "reference/ops/support/resample.h"
+
+namespace sonnx::enclose {
+
+void register_resize();
+
+namespace {
+
+using support::CoordMode;
+using support::NearestRound;
+using support::ResizeMode;
+
+std::string resize_name(const OpCall& c) { return c.node.label(); }
+
+// ---- Exact rationals ----
+
+class Q {
+ public:
+  Q() { mpq_init(v_); }
+  explicit Q(double d) : Q() {
+    if (!std::isfinite(d)) throw InternalError("Resize enclosure: a non-finite rational");
+    mpq_set_d(v_, d);
+  }
+  Q(const Q& o) : Q() { mpq_set(v_, o.v_); }
+  Q& operator=(const Q& o) {
+    if (this != &o) mpq_set(v_, o.v_);
+    return *this;
+  }
+  ~Q() { mpq_clear(v_); }
+
+  friend Q operator+(const Q& a, const Q& b) { return op(a, b, mpq_add); }
+  friend Q operator-(const Q& a, const Q& b) { return op(a, b, mpq_sub); }
+  friend Q operator*(const Q& a, const Q& b) { return op(a, b, mpq_mul); }
+  friend Q operator/(const Q& a, const Q& b) {
+    if (mpq_sgn(b.v_) == 0) throw InternalError("Resize enclosure: a rational division by zero");
+    return op(a, b, mpq_div);
+  }
+  friend Q operator-(const Q& a) {
+    Q r;
+    mpq_neg(r.v_, a.v_);
+    return r;
+  }
+  int sign() const { return mpq_sgn(v_); }
+  int cmp(double d) const { return mpq_cmp(v_, Q(d).v_); }
+  friend int compare(const Q& a, const Q& b) { return mpq_cmp(a.v_, b.v_); }
+
+  // ⌊q⌋ and ⌈q⌉ (|q| ≤ 1e15 where they are taken).
+  int64_t floor() const { return rounded(mpz_fdiv_q); }
+  int64_t ceil() const { return rounded(mpz_cdiv_q); }
+
+  // The tightest double interval holding q: a point where a double holds it.
+  Interval enclose() const {
+    double d = mpq_get_d(v_);  // truncated toward zero
+    if (!std::isfinite(d)) return Interval::whole();
+    int c = mpq_cmp(v_, Q(d).v_);
+    if (c == 0) return Interval::point(d);
+    return c > 0 ? Interval{d, up(d)} : Interval{down(d), d};
+  }
+
+ private:
+  template <class F>
+  static Q op(const Q& a, const Q& b, F f) {
+    Q r;
+    f(r.v_, a.v_, b.v_);
+    return r;
+  }
+  template <class F>
+  int64_t rounded(F f) const {
+    mpz_t z;
+    mpz_init(z);
+    f(z, mpq_numref(v_), mpq_denref(v_));
+    bool fits = mpz_fits_slong_p(z) != 0;
+    long r = fits ? mpz_get_si(z) : 0;
+    mpz_clear(z);
+    if (!fits) throw InternalError("Resize enclosure: an index out of range");
+    return static_cast<int64_t>(r);
+  }
+  mpq_t v_;
+};
+
+struct QMaker {
+  Q operator()(double v) const { return Q(v); }
+  // A given value (scale, roi): a point here.
+  Q given(Interval i) const { return Q(i.lo); }
+};
+
+Q abs(const Q& q) { return q.sign() < 0 ? -q : q; }
+Q min(const Q& a, const Q& b) { return compare(a, b) <= 0 ? a : b; }
+Q max(const Q& a, const Q& b) { return compare(a, b) >= 0 ? a : b; }
+Q max0(const Q& q) { return q.sign() < 0 ? Q(0.0) : q; }
+bool is_zero(const Q& q) { return q.sign() == 0; }
+
+// ---- Rounded intervals: what an operation may compute (exact with f null, else in the type f) ----
+
+struct RI {
+  Interval v;
+  const FloatFormat* f = nullptr;
+};
+
+// An operation without a value on some choice in its operands' intervals (a quotient by an interval
+// holding 0: the operands' enclosures are wider than the values) is unbounded here, not undefined.
+RI rounded(Interval v, const FloatFormat* f) {
+  if (v.has_nan()) v = Interval::whole();
+  return {f ? f->round_out(v) : v, f};
+}
+const FloatFormat* fmt(const RI& a, const RI& b) { return a.f ? a.f : b.f; }
+RI operator+(const RI& a, const RI& b) { return rounded(a.v + b.v, fmt(a, b)); }
+RI operator-(const RI& a, const RI& b) { return rounded(a.v - b.v, fmt(a, b)); }
+RI operator*(const RI& a, const RI& b) { return rounded(a.v * b.v, fmt(a, b)); }
+RI operator/(const RI& a, const RI& b) { return rounded(a.v / b.v, fmt(a, b)); }
+RI min(const RI& a, const RI& b) { return {{std::min(a.v.lo, b.v.lo), std::min(a.v.hi, b.v.hi)}, fmt(a, b)}; }
+RI max(const RI& a, const RI& b) { return {{std::max(a.v.lo, b.v.lo), std::max(a.v.hi, b.v.hi)}, fmt(a, b)}; }
+
+struct RIMaker {
+  const FloatFormat* f = nullptr;
+  RI operator()(double v) const { return rounded(Interval::point(v), f); }
+  RI given(Interval i) const { return rounded(i, f); }
+};
+
+// ---- The operator's description, as the reference reads it ----
+
+struct Params {
+  ResizeMode mode = ResizeMode::Nearest;
+  CoordMode coord = CoordMode::Asymmetric;
+  NearestRound nearest = NearestRound::Simple;
+  double cubic_a = -0.75;
+  bool exclude_outside = false;
+  double extrapolation = 0.0;
+  bool antialias = false;
+};
+
+Params params_of(const OpCall& c) {
+  const OpContext& ctx = c.ctx;
+  Params p;
+  std::string mode = ctx.attr_string("mode", "nearest");
+  if (mode == "nearest") p.mode = ResizeMode::Nearest;
+  else if (mode == "linear") p.mode = ResizeMode::Linear;
+  else if (mode == "cubic" && c.version >= 11) p.mode = ResizeMode::Cubic;
+  else ctx.fail("mode '" + mode + "' is not supported");
+  if (c.version < 11) return p;  // asymmetric, Upsample's nearest rule
+  std::string ctm = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
+  if (ctm == "half_pixel") p.coord = CoordMode::HalfPixel;
+  else if (ctm == "half_pixel_symmetric" && c.version >= 19) p.coord = CoordMode::HalfPixelSymmetric;
+  else if (ctm == "pytorch_half_pixel") p.coord = CoordMode::PytorchHalfPixel;
+  else if (ctm == "align_corners") p.coord = CoordMode::AlignCorners;
+  else if (ctm == "asymmetric") p.coord = CoordMode::Asymmetric;
+  else if (ctm == "tf_half_pixel_for_nn") p.coord = CoordMode::TfHalfPixelForNN;
+  else if (ctm == "tf_crop_and_resize") p.coord = CoordMode::TfCropAndResize;
+  else ctx.fail("coordinate_transformation_mode '" + ctm + "' is not supported");
+  std::string nm = ctx.attr_string("nearest_mode", "round_prefer_floor");
+  if (nm == "round_prefer_floor") p.nearest = NearestRound::RoundPreferFloor;
+  else if (nm == "round_prefer_ceil") p.nearest = NearestRound::RoundPreferCeil;
+  else if (nm == "floor") p.nearest = NearestRound::Floor;
+  else if (nm == "ceil") p.nearest = NearestRound::Ceil;
+  else ctx.fail("nearest_mode '" + nm + "' is not supported");
+  p.cubic_a = ctx.attr_float("cubic_coeff_a", -0.75f);
+  p.exclude_outside = ctx.attr_int("exclude_outside", 0) != 0;
+  p.extrapolation = ctx.attr_float("extrapolation_value", 0.0f);
+  if (c.version >= 18 && ctx.attr_int("antialias", 0) != 0) {
+    if (p.mode == ResizeMode::Nearest) ctx.fail("antialias applies to the linear and cubic modes only");
+    p.antialias = true;
+  }
+  return p;
+}
+
+// How one axis gets its output length and scale.
+enum class From { Keep, Scale, Size, Aspect };
+enum class Policy { Stretch, NotLarger, NotSmaller };
+
+struct AxisSpec {
+  int64_t in = 0;
+  From from = From::Keep;
+  Interval scale;  // From::Scale: the given scale
+  int64_t size = 0;  // From::Size, From::Aspect: the given size
+  Interval roi_start = Interval::point(0), roi_end = Interval::point(1);
+};
+
+struct Spec {
+  std::vector<AxisSpec> axes;
+  Policy policy = Policy::Stretch;
+  bool points = true;  // every scale and roi value the geometry reads is a point
+};
+
+// A float input's values as intervals (empty when omitted or of no elements).
+std::vector<Interval> optional_intervals(const OpCall& c, size_t k) {
+  if (k >= c.in.size() || !c.in[k]) return {};
+  const Bounds& b = *c.in[k];
+  if (b.exact()) c.ctx.fail("input " + std::to_string(k) + " must be a floating tensor");
+  std::vector<Interval> v;
+  for (int64_t i = 0; i < b.lo.size(); ++i) v.push_back(at(b, i));
+  return v;
+}
+
+bool is_point(Interval i) { return i.lo == i.hi && std::isfinite(i.lo); }
+
+// A scale must be positive and finite: the reference traps otherwise.
+Interval checked_scale(const OpCall& c, Interval s) {
+  if (s.lo > 0 && std::isfinite(s.hi)) return s;
+  if (!s.has_nan() && (s.lo == s.hi || s.hi <= 0)) c.ctx.fail("scales must be positive and finite");
+  throw Undetermined(resize_name(c) + ": a scale is " + (s.has_nan() ? "undefined" : "not known to be positive and finite") + " at this input");
+}
+
+Spec spec_of(const OpCall& c, const Params& p) {
+  const Bounds& x = c.input(0);
+  int64_t rank = x.lo.rank();
+  Spec s;
+  s.axes.resize(static_cast<size_t>(rank));
+  for (int64_t d = 0; d < rank; ++d) s.axes[static_cast<size_t>(d)].in = x.lo.dim(d);
+  if (c.version < 11) {
+    std::vector<Interval> scales = optional_intervals(c, 1);
+    if (static_cast<int64_t>(scales.size()) != rank)
+      c.ctx.fail("scales has " + std::to_string(scales.size()) + " values, expected the rank " + std::to_string(rank));
+    for (size_t d = 0; d < scales.size(); ++d) {
+      s.axes[d].from = From::Scale;
+      s.axes[d].scale = checked_scale(c, scales[d]);
+      s.points = s.points && is_point(scales[d]);
+    }
+    return s;
+  }
+  // The axes roi, scales and sizes name (versions 18 and 19; all of them before).
+  std::vector<size_t> named;
+  if (c.version >= 18 && c.ctx.has_attr("axes")) {
+    std::vector<bool> seen(static_cast<size_t>(rank), false);
+    for (int64_t a : support::normalize_axes(c.ctx, c.ctx.attr_ints("axes", {}), rank)) {
+      if (seen[static_cast<size_t>(a)]) c.ctx.fail("axis " + std::to_string(a) + " is given more than once");
+      seen[static_cast<size_t>(a)] = true;
+      named.push_back(static_cast<size_t>(a));
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d) named.push_back(static_cast<size_t>(d));
+  }
+  size_t n = named.size();
+  if (p.coord == CoordMode::TfCropAndResize) {
+    std::vector<Interval> roi = optional_intervals(c, 1);
+    if (!roi.empty()) {
+      if (roi.size() != 2 * n) c.ctx.fail("roi has " + std::to_string(roi.size()) + " values, expected " + std::to_string(2 * n));
+      for (size_t i = 0; i < n; ++i) {
+        s.axes[named[i]].roi_start = roi[i];
+        s.axes[named[i]].roi_end = roi[n + i];
+        s.points = s.points && is_point(roi[i]) && is_point(roi[n + i]);
+      }
+    }
+  }
+  std::vector<Interval> scales = optional_intervals(c, 2);
+  std::vector<int64_t> sizes;
+  if (c.in.size() > 3 && c.in[3]) {
+    const Bounds& t = *c.in[3];
+    if (!is_integer(t.type)) c.ctx.fail("sizes must be an integer tensor");
+    sizes = t.lo.to_int64_vector();
+  }
+  if (!scales.empty() && !sizes.empty()) c.ctx.fail("only one of scales and sizes may be given");
+  if (scales.empty() && sizes.empty()) c.ctx.fail("one of scales and sizes must be given");
+  if (!sizes.empty()) {
+    if (sizes.size() != n) c.ctx.fail("sizes has " + std::to_string(sizes.size()) + " values for " + std::to_string(n) + " axes");
+    for (int64_t v : sizes)
+      if (v < 0) c.ctx.fail("sizes must not be negative");
+    std::string policy = c.version >= 18 ? c.ctx.attr_string("keep_aspect_ratio_policy", "stretch") : "stretch";
+    if (policy == "not_larger") s.policy = Policy::NotLarger;
+    else if (policy == "not_smaller") s.policy = Policy::NotSmaller;
+    else if (policy != "stretch") c.ctx.fail("keep_aspect_ratio_policy '" + policy + "' is not supported");
+    for (size_t i = 0; i < n; ++i) {
+      AxisSpec& a = s.axes[named[i]];
+      if (s.policy != Policy::Stretch && a.in == 0) c.ctx.fail("cannot keep the aspect ratio of an empty axis");
+      a.from = s.policy == Policy::Stretch ? From::Size : From::Aspect;
+      a.size = sizes[i];
+    }
+  } else {
+    if (scales.size() != n) c.ctx.fail("scales has " + std::to_string(scales.size()) + " values for " + std::to_string(n) + " axes");
+    for (size_t i = 0; i < n; ++i) {
+      AxisSpec& a = s.axes[named[i]];
+      a.from = From::Scale;
+      a.scale = checked_scale(c, scales[i]);
+      s.points = s.points && is_point(scales[i]);
+    }
+  }
+  return s;
+}
+
+// ---- The geometry, over exact rationals (Q) or rounded intervals (RI) ----
+
+template <class T>
+struct Axis {
+  int64_t in = 0, out = 0;
+  T scale, resized_length, roi_start, roi_end;
+};
+
+// The one scale of keep_aspect_ratio_policy: the min (not_larger) or max (not_smaller) of
+// size / in over the named axes.
+template <class M>
+auto aspect_scale(const M& k, const Spec& s) {
+  using T = decltype(k(0.0));
+  std::optional<T> scale;
+  for (const AxisSpec& a : s.axes) {
+    if (a.from != From::Aspect) continue;
+    T r = k(static_cast<double>(a.size)) / k(static_cast<double>(a.in));
+    scale = !scale ? r : s.policy == Policy::NotLarger ? min(*scale, r) : max(*scale, r);
+  }
+  return scale ? *scale : k(1.0);
+}
+
+// scale, resized_length (the length_resized of align_corners and half_pixel_symmetric: in·scale,
+// or the size) and roi of each axis, as the reference derives them.
+template <class M>
+auto axes_of(const M& k, const Spec& s) {
+  using T = decltype(k(0.0));
+  T aspect = aspect_scale(k, s);
+  std::vector<Axis<T>> axes;
+  for (const AxisSpec& a : s.axes) {
+    T in = k(static_cast<double>(a.in));
+    Axis<T> x{a.in, 0, k(1.0), in, k.given(a.roi_start), k.given(a.roi_end)};
+    switch (a.from) {
+      case From::Keep: break;
+      case From::Scale:
+        x.scale = k.given(a.scale);
+        x.resized_length = in * x.scale;
+        break;
+      case From::Size:
+        x.scale = a.in == 0 ? k(1.0) : k(static_cast<double>(a.size)) / in;
+        x.resized_length = k(static_cast<double>(a.size));
+        break;
+      case From::Aspect:
+        x.scale = aspect;
+        x.resized_length = in * aspect;
+        break;
+    }
+    axes.push_back(x);
+  }
+  return axes;
+}
+
+int64_t floor_of(const OpCall& c, const Q& q) {
+  if (q.cmp(-1e18) < 0 || q.cmp(1e19) > 0) c.ctx.fail("an output length is out of range");
+  return q.floor();
+}
+int64_t floor_of(const OpCall& c, const RI& r) {
+  if (!std::isfinite(r.v.lo) || !std::isfinite(r.v.hi) || r.v.lo < -1e18 || r.v.hi > 1e19)
+    throw Undetermined(resize_name(c) + ": an output length is not determined at this input");
+  double lo = std::floor(r.v.lo), hi = std::floor(r.v.hi);
+  if (lo != hi)
+    throw Undetermined(resize_name(c) + ": an output length is not determined at this input: the scales' (or roi's) enclosures leave " +
+                       "floor of a value in [" + std::to_string(r.v.lo) + ", " + std::to_string(r.v.hi) + "] open");
+  return static_cast<int64_t>(lo);
+}
+
+// The output lengths: floor(in·scale) (floor(in·(roi_end − roi_start)·scale) for tf_crop_and_resize),
+// the sizes, or round_half_up(in·scale) under keep_aspect_ratio_policy.
+template <class M>
+std::vector<int64_t> lengths(const OpCall& c, const M& k, const Spec& s, const Params& p) {
+  auto axes = axes_of(k, s);
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < axes.size(); ++d) {
+    const AxisSpec& a = s.axes[d];
+    auto in = k(static_cast<double>(a.in));
+    int64_t len = a.in;
+    if (a.from == From::Scale) {
+      auto factor = p.coord == CoordMode::TfCropAndResize && c.version >= 11 ? (axes[d].roi_end - axes[d].roi_start) * axes[d].scale : axes[d].scale;
+      len = floor_of(c, in * factor);
+    } else if (a.from == From::Size) {
+      len = a.size;
+    } else if (a.from == From::Aspect) {
+      len = floor_of(c, in * axes[d].scale + k(0.5));
+    }
+    if (len < 0 || len > static_cast<int64_t>(9e18)) c.ctx.fail("the output length " + std::to_string(len) + " is out of range");
+    out.push_back(len);
+  }
+  return out;
+}
+
+// Tri-state equality of a value to 1.
+bool is_one(const OpCall&, const Q& q) { return q.cmp(1.0) == 0; }
+bool is_one(const OpCall& c, const RI& r) {
+  if (r.v.lo == 1 && r.v.hi == 1) return true;
+  if (!r.v.contains(1)) return false;
+  throw Undetermined(resize_name(c) + ": whether length_resized is 1 (align_corners) is not determined at this input");
+}
+
+// x_original of output index o, the formula of support::original_coordinate in its order.
+template <class M, class T>
+T coordinate(const OpCall& c, const M& k, const Axis<T>& a, CoordMode mode, int64_t o) {
+  T x = k(static_cast<double>(o)), in = k(static_cast<double>(a.in)), half = k(0.5), one = k(1.0);
+  switch (mode) {
+    case CoordMode::HalfPixel: return (x + half) / a.scale - half;
+    case CoordMode::HalfPixelSymmetric: {
+      T adjustment = k(static_cast<double>(a.out)) / a.resized_length;
+      return in / k(2.0) * (one - adjustment) + (x + half) / a.scale - half;
+    }
+    case CoordMode::PytorchHalfPixel: return a.out > 1 ? (x + half) / a.scale - half : k(0.0);
+    case CoordMode::AlignCorners: return is_one(c, a.resized_length) ? k(0.0) : x * (in - one) / (a.resized_length - one);
+    case CoordMode::Asymmetric: return x / a.scale;
+    case CoordMode::TfHalfPixelForNN: return (x + half) / a.scale;
+    case CoordMode::TfCropAndResize:
+      if (a.out > 1) return a.roi_start * (in - one) + x * (a.roi_end - a.roi_start) * (in - one) / k(static_cast<double>(a.out - 1));
+      return half * (a.roi_start + a.roi_end) * (in - one);
+  }
+  return k(0.0);
+}
+
+// Upper bounds of sums, products and quotients of non-negative error terms, exact where a term is
+// 0 (so an exact weight keeps no error); a nonzero product or quotient that underflows stays above 0.
+inline double upz(double sum) { return sum == 0 ? 0 : up(sum); }
+inline double mulup(double a, double b) { return a == 0 || b == 0 ? 0 : up(a * b); }
+inline double divup(double a, double b) { return a == 0 ? 0 : up(a / b); }
+
+// ---- Weights over a box of computed coordinates ----
+
+// A quantity the weights are made of, as a function of the computed coordinate x̂ and scale ŝ of
+// each axis (parameter 2d and 2d + 1 of axis d), which lie in a box P (the pieces above): R
+// encloses the exact function over P, C its value at the box's centre c, G its gradient over P (by
+// parameter), and e bounds |computed − exact| anywhere in P, the computed value being what the
+// formula gives with every operation rounded to the type `f` (or any wider format; f null: exact
+// operations, e = 0). So the value an implementation computes at p ∈ P lies in
+// C + Σ_j G_j·(P_j − c_j), and in R, within ± e: a mean-value (centred) form, which keeps what the
+// weights of one output share (they move together with x̂: Σ w_i = 1) instead of enclosing each over
+// the whole box.
+//
+// The error bound of one operation: the exact result v of the computed operands differs from the
+// exact result of the exact operands by the propagated error ep (|a|·e_b + |b|·e_a + e_a·e_b for a
+// product, (|a|·e_b + |b|·e_a)/(|b|·(|b| − e_b)) for a quotient, e_a + e_b for a sum), and rounding
+// v to the type (any precision at least the type's) adds u·|v| + one smallest subnormal, nothing
+// where the result is exact (ep = 0 and the exact result a point the type holds).
+using Grad = std::vector<std::pair<int, Interval>>;  // by parameter, sorted
+
+struct EA {
+  Interval R, C;
+  Grad G;
+  double e = 0;
+  const FloatFormat* f = nullptr;
+
+  static EA constant(double v, const FloatFormat* f) {
+    double e = 0;
+    if (f) {  // a constant the type does not hold is held rounded
+      Interval r = f->round_out(Interval::point(v));
+      e = std::max(v - r.lo, r.hi - v);
+    }
+    return {Interval::point(v), Interval::point(v), {}, e, f};
+  }
+  static EA variable(Interval box, double centre, int id, const FloatFormat* f) {
+    return {box, Interval::point(centre), {{id, Interval::point(1)}}, 0, f};
+  }
+  static EA unbounded(const FloatFormat* f) { return {Interval::whole(), Interval::whole(), {}, std::numeric_limits<double>::infinity(), f}; }
+  bool exact_point() const { return R.lo == R.hi && e == 0; }
+};
+
+// ka·Ga + kb·Gb.
+Grad combine(const Grad& a, Interval ka, const Grad& b, Interval kb) {
+  Grad g;
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) g.push_back({a[i].first, ka * a[i].second}), ++i;
+    else if (i == a.size() || b[j].first < a[i].first) g.push_back({b[j].first, kb * b[j].second}), ++j;
+    else g.push_back({a[i].first, ka * a[i].second + kb * b[j].second}), ++i, ++j;
+  }
+  return g;
+}
+
+double err_of(const FloatFormat* f, Interval r, double ep) {
+  if (!f || (ep == 0 && r.lo == r.hi && std::isfinite(r.lo) && f->round_down(r.lo) == r.lo)) return ep;
+  double m = upz(magnitude(r) + ep);
+  return upz(upz(ep + mulup(f->unit_roundoff(), m)) + f->smallest_subnormal());
+}
+const FloatFormat* fmt(const EA& a, const EA& b) { return a.f ? a.f : b.f; }
+// Sanitizes an interval my own arithmetic made undefined (∞ − ∞ on unbounded enclosures): unbounded.
+Interval bounded(Interval i) { return i.has_nan() ? Interval::whole() : i; }
+
+EA operator+(const EA& a, const EA& b) {
+  Interval r = bounded(a.R + b.R);
+  return {r, bounded(a.C + b.C), combine(a.G, Interval::point(1), b.G, Interval::point(1)), err_of(fmt(a, b), r, upz(a.e + b.e)), fmt(a, b)};
+}
+EA operator-(const EA& a) { return {-a.R, -a.C, combine(a.G, Interval::point(-1), {}, {}), a.e, a.f}; }
+EA operator-(const EA& a, const EA& b) { return a + (-b); }
+EA operator*(const EA& a, const EA& b) {
+  Interval r = bounded(a.R * b.R);
+  double ep = upz(upz(mulup(magnitude(a.R), b.e) + mulup(magnitude(b.R), a.e)) + mulup(a.e, b.e));
+  return {r, bounded(a.C * b.C), combine(a.G, b.R, b.G, a.R), err_of(fmt(a, b), r, ep), fmt(a, b)};
+}
+EA operator/(const EA& a, const EA& b) {
+  double bmin = b.R.lo > 0 ? b.R.lo : b.R.hi < 0 ? -b.R.hi : 0;
+  if (!(bmin > b.e) || b.R.has_nan()) return EA::unbounded(fmt(a, b));
+  Interval r = bounded(a.R / b.R);
+  double ep = divup(upz(mulup(magnitude(a.R), b.e) + mulup(magnitude(b.R), a.e)), down(bmin * down(bmin - b.e)));
+  Interval inv = Interval::point(1) / b.R, q = bounded(a.R / (b.R * b.R));
+  return {r, bounded(a.C / b.C), combine(a.G, inv, b.G, -q), err_of(fmt(a, b), r, ep), fmt(a, b)};
+}
+// |a| and max(a, 0): exact, 1-Lipschitz (the error stays); at the kink the gradient takes both sides.
+Grad kinked(const Grad& g, Interval slope) { return combine(g, slope, {}, {}); }
+EA abs(const EA& a) {
+  if (a.R.lo >= 0) return a;
+  if (a.R.hi <= 0) return -a;
+  return {{0, magnitude(a.R)}, {a.C.lo >= 0 ? a.C.lo : a.C.hi <= 0 ? -a.C.hi : 0, magnitude(a.C)}, kinked(a.G, {-1, 1}), a.e, a.f};
+}
+EA max0(const EA& a) {
+  if (a.R.lo >= 0) return a;
+  if (a.R.hi <= 0) return {Interval::point(0), Interval::point(0), {}, a.e, a.f};
+  return {{0, a.R.hi}, {std::max(0.0, a.C.lo), std::max(0.0, a.C.hi)}, kinked(a.G, {0, 1}), a.e, a.f};
+}
+bool is_zero(const EA& a) { return a.R.lo == 0 && a.R.hi == 0 && a.e == 0; }
+
+struct EAMaker {
+  const FloatFormat* f = nullptr;
+  EA operator()(double v) const { return EA::constant(v, f); }
+};
+
+// The cubic convolution kernel W(d) (support::cubic_weight): on rationals, the branch of |d|; over a
+// box, the hull of the branches |d| may take, which is sound for the mean-value form because W is
+// continuous with a continuous derivative (both branches meet with value 0 and slope A at |d| = 1,
+// value and slope 0 at 2). The computed |d̂| may lie on another branch than the exact |d|: the error
+// is then the error of evaluating the branch of d̂ at d̂ plus |W(d̂) − W(d)| ≤ max|W'|·e_d.
+Q cubic_weight(const QMaker& k, Q d, const Q& A) {
+  d = abs(d);
+  if (d.cmp(1) <= 0) return ((A + k(2)) * d - (A + k(3))) * d * d + k(1);
+  if (d.cmp(2) < 0) return ((A * d - k(5) * A) * d + k(8) * A) * d - k(4) * A;
+  return k(0);
+}
+
+template <class T, class M>
+T keys_inner(const M& k, const T& d, const T& A) { return ((A + k(2)) * d - (A + k(3))) * d * d + k(1); }
+template <class T, class M>
+T keys_outer(const M& k, const T& d, const T& A) { return ((A * d - k(5) * A) * d + k(8) * A) * d - k(4) * A; }
+
+struct IMaker {  // exact interval constants
+  Interval operator()(double v) const { return Interval::point(v); }
+};
+
+// W over an interval of |d| (exact), and its derivative W'.
+Interval keys_range(Interval d, Interval A) {
+  std::optional<Interval> h;
+  auto join = [&](Interval v) { h = h ? hull(*h, v) : v; };
+  if (d.lo <= 1) join(keys_inner(IMaker{}, Interval{d.lo, std::min(d.hi, 1.0)}, A));
+  if (d.hi > 1 && d.lo < 2) join(keys_outer(IMaker{}, Interval{std::max(d.lo, 1.0), std::min(d.hi, 2.0)}, A));
+  if (d.hi >= 2) join(Interval::point(0));
+  return bounded(*h);
+}
+Interval keys_slope(Interval d, Interval A) {
+  IMaker k;
+  std::optional<Interval> h;
+  auto join = [&](Interval v) { h = h ? hull(*h, v) : v; };
+  if (d.lo <= 1) {  // 3(A + 2)d² − 2(A + 3)d
+    Interval x{d.lo, std::min(d.hi, 1.0)};
+    join(k(3) * (A + k(2)) * x * x - k(2) * (A + k(3)) * x);
+  }
+  if (d.hi > 1 && d.lo < 2) {  // 3A·d² − 10A·d + 8A
+    Interval x{std::max(d.lo, 1.0), std::min(d.hi, 2.0)};
+    join(k(3) * A * x * x - k(10) * A * x + k(8) * A);
+  }
+  if (d.hi >= 2) join(Interval::point(0));
+  return bounded(*h);
+}
+
+EA cubic_weight(const EAMaker& k, const EA& d0, const EA& A) {
+  EA D = abs(d0);
+  if (!std::isfinite(D.R.lo) || !std::isfinite(D.R.hi) || !std::isfinite(D.e)) return EA::unbounded(k.f);
+  Interval a = A.R;  // the exact coefficient
+  EA w{keys_range(D.R, a), keys_range(D.C, a), combine(D.G, keys_slope(D.R, a), {}, {}), 0, k.f};
+  // Where the computed |d̂| lies, and the error of evaluating W there.
+  Interval dc = D.e == 0 ? D.R : Interval{std::max(0.0, down(D.R.lo - D.e)), up(D.R.hi + D.e)};
+  double eval = 0;
+  auto branch = [&](Interval x, bool inner) {
+    EA arg{x, Interval::point(0.5 * x.lo + 0.5 * x.hi), {}, 0, k.f};
+    eval = std::max(eval, (inner ? keys_inner(k, arg, A) : keys_outer(k, arg, A)).e);
+  };
+  if (dc.lo <= 1) branch({dc.lo, std::min(dc.hi, 1.0)}, true);
+  if (dc.hi > 1 && dc.lo < 2) branch({std::max(dc.lo, 1.0), std::min(dc.hi, 2.0)}, false);
+  w.e = upz(eval + mulup(magnitude(keys_slope(dc, a)), D.e));
+  return w;
+}
+
+// The same weights as rounded intervals (RI): each operation's exact interval result rounded outward
+// to the type. Rounding is monotone, so an operation whose exact results over the operands' intervals
+// run between two values of the type stays between them, whatever the precision: tighter than the
+// additive error bound of EA where the intervals' ends are values of the type, looser where the
+// weights of one output move together. Both are sound; the output takes the intersection.
+RI abs(const RI& a) {
+  if (a.v.lo >= 0) return a;
+  if (a.v.hi <= 0) return {-a.v, a.f};
+  return {{0, std::max(-a.v.lo, a.v.hi)}, a.f};
+}
+RI max0(const RI& a) { return {{std::max(0.0, a.v.lo), std::max(0.0, a.v.hi)}, a.f}; }
+bool is_zero(const RI& a) { return a.v.lo == 0 && a.v.hi == 0; }
+RI cubic_weight(const RIMaker& k, const RI& d0, const RI& A) {
+  Interval D = abs(d0).v;
+  if (!std::isfinite(D.hi) || D.has_nan()) return {Interval::whole(), k.f};
+  std::optional<Interval> h;
+  auto join = [&](Interval v) { h = h ? hull(*h, v) : v; };
+  if (D.lo <= 1) join(keys_inner(k, RI{{D.lo, std::min(D.hi, 1.0)}, k.f}, A).v);
+  if (D.hi > 1 && D.lo < 2) join(keys_outer(k, RI{{std::max(D.lo, 1.0), std::min(D.hi, 2.0)}, k.f}, A).v);
+  if (D.hi >= 2) join(Interval::point(0));
+  return {bounded(*h), k.f};
+}
+
+// Both at once: the template code of the taps runs once.
+struct Both {
+  EA ea;
+  RI ri;
+};
+Both operator+(const Both& a, const Both& b) { return {a.ea + b.ea, a.ri + b.ri}; }
+Both operator-(const Both& a, const Both& b) { return {a.ea - b.ea, a.ri - b.ri}; }
+Both operator*(const Both& a, const Both& b) { return {a.ea * b.ea, a.ri * b.ri}; }
+Both operator/(const Both& a, const Both& b) { return {a.ea / b.ea, a.ri / b.ri}; }
+Both abs(const Both& a) { return {abs(a.ea), abs(a.ri)}; }
+Both max0(const Both& a) { return {max0(a.ea), max0(a.ri)}; }
+bool is_zero(const Both& a) { return is_zero(a.ea) && is_zero(a.ri); }
+struct BothMaker {
+  const FloatFormat* f = nullptr;
+  Both operator()(double v) const { return {EA::constant(v, f), RIMaker{f}(v)}; }
+};
+Both cubic_weight(const BothMaker& k, const Both& d, const Both& A) {
+  return {cubic_weight(EAMaker{k.f}, d.ea, A.ea), cubic_weight(RIMaker{k.f}, d.ri, A.ri)};
+}
+Both variable(Interval box, int id, const FloatFormat* f) { return {EA::variable(box, 0.5 * box.lo + 0.5 * box.hi, id, f), RI{box, f}}; }
+
+// A tap's weight as the output sum takes it: both forms.
+struct TapW {
+  EA ea;
+  Interval ri;
+};
+TapW weight_of(const Q& q) {
+  Interval i = q.enclose();
+  return {{i, i, {}, 0, nullptr}, i};
+}
+TapW weight_of(const Both& a) { return {a.ea, a.ri.v}; }
+
+using Taps = std::vector<std::pair<int64_t, TapW>>;
+
+// What the taps of one axis need besides the coordinate.
+template <class T>
+struct TapRule {
+  int64_t in = 0;
+  ResizeMode mode = ResizeMode::Linear;
+  bool antialias = false, exclude_outside = false;
+  T A, s;             // cubic_coeff_a; min(scale, 1) for antialias
+  int64_t first = 0;  // antialias: the first offset, floor(−support / s) + 1 (at most the reference's)
+};
+
+// The taps (support::axis_taps, linear and cubic) of coordinate x, whose floor is x0 (f = x − x0).
+// Antialias: the reference's base is ⌈x⌉ − 1 (x0, or x0 − 1 where x is an integer) and its taps
+// base + i for i in [first, 1 − first]; base x0 and i in [first − 1, 2 − first] hold both, and the
+// extra taps lie at |d| ≥ support, where the kernel is 0 (dropped where it is exactly 0).
+template <class M, class T>
+Taps interp_taps(const M& k, int64_t x0, const T& x, const T& f, const TapRule<T>& r) {
+  std::vector<std::pair<int64_t, T>> raw;
+  bool defined = true;
+  auto normalize = [&](const T& sum) {
+    if (is_zero(sum)) defined = false;  // 0/0: NaN weights
+    else
+      for (auto& [i, w] : raw) w = w / sum;
+  };
+  if (r.antialias) {
+    T sum = k(0.0);
+    for (int64_t i = r.first - 1; i <= 2 - r.first; ++i) {
+      T d = r.s * (k(static_cast<double>(x0 + i)) - x);
+      T w = r.mode == ResizeMode::Linear ? max0(k(1.0) - abs(d)) : cubic_weight(k, d, r.A);
+      sum = sum + w;
+      raw.push_back({x0 + i, w});
+    }
+    normalize(sum);
+  } else if (r.mode == ResizeMode::Linear) {
+    raw = {{x0, k(1.0) - f}, {x0 + 1, f}};
+  } else {
+    raw = {{x0 - 1, cubic_weight(k, f + k(1.0), r.A)},
+           {x0, cubic_weight(k, f, r.A)},
+           {x0 + 1, cubic_weight(k, k(1.0) - f, r.A)},
+           {x0 + 2, cubic_weight(k, k(2.0) - f, r.A)}};
+  }
+  if (r.exclude_outside && defined) {
+    T sum = k(0.0);
+    for (auto& [i, w] : raw) {
+      if (i < 0 || i >= r.in) w = k(0.0);
+      sum = sum + w;
+    }
+    normalize(sum);
+  }
+  Taps taps;
+  for (const auto& [i, w] : raw) {
+    if (defined && is_zero(w)) continue;
+    TapW v = defined ? weight_of(w) : TapW{{Interval::undefined(), Interval::undefined(), {}, 0, nullptr}, Interval::undefined()};
+    taps.push_back({std::clamp<int64_t>(i, 0, r.in - 1), v});
+  }
+  return taps;
+}
+
+// One way an output index along an axis may be computed: outside the crop, or these taps, whose
+// weights are functions of the axis' computed coordinate in box_x and scale in box_s (centres cx, cs).
+struct Alt {
+  bool outside = false;
+  Taps taps;
+  Interval box_x = Interval::point(0), box_s = Interval::point(0);
+  double cx = 0, cs = 0;
+};
+
+Taps one_tap(int64_t i) { return {{i, TapW{{Interval::point(1), Interval::point(1), {}, 0, nullptr}, Interval::point(1)}}}; }
+
+// The nearest index rule on a double (support::axis_taps).
+double nearest_of(double x, NearestRound rule, bool downsampling) {
+  switch (rule) {
+    case NearestRound::RoundPreferFloor: return std::ceil(x - 0.5);
+    case NearestRound::RoundPreferCeil: return std::floor(x + 0.5);
+    case NearestRound::Floor: return std::floor(x);
+    case NearestRound::Ceil: return std::ceil(x);
+    case NearestRound::Simple: return downsampling ? std::ceil(x) : std::floor(x);
+  }
+  return 0;
+}
+
+int64_t nearest_of(const Q& x, NearestRound rule, bool downsampling) {
+  Q half(0.5);
+  switch (rule) {
+    case NearestRound::RoundPreferFloor: return (x - half).ceil();
+    case NearestRound::RoundPreferCeil: return (x + half).floor();
+    case NearestRound::Floor: return x.floor();
+    case NearestRound::Ceil: return x.ceil();
+    case NearestRound::Simple: return downsampling ? x.ceil() : x.floor();
+  }
+  return 0;
+}
+
+constexpr double kMaxCoordinate = 1e15;  // beyond it the reference traps
+
+// The alternatives of output index o along an axis, from its exact coordinate: exactly one.
+std::vector<Alt> alternatives(const OpCall& c, const QMaker& k, const Axis<Q>& a, const TapRule<Q>& r, const Params& p, int64_t o) {
+  Q x = coordinate(c, k, a, p.coord, o);
+  if (p.coord == CoordMode::TfCropAndResize && (x.sign() < 0 || x.cmp(static_cast<double>(a.in - 1)) > 0)) return {Alt{true, {}}};
+  if (abs(x).cmp(kMaxCoordinate) > 0) c.ctx.fail("resize coordinate is not finite (check scales/roi)");
+  if (p.mode == ResizeMode::Nearest) {
+    int64_t i = nearest_of(x, p.nearest, a.scale.cmp(1) < 0);
+    return {Alt{false, one_tap(std::clamp<int64_t>(i, 0, a.in - 1))}};
+  }
+  int64_t x0 = x.floor();
+  return {Alt{false, interp_taps(k, x0, x, x - k(static_cast<double>(x0)), r)}};
+}
+
+constexpr int64_t kMaxPieces = 8;  // a coordinate interval over more integers is not enclosed
+
+// The alternatives of output index o along axis d, from the interval of its computed coordinate.
+std::vector<Alt> alternatives(const OpCall& c, const BothMaker& k, const Axis<RI>& a, const TapRule<Both>& r, const Params& p, int64_t o,
+                              int d) {
+  Interval x = coordinate(c, RIMaker{k.f}, a, p.coord, o).v;
+  std::vector<Alt> alts;
+  auto open = [&](const std::string& why) {
+    return Undetermined(resize_name(c) + ": the coordinate of output index " + std::to_string(o) + " is not determined closely enough at this input (" +
+                        why + ")");
+  };
+  if (x.has_nan()) throw open("undefined");
+  if (p.coord == CoordMode::TfCropAndResize) {
+    double last = static_cast<double>(a.in - 1);
+    if (x.lo < 0 || x.hi > last) alts.push_back(Alt{true, {}});
+    if (x.hi < 0 || x.lo > last) return alts;
+    x = {std::max(x.lo, 0.0), std::min(x.hi, last)};
+  }
+  if (!std::isfinite(x.lo) || !std::isfinite(x.hi) || std::fabs(x.lo) > kMaxCoordinate || std::fabs(x.hi) > kMaxCoordinate)
+    throw open("[" + std::to_string(x.lo) + ", " + std::to_string(x.hi) + "]");
+  if (p.mode == ResizeMode::Nearest) {
+    // The rule is nondecreasing in x: every index between its values at the ends. Upsample's rule
+    // (version 10) depends on whether the scale is below 1: both where that is open.
+    double lo = nearest_of(x.lo, p.nearest, a.scale.v.hi < 1), hi = nearest_of(x.hi, p.nearest, !(a.scale.v.lo >= 1));
+    int64_t first = std::clamp<int64_t>(static_cast<int64_t>(lo), 0, a.in - 1), last = std::clamp<int64_t>(static_cast<int64_t>(hi), 0, a.in - 1);
+    for (int64_t i = first; i <= last; ++i) alts.push_back(Alt{false, one_tap(i)});
+    return alts;
+  }
+  double f0 = std::floor(x.lo), f1 = std::floor(x.hi);
+  if (f1 - f0 >= kMaxPieces) throw open("it spans more than " + std::to_string(kMaxPieces) + " integers");
+  for (double k0 = f0; k0 <= f1; ++k0) {
+    Interval piece{std::max(x.lo, k0), std::min(x.hi, k0 + 1)};
+    Both xv = variable(piece, 2 * d, k.f);
+    Alt alt{false, interp_taps(k, static_cast<int64_t>(k0), xv, xv - k(k0), r), piece, r.s.ea.R, xv.ea.C.lo, r.s.ea.C.lo};
+    alts.push_back(std::move(alt));
+  }
+  return alts;
+}
+
+int64_t first_offset(const Q& s, double support, const OpCall&) { return (Q(-support) / s).floor() + 1; }
+int64_t first_offset(const Both& s, double support, const OpCall& c) {  // the smallest any ŝ in the box allows
+  Interval q = Interval::point(-support) / Interval::point(s.ea.R.lo);
+  if (!std::isfinite(q.lo) || q.lo < -1e6) throw Undetermined(resize_name(c) + ": the antialias window is not determined at this input");
+  return static_cast<int64_t>(std::floor(q.lo)) + 1;
+}
+
+using Geometry = std::vector<std::vector<std::vector<Alt>>>;  // per axis, per output index: the alternatives
+
+Geometry geometry(const OpCall& c, const Spec& s, const Params& p, const std::vector<int64_t>& out) {
+  QMaker k;
+  std::vector<Axis<Q>> axes = axes_of(k, s);
+  Geometry g(axes.size());
+  for (size_t d = 0; d < axes.size(); ++d) {
+    Axis<Q>& a = axes[d];
+    a.out = out[d];
+    if (a.out > 0 && a.in == 0) c.ctx.fail("cannot resize an empty axis to a non-empty one");
+    TapRule<Q> r{a.in, p.mode, p.antialias, p.exclude_outside, k(p.cubic_a), min(a.scale, k(1.0)), 0};
+    if (p.antialias) r.first = first_offset(r.s, p.mode == ResizeMode::Linear ? 1.0 : 2.0, c);
+    for (int64_t o = 0; o < a.out; ++o) g[d].push_back(alternatives(c, k, a, r, p, o));
+  }
+  return g;
+}
+
+Geometry geometry(const OpCall& c, const BothMaker& k, const Spec& s, const Params& p, const std::vector<int64_t>& out) {
+  std::vector<Axis<RI>> axes = axes_of(RIMaker{k.f}, s);
+  Geometry g(axes.size());
+  for (size_t d = 0; d < axes.size(); ++d) {
+    Axis<RI>& a = axes[d];
+    a.out = out[d];
+    if (a.out > 0 && a.in == 0) c.ctx.fail("cannot resize an empty axis to a non-empty one");
+    Interval sbox = min(a.scale, RIMaker{k.f}(1.0)).v;  // the computed min(scale, 1)
+    TapRule<Both> r{a.in, p.mode, p.antialias, p.exclude_outside, k(p.cubic_a), variable(sbox, 2 * static_cast<int>(d) + 1, k.f), 0};
+    if (p.antialias) r.first = first_offset(r.s, p.mode == ResizeMode::Linear ? 1.0 : 2.0, c);
+    for (int64_t o = 0; o < a.out; ++o) g[d].push_back(alternatives(c, k, a, r, p, o, static_cast<int>(d)));
+  }
+  return g;
+}
+
+// ---- The output elements ----
+
+// Calls f(alternative per axis) for each combination of the alternatives of output index idx.
+template <class F>
+void each_combination(const Geometry& g, const std::vector<int64_t>& idx, F f) {
+  size_t r = g.size();
+  std::vector<const Alt*> pick(r);
+  std::vector<size_t> choice(r, 0);
+  while (true) {
+    for (size_t d = 0; d < r; ++d) pick[d] = &g[d][static_cast<size_t>(idx[d])][choice[d]];
+    f(pick);
+    size_t d = r;
+    while (d > 0) {
+      --d;
+      if (++choice[d] < g[d][static_cast<size_t>(idx[d])].size()) break;
+      choice[d] = 0;
+      if (d == 0) return;
+    }
+    if (r == 0) return;
+  }
+}
+
+// Calls f(input offset, weight) for each tap of the Cartesian product of the picked taps, the
+// weight the product of the per-axis weights (in the order of the axes, as the reference takes
+// it), each product rounded to the type `f` (null: exact).
+template <class F>
+void each_tap(const std::vector<const Alt*>& pick, const std::vector<int64_t>& strides, const FloatFormat* type, F f) {
+  size_t r = pick.size();
+  std::vector<size_t> pos(r, 0);
+  while (true) {
+    int64_t off = 0;
+    EA w = EA::constant(1, type);
+    RI wr{Interval::point(1), type};
+    for (size_t d = 0; d < r; ++d) {
+      const TapW& t = pick[d]->taps[pos[d]].second;
+      off += pick[d]->taps[pos[d]].first * strides[d];
+      w = d == 0 ? EA{t.ea.R, t.ea.C, t.ea.G, t.ea.e, type} : w * t.ea;
+      wr = d == 0 ? RI{t.ri, type} : wr * RI{t.ri, type};
+    }
+    f(off, w, wr.v);
+    size_t d = r;
+    bool done = true;
+    while (d > 0) {
+      --d;
+      if (++pos[d] < pick[d]->taps.size()) {
+        done = false;
+        break;
+      }
+      pos[d] = 0;
+    }
+    if (done) return;
+  }
+}
+
+// Σ w_i·x_i where it is exact: every w_i and x_i a point, each product exact in double (and a value
+// of the type `f`, under the admissible semantics), and all of them multiples of one power of two 2^e
+// with Σ|w_i·x_i| < 2^(e+p), p the precision (53, or the type's): then every partial sum, in any
+// order, is a multiple of 2^e below 2^(e+p) in magnitude, a value of the type, so every summation
+// order computes the exact sum (the reference's, and an implementation's in the type). Simple
+// weights (0.5, 0.25, Keys' weights at quarter offsets) on small values are so.
+class ExactSum {
+ public:
+  explicit ExactSum(const FloatFormat* f) : f_(f) {}
+  void add(Interval w, Interval x) {
+    if (!ok_) return;
+    if (w.lo != w.hi || x.lo != x.hi || !std::isfinite(w.lo) || !std::isfinite(x.lo)) return fail();
+    double p = w.lo * x.lo;
+    if (!std::isfinite(p) || std::fma(w.lo, x.lo, -p) != 0 || (p == 0 && w.lo != 0 && x.lo != 0)) return fail();
+    if (f_ && (f_->round_down(p) != p || f_->round_up(p) != p)) return fail();
+    sum_ += p;
+    abs_ = up(abs_ + std::fabs(p));
+    if (p != 0) {
+      int ex = 0;
+      double fr = std::frexp(std::fabs(p), &ex);  // p = fr·2^ex, fr in [1/2, 1)
+      auto m = static_cast<uint64_t>(std::ldexp(fr, 53));
+      low_ = std::min(low_, ex - 53 + std::countr_zero(m));  // 2^low_ divides p
+    }
+  }
+  std::optional<double> result() const {
+    if (!ok_) return std::nullopt;
+    if (abs_ == 0) return 0.0;
+    int precision = f_ ? f_->precision : 53;
+    int min_low = f_ ? f_->min_exponent - f_->precision + 1 : -1074;  // the smallest subnormal's exponent
+    if (low_ < min_low || !(abs_ < std::ldexp(1.0, low_ + precision))) return std::nullopt;
+    return sum_;  // exact: the double sum's partial sums are the exact ones too
+  }
+
+ private:
+  void fail() { ok_ = false; }
+  const FloatFormat* f_;
+  bool ok_ = true;
+  double sum_ = 0, abs_ = 0;
+  int low_ = std::numeric_limits<int>::max();
+};
+
+// Σ a_i·b_i over intervals in midpoint-radius form, the midpoints' products summed by Dot2 (Ogita,
+// Rump and Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26(6), 2005, Proposition 5.5:
+// |res − Σ| ≤ u·|Σ| + γ_n²·Σ|m_a·m_b| without underflow, u = 2^-53), about one ulp of the result
+// where DotBound's a priori γ_n·Σ|terms| is n/2 ulps of the magnitudes; plus the radii
+// Σ |m_a|·r_b + r_a·(|m_b| + r_b), rounded up, and 4·2^-1074 a term for underflow.
+Interval accurate_dot(const std::vector<std::pair<Interval, Interval>>& terms) {
+  constexpr double u = 0x1p-53, eta = 0x1p-1074;
+  double p = 0, sigma = 0, abs_sum = 0, radius = 0;
+  for (const auto& [a, b] : terms) {
+    MidRad x = MidRad::of(a), y = MidRad::of(b);
+    if (!std::isfinite(x.r) || !std::isfinite(y.r)) return Interval::whole();
+    double h = x.m * y.m, r = std::fma(x.m, y.m, -h);  // TwoProduct
+    double s = p + h, z = s - p, q = (p - (s - z)) + (h - z);  // TwoSum
+    p = s;
+    sigma += q + r;
+    abs_sum = up(abs_sum + up(std::fabs(h) + std::fabs(r)));
+    radius = up(radius + up(up(std::fabs(x.m) * y.r) + up(x.r * up(std::fabs(y.m) + y.r))));
+  }
+  double res = p + sigma, n = static_cast<double>(terms.size());
+  double g = gamma(n, u);
+  if (!std::isfinite(res) || !std::isfinite(g) || !std::isfinite(abs_sum)) return Interval::whole();
+  double err = up(up(up(u * std::fabs(res)) + up(up(g * g) * abs_sum)) / down(1 - u));  // |Σ| ≤ |res| + err
+  double rad = up(up(up(err) + radius) + 4 * n * eta);
+  return {down(res - rad), up(res + rad)};
+}
+
+// Σ w_i·x_i for one combination of alternatives, the weights over the box of the picked pieces:
+// the exact sum lies in Σ C_i·x_i + Σ_j (Σ_i G_ij·x_i)·(P_j − c_j) (the mean-value form) and in
+// Σ R_i·x_i; the computed one adds Σ e_i·|x_i| (the weights' errors) and, under the admissible
+// semantics, the sum of the products in any order in the type, γ_(n+9)·Σ|ŵ_i·x_i| and one smallest
+// subnormal a term (as DotBound's TypeSum).
+template <class Get>
+Interval combination(const std::vector<const Alt*>& pick, const std::vector<int64_t>& strides, const FloatFormat* type, Get value) {
+  std::vector<std::pair<EA, Interval>> terms;
+  std::vector<std::pair<Interval, Interval>> ri_terms, centre_terms;
+  DotBound by_ri;  // the rounded intervals' enclosure
+  bool ri_point = true;
+  ExactSum exact{type};
+  each_tap(pick, strides, type, [&](int64_t off, const EA& w, Interval wr) {
+    Interval x = value(off);
+    terms.push_back({w, x});
+    by_ri.add(MidRad::of(wr), MidRad::of(x));
+    ri_terms.push_back({wr, x});
+    exact.add(w.exact_point() ? w.R : wr, x);
+    ri_point = ri_point && wr.lo == 1 && wr.hi == 1;
+  });
+  if (terms.size() == 1 && ((terms[0].first.exact_point() && terms[0].first.R.lo == 1) || ri_point)) return terms[0].second;  // moves the value
+  if (std::optional<double> e = exact.result()) return Interval::point(*e);
+  // In the type, the sum's rounding (TypeSum) dwarfs DotBound's own; exactly, Dot2 is tighter.
+  Interval y_ri = type ? by_ri.result(1, TypeSum::of(*type)) : accurate_dot(ri_terms);
+  auto meet = [&](Interval y) {  // both enclose the computed sum: their intersection does
+    if (y.has_nan() || y_ri.has_nan()) return y.has_nan() ? y_ri : y;
+    Interval m{std::max(y.lo, y_ri.lo), std::min(y.hi, y_ri.hi)};
+    return m.lo <= m.hi ? m : hull(y, y_ri);  // (disjoint only if one of them were unsound)
+  };
+  bool plain = !type;  // exact weights (the rationals' enclosures): the EA form adds nothing
+  for (const auto& [w, x] : terms) {  // an unbounded weight (a normalization my bounds cannot keep from 0)
+    if (!std::isfinite(w.R.lo) || !std::isfinite(w.R.hi) || !std::isfinite(w.e)) return w.R.has_nan() ? w.R : meet(Interval::whole());
+    plain = plain && w.G.empty() && w.e == 0;
+  }
+  if (plain) return y_ri;
+  Interval range = Interval::point(0);
+  double err = 0, mag = 0;
+  std::vector<Interval> slope(2 * pick.size(), Interval::point(0));  // Σ_i G_ij·x_i by parameter
+  for (const auto& [w, x] : terms) {
+    if (x.has_nan() || w.R.has_nan()) return Interval::undefined();  // an undefined input or 0/0
+    centre_terms.push_back({w.C, x});
+    range = bounded(range + w.R * x);
+    for (const auto& [j, g] : w.G) slope[static_cast<size_t>(j)] = bounded(slope[static_cast<size_t>(j)] + bounded(g * x));
+    err = upz(err + mulup(w.e, magnitude(x)));
+    mag = upz(mag + mulup(upz(magnitude(w.R) + w.e), magnitude(x)));
+  }
+  Interval y = accurate_dot(centre_terms);
+  for (size_t j = 0; j < slope.size(); ++j) {
+    if (slope[j].lo == 0 && slope[j].hi == 0) continue;
+    const Alt& a = *pick[j / 2];
+    Interval box = j % 2 == 0 ? a.box_x : a.box_s;
+    double c = j % 2 == 0 ? a.cx : a.cs;
+    y = bounded(y + slope[j] * (box - Interval::point(c)));
+  }
+  if (!y.has_nan()) y = {std::max(y.lo, range.lo), std::min(y.hi, range.hi)};
+  if (type) {
+    double n = static_cast<double>(terms.size());
+    err = upz(err + upz(mulup(gamma(n + 9, type->unit_roundoff()), mag) + mulup(n, type->smallest_subnormal())));
+  }
+  if (y.has_nan() || !std::isfinite(err)) return y.has_nan() ? y : meet(Interval::whole());
+  return meet(err == 0 ? y : Interval{down(y.lo - err), up(y.hi + err)});
+}
+
+// The hull over the combinations of the alternatives of output index idx; `extrapolated` where a
+// picked alternative is outside the crop.
+template <class Get>
+Interval element(const Geometry& g, const std::vector<int64_t>& idx, const std::vector<int64_t>& strides, const FloatFormat* type,
+                 Interval extrapolated, Get value) {
+  std::optional<Interval> h;
+  each_combination(g, idx, [&](const std::vector<const Alt*>& pick) {
+    bool outside = false, empty = false;
+    for (const Alt* a : pick) {
+      outside = outside || a->outside;
+      empty = empty || a->taps.empty();
+    }
+    Interval v = outside ? extrapolated : empty ? Interval::point(0) : combination(pick, strides, type, value);
+    h = h ? hull(*h, v) : v;
+  });
+  return h ? *h : Interval::whole();
+}
+
+std::vector<Bounds> resize(const OpCall& c) {
+  const Bounds& xb = c.input(0);
+  Params p = params_of(c);
+  Spec s = spec_of(c, p);
+  bool admissible = c.semantics == Semantics::Admissible;
+  // The output lengths: exact (rationals where the scales and roi are points, else exact intervals).
+  std::vector<int64_t> out = s.points ? lengths(c, QMaker{}, s, p) : lengths(c, RIMaker{}, s, p);
+  Shape out_shape(out.begin(), out.end());
+  shape_size(out_shape);
+  // The type the admissible implementation computes in: X's, float for an integer X.
+  FloatFormat type = float_format(is_float(xb.type) ? xb.type : DType::Float);
+  const FloatFormat* rounding = admissible ? &type : nullptr;
+  Geometry g = s.points && !admissible ? geometry(c, s, p, out) : geometry(c, BothMaker{rounding}, s, p, out);
+  std::vector<int64_t> strides = support::strides_of(xb.lo.shape());
+
+  if (!xb.exact()) {
+    Bounds y = float_bounds(xb.type, out_shape);
+    // extrapolation_value rounded outward to X's type: as the type holds it.
+    Interval extrapolated = float_format(xb.type).round_out(Interval::point(p.extrapolation));
+    auto value = [&](int64_t off) { return at(xb, off); };
+    support::for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {
+      set(y, lin, element(g, idx, strides, rounding, extrapolated, value));
+    });
+    return {y};
+  }
+
+  // X of an exact type: nearest mode moves its values, which the alternatives must agree on; the
+  // interpolating modes round the interpolated value half to even (saturating), kept where the
+  // bounds decide it.
+  const Tensor& x = xb.lo;
+  Tensor y(x.dtype(), out_shape);
+  auto undecided = [&](int64_t lin) {
+    return Undetermined(resize_name(c) + ": element " + std::to_string(lin) + " of its " + std::string(dtype_name(x.dtype())) +
+                        " output is not determined at this input: its coordinate's enclosure leaves more than one value");
+  };
+  if (p.mode == ResizeMode::Nearest) {
+    visit_dtype(x.dtype(), [&]<class T>() {
+      const T* px = x.data<T>();
+      T* py = y.data<T>();
+      T extrapolated{};
+      if constexpr (std::is_same_v<T, bool>) extrapolated = p.extrapolation != 0;
+      else if constexpr (std::is_integral_v<T>) extrapolated = support::saturating_cast<T>(std::trunc(p.extrapolation));
+      support::for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {
+        std::optional<T> v;
+        each_combination(g, idx, [&](const std::vector<const Alt*>& pick) {
+          bool outside = false;
+          int64_t off = 0;
+          for (size_t d = 0; d < pick.size(); ++d) {
+            outside = outside || pick[d]->outside;
+            if (!pick[d]->outside) off += pick[d]->taps[0].first * strides[d];
+          }
+          T e = outside ? extrapolated : px[off];
+          if (v && !(*v == e)) throw undecided(lin);
+          v = e;
+        });
+        py[lin] = *v;
+      });
+    });
+    return {Bounds::of(y)};
+  }
+  auto value = [&](int64_t off) {
+    double v = x.as_double(off);
+    return std::fabs(v) < 0x1p53 ? Interval::point(v) : Interval{down(v), up(v)};
+  };
+  Interval extrapolated = Interval::point(p.extrapolation);
+  support::visit_real(c.ctx, x.dtype(), [&]<class T>() {
+    if constexpr (std::is_integral_v<T>) {
+      T* py = y.data<T>();
+      support::for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {
+        Interval v = element(g, idx, strides, rounding, extrapolated, value);
+        T lo = support::saturating_cast<T>(round_half_even(v.lo)), hi = support::saturating_cast<T>(round_half_even(v.hi));
+        if (lo != hi || v.has_nan()) throw undecided(lin);
+        py[lin] = lo;
+      });
+    }
+  });
+  return {Bounds::of(y)};
+}
+
+}  // namespace
+
+void register_resize() { register_enclosure("Resize", {10, 11, 13, 18, 19}, resize, Allowance::own()); }
+
+}  // namespace sonnx::enclose
