@@ -190,49 +190,8 @@ struct RIMaker {
 
 // ---- The operator's description, as the reference reads it ----
 
-struct Params {
-  ResizeMode mode = ResizeMode::Nearest;
-  CoordMode coord = CoordMode::Asymmetric;
-  NearestRound nearest = NearestRound::Simple;
-  double cubic_a = -0.75;
-  bool exclude_outside = false;
-  double extrapolation = 0.0;
-  bool antialias = false;
-};
-
-Params params_of(const OpCall& c) {
-  const OpContext& ctx = c.ctx;
-  Params p;
-  std::string mode = ctx.attr_string("mode", "nearest");
-  if (mode == "nearest") p.mode = ResizeMode::Nearest;
-  else if (mode == "linear") p.mode = ResizeMode::Linear;
-  else if (mode == "cubic" && c.version >= 11) p.mode = ResizeMode::Cubic;
-  else ctx.fail("mode '" + mode + "' is not supported");
-  if (c.version < 11) return p;  // asymmetric, Upsample's nearest rule
-  std::string ctm = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
-  if (ctm == "half_pixel") p.coord = CoordMode::HalfPixel;
-  else if (ctm == "half_pixel_symmetric" && c.version >= 19) p.coord = CoordMode::HalfPixelSymmetric;
-  else if (ctm == "pytorch_half_pixel") p.coord = CoordMode::PytorchHalfPixel;
-  else if (ctm == "align_corners") p.coord = CoordMode::AlignCorners;
-  else if (ctm == "asymmetric") p.coord = CoordMode::Asymmetric;
-  else if (ctm == "tf_half_pixel_for_nn") p.coord = CoordMode::TfHalfPixelForNN;
-  else if (ctm == "tf_crop_and_resize") p.coord = CoordMode::TfCropAndResize;
-  else ctx.fail("coordinate_transformation_mode '" + ctm + "' is not supported");
-  std::string nm = ctx.attr_string("nearest_mode", "round_prefer_floor");
-  if (nm == "round_prefer_floor") p.nearest = NearestRound::RoundPreferFloor;
-  else if (nm == "round_prefer_ceil") p.nearest = NearestRound::RoundPreferCeil;
-  else if (nm == "floor") p.nearest = NearestRound::Floor;
-  else if (nm == "ceil") p.nearest = NearestRound::Ceil;
-  else ctx.fail("nearest_mode '" + nm + "' is not supported");
-  p.cubic_a = ctx.attr_float("cubic_coeff_a", -0.75f);
-  p.exclude_outside = ctx.attr_int("exclude_outside", 0) != 0;
-  p.extrapolation = ctx.attr_float("extrapolation_value", 0.0f);
-  if (c.version >= 18 && ctx.attr_int("antialias", 0) != 0) {
-    if (p.mode == ResizeMode::Nearest) ctx.fail("antialias applies to the linear and cubic modes only");
-    p.antialias = true;
-  }
-  return p;
-}
+// The attributes, as the reference reads them.
+using Params = support::ResizeParams;
 
 // How one axis gets its output length and scale.
 enum class From { Keep, Scale, Size, Aspect };
@@ -1081,7 +1040,7 @@ Interval element(const Geometry& g, const std::vector<int64_t>& idx, const std::
 
 std::vector<Bounds> resize(const OpCall& c) {
   const Bounds& xb = c.input(0);
-  Params p = params_of(c);
+  Params p = support::resize_params(c.ctx);
   Spec s = spec_of(c, p);
   bool admissible = c.semantics == Semantics::Admissible;
   // The output lengths: exact (rationals where the scales and roi are points, else exact intervals).

@@ -39,6 +39,10 @@ struct ResizeParams {
   bool antialias = false;  // Resize-18: linear/cubic filters stretched by 1/scale when downsampling
 };
 
+// Resize's attributes at the node's version (resample.cpp): version 10 has nearest and linear on
+// asymmetric coordinates with the Simple rule; from 11 every mode and coordinate transformation.
+ResizeParams resize_params(const OpContext& ctx);
+
 // Per-axis description of the resampling.
 struct ResizeAxis {
   int64_t in = 0, out = 0;
