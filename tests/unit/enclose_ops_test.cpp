@@ -52,20 +52,6 @@ double float_steps_up(double r, int steps) {
   return f;
 }
 
-// A model of `nodes` over the inputs in `feed` (untyped graph inputs), with the given outputs.
-OneNodeModel graph_model(int64_t opset, const std::vector<onnx::NodeProto>& nodes, NamedValues feed, const std::vector<std::string>& outputs) {
-  std::vector<onnx::ValueInfoProto> ins, outs;
-  for (const auto& [name, v] : feed) ins.push_back(sonnx::testing::vi(name));
-  for (const auto& name : outputs) outs.push_back(sonnx::testing::vi(name));
-  return {model_of(sonnx::testing::graph("g", nodes, ins, outs), opset), std::move(feed)};
-}
-
-onnx::NodeProto named_node(const std::string& op, const std::vector<std::string>& in, const std::string& out, const Attrs& attrs = {}) {
-  onnx::NodeProto n = sonnx::testing::node(op, in, {out}, attrs);
-  n.set_name(out + "_node");
-  return n;
-}
-
 // e^y in place, y a double.
 void pow_double(mpfr_ptr e, double y) {
   Exact p(y, 300);

@@ -92,20 +92,6 @@ double ulps_of(Interval i, double m) { return m == 0 ? (i.hi == i.lo ? 0 : INFIN
 // The width of i in float ulps of m.
 double float_ulps_of(Interval i, double m) { return m == 0 ? (i.hi == i.lo ? 0 : INFINITY) : (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(m) - 23); }
 
-// A model of `nodes` over the inputs in `feed`, with the given outputs.
-OneNodeModel graph_model(int64_t opset, const std::vector<onnx::NodeProto>& nodes, NamedValues feed, const std::vector<std::string>& outputs) {
-  std::vector<onnx::ValueInfoProto> ins, outs;
-  for (const auto& [name, v] : feed) ins.push_back(sonnx::testing::vi(name));
-  for (const auto& name : outputs) outs.push_back(sonnx::testing::vi(name));
-  return {model_of(sonnx::testing::graph("g", nodes, ins, outs), opset), std::move(feed)};
-}
-
-onnx::NodeProto named_node(const std::string& op, const std::vector<std::string>& in, const std::string& out, const Attrs& attrs = {}) {
-  onnx::NodeProto n = sonnx::testing::node(op, in, {out}, attrs);
-  n.set_name(out + "_node");
-  return n;
-}
-
 template <class F>
 std::string undetermined_message(F f) {
   try {

@@ -89,4 +89,21 @@ inline Tensor reference_output(const OneNodeModel& m, size_t k = 0) {
 // Element i of float bounds.
 inline Interval bound_at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }
 
+// A model of `nodes` over the inputs in `feed` (untyped graph inputs), with the given outputs.
+inline OneNodeModel graph_model(int64_t opset, const std::vector<onnx::NodeProto>& nodes, NamedValues feed,
+                                const std::vector<std::string>& outputs) {
+  std::vector<onnx::ValueInfoProto> ins, outs;
+  for (const auto& [name, v] : feed) ins.push_back(sonnx::testing::vi(name));
+  for (const auto& name : outputs) outs.push_back(sonnx::testing::vi(name));
+  return {model_of(sonnx::testing::graph("g", nodes, ins, outs), opset), std::move(feed)};
+}
+
+// A node named after its one output (`OUT_node`).
+inline onnx::NodeProto named_node(const std::string& op, const std::vector<std::string>& in, const std::string& out,
+                                  const std::vector<onnx::AttributeProto>& attrs = {}) {
+  onnx::NodeProto n = sonnx::testing::node(op, in, {out}, attrs);
+  n.set_name(out + "_node");
+  return n;
+}
+
 }  // namespace sonnx::enclose
