@@ -906,8 +906,8 @@ class ExactSum {
     if (!std::isfinite(p) || std::fma(w.lo, x.lo, -p) != 0 || (p == 0 && w.lo != 0 && x.lo != 0)) return fail();
     if (f_ && (f_->round_down(p) != p || f_->round_up(p) != p)) return fail();
     sum_ += p;
-    abs_ = up(abs_ + std::fabs(p));
-    if (p != 0) {
+    if (p != 0) {  // a zero product adds nothing (and up(0) would make abs_ nonzero with no low_)
+      abs_ = up(abs_ + std::fabs(p));
       int ex = 0;
       double fr = std::frexp(std::fabs(p), &ex);  // p = fr·2^ex, fr in [1/2, 1)
       auto m = static_cast<uint64_t>(std::ldexp(fr, 53));
