@@ -96,6 +96,8 @@ RunReport run_conformance(const std::vector<TestCase>& tests, const RunOptions& 
   std::vector<const TestCase*> shard = select_tests(tests, options.filter, options.shard);
   catalogue::all();  // parsed once here, before the forks: otherwise every test's child parses it again
 
+  // The tests run one after another in a child process (a crash or hang is that test's result).
+  IsolatedWorker worker([&](size_t i) { return test_json(run_one(*shard[i], options)).dump(); });
   size_t done = 0;
   for (const TestCase* t : shard) {
     TestResult r;
@@ -104,7 +106,7 @@ RunReport run_conformance(const std::vector<TestCase>& tests, const RunOptions& 
       r.status = "skipped";
       r.message = s->reason;
     } else if (options.isolate) {
-      IsolatedResult iso = run_isolated([&] { return test_json(run_one(*t, options)).dump(); }, options.timeout_seconds);
+      IsolatedResult iso = worker.run(done, options.timeout_seconds);
       if (iso.status == IsolatedResult::Status::Ok) {
         try {
           r = test_from_json(nlohmann::json::parse(iso.output));

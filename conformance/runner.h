@@ -1,6 +1,6 @@
 // The conformance runner: prepares each test's model (load, check, infer types), runs its data
 // sets with one executor, compares with the expected outputs, and never lets one test stop the
-// run (each runs in a forked child by default).
+// run (the tests run in a child process by default, a new one after a crash or a hang).
 #pragma once
 #include <map>
 #include <string>
@@ -46,7 +46,7 @@ struct RunOptions {
   std::vector<ToleranceEntry> tolerances;
   std::string filter;            // regex on test names; empty = all
   Shard shard;
-  bool isolate = true;           // fork per test
+  bool isolate = true;           // run the tests in a child process (IsolatedWorker)
   double timeout_seconds = 120;  // per test, when isolated
   bool progress = false;         // progress line on stderr
   bool prefer_function_bodies = false;  // expand function bodies instead of calling kernels (set_prefer_function_bodies)

@@ -147,17 +147,25 @@ for file in "$@"; do
         first=0
         continue
       fi
-      # retry the obligations not yet Valid: select them by goal and line
-      # (obligations without a line: the whole goal)
+      # retry the obligations not yet Valid, in two runs of why3 (each costs a second
+      # of parsing): the goals with an obligation that has no line, whole; the others
+      # selected by goal and line. why3 applies every -g to every -G: an obligation of
+      # one goal at another's line is proved again, which costs little and changes
+      # nothing (only obligations not yet Valid take a new verdict).
       awk -F "$TAB" '$4 != "Valid" {print $2 "\t" $3}' "$final" | sort -u >"$work/todo"
       [ -s "$work/todo" ] || break
-      for g in $(cut -f1 "$work/todo" | sort -u); do
-        sel="-G $g"
-        if ! awk -F "$TAB" -v g="$g" '$1 == g && $2 == "-" {f=1} END{exit !f}' "$work/todo"; then
-          for l in $(awk -F "$TAB" -v g="$g" '$1 == g {print $2}' "$work/todo"); do
-            sel="$sel -g :$l"
-          done
-        fi
+      whole=$(awk -F "$TAB" '$2 == "-" {print $1}' "$work/todo" | sort -u)
+      by_line=$(awk -F "$TAB" 'NR == FNR { if ($2 == "-") w[$1] = 1; next } !($1 in w) {print}' \
+        "$work/todo" "$work/todo")
+      sels=""
+      [ -z "$whole" ] || sels="$(for g in $whole; do printf ' -G %s' "$g"; done)"
+      lined=""
+      if [ -n "$by_line" ]; then
+        lined="$(echo "$by_line" | cut -f1 | sort -u | while read -r g; do printf ' -G %s' "$g"; done)"
+        lined="$lined$(echo "$by_line" | cut -f2 | sort -u | while read -r l; do printf ' -g :%s' "$l"; done)"
+      fi
+      for sel in "$sels" "$lined"; do
+        [ -n "$sel" ] || continue
         # shellcheck disable=SC2086
         run_prove "$work/run" "$prover" "$secs" "$steps" "$file" -T "$m" $sel || exit 2
         awk -F "$TAB" -v p="$prover" 'BEGIN{OFS="\t"}

@@ -100,8 +100,21 @@ def rule_test(rule):
 
 
 def ctest_names(build):
-    out = subprocess.run(["ctest", "-N", "--test-dir", build], capture_output=True, text=True, check=True).stdout
-    return set(re.findall(r"Test +#\d+: (\S+)", out))
+    """The build's ctest tests, and every GoogleTest TEST ("Suite.Test") of a binary that ctest runs
+    a suite at a time (cmake/GTestSuites.cmake)."""
+    out = subprocess.run(["ctest", "--show-only=json-v1", "--test-dir", build], capture_output=True, text=True, check=True).stdout
+    names, binaries = set(), set()
+    for t in json.loads(out)["tests"]:
+        names.add(t["name"])
+        command = t.get("command", [])
+        if any(arg.startswith("--gtest_filter=") for arg in command[1:]): binaries.add(command[0])
+    for exe in sorted(binaries):
+        listing = subprocess.run([exe, "--gtest_list_tests"], capture_output=True, text=True, check=True).stdout
+        suite = None
+        for line in listing.splitlines():
+            if re.match(r"^[A-Za-z_][\w/]*\.", line): suite = line.split(".")[0]
+            elif line.startswith("  ") and suite: names.add(f"{suite}.{line.split()[0]}")
+    return names
 
 
 def main():

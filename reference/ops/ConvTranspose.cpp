@@ -31,7 +31,10 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
     ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(w.shape()));
   std::vector<int64_t> strides = per_axis_attr(ctx, "strides", r, 1, 1);
   std::vector<int64_t> dilations = per_axis_attr(ctx, "dilations", r, 1, 1);
-  auto [out, pad_begin] = transposed_geometry(ctx, in, kernel, strides, dilations);
+  // Not a structured binding: clang 14 cannot capture one in the lambda below.
+  TransposedGeometry geometry = transposed_geometry(ctx, in, kernel, strides, dilations);
+  const std::vector<int64_t>& out = geometry.out;
+  const std::vector<int64_t>& pad_begin = geometry.pad_begin;
 
   std::vector<double> bias(static_cast<size_t>(M), 0.0);
   if (ctx.has_input(2)) {
