@@ -30,6 +30,7 @@ std::string materialize(GenContext& c, const Operand& o, const Solution& s);
 std::vector<z3::expr> broadcast(GenContext& c, OpPlan& p, const std::vector<z3::expr>& a, const std::vector<z3::expr>& b);
 
 // Tensor predicates.
+inline const TVar& tv(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)]; }  // tensor variable t
 inline bool is_float(const TVar& t) { return t.is_float(); }
 inline bool is_bool(const TVar& t) { return t.elem == onnx::TensorProto::BOOL; }
 

@@ -5,7 +5,6 @@
 namespace sonnx::fuzz {
 namespace {
 
-const TVar& tv(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)]; }
 
 void declare(onnx::ValueInfoProto& vi, const std::string& name, int32_t elem, const std::vector<int64_t>& shape) {
   vi.set_name(name);

@@ -9,7 +9,6 @@
 namespace sonnx::fuzz {
 namespace {
 
-const TVar& tv(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)]; }
 
 bool spatial(const TVar& t) { return is_float(t) && (t.rank() == 3 || t.rank() == 4); }
 

@@ -9,7 +9,6 @@
 namespace sonnx::fuzz {
 namespace {
 
-const TVar& tv(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)]; }
 
 const char* const kReductions[] = {"none", "add", "mul", "max", "min"};
 

@@ -9,7 +9,6 @@ namespace sonnx::fuzz {
 namespace {
 
 std::string name_of(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)].name; }
-const TVar& tv(GenContext& c, int t) { return c.tensors[static_cast<size_t>(t)]; }
 
 bool plan_reshape(GenContext& c, OpPlan& p) {
   int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });

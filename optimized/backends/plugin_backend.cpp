@@ -74,7 +74,7 @@ void describe(NodeDescs& out, const Node& n, int64_t opset, const std::vector<DT
   out.nodes.push_back(d);
 }
 
-std::map<std::string, DType> declared_types(const Graph& g) {
+std::map<std::string, DType> declared_element_types(const Graph& g) {
   std::map<std::string, DType> t;
   for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
     for (const auto& vi : *list)
@@ -86,7 +86,7 @@ std::map<std::string, DType> declared_types(const Graph& g) {
 class PluginStep : public CompiledStep {
  public:
   PluginStep(std::shared_ptr<Library> lib, const Model& m) : lib_(std::move(lib)), model_(m) {
-    auto types = declared_types(model_.graph);
+    auto types = declared_element_types(model_.graph);
     auto type_of = [&](const std::string& name) {
       auto it = types.find(name);
       return it == types.end() ? DType::Undefined : it->second;
