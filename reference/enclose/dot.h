@@ -21,6 +21,7 @@ struct MidRad {
     return {m, up(std::max(x.hi - m, m - x.lo))};
   }
 };
+constexpr MidRad kOne{1, 0};  // the weight of each term of a sum or an average
 
 // What a sum in the element type may add under the admissible semantics: any summation order,
 // each product and sum rounded to the type (unit roundoff `unit`), underflow up to `tiny` a term;

@@ -109,11 +109,39 @@ std::vector<Bounds> hard_swish_op(const OpCall& c) {
 
 // ---- Pow: a float base, a float or (from version 12) integer exponent ----
 
+// An integer base (int32 or int64) and a float exponent: x^y in real arithmetic (within
+// kElementaryUlps of the exponent's type under the admissible semantics), converted toward zero
+// and saturating into X's type, as the reference converts pow(double, double). Determined where
+// the whole enclosure converts to one integer; Undetermined where it does not (an exact integer
+// power under the admissible semantics: a power just below it converts to one less) or where x^y
+// is no real number (a negative base, a non-integer exponent: the reference's NaN → 0).
+template <class T>
+Bounds integer_base_pow(const OpCall& c, const Bounds& x, const Bounds& y) {
+  Shape shape = support::broadcast_shapes(c.ctx, x.lo.shape(), y.lo.shape());
+  auto ix = support::broadcast_index_map(x.lo.shape(), shape), iy = support::broadcast_index_map(y.lo.shape(), shape);
+  std::optional<FloatFormat> admissible;
+  if (c.semantics == Semantics::Admissible) admissible = float_format(y.type);
+  Tensor out(x.type, shape);
+  T* po = out.data<T>();
+  for (int64_t i = 0; i < out.size(); ++i) {
+    Interval r = pow(element(x, ix[static_cast<size_t>(i)]), element(y, iy[static_cast<size_t>(i)]));
+    if (admissible) r = widen_ulps(r, kElementaryUlps, *admissible);
+    T lo = support::saturating_cast<T>(r.lo), hi = support::saturating_cast<T>(r.hi);
+    if (r.has_nan() || lo != hi)
+      throw Undetermined(c.node.label() + ": element " + std::to_string(i) + " of its integer output is not determined at this input: x^y lies in [" +
+                         std::to_string(r.lo) + ", " + std::to_string(r.hi) + "]");
+    po[i] = lo;
+  }
+  return Bounds::of(out);
+}
+
 std::vector<Bounds> pow_op(const OpCall& c) {
   const Bounds &x = c.input(0), &y = c.input(1);
   if (x.exact()) {  // an integer base: exact with an integer exponent, through the reference
     if (y.exact()) return lift_exact(c);
-    throw Unsupported("no enclosure for Pow-" + std::to_string(c.version) + " with an integer base and a float exponent");
+    if (x.type == DType::Int32) return {integer_base_pow<int32_t>(c, x, y)};
+    if (x.type == DType::Int64) return {integer_base_pow<int64_t>(c, x, y)};
+    throw Trap(c.node.label() + ": X has element type " + std::string(dtype_name(x.type)));
   }
   if (c.version < 12 && x.type != y.type) throw Trap(c.node.label() + ": X and Y have different element types");
   return broadcast_binary(c, x, y, [](Interval a, Interval b) { return pow(a, b); });

@@ -4,7 +4,9 @@
 // an operator is nondecreasing in each float input and exact on float64, so running it once on
 // every lower bound and once on every upper bound encloses its result: f(lo) ≤ f(x) ≤ f(hi)
 // elementwise for every x in [lo, hi].
-#include "enclose_ops.h"
+#include "enclose_sums.h"
+#include "reference/ops/support/indexing.h"
+#include "reference/ops/support/shape.h"
 #include "reference/model/errors.h"
 
 namespace sonnx::enclose {
@@ -52,12 +54,21 @@ Bounds float_result(DType type, Tensor l, Tensor h) {
   return b;
 }
 
+bool points(const Bounds& b) {
+  if (b.exact()) return true;
+  for (int64_t i = 0; i < b.lo.size(); ++i)
+    if (!(at(b, i).lo == at(b, i).hi)) return false;
+  return true;
+}
+
 std::vector<Bounds> lift_monotone(const OpCall& c) {
   DType type = DType::Undefined;  // the float type of the values it moves: its first float input's
   for (const Bounds* b : c.in)
     if (b && !b->exact() && type == DType::Undefined) type = b->type;
-  if (c.node.op_type == "MaxPool" && c.node.outputs.size() > 1 && !c.node.outputs[1].empty())
-    throw Unsupported("no enclosure for MaxPool-" + std::to_string(c.version) + " with Indices (they depend on the order of the values)");
+  // MaxPool's Indices name the largest element of each window: a point input decides them (both
+  // runs are the same run); wider bounds would need each window's runners-up below its maximum.
+  if (c.node.op_type == "MaxPool" && c.node.outputs.size() > 1 && !c.node.outputs[1].empty() && !points(c.input(0)))
+    throw Undetermined(c.node.label() + ": its Indices are not determined at this input: X is not known exactly");
   std::vector<Value> lo = run_on_bounds(c, false), hi = run_on_bounds(c, true);
   std::vector<Bounds> out;
   for (size_t k = 0; k < lo.size(); ++k) {
@@ -70,12 +81,13 @@ std::vector<Bounds> lift_monotone(const OpCall& c) {
 
 // ---- Cast and CastLike ----
 
-std::string op_name(const OpCall& c) { return c.node.op_type + "-" + std::to_string(c.version); }
 
-// Cast (or CastLike) of a float tensor: rounding to nearest into float16, bfloat16, float or
-// double, truncation toward zero (saturating) into an integer type, each nondecreasing, so the
-// casts of the lower and the upper bound enclose it. Not into bool (≠ 0 is not monotone), the
-// small types (int4 keeps the low bits of the rounded value; float8 has no format here) or
+// Cast (or CastLike) of a float tensor: rounding to nearest into a float type (float8 and float4
+// included, saturating or not), truncation toward zero (saturating) into an integer type, each
+// nondecreasing, so the casts of the lower and the upper bound enclose it. Into int4, uint4, int2
+// and uint2 a float is rounded to the nearest integer, whose low bits are kept: determined where
+// both bounds round to the same integer. Into float8e8m0 a negative value is undefined behaviour
+// (Operators.md): undefined where a bound is negative. Not into bool (≠ 0 is not monotone) or
 // strings. The Bounds carry the target type; a bound the cast rounds to ±∞ stays there (the cast's
 // value, an extended real).
 std::vector<Bounds> cast(const OpCall& c) {
@@ -85,25 +97,98 @@ std::vector<Bounds> cast(const OpCall& c) {
   if (c.input(0).exact()) return {Bounds::of(tensor_of(c, run_reference(c, lo)[0]))};
   Tensor l = tensor_of(c, run_reference(c, lo)[0]), h = tensor_of(c, run_reference(c, hi)[0]);
   DType to = l.dtype();
-  if (is_integer(to)) return {determined(c, 0, l, h)};
-  if (!is_float(to))
-    throw Unsupported("no enclosure for " + op_name(c) + " of " + std::string(dtype_name(c.input(0).type)) + " to " +
+  const Bounds& x = c.input(0);
+  if (is_small_int(to))
+    for (int64_t i = 0; i < x.lo.size(); ++i) {
+      Interval v = at(x, i);
+      if (!std::isfinite(v.lo) || !std::isfinite(v.hi) || std::nearbyint(v.lo) != std::nearbyint(v.hi))
+        throw Undetermined(c.node.label() + ": element " + std::to_string(i) + " of its " + std::string(dtype_name(to)) +
+                           " output is not determined at this input: its enclosure rounds to more than one integer");
+    }
+  if (is_integer(to) || is_small_int(to)) return {determined(c, 0, l, h)};
+  if (!is_float(to) && !is_small_float(to))
+    throw Unsupported("no enclosure for " + op_name(c) + " of " + std::string(dtype_name(x.type)) + " to " +
                       std::string(dtype_name(to)));
   Bounds b = float_bounds(to, l.shape());
   for (int64_t i = 0; i < l.size(); ++i) {
     Interval v{l.as_double(i), h.as_double(i)};
-    set(b, i, v.has_nan() ? Interval::undefined() : v);
+    bool negative_e8m0 = to == DType::Float8E8M0 && !(at(x, i).lo >= 0);
+    set(b, i, v.has_nan() || negative_e8m0 ? Interval::undefined() : v);
   }
   return {b};
 }
 
 // ---- ScatterND ----
 
+// Where each update lands: the flat data offset of update element t·slice + i is base[t] + i. The
+// reference has checked the shapes and the indices (run on the bounds first).
+std::vector<int64_t> scatter_bases(const OpCall& c, const Shape& data_shape, int64_t& slice) {
+  const Tensor& indices = c.input(1).lo;
+  int64_t k = indices.shape().back();
+  std::vector<int64_t> idx = support::int_values(c.ctx, indices, "indices");
+  int64_t tuples = support::element_count(indices.shape(), 0, indices.shape().size() - 1);
+  slice = support::element_count(data_shape, static_cast<size_t>(k), data_shape.size());
+  auto strides = support::strides_of(data_shape);
+  std::vector<int64_t> base(static_cast<size_t>(tuples), 0);
+  for (int64_t t = 0; t < tuples; ++t)
+    for (int64_t j = 0; j < k; ++j)
+      base[static_cast<size_t>(t)] += support::checked_index(c.ctx, idx[static_cast<size_t>(t * k + j)], data_shape[static_cast<size_t>(j)], "index") *
+                                      strides[static_cast<size_t>(j)];
+  return base;
+}
+
+// Reduction add: each element is data[e] plus the updates landing on it, a sum (dot.h; in any order
+// under the admissible semantics). Reduction mul: their product in interval arithmetic; under the
+// admissible semantics n multiplications in any order err by at most γ_n relative (Higham §3.5),
+// plus, for underflow, n smallest subnormals times the largest the other factors can make them.
+// An element no update lands on is data[e] itself.
+std::vector<Bounds> scatter_nd_arith(const OpCall& c, bool add) {
+  run_on_bounds(c, false);  // the reference's checks and traps
+  const Bounds &data = float_input(c, 0), &updates = float_input(c, 2);
+  int64_t slice = 0;
+  std::vector<int64_t> base = scatter_bases(c, data.lo.shape(), slice);
+  size_t n = static_cast<size_t>(data.lo.size());
+  std::vector<std::vector<int64_t>> hits(n);  // the updates landing on each element, in order
+  for (size_t t = 0; t < base.size(); ++t)
+    for (int64_t i = 0; i < slice; ++i) hits[static_cast<size_t>(base[t] + i)].push_back(static_cast<int64_t>(t) * slice + i);
+  TypeSum ts = type_sum(c, data.type);
+  Bounds y = float_bounds(data.type, data.lo.shape());
+  for (size_t e = 0; e < n; ++e) {
+    Interval d = at(data, static_cast<int64_t>(e));
+    if (hits[e].empty()) {
+      set(y, static_cast<int64_t>(e), d);
+      continue;
+    }
+    if (add) {
+      DotBound sum;
+      sum.add(MidRad::of(d), kOne);
+      for (int64_t u : hits[e]) sum.add(MidRad::of(at(updates, u)), kOne);
+      set(y, static_cast<int64_t>(e), sum.result(1, ts));
+      continue;
+    }
+    Interval p = d;
+    double factors = std::max(1.0, magnitude(d));  // bounds |the product of any subset of the factors|
+    for (int64_t u : hits[e]) {
+      Interval f = at(updates, u);
+      p = p * f;
+      factors = up(factors * std::max(1.0, magnitude(f)));
+    }
+    if (ts.unit > 0 && !p.has_nan()) {
+      double m = static_cast<double>(hits[e].size());
+      double err = up(up(gamma(m, ts.unit) * magnitude(p)) + up(up(m * ts.tiny) * factors));
+      p = p + Interval{-err, err};
+    }
+    set(y, static_cast<int64_t>(e), p);
+  }
+  return {y};
+}
+
 // ScatterND replaces elements of data by updates, or (from version 18) keeps the max or min of the
-// two: nondecreasing in both. Add and mul compute new reals, rounded: no enclosure here.
+// two: nondecreasing in both, lifted. Add and mul compute new reals (scatter_nd_arith).
 std::vector<Bounds> scatter_nd(const OpCall& c) {
   std::string reduction = c.version >= 16 ? c.ctx.attr_string("reduction", "none") : "none";
-  if (reduction == "add" || reduction == "mul") throw Unsupported("no enclosure for " + op_name(c) + " with reduction " + reduction);
+  if ((reduction == "add" || reduction == "mul") && !(c.input(0).exact() && c.input(2).exact()))
+    return scatter_nd_arith(c, reduction == "add");
   return lift_monotone(c);
 }
 
@@ -127,6 +212,7 @@ void register_lift() {
       {"Tile", {6, 13}},                                 {"Relu", {6, 13, 14}},
       {"Clip", {6, 11, 12, 13}},                         {"Max", {8, 12, 13}},
       {"Min", {8, 12, 13}},                              {"MaxPool", {1, 8, 10, 11, 12, 22}},
+      {"GlobalMaxPool", {1, 22}},
       {"Floor", {6, 13}},                                {"Ceil", {6, 13}},
       {"Where", {9, 16}},                                {"ReduceMax", {1, 11, 12, 13, 18, 20}},
       {"ReduceMin", {1, 11, 12, 13, 18, 20}},
@@ -136,7 +222,8 @@ void register_lift() {
   // The result is the rounding (or truncation) itself, which the enclosure already is.
   register_enclosure("Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, cast, Allowance::exact());
   register_enclosure("CastLike", {15, 19, 21, 23, 24, 25}, cast, Allowance::exact());
-  register_enclosure("ScatterND", {11, 13, 16, 18}, scatter_nd, Allowance::exact());
+  // Own: add and mul bound their roundings themselves; the other reductions are exact.
+  register_enclosure("ScatterND", {11, 13, 16, 18}, scatter_nd, Allowance::own());
 }
 
 }  // namespace sonnx::enclose

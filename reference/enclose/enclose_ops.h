@@ -28,6 +28,9 @@ struct OpCall {
   const Bounds& input(size_t k) const;  // Trap when it is omitted
 };
 
+// "Op-N", as the refusals name an operator version.
+inline std::string op_name(const OpCall& c) { return c.node.op_type + "-" + std::to_string(c.version); }
+
 using EncloseFn = std::function<std::vector<Bounds>(const OpCall&)>;
 
 // How far from the exact result (the real enclosure of the operator on its inputs' bounds) an

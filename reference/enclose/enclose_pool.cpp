@@ -13,7 +13,6 @@ namespace sonnx::enclose {
 
 namespace {
 
-constexpr MidRad kOne{1, 0};  // the weight of each term of a sum or an average
 
 // ---- AveragePool ----
 

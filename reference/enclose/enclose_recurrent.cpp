@@ -222,7 +222,6 @@ Arith arith(const OpCall& c, DType type) {
   return {f, TypeSum::of(f)};
 }
 
-std::string op_name(const OpCall& c) { return c.node.op_type + "-" + std::to_string(c.version); }
 
 // GRU (gates z, r, h in W, R and B):
 //   z = f(X·Wz + H·Rz + Wbz + Rbz), r = f(X·Wr + H·Rr + Wbr + Rbr)

@@ -52,7 +52,7 @@ void admit(std::vector<Bounds>& out, const Allowance& allowance) {
 }  // namespace
 
 Bounds Bounds::of(const Tensor& t) {
-  if (sonnx::is_float(t.dtype())) return exact_float(t);
+  if (sonnx::is_float(t.dtype()) || sonnx::is_small_float(t.dtype())) return exact_float(t);
   return Bounds{t.dtype(), t, t};
 }
 

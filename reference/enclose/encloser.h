@@ -21,7 +21,7 @@ namespace sonnx::enclose {
 struct Bounds {
   DType type = DType::Undefined;
   Tensor lo, hi;
-  bool exact() const { return !sonnx::is_float(type); }
+  bool exact() const { return !sonnx::is_float(type) && !sonnx::is_small_float(type); }  // float8, float4: bounds too
   static Bounds of(const Tensor& t);  // a value given exactly (an input, a weight)
 };
 

@@ -36,7 +36,8 @@ struct FloatFormat {
   Interval round_out(Interval i) const { return {round_down(i.lo), round_up(i.hi)}; }
 };
 
-// The format of a float element type (float16, bfloat16, float, double); Unsupported otherwise.
+// The format of a float element type (float16, bfloat16, float, double, and the float8 and float4
+// types); Unsupported otherwise.
 FloatFormat float_format(DType type);
 
 // [lo − k·ulp(lo), hi + k·ulp(hi)] in the type's ulps, then rounded outward to the type: every value
