@@ -84,7 +84,14 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
     auto lm = prepare_model(args->model, args->prepare.options());
     NamedValues feed = read_input_specs(lm->ir, args->inputs);
     auto semantics = args->semantics == "admissible" ? enclose::Semantics::Admissible : enclose::Semantics::Real;
-    std::map<std::string, enclose::Bounds> bounds = enclose::enclose_model(lm->ir, feed, semantics);
+    std::map<std::string, enclose::Bounds> bounds;
+    try {
+      bounds = enclose::enclose_model(lm->ir, feed, semantics);
+    } catch (const enclose::Undetermined& e) {  // the bounds leave an integer or a shape open: a finding, exit 1
+      std::cerr << "sonnx: undetermined: " << e.what() << "\n";
+      exit_code = 1;
+      return;
+    }
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
     nlohmann::json report = nlohmann::json::array();
     for (const auto& o : lm->ir.graph.outputs) {
@@ -118,8 +125,9 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
       if (s.undefined) std::cout << ", " << s.undefined << " element(s) without a real value (NaN bounds)";
       std::cout << "\n";
       if (semantics == enclose::Semantics::Real && !determined(s))
-        std::cout << "  the model does not determine " << s.name << " to the precision of " << dtype_name(s.type)
-                  << " at this input: an implementation cannot be blamed for differing within this interval\n";
+        std::cout << "  the enclosure does not determine " << s.name << " to the precision of " << dtype_name(s.type)
+                  << " at this input: the model is ill-conditioned here, or the enclosure widened through the graph "
+                     "(spec/accuracy.md, \"Condition\"); an implementation cannot be blamed for differing within it\n";
     }
     if (args->format == "json") std::cout << report.dump(2) << "\n";
     exit_code = 0;

@@ -1,6 +1,6 @@
 // Enclosures of the comparisons (Equal, Greater, Less, GreaterOrEqual, LessOrEqual) and of ArgMax
 // on float inputs. Their results are booleans and indices: exact where the operands' enclosures
-// leave a single outcome. Where they leave more than one, the model does not decide that output at
+// leave a single outcome. Where they leave more than one, the enclosures do not decide that output at
 // this input, and the enclosure says so (Undetermined) instead of guessing. Integer, boolean and
 // string inputs are exact values: the reference computes the result (lift_exact).
 #include <cstdio>
@@ -45,7 +45,7 @@ std::string interval_str(Interval i) {
 }
 
 [[noreturn]] void undecided(const OpCall& c, int64_t element, const std::string& why) {
-  throw Undetermined(c.node.label() + ": the model does not decide element " + std::to_string(element) +
+  throw Undetermined(c.node.label() + ": the enclosures do not decide element " + std::to_string(element) +
                      " of its output at this input: " + why);
 }
 

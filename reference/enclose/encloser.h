@@ -28,7 +28,7 @@ struct Bounds {
 enum class Semantics { Real, Admissible };
 
 // A value the model computes from bounds that leave it open: a comparison, an index or a shape of
-// floats whose enclosures overlap. The model does not decide it at this input (not an operator
+// floats whose enclosures overlap. The enclosures do not decide it at this input (not an operator
 // without an enclosure, so it is no Unsupported).
 struct Undetermined : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -17,6 +17,7 @@ OUT_DIR/small_types/test_*/        Transpose, Pad and Reshape on float8e4m3fn, i
                                     (opset 25), odd element counts for the 4- and 2-bit types; inputs
                                     and expected outputs are TensorProtos whose bytes this script
                                     packs itself (onnx 1.12's helpers do not know these types)
+OUT_DIR/enclose/*.onnx              `sonnx enclose` models over X float [2] (enclose_models)
 """
 import os
 import shutil
@@ -125,6 +126,28 @@ def conv_model():
     return m.SerializeToString(), [("X", x)], [("Y", y)]
 
 
+def enclose_models(out):
+    """exp(X) − exp(X) (a wide real enclosure around 0: the two enclosures of exp do not know they
+    are equal), its comparison with 0 (undetermined), and Hardmax (no enclosure)."""
+    d = os.path.join(out, "enclose")
+    os.makedirs(d, exist_ok=True)
+    x = [h.make_tensor_value_info("X", TensorProto.FLOAT, [2])]
+    zero = numpy_helper.from_array(np.zeros([1], np.float32), "zero")
+    diff = [h.make_node("Exp", ["X"], ["E"], name="exp"), h.make_node("Sub", ["E", "E"], ["Y"], name="sub")]
+    graphs = {
+        "wide": h.make_graph(diff, "wide", x, [h.make_tensor_value_info("Y", TensorProto.FLOAT, [2])]),
+        "undetermined": h.make_graph(diff + [h.make_node("Greater", ["Y", "zero"], ["Z"], name="greater")], "undetermined", x,
+                                     [h.make_tensor_value_info("Z", TensorProto.BOOL, [2])], initializer=[zero]),
+        "unsupported": h.make_graph([h.make_node("Hardmax", ["X"], ["Y"], name="hardmax")], "unsupported", x,
+                                    [h.make_tensor_value_info("Y", TensorProto.FLOAT, [2])]),
+    }
+    for name, g in graphs.items():
+        m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+        m.ir_version = 8
+        with open(os.path.join(d, name + ".onnx"), "wb") as f:
+            f.write(m.SerializeToString())
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: make_cli_fixtures.py RULE_FIXTURES_DIR OUT_DIR")
@@ -139,6 +162,7 @@ def main():
     for name, model in new_ops_fixtures.MODELS:
         test_dir(os.path.join(out, "new-ops"), name, *model())
     small_types_tests(os.path.join(out, "small_types"))
+    enclose_models(out)
 
 
 main()
