@@ -1,5 +1,5 @@
 // Runs a piece of work in a forked child so that a crash or a hang in it cannot take the caller
-// down: the child's result (a string) comes back through a pipe.
+// down: the child's result (a string) comes back through a socket.
 #pragma once
 #include <functional>
 #include <string>
