@@ -6,7 +6,6 @@
 // elementwise for every x in [lo, hi].
 #include "enclose_sums.h"
 #include "reference/ops/support/indexing.h"
-#include "reference/ops/support/shape.h"
 #include "reference/model/errors.h"
 
 namespace sonnx::enclose {
@@ -81,7 +80,6 @@ std::vector<Bounds> lift_monotone(const OpCall& c) {
 
 // ---- Cast and CastLike ----
 
-
 // Cast (or CastLike) of a float tensor: rounding to nearest into a float type (float8 and float4
 // included, saturating or not), truncation toward zero (saturating) into an integer type, each
 // nondecreasing, so the casts of the lower and the upper bound enclose it. Into int4, uint4, int2
@@ -120,23 +118,6 @@ std::vector<Bounds> cast(const OpCall& c) {
 
 // ---- ScatterND ----
 
-// Where each update lands: the flat data offset of update element t·slice + i is base[t] + i. The
-// reference has checked the shapes and the indices (run on the bounds first).
-std::vector<int64_t> scatter_bases(const OpCall& c, const Shape& data_shape, int64_t& slice) {
-  const Tensor& indices = c.input(1).lo;
-  int64_t k = indices.shape().back();
-  std::vector<int64_t> idx = support::int_values(c.ctx, indices, "indices");
-  int64_t tuples = support::element_count(indices.shape(), 0, indices.shape().size() - 1);
-  slice = support::element_count(data_shape, static_cast<size_t>(k), data_shape.size());
-  auto strides = support::strides_of(data_shape);
-  std::vector<int64_t> base(static_cast<size_t>(tuples), 0);
-  for (int64_t t = 0; t < tuples; ++t)
-    for (int64_t j = 0; j < k; ++j)
-      base[static_cast<size_t>(t)] += support::checked_index(c.ctx, idx[static_cast<size_t>(t * k + j)], data_shape[static_cast<size_t>(j)], "index") *
-                                      strides[static_cast<size_t>(j)];
-  return base;
-}
-
 // Reduction add: each element is data[e] plus the updates landing on it, a sum (dot.h; in any order
 // under the admissible semantics). Reduction mul: their product in interval arithmetic; under the
 // admissible semantics n multiplications in any order err by at most γ_n relative (Higham §3.5),
@@ -145,8 +126,7 @@ std::vector<int64_t> scatter_bases(const OpCall& c, const Shape& data_shape, int
 std::vector<Bounds> scatter_nd_arith(const OpCall& c, bool add) {
   run_on_bounds(c, false);  // the reference's checks and traps
   const Bounds &data = float_input(c, 0), &updates = float_input(c, 2);
-  int64_t slice = 0;
-  std::vector<int64_t> base = scatter_bases(c, data.lo.shape(), slice);
+  auto [base, slice] = support::scatter_nd_slices(c.ctx, data.lo.shape(), c.input(1).lo);  // checked by the run above
   size_t n = static_cast<size_t>(data.lo.size());
   std::vector<std::vector<int64_t>> hits(n);  // the updates landing on each element, in order
   for (size_t t = 0; t < base.size(); ++t)

@@ -24,15 +24,9 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
   want.insert(want.end(), data.shape().begin() + k, data.shape().end());
   if (updates.shape() != want)
     ctx.fail("updates has shape " + shape_str(updates.shape()) + ", expected " + shape_str(want));
-  std::vector<int64_t> idx = int_values(ctx, indices, "indices");
-  int64_t tuples = element_count(indices.shape(), 0, static_cast<size_t>(q - 1));
-  int64_t slice = element_count(data.shape(), static_cast<size_t>(k), static_cast<size_t>(r));
-  auto strides = strides_of(data.shape());
-  std::vector<int64_t> base(static_cast<size_t>(tuples), 0);  // where each tuple's slice starts
-  for (int64_t t = 0; t < tuples; ++t)
-    for (int64_t j = 0; j < k; ++j)
-      base[static_cast<size_t>(t)] += checked_index(ctx, idx[static_cast<size_t>(t * k + j)], data.dim(j), "index") *
-                                      strides[static_cast<size_t>(j)];
+  ScatterSlices slices = scatter_nd_slices(ctx, data.shape(), indices);  // not a structured binding: the lambdas capture it (clang 14)
+  const std::vector<int64_t>& base = slices.base;  // where each tuple's slice starts
+  int64_t tuples = static_cast<int64_t>(base.size()), slice = slices.slice;
   Tensor out = data;
   if (reduction == Reduction::None) {  // a plain copy: any element type
     visit_element_width(data.dtype(), [&]<size_t N>() {

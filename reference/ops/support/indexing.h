@@ -228,6 +228,25 @@ inline std::vector<int64_t> axis_index_map(const OpContext& ctx, const Shape& da
   return map;
 }
 
+// ScatterND (and its enclosure): index tuple t of `indices` (length k = indices.shape[-1]) addresses
+// the `slice` elements of data (an element when k = rank, else data.shape[k:]) that start at flat
+// offset base[t]. Negative indices count from the end; out of range traps.
+struct ScatterSlices {
+  std::vector<int64_t> base;
+  int64_t slice = 0;
+};
+inline ScatterSlices scatter_nd_slices(const OpContext& ctx, const Shape& data_shape, const Tensor& indices) {
+  size_t q = indices.shape().size(), k = static_cast<size_t>(indices.shape()[q - 1]);
+  std::vector<int64_t> idx = int_values(ctx, indices, "indices");
+  int64_t tuples = element_count(indices.shape(), 0, q - 1);
+  auto strides = strides_of(data_shape);
+  ScatterSlices s{std::vector<int64_t>(static_cast<size_t>(tuples), 0), element_count(data_shape, k)};
+  for (int64_t t = 0; t < tuples; ++t)
+    for (size_t j = 0; j < k; ++j)
+      s.base[static_cast<size_t>(t)] += checked_index(ctx, idx[static_cast<size_t>(t) * k + j], data_shape[j], "index") * strides[j];
+  return s;
+}
+
 // ScatterElements / Scatter: a copy of data where, for every position p of updates,
 // out[p with p[axis] replaced by indices[p]] = updates[p], or combined with the value already
 // there by the reduction. Updates apply in row-major order of p (with duplicates and no
