@@ -11,89 +11,34 @@ namespace sonnx::enclose {
 
 namespace {
 
-// ---- Conv: spatial ranks 1–3, each handled as 3-D with unit dimensions ----
+// ---- Conv ----
 
 std::vector<Bounds> conv(const OpCall& c) {
-  const Node& n = c.node;
   const Bounds &x = float_input(c, 0), &w = float_input(c, 1);
   const Bounds* b = c.in.size() > 2 ? c.in[2] : nullptr;
-  const Shape &xs = x.lo.shape(), &ws = w.lo.shape();
-  size_t rank = xs.size() < 3 ? 0 : xs.size() - 2;
-  if (rank < 1 || rank > 3 || ws.size() != xs.size())
-    throw Unsupported("no enclosure for Conv-" + std::to_string(c.version) + " on X " + shape_str(xs) + " and W " + shape_str(ws));
-  int64_t N = xs[0], C = xs[1], M = ws[0], group = c.ctx.attr_int("group", 1);
-  if (group < 1 || C % group || M % group || ws[1] != C / group) throw Trap(n.label() + ": W " + shape_str(ws) + " does not fit X " + shape_str(xs));
-  std::vector<int64_t> strides = c.ctx.attr_ints("strides", std::vector<int64_t>(rank, 1));
-  std::vector<int64_t> dil = c.ctx.attr_ints("dilations", std::vector<int64_t>(rank, 1));
-  std::vector<int64_t> pads = c.ctx.attr_ints("pads", std::vector<int64_t>(2 * rank, 0));
-  std::string auto_pad = c.ctx.attr_string("auto_pad", "NOTSET");
-  if (strides.size() != rank || dil.size() != rank || pads.size() != 2 * rank) throw Trap(n.label() + ": strides, dilations or pads of the wrong length");
-  int64_t in[3] = {1, 1, 1}, k[3] = {1, 1, 1}, s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, out[3] = {1, 1, 1};
-  Shape ys = {N, M};
-  for (size_t i = 0; i < rank; ++i) {
-    size_t j = 3 - rank + i;
-    in[j] = xs[2 + i];
-    k[j] = ws[2 + i];
-    s[j] = strides[i];
-    d[j] = dil[i];
-    int64_t span = (k[j] - 1) * d[j] + 1;
-    if (auto_pad == "NOTSET") {
-      pb[j] = pads[i];
-      out[j] = (in[j] + pads[i] + pads[rank + i] - span) / s[j] + 1;
-    } else if (auto_pad == "VALID") {
-      out[j] = (in[j] - span) / s[j] + 1;
-    } else {
-      out[j] = (in[j] + s[j] - 1) / s[j];
-      int64_t total = std::max<int64_t>(0, (out[j] - 1) * s[j] + span - in[j]);
-      pb[j] = auto_pad == "SAME_LOWER" ? total - total / 2 : total / 2;
-    }
-    if (out[j] < 1) throw Trap(n.label() + ": the kernel does not fit the input");
-    ys.push_back(out[j]);
-  }
+  ConvGeometry g = conv_geometry(c, x.lo.shape(), w.lo.shape());
   std::vector<MidRad> xm = mid_rad(x), wm = mid_rad(w);
-  Bounds y = float_bounds(x.type, ys);
-  int64_t Cg = C / group, Mg = M / group, in_plane = in[0] * in[1] * in[2], out_plane = out[0] * out[1] * out[2];
-  int64_t taps = k[0] * k[1] * k[2];
+  Bounds y = float_bounds(x.type, g.y_shape);
+  int64_t out_plane = g.out_plane();
   std::vector<double> acc_c(static_cast<size_t>(out_plane)), acc_a(acc_c.size()), acc_b(acc_c.size());
-  double terms = static_cast<double>(Cg * taps + 9);
+  double terms = static_cast<double>(g.Cg() * g.taps() + 9);
   TypeSum ts = type_sum(c, x.type);
-  for (int64_t bn = 0; bn < N; ++bn)
-    for (int64_t m = 0; m < M; ++m) {
+  for (int64_t bn = 0; bn < g.N; ++bn)
+    for (int64_t m = 0; m < g.M; ++m) {
       std::fill(acc_c.begin(), acc_c.end(), 0.0);
       std::fill(acc_a.begin(), acc_a.end(), 0.0);
       std::fill(acc_b.begin(), acc_b.end(), 0.0);
-      int64_t g = m / Mg;
-      for (int64_t ci = 0; ci < Cg; ++ci) {
-        const MidRad* xp = xm.data() + (bn * C + g * Cg + ci) * in_plane;
-        const MidRad* wp = wm.data() + (m * Cg + ci) * taps;
-        for (int64_t k0 = 0; k0 < k[0]; ++k0)
-          for (int64_t k1 = 0; k1 < k[1]; ++k1)
-            for (int64_t k2 = 0; k2 < k[2]; ++k2) {
-              MidRad wv = wp[(k0 * k[1] + k1) * k[2] + k2];
-              for (int64_t o0 = 0; o0 < out[0]; ++o0) {
-                int64_t i0 = o0 * s[0] - pb[0] + k0 * d[0];
-                if (i0 < 0 || i0 >= in[0]) continue;
-                for (int64_t o1 = 0; o1 < out[1]; ++o1) {
-                  int64_t i1 = o1 * s[1] - pb[1] + k1 * d[1];
-                  if (i1 < 0 || i1 >= in[1]) continue;
-                  int64_t obase = (o0 * out[1] + o1) * out[2], ibase = (i0 * in[1] + i1) * in[2];
-                  for (int64_t o2 = 0; o2 < out[2]; ++o2) {
-                    int64_t i2 = o2 * s[2] - pb[2] + k2 * d[2];
-                    if (i2 < 0 || i2 >= in[2]) continue;
-                    MidRad xv = xp[ibase + i2];
-                    size_t o = static_cast<size_t>(obase + o2);
-                    acc_c[o] += xv.m * wv.m;
-                    acc_a[o] += std::fabs(xv.m) * wv.r + xv.r * (std::fabs(wv.m) + wv.r);
-                    acc_b[o] += std::fabs(xv.m * wv.m);
-                  }
-                }
-              }
-            }
-      }
+      g.for_each_term(bn, m, [&](int64_t x_off, int64_t w_off, int64_t o) {
+        MidRad xv = xm[static_cast<size_t>(x_off)], wv = wm[static_cast<size_t>(w_off)];
+        size_t i = static_cast<size_t>(o);
+        acc_c[i] += xv.m * wv.m;
+        acc_a[i] += std::fabs(xv.m) * wv.r + xv.r * (std::fabs(wv.m) + wv.r);
+        acc_b[i] += std::fabs(xv.m * wv.m);
+      });
       MidRad bias = b ? MidRad::of(at(*b, m)) : MidRad{};  // one more term of the sum
       for (int64_t o = 0; o < out_plane; ++o) {
         size_t i = static_cast<size_t>(o);
-        set(y, (bn * M + m) * out_plane + o,
+        set(y, (bn * g.M + m) * out_plane + o,
             DotBound::from_sums(acc_c[i] + bias.m, acc_a[i] + bias.r, acc_b[i] + std::fabs(bias.m), terms, ts));
       }
     }
@@ -290,6 +235,45 @@ std::vector<Bounds> softmax(const OpCall& c) {
 }
 
 }  // namespace
+
+ConvGeometry conv_geometry(const OpCall& c, const Shape& xs, const Shape& ws) {
+  const Node& n = c.node;
+  size_t rank = xs.size() < 3 ? 0 : xs.size() - 2;
+  if (rank < 1 || rank > 3 || ws.size() != xs.size())
+    throw Unsupported("no enclosure for Conv-" + std::to_string(c.version) + " on X " + shape_str(xs) + " and W " + shape_str(ws));
+  ConvGeometry g;
+  g.N = xs[0], g.C = xs[1], g.M = ws[0], g.group = c.ctx.attr_int("group", 1);
+  if (g.group < 1 || g.C % g.group || g.M % g.group || ws[1] != g.C / g.group)
+    throw Trap(n.label() + ": W " + shape_str(ws) + " does not fit X " + shape_str(xs));
+  std::vector<int64_t> strides = c.ctx.attr_ints("strides", std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> dil = c.ctx.attr_ints("dilations", std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> pads = c.ctx.attr_ints("pads", std::vector<int64_t>(2 * rank, 0));
+  std::string auto_pad = c.ctx.attr_string("auto_pad", "NOTSET");
+  if (strides.size() != rank || dil.size() != rank || pads.size() != 2 * rank)
+    throw Trap(n.label() + ": strides, dilations or pads of the wrong length");
+  g.y_shape = {g.N, g.M};
+  for (size_t i = 0; i < rank; ++i) {
+    size_t j = 3 - rank + i;
+    g.in[j] = xs[2 + i];
+    g.k[j] = ws[2 + i];
+    g.s[j] = strides[i];
+    g.d[j] = dil[i];
+    int64_t span = (g.k[j] - 1) * g.d[j] + 1;
+    if (auto_pad == "NOTSET") {
+      g.pb[j] = pads[i];
+      g.out[j] = (g.in[j] + pads[i] + pads[rank + i] - span) / g.s[j] + 1;
+    } else if (auto_pad == "VALID") {
+      g.out[j] = (g.in[j] - span) / g.s[j] + 1;
+    } else {
+      g.out[j] = (g.in[j] + g.s[j] - 1) / g.s[j];
+      int64_t total = std::max<int64_t>(0, (g.out[j] - 1) * g.s[j] + span - g.in[j]);
+      g.pb[j] = auto_pad == "SAME_LOWER" ? total - total / 2 : total / 2;
+    }
+    if (g.out[j] < 1) throw Trap(n.label() + ": the kernel does not fit the input");
+    g.y_shape.push_back(g.out[j]);
+  }
+  return g;
+}
 
 void register_linear() {
   register_enclosure("Conv", {1, 11, 22}, conv, Allowance::own());

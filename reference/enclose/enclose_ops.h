@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,10 @@ std::vector<Bounds> lift_exact(const OpCall& c);
 
 // Input k, which must be a float tensor (Trap otherwise).
 const Bounds& float_input(const OpCall& c, size_t k);
+// Under the `real` semantics, the centered enclosure of the operator (enclose_centered.cpp), where it
+// has one that applies to these inputs.
+std::optional<std::vector<Bounds>> centered_enclosure(const OpCall& c);
+
 // Each family's registration (called once, from encloser.cpp).
 void register_elementwise();
 void register_linear();

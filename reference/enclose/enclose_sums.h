@@ -9,6 +9,47 @@
 
 namespace sonnx::enclose {
 
+// A Conv's geometry (its attributes on X and W), spatial ranks 1–3 each handled as 3-D with unit
+// dimensions.
+struct ConvGeometry {
+  int64_t N = 0, C = 0, M = 0, group = 1;
+  int64_t in[3] = {1, 1, 1}, k[3] = {1, 1, 1}, s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, out[3] = {1, 1, 1};
+  Shape y_shape;
+  int64_t Cg() const { return C / group; }
+  int64_t taps() const { return k[0] * k[1] * k[2]; }
+  int64_t in_plane() const { return in[0] * in[1] * in[2]; }
+  int64_t out_plane() const { return out[0] * out[1] * out[2]; }
+  // f(x_offset, w_offset, o) for every term x·w of output channel m of batch element bn, o its
+  // offset in the output plane; the terms of each o come in the same order.
+  template <class F>
+  void for_each_term(int64_t bn, int64_t m, F f) const {
+    int64_t g = m / (M / group);
+    for (int64_t ci = 0; ci < Cg(); ++ci) {
+      int64_t x0 = (bn * C + g * Cg() + ci) * in_plane(), w0 = (m * Cg() + ci) * taps();
+      for (int64_t k0 = 0; k0 < k[0]; ++k0)
+        for (int64_t k1 = 0; k1 < k[1]; ++k1)
+          for (int64_t k2 = 0; k2 < k[2]; ++k2) {
+            int64_t w_off = w0 + (k0 * k[1] + k1) * k[2] + k2;
+            for (int64_t o0 = 0; o0 < out[0]; ++o0) {
+              int64_t i0 = o0 * s[0] - pb[0] + k0 * d[0];
+              if (i0 < 0 || i0 >= in[0]) continue;
+              for (int64_t o1 = 0; o1 < out[1]; ++o1) {
+                int64_t i1 = o1 * s[1] - pb[1] + k1 * d[1];
+                if (i1 < 0 || i1 >= in[1]) continue;
+                int64_t obase = (o0 * out[1] + o1) * out[2], ibase = x0 + (i0 * in[1] + i1) * in[2];
+                for (int64_t o2 = 0; o2 < out[2]; ++o2) {
+                  int64_t i2 = o2 * s[2] - pb[2] + k2 * d[2];
+                  if (i2 >= 0 && i2 < in[2]) f(ibase + i2, w_off, obase + o2);
+                }
+              }
+            }
+          }
+    }
+  }
+};
+// Trap where W does not fit X or the kernel does not fit the input; Unsupported beyond rank 3.
+ConvGeometry conv_geometry(const OpCall& c, const Shape& xs, const Shape& ws);
+
 // What a sum in the element type may err under the admissible semantics; nothing under the real one.
 inline TypeSum type_sum(const OpCall& c, DType type) {
   return c.semantics == Semantics::Admissible ? TypeSum::of(float_format(type)) : TypeSum{};

@@ -125,8 +125,13 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
       // value, a float one included: Cast and the constants define how they round.
       out = lift_exact(call);
     } else if (const Enclosure* e = find_enclosure(n.op_type, r.version)) {
-      out = e->fn(call);
-      if (semantics == Semantics::Admissible) admit(out, e->allowance);
+      if (auto centered = centered_enclosure(call)) {
+        out = std::move(*centered);
+      } else {
+        out = e->fn(call);
+        for (Bounds& b : out) b.centered = nullptr;  // an input's, which the operator did not keep up to date
+        if (semantics == Semantics::Admissible) admit(out, e->allowance);
+      }
     } else {
       throw Unsupported("no enclosure for " + op);
     }

@@ -6,6 +6,7 @@
 // is refused by name: "no enclosure for Op-N".
 #pragma once
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,12 +16,16 @@
 
 namespace sonnx::enclose {
 
+struct Centered;  // centered.h
+
 // Bounds of one tensor value: for a float element type, float64 tensors lo ≤ hi elementwise (−∞ and +∞
 // where nothing bounds the element); otherwise lo and hi are the value itself. `type` is the
-// element type of the value the model computes.
+// element type of the value the model computes. `centered`, when set, is a tighter form of the same
+// float bounds (centered.h), which the operators of enclose_centered.cpp read and make.
 struct Bounds {
   DType type = DType::Undefined;
   Tensor lo, hi;
+  std::shared_ptr<const Centered> centered = nullptr;
   bool exact() const { return !sonnx::is_float(type) && !sonnx::is_small_float(type); }  // float8, float4: bounds too
   static Bounds of(const Tensor& t);  // a value given exactly (an input, a weight)
 };

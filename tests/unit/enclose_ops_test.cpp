@@ -30,22 +30,6 @@ using Attrs = std::vector<onnx::AttributeProto>;
 
 constexpr double kU = 0x1p-53;  // the unit roundoff of double
 
-Value floats(const Shape& shape, const std::vector<float>& v) { return Value(Tensor::from_vector<float>(shape, v)); }
-
-std::vector<float> uniform_floats(size_t n, std::mt19937& rng, float lo, float hi) {
-  std::uniform_real_distribution<float> u(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
-
-// Floats over a wide range of magnitudes (random_float).
-std::vector<float> wide_floats(size_t n, std::mt19937& rng) {
-  std::vector<float> v(n);
-  for (float& x : v) x = static_cast<float>(random_float(rng));
-  return v;
-}
-
 // The float `steps` representable values above r.
 double float_steps_up(double r, int steps) {
   float f = static_cast<float>(r);

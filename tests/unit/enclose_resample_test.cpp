@@ -78,14 +78,6 @@ class Rat {
 Rat rmin(const Rat& a, const Rat& b) { return a < b ? a : b; }
 Rat rmax(const Rat& a, const Rat& b) { return a > b ? a : b; }
 
-Value floats(const Shape& shape, const std::vector<float>& v) { return Value(Tensor::from_vector<float>(shape, v)); }
-
-std::vector<float> wide_floats(size_t n, std::mt19937& rng) {
-  std::vector<float> v(n);
-  for (float& x : v) x = static_cast<float>(random_float(rng));
-  return v;
-}
-
 // The width of i in double ulps of m (the magnitude the result is computed from).
 double ulps_of(Interval i, double m) { return m == 0 ? (i.hi == i.lo ? 0 : INFINITY) : (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(m) - 52); }
 

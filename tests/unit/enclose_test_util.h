@@ -47,6 +47,24 @@ inline double random_float(std::mt19937& rng) {
   return std::ldexp(static_cast<double>(mant(rng)), exp(rng));
 }
 
+// A float tensor value.
+inline Value floats(const Shape& shape, const std::vector<float>& v) { return Value(Tensor::from_vector<float>(shape, v)); }
+
+// n floats uniform in [lo, hi).
+inline std::vector<float> uniform_floats(size_t n, std::mt19937& rng, float lo, float hi) {
+  std::uniform_real_distribution<float> u(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = u(rng);
+  return v;
+}
+
+// n floats over a wide range of magnitudes (random_float).
+inline std::vector<float> wide_floats(size_t n, std::mt19937& rng) {
+  std::vector<float> v(n);
+  for (float& x : v) x = static_cast<float>(random_float(rng));
+  return v;
+}
+
 // The width of an interval in ulps of a double at its larger end.
 inline double ulps_of_double(Interval i) {
   return (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(std::max(std::fabs(i.lo), std::fabs(i.hi))) - 52);
