@@ -27,11 +27,24 @@ std::shared_ptr<const Centered> centered_of(const Bounds& b) {
   return c;
 }
 
+namespace {
+
+// [hi + lo − r, hi + lo + r] rounded outward. With |lo| ≤ ulp(hi)/2 (normalized) and r ≤ ulp(hi)/4
+// (the common case: a radius far below the midpoint's ulp) both ends lie within one double of hi,
+// on the side the sign of fl(lo ∓ r) gives (round-to-nearest keeps the sign of the exact sum): at
+// most one double wide, and a point stays a point. Otherwise interval arithmetic.
+Interval ends_of(double hi, double lo, double r) {
+  if (std::isfinite(hi) && std::fabs(hi) >= 0x1p-1000 && r <= std::ldexp(1.0, std::ilogb(hi) - 54))
+    return {lo - r < 0 ? down(hi) : hi, lo + r > 0 ? up(hi) : hi};
+  return Interval::point(hi) + Interval::point(lo) + Interval{-r, r};
+}
+
+}  // namespace
+
 Bounds centered_bounds(DType type, const Shape& shape, std::shared_ptr<const Centered> c) {
   Bounds b = float_bounds(type, shape);
   for (size_t i = 0; i < c->size(); ++i) {
-    double r = c->rad[i];
-    set(b, static_cast<int64_t>(i), interval_of(c->mid(i)) + Interval{-r, r});
+    set(b, static_cast<int64_t>(i), ends_of(c->hi[i], c->lo[i], c->rad[i]));
   }
   b.centered = std::move(c);
   return b;

@@ -41,7 +41,6 @@ class DDSum {
     double x = a.hi * b.lo, y = a.lo * b.hi, t = x + y, w = e + t;
     level1(p);
     level2(w);
-    mag_ += std::fabs(p);
     rounded_ += (std::fabs(x) + std::fabs(y)) + (std::fabs(t) + std::fabs(w));
     dropped_ += std::fabs(a.lo * b.lo);
     lossy_ += (a.lo != 0) | (b.lo != 0) | !(std::fabs(p) >= 0x1p-960);
@@ -49,7 +48,6 @@ class DDSum {
   // Adds an exact double.
   void add(double v) {
     level1(v);
-    mag_ += std::fabs(v);
   }
   void add(DD v) {
     add(v.hi);
@@ -73,7 +71,7 @@ class DDSum {
     DD r;
     two_sum(h, l2, r.hi, r.lo);
     double n = static_cast<double>(count_);
-    if (!std::isfinite(r.hi) || !std::isfinite(mag_) || !std::isfinite(rounded_) || 2 * n * u > 0.01)
+    if (!std::isfinite(r.hi) || !std::isfinite(rounded_) || 2 * n * u > 0.01)  // an addend or a sum past the doubles
       return {r, std::numeric_limits<double>::infinity()};
     double err = 0;
     if (level3_ > 0) err = up(up(up(gamma(2 * n, u) * up(1.01 * level3_)) + up(u * std::fabs(l2))) + eta);
@@ -95,7 +93,7 @@ class DDSum {
     s3_ += q;
     level3_ += std::fabs(q);
   }
-  double s1_ = 0, s2_ = 0, s3_ = 0, level3_ = 0, mag_ = 0, rounded_ = 0, dropped_ = 0;
+  double s1_ = 0, s2_ = 0, s3_ = 0, level3_ = 0, rounded_ = 0, dropped_ = 0;
   int64_t count_ = 0, lossy_ = 0;
 };
 

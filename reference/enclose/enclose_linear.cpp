@@ -28,8 +28,9 @@ std::vector<Bounds> conv(const OpCall& c) {
       std::fill(acc_c.begin(), acc_c.end(), 0.0);
       std::fill(acc_a.begin(), acc_a.end(), 0.0);
       std::fill(acc_b.begin(), acc_b.end(), 0.0);
-      g.for_each_term(bn, m, [&](int64_t x_off, int64_t w_off, int64_t o) {
-        MidRad xv = xm[static_cast<size_t>(x_off)], wv = wm[static_cast<size_t>(w_off)];
+      auto weight = [&](int64_t w_off) { return wm[static_cast<size_t>(w_off)]; };
+      g.for_each_term(bn, m, weight, [&](int64_t x_off, MidRad wv, int64_t o) {
+        MidRad xv = xm[static_cast<size_t>(x_off)];
         size_t i = static_cast<size_t>(o);
         acc_c[i] += xv.m * wv.m;
         acc_a[i] += std::fabs(xv.m) * wv.r + xv.r * (std::fabs(wv.m) + wv.r);
@@ -61,25 +62,14 @@ void product(const std::vector<MidRad>& a, int64_t a0, const std::vector<MidRad>
 
 std::vector<Bounds> matmul(const OpCall& c) {
   const Bounds &a = float_input(c, 0), &b = float_input(c, 1);
-  Shape as = a.lo.shape(), bs = b.lo.shape();
-  if (as.empty() || bs.empty()) throw Trap(c.node.label() + ": MatMul of a scalar");
-  bool a_vec = as.size() == 1, b_vec = bs.size() == 1;
-  if (a_vec) as.insert(as.begin(), 1);
-  if (b_vec) bs.push_back(1);
-  int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
-  if (bs[bs.size() - 2] != K) throw Trap(c.node.label() + ": inner dimensions " + shape_str(as) + " and " + shape_str(bs) + " differ");
-  Shape a_batch(as.begin(), as.end() - 2), b_batch(bs.begin(), bs.end() - 2);
-  Shape batch = support::broadcast_shapes(c.ctx, a_batch, b_batch);
-  auto ia = support::broadcast_index_map(a_batch, batch), ib = support::broadcast_index_map(b_batch, batch);
-  Shape ys = batch;
-  if (!a_vec) ys.push_back(M);
-  if (!b_vec) ys.push_back(N);
-  Bounds y = float_bounds(a.type, ys);
+  MatMulGeometry g = matmul_geometry(c, a.lo.shape(), b.lo.shape());
+  int64_t M = g.M, K = g.K, N = g.N;
+  Bounds y = float_bounds(a.type, g.y_shape);
   std::vector<MidRad> am = mid_rad(a), bm = mid_rad(b);
   std::vector<DotBound> block;
   TypeSum ts = type_sum(c, a.type);
-  for (size_t p = 0; p < ia.size(); ++p) {
-    product(am, ia[p] * M * K, bm, ib[p] * K * N, M, K, N, false, false, block);
+  for (size_t p = 0; p < g.a_batch.size(); ++p) {
+    product(am, g.a_batch[p] * M * K, bm, g.b_batch[p] * K * N, M, K, N, false, false, block);
     for (int64_t i = 0; i < M * N; ++i) set(y, static_cast<int64_t>(p) * M * N + i, block[static_cast<size_t>(i)].result(1, ts));
   }
   return {y};
@@ -235,6 +225,23 @@ std::vector<Bounds> softmax(const OpCall& c) {
 }
 
 }  // namespace
+
+MatMulGeometry matmul_geometry(const OpCall& c, Shape as, Shape bs) {
+  if (as.empty() || bs.empty()) throw Trap(c.node.label() + ": MatMul of a scalar");
+  bool a_vec = as.size() == 1, b_vec = bs.size() == 1;
+  if (a_vec) as.insert(as.begin(), 1);
+  if (b_vec) bs.push_back(1);
+  MatMulGeometry g;
+  g.M = as[as.size() - 2], g.K = as.back(), g.N = bs.back();
+  if (bs[bs.size() - 2] != g.K) throw Trap(c.node.label() + ": inner dimensions " + shape_str(as) + " and " + shape_str(bs) + " differ");
+  Shape a_batch(as.begin(), as.end() - 2), b_batch(bs.begin(), bs.end() - 2);
+  g.y_shape = support::broadcast_shapes(c.ctx, a_batch, b_batch);
+  g.a_batch = support::broadcast_index_map(a_batch, g.y_shape);
+  g.b_batch = support::broadcast_index_map(b_batch, g.y_shape);
+  if (!a_vec) g.y_shape.push_back(g.M);
+  if (!b_vec) g.y_shape.push_back(g.N);
+  return g;
+}
 
 ConvGeometry conv_geometry(const OpCall& c, const Shape& xs, const Shape& ws) {
   const Node& n = c.node;

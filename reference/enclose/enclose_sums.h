@@ -19,36 +19,48 @@ struct ConvGeometry {
   int64_t taps() const { return k[0] * k[1] * k[2]; }
   int64_t in_plane() const { return in[0] * in[1] * in[2]; }
   int64_t out_plane() const { return out[0] * out[1] * out[2]; }
-  // f(x_offset, w_offset, o) for every term x·w of output channel m of batch element bn, o its
-  // offset in the output plane; the terms of each o come in the same order.
-  template <class F>
-  void for_each_term(int64_t bn, int64_t m, F f) const {
+  // f(x_offset, w, o) for every term x·w of output channel m of batch element bn, o its offset in
+  // the output plane, w = weight(w_offset) loaded once per tap (kept in registers: the sums f
+  // writes could alias the weights); the terms of each o come in the same order.
+  template <class Weight, class F>
+  void for_each_term(int64_t bn, int64_t m, Weight weight, F f) const {
     int64_t g = m / (M / group);
     for (int64_t ci = 0; ci < Cg(); ++ci) {
       int64_t x0 = (bn * C + g * Cg() + ci) * in_plane(), w0 = (m * Cg() + ci) * taps();
       for (int64_t k0 = 0; k0 < k[0]; ++k0)
         for (int64_t k1 = 0; k1 < k[1]; ++k1)
           for (int64_t k2 = 0; k2 < k[2]; ++k2) {
-            int64_t w_off = w0 + (k0 * k[1] + k1) * k[2] + k2;
+            auto w = weight(w0 + (k0 * k[1] + k1) * k[2] + k2);
+            int64_t shift2 = k2 * d[2] - pb[2];  // i2 = o2·s2 + shift2, inside [0, in2) for o2 in [lo2, hi2]
+            int64_t lo2 = std::max<int64_t>(0, ceil_div(-shift2, s[2])), hi2 = std::min(out[2] - 1, floor_div(in[2] - 1 - shift2, s[2]));
             for (int64_t o0 = 0; o0 < out[0]; ++o0) {
               int64_t i0 = o0 * s[0] - pb[0] + k0 * d[0];
               if (i0 < 0 || i0 >= in[0]) continue;
               for (int64_t o1 = 0; o1 < out[1]; ++o1) {
                 int64_t i1 = o1 * s[1] - pb[1] + k1 * d[1];
                 if (i1 < 0 || i1 >= in[1]) continue;
-                int64_t obase = (o0 * out[1] + o1) * out[2], ibase = x0 + (i0 * in[1] + i1) * in[2];
-                for (int64_t o2 = 0; o2 < out[2]; ++o2) {
-                  int64_t i2 = o2 * s[2] - pb[2] + k2 * d[2];
-                  if (i2 >= 0 && i2 < in[2]) f(ibase + i2, w_off, obase + o2);
-                }
+                int64_t obase = (o0 * out[1] + o1) * out[2], ibase = x0 + (i0 * in[1] + i1) * in[2] + shift2;
+                for (int64_t o2 = lo2; o2 <= hi2; ++o2) f(ibase + o2 * s[2], w, obase + o2);
               }
             }
           }
     }
   }
+  static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+  static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 };
 // Trap where W does not fit X or the kernel does not fit the input; Unsupported beyond rank 3.
 ConvGeometry conv_geometry(const OpCall& c, const Shape& xs, const Shape& ws);
+
+// MatMul's operands as batches of M×K and K×N matrices (a 1-D operand promoted and its unit
+// dimension dropped again in y_shape), each batch's A and B matrix by index.
+struct MatMulGeometry {
+  int64_t M = 0, K = 0, N = 0;
+  Shape y_shape;
+  std::vector<int64_t> a_batch, b_batch;  // for each batch of the result, the matrix of A and of B
+};
+// Trap where the inner dimensions differ or the batch dimensions do not broadcast.
+MatMulGeometry matmul_geometry(const OpCall& c, Shape as, Shape bs);
 
 // What a sum in the element type may err under the admissible semantics; nothing under the real one.
 inline TypeSum type_sum(const OpCall& c, DType type) {

@@ -10,16 +10,12 @@ the tests, when a test judged by enclosure did not pass, when fewer than MIN_ENC
 judged by enclosure, or when FAULTY_REPORT.json (an executor run with --inject-fault) has no test
 that failed under the enclosure judge. With --profile (spec/profiles/sonnx.json), also when a test
 made only of the profile's operators has a real enclosure wider than MAX_REAL_ULPS ulps of its type
-(the model's exact value is known that closely), apart from the tests in WIDE_BY_DOUBLE_ROUNDING.
+(the model's exact value is known that closely).
 """
 import json
 import sys
 
 MAX_REAL_ULPS = 4
-# Tests whose real enclosure is wide only because the encloser's intermediate values are doubles:
-# 0.5 − 0.5·cos(2·π_float) is about 5e-15, and the double roundings before the cancellation leave it
-# tens of thousands of float ulps wide (tighter intermediates are still to come).
-WIDE_BY_DOUBLE_ROUNDING = {"test_hannwindow_symmetric_expanded"}
 
 
 def too_wide(report, profile_path):
@@ -28,7 +24,7 @@ def too_wide(report, profile_path):
     wide = []
     for t in report["tests"]:
         used = {o.rsplit("-", 1)[0] for o in t.get("op_types", [])}
-        if t.get("judge") != "enclosure" or not used or not used <= ops or t["name"] in WIDE_BY_DOUBLE_ROUNDING:
+        if t.get("judge") != "enclosure" or not used or not used <= ops:
             continue
         widths = [e["real_width_ulps"] for e in t["enclosure"]]
         if any(w is None or w > MAX_REAL_ULPS for w in widths):

@@ -148,15 +148,17 @@ void add_into(Reals& x, Reals& y) {
   for (size_t i = 0; i < x.size(); ++i) mpfr_add(x[i], x[i], y[i], MPFR_RNDN);
 }
 
-// Every element of the real enclosure holds the exact value and is at most `max_ulps` ulps of float
-// wide at the exact value's magnitude (a float ulp at 2^-126 for values below it).
+// Every element of the real enclosure holds the exact value, and its centered form (which the
+// double bounds round outward, an ulp of double at least) is at most `max_ulps` ulps of float wide
+// at the exact value's magnitude (a float ulp at 2^-126 for values below it).
 void expect_tight(const Bounds& b, Reals& exact, double max_ulps) {
   ASSERT_EQ(static_cast<size_t>(b.lo.size()), exact.size());
+  ASSERT_TRUE(b.centered) << "the output has a centered form";
   for (size_t i = 0; i < exact.size(); ++i) {
     Interval v = bound_at(b, static_cast<int64_t>(i));
     ASSERT_TRUE(mpfr_cmp_d(exact[i], v.lo) >= 0 && mpfr_cmp_d(exact[i], v.hi) <= 0) << "element " << i;
     double at = std::max(std::fabs(mpfr_get_d(exact[i], MPFR_RNDN)), 0x1p-126);
-    EXPECT_LE(v.width() / std::ldexp(1.0, std::ilogb(at) - 23), max_ulps) << "element " << i << " at " << at;
+    EXPECT_LE(2 * b.centered->rad[i] / std::ldexp(1.0, std::ilogb(at) - 23), max_ulps) << "element " << i << " at " << at;
   }
 }
 
@@ -233,9 +235,9 @@ Reals conv2d(Reals& x, size_t C, size_t H, const std::vector<float>& w, const st
 }
 
 // Conv → BatchNormalization → Relu → MaxPool → Conv → Sub of a 1×1 Conv shortcut → Relu →
-// GlobalAveragePool → Flatten → Gemm, on an input divided by 3 (so not a point: each element is
-// the double interval around x/3) with the exact quotient in MPFR.
-TEST(EncloseCentered, AConvolutionNetworkHoldsTheExactResultWithinAnUlpOfFloat) {
+// GlobalAveragePool → Flatten → Gemm on an input divided by `divisor`: by 3, each element is the
+// double interval around x/3 (not a point), with the exact quotient in MPFR; by 1, a point.
+void check_conv_network(unsigned divisor, double max_ulps) {
   constexpr size_t C = 3, H = 12, M = 8, K = 3, classes = 5;
   std::mt19937 rng(13);
   std::vector<float> x = uniform_floats(C * H * H, rng, -1, 1), w1 = uniform_floats(M * C * K * K, rng, -0.5f, 0.5f), b1 = uniform_floats(M, rng, -0.1f, 0.1f);
@@ -244,7 +246,7 @@ TEST(EncloseCentered, AConvolutionNetworkHoldsTheExactResultWithinAnUlpOfFloat) 
   std::vector<float> w2 = uniform_floats(M * M * K * K, rng, -0.3f, 0.3f), b2 = uniform_floats(M, rng, -0.1f, 0.1f);
   std::vector<float> w3 = uniform_floats(M * M, rng, -0.3f, 0.3f), b3 = uniform_floats(M, rng, -0.1f, 0.1f);
   std::vector<float> wd = uniform_floats(classes * M, rng, -1, 1), bd = uniform_floats(classes, rng, -0.1f, 0.1f);
-  NamedValues feed = {{"x", floats({1, C, H, H}, x)},      {"three", floats({}, {3})},
+  NamedValues feed = {{"x", floats({1, C, H, H}, x)},      {"divisor", floats({}, {static_cast<float>(divisor)})},
                       {"w1", floats({M, C, K, K}, w1)},   {"b1", floats({M}, b1)},
                       {"s", floats({M}, scale)},          {"B", floats({M}, bias)},
                       {"mean", floats({M}, mean)},        {"var", floats({M}, var)},
@@ -254,7 +256,7 @@ TEST(EncloseCentered, AConvolutionNetworkHoldsTheExactResultWithinAnUlpOfFloat) 
   using sonnx::testing::attr_int;
   using sonnx::testing::attr_ints;
   std::vector<onnx::NodeProto> nodes = {
-      named_node("Div", {"x", "three"}, "xd"),
+      named_node("Div", {"x", "divisor"}, "xd"),
       named_node("Conv", {"xd", "w1", "b1"}, "c1", {attr_ints("pads", {1, 1, 1, 1}), attr_ints("strides", {1, 1})}),
       named_node("BatchNormalization", {"c1", "s", "B", "mean", "var"}, "n1"),
       named_node("Relu", {"n1"}, "r1"),
@@ -270,7 +272,7 @@ TEST(EncloseCentered, AConvolutionNetworkHoldsTheExactResultWithinAnUlpOfFloat) 
   Bounds y = enclose_model(m.model, m.feed).at("y");
 
   Reals xd = reals_of(x);
-  for (size_t i = 0; i < xd.size(); ++i) mpfr_div_ui(xd[i], xd[i], 3, MPFR_RNDN);
+  for (size_t i = 0; i < xd.size(); ++i) mpfr_div_ui(xd[i], xd[i], divisor, MPFR_RNDN);
   size_t h1 = 0, h2 = 0, h3 = 0;
   Reals a = conv2d(xd, C, H, w1, b1, K, 1, 1, h1);
   batch_norm(a, h1 * h1, scale, bias, mean, var, 1e-5f);
@@ -299,9 +301,152 @@ TEST(EncloseCentered, AConvolutionNetworkHoldsTheExactResultWithinAnUlpOfFloat) 
     mpfr_div_ui(g[c], g[c], static_cast<unsigned long>(h2 * h2), MPFR_RNDN);
   }
   Reals logits = dense(g, wd, bd);
-  // The input's double intervals are an ulp of double wide: the logits inherit that, about 2^-29
-  // of an ulp of float, grown by the layers' condition.
-  expect_tight(y, logits, 1.0 / 1024);
+  expect_tight(y, logits, max_ulps);
+}
+
+TEST(EncloseCentered, AConvolutionNetworkHoldsTheExactResultWithinAnUlpOfFloat) {
+  // x/3 is an ulp of double wide: the logits inherit that, about 2^-29 of an ulp of float, grown by
+  // the layers' condition.
+  check_conv_network(3, 1.0 / 1024);
+  // From a point, every operator keeps u² (a double-bounded one would leave 2^-29 ulps of float).
+  check_conv_network(1, 0x1p-40);
+}
+
+// Mul, Div, Sin and Cos on operands that are not points (x/3, an ulp of double wide): each element of
+// the real enclosure holds the exact value and stays far within an ulp of float.
+TEST(EncloseCentered, ArithmeticSinAndCosHoldTheExactValueOfIntervalOperands) {
+  constexpr size_t n = 200;
+  std::mt19937 rng(14);
+  std::vector<float> x = wide_floats(n, rng), w = wide_floats(n, rng), v = uniform_floats(n, rng, 0.25f, 4);
+  for (size_t i = 0; i < n; i += 2) v[i] = -v[i];
+  NamedValues feed = {{"x", floats({n}, x)}, {"w", floats({n}, w)}, {"v", floats({n}, v)}, {"three", floats({}, {3})}};
+  std::vector<onnx::NodeProto> nodes = {named_node("Div", {"x", "three"}, "xd"), named_node("Mul", {"xd", "w"}, "m"),
+                                        named_node("Div", {"m", "v"}, "d"),       named_node("Sin", {"d"}, "s"),
+                                        named_node("Cos", {"xd"}, "c"),           named_node("Sub", {"s", "c"}, "y")};
+  OneNodeModel model = graph_model(15, nodes, feed, {"d", "s", "c", "y"});
+  auto out = enclose_model(model.model, model.feed);
+  Reals d(n), sn(n), cs(n), y(n);
+  for (size_t i = 0; i < n; ++i) {
+    mpfr_set_d(d[i], x[i], MPFR_RNDN);
+    mpfr_div_ui(d[i], d[i], 3, MPFR_RNDN);
+    mpfr_cos(cs[i], d[i], MPFR_RNDN);
+    mpfr_mul_d(d[i], d[i], w[i], MPFR_RNDN);
+    mpfr_div_d(d[i], d[i], v[i], MPFR_RNDN);
+    mpfr_sin(sn[i], d[i], MPFR_RNDN);
+    mpfr_sub(y[i], sn[i], cs[i], MPFR_RNDN);
+  }
+  expect_tight(out.at("d"), d, 1.0 / 1024);
+  expect_tight(out.at("s"), sn, 1.0 / 1024);
+  expect_tight(out.at("c"), cs, 1.0 / 1024);
+  expect_tight(out.at("y"), y, 1.0 / 1024);
+}
+
+// HannWindow's function body computes 0.5 − 0.5·cos(k·2π_float/(N − 1)): at k = N − 1 the exact
+// value is about 3·10⁻¹⁵, which double intermediates (cos near 1 an ulp of double wide) left tens of
+// thousands of float ulps wide.
+TEST(EncloseCentered, ACancellationAfterCosIsEnclosedWithinAnUlpOfFloat) {
+  const float tau = static_cast<float>(2 * M_PI);
+  NamedValues feed = {{"k", floats({2}, {9, 3})}, {"tau", floats({}, {tau})}, {"size", floats({}, {9})}, {"half", floats({}, {0.5f})}};
+  std::vector<onnx::NodeProto> nodes = {named_node("Div", {"tau", "size"}, "inc"), named_node("Mul", {"k", "inc"}, "angle"),
+                                        named_node("Cos", {"angle"}, "c"),        named_node("Mul", {"half", "c"}, "hc"),
+                                        named_node("Sub", {"half", "hc"}, "y")};
+  OneNodeModel model = graph_model(17, nodes, feed, {"y"});
+  Bounds b = enclose_model(model.model, model.feed).at("y");
+  Reals y(2);
+  for (size_t i = 0; i < 2; ++i) {
+    mpfr_set_d(y[i], tau, MPFR_RNDN);
+    mpfr_mul_ui(y[i], y[i], i == 0 ? 9 : 3, MPFR_RNDN);
+    mpfr_div_ui(y[i], y[i], 9, MPFR_RNDN);
+    mpfr_cos(y[i], y[i], MPFR_RNDN);
+    mpfr_mul_d(y[i], y[i], -0.5, MPFR_RNDN);
+    mpfr_add_d(y[i], y[i], 0.5, MPFR_RNDN);
+  }
+  EXPECT_LT(mpfr_get_d(y[0], MPFR_RNDN), 1e-13);
+  expect_tight(b, y, 1.0);
+}
+
+// MatMul with broadcast batches ([2, 3, 4] × [4, 5]) and a 1-D operand, on x/3 (not a point).
+TEST(EncloseCentered, MatMulHoldsTheExactProductOfIntervalOperands) {
+  std::mt19937 rng(15);
+  std::vector<float> a = wide_floats(24, rng), b = wide_floats(20, rng), v = wide_floats(4, rng);
+  NamedValues feed = {{"a", floats({2, 3, 4}, a)}, {"b", floats({4, 5}, b)}, {"v", floats({4}, v)}, {"three", floats({}, {3})}};
+  std::vector<onnx::NodeProto> nodes = {named_node("Div", {"a", "three"}, "ad"), named_node("MatMul", {"ad", "b"}, "y"),
+                                        named_node("MatMul", {"v", "b"}, "z")};
+  OneNodeModel model = graph_model(15, nodes, feed, {"y", "z"});
+  auto out = enclose_model(model.model, model.feed);
+  EXPECT_EQ(out.at("y").lo.shape(), (Shape{2, 3, 5}));
+  EXPECT_EQ(out.at("z").lo.shape(), (Shape{5}));
+  Reals y(30), z(5);
+  mpfr_t p;
+  mpfr_init2(p, kBits);
+  for (size_t n = 0; n < 5; ++n) {
+    for (size_t m = 0; m < 6; ++m)
+      for (size_t k = 0; k < 4; ++k) {
+        mpfr_set_d(p, a[m * 4 + k], MPFR_RNDN);
+        mpfr_div_ui(p, p, 3, MPFR_RNDN);
+        mpfr_mul_d(p, p, b[k * 5 + n], MPFR_RNDN);
+        mpfr_add(y[m * 5 + n], y[m * 5 + n], p, MPFR_RNDN);
+      }
+    for (size_t k = 0; k < 4; ++k) {
+      mpfr_set_d(p, v[k], MPFR_RNDN);
+      mpfr_mul_d(p, p, b[k * 5 + n], MPFR_RNDN);
+      mpfr_add(z[n], z[n], p, MPFR_RNDN);
+    }
+  }
+  mpfr_clear(p);
+  expect_tight(out.at("y"), y, 1.0 / 1024);
+  expect_tight(out.at("z"), z, 0x1p-40);
+}
+
+// The monotone elementary functions on x/3 and on points: the exact value inside, far within an
+// ulp of float; a point where the function is exact there (e^0 = 1, sqrt(4) = 2).
+TEST(EncloseCentered, MonotoneFunctionsHoldTheExactValue) {
+  struct Fn {
+    const char* op;
+    int (*exact)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+    float lo, hi;
+  };
+  const Fn fns[] = {{"Exp", mpfr_exp, -20, 20}, {"Log", mpfr_log, 1e-3f, 1e3f}, {"Sqrt", mpfr_sqrt, 0, 100},
+                    {"Tanh", mpfr_tanh, -5, 5},  {"Erf", mpfr_erf, -4, 4},      {"Sigmoid", nullptr, -20, 20}};
+  std::mt19937 rng(16);
+  for (const Fn& f : fns) {
+    std::vector<float> x = uniform_floats(64, rng, f.lo, f.hi);
+    x[0] = f.lo == 0 ? 4 : f.lo < 0 ? 0 : 1;  // exact there
+    NamedValues feed = {{"x", floats({64}, x)}, {"three", floats({}, {3})}};
+    std::vector<onnx::NodeProto> nodes = {named_node("Div", {"x", "three"}, "xd"), named_node(f.op, {"xd"}, "y"), named_node(f.op, {"x"}, "z")};
+    OneNodeModel model = graph_model(15, nodes, feed, {"y", "z"});
+    auto out = enclose_model(model.model, model.feed);
+    Reals y(64), z(64);
+    for (size_t i = 0; i < 64; ++i)
+      for (bool third : {true, false}) {
+        mpfr_ptr e = third ? y[i] : z[i];
+        mpfr_set_d(e, x[i], MPFR_RNDN);
+        if (third) mpfr_div_ui(e, e, 3, MPFR_RNDN);
+        if (f.exact) {
+          f.exact(e, e, MPFR_RNDN);
+        } else {  // 1 / (1 + e^−x)
+          mpfr_neg(e, e, MPFR_RNDN);
+          mpfr_exp(e, e, MPFR_RNDN);
+          mpfr_add_ui(e, e, 1, MPFR_RNDN);
+          mpfr_ui_div(e, 1, e, MPFR_RNDN);
+        }
+      }
+    SCOPED_TRACE(f.op);
+    expect_tight(out.at("y"), y, 1.0 / 1024);
+    expect_tight(out.at("z"), z, 0x1p-40);
+    if (f.exact && f.exact != mpfr_tanh && f.exact != mpfr_erf) {
+      EXPECT_EQ(out.at("z").centered->rad[0], 0.0) << f.op << "(" << x[0] << ") is exact";
+    }
+  }
+}
+
+// A divisor that may be 0 has no centered quotient: the ordinary enclosure says undefined.
+TEST(EncloseCentered, ADivisorThatMayBeZeroIsUndefined) {
+  NamedValues feed = {{"x", floats({1}, {1})}, {"z", floats({1}, {1e-30f})}, {"three", floats({}, {3})}};
+  std::vector<onnx::NodeProto> nodes = {named_node("Div", {"z", "three"}, "zd"), named_node("Sub", {"zd", "zd"}, "zero"),
+                                        named_node("Div", {"x", "zero"}, "y")};
+  OneNodeModel model = graph_model(15, nodes, feed, {"y"});
+  EXPECT_TRUE(bound_at(enclose_model(model.model, model.feed).at("y"), 0).has_nan());
 }
 
 }  // namespace
