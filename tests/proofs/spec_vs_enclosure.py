@@ -7,12 +7,14 @@ fixed seed: every intermediate value is exactly representable):
 
 1. write a one-node ONNX model and its inputs, run
    `sonnx enclose MODEL --input ... --semantics real -o DIR` and read y.
-   Add and Mul are enclosed by a point (lower == upper, checked).  Sums of
-   products (MatMul, Gemm, Conv, ReduceSum) are enclosed in midpoint-radius
-   form with an a priori bound on the rounding error (reference/enclose/dot.h),
-   never by a point: there y is the one dyadic rational m / 2^k with the
-   smallest k inside [lower, upper] (k <= 24 checked; the intervals are a few
-   ulps wide), i.e. the exact value the enclosure pins down;
+   Add and Mul are enclosed by a point (lower == upper, checked), and so is a
+   sum of products whose double-double sum rounds nothing
+   (reference/enclose/double_double.h: Conv, MatMul, Gemm with alpha = beta =
+   1).  Where an enclosure is not a point (a midpoint-radius sum with an a
+   priori bound on its rounding error, reference/enclose/dot.h: ReduceSum,
+   Gemm with other alpha or beta) y is the one dyadic rational m / 2^k with
+   the smallest k inside [lower, upper] (k <= 24 checked; the intervals are a
+   few ulps wide), i.e. the exact value the enclosure pins down;
 2. generate a Why3 module (spec_vs_enclosure/check.mlw.in) that `use`s the
    operator's theory from spec/ops/, declares the inputs and y as constants of
    the theory's tensor type (axioms for the shape and every element), and
@@ -515,9 +517,8 @@ def run_case(case, args, index, loadpath):
         enclosure = "a point (lower = upper)"
         lines.append("  enclosure point y%s = %s" % (list(y.shape), fmt(y)))
     else:
-        # sums of products (MatMul, Gemm, Conv) are enclosed with an a priori
-        # bound on the rounding error, never as a point: read the exact value
-        # as the one coarse dyadic rational inside
+        # a sum enclosed with an a priori bound on its rounding error (not a
+        # point): read the exact value as the one coarse dyadic rational inside
         y = np.vectorize(lambda l, h: grid_point(l, h) if grid_point(l, h) is not None else np.nan)(lo, hi)
         width = float(np.max(hi - lo))
         enclosure = "an interval of width <= %r around each element" % width
