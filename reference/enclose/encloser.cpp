@@ -98,6 +98,13 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
   auto order = kahn_order(g.nodes.size(), node_successors(g));
   if (!order) throw Trap("graph " + g.path + " has a cycle");
   Interpreter reference(model);
+  // How many inputs of nodes still to run read each value: one no node reads any more is dropped
+  // (a deep network's enclosures would otherwise all stay in memory), unless it is a graph output.
+  std::map<std::string, int64_t> readers;
+  for (const Node& n : g.nodes)
+    for (const auto& name : n.inputs)
+      if (!name.empty()) ++readers[name];
+  for (const auto& o : g.outputs) readers[o.name] += 1;  // never dropped
   for (size_t i : *order) {
     const Node& n = g.nodes[i];
     if (!n.domain.empty() && n.domain != "ai.onnx") throw Unsupported("no enclosure for " + n.domain + "." + n.op_type);
@@ -137,6 +144,8 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
     }
     for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
       if (!n.outputs[k].empty()) values[n.outputs[k]] = std::move(out[k]);
+    for (const auto& name : n.inputs)
+      if (!name.empty() && --readers[name] == 0) values.erase(name);
   }
   std::map<std::string, Bounds> result;
   for (const auto& o : g.outputs) {
