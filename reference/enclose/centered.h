@@ -1,13 +1,13 @@
 // Centered enclosures: each element of a float tensor as a double-double midpoint and a radius, the
 // interval [mid − rad, mid + rad]. Under the `real` semantics the operators of deep feed-forward
-// networks (Conv, Gemm, BatchNormalization, Relu, Add, the pools, data movement; enclose_centered.cpp)
-// carry them beside the double bounds: double bounds are at least an ulp wide per operator, and a
-// layer multiplies its input's width by about Σ|w|·|x| / |Σ w·x| (tens, on resnet18), so the rounding
-// of the first layers, not the model, decided the width of the logits. Bounds::lo and hi stay the
-// enclosure every other operator reads.
+// networks (the sums of products, the pools, the arithmetic, the elementary functions and data
+// movement; enclose_centered*.cpp, listed in enclose_centered.cpp) carry them beside the double
+// bounds: double bounds are at least an ulp wide per operator, and a layer multiplies its input's
+// width by about Σ|w|·|x| / |Σ w·x| (tens, on resnet18), so the rounding of the first layers, not
+// the model, decided the width of the logits. Bounds::lo and hi stay the enclosure every other
+// operator reads.
 #pragma once
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "double_double.h"
