@@ -8,7 +8,8 @@
 
 #include "commands.h"
 #include "conformance/certify/certify.h"
-#include "reference/model/errors.h"
+#include "reference/model/data_dir.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::cli {
 
@@ -40,7 +41,7 @@ std::filesystem::path default_suite() {
   std::filesystem::path dir = base / "sonnx" / "onnx-suite";
   if (!std::filesystem::exists(dir / "node")) {
     std::filesystem::create_directories(dir);
-    std::string cmd = "/usr/bin/python3 " + shell_quote(std::string(SONNX_SOURCE_DIR) + "/conformance/data/generate-onnx-suite.py") +
+    std::string cmd = "/usr/bin/python3 " + shell_quote((data_dir() / "conformance" / "data" / "generate-onnx-suite.py").string()) +
                       " " + shell_quote(dir.string()) + " >/dev/null";
     std::cerr << "certify: generating the ONNX node suite in " << dir << "\n";
     if (std::system(cmd.c_str()) != 0 || !std::filesystem::exists(dir / "node"))

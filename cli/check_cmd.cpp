@@ -1,13 +1,13 @@
-// sonnx check MODEL... : validate models against a profile; text, JSON or SARIF 2.1.0 output.
+// sonnx check MODEL... : validate models against a profile (the C++ API's load and check); text, JSON
+// or SARIF 2.1.0 output.
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "optimized/plan/prepare_model.h"
+#include "reference/check/profile.h"
 #include "reference/check/rules.h"
-#include "reference/check/validator.h"
-#include "reference/model/errors.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -64,7 +64,7 @@ nlohmann::json sarif(const std::vector<ModelResult>& results, const Profile& pro
   }
   return {{"version", "2.1.0"},
           {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-          {"runs", {{{"tool", {{"driver", {{"name", "sonnx"}, {"version", "0.1.0"}, {"rules", rules}}}}}, {"results", out}}}}};
+          {"runs", {{{"tool", {{"driver", {{"name", "sonnx"}, {"version", version()}, {"rules", rules}}}}}, {"results", out}}}}};
 }
 }  // namespace
 
@@ -83,8 +83,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ModelResult r;
       r.model = path;
       try {
-        auto lm = load_model(path);
-        r.diagnostics = validate(*lm, profile);
+        r.diagnostics = check(load(path), args->profile);
         r.status = has_errors(r.diagnostics) ? "failed" : "passed";
       } catch (const LoadError& e) {
         r.status = "unreadable";

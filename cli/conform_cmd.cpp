@@ -6,9 +6,8 @@
 #include <iostream>
 
 #include "commands.h"
-#include "conformance/report.h"
 #include "model_options.h"
-#include "reference/model/errors.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -30,9 +29,6 @@ struct ConformArgs {
   PrepareArgs prepare;
 };
 
-std::string default_data_file(const char* name) {
-  return std::string(SONNX_SOURCE_DIR) + "/conformance/" + name;
-}
 }  // namespace
 
 void add_conform_command(CLI::App& app, int& exit_code) {
@@ -66,49 +62,36 @@ void add_conform_command(CLI::App& app, int& exit_code) {
                "(results then compare as rounding, or random for sampling operators)");
   args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
-    RunOptions opt;
-    opt.filter = args->filter;
-    opt.isolate = !args->no_isolate;
-    opt.timeout_seconds = args->timeout;
-    opt.progress = isatty(STDERR_FILENO);
-    opt.prefer_function_bodies = args->prefer_function_bodies;
-    std::string skips = args->skips.empty() ? default_data_file("skips.txt") : args->skips;
-    std::string tols = args->tolerances.empty() ? default_data_file("tolerances.txt") : args->tolerances;
-    if (!std::filesystem::exists(skips) && !args->skips.empty()) throw LoadError("no skip list '" + skips + "'");
-    if (std::filesystem::exists(skips)) opt.skips = read_skips(skips);
-    if (std::filesystem::exists(tols)) opt.tolerances = read_tolerances(tols);
-    opt.shard = parse_shard(args->shard);
-    opt.judge = args->judge == "enclosure" ? Judge::Enclosure : Judge::Tolerance;
-    require_executor(args->executor);
-    if (!args->inject_fault.empty() && args->executor == "reference")
-      throw LoadError("--inject-fault needs an optimized executor (linear, dataflow or parallel)");
-    opt.executor = args->executor;
-    opt.executor_options.threads = 2;
-    opt.executor_options.verify_arena_run = true;
-    opt.executor_options.inject_fault = args->inject_fault;
-    opt.prepare = args->prepare.options();
-    if (opt.prepare.check) opt.prepare.profile = std::make_shared<const Profile>(load_profile("onnx"));  // once, before forking
+    ConformOptions opt{.executor = args->executor,
+                       .filter = args->filter,
+                       .judge = args->judge,
+                       .isolate = !args->no_isolate,
+                       .timeout_seconds = args->timeout,
+                       .check = !args->prepare.no_check,
+                       .skips = args->skips,
+                       .tolerances = args->tolerances,
+                       .progress = static_cast<bool>(isatty(STDERR_FILENO)),
+                       .shard = args->shard,
+                       .prefer_function_bodies = args->prefer_function_bodies,
+                       .inject_fault = args->inject_fault};
     std::vector<std::filesystem::path> roots(args->dirs.begin(), args->dirs.end());
-    auto tests = discover_tests(roots);
-    if (tests.empty()) throw LoadError("no test directories (model.onnx + test_data_set_N) found");
-    RunReport report = run_conformance(tests, opt);
-    for (const auto& f : args->reports) write_report(report, f);
-    const Summary& s = report.summary;
+    ConformReport report = conform(roots, opt);
+    for (const auto& f : args->reports) report.write(f);
     if (args->format == "json") {
-      std::cout << report_json(report).dump(2) << "\n";
+      std::cout << report.json << "\n";
     } else {
       for (const auto& t : report.tests)
         if (t.status != "passed" && t.status != "skipped") std::cout << t.status << "  " << t.name << ": " << t.message << "\n";
-      std::cout << "executor " << args->executor << ": " << s.total << " tests, " << s.passed << " passed, " << s.failed
-                << " failed, " << s.errored << " errored, " << s.skipped << " skipped\n";
-      if (opt.judge == Judge::Enclosure) {
+      std::cout << "executor " << args->executor << ": " << report.total << " tests, " << report.passed << " passed, "
+                << report.failed << " failed, " << report.errored << " errored, " << report.skipped << " skipped\n";
+      if (args->judge == "enclosure") {
         int enclosed = 0;
         for (const auto& t : report.tests) enclosed += t.judge == "enclosure";
         std::cout << "judged by enclosure: " << enclosed << " tests; by the tolerance (no enclosure): "
-                  << s.total - s.skipped - enclosed << "\n";
+                  << report.total - report.skipped - enclosed << "\n";
       }
     }
-    exit_code = (s.failed + s.errored) > 0 ? 1 : 0;
+    exit_code = (report.failed + report.errored) > 0 ? 1 : 0;
   });
 }
 

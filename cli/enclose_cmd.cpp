@@ -11,7 +11,7 @@
 #include "model_options.h"
 #include "reference/enclose/encloser.h"
 #include "reference/enclose/type_rounding.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/npy.h"
 
 namespace sonnx::cli {

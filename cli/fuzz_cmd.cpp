@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "conformance/fuzz/fuzz_loop.h"
 #include "optimized/exec/make_executor.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::cli {
 

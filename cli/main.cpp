@@ -2,13 +2,14 @@
 #include <iostream>
 
 #include "commands.h"
-#include "optimized/plan/prepare_model.h"
-#include "reference/model/errors.h"
+#include "reference/model/data_dir.h"
+#include "sonnx/sonnx.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"sonnx: a reference interpreter, validator and conformance suite for ONNX models"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "sonnx 0.1.0");
+  // The data directory (profiles, skip and tolerance lists) too: which installation this is.
+  app.set_version_flag("--version", std::string("sonnx ") + sonnx::version() + "\ndata: " + sonnx::data_dir().string());
   int exit_code = 0;
   sonnx::cli::add_check_command(app, exit_code);
   sonnx::cli::add_run_command(app, exit_code);

@@ -5,7 +5,7 @@
 #include <random>
 #include <set>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/npy.h"
 #include "reference/model/tensor_proto.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "optimized/exec/make_executor.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::cli {
 

@@ -14,7 +14,7 @@
 #include "optimized/backends/partition.h"
 #include "optimized/backends/partitioned_executor.h"
 #include "optimized/exec/make_executor.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::cli {
 

@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "conformance/certify/cert_report.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::cli {
 

@@ -1,15 +1,15 @@
 // sonnx run MODEL --input NAME=FILE ... : check a model (unless --no-check), then execute it on
-// inputs from .pb or .npy files.
+// inputs from .pb or .npy files, through the C++ API's Session.
 #include <iostream>
 #include <set>
 
 #include "commands.h"
 #include "model_inputs.h"
 #include "model_options.h"
-#include "optimized/exec/make_executor.h"
-#include "reference/model/errors.h"
+#include "reference/model/loader.h"
 #include "reference/model/npy.h"
 #include "reference/model/tensor_proto.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -42,21 +42,25 @@ void add_run_command(CLI::App& app, int& exit_code) {
   args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
     require_executor(args->executor);
-    auto lm = prepare_model(args->model, args->prepare.options());
-    const Model& model = lm->ir;
-    NamedValues feed = read_input_specs(model, args->inputs);
-    std::set<std::string> initialized;
-    for (const auto& [n, t] : model.graph.initializers) initialized.insert(n);
-    for (const auto& in : model.graph.inputs)
-      if (!feed.count(in.name) && !initialized.count(in.name)) throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
-    ExecutorOptions options;
-    options.threads = args->threads;
-    options.verify_arena_run = args->verify_arena_run;
-    const std::vector<ValueInfo> outputs = model.graph.outputs;
-    // Moved in: the executor's kernels may then hold the only copy of each weight.
-    std::unique_ptr<Executor> exec = make_executor(std::move(lm->ir), args->executor, options);
-    lm.reset();
-    NamedValues out = exec->run(feed);
+    std::vector<ValueInfo> outputs;
+    NamedValues feed;
+    SessionOptions options{.executor = args->executor, .threads = args->threads, .check = !args->prepare.no_check,
+                           .verify_arena_run = args->verify_arena_run};
+    // The model handle goes once the session is compiled: the executor's kernels may then hold
+    // the only copy of each weight.
+    auto session = [&] {
+      ModelHandle model = load(args->model);
+      const Model& ir = model.impl().ir;
+      Session compiled(model, options);
+      feed = read_input_specs(ir, args->inputs);
+      std::set<std::string> initialized;
+      for (const auto& [n, t] : ir.graph.initializers) initialized.insert(n);
+      for (const auto& in : ir.graph.inputs)
+        if (!feed.count(in.name) && !initialized.count(in.name)) throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
+      outputs = ir.graph.outputs;
+      return compiled;
+    }();
+    NamedValues out = session.run(feed);
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
     for (const auto& o : outputs) {
       const Value& v = out.at(o.name);

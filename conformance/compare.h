@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 
 namespace sonnx {
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "reference/enclose/enclose_ops.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

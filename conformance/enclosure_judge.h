@@ -12,7 +12,7 @@
 
 #include "conformance/suite.h"
 #include "reference/enclose/encloser.h"
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 
 namespace sonnx {
 

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

@@ -11,7 +11,7 @@
 #include "report.h"
 #include "optimized/exec/make_executor.h"
 #include "reference/catalogue/catalogue.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/loader.h"
 #include "reference/ops/op_table.h"
 

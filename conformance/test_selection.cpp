@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <regex>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

@@ -1,7 +1,7 @@
 // A backend certified in process: the model is partitioned over [backend] (+ cpu fallback) and run
 // by the PartitionedExecutor; what ran on the fallback, and why, is part of the result.
 #include "optimized/backends/partitioned_executor.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "target.h"
 
 namespace sonnx {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <set>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

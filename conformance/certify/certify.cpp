@@ -12,7 +12,7 @@
 #include "optimized/exec/make_executor.h"
 #include "optimized/plan/prepare_model.h"
 #include "reference/catalogue/catalogue.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/op_table.h"
 #include "localize.h"
 #include "strict_compare.h"

@@ -4,7 +4,7 @@
 #include "reference/check/graph_walk.h"
 #include "reference/interp/inliner.h"
 #include "reference/interp/interpreter.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/schedule.h"
 #include "reference/ops/op_table.h"
 

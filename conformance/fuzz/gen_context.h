@@ -16,7 +16,7 @@
 #include <onnx/onnx_pb.h>
 #include <z3++.h>
 
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 
 namespace sonnx::fuzz {
 

@@ -9,7 +9,7 @@
 #include "conformance/compare.h"
 #include "gen_context.h"
 #include "recipe.h"
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 #include "reference/model/ir.h"
 
 namespace sonnx::fuzz {

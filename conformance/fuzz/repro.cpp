@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/tensor_proto.h"
 
 namespace sonnx::fuzz {

@@ -9,7 +9,7 @@
 #include "near_miss.h"
 #include "optimized/plan/prepare_model.h"
 #include "reference/interp/interpreter.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::oracle {
 

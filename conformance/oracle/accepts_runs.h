@@ -14,7 +14,7 @@
 
 #include <onnx/onnx_pb.h>
 
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 
 namespace sonnx::oracle {
 

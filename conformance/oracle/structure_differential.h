@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/check/diagnostic.h"
+#include "sonnx/diagnostic.h"
 #include "reference/check/profile.h"
 #include "reference/model/loader.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 #include "reference/model/ir.h"
 
 namespace sonnx {

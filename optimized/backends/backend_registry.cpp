@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/schedule.h"
 
 namespace sonnx {

@@ -1,6 +1,6 @@
 #include "partitioned_executor.h"
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

@@ -8,8 +8,8 @@
 #include <map>
 
 #include "backend.h"
-#include "include/sonnx/backend.h"
-#include "reference/model/errors.h"
+#include "sonnx/backend.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "reference/interp/interpreter.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

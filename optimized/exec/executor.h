@@ -15,7 +15,7 @@
 #include "frame.h"
 #include "optimized/plan/compiled_model.h"
 #include "optimized/plan/memory_planner.h"
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 
 namespace sonnx {
 

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "reference/interp/interpreter.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

@@ -29,7 +29,7 @@
 #include <unordered_map>
 
 #include "onednn_common.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "softmax_line.h"
 #include "omp_sync.h"
 

@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "onednn_common.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "omp_sync.h"
 
 namespace sonnx::fast {

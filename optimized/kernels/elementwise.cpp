@@ -17,7 +17,7 @@
 #include "fast_kernel.h"
 #include "half_convert.h"
 #include "onednn_common.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "omp_sync.h"
 
 namespace sonnx::fast {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "reference/model/ir.h"
-#include "reference/model/tensor.h"
+#include "sonnx/tensor.h"
 
 namespace sonnx {
 

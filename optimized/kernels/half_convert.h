@@ -1,11 +1,11 @@
 // Float16 <-> float32 conversion of contiguous runs, for the fast kernels that compute float16
 // tensors in float32 (unary.cpp, elementwise.cpp). Widening is exact; narrowing rounds to nearest,
-// ties to even, as float16_t(float) does (reference/model/float16.h): overflow gives ±inf,
+// ties to even, as float16_t(float) does (include/sonnx/float16.h): overflow gives ±inf,
 // subnormal halves are kept, NaN stays NaN (its payload may differ from float16_t's).
 #pragma once
 #include <cstdint>
 
-#include "reference/model/float16.h"
+#include "sonnx/float16.h"
 
 namespace sonnx::fast {
 

@@ -22,7 +22,7 @@
 #include "half_convert.h"
 #include "onednn_common.h"
 #include "simd_clones.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "omp_sync.h"
 
 namespace sonnx::fast {

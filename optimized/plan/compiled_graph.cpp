@@ -10,7 +10,7 @@
 #include <set>
 
 #include "fusion.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/names.h"
 #include "reference/model/schedule.h"
 #include "reference/ops/op_table.h"

@@ -14,7 +14,7 @@
 
 #include "optimized/kernels/fast_kernel.h"
 #include "reference/model/ir.h"
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 #include "reference/ops/registry.h"
 
 namespace sonnx {

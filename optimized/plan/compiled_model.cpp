@@ -4,7 +4,7 @@
 #include <omp.h>
 
 #include "reference/interp/inliner.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 // spec/operators.json, linked in as bytes (no file is read at run time).
 __asm__(".section .rodata\n"

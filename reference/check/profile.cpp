@@ -5,14 +5,15 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/catalogue/catalogue.h"
-#include "reference/model/errors.h"
+#include "reference/model/data_dir.h"
+#include "sonnx/errors.h"
 #include "rules.h"
 
 namespace sonnx {
 
 std::filesystem::path profiles_dir() {
   if (const char* env = std::getenv("SONNX_PROFILES_DIR")) return env;
-  return std::filesystem::path(SONNX_SOURCE_DIR) / "spec" / "profiles";
+  return data_dir() / "spec" / "profiles";
 }
 
 namespace {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "diagnostic.h"
+#include "sonnx/diagnostic.h"
 
 namespace sonnx {
 

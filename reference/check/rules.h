@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "diagnostic.h"
+#include "sonnx/diagnostic.h"
 #include "reference/model/loader.h"
 
 namespace sonnx {

@@ -2,13 +2,12 @@
 #pragma once
 #include <vector>
 
-#include "diagnostic.h"
+#include "sonnx/diagnostic.h"
 #include "profile.h"
 #include "reference/model/loader.h"
 
 namespace sonnx {
 
 std::vector<Diagnostic> validate(const LoadedModel& model, const Profile& profile);
-bool has_errors(const std::vector<Diagnostic>& ds);
 
 }  // namespace sonnx

@@ -28,7 +28,7 @@
 #include <gmp.h>
 
 #include "enclose_ops.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/support/elementwise.h"
 
 namespace sonnx::enclose {

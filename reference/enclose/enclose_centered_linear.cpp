@@ -2,7 +2,7 @@
 // BatchNormalization (inference), MaxPool and GlobalAveragePool.
 #include "centered_ops.h"
 #include "enclose_sums.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/support/elementwise.h"
 #include "reference/ops/support/window.h"
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "enclose_ops.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/support/elementwise.h"
 #include "reference/ops/support/reduce.h"
 

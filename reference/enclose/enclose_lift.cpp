@@ -6,7 +6,7 @@
 // elementwise for every x in [lo, hi].
 #include "enclose_sums.h"
 #include "reference/ops/support/indexing.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::enclose {
 

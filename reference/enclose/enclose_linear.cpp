@@ -4,7 +4,7 @@
 
 #include "elementary.h"
 #include "enclose_sums.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/support/elementwise.h"
 
 namespace sonnx::enclose {

@@ -5,7 +5,7 @@
 // Admissible: the sum of each output element in any order in the element type, and the division of
 // an average, bounded by DotBound's γ_(n+9) (TypeSum); so their allowance is Allowance::own().
 #include "enclose_sums.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/support/reduce.h"
 #include "reference/ops/support/window.h"
 

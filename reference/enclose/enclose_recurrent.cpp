@@ -18,7 +18,7 @@
 
 #include "elementary.h"
 #include "enclose_sums.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/support/rnn.h"
 
 namespace sonnx::enclose {

@@ -65,7 +65,7 @@
 #include <string>
 
 #include "enclose_sums.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/rounding.h"
 #include "reference/ops/support/kernel.h"
 #include "reference/ops/support/numeric.h"

@@ -5,7 +5,7 @@
 #include "enclose_ops.h"
 #include "reference/check/graph_walk.h"
 #include "reference/interp/inliner.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/schedule.h"
 #include "reference/ops/op_table.h"
 

@@ -1,6 +1,6 @@
 #include "type_rounding.h"
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::enclose {
 

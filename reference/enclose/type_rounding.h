@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "interval.h"
-#include "reference/model/dtype.h"
+#include "sonnx/dtype.h"
 
 namespace sonnx::enclose {
 

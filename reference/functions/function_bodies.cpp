@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "embedded_bodies.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::functions {
 

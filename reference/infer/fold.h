@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "reference/model/tensor.h"
+#include "sonnx/tensor.h"
 #include "shape_rule.h"
 
 namespace sonnx {

@@ -15,7 +15,7 @@
 #include <map>
 #include <set>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/names.h"
 #include "reference/ops/op_table.h"
 

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "inliner.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/names.h"
 #include "reference/ops/op_table.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "reference/model/ir.h"
-#include "reference/model/value.h"
+#include "sonnx/value.h"
 
 namespace sonnx {
 

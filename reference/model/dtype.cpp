@@ -1,4 +1,4 @@
-#include "dtype.h"
+#include "sonnx/dtype.h"
 
 #include <array>
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tensor.h"
+#include "sonnx/tensor.h"
 
 namespace sonnx {
 

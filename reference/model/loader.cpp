@@ -7,7 +7,7 @@
 #include <sstream>
 
 
-#include "errors.h"
+#include "sonnx/errors.h"
 #include "tensor_proto.h"
 #include "text_syntax.h"
 
@@ -187,7 +187,7 @@ Model model_from_proto(const onnx::ModelProto& proto, const fs::path& base_dir) 
 
 // Parses a binary model straight from the file (protobuf reads it in small chunks: the file's bytes
 // are never held whole beside the parsed message).
-void parse_model_file(const fs::path& file, onnx::ModelProto& proto) {
+static void parse_model_file(const fs::path& file, onnx::ModelProto& proto) {
   std::error_code ec;
   if (!fs::exists(file, ec)) throw LoadError("'" + file.string() + "': no such file");
   if (fs::is_directory(file, ec)) throw LoadError("'" + file.string() + "' is a directory, not a model file");
@@ -200,6 +200,22 @@ void parse_model_file(const fs::path& file, onnx::ModelProto& proto) {
   ::close(fd);
   if (!parsed)
     throw LoadError("'" + file.string() + "': not a valid ONNX ModelProto (protobuf parse failed: truncated or not a model)");
+}
+
+// The IR of a parsed binary model; `label` names it in errors.
+static void build_ir(LoadedModel& lm, const std::string& label, const fs::path& base) {
+  // A random byte string can parse as a protobuf message that is no model at all.
+  if (!lm.proto.has_graph()) throw LoadError(label + ": no graph in the model (not an ONNX model?)");
+  if (lm.proto.ir_version() <= 0) throw LoadError(label + ": missing or invalid ir_version");
+  try {
+    // The main graph's initializers leave the proto and their raw data becomes the IR tensors'
+    // storage (no copy of the weights); nothing reads them from the proto afterwards.
+    auto initializers = std::move(*lm.proto.mutable_graph()->mutable_initializer());
+    lm.ir = model_from_proto(lm.proto, base);
+    for (auto& t : initializers) lm.ir.graph.initializers.emplace_back(t.name(), tensor_from_proto(std::move(t), base));
+  } catch (const Trap& e) {
+    throw LoadError(label + ": " + e.what());
+  }
 }
 
 std::unique_ptr<LoadedModel> load_model(const fs::path& file) {
@@ -227,20 +243,20 @@ std::unique_ptr<LoadedModel> load_model(const fs::path& file) {
     return lm;
   }
   parse_model_file(file, lm->proto);
-  // A random byte string can parse as a protobuf message that is no model at all.
-  if (!lm->proto.has_graph()) throw LoadError("'" + file.string() + "': no graph in the model (not an ONNX model?)");
-  if (lm->proto.ir_version() <= 0) throw LoadError("'" + file.string() + "': missing or invalid ir_version");
-  try {
-    // The main graph's initializers leave the proto and their raw data becomes the IR tensors'
-    // storage (no copy of the weights); nothing reads them from the proto afterwards.
-    fs::path base = fs::absolute(file).parent_path();
-    auto initializers = std::move(*lm->proto.mutable_graph()->mutable_initializer());
-    lm->ir = model_from_proto(lm->proto, base);
-    for (auto& t : initializers) lm->ir.graph.initializers.emplace_back(t.name(), tensor_from_proto(std::move(t), base));
-  } catch (const Trap& e) {
-    throw LoadError("'" + file.string() + "': " + e.what());
-  }
+  build_ir(*lm, "'" + file.string() + "'", fs::absolute(file).parent_path());
   lm->ir.path = file.string();
+  return lm;
+}
+
+std::unique_ptr<LoadedModel> load_model_bytes(std::string_view bytes, const std::string& name, const fs::path& base_dir) {
+  auto lm = std::make_unique<LoadedModel>();
+  if (bytes.empty()) throw LoadError("'" + name + "': no bytes");
+  if (bytes.size() > static_cast<size_t>(INT32_MAX))
+    throw LoadError("'" + name + "': a model held in memory must be under 2 GiB (protobuf's limit); keep its weights as external data");
+  if (!lm->proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    throw LoadError("'" + name + "': not a valid ONNX ModelProto (protobuf parse failed: truncated or not a model)");
+  build_ir(*lm, "'" + name + "'", base_dir);
+  lm->ir.path = name;
   return lm;
 }
 

@@ -4,6 +4,8 @@
 #pragma once
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include <onnx/onnx_pb.h>
 
@@ -17,6 +19,10 @@ struct LoadedModel {
 };
 
 std::unique_ptr<LoadedModel> load_model(const std::filesystem::path& file);
+// A binary model held in memory; `name` labels it in errors, external data resolves against
+// base_dir (empty: the current directory).
+std::unique_ptr<LoadedModel> load_model_bytes(std::string_view bytes, const std::string& name,
+                                              const std::filesystem::path& base_dir);
 // Builds the IR from a proto; external data is resolved against base_dir.
 Model model_from_proto(const onnx::ModelProto& proto, const std::filesystem::path& base_dir);
 Graph graph_from_proto(const onnx::GraphProto& g, const std::filesystem::path& base_dir, const std::string& path);

@@ -6,7 +6,7 @@
 #pragma once
 #include <filesystem>
 
-#include "tensor.h"
+#include "sonnx/tensor.h"
 
 namespace sonnx {
 

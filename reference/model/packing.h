@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "tensor.h"
+#include "sonnx/tensor.h"
 
 namespace sonnx {
 

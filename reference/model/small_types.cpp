@@ -1,4 +1,4 @@
-#include "small_types.h"
+#include "sonnx/small_types.h"
 
 #include "rounding.h"
 

@@ -1,4 +1,4 @@
-#include "tensor.h"
+#include "sonnx/tensor.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "errors.h"
+#include "sonnx/errors.h"
 #include "packing.h"
 
 namespace sonnx {

@@ -6,7 +6,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/onnx-data_pb.h>
 
-#include "value.h"
+#include "sonnx/value.h"
 
 namespace sonnx {
 

@@ -7,10 +7,10 @@
 #include <limits>
 #include <map>
 
-#include "reference/model/dtype.h"
-#include "reference/model/errors.h"
-#include "reference/model/small_types.h"
-#include "reference/model/tensor.h"
+#include "sonnx/dtype.h"
+#include "sonnx/errors.h"
+#include "sonnx/small_types.h"
+#include "sonnx/tensor.h"
 #include "reference/ops/support/numeric.h"  // round_from_double: one rounding into float16/bfloat16
 
 namespace sonnx::text {

@@ -5,7 +5,7 @@
 // byte read as bool must be 0 or 1: other bit patterns are no bool value, and the kernel traps.
 #include <cstring>
 
-#include "reference/model/small_types.h"
+#include "sonnx/small_types.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "reference/check/validator.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The loader reads files (it resolves external data relative to the model's directory), so the

@@ -18,7 +18,7 @@
 #include "conformance/oracle/near_miss.h"
 #include "conformance/oracle/structure_differential.h"
 #include "conformance/oracle/structure_oracle.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::oracle {
 namespace {

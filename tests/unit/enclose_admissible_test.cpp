@@ -9,7 +9,7 @@
 #include "enclose_test_util.h"
 #include "reference/enclose/enclose_ops.h"
 #include "reference/enclose/type_rounding.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "tensor_test_util.h"
 
 namespace sonnx::enclose {

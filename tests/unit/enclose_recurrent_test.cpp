@@ -8,7 +8,7 @@
 
 #include "enclose_test_util.h"
 #include "reference/enclose/type_rounding.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::enclose {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "enclose_test_util.h"
 #include "reference/enclose/type_rounding.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/support/kernel.h"
 #include "tensor_test_util.h"
 

@@ -12,7 +12,7 @@
 #include "reference/enclose/elementary.h"
 #include "reference/enclose/encloser.h"
 #include "reference/interp/interpreter.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "enclose_test_util.h"
 #include "tensor_test_util.h"
 

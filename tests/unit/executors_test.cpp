@@ -11,7 +11,7 @@
 #include "optimized/exec/dataflow_executor.h"
 #include "optimized/exec/make_executor.h"
 #include "reference/interp/interpreter.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "tensor_test_util.h"
 
 namespace sonnx {

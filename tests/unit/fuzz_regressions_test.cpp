@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "reference/check/validator.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 namespace {

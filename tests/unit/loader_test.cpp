@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/loader.h"
 
 namespace sonnx {

@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/loader.h"
-#include "reference/model/small_types.h"
+#include "sonnx/small_types.h"
 #include "reference/model/text_syntax.h"
 #include "text_error_util.h"
 

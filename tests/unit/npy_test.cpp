@@ -11,9 +11,9 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/npy.h"
-#include "reference/model/tensor.h"
+#include "sonnx/tensor.h"
 
 namespace sonnx {
 namespace {

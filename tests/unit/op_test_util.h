@@ -12,7 +12,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "reference/interp/interpreter.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/loader.h"
 
 namespace sonnx::testing {

@@ -9,7 +9,7 @@
 #include "optimized/plan/compiled_model.h"
 #include "optimized/plan/memory_plan.h"
 #include "optimized/plan/memory_planner.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "tensor_test_util.h"
 
 namespace sonnx {

@@ -15,7 +15,7 @@
 #include "reference/check/validator.h"
 #include "reference/interp/inliner.h"
 #include "reference/interp/interpreter.h"
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 
 namespace sonnx {
 namespace {

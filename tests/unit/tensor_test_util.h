@@ -6,7 +6,7 @@
 #include <random>
 
 #include "reference/model/ir.h"
-#include "reference/model/tensor.h"
+#include "sonnx/tensor.h"
 
 namespace sonnx::testing {
 

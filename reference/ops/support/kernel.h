@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "numeric.h"
-#include "reference/model/tensor.h"
+#include "sonnx/tensor.h"
 #include "reference/ops/registry.h"
 
 namespace sonnx::support {

@@ -10,9 +10,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "reference/model/float16.h"
+#include "sonnx/float16.h"
 #include "reference/model/rounding.h"
-#include "reference/model/tensor.h"
+#include "sonnx/tensor.h"
 
 namespace sonnx::support {
 

@@ -1,4 +1,4 @@
-// The element types of ONNX IR 9–13 (reference/model/small_types.h, spec/element_types.md): values
+// The element types of ONNX IR 9–13 (include/sonnx/small_types.h, spec/element_types.md): values
 // of every code, rounding and saturation into the small floats and integers (checked against an
 // independent nearest-value search over the spec's value tables), the Cast/CastLike kernels of
 // versions 19–25, TensorProto packing, .npy files and loading a model of IR version 11.
@@ -22,11 +22,11 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/model/loader.h"
 #include "reference/model/npy.h"
 #include "reference/model/packing.h"
-#include "reference/model/small_types.h"
+#include "sonnx/small_types.h"
 #include "reference/model/tensor_proto.h"
 #include "reference/ops/registry.h"
 #include "reference/ops/support/cast.h"

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reference/model/errors.h"
+#include "sonnx/errors.h"
 #include "reference/ops/support/numeric.h"
 #include "tests/unit/op_test_util.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "reference/model/tensor.h"
+#include "sonnx/tensor.h"
 
 namespace sonnx::testing {
 

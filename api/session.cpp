@@ -1,0 +1,107 @@
+// The C++ API's sessions (include/sonnx/sonnx.hpp): one compiled model, one executor instance
+// per concurrent run, kept for the next run.
+#include <algorithm>
+#include <mutex>
+
+#include "optimized/exec/make_executor.h"
+#include "optimized/plan/infer_types.h"
+#include "reference/model/loader.h"
+#include "refuse_invalid.h"
+#include "sonnx/sonnx.hpp"
+
+namespace sonnx {
+
+struct Session::Impl {
+  explicit Impl(SessionOptions o) : options(std::move(o)) {}
+  SessionOptions options;
+  ExecutorOptions executor_options;
+  Model ir;                                         // checked, types inferred (the reference runs it)
+  std::vector<ValueInfo> inputs;                    // the graph's inputs as declared
+  std::shared_ptr<const CompiledModel> compiled;   // the optimized executors share it
+  std::mutex mutex;
+  std::vector<std::unique_ptr<Executor>> idle;
+
+  std::unique_ptr<Executor> make_instance() {
+    if (!compiled) return make_executor(ir, "reference", executor_options);
+    return make_optimized_executor(compiled, options.executor, executor_options);
+  }
+};
+
+std::vector<std::string> executors() { return executor_names(); }
+
+Session::Session(const ModelHandle& model, SessionOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
+  Impl& s = *impl_;
+  const auto& names = executor_names();
+  if (std::find(names.begin(), names.end(), s.options.executor) == names.end())
+    throw LoadError("unknown executor '" + s.options.executor + "' (reference, linear, dataflow, parallel)");
+  if (s.options.threads < 1 || s.options.threads > 256) throw LoadError("threads must be 1 to 256, not " + std::to_string(s.options.threads));
+  if (s.options.check) refuse_invalid(model, s.options.profile);
+  s.ir = model.impl().ir;  // weights are shared, not copied
+  s.inputs = s.ir.graph.inputs;
+  add_inferred_types(s.ir);
+  s.executor_options.threads = s.options.threads;
+  s.executor_options.seed = s.options.seed;
+  s.executor_options.verify_arena_run = s.options.verify_arena_run;
+  if (s.options.executor == "reference") {
+    s.idle.push_back(make_executor(s.ir, "reference", s.executor_options));
+  } else {
+    auto first = make_optimized_executor(s.ir, s.options.executor, s.executor_options);
+    s.compiled = first->compiled();
+    s.ir = Model{};  // the compiled model holds what the optimized executors need
+    s.idle.push_back(std::move(first));
+  }
+}
+
+Session::~Session() = default;
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+
+namespace {
+
+// A given tensor must have the declared rank and every declared dimension (the executors check the
+// element type; the declared shape is the model's contract with its caller too).
+void check_declared_shapes(const std::vector<ValueInfo>& declared, const NamedValues& given) {
+  for (const auto& in : declared) {
+    auto it = given.find(in.name);
+    if (it == given.end() || !it->second.is_tensor() || in.type.kind != TypeInfo::Kind::Tensor || !in.type.shape) continue;
+    const Shape& shape = it->second.tensor.shape();
+    const auto& dims = *in.type.shape;
+    bool ok = dims.size() == shape.size();
+    for (size_t i = 0; ok && i < dims.size(); ++i) ok = !dims[i].value || *dims[i].value == shape[i];
+    if (!ok) throw Trap("graph input '" + in.name + "' is given with shape " + shape_str(shape) + " but declared " + in.type.str());
+  }
+}
+
+}  // namespace
+
+NamedValues Session::run(const NamedValues& inputs) const {
+  Impl& s = *impl_;
+  check_declared_shapes(s.inputs, inputs);
+  std::unique_ptr<Executor> exec;
+  {
+    std::lock_guard lock(s.mutex);
+    if (!s.idle.empty()) {
+      exec = std::move(s.idle.back());
+      s.idle.pop_back();
+    }
+  }
+  if (!exec) exec = s.make_instance();
+  // An executor may run again after a Trap (Executor::run), so it goes back either way.
+  struct GiveBack {
+    Impl& s;
+    std::unique_ptr<Executor>& exec;
+    ~GiveBack() {
+      std::lock_guard lock(s.mutex);
+      s.idle.push_back(std::move(exec));
+    }
+  } give_back{s, exec};
+  return exec->run(inputs);
+}
+
+const SessionOptions& Session::options() const { return impl_->options; }
+
+NamedValues run(const ModelHandle& model, const NamedValues& inputs, const SessionOptions& options) {
+  return Session(model, options).run(inputs);
+}
+
+}  // namespace sonnx

@@ -1,0 +1,119 @@
+// The C++ API's conformance runs and certifications (include/sonnx/sonnx.hpp): the runner and the
+// certifier of conformance/, with the options and data files `sonnx conform` and `sonnx certify` use.
+#include <algorithm>
+
+#include "conformance/certify/certify.h"
+#include "conformance/report.h"
+#include "conformance/runner.h"
+#include "optimized/exec/make_executor.h"
+#include "reference/model/data_dir.h"
+#include "sonnx/sonnx.hpp"
+
+namespace sonnx {
+
+namespace {
+
+Judge judge_named(const std::string& name) {
+  if (name == "tolerance") return Judge::Tolerance;
+  if (name == "enclosure") return Judge::Enclosure;
+  throw LoadError("unknown judge '" + name + "' (tolerance or enclosure)");
+}
+
+std::vector<TestCase> find_tests(const std::vector<std::filesystem::path>& dirs) {
+  if (dirs.empty()) throw LoadError("no test directory given");
+  for (const auto& d : dirs)
+    if (!std::filesystem::is_directory(d)) throw LoadError("no test directory '" + d.string() + "'");
+  auto tests = discover_tests(dirs);
+  if (tests.empty()) throw LoadError("no test directories (model.onnx + test_data_set_N) found");
+  return tests;
+}
+
+template <class T>
+TestOutcome outcome(const T& t) {
+  return {t.name, t.status, t.op_types, t.max_abs, t.max_rel, t.max_ulp, t.time_ms, t.message, t.judge};
+}
+
+RunOptions conform_run_options(const ConformOptions& o) {
+  const auto& names = executor_names();
+  if (std::find(names.begin(), names.end(), o.executor) == names.end())
+    throw LoadError("unknown executor '" + o.executor + "' (reference, linear, dataflow, parallel)");
+  RunOptions opt;
+  opt.executor = o.executor;
+  opt.executor_options.threads = o.threads;
+  opt.executor_options.verify_arena_run = true;
+  opt.filter = o.filter;
+  opt.judge = judge_named(o.judge);
+  opt.isolate = o.isolate;
+  opt.timeout_seconds = o.timeout_seconds;
+  opt.progress = o.progress;
+  opt.prepare.check = o.check;
+  if (o.check) opt.prepare.profile = std::make_shared<const Profile>(load_profile("onnx"));  // once, before forking
+  if (!o.skips.empty() && !std::filesystem::exists(o.skips)) throw LoadError("no skip list '" + o.skips.string() + "'");
+  if (!o.tolerances.empty() && !std::filesystem::exists(o.tolerances))
+    throw LoadError("no tolerance file '" + o.tolerances.string() + "'");
+  auto skips = o.skips.empty() ? data_dir() / "conformance" / "skips.txt" : o.skips;
+  auto tolerances = o.tolerances.empty() ? data_dir() / "conformance" / "tolerances.txt" : o.tolerances;
+  if (std::filesystem::exists(skips)) opt.skips = read_skips(skips);
+  if (std::filesystem::exists(tolerances)) opt.tolerances = read_tolerances(tolerances);
+  opt.shard = parse_shard(o.shard);
+  opt.prefer_function_bodies = o.prefer_function_bodies;
+  if (!o.inject_fault.empty() && o.executor == "reference")
+    throw LoadError("inject_fault needs an optimized executor (linear, dataflow or parallel)");
+  opt.executor_options.inject_fault = o.inject_fault;
+  return opt;
+}
+
+}  // namespace
+
+ConformReport conform(const std::vector<std::filesystem::path>& dirs, const ConformOptions& options) {
+  RunOptions opt = conform_run_options(options);
+  auto full = std::make_shared<RunReport>(run_conformance(find_tests(dirs), opt));
+  ConformReport r;
+  r.executor = full->executor;
+  r.total = full->summary.total;
+  r.passed = full->summary.passed;
+  r.failed = full->summary.failed;
+  r.errored = full->summary.errored;
+  r.skipped = full->summary.skipped;
+  for (const auto& t : full->tests)
+    r.tests.push_back(outcome(t));
+  r.json = report_json(*full).dump(2);
+  r.detail = full;
+  return r;
+}
+
+void ConformReport::write(const std::filesystem::path& file) const {
+  if (!detail) throw LoadError("this report has no results to write");
+  write_report(*static_cast<const RunReport*>(detail.get()), file);
+}
+
+Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options) {
+  CertifyOptions opt;
+  opt.filter = options.filter;
+  opt.timeout_seconds = options.timeout_seconds;
+  opt.judge = judge_named(options.judge);
+  opt.progress = options.progress;
+  opt.repro_command = "sonnx certify --backend " + options.backend + (options.fallback ? "" : " --no-fallback");
+  auto tests = find_tests(suites);
+  auto target = make_backend_target(options.backend, options.fallback);
+  auto full = std::make_shared<CertReport>(certify(tests, *target, opt));
+  for (const auto& s : suites) full->suites.push_back(std::filesystem::absolute(s).lexically_normal().string());
+  Certificate c;
+  c.backend = full->backend;
+  c.backend_version = full->backend_version;
+  c.verdict = full->verdict;
+  c.summary = full->summary;
+  for (const auto& o : full->operators) c.operators.push_back({o.op_type, o.verdict, o.tests, o.passed, o.failed});
+  for (const auto& t : full->tests)
+    c.tests.push_back(outcome(t));
+  c.json = cert_report_json(*full).dump(2);
+  c.detail = full;
+  return c;
+}
+
+void Certificate::write(const std::filesystem::path& file) const {
+  if (!detail) throw LoadError("this certificate has no results to write");
+  write_cert_report(*static_cast<const CertReport*>(detail.get()), file);
+}
+
+}  // namespace sonnx

@@ -1,0 +1,207 @@
+// The sonnx C++ API: load an ONNX model, check it against a profile, run it (the reference
+// interpreter or an optimized executor), run conformance suites and certify backends.
+//
+//   #include <sonnx/sonnx.hpp>
+//   sonnx::ModelHandle model = sonnx::load("model.onnx");
+//   for (const sonnx::Diagnostic& d : sonnx::check(model, "sonnx")) std::cout << d.message << "\n";
+//   sonnx::Session session(model, {.executor = "linear"});
+//   sonnx::NamedValues out = session.run({{"x", sonnx::Tensor::from_vector<float>({1, 3}, {1, 2, 3})}});
+//
+// Errors (DESIGN.md §2.4, errors.h): LoadError (unreadable model or input, bad argument),
+// CheckFailed (the validator refused the model a Session was asked to compile), Unsupported (an
+// operator version or type this build does not run), Trap (this execution is undefined: an index
+// out of range, an input of the wrong type or shape), InternalError (a bug in sonnx). All derive
+// from std::exception; what() is one line naming the rule or cause, then where.
+//
+// Link with the CMake target sonnx::sonnx (find_package(sonnx CONFIG)) or `pkg-config sonnx`.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diagnostic.h"
+#include "errors.h"
+#include "tensor.h"
+#include "value.h"
+
+namespace sonnx {
+
+struct LoadedModel;  // the loaded IR (internal)
+
+// "0.1.0": the library's version (the CLI's `sonnx --version`).
+const char* version();
+
+// A loaded model: parsed once, shared by every check, session and copy (copies are cheap).
+class ModelHandle {
+ public:
+  const std::string& name() const;  // the file it came from, or the name given to load_bytes
+  int64_t ir_version() const;
+  std::map<std::string, int64_t> opset_imports() const;  // domain ("" = ai.onnx) -> version
+  // The graph's inputs that must be given (not those with an initializer), and its outputs, with
+  // their declared types ("tensor(float)[1,3,?]").
+  std::vector<std::pair<std::string, std::string>> inputs() const;
+  std::vector<std::pair<std::string, std::string>> outputs() const;
+
+  explicit ModelHandle(std::shared_ptr<const LoadedModel> impl);
+  const LoadedModel& impl() const { return *impl_; }
+
+ private:
+  std::shared_ptr<const LoadedModel> impl_;
+  std::string name_;
+};
+
+// Reads a model file: binary .onnx (external data resolved next to it) or .onnxtxt text syntax.
+// Throws LoadError with a one-line reason.
+ModelHandle load(const std::filesystem::path& file);
+// Parses a serialized ModelProto held in memory. External data, if any, is resolved against
+// `base_dir` (empty: the model may have none). Throws LoadError.
+ModelHandle load_bytes(std::string_view bytes, const std::string& name = "model", const std::filesystem::path& base_dir = {});
+
+// Validates the model against the graph rules and a profile: "onnx", "sonnx" or a profile JSON
+// file. Returns every finding (errors and warnings), in the validator's order; has_errors (in
+// diagnostic.h) says whether the model is refused. Throws LoadError for an unknown profile.
+std::vector<Diagnostic> check(const ModelHandle& model, const std::string& profile = "onnx");
+
+struct SessionOptions {
+  std::string executor = "reference";  // reference (the interpreter), linear, dataflow, parallel
+  int threads = 1;                      // per kernel (linear, dataflow) or workers (parallel)
+  bool check = true;                    // validate first and refuse a model with errors (CheckFailed)
+  std::string profile = "onnx";         // the profile `check` uses
+  uint64_t seed = 0;                    // random operators (RandomNormal, Dropout in training, ...)
+  // Optimized executors: the first run of each input shape is repeated in the planned memory arena
+  // and must give the same bits (else InternalError). Costs a second run per new shape.
+  bool verify_arena_run = false;
+};
+
+// A model compiled once for one executor, then run any number of times, from any number of
+// threads at once. Each concurrent run uses an executor instance of its own, made on first need
+// from the one compiled model (weights are shared, never copied). A session does not keep the
+// ModelHandle: what it runs lives in the compiled model.
+class Session {
+ public:
+  // Checks (unless options.check is false) and compiles. Throws LoadError (unknown executor or
+  // profile), CheckFailed or Unsupported.
+  explicit Session(const ModelHandle& model, SessionOptions options = {});
+  ~Session();
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+
+  // Runs the model: inputs by name (an input with an initializer may be left out); returns every
+  // graph output by name. Throws Trap (wrong input name, type or shape; an undefined execution).
+  NamedValues run(const NamedValues& inputs) const;
+
+  const SessionOptions& options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Session(model, options).run(inputs), for a single run.
+NamedValues run(const ModelHandle& model, const NamedValues& inputs, const SessionOptions& options = {});
+
+// The executor names run and Session accept: reference, linear, dataflow, parallel.
+std::vector<std::string> executors();
+
+// Guaranteed enclosures (spec/accuracy.md): for every output element, an interval that contains
+// the model's result in exact real arithmetic ("real"), or every result an implementation meeting
+// each operator's accuracy allowance may produce ("admissible").
+struct OutputEnclosure {
+  DType type = DType::Undefined;  // the output's element type
+  // float64 bounds rounded outward (NaN where an element has no real value) for a float output;
+  // for an integer or bool output, its exact value in both.
+  Tensor lower, upper;
+};
+
+// The bounds leave an integer, a comparison or a shape of the model open at this input: the
+// enclosures do not decide it.
+struct Undetermined : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Checks the model (profile onnx, unless check is false) and encloses every output. Throws
+// CheckFailed, Unsupported (an operator version without an enclosure), Undetermined, Trap.
+std::map<std::string, OutputEnclosure> enclosures(const ModelHandle& model, const NamedValues& inputs,
+                                                  const std::string& semantics = "real", bool check = true);
+
+// One test of a conformance run or a certification.
+struct TestOutcome {
+  std::string name;
+  std::string status;  // passed, failed, errored, skipped, crashed, timeout (certify also: unsupported)
+  std::vector<std::string> op_types;  // operator versions the model selects: "Conv-11"
+  double max_abs = 0, max_rel = 0, max_ulp = 0;  // worst errors over the outputs
+  double time_ms = 0;
+  std::string message;
+  std::string judge = "tolerance";  // how the outputs were judged: tolerance, or enclosure where the model has one
+};
+
+struct ConformOptions {
+  std::string executor = "reference";
+  int threads = 2;
+  std::string filter{};              // regular expression on test names; empty: all
+  std::string judge = "tolerance";  // or "enclosure" (spec/accuracy.md)
+  bool isolate = true;             // each test in a child process (a crash is that test's result)
+  double timeout_seconds = 120;    // per test, when isolated
+  bool check = true;               // validate each model first (profile onnx)
+  std::filesystem::path skips{};       // empty: the skip list sonnx ships
+  std::filesystem::path tolerances{};  // empty: the tolerance overrides sonnx ships
+  bool progress = false;           // a progress line on stderr
+  std::string shard{};               // "K/N": run shard K (0-based) of N; empty: all (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS)
+  // Where an operator version has both a kernel and a function body, expand the body instead.
+  bool prefer_function_bodies = false;
+  std::string inject_fault{};        // TEST ONLY: plant a bug after every step of this op type (optimized executors)
+};
+
+struct ConformReport {
+  std::string executor;
+  int total = 0, passed = 0, failed = 0, errored = 0, skipped = 0;
+  std::vector<TestOutcome> tests;
+  std::string json;  // the full report, as `sonnx conform --format json` prints it
+  // Writes it as .json, .md, .xml (JUnit) or .html, by the extension. Throws LoadError otherwise.
+  void write(const std::filesystem::path& file) const;
+
+  std::shared_ptr<const void> detail;  // the runner's full report (internal)
+};
+
+// Runs backend-test directories (model.onnx + test_data_set_N, or folders of them). Throws
+// LoadError when no test directory is found or an option is invalid; everything that goes wrong
+// inside a test is that test's result.
+ConformReport conform(const std::vector<std::filesystem::path>& dirs, const ConformOptions& options = {});
+
+struct CertificationOptions {
+  std::string backend = "cpu";  // reference, cpu, or a plugin shared library (.so)
+  bool fallback = true;         // run what the backend cannot on cpu
+  std::string filter{};
+  std::string judge = "tolerance";  // or "enclosure"
+  double timeout_seconds = 60;      // per test
+  bool progress = false;
+};
+
+struct CertifiedOperator {
+  std::string op_type;
+  std::string verdict;  // certified, failed, unsupported, untested
+  int tests = 0, passed = 0, failed = 0;
+};
+
+struct Certificate {
+  std::string backend, backend_version;
+  std::string verdict;  // certified or failed
+  std::map<std::string, int> summary;  // total, passed, failed, unsupported, crashed, timeout, errored, skipped, ...
+  std::vector<CertifiedOperator> operators;
+  std::vector<TestOutcome> tests;
+  std::string json;  // the full certificate, as `sonnx certify --format json` prints it
+  void write(const std::filesystem::path& file) const;  // .json, .md, .xml or .html
+
+  std::shared_ptr<const void> detail;  // the certifier's full report (internal)
+};
+
+// Certifies a backend on the suites (each test compared with the reference interpreter under the
+// strict tolerances, in a child process). Throws LoadError for an unknown backend or no tests.
+Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options = {});
+
+}  // namespace sonnx
