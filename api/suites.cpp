@@ -1,8 +1,10 @@
 // The C++ API's conformance runs and certifications (include/sonnx/sonnx.hpp): the runner and the
 // certifier of conformance/, with the options and data files `sonnx conform` and `sonnx certify` use.
 #include <algorithm>
+#include <cstdio>
 
 #include "conformance/certify/certify.h"
+#include "conformance/certify/command_runner.h"
 #include "conformance/report.h"
 #include "conformance/runner.h"
 #include "optimized/exec/make_executor.h"
@@ -30,7 +32,7 @@ std::vector<TestCase> find_tests(const std::vector<std::filesystem::path>& dirs)
 
 template <class T>
 TestOutcome outcome(const T& t) {
-  return {t.name, t.status, t.op_types, t.max_abs, t.max_rel, t.max_ulp, t.time_ms, t.message, t.judge};
+  return {t.name, t.status, t.op_types, t.max_abs, t.max_rel, t.max_ulp, t.time_ms, t.message, t.judge, "", ""};
 }
 
 RunOptions conform_run_options(const ConformOptions& o) {
@@ -88,14 +90,28 @@ void ConformReport::write(const std::filesystem::path& file) const {
 }
 
 Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options) {
+  const bool command = !options.backend_command.empty();
+  if (options.localize && (options.judge != "enclosure" || command))
+    throw LoadError("localize needs the enclosure judge and an in-process backend (a runtime command reads the test's model file)");
   CertifyOptions opt;
   opt.filter = options.filter;
   opt.timeout_seconds = options.timeout_seconds;
   opt.judge = judge_named(options.judge);
+  opt.localize = options.localize;
   opt.progress = options.progress;
-  opt.repro_command = "sonnx certify --backend " + options.backend + (options.fallback ? "" : " --no-fallback");
+  opt.shard = parse_shard(options.shard);
+  opt.resume_file = options.resume;
+  if (!options.skips.empty()) opt.skips = read_skips(options.skips);
+  char timeout[32];
+  std::snprintf(timeout, sizeof timeout, "%g", options.timeout_seconds);
+  opt.repro_command = "sonnx certify " +
+                      (command ? "--backend-cmd " + shell_quote(options.backend_command)
+                               : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
+                      " --timeout " + timeout +
+                      (options.judge == "enclosure" ? std::string(" --judge enclosure") + (options.localize ? " --localize" : "") : "");
   auto tests = find_tests(suites);
-  auto target = make_backend_target(options.backend, options.fallback);
+  auto target = command ? make_command_target(options.backend_command, options.timeout_seconds)
+                        : make_backend_target(options.backend, options.fallback);
   auto full = std::make_shared<CertReport>(certify(tests, *target, opt));
   for (const auto& s : suites) full->suites.push_back(std::filesystem::absolute(s).lexically_normal().string());
   Certificate c;
@@ -104,8 +120,12 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
   c.verdict = full->verdict;
   c.summary = full->summary;
   for (const auto& o : full->operators) c.operators.push_back({o.op_type, o.verdict, o.tests, o.passed, o.failed});
-  for (const auto& t : full->tests)
-    c.tests.push_back(outcome(t));
+  for (const auto& t : full->tests) {
+    TestOutcome o = outcome(t);
+    o.repro = t.repro;
+    o.localized = t.localized;
+    c.tests.push_back(std::move(o));
+  }
   c.json = cert_report_json(*full).dump(2);
   c.detail = full;
   return c;

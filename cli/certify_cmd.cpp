@@ -1,15 +1,16 @@
 // sonnx certify (--backend NAME|PLUGIN.so | --backend-cmd CMD): run the conformance suites on a
 // backend, compare every result with the reference interpreter under the strict tolerances, and
-// give a verdict per operator and overall (conformance/certify). Exit 0 certified, 1 not.
+// give a verdict per operator and overall (conformance/certify, through the C++ API's certify).
+// Exit 0 certified, 1 not.
 #include <unistd.h>
 
 #include <cstdlib>
 #include <iostream>
 
 #include "commands.h"
-#include "conformance/certify/certify.h"
+#include "conformance/certify/command_runner.h"
 #include "reference/model/data_dir.h"
-#include "sonnx/errors.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -25,13 +26,6 @@ struct CertifyArgs {
   bool no_fallback = false;
   bool localize = false;
 };
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_of(" '\"$\\;&|<>()*?`") == std::string::npos) return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // The generated ONNX node suite, made on first use with Debian's python3-onnx.
 std::filesystem::path default_suite() {
@@ -79,45 +73,28 @@ void add_certify_command(CLI::App& app, int& exit_code) {
                 "(each node fed the backend's own values) and name the first node whose output leaves its enclosure");
   cmd->callback([args, &exit_code] {
     if (args->backend.empty() == args->backend_cmd.empty()) throw LoadError("give one of --backend NAME|PLUGIN.so or --backend-cmd CMD");
+    // Before the default suite is generated (the API checks this too, in its own option names).
     if (args->localize && (args->judge != "enclosure" || args->backend.empty()))
       throw LoadError("--localize needs --judge enclosure and an in-process --backend (a --backend-cmd runtime reads the test's model file)");
-    CertifyOptions opt;
+    CertificationOptions opt;
+    opt.backend = args->backend;
+    opt.backend_command = args->backend_cmd;
+    opt.fallback = !args->no_fallback;
     opt.filter = args->filter;
-    opt.timeout_seconds = args->timeout;
-    opt.resume_file = args->resume;
-    opt.progress = isatty(STDERR_FILENO);
-    if (!args->skips.empty()) opt.skips = read_skips(args->skips);
-    opt.shard = parse_shard(args->shard);
-    opt.judge = args->judge == "enclosure" ? Judge::Enclosure : Judge::Tolerance;
+    opt.judge = args->judge;
     opt.localize = args->localize;
-
-    std::unique_ptr<CertTarget> target;
-    std::string backend_arg;
-    if (!args->backend.empty()) {
-      target = make_backend_target(args->backend, !args->no_fallback);
-      backend_arg = "--backend " + shell_quote(args->backend) + (args->no_fallback ? " --no-fallback" : "");
-    } else {
-      target = make_command_target(args->backend_cmd, args->timeout);
-      backend_arg = "--backend-cmd " + shell_quote(args->backend_cmd);
-    }
-    char timeout_text[32];
-    std::snprintf(timeout_text, sizeof timeout_text, "%g", args->timeout);
-    opt.repro_command = "sonnx certify " + backend_arg + " --timeout " + timeout_text +
-                        (args->judge == "enclosure" ? std::string(" --judge enclosure") + (args->localize ? " --localize" : "") : "");
-
+    opt.timeout_seconds = args->timeout;
+    opt.shard = args->shard;
+    opt.skips = args->skips;
+    opt.resume = args->resume;
+    opt.progress = isatty(STDERR_FILENO);
     std::vector<std::filesystem::path> roots(args->suites.begin(), args->suites.end());
     if (roots.empty()) roots.push_back(default_suite());
-    for (const auto& r : roots)
-      if (!std::filesystem::is_directory(r)) throw LoadError("no suite directory '" + r.string() + "'");
-    auto tests = discover_tests(roots);
-    if (tests.empty()) throw LoadError("no test directories (model.onnx + test_data_set_N) found");
-
-    CertReport report = certify(tests, *target, opt);
-    for (const auto& r : roots) report.suites.push_back(std::filesystem::absolute(r).lexically_normal().string());
-    for (const auto& f : args->reports) write_cert_report(report, f);
+    Certificate report = certify(roots, opt);
+    for (const auto& f : args->reports) report.write(f);
     auto s = [&](const char* k) { return report.summary[k]; };
     if (args->format == "json") {
-      std::cout << cert_report_json(report).dump(2) << "\n";
+      std::cout << report.json << "\n";
     } else {
       for (const auto& t : report.tests)
         if (t.status != "passed" && t.status != "skipped")

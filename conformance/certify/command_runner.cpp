@@ -89,4 +89,11 @@ CommandResult run_command(const std::string& command, const std::vector<std::str
   return r;
 }
 
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_of(" '\"$\\;&|<>()*?`") == std::string::npos) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace sonnx

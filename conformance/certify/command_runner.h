@@ -18,4 +18,7 @@ struct CommandResult {
 CommandResult run_command(const std::string& command, const std::vector<std::string>& args, double timeout_seconds,
                           const std::filesystem::path& log);
 
+// `s` as one word of a shell command line (single-quoted when it holds anything special).
+std::string shell_quote(const std::string& s);
+
 }  // namespace sonnx

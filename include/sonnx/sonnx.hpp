@@ -138,6 +138,8 @@ struct TestOutcome {
   double time_ms = 0;
   std::string message;
   std::string judge = "tolerance";  // how the outputs were judged: tolerance, or enclosure where the model has one
+  std::string repro;      // certify: the command that replays the test
+  std::string localized;  // certify with localize: the first node whose output leaves its enclosure
 };
 
 struct ConformOptions {
@@ -174,11 +176,18 @@ struct ConformReport {
 ConformReport conform(const std::vector<std::filesystem::path>& dirs, const ConformOptions& options = {});
 
 struct CertificationOptions {
-  std::string backend = "cpu";  // reference, cpu, or a plugin shared library (.so)
-  bool fallback = true;         // run what the backend cannot on cpu
-  std::string filter{};
+  std::string backend = "cpu";     // reference, cpu, or a plugin shared library (.so)
+  // Instead of a backend, an external runtime run as COMMAND MODEL INPUT_DIR OUTPUT_DIR (input_K.pb
+  // in, output_K.pb out; exit 0 ok, 3 unsupported). Empty: the backend.
+  std::string backend_command{};
+  bool fallback = true;            // run what the backend cannot on cpu
+  std::string filter{};            // regular expression on test names; empty: all
   std::string judge = "tolerance";  // or "enclosure"
-  double timeout_seconds = 60;      // per test
+  bool localize = false;           // enclosure judge, a backend: name the first node of a failing test leaving its enclosure
+  double timeout_seconds = 60;     // per test
+  std::string shard{};             // "K/N", as ConformOptions::shard
+  std::filesystem::path skips{};   // a skip list (pattern and reason per line); empty: none
+  std::filesystem::path resume{};  // JSON lines: results already there are kept, new ones appended as they come
   bool progress = false;
 };
 
@@ -200,8 +209,9 @@ struct Certificate {
   std::shared_ptr<const void> detail;  // the certifier's full report (internal)
 };
 
-// Certifies a backend on the suites (each test compared with the reference interpreter under the
-// strict tolerances, in a child process). Throws LoadError for an unknown backend or no tests.
+// Certifies a backend or runtime on the suites (each test compared with the reference interpreter
+// under the strict tolerances, in a child process). Throws LoadError for an unknown backend, bad
+// options or no tests.
 Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options = {});
 
 }  // namespace sonnx

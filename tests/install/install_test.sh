@@ -10,7 +10,7 @@
 #
 #   install_test.sh BUILD_DIR WORK_DIR MODEL
 # MODEL: a model with one float input X of shape [1,2] and output Y = Relu(X·ones(2,3))
-# (the rule fixture good_sonnx_mlp.onnx). SONNX_TEST_PRELOAD: the ASan runtime, when BUILD_DIR is a
+# (the rule fixture good_sonnx_mlp.onnx). SONNX_TEST_PRELOAD: the ASan runtime and libstdc++, when BUILD_DIR is a
 # sanitized build (programs that are not themselves instrumented then load it first).
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -28,7 +28,7 @@ fail() {
 # Runs a program that loads libsonnx.so but is not instrumented itself.
 with_lib() {
   if [[ -n ${SONNX_TEST_PRELOAD:-} ]]; then
-    LD_PRELOAD=$SONNX_TEST_PRELOAD ASAN_OPTIONS=detect_leaks=0 "$@"
+    LD_PRELOAD=$SONNX_TEST_PRELOAD ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$@"
   else
     "$@"
   fi
