@@ -45,9 +45,9 @@ Session::Session(const ModelHandle& model, SessionOptions options) : impl_(std::
   if (s.options.executor == "reference") {
     s.idle.push_back(make_executor(s.ir, "reference", s.executor_options));
   } else {
-    auto first = make_optimized_executor(s.ir, s.options.executor, s.executor_options);
+    // Moved in: the compiled model holds what the optimized executors need.
+    auto first = make_optimized_executor(std::move(s.ir), s.options.executor, s.executor_options);
     s.compiled = first->compiled();
-    s.ir = Model{};  // the compiled model holds what the optimized executors need
     s.idle.push_back(std::move(first));
   }
 }

@@ -1,6 +1,7 @@
 // sonnx enclose MODEL --input NAME=FILE ... : for every output element, an interval guaranteed to
 // contain the model's result in exact real arithmetic on these inputs (`real`), or every result an
-// implementation meeting each operator's allowance may produce (`admissible`; reference/enclose).
+// implementation meeting each operator's allowance may produce (`admissible`; reference/enclose,
+// through the C++ API's enclosures).
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -9,10 +10,10 @@
 #include "commands.h"
 #include "model_inputs.h"
 #include "model_options.h"
-#include "reference/enclose/encloser.h"
 #include "reference/enclose/type_rounding.h"
-#include "sonnx/errors.h"
+#include "reference/model/loader.h"
 #include "reference/model/npy.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -35,11 +36,11 @@ struct Summary {
   int64_t undefined = 0;  // elements without a real value (a NaN input, ∞ − ∞): NaN bounds
 };
 
-Summary summarize(const std::string& name, const enclose::Bounds& b) {
-  Summary s{name, b.type, b.lo.shape()};
-  if (b.exact()) return s;
-  for (int64_t i = 0; i < b.lo.size(); ++i) {
-    double lo = b.lo.data<double>()[i], hi = b.hi.data<double>()[i];
+Summary summarize(const std::string& name, const OutputEnclosure& b, bool exact) {
+  Summary s{name, b.type, b.lower.shape()};
+  if (exact) return s;
+  for (int64_t i = 0; i < b.lower.size(); ++i) {
+    double lo = b.lower.data<double>()[i], hi = b.upper.data<double>()[i];
     if (std::isnan(lo) || std::isnan(hi)) {
       ++s.undefined;
       continue;
@@ -81,41 +82,43 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
-    auto lm = prepare_model(args->model, args->prepare.options());
-    NamedValues feed = read_input_specs(lm->ir, args->inputs);
-    auto semantics = args->semantics == "admissible" ? enclose::Semantics::Admissible : enclose::Semantics::Real;
-    std::map<std::string, enclose::Bounds> bounds;
+    ModelHandle model = load(args->model);
+    const Model& ir = model.impl().ir;
+    NamedValues feed = read_input_specs(ir, args->inputs);
+    const bool real = args->semantics == "real";
+    std::map<std::string, OutputEnclosure> bounds;
     try {
-      bounds = enclose::enclose_model(lm->ir, feed, semantics);
-    } catch (const enclose::Undetermined& e) {  // the bounds leave an integer or a shape open: a finding, exit 1
+      bounds = enclosures(model, feed, args->semantics, !args->prepare.no_check);
+    } catch (const Undetermined& e) {  // the bounds leave an integer or a shape open: a finding, exit 1
       std::cerr << "sonnx: undetermined: " << e.what() << "\n";
       exit_code = 1;
       return;
     }
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
     nlohmann::json report = nlohmann::json::array();
-    for (const auto& o : lm->ir.graph.outputs) {
-      const enclose::Bounds& b = bounds.at(o.name);
-      Summary s = summarize(o.name, b);
-      if (!args->output_dir.empty() && !b.exact()) {
+    for (const auto& o : ir.graph.outputs) {
+      const OutputEnclosure& b = bounds.at(o.name);
+      const bool exact = !is_float(b.type) && !is_small_float(b.type);  // float8, float4: bounds too
+      Summary s = summarize(o.name, b, exact);
+      if (!args->output_dir.empty() && !exact) {
         std::filesystem::path base = std::filesystem::path(args->output_dir) / safe_file_name(o.name);
-        write_npy(base.string() + ".lower.npy", b.lo);
-        write_npy(base.string() + ".upper.npy", b.hi);
+        write_npy(base.string() + ".lower.npy", b.lower);
+        write_npy(base.string() + ".upper.npy", b.upper);
       }
       if (args->format == "json") {
-        nlohmann::json j = {{"name", s.name}, {"type", dtype_name(s.type)}, {"shape", s.shape}, {"exact", b.exact()}};
-        if (!b.exact()) {
+        nlohmann::json j = {{"name", s.name}, {"type", dtype_name(s.type)}, {"shape", s.shape}, {"exact", exact}};
+        if (!exact) {
           j["widest"] = s.widest;
           j["widest_ulps"] = s.widest_ulps;
           j["unbounded"] = s.unbounded;
           j["undefined"] = s.undefined;
-          if (semantics == enclose::Semantics::Real) j["determined"] = determined(s);
+          if (real) j["determined"] = determined(s);
         }
         report.push_back(j);
         continue;
       }
       std::cout << s.name << ": " << dtype_name(s.type) << shape_str(s.shape);
-      if (b.exact()) {
+      if (exact) {
         std::cout << ", exact\n";
         continue;
       }
@@ -124,7 +127,7 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
       if (s.unbounded) std::cout << ", " << s.unbounded << " element(s) unbounded";
       if (s.undefined) std::cout << ", " << s.undefined << " element(s) without a real value (NaN bounds)";
       std::cout << "\n";
-      if (semantics == enclose::Semantics::Real && !determined(s))
+      if (real && !determined(s))
         std::cout << "  the enclosure does not determine " << s.name << " to the precision of " << dtype_name(s.type)
                   << " at this input: the model is ill-conditioned here, or the enclosure widened through the graph "
                      "(spec/accuracy.md, \"Condition\"); an implementation cannot be blamed for differing within it\n";
