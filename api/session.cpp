@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <mutex>
 
+#include "optimized/backends/assign.h"
+#include "optimized/backends/devices.h"
+#include "optimized/backends/partitioned_executor.h"
 #include "optimized/exec/make_executor.h"
 #include "optimized/plan/infer_types.h"
 #include "reference/model/loader.h"
+#include "reference/model/synthetic_inputs.h"
 #include "refuse_invalid.h"
 #include "sonnx/sonnx.hpp"
 
@@ -18,10 +22,12 @@ struct Session::Impl {
   Model ir;                                         // checked, types inferred (the reference runs it)
   std::vector<ValueInfo> inputs;                    // the graph's inputs as declared
   std::shared_ptr<const CompiledModel> compiled;   // the optimized executors share it
+  std::shared_ptr<const ExecutionPlan> device_plan;  // with SessionOptions::devices
   std::mutex mutex;
   std::vector<std::unique_ptr<Executor>> idle;
 
   std::unique_ptr<Executor> make_instance() {
+    if (device_plan) return std::make_unique<DeviceSetExecutor>(*device_plan);
     if (!compiled) return make_executor(ir, "reference", executor_options);
     return make_optimized_executor(compiled, options.executor, executor_options);
   }
@@ -42,7 +48,20 @@ Session::Session(const ModelHandle& model, SessionOptions options) : impl_(std::
   s.executor_options.threads = s.options.threads;
   s.executor_options.seed = s.options.seed;
   s.executor_options.verify_arena_run = s.options.verify_arena_run;
-  if (s.options.executor == "reference") {
+  if (!s.options.devices.empty()) {
+    if (s.options.assign != "first" && s.options.assign != "profile") throw LoadError("assign is first or profile, not '" + s.options.assign + "'");
+    auto set = select_devices(discover_devices(s.options.plugins), s.options.devices);
+    bool with_cpu = std::any_of(set.begin(), set.end(), [](const auto& b) { return b->name() == "cpu"; });
+    PartitionOptions po;
+    po.allow_fallback = with_cpu;
+    if (s.options.assign == "profile") {
+      NamedValues synthetic;
+      add_synthetic_inputs(s.ir, {}, synthetic);
+      po = assign_by_profile(s.ir, set, synthetic, with_cpu);
+    }
+    s.device_plan = std::make_shared<const ExecutionPlan>(partition(s.ir, set, po));
+    s.idle.push_back(s.make_instance());
+  } else if (s.options.executor == "reference") {
     s.idle.push_back(make_executor(s.ir, "reference", s.executor_options));
   } else {
     // Moved in: the compiled model holds what the optimized executors need.
@@ -74,28 +93,57 @@ void check_declared_shapes(const std::vector<ValueInfo>& declared, const NamedVa
 
 }  // namespace
 
-NamedValues Session::run(const NamedValues& inputs) const {
-  Impl& s = *impl_;
-  check_declared_shapes(s.inputs, inputs);
-  std::unique_ptr<Executor> exec;
-  {
-    std::lock_guard lock(s.mutex);
-    if (!s.idle.empty()) {
-      exec = std::move(s.idle.back());
-      s.idle.pop_back();
+namespace {
+
+// An executor taken from the session's pool for one run, and given back after it (an executor may
+// run again after a Trap, Executor::run, so it goes back either way).
+template <class Impl>
+class Lease {
+ public:
+  explicit Lease(Impl& s) : s_(s) {
+    {
+      std::lock_guard lock(s_.mutex);
+      if (!s_.idle.empty()) {
+        exec_ = std::move(s_.idle.back());
+        s_.idle.pop_back();
+      }
     }
+    if (!exec_) exec_ = s_.make_instance();
   }
-  if (!exec) exec = s.make_instance();
-  // An executor may run again after a Trap (Executor::run), so it goes back either way.
-  struct GiveBack {
-    Impl& s;
-    std::unique_ptr<Executor>& exec;
-    ~GiveBack() {
-      std::lock_guard lock(s.mutex);
-      s.idle.push_back(std::move(exec));
-    }
-  } give_back{s, exec};
-  return exec->run(inputs);
+  ~Lease() {
+    std::lock_guard lock(s_.mutex);
+    s_.idle.push_back(std::move(exec_));
+  }
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+  Executor& operator*() const { return *exec_; }
+
+ private:
+  Impl& s_;
+  std::unique_ptr<Executor> exec_;
+};
+
+}  // namespace
+
+NamedValues Session::run(const NamedValues& inputs) const {
+  check_declared_shapes(impl_->inputs, inputs);
+  Lease exec(*impl_);
+  return (*exec).run(inputs);
+}
+
+// As run, on an executor from the same pool; everything that goes wrong ends up in the future.
+std::future<NamedValues> Session::run_async(NamedValues inputs, TaskLauncher launcher) const {
+  std::promise<NamedValues> result;
+  std::future<NamedValues> future = result.get_future();
+  try {
+    if (!launcher) throw LoadError("run_async needs a task launcher");
+    check_declared_shapes(impl_->inputs, inputs);
+    Lease exec(*impl_);
+    result.set_value((*exec).run_launched(inputs, launcher));
+  } catch (...) {
+    result.set_exception(std::current_exception());
+  }
+  return future;
 }
 
 const SessionOptions& Session::options() const { return impl_->options; }

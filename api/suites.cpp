@@ -91,6 +91,7 @@ void ConformReport::write(const std::filesystem::path& file) const {
 
 Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options) {
   const bool command = !options.backend_command.empty();
+  if (command && !options.devices.empty()) throw LoadError("give a backend command or a device set, not both");
   if (options.localize && (options.judge != "enclosure" || command))
     throw LoadError("localize needs the enclosure judge and an in-process backend (a runtime command reads the test's model file)");
   CertifyOptions opt;
@@ -104,14 +105,25 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
   if (!options.skips.empty()) opt.skips = read_skips(options.skips);
   char timeout[32];
   std::snprintf(timeout, sizeof timeout, "%g", options.timeout_seconds);
+  std::string device_args;
+  if (!options.devices.empty()) {
+    std::string list;
+    for (const auto& d : options.devices) list += (list.empty() ? "" : ",") + d;
+    device_args = "--devices " + shell_quote(list);
+    for (const auto& p : options.plugins) device_args += " --plugin " + shell_quote(p);
+    if (options.assign != "first") device_args += " --assign " + shell_quote(options.assign);
+  }
   opt.repro_command = "sonnx certify " +
-                      (command ? "--backend-cmd " + shell_quote(options.backend_command)
-                               : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
+                      (command                    ? "--backend-cmd " + shell_quote(options.backend_command)
+                       : !device_args.empty() ? device_args
+                                              : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
                       " --timeout " + timeout +
                       (options.judge == "enclosure" ? std::string(" --judge enclosure") + (options.localize ? " --localize" : "") : "");
   auto tests = find_tests(suites);
-  auto target = command ? make_command_target(options.backend_command, options.timeout_seconds)
-                        : make_backend_target(options.backend, options.fallback);
+  if (options.assign != "first" && options.assign != "profile") throw LoadError("assign is first or profile, not '" + options.assign + "'");
+  auto target = command                   ? make_command_target(options.backend_command, options.timeout_seconds)
+                : !options.devices.empty() ? make_device_set_target(options.devices, options.plugins, options.assign == "profile")
+                                           : make_backend_target(options.backend, options.fallback);
   auto full = std::make_shared<CertReport>(certify(tests, *target, opt));
   for (const auto& s : suites) full->suites.push_back(std::filesystem::absolute(s).lexically_normal().string());
   Certificate c;

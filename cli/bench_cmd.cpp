@@ -9,8 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "device_options.h"
 #include "model_inputs.h"
 #include "model_options.h"
+#include "optimized/backends/partitioned_executor.h"
 #include "optimized/exec/make_executor.h"
 
 namespace sonnx::cli {
@@ -27,6 +29,7 @@ struct BenchArgs {
   bool profile = false;
   InputOptions in;
   PrepareArgs prepare;
+  DeviceArgs devices;
 };
 
 int64_t max_rss_bytes() {
@@ -52,6 +55,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                  "the most expensive first (optimized executors)");
   args->in.add_to(cmd);
   args->prepare.add_to(cmd);
+  args->devices.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->callback([args, &exit_code] {
     auto lm = prepare_model(args->model, args->prepare.options());
@@ -60,6 +64,31 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     options.threads = args->threads;
     options.planner = parse_planner(args->planner);
     options.profile = args->profile;
+    if (args->devices.given()) {
+      // Steps on the chosen devices (partitioned executor) instead of one executor.
+      PartitionedExecutor parted(args->devices.plan(lm->ir, feed));
+      lm.reset();
+      parted.run(feed);  // warm-up; prepares every step
+      std::vector<double> ms;
+      for (int r = 0; r < args->runs; ++r) {
+        auto t0 = std::chrono::steady_clock::now();
+        parted.run(feed);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+      std::sort(ms.begin(), ms.end());
+      double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+      nlohmann::json j{{"model", args->model}, {"devices", args->devices.devices}, {"assign", args->devices.assign},
+                       {"steps", parted.plan().steps.size()}, {"runs", args->runs}, {"median_ms", median},
+                       {"min_ms", ms.front()}, {"max_rss_bytes", max_rss_bytes()}, {"fallbacks", parted.fallbacks().size()}};
+      if (parted.plan().assignment) j["predicted_ms"] = parted.plan().assignment->makespan_ms;
+      if (args->format == "json") std::cout << j.dump() << "\n";
+      else
+        std::cout << args->model << ": devices " << args->devices.devices << " (assign " << args->devices.assign << ", "
+                  << parted.plan().steps.size() << " steps), " << args->runs << " runs: median " << std::fixed << std::setprecision(3)
+                  << median << " ms, min " << ms.front() << " ms, max RSS " << max_rss_bytes() / (1 << 20) << " MiB\n";
+      exit_code = 0;
+      return;
+    }
     // The executor takes the model, so weights its kernels hold are not kept twice; measure the
     // executor's memory, not the loader's.
     std::unique_ptr<Executor> exec = make_executor(std::move(lm->ir), args->executor, options);

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "optimized/backends/devices.h"
 #include "conformance/certify/command_runner.h"
 #include "reference/model/data_dir.h"
 #include "sonnx/sonnx.hpp"
@@ -25,6 +26,8 @@ struct CertifyArgs {
   std::string judge = "tolerance";
   bool no_fallback = false;
   bool localize = false;
+  std::string devices, assign = "first";
+  std::vector<std::string> plugins;
 };
 
 // The generated ONNX node suite, made on first use with Debian's python3-onnx.
@@ -71,14 +74,28 @@ void add_certify_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--localize", args->localize,
                 "With --judge enclosure and --backend: for each failing test, run its model node by node on the backend "
                 "(each node fed the backend's own values) and name the first node whose output leaves its enclosure");
-  cmd->callback([args, &exit_code] {
-    if (args->backend.empty() == args->backend_cmd.empty()) throw LoadError("give one of --backend NAME|PLUGIN.so or --backend-cmd CMD");
+  auto* dv = cmd->add_option("--devices", args->devices,
+                              "Certify exactly this device set (comma-separated names from `sonnx devices`, or plugin paths) instead "
+                              "of one backend; without cpu in the set nothing falls back");
+  cmd->add_option("--plugin", args->plugins, "A backend plugin (.so) to add to the devices; may be repeated (also SONNX_PLUGIN_PATH)");
+  cmd->add_option("--assign", args->assign, "With --devices: first or profile (measured per test)")
+      ->check(CLI::IsMember({"first", "profile"}))
+      ->capture_default_str();
+  cmd->callback([args, dv, &exit_code] {
+    int targets = !args->backend.empty() + !args->backend_cmd.empty() + (dv->count() > 0);
+    if (targets != 1) throw LoadError("give one of --backend NAME|PLUGIN.so, --backend-cmd CMD or --devices A,B");
+    if (dv->count() && args->no_fallback) throw LoadError("--devices names the exact set (cpu in it or not): drop --no-fallback");
+    if (dv->count() && split_commas(args->devices).empty())
+      throw LoadError("the device set is empty: name at least one device (sonnx devices lists them)");
     // Before the default suite is generated (the API checks this too, in its own option names).
-    if (args->localize && (args->judge != "enclosure" || args->backend.empty()))
-      throw LoadError("--localize needs --judge enclosure and an in-process --backend (a --backend-cmd runtime reads the test's model file)");
+    if (args->localize && (args->judge != "enclosure" || !args->backend_cmd.empty()))
+      throw LoadError("--localize needs --judge enclosure and an in-process --backend or --devices (a --backend-cmd runtime reads the test's model file)");
     CertificationOptions opt;
     opt.backend = args->backend;
     opt.backend_command = args->backend_cmd;
+    opt.devices = split_commas(args->devices);
+    opt.plugins = args->plugins;
+    opt.assign = args->assign;
     opt.fallback = !args->no_fallback;
     opt.filter = args->filter;
     opt.judge = args->judge;

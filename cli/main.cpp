@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   sonnx::cli::add_report_command(app, exit_code);
   sonnx::cli::add_ops_command(app, exit_code);
   sonnx::cli::add_enclose_command(app, exit_code);
+  sonnx::cli::add_devices_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

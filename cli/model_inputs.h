@@ -9,6 +9,7 @@
 
 #include "sonnx/value.h"
 #include "reference/model/ir.h"
+#include "reference/model/synthetic_inputs.h"
 
 namespace sonnx::cli {
 
@@ -18,11 +19,6 @@ NamedValues read_input_specs(const Model& model, const std::vector<std::string>&
 
 // Parses NAME=VALUE dimension bindings (--dim batch=1).
 std::map<std::string, int64_t> parse_dims(const std::vector<std::string>& specs);
-
-// Fills every graph input not in `given` and without an initializer with a tensor of its declared
-// type and shape (symbolic dimensions from `dims`, else 1): floats uniform in [-1, 1), integers 0,
-// booleans false, from a fixed seed. Throws LoadError when a type is not a static-rank tensor.
-void add_synthetic_inputs(const Model& model, const std::map<std::string, int64_t>& dims, NamedValues& given);
 
 // A file name for a value named `name` (which may contain '/' or other characters unsafe in a
 // file name): letters, digits, '_', '-' and '.' kept, anything else '_'.

@@ -8,9 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "device_options.h"
 #include "conformance/certify/strict_compare.h"
 #include "model_inputs.h"
 #include "model_options.h"
+#include "optimized/backends/devices.h"
 #include "optimized/backends/partition.h"
 #include "optimized/backends/partitioned_executor.h"
 #include "optimized/exec/make_executor.h"
@@ -28,31 +30,9 @@ struct PartitionArgs {
   std::string format = "text";
   std::vector<std::string> inputs, dims;
   PrepareArgs prepare;
+  DeviceArgs devices;
+  CLI::Option* backends_option = nullptr;
 };
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-nlohmann::json plan_json(const ExecutionPlan& plan) {
-  nlohmann::json backends = nlohmann::json::array(), steps = nlohmann::json::array();
-  for (const auto& b : plan.backends) backends.push_back({{"name", b->name()}, {"version", b->version()}});
-  for (const auto& st : plan.steps) {
-    nlohmann::json nodes = nlohmann::json::array();
-    for (size_t i : st.nodes) nodes.push_back({{"name", plan.model.graph.nodes[i].name}, {"op_type", plan.model.graph.nodes[i].op_type}});
-    steps.push_back({{"backend", plan.backends[st.backend]->name()}, {"control", st.control}, {"nodes", nodes},
-                     {"inputs", st.inputs}, {"outputs", st.outputs}, {"copies", st.copies}});
-  }
-  return {{"backends", backends},
-          {"fallback", plan.fallback < 0 ? nlohmann::json(nullptr) : nlohmann::json(plan.backends[static_cast<size_t>(plan.fallback)]->name())},
-          {"steps", steps},
-          {"unsupported_ops", plan.unsupported_ops}};
-}
 
 }  // namespace
 
@@ -60,27 +40,36 @@ void add_partition_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<PartitionArgs>();
   auto* cmd = app.add_subcommand("partition", "Split a model into steps on backends (preference order, cpu fallback) and print them");
   cmd->add_option("model", args->model, "Model file (.onnx or .onnxtxt)")->required();
-  cmd->add_option("--backends", args->backends, "Comma-separated preference order: reference, cpu, or plugin .so paths")->capture_default_str();
+  args->backends_option = cmd->add_option("--backends", args->backends, "Comma-separated preference order: reference, cpu, or plugin .so "
+                                                                       "paths (cpu is the fallback unless --no-fallback)")->capture_default_str();
   cmd->add_flag("--no-fallback", args->no_fallback, "Fail instead of running unsupported nodes or failed steps on cpu");
   cmd->add_flag("--run", args->run, "Also run the plan (on --input values, synthetic for the rest) and compare with the reference");
   cmd->add_option("--input", args->inputs, "NAME=FILE (.pb or .npy) for --run; may be repeated");
   cmd->add_option("--dim", args->dims, "NAME=SIZE for symbolic dimensions of synthetic inputs");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   args->prepare.add_to(cmd);
+  args->devices.add_to(cmd);
   cmd->callback([args, &exit_code] {
+    if (args->devices.given() && (args->backends_option->count() || args->no_fallback))
+      throw LoadError("--devices names the exact device set: give it without --backends and --no-fallback");
     auto lm = prepare_model(args->model, args->prepare.options());
-    std::vector<std::shared_ptr<Backend>> prefs;
-    for (const auto& name : split_list(args->backends)) prefs.push_back(make_backend(name));
-    if (prefs.empty()) throw LoadError("--backends needs at least one backend");
-    PartitionOptions po;
-    po.allow_fallback = !args->no_fallback;
-    ExecutionPlan plan = partition(lm->ir, prefs, po);
-    nlohmann::json j = plan_json(plan);
+    NamedValues in = read_input_specs(lm->ir, args->inputs);
+    if (args->run || args->devices.assign == "profile") add_synthetic_inputs(lm->ir, parse_dims(args->dims), in);
+    ExecutionPlan plan;
+    if (args->devices.given()) {
+      plan = args->devices.plan(lm->ir, in);
+    } else {
+      std::vector<std::shared_ptr<Backend>> prefs;
+      for (const auto& name : split_commas(args->backends)) prefs.push_back(make_backend(name));
+      if (prefs.empty()) throw LoadError("--backends needs at least one backend");
+      PartitionOptions po;
+      po.allow_fallback = !args->no_fallback;
+      plan = partition(lm->ir, prefs, po);
+    }
+    nlohmann::json j = device_plan_json(plan);
     std::string text = plan_text(plan);
     exit_code = 0;
     if (args->run) {
-      NamedValues in = read_input_specs(lm->ir, args->inputs);
-      add_synthetic_inputs(lm->ir, parse_dims(args->dims), in);
       PartitionedExecutor ex(std::move(plan));
       NamedValues got;
       try {

@@ -1,12 +1,13 @@
 // sonnx plan MODEL: compile a model and print its execution plan — the steps in order with the
 // kernel each uses, every arena value's lifetime and offset, and the arena size against the lower
-// bound (spec/memory_plan.md).
+// bound (spec/memory_plan.md). With --devices, the placement of nodes on devices instead.
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "device_options.h"
 #include "model_inputs.h"
 #include "model_options.h"
 #include "optimized/exec/make_executor.h"
@@ -22,6 +23,7 @@ struct PlanArgs {
   std::string format = "text";
   InputOptions in;
   PrepareArgs prepare;
+  DeviceArgs devices;
 };
 
 nlohmann::json plan_json(const std::string& model_path, const OptimizedExecutor& exec, const CompiledGraph& g,
@@ -67,10 +69,17 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember(optimized_executor_names()))->capture_default_str();
   args->in.add_to(cmd);
   args->prepare.add_to(cmd);
+  args->devices.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->callback([args, &exit_code] {
     auto lm = prepare_model(args->model, args->prepare.options());
     NamedValues feed = args->in.make(lm->ir);
+    if (args->devices.given()) {  // where each node runs, and with --assign profile why there
+      ExecutionPlan plan = args->devices.plan(lm->ir, feed);
+      std::cout << (args->format == "json" ? device_plan_json(plan).dump(2) + "\n" : plan_text(plan));
+      exit_code = 0;
+      return;
+    }
     ExecutorOptions options;
     options.planner = parse_planner(args->planner);
     auto exec = make_optimized_executor(lm->ir, args->executor, options);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "commands.h"
+#include "device_options.h"
 #include "model_inputs.h"
 #include "model_options.h"
 #include "reference/model/loader.h"
@@ -23,6 +24,7 @@ struct RunArgs {
   int threads = 2;
   bool verify_arena_run = false;
   PrepareArgs prepare;
+  DeviceArgs devices;
 };
 }  // namespace
 
@@ -40,12 +42,18 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--verify-arena-run", args->verify_arena_run,
                 "Optimized executors: run a second time in the planned memory arena and require the same bits");
   args->prepare.add_to(cmd);
+  args->devices.add_to(cmd, false);
   cmd->callback([args, &exit_code] {
     require_executor(args->executor);
     std::vector<ValueInfo> outputs;
     NamedValues feed;
     SessionOptions options{.executor = args->executor, .threads = args->threads, .check = !args->prepare.no_check,
                            .verify_arena_run = args->verify_arena_run};
+    if (args->devices.given()) {  // the device set instead of the executor
+      options.devices = args->devices.names();
+      options.plugins = args->devices.plugins;
+      options.assign = args->devices.assign;
+    }
     // The model handle goes once the session is compiled: the executor's kernels may then hold
     // the only copy of each weight.
     auto session = [&] {

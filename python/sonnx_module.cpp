@@ -240,13 +240,16 @@ PYBIND11_MODULE(_sonnx, m) {
 
   py::class_<sonnx::Session>(m, "Session")
       .def(py::init([](const sonnx::ModelHandle& model, const std::string& executor, int threads, bool check, const std::string& profile,
-                       uint64_t seed) {
-             sonnx::SessionOptions o{.executor = executor, .threads = threads, .check = check, .profile = profile, .seed = seed};
+                       uint64_t seed, const std::vector<std::string>& devices, const std::vector<std::string>& plugins,
+                       const std::string& assign) {
+             sonnx::SessionOptions o{.executor = executor, .threads = threads, .check = check, .profile = profile, .seed = seed,
+                                     .verify_arena_run = false, .devices = devices, .plugins = plugins, .assign = assign};
              py::gil_scoped_release release;
              return sonnx::Session(model, o);
            }),
            py::arg("model"), py::arg("executor") = "reference", py::arg("threads") = 1, py::arg("check") = true,
-           py::arg("profile") = "onnx", py::arg("seed") = 0)
+           py::arg("profile") = "onnx", py::arg("seed") = 0, py::arg("devices") = std::vector<std::string>{},
+           py::arg("plugins") = std::vector<std::string>{}, py::arg("assign") = "first")
       .def("run",
            [](const sonnx::Session& s, const py::dict& inputs) {
              sonnx::NamedValues feed = feed_from_dict(inputs);

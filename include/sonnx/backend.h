@@ -1,4 +1,4 @@
-/* sonnx backend plugin ABI, version 1.
+/* sonnx backend plugin ABI, version 2 (version 1 tables are still accepted).
  *
  * A backend is a shared library that exports one C function, SONNX_BACKEND_ENTRY
  * ("sonnx_backend_get"), returning a table of callbacks. sonnx loads it with dlopen, asks it which
@@ -7,9 +7,9 @@
  * are NUL-terminated UTF-8, element types are ONNX TensorProto.DataType numbers, tensors are dense
  * row-major buffers.
  *
- * Stability: fields are only ever appended; a host built for ABI N accepts a table whose
- * abi_version is N. sonnx_backend_get receives the version the host speaks and returns NULL if it
- * cannot serve it. Memory: inputs belong to the host and are valid during execute only; output
+ * Stability: fields are only ever appended. The host asks for the newest version it speaks
+ * (sonnx_backend_get(2)) and, given NULL, for version 1; it reads a field only when the table's
+ * abi_version is at least the version that added it (device_type: 2). Memory: inputs belong to the host and are valid during execute only; output
  * buffers (dims and data) are allocated by the backend and given back with release_tensor.
  */
 #ifndef SONNX_BACKEND_H
@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define SONNX_BACKEND_ABI_VERSION 1u
+#define SONNX_BACKEND_ABI_VERSION 2u
 #define SONNX_BACKEND_ENTRY "sonnx_backend_get"
 
 /* Return codes of prepare and execute. */
@@ -30,6 +30,14 @@ enum {
   SONNX_BACKEND_OK = 0,
   SONNX_BACKEND_ERROR = 1,       /* failed; the host may run the step on its cpu backend instead */
   SONNX_BACKEND_UNSUPPORTED = 2  /* the backend cannot run this (shape, attribute, ...) */
+};
+
+/* What kind of device a backend drives (`sonnx devices` shows it). */
+enum {
+  SONNX_DEVICE_OTHER = 0,
+  SONNX_DEVICE_CPU = 1,
+  SONNX_DEVICE_ACCELERATOR = 2,  /* a GPU, NPU, DSP, ... */
+  SONNX_DEVICE_REFERENCE = 3     /* a slow, literal implementation for checking others */
 };
 
 /* ONNX element types used most (any TensorProto.DataType number is allowed). */
@@ -115,6 +123,8 @@ typedef struct sonnx_backend_v1 {
                  size_t num_outputs, char* error, size_t error_size);
   void (*release_tensor)(sonnx_tensor* tensor); /* frees dims and data of an output */
   void (*release)(void* compiled);
+  /* ABI 2: */
+  int32_t device_type;           /* SONNX_DEVICE_* */
 } sonnx_backend_v1;
 
 /* The one symbol a plugin exports. */

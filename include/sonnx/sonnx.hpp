@@ -17,6 +17,8 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -76,7 +78,20 @@ struct SessionOptions {
   // Optimized executors: the first run of each input shape is repeated in the planned memory arena
   // and must give the same bits (else InternalError). Costs a second run per new shape.
   bool verify_arena_run = false;
+  // Compile for exactly this device set (names `sonnx devices` lists, or plugin paths) instead of
+  // one executor: each node on a device of the set, consecutive nodes on one device one step, cpu
+  // the fallback only when it is in the set (else a node no device runs is Unsupported, naming
+  // every such node). Empty: the executor runs the whole model. Plugins add devices beside
+  // SONNX_PLUGIN_PATH. assign: "first" (the first device of the set that runs each node) or
+  // "profile" (each node measured on every device on synthetic inputs, then placed to shorten the
+  // critical path, copies included; the measurements are cached per model and machine).
+  std::vector<std::string> devices{};
+  std::vector<std::string> plugins{};
+  std::string assign = "first";
 };
+
+// Runs a task somewhere (the application's thread pool); must eventually run every task it is given.
+using TaskLauncher = std::function<void(std::function<void()>)>;
 
 // A model compiled once for one executor, then run any number of times, from any number of
 // threads at once. Each concurrent run uses an executor instance of its own, made on first need
@@ -94,6 +109,19 @@ class Session {
   // Runs the model: inputs by name (an input with an initializer may be left out); returns every
   // graph output by name. Throws Trap (wrong input name, type or shape; an undefined execution).
   NamedValues run(const NamedValues& inputs) const;
+  // Like run, but work that can proceed beside the calling thread goes to `launcher` instead of
+  // the executor's own threads (PyTorch Static Runtime's runAsync). The graph runs on the calling
+  // thread. With the parallel executor, steps that become ready beside the one it runs (independent
+  // branches; a step holding an If, Loop or Scan, whose body then runs inside the task) are handed
+  // to `launcher` as tasks, never more than there are ready steps; each task runs ready steps until
+  // none is left and returns. The calling thread keeps taking ready steps too, and can finish the
+  // graph alone: a task that starts late, even after the run (or the session) is over, finds
+  // nothing to do and returns at once. The reference, linear and dataflow executors run everything
+  // on the calling thread and never call `launcher`. Returns when the graph has finished, so the
+  // future is ready on return; the results are bitwise those of run. Errors are in the future,
+  // never thrown: Trap and Unsupported as run throws them, an exception from `launcher` as the
+  // run's error, LoadError for a null launcher.
+  std::future<NamedValues> run_async(NamedValues inputs, TaskLauncher launcher) const;
 
   const SessionOptions& options() const;
 
@@ -181,6 +209,11 @@ struct CertificationOptions {
   // in, output_K.pb out; exit 0 ok, 3 unsupported). Empty: the backend.
   std::string backend_command{};
   bool fallback = true;            // run what the backend cannot on cpu
+  // Instead of a backend, exactly this device set (as SessionOptions::devices; the assignment is
+  // made per test, "profile" measuring each test's model afresh).
+  std::vector<std::string> devices{};
+  std::vector<std::string> plugins{};
+  std::string assign = "first";
   std::string filter{};            // regular expression on test names; empty: all
   std::string judge = "tolerance";  // or "enclosure"
   bool localize = false;           // enclosure judge, a backend: name the first node of a failing test leaving its enclosure

@@ -50,16 +50,23 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
   virtual std::string version() const = 0;
+  // The kind of device: "cpu", "accelerator", "reference" or "other".
+  virtual std::string type() const = 0;
   // Whether the backend implements every operator (the built-ins); else capabilities() lists them.
   virtual bool runs_everything() const { return false; }
   virtual std::vector<Capability> capabilities() const { return {}; }
   virtual bool supports(const NodeQuery& q) const = 0;
+  // Why the backend does not run this node ("" when it does), for `sonnx devices --model`.
+  virtual std::string why_not(const NodeQuery& q) const { return supports(q) ? "" : "the backend declines it"; }
   // Compiles `subgraph` (a model whose graph is one step); throws BackendError when it cannot.
   virtual std::unique_ptr<CompiledStep> prepare(const Model& subgraph) const = 0;
 };
 
 // True when `caps` has a row for this node, its opset and every known input element type.
 bool capability_matches(const std::vector<Capability>& caps, const NodeQuery& q);
+// Why no row of `caps` matches ("" when one does): no row for the operator, the opset outside
+// every row's range, or an input element type no row accepts.
+std::string capability_mismatch(const std::vector<Capability>& caps, const NodeQuery& q);
 
 // "reference", "cpu", or a path to a plugin (.so, or anything with a '/'). Throws LoadError for an
 // unknown name or a library that is not a sonnx backend.

@@ -11,10 +11,14 @@ namespace sonnx {
 
 namespace {
 
-bool reference_runs(const NodeQuery& q) {
+// Why the interpreter has no way to run the node ("" when it has one).
+std::string reference_why_not(const NodeQuery& q) {
   std::string why;
-  return runnable(resolve_op(q.model, q.node, q.opset), q.node, q.opset, why);
+  if (runnable(resolve_op(q.model, q.node, q.opset), q.node, q.opset, why)) return "";
+  return why.empty() ? "no kernel" : why;
 }
+
+bool reference_runs(const NodeQuery& q) { return reference_why_not(q).empty(); }
 
 // A step run by an executor made by name: "reference" (the interpreter) or "linear" (cpu).
 class ExecutorStep : public CompiledStep {
@@ -31,7 +35,9 @@ class ReferenceBackend : public Backend {
   std::string name() const override { return "reference"; }
   std::string version() const override { return "sonnx 0.1.0"; }
   bool runs_everything() const override { return true; }
+  std::string type() const override { return "reference"; }
   bool supports(const NodeQuery& q) const override { return reference_runs(q); }
+  std::string why_not(const NodeQuery& q) const override { return reference_why_not(q); }
   std::unique_ptr<CompiledStep> prepare(const Model& m) const override { return std::make_unique<ExecutorStep>(m, "reference"); }
 };
 
@@ -40,7 +46,9 @@ class CpuBackend : public Backend {
   std::string name() const override { return "cpu"; }
   std::string version() const override { return "sonnx 0.1.0 (linear executor, oneDNN kernels)"; }
   bool runs_everything() const override { return true; }
+  std::string type() const override { return "cpu"; }
   bool supports(const NodeQuery& q) const override { return reference_runs(q); }
+  std::string why_not(const NodeQuery& q) const override { return reference_why_not(q); }
   std::unique_ptr<CompiledStep> prepare(const Model& m) const override { return std::make_unique<ExecutorStep>(m, "linear"); }
 };
 

@@ -1,7 +1,9 @@
 #include "partition.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -41,18 +43,6 @@ void free_names(const Graph& g, std::set<std::string> defined, std::vector<std::
   for (const auto& vi : g.outputs) use(vi.name);
 }
 
-// Every value a node reads: its inputs, then what its subgraphs capture from outside.
-std::vector<std::string> node_reads(const Node& n) {
-  std::vector<std::string> r;
-  for (const auto& s : n.inputs)
-    if (!s.empty() && std::find(r.begin(), r.end(), s) == r.end()) r.push_back(s);
-  for (const auto& a : n.attributes) {
-    if (a.g) free_names(*a.g, {}, r);
-    for (const auto& sg : a.graphs) free_names(*sg, {}, r);
-  }
-  return r;
-}
-
 std::map<std::string, const TypeInfo*> declared_types(const Graph& g) {
   std::map<std::string, const TypeInfo*> t;
   for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
@@ -67,7 +57,88 @@ ValueInfo value_info(const std::string& name, const std::map<std::string, const 
   return vi;
 }
 
+// A model of some main-graph nodes: the given inputs (an initializer stays one unless it is also
+// a graph input), the nodes, the outputs, and the value_info of what it mentions.
+Model build_step_model(const Model& model, const std::vector<size_t>& nodes, const std::vector<std::string>& inputs,
+                       const std::vector<std::string>& outputs, const std::string& name) {
+  const Graph& g = model.graph;
+  auto types = declared_types(g);
+  std::set<std::string> graph_inputs;
+  for (const auto& vi : g.inputs) graph_inputs.insert(vi.name);
+  std::map<std::string, const Tensor*> inits;
+  for (const auto& [n, t] : g.initializers) inits[n] = &t;
+  Model sub;
+  sub.ir_version = model.ir_version;
+  sub.producer = model.producer;
+  sub.opset_imports = model.opset_imports;
+  sub.functions = model.functions;
+  sub.path = model.path;
+  sub.graph.name = name;
+  sub.graph.path = "main";
+  for (const auto& s : inputs) {
+    auto it = inits.find(s);
+    if (it != inits.end() && !graph_inputs.count(s)) sub.graph.initializers.emplace_back(s, *it->second);
+    else sub.graph.inputs.push_back(value_info(s, types));
+  }
+  for (const auto& s : outputs) sub.graph.outputs.push_back(value_info(s, types));
+  std::set<std::string> mentioned;
+  for (size_t i : nodes) {
+    Node n = g.nodes[i];
+    n.index = sub.graph.nodes.size();
+    for (const auto& s : n.inputs) mentioned.insert(s);
+    for (const auto& s : n.outputs) mentioned.insert(s);
+    sub.graph.nodes.push_back(std::move(n));
+  }
+  for (const auto& vi : g.value_info)
+    if (mentioned.count(vi.name) && std::find(outputs.begin(), outputs.end(), vi.name) == outputs.end())
+      sub.graph.value_info.push_back(vi);
+  return sub;
+}
+
 }  // namespace
+
+std::vector<std::string> node_reads(const Node& n) {
+  std::vector<std::string> r;
+  for (const auto& s : n.inputs)
+    if (!s.empty() && std::find(r.begin(), r.end(), s) == r.end()) r.push_back(s);
+  for (const auto& a : n.attributes) {
+    if (a.g) free_names(*a.g, {}, r);
+    for (const auto& sg : a.graphs) free_names(*sg, {}, r);
+  }
+  return r;
+}
+
+Model node_step_model(const Model& model, size_t node) {
+  const Node& n = model.graph.nodes.at(node);
+  std::vector<std::string> outputs;
+  for (const auto& s : n.outputs)
+    if (!s.empty()) outputs.push_back(s);
+  return build_step_model(model, {node}, node_reads(n), outputs, "node_" + std::to_string(node));
+}
+
+std::vector<NodeQuery> node_queries(const Model& model) {
+  const Graph& g = model.graph;
+  std::map<std::string, DType> elem;
+  for (const auto* list : {&g.inputs, &g.value_info, &g.outputs})
+    for (const auto& vi : *list)
+      if (vi.type.kind == TypeInfo::Kind::Tensor) elem[vi.name] = vi.type.elem;
+  for (const auto& [name, t] : g.initializers) elem[name] = t.dtype();
+  std::vector<NodeQuery> queries;
+  for (const Node& n : g.nodes) {
+    NodeQuery q{model, n, n.opset_version ? n.opset_version : model.opset(n.domain), {}};
+    for (const auto& s : n.inputs) {
+      auto it = elem.find(s);
+      q.input_types.push_back(it == elem.end() ? DType::Undefined : it->second);
+    }
+    queries.push_back(std::move(q));
+  }
+  return queries;
+}
+
+std::string device_why_not(const Backend& b, const NodeQuery& q) {
+  if (has_subgraphs(q.node) && !b.runs_everything()) return "a node with subgraphs runs on a built-in device (cpu or reference) only";
+  return b.why_not(q);
+}
 
 ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>> preference, const PartitionOptions& options) {
   ExecutionPlan plan;
@@ -94,34 +165,46 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
     for (const auto& s : reads[i])
       if (auto it = producer.find(s); it != producer.end()) succ[it->second].push_back(i);
   }
-  auto order = kahn_order(g.nodes.size(), succ);
+  std::optional<std::vector<size_t>> order = options.order;
+  if (!order) order = kahn_order(g.nodes.size(), succ);
   if (!order) throw LoadError("the graph has a cycle; it cannot be partitioned");
 
-  // Placement.
-  auto types = declared_types(g);
-  std::map<std::string, DType> elem;
-  for (const auto& [name, t] : types)
-    if (t->kind == TypeInfo::Kind::Tensor) elem[name] = t->elem;
-  for (const auto& [name, t] : g.initializers) elem[name] = t.dtype();
+  // Placement: the given one, else the first backend in preference order that runs the node.
   std::vector<size_t> placed(g.nodes.size());
   std::vector<bool> control(g.nodes.size(), false);
+  std::vector<std::string> homeless;  // nodes no backend runs (fallback disallowed)
+  const std::vector<NodeQuery> queries = node_queries(plan.model);
   for (size_t i : *order) {
     const Node& n = g.nodes[i];
-    NodeQuery q{plan.model, n, n.opset_version ? n.opset_version : plan.model.opset(n.domain), {}};
-    for (const auto& s : n.inputs) q.input_types.push_back(elem.count(s) ? elem[s] : DType::Undefined);
-    int chosen = -1;
     control[i] = has_subgraphs(n);
-    for (size_t b = 0; b < preferred && chosen < 0; ++b) {
-      const Backend& be = *plan.backends[b];
-      if (control[i] ? be.runs_everything() && be.supports(q) : be.supports(q)) chosen = static_cast<int>(b);
+    if (!options.placement.empty()) {
+      placed[i] = options.placement.at(i);
+      if (placed[i] >= plan.backends.size()) throw InternalError("partition: a placement names no backend");
+      if (placed[i] >= preferred) plan.unsupported_ops.push_back(qualified_op(n));
+      continue;
     }
+    const NodeQuery& q = queries[i];
+    int chosen = -1;
+    for (size_t b = 0; b < preferred && chosen < 0; ++b)
+      if (device_why_not(*plan.backends[b], q).empty()) chosen = static_cast<int>(b);
     if (chosen < 0) {
-      if (plan.fallback < 0)
-        throw Unsupported("no backend in the list runs " + n.label() + " and fallback is disallowed");
+      if (plan.fallback < 0) {
+        std::string why;
+        for (size_t b = 0; b < preferred; ++b) why += (b ? "; " : "") + plan.backends[b]->name() + ": " + device_why_not(*plan.backends[b], q);
+        homeless.push_back(n.label() + " (" + why + ")");
+        continue;
+      }
       chosen = plan.fallback;
       plan.unsupported_ops.push_back(qualified_op(n));
     }
     placed[i] = static_cast<size_t>(chosen);
+  }
+  if (!homeless.empty()) {
+    std::string names, list;
+    for (size_t b = 0; b < preferred; ++b) names += (b ? ", " : "") + plan.backends[b]->name();
+    for (const auto& h : homeless) list += "\n  " + h;
+    throw Unsupported("no device in the set {" + names + "} runs " + std::to_string(homeless.size()) + " node" +
+                      (homeless.size() == 1 ? "" : "s") + ", and without cpu in the set there is no fallback:" + list);
   }
 
   // Steps: runs of consecutive (in the order) nodes on one backend; a control node stands alone.
@@ -139,10 +222,7 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
 
   std::set<std::string> graph_outputs;
   for (const auto& vi : g.outputs) graph_outputs.insert(vi.name);
-  std::set<std::string> graph_inputs;
-  for (const auto& vi : g.inputs) graph_inputs.insert(vi.name);
-  std::map<std::string, const Tensor*> inits;
-  for (const auto& [name, t] : g.initializers) inits[name] = &t;
+  plan.assignment = options.assignment;
 
   for (size_t k = 0; k < plan.steps.size(); ++k) {
     PlanStep& st = plan.steps[k];
@@ -165,33 +245,18 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
       if (auto it = producer.find(s); it != producer.end() && plan.steps[static_cast<size_t>(step_of[it->second])].backend != st.backend)
         st.copies.push_back(s);
 
-    Model& sub = st.subgraph;
-    sub.ir_version = plan.model.ir_version;
-    sub.producer = plan.model.producer;
-    sub.opset_imports = plan.model.opset_imports;
-    sub.functions = plan.model.functions;
-    sub.path = plan.model.path;
-    sub.graph.name = "step_" + std::to_string(k);
-    sub.graph.path = "main";
-    for (const auto& s : st.inputs) {
-      auto it = inits.find(s);
-      if (it != inits.end() && !graph_inputs.count(s)) sub.graph.initializers.emplace_back(s, *it->second);
-      else sub.graph.inputs.push_back(value_info(s, types));
-    }
-    for (const auto& s : st.outputs) sub.graph.outputs.push_back(value_info(s, types));
-    std::set<std::string> mentioned(made.begin(), made.end());
-    for (size_t i : st.nodes) {
-      Node n = g.nodes[i];
-      n.index = sub.graph.nodes.size();
-      for (const auto& s : n.inputs) mentioned.insert(s);
-      sub.graph.nodes.push_back(std::move(n));
-    }
-    for (const auto& vi : g.value_info)
-      if (mentioned.count(vi.name) && std::find(st.outputs.begin(), st.outputs.end(), vi.name) == st.outputs.end())
-        sub.graph.value_info.push_back(vi);
+    st.subgraph = build_step_model(plan.model, st.nodes, st.inputs, st.outputs, "step_" + std::to_string(k));
   }
   return plan;
 }
+
+namespace {
+std::string ms_text(double ms) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(ms < 10 ? 3 : 1) << ms;
+  return os.str();
+}
+}  // namespace
 
 std::string plan_text(const ExecutionPlan& plan) {
   std::ostringstream os;
@@ -211,6 +276,21 @@ std::string plan_text(const ExecutionPlan& plan) {
       os << "\n  copies:";
       for (const auto& s : st.copies) os << " " << s;
     }
+    os << "\n";
+    if (!plan.assignment) continue;
+    for (size_t i : st.nodes) {
+      const NodeCost& c = plan.assignment->nodes.at(i);
+      os << "  " << plan.model.graph.nodes[i].label() << " measured:";
+      for (size_t b = 0; b < c.ms.size(); ++b)
+        os << (b ? ", " : " ") << plan.backends[b]->name() << " " << (c.ms[b] < 0 ? std::string("-") : ms_text(c.ms[b]) + " ms");
+      os << "; predicted " << ms_text(c.start) << "-" << ms_text(c.finish) << " ms\n";
+    }
+  }
+  if (plan.assignment) {
+    const Assignment& a = *plan.assignment;
+    os << "profile-guided assignment" << (a.from_cache ? " (measurements from the profile cache)" : "") << ": predicted critical path "
+       << ms_text(a.makespan_ms) << " ms with copies at " << ms_text(a.copy_ms_per_mib) << " ms/MiB";
+    for (const auto& [name, ms] : a.alone_ms) os << "; " << name << " alone " << ms_text(ms) << " ms";
     os << "\n";
   }
   if (!plan.unsupported_ops.empty()) {

@@ -188,30 +188,29 @@ class PluginStep : public CompiledStep {
   void* compiled_ = nullptr;
 };
 
+const char* device_type_name(int32_t t) {
+  switch (t) {
+    case SONNX_DEVICE_CPU: return "cpu";
+    case SONNX_DEVICE_ACCELERATOR: return "accelerator";
+    case SONNX_DEVICE_REFERENCE: return "reference";
+    default: return "other";
+  }
+}
+
 class PluginBackend : public Backend {
  public:
-  explicit PluginBackend(std::shared_ptr<Library> lib) : lib_(std::move(lib)) {
-    const auto* api = lib_->api;
-    for (size_t i = 0; i < api->num_capabilities; ++i) {
-      const sonnx_capability& c = api->capabilities[i];
-      Capability cap;
-      cap.domain = c.domain ? c.domain : "";
-      cap.op_type = c.op_type ? c.op_type : "";
-      cap.min_opset = c.min_opset;
-      cap.max_opset = c.max_opset;
-      for (size_t t = 0; t < c.num_types; ++t) cap.types.push_back(static_cast<DType>(c.types[t]));
-      caps_.push_back(std::move(cap));
-    }
-  }
-  std::string name() const override { return lib_->api->name ? lib_->api->name : "plugin"; }
+  PluginBackend(std::shared_ptr<Library> lib, std::vector<Capability> caps) : lib_(std::move(lib)), caps_(std::move(caps)) {}
+  std::string name() const override { return lib_->api->name; }
   std::string version() const override { return lib_->api->version ? lib_->api->version : ""; }
+  std::string type() const override { return device_type_name(lib_->api->abi_version >= 2 ? lib_->api->device_type : SONNX_DEVICE_OTHER); }
   std::vector<Capability> capabilities() const override { return caps_; }
-  bool supports(const NodeQuery& q) const override {
-    if (!capability_matches(caps_, q)) return false;
-    if (!lib_->api->supports) return true;
+  bool supports(const NodeQuery& q) const override { return why_not(q).empty(); }
+  std::string why_not(const NodeQuery& q) const override {
+    std::string why = capability_mismatch(caps_, q);
+    if (!why.empty() || !lib_->api->supports) return why;
     NodeDescs d;
     describe(d, q.node, q.opset, q.input_types);
-    return lib_->api->supports(&d.nodes[0]) != 0;
+    return lib_->api->supports(&d.nodes[0]) != 0 ? "" : "its supports() callback declines this node (attributes or arity)";
   }
   std::unique_ptr<CompiledStep> prepare(const Model& m) const override { return std::make_unique<PluginStep>(lib_, m); }
 
@@ -219,6 +218,35 @@ class PluginBackend : public Backend {
   std::shared_ptr<Library> lib_;
   std::vector<Capability> caps_;
 };
+
+// The capability table as rows, refusing one the host could misread: a row without an operator,
+// an empty or inverted opset range, or an element type that is not an ONNX type.
+std::vector<Capability> read_capabilities(const sonnx_backend_v1& api, const std::string& path) {
+  if (api.num_capabilities > 0 && !api.capabilities)
+    throw LoadError("backend plugin '" + path + "' declares " + std::to_string(api.num_capabilities) + " capabilities but gives no table");
+  std::vector<Capability> caps;
+  for (size_t i = 0; i < api.num_capabilities; ++i) {
+    const sonnx_capability& c = api.capabilities[i];
+    std::string row = "backend plugin '" + path + "' capability " + std::to_string(i) + ": ";
+    if (!c.op_type || !*c.op_type) throw LoadError(row + "no operator");
+    Capability cap;
+    cap.domain = c.domain ? c.domain : "";
+    cap.op_type = c.op_type;
+    if (c.min_opset < 1) throw LoadError(row + cap.op_type + " from opset " + std::to_string(c.min_opset) + " (opsets start at 1)");
+    if (c.max_opset != 0 && c.max_opset < c.min_opset)
+      throw LoadError(row + cap.op_type + " for opsets " + std::to_string(c.min_opset) + " to " + std::to_string(c.max_opset) + " (an empty range)");
+    cap.min_opset = c.min_opset;
+    cap.max_opset = c.max_opset;
+    if (c.num_types > 0 && !c.types) throw LoadError(row + cap.op_type + " declares element types but gives none");
+    for (size_t t = 0; t < c.num_types; ++t) {
+      if (!is_valid_dtype(c.types[t]) || c.types[t] == 0)
+        throw LoadError(row + cap.op_type + " lists element type " + std::to_string(c.types[t]) + ", which is not an ONNX type");
+      cap.types.push_back(static_cast<DType>(c.types[t]));
+    }
+    caps.push_back(std::move(cap));
+  }
+  return caps;
+}
 
 }  // namespace
 
@@ -228,11 +256,17 @@ std::shared_ptr<Backend> load_plugin_backend(const std::string& path) {
   if (!lib->handle) throw LoadError("cannot load backend plugin '" + path + "': " + dlerror());
   auto entry = reinterpret_cast<sonnx_backend_get_fn>(dlsym(lib->handle, SONNX_BACKEND_ENTRY));
   if (!entry) throw LoadError("'" + path + "' is not a sonnx backend: no symbol " SONNX_BACKEND_ENTRY);
+  // The newest ABI first; a plugin written for version 1 answers only that.
   lib->api = entry(SONNX_BACKEND_ABI_VERSION);
-  if (!lib->api) throw LoadError("'" + path + "' does not serve backend ABI version " + std::to_string(SONNX_BACKEND_ABI_VERSION));
-  if (lib->api->abi_version != SONNX_BACKEND_ABI_VERSION || !lib->api->prepare || !lib->api->execute)
+  if (!lib->api) lib->api = entry(1);
+  if (!lib->api) throw LoadError("'" + path + "' serves neither backend ABI version " + std::to_string(SONNX_BACKEND_ABI_VERSION) + " nor 1");
+  if (lib->api->abi_version < 1 || lib->api->abi_version > SONNX_BACKEND_ABI_VERSION || !lib->api->prepare || !lib->api->execute)
     throw LoadError("'" + path + "' returned an incomplete backend table (ABI " + std::to_string(lib->api->abi_version) + ")");
-  return std::make_shared<PluginBackend>(std::move(lib));
+  if (!lib->api->name || !*lib->api->name) throw LoadError("backend plugin '" + path + "' has no name");
+  std::string name = lib->api->name;
+  if (name == "cpu" || name == "reference") throw LoadError("backend plugin '" + path + "' calls itself '" + name + "', a built-in device's name");
+  auto caps = read_capabilities(*lib->api, path);
+  return std::make_shared<PluginBackend>(std::move(lib), std::move(caps));
 }
 
 }  // namespace sonnx

@@ -7,6 +7,7 @@
 // instance per thread; many may share one CompiledModel. make_executor.h makes any of them by name.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -53,6 +54,12 @@ class Executor {
   // out); returns every graph output by name. Throws Trap for a run-time error (the executor can
   // run again) and Unsupported for an operator version it has no way to run.
   virtual NamedValues run(const NamedValues& inputs) = 0;
+  // Like run, but work that can proceed beside the calling thread may be handed to `launch` as
+  // tasks (Session::run_async); the calling thread takes part until the run is over. Only the
+  // parallel executor launches anything: the others run everything inline.
+  virtual NamedValues run_launched(const NamedValues& inputs, const std::function<void(std::function<void()>)>& /*launch*/) {
+    return run(inputs);
+  }
   virtual const char* name() const = 0;
 };
 

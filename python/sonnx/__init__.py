@@ -63,12 +63,18 @@ class Session:
     """A model checked and compiled once for an executor ("reference", "linear", "dataflow" or
     "parallel"), then run any number of times, from several threads at once.
 
-    Session(model, executor="reference", threads=1, check=True, profile="onnx", seed=0)
-    raises CheckFailed when check is on and the validator reports an error."""
+    Session(model, executor="reference", threads=1, check=True, profile="onnx", seed=0,
+            devices=(), plugins=(), assign="first")
+    raises CheckFailed when check is on and the validator reports an error. devices compiles for
+    exactly that device set instead of the executor (names `sonnx devices` lists, or plugin
+    paths; plugins adds devices; assign is "first" or "profile"): without "cpu" in the set, a
+    node no device runs raises Unsupported naming it."""
 
-    def __init__(self, model, executor="reference", threads=1, check=True, profile="onnx", seed=0):
+    def __init__(self, model, executor="reference", threads=1, check=True, profile="onnx", seed=0,
+                 devices=(), plugins=(), assign="first"):
         self._model = load(model)
-        self._session = _sonnx.Session(self._model, executor, threads, check, profile, seed)
+        self._session = _sonnx.Session(self._model, executor, threads, check, profile, seed, list(devices),
+                                       [str(p) for p in plugins], assign)
 
     @property
     def inputs(self):

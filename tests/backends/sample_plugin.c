@@ -3,15 +3,33 @@
  * equal shapes or a one-element operand; other broadcasts make execute fail, so the host runs that
  * step on its cpu fallback. SONNX_SAMPLE_FAIL_PREPARE=1 makes every prepare fail (to test the prepare
  * fallback); SONNX_SAMPLE_FAULT=1 makes Relu, and SONNX_SAMPLE_FAULT=conv makes Conv, add 1e-3 to
- * every result (a planted bug certification must catch). Used by tests/backends to test partitioning,
- * fallback, certification and localization of plugins. */
+ * every result (a planted bug certification must catch). SONNX_SAMPLE_CAPS=lie makes it also claim Abs
+ * and Sub, which it cannot run (prepare then fails); SONNX_SAMPLE_CAPS=bad gives a capability row
+ * with an empty opset range (the host must refuse the plugin). Used by tests/backends to test
+ * partitioning, fallback, certification and localization of plugins.
+ *
+ * Compiled again with SONNX_SAMPLE_NAME and SONNX_SAMPLE_SLOW_OP (OP_ADD or OP_CONV) it is one of two
+ * simulated accelerators for profile-guided assignment: every node of the slow operator waits
+ * SONNX_SAMPLE_SLOW_MS (4) ms more, as a device that is slow at that operator would. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sonnx/backend.h"
 
 enum { OP_ADD, OP_MUL, OP_RELU, OP_CONV };
+
+#ifndef SONNX_SAMPLE_NAME
+#define SONNX_SAMPLE_NAME "sample"
+#endif
+#ifndef SONNX_SAMPLE_SLOW_OP
+#define SONNX_SAMPLE_SLOW_OP (-1)
+#endif
+#ifndef SONNX_SAMPLE_SLOW_MS
+#define SONNX_SAMPLE_SLOW_MS 4
+#endif
 
 typedef struct {
   int op;
@@ -40,6 +58,16 @@ static const sonnx_capability kCaps[] = {
     {"", "Mul", 7, 0, 1, kFloat},
     {"", "Relu", 6, 0, 1, kFloat},
     {"", "Conv", 1, 0, 1, kFloat},
+};
+/* SONNX_SAMPLE_CAPS=lie: two operators more than it runs (Abs, Sub). */
+static const sonnx_capability kLyingCaps[] = {
+    {"", "Add", 7, 0, 1, kFloat}, {"", "Mul", 7, 0, 1, kFloat},  {"", "Relu", 6, 0, 1, kFloat},
+    {"", "Conv", 1, 0, 1, kFloat}, {"", "Sub", 7, 0, 1, kFloat}, {"", "Abs", 6, 0, 1, kFloat},
+};
+/* SONNX_SAMPLE_CAPS=bad: Relu for opsets 14 to 6, an empty range. */
+static const sonnx_capability kBadCaps[] = {
+    {"", "Add", 7, 0, 1, kFloat},
+    {"", "Relu", 14, 6, 1, kFloat},
 };
 
 /* Whether every entry of an ints attribute is v. */
@@ -202,6 +230,10 @@ static int execute(void* handle, const sonnx_tensor* inputs, size_t num_inputs, 
   for (size_t n = 0; n < c->num_steps; ++n) {
     const step_t* s = &c->steps[n];
     const buffer_t* a = &v[s->in[0]];
+    if (s->op == SONNX_SAMPLE_SLOW_OP) {
+      struct timespec slow = {0, SONNX_SAMPLE_SLOW_MS * 1000000L};
+      nanosleep(&slow, NULL);
+    }
     buffer_t* r = &v[s->out];
     if (s->op == OP_RELU) {
       *r = *a;
@@ -258,10 +290,19 @@ static void release_tensor(sonnx_tensor* t) {
   t->data = NULL;
 }
 
-static const sonnx_backend_v1 kBackend = {
-    SONNX_BACKEND_ABI_VERSION, "sample", "1.0", sizeof kCaps / sizeof kCaps[0], kCaps, supports, prepare, execute,
-    release_tensor, release};
+static sonnx_backend_v1 kBackend = {
+    SONNX_BACKEND_ABI_VERSION, SONNX_SAMPLE_NAME, "1.0", sizeof kCaps / sizeof kCaps[0], kCaps, supports, prepare, execute,
+    release_tensor, release, SONNX_DEVICE_ACCELERATOR};
 
 const sonnx_backend_v1* sonnx_backend_get(uint32_t host_abi_version) {
-  return host_abi_version == SONNX_BACKEND_ABI_VERSION ? &kBackend : NULL;
+  if (host_abi_version != SONNX_BACKEND_ABI_VERSION) return NULL;
+  const char* caps = getenv("SONNX_SAMPLE_CAPS");
+  if (caps && strcmp(caps, "lie") == 0) {
+    kBackend.capabilities = kLyingCaps;
+    kBackend.num_capabilities = sizeof kLyingCaps / sizeof kLyingCaps[0];
+  } else if (caps && strcmp(caps, "bad") == 0) {
+    kBackend.capabilities = kBadCaps;
+    kBackend.num_capabilities = sizeof kBadCaps / sizeof kBadCaps[0];
+  }
+  return &kBackend;
 }

@@ -43,6 +43,16 @@ def test_every_executor_computes_the_model(mlp, executor):
         np.testing.assert_array_equal(out["Y"], expected)
 
 
+def test_a_session_on_a_device_set_computes_the_model(mlp):
+    x = np.array([[1.5, -4.0]], np.float32)
+    want = sonnx.Session(mlp, executor="linear").run({"X": x})["Y"]
+    for devices in (["cpu"], ["reference"], ["reference", "cpu"]):
+        got = sonnx.Session(mlp, devices=devices).run({"X": x})["Y"]
+        np.testing.assert_array_equal(got, want)
+    got = sonnx.Session(mlp, devices=["cpu", "reference"], assign="profile").run({"X": x})["Y"]
+    np.testing.assert_array_equal(got, want)
+
+
 def test_a_session_runs_from_many_threads(mlp):
     session = sonnx.Session(mlp, executor="parallel", threads=2)
     assert session.executor == "parallel"

@@ -29,6 +29,17 @@ def test_unreadable_models_are_load_errors(tmp_path, mlp):
         sonnx.check(mlp, profile="no-such-profile")
 
 
+def test_bad_device_sets_are_load_errors(mlp):
+    with pytest.raises(sonnx.LoadError, match="no device is called 'npu'"):
+        sonnx.Session(mlp, devices=["npu"])
+    with pytest.raises(sonnx.LoadError, match="named twice"):
+        sonnx.Session(mlp, devices=["cpu", "cpu"])
+    with pytest.raises(sonnx.LoadError, match="cannot load backend plugin"):
+        sonnx.Session(mlp, devices=["cpu"], plugins=["/no/such/plugin.so"])
+    with pytest.raises(sonnx.LoadError, match="assign"):
+        sonnx.Session(mlp, devices=["cpu"], assign="fastest")
+
+
 def test_a_model_failing_the_check_is_not_run(broken):
     with pytest.raises(sonnx.CheckFailed) as e:
         sonnx.Session(broken)
