@@ -51,15 +51,10 @@ Session::Session(const ModelHandle& model, SessionOptions options) : impl_(std::
   if (!s.options.devices.empty()) {
     if (s.options.assign != "first" && s.options.assign != "profile") throw LoadError("assign is first or profile, not '" + s.options.assign + "'");
     auto set = select_devices(discover_devices(s.options.plugins), s.options.devices);
-    bool with_cpu = std::any_of(set.begin(), set.end(), [](const auto& b) { return b->name() == "cpu"; });
-    PartitionOptions po;
-    po.allow_fallback = with_cpu;
-    if (s.options.assign == "profile") {
-      NamedValues synthetic;
-      add_synthetic_inputs(s.ir, {}, synthetic);
-      po = assign_by_profile(s.ir, set, synthetic, with_cpu);
-    }
-    s.device_plan = std::make_shared<const ExecutionPlan>(partition(s.ir, set, po));
+    const bool by_profile = s.options.assign == "profile";
+    NamedValues synthetic;  // the profiling run's inputs
+    if (by_profile) add_synthetic_inputs(s.ir, {}, synthetic);
+    s.device_plan = std::make_shared<const ExecutionPlan>(plan_for_device_set(s.ir, set, by_profile, synthetic));
     s.idle.push_back(s.make_instance());
   } else if (s.options.executor == "reference") {
     s.idle.push_back(make_executor(s.ir, "reference", s.executor_options));

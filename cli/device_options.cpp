@@ -29,13 +29,8 @@ std::vector<std::string> DeviceArgs::names() const {
 }
 
 ExecutionPlan DeviceArgs::plan(const Model& model, const NamedValues& profile_inputs) const {
-  DeviceCatalog catalog = discover_devices(plugins);
-  auto set = select_devices(catalog, names());
-  bool with_cpu = std::any_of(set.begin(), set.end(), [](const auto& b) { return b->name() == "cpu"; });
-  PartitionOptions po;
-  po.allow_fallback = with_cpu;
-  if (assign == "profile") po = assign_by_profile(model, set, profile_inputs, with_cpu, !no_profile_cache);
-  return partition(model, set, po);
+  auto set = select_devices(discover_devices(plugins), names());
+  return plan_for_device_set(model, set, assign == "profile", profile_inputs, !no_profile_cache);
 }
 
 nlohmann::json device_plan_json(const ExecutionPlan& plan) {
@@ -54,14 +49,14 @@ nlohmann::json device_plan_json(const ExecutionPlan& plan) {
   if (plan.assignment) {
     const Assignment& a = *plan.assignment;
     nlohmann::json nodes = nlohmann::json::array(), alone = nlohmann::json::object();
+    std::vector<std::string> device(a.nodes.size());
+    for (const auto& st : plan.steps)
+      for (size_t i : st.nodes) device.at(i) = plan.backends[st.backend]->name();
     for (size_t i = 0; i < a.nodes.size(); ++i) {
       nlohmann::json ms = nlohmann::json::object();
       for (size_t b = 0; b < a.nodes[i].ms.size(); ++b)
         ms[plan.backends[b]->name()] = a.nodes[i].ms[b] < 0 ? nlohmann::json(nullptr) : nlohmann::json(a.nodes[i].ms[b]);
-      std::string device;
-      for (const auto& st : plan.steps)
-        if (std::find(st.nodes.begin(), st.nodes.end(), i) != st.nodes.end()) device = plan.backends[st.backend]->name();
-      nodes.push_back({{"name", plan.model.graph.nodes[i].name}, {"op_type", plan.model.graph.nodes[i].op_type}, {"device", device},
+      nodes.push_back({{"name", plan.model.graph.nodes[i].name}, {"op_type", plan.model.graph.nodes[i].op_type}, {"device", device[i]},
                        {"measured_ms", ms}, {"start_ms", a.nodes[i].start}, {"finish_ms", a.nodes[i].finish}});
     }
     for (const auto& [name, ms] : a.alone_ms) alone[name] = ms;

@@ -82,7 +82,7 @@ std::unique_ptr<CertTarget> make_backend_target(const std::string& backend, bool
 
 std::unique_ptr<CertTarget> make_device_set_target(const std::vector<std::string>& devices, const std::vector<std::string>& plugins, bool by_profile) {
   auto set = select_devices(discover_devices(plugins), devices);
-  bool with_cpu = std::any_of(set.begin(), set.end(), [](const auto& b) { return b->name() == "cpu"; });
+  bool with_cpu = contains_cpu(set);
   return std::make_unique<BackendTarget>(std::move(set), with_cpu, by_profile);
 }
 

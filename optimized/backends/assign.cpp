@@ -9,6 +9,7 @@
 #include <set>
 
 #include "device_cache.h"
+#include "devices.h"
 #include "optimized/exec/make_executor.h"
 #include "sonnx/errors.h"
 #include "step_timing.h"
@@ -189,18 +190,25 @@ PartitionOptions assign_by_profile(const Model& model, const std::vector<std::sh
     if (!any && base.fallback >= 0) capable[i][static_cast<size_t>(base.fallback)] = true;
   }
 
-  NamedValues values = all_values(model, inputs);
   std::vector<std::vector<double>> cost(n, std::vector<double>(all.size(), -1.0));
   double copy_rate = 0;
+  std::map<std::string, double> made_mib;  // the size of every value a node makes
   bool from_cache = false;
   const std::string key = "profiles/" + profile_key(model, inputs, all) + ".json";
   nlohmann::json cached = use_cache ? read_cache(key) : nlohmann::json(nullptr);
-  if (cached.is_object() && cached.value("nodes", 0) == static_cast<int>(n) && cached["ms"].is_array() && cached["ms"].size() == n) {
+  if (cached.is_object() && cached.value("nodes", 0) == static_cast<int>(n) && cached["ms"].is_array() && cached["ms"].size() == n &&
+      cached["made_mib"].is_object()) {
     for (size_t i = 0; i < n; ++i)
       for (size_t d = 0; d < all.size() && d < cached["ms"][i].size(); ++d) cost[i][d] = cached["ms"][i][d].get<double>();
     copy_rate = cached.value("copy_ms_per_mib", 0.0);
+    made_mib = cached["made_mib"].get<std::map<std::string, double>>();
     from_cache = true;
   } else {
+    // The profiling run: every value on these inputs, then every node timed on them.
+    NamedValues values = all_values(model, inputs);
+    for (const auto& node : g.nodes)
+      for (const auto& s : node.outputs)
+        if (auto v = values.find(s); !s.empty() && v != values.end()) made_mib[s] = value_mib(v->second);
     copy_rate = measure_copy_ms_per_mib();
     for (size_t i = 0; i < n; ++i) {
       Model step = node_step_model(model, i);
@@ -223,7 +231,8 @@ PartitionOptions assign_by_profile(const Model& model, const std::vector<std::sh
     for (const auto& row : cost) ms.push_back(row);
     nlohmann::json names = nlohmann::json::array();
     for (const auto& b : all) names.push_back(b->name());
-    if (use_cache) write_cache(key, {{"devices", names}, {"nodes", n}, {"ms", ms}, {"copy_ms_per_mib", copy_rate}});
+    if (use_cache)
+      write_cache(key, {{"devices", names}, {"nodes", n}, {"ms", ms}, {"copy_ms_per_mib", copy_rate}, {"made_mib", made_mib}});
   }
 
   // The data each dependency carries.
@@ -236,8 +245,8 @@ PartitionOptions assign_by_profile(const Model& model, const std::vector<std::sh
     std::map<size_t, double> from;
     for (const auto& name : node_reads(g.nodes[i]))
       if (auto p = producer.find(name); p != producer.end() && p->second != i) {
-        auto v = values.find(name);
-        from[p->second] += v == values.end() ? 0 : value_mib(v->second);
+        auto v = made_mib.find(name);
+        from[p->second] += v == made_mib.end() ? 0 : v->second;
       }
     for (const auto& [p, mib] : from) succ[p].push_back({i, mib});
   }
@@ -258,6 +267,14 @@ PartitionOptions assign_by_profile(const Model& model, const std::vector<std::sh
   }
   out.assignment = std::move(a);
   return out;
+}
+
+ExecutionPlan plan_for_device_set(const Model& model, const std::vector<std::shared_ptr<Backend>>& set, bool by_profile,
+                                  const NamedValues& inputs, bool use_cache) {
+  PartitionOptions po;
+  po.allow_fallback = contains_cpu(set);
+  if (by_profile) po = assign_by_profile(model, set, inputs, po.allow_fallback, use_cache);
+  return partition(model, set, po);
 }
 
 }  // namespace sonnx

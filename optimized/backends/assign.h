@@ -20,6 +20,11 @@ namespace sonnx {
 PartitionOptions assign_by_profile(const Model& model, const std::vector<std::shared_ptr<Backend>>& devices,
                                    const NamedValues& inputs, bool allow_fallback, bool use_cache = true);
 
+// The plan for exactly the device set `set`: cpu is the fallback only when it is in the set; nodes
+// go first-fit or, with `by_profile`, by profile-guided assignment on `inputs`.
+ExecutionPlan plan_for_device_set(const Model& model, const std::vector<std::shared_ptr<Backend>>& set, bool by_profile,
+                                  const NamedValues& inputs, bool use_cache = true);
+
 // HEFT itself, on measured costs: cost[i][d] (< 0: device d cannot run node i), the nodes'
 // successors with the MiB each edge carries, and the copy cost per MiB. Fills placement, order
 // and each node's predicted start and finish; returns the predicted makespan (ms).

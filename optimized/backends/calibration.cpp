@@ -1,8 +1,11 @@
 #include "calibration.h"
 
 #include <cmath>
+#include <iterator>
+#include <optional>
 
 #include "device_cache.h"
+#include "partition.h"
 #include "reference/model/synthetic_inputs.h"
 #include "reference/model/text_syntax.h"
 #include "step_timing.h"
@@ -50,20 +53,28 @@ std::vector<Calibration> calibrate(const std::vector<std::shared_ptr<Backend>>& 
   }
   if (todo.empty()) return out;
 
+  // The probes, their inputs, and cpu's time on each (measured once, when a device first needs it).
+  const size_t num_probes = std::size(kProbes);
+  std::vector<Model> models;
+  std::vector<NamedValues> inputs(num_probes);
+  for (size_t k = 0; k < num_probes; ++k) {
+    models.push_back(text::parse_model(kProbes[k].text));
+    add_synthetic_inputs(models[k], {}, inputs[k]);
+  }
   auto cpu = make_cpu_backend();
+  std::vector<std::optional<StepTiming>> cpu_time(num_probes);
   for (size_t d : todo) {
     double log_sum = 0;
     int probes = 0;
     std::string skipped;
-    for (const Probe& p : kProbes) {
-      Model m = text::parse_model(p.text);
-      NodeQuery q{m, m.graph.nodes[0], m.opset(""), {DType::Float, DType::Float}};
-      q.input_types.resize(m.graph.nodes[0].inputs.size());
-      if (!devices[d]->supports(q)) continue;
-      NamedValues in;
-      add_synthetic_inputs(m, {}, in);
-      StepTiming mine = time_step(*devices[d], m, in);
-      StepTiming base = devices[d]->name() == "cpu" ? mine : time_step(*cpu, m, in);
+    for (size_t k = 0; k < num_probes; ++k) {
+      const Probe& p = kProbes[k];
+      const Model& m = models[k];
+      if (!devices[d]->supports(node_queries(m).at(0))) continue;
+      StepTiming mine = time_step(*devices[d], m, inputs[k]);
+      if (devices[d]->name() == "cpu") cpu_time[k] = mine;
+      if (!cpu_time[k]) cpu_time[k] = time_step(*cpu, m, inputs[k]);
+      const StepTiming& base = *cpu_time[k];
       if (!mine.error.empty() || !base.error.empty() || mine.ms <= 0 || base.ms <= 0) {
         skipped += std::string(skipped.empty() ? "" : ", ") + p.op + " (" + (mine.error.empty() ? base.error : mine.error) + ")";
         continue;

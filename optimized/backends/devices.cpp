@@ -37,6 +37,10 @@ const Device* DeviceCatalog::find(const std::string& name) const {
   return nullptr;
 }
 
+bool contains_cpu(const std::vector<std::shared_ptr<Backend>>& set) {
+  return std::any_of(set.begin(), set.end(), [](const auto& b) { return b->name() == "cpu"; });
+}
+
 std::vector<std::string> split_commas(const std::string& list) {
   std::vector<std::string> out;
   std::stringstream ss(list);

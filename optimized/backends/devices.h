@@ -31,6 +31,9 @@ DeviceCatalog discover_devices(const std::vector<std::string>& plugins);
 // empty list, an unknown name (listing the known ones) or a name given twice.
 std::vector<std::shared_ptr<Backend>> select_devices(const DeviceCatalog& catalog, const std::vector<std::string>& names);
 
+// Whether `cpu` is one of the backends (then it is a device set's fallback).
+bool contains_cpu(const std::vector<std::shared_ptr<Backend>>& set);
+
 // "a,b" -> {"a", "b"}; empty items dropped.
 std::vector<std::string> split_commas(const std::string& list);
 
