@@ -1,8 +1,9 @@
-// The C++ API's loading and checking (include/sonnx/sonnx.hpp).
+// The C++ API's loading and checking (include/sonnx/sonnx.hpp): models, findings, the rules of a profile.
 #include <set>
 
-#include "refuse_invalid.h"
+#include "reference/check/rules.h"
 #include "reference/check/validator.h"
+#include "reference/model/data_dir.h"
 #include "reference/model/loader.h"
 #include "sonnx/sonnx.hpp"
 
@@ -47,10 +48,14 @@ std::vector<Diagnostic> check(const ModelHandle& model, const std::string& profi
   return validate(model.impl(), load_profile(profile));
 }
 
-void refuse_invalid(const ModelHandle& model, const std::string& profile_name) {
-  Profile profile = load_profile(profile_name);
-  std::vector<Diagnostic> ds = validate(model.impl(), profile);
-  if (has_errors(ds)) throw CheckFailed(model.name(), profile.name, std::move(ds));
+ProfileRules profile_rules(const std::string& profile) {
+  Profile p = load_profile(profile);
+  ProfileRules out{p.name, {}};
+  for (const auto& r : all_rules())
+    if (p.rules.count(r.id)) out.rules.push_back({r.id, r.severity, r.summary});
+  return out;
 }
+
+std::filesystem::path data_directory() { return data_dir(); }
 
 }  // namespace sonnx

@@ -7,10 +7,9 @@
 #include "optimized/backends/devices.h"
 #include "optimized/backends/partitioned_executor.h"
 #include "optimized/exec/make_executor.h"
-#include "optimized/plan/infer_types.h"
+#include "reference/check/prepare.h"
 #include "reference/model/loader.h"
 #include "reference/model/synthetic_inputs.h"
-#include "refuse_invalid.h"
 #include "sonnx/sonnx.hpp"
 
 namespace sonnx {
@@ -34,6 +33,7 @@ struct Session::Impl {
 };
 
 std::vector<std::string> executors() { return executor_names(); }
+std::vector<std::string> optimized_executors() { return optimized_executor_names(); }
 
 Session::Session(const ModelHandle& model, SessionOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
   Impl& s = *impl_;
@@ -41,10 +41,8 @@ Session::Session(const ModelHandle& model, SessionOptions options) : impl_(std::
   if (std::find(names.begin(), names.end(), s.options.executor) == names.end())
     throw LoadError("unknown executor '" + s.options.executor + "' (reference, linear, dataflow, parallel)");
   if (s.options.threads < 1 || s.options.threads > 256) throw LoadError("threads must be 1 to 256, not " + std::to_string(s.options.threads));
-  if (s.options.check) refuse_invalid(model, s.options.profile);
-  s.ir = model.impl().ir;  // weights are shared, not copied
+  s.ir = prepared_ir(model.impl(), PrepareOptions::with_profile(s.options.check, s.options.profile), model.name());
   s.inputs = s.ir.graph.inputs;
-  add_inferred_types(s.ir);
   s.executor_options.threads = s.options.threads;
   s.executor_options.seed = s.options.seed;
   s.executor_options.verify_arena_run = s.options.verify_arena_run;

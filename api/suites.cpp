@@ -2,6 +2,7 @@
 // certifier of conformance/, with the options and data files `sonnx conform` and `sonnx certify` use.
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 
 #include "conformance/certify/certify.h"
 #include "conformance/certify/command_runner.h"
@@ -65,6 +66,25 @@ RunOptions conform_run_options(const ConformOptions& o) {
   return opt;
 }
 
+// The public certificate of the certifier's full report, which it keeps for write.
+Certificate certificate_of(std::shared_ptr<const CertReport> full) {
+  Certificate c;
+  c.backend = full->backend;
+  c.backend_version = full->backend_version;
+  c.verdict = full->verdict;
+  c.summary = full->summary;
+  for (const auto& o : full->operators) c.operators.push_back({o.op_type, o.verdict, o.tests, o.passed, o.failed});
+  for (const auto& t : full->tests) {
+    TestOutcome o = outcome(t);
+    o.repro = t.repro;
+    o.localized = t.localized;
+    c.tests.push_back(std::move(o));
+  }
+  c.json = cert_report_json(*full).dump(2);
+  c.detail = std::move(full);
+  return c;
+}
+
 }  // namespace
 
 ConformReport conform(const std::vector<std::filesystem::path>& dirs, const ConformOptions& options) {
@@ -126,21 +146,33 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
                                            : make_backend_target(options.backend, options.fallback);
   auto full = std::make_shared<CertReport>(certify(tests, *target, opt));
   for (const auto& s : suites) full->suites.push_back(std::filesystem::absolute(s).lexically_normal().string());
-  Certificate c;
-  c.backend = full->backend;
-  c.backend_version = full->backend_version;
-  c.verdict = full->verdict;
-  c.summary = full->summary;
-  for (const auto& o : full->operators) c.operators.push_back({o.op_type, o.verdict, o.tests, o.passed, o.failed});
-  for (const auto& t : full->tests) {
-    TestOutcome o = outcome(t);
-    o.repro = t.repro;
-    o.localized = t.localized;
-    c.tests.push_back(std::move(o));
+  return certificate_of(std::move(full));
+}
+
+Certificate merge_certificates(const std::vector<std::filesystem::path>& files) {
+  if (files.empty()) throw LoadError("no certificate to merge");
+  auto merged = std::make_shared<CertReport>();
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    if (!in) throw LoadError("cannot read '" + file.string() + "'");
+    CertReport part;
+    try {
+      part = cert_report_from_json(nlohmann::json::parse(in));
+    } catch (const nlohmann::json::exception& e) {
+      throw LoadError("'" + file.string() + "' is not a certify JSON report: " + e.what());
+    }
+    if (merged->backend.empty()) {
+      merged->backend = part.backend;
+      merged->backend_version = part.backend_version;
+    } else if (merged->backend != part.backend) {
+      throw LoadError("'" + file.string() + "' certifies " + part.backend + ", not " + merged->backend);
+    }
+    for (const auto& s : part.suites)
+      if (std::find(merged->suites.begin(), merged->suites.end(), s) == merged->suites.end()) merged->suites.push_back(s);
+    for (auto& t : part.tests) merged->tests.push_back(std::move(t));
   }
-  c.json = cert_report_json(*full).dump(2);
-  c.detail = full;
-  return c;
+  aggregate(*merged);  // the verdicts from the union of the tests
+  return certificate_of(std::move(merged));
 }
 
 void Certificate::write(const std::filesystem::path& file) const {

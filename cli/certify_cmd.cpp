@@ -4,13 +4,10 @@
 // Exit 0 certified, 1 not.
 #include <unistd.h>
 
-#include <cstdlib>
 #include <iostream>
 
 #include "commands.h"
-#include "optimized/backends/devices.h"
-#include "conformance/certify/command_runner.h"
-#include "reference/model/data_dir.h"
+#include "device_options.h"
 #include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
@@ -32,19 +29,13 @@ struct CertifyArgs {
 
 // The generated ONNX node suite, made on first use with Debian's python3-onnx.
 std::filesystem::path default_suite() {
-  const char* cache = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  std::filesystem::path base = cache && *cache ? cache : std::filesystem::path(home ? home : "/tmp") / ".cache";
-  std::filesystem::path dir = base / "sonnx" / "onnx-suite";
-  if (!std::filesystem::exists(dir / "node")) {
-    std::filesystem::create_directories(dir);
-    std::string cmd = "/usr/bin/python3 " + shell_quote((data_dir() / "conformance" / "data" / "generate-onnx-suite.py").string()) +
-                      " " + shell_quote(dir.string()) + " >/dev/null";
-    std::cerr << "certify: generating the ONNX node suite in " << dir << "\n";
-    if (std::system(cmd.c_str()) != 0 || !std::filesystem::exists(dir / "node"))
-      throw LoadError("could not generate the ONNX node suite (python3-onnx); pass --suite DIR");
+  try {
+    return onnx_node_suite([](const std::filesystem::path& dir) {
+      std::cerr << "certify: generating the ONNX node suite in " << dir << "\n";
+    });
+  } catch (const LoadError& e) {
+    throw LoadError(std::string(e.what()) + "; pass --suite DIR");
   }
-  return dir / "node";
 }
 
 }  // namespace

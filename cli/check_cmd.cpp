@@ -5,8 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "reference/check/profile.h"
-#include "reference/check/rules.h"
 #include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
@@ -39,14 +37,13 @@ nlohmann::json result_json(const ModelResult& r, const std::string& profile) {
   return j;
 }
 
-nlohmann::json sarif(const std::vector<ModelResult>& results, const Profile& profile) {
+nlohmann::json sarif(const std::vector<ModelResult>& results, const ProfileRules& profile) {
   nlohmann::json rules = nlohmann::json::array();
-  for (const auto& r : all_rules())
-    if (profile.rules.count(r.id))
-      rules.push_back({{"id", r.id},
-                       {"shortDescription", {{"text", r.summary}}},
-                       {"helpUri", "spec/restrictions.md#" + r.id},
-                       {"defaultConfiguration", {{"level", severity_name(r.severity)}}}});
+  for (const auto& r : profile.rules)
+    rules.push_back({{"id", r.id},
+                     {"shortDescription", {{"text", r.summary}}},
+                     {"helpUri", "spec/restrictions.md#" + r.id},
+                     {"defaultConfiguration", {{"level", severity_name(r.severity)}}}});
   nlohmann::json out = nlohmann::json::array();
   for (const auto& m : results) {
     auto location = [&](const std::string& logical) {
@@ -76,7 +73,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", args->format, "text, json or sarif")->check(CLI::IsMember({"text", "json", "sarif"}))->capture_default_str();
   cmd->add_flag("--quiet,-q", args->quiet, "Text format: print only the summary line");
   cmd->callback([args, &exit_code] {
-    Profile profile = load_profile(args->profile);
+    ProfileRules profile = profile_rules(args->profile);
     std::vector<ModelResult> results;
     int passed = 0, failed = 0, unreadable = 0;
     for (const auto& path : args->models) {

@@ -1,10 +1,6 @@
 #include "device_options.h"
 
-#include <algorithm>
-
-#include "optimized/backends/assign.h"
-#include "optimized/backends/devices.h"
-#include "sonnx/errors.h"
+#include <sstream>
 
 namespace sonnx::cli {
 
@@ -28,39 +24,46 @@ std::vector<std::string> DeviceArgs::names() const {
   return list;
 }
 
-ExecutionPlan DeviceArgs::plan(const Model& model, const NamedValues& profile_inputs) const {
-  auto set = select_devices(discover_devices(plugins), names());
-  return plan_for_device_set(model, set, assign == "profile", profile_inputs, !no_profile_cache);
+DeviceSetOptions DeviceArgs::options() const { return {names(), plugins, assign, !no_profile_cache}; }
+
+DevicePlan DeviceArgs::plan(const ModelHandle& model, const NamedValues& profile_inputs) const {
+  return plan_for_devices(model, options(), profile_inputs);
 }
 
-nlohmann::json device_plan_json(const ExecutionPlan& plan) {
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+nlohmann::json device_plan_json(const DevicePlan& plan) {
   nlohmann::json backends = nlohmann::json::array(), steps = nlohmann::json::array();
-  for (const auto& b : plan.backends) backends.push_back({{"name", b->name()}, {"version", b->version()}});
+  for (const auto& [name, version] : plan.devices) backends.push_back({{"name", name}, {"version", version}});
   for (const auto& st : plan.steps) {
     nlohmann::json nodes = nlohmann::json::array();
-    for (size_t i : st.nodes) nodes.push_back({{"name", plan.model.graph.nodes[i].name}, {"op_type", plan.model.graph.nodes[i].op_type}});
-    steps.push_back({{"backend", plan.backends[st.backend]->name()}, {"control", st.control}, {"nodes", nodes},
+    for (const auto& n : st.nodes) nodes.push_back({{"name", n.name}, {"op_type", n.op_type}});
+    steps.push_back({{"backend", st.device}, {"control", st.control}, {"nodes", nodes},
                      {"inputs", st.inputs}, {"outputs", st.outputs}, {"copies", st.copies}});
   }
   nlohmann::json j{{"backends", backends},
-                   {"fallback", plan.fallback < 0 ? nlohmann::json(nullptr) : nlohmann::json(plan.backends[static_cast<size_t>(plan.fallback)]->name())},
+                   {"fallback", plan.fallback ? nlohmann::json(*plan.fallback) : nlohmann::json(nullptr)},
                    {"steps", steps},
                    {"unsupported_ops", plan.unsupported_ops}};
   if (plan.assignment) {
-    const Assignment& a = *plan.assignment;
+    const DeviceAssignment& a = *plan.assignment;
     nlohmann::json nodes = nlohmann::json::array(), alone = nlohmann::json::object();
-    std::vector<std::string> device(a.nodes.size());
-    for (const auto& st : plan.steps)
-      for (size_t i : st.nodes) device.at(i) = plan.backends[st.backend]->name();
-    for (size_t i = 0; i < a.nodes.size(); ++i) {
+    for (const auto& n : a.nodes) {
       nlohmann::json ms = nlohmann::json::object();
-      for (size_t b = 0; b < a.nodes[i].ms.size(); ++b)
-        ms[plan.backends[b]->name()] = a.nodes[i].ms[b] < 0 ? nlohmann::json(nullptr) : nlohmann::json(a.nodes[i].ms[b]);
-      nodes.push_back({{"name", plan.model.graph.nodes[i].name}, {"op_type", plan.model.graph.nodes[i].op_type}, {"device", device[i]},
-                       {"measured_ms", ms}, {"start_ms", a.nodes[i].start}, {"finish_ms", a.nodes[i].finish}});
+      for (size_t b = 0; b < n.measured_ms.size(); ++b)
+        ms[plan.devices[b].first] = n.measured_ms[b] < 0 ? nlohmann::json(nullptr) : nlohmann::json(n.measured_ms[b]);
+      nodes.push_back({{"name", n.name}, {"op_type", n.op_type}, {"device", n.device},
+                       {"measured_ms", ms}, {"start_ms", n.start_ms}, {"finish_ms", n.finish_ms}});
     }
     for (const auto& [name, ms] : a.alone_ms) alone[name] = ms;
-    j["assignment"] = {{"nodes", nodes}, {"predicted_ms", a.makespan_ms}, {"alone_ms", alone},
+    j["assignment"] = {{"nodes", nodes}, {"predicted_ms", a.predicted_ms}, {"alone_ms", alone},
                        {"copy_ms_per_mib", a.copy_ms_per_mib}, {"from_cache", a.from_cache}};
   }
   return j;

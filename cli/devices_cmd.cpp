@@ -3,14 +3,13 @@
 // with --model, which nodes of the model each device runs and, for the others, why not.
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "model_options.h"
-#include "optimized/backends/calibration.h"
-#include "optimized/backends/devices.h"
-#include "optimized/backends/partition.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -37,60 +36,54 @@ void add_devices_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-calibrate", args->no_calibrate, "Do not measure or show figures");
   args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
-    DeviceCatalog catalog = discover_devices(args->plugins);
-    std::vector<std::shared_ptr<Backend>> backends;
-    for (const auto& d : catalog.devices) backends.push_back(d.backend);
-    std::vector<Calibration> cal = args->no_calibrate ? std::vector<Calibration>(backends.size()) : calibrate(backends, args->recalibrate);
-    nlohmann::json j{{"devices", nlohmann::json::array()}, {"skipped", catalog.skipped}};
+    DeviceList list = list_devices({.plugins = args->plugins, .calibrate = !args->no_calibrate, .recalibrate = args->recalibrate});
+    const std::vector<DeviceInfo>& devices = list.devices;
+    nlohmann::json j{{"devices", nlohmann::json::array()}, {"skipped", list.skipped}};
     std::ostringstream text;
     text << std::left << std::setw(14) << "device" << std::setw(13) << "type" << std::setw(12) << "figure" << "version, source\n";
-    for (size_t d = 0; d < backends.size(); ++d) {
-      const Backend& b = *backends[d];
-      nlohmann::json dj{{"name", b.name()}, {"type", b.type()}, {"version", b.version()}, {"source", catalog.devices[d].source},
-                        {"figure", cal[d].figure ? nlohmann::json(*cal[d].figure) : nlohmann::json(nullptr)},
-                        {"figure_cached", cal[d].from_cache}};
-      if (!cal[d].note.empty()) dj["figure_note"] = cal[d].note;
+    for (const auto& d : devices) {
+      nlohmann::json dj{{"name", d.name}, {"type", d.type}, {"version", d.version}, {"source", d.source},
+                        {"figure", d.figure ? nlohmann::json(*d.figure) : nlohmann::json(nullptr)},
+                        {"figure_cached", d.figure_cached}};
+      if (!d.figure_note.empty()) dj["figure_note"] = d.figure_note;
       j["devices"].push_back(dj);
       std::ostringstream fig;
-      if (cal[d].figure) fig << std::fixed << std::setprecision(2) << *cal[d].figure << (cal[d].from_cache ? " (c)" : "");
+      if (d.figure) fig << std::fixed << std::setprecision(2) << *d.figure << (d.figure_cached ? " (c)" : "");
       else fig << (args->no_calibrate ? "" : "-");
-      text << std::setw(14) << b.name() << std::setw(13) << b.type() << std::setw(12) << fig.str() << b.version() << ", "
-           << catalog.devices[d].source << "\n";
-      if (!cal[d].note.empty()) text << "  " << cal[d].note << "\n";
+      text << std::setw(14) << d.name << std::setw(13) << d.type << std::setw(12) << fig.str() << d.version << ", " << d.source << "\n";
+      if (!d.figure_note.empty()) text << "  " << d.figure_note << "\n";
     }
     if (!args->no_calibrate)
       text << "figure: calibration speed relative to cpu (higher is faster); (c): from the cache of this machine\n";
-    for (const auto& s : catalog.skipped) text << "skipped " << s << "\n";
+    for (const auto& s : list.skipped) text << "skipped " << s << "\n";
     if (!args->model.empty()) {
-      auto lm = prepare_model(args->model, args->prepare.options());
-      const Model& m = lm->ir;
+      ModelHandle model = load_prepared(args->model, args->prepare.check());
+      const std::vector<NodeSupport> support = node_support(list, model);
       nlohmann::json nodes = nlohmann::json::array();
-      text << "\n" << args->model << ": " << m.graph.nodes.size() << " nodes\n";
-      std::vector<size_t> runs(backends.size(), 0);
-      const std::vector<NodeQuery> queries = node_queries(m);
-      for (size_t i = 0; i < m.graph.nodes.size(); ++i) {
-        const NodeQuery& q = queries[i];
+      text << "\n" << args->model << ": " << support.size() << " nodes\n";
+      std::vector<size_t> runs(devices.size(), 0);
+      for (const auto& n : support) {
         nlohmann::json on = nlohmann::json::array(), off = nlohmann::json::object();
-        std::string line = m.graph.nodes[i].label() + ":", why;
-        for (size_t d = 0; d < backends.size(); ++d) {
-          std::string reason = device_why_not(*backends[d], q);
+        std::string line = n.label + ":", why;
+        for (size_t d = 0; d < devices.size(); ++d) {
+          const std::string& reason = n.why_not[d];
           if (reason.empty()) {
-            on.push_back(backends[d]->name());
-            line += " " + backends[d]->name();
+            on.push_back(devices[d].name);
+            line += " " + devices[d].name;
             ++runs[d];
           } else {
-            off[backends[d]->name()] = reason;
-            why += "\n    not " + backends[d]->name() + ": " + reason;
+            off[devices[d].name] = reason;
+            why += "\n    not " + devices[d].name + ": " + reason;
           }
         }
-        nodes.push_back({{"node", m.graph.nodes[i].name}, {"op_type", m.graph.nodes[i].op_type}, {"devices", on}, {"not", off}});
+        nodes.push_back({{"node", n.node}, {"op_type", n.op_type}, {"devices", on}, {"not", off}});
         text << "  " << line << why << "\n";
       }
       j["model"] = args->model;
       j["nodes"] = nodes;
-      for (size_t d = 0; d < backends.size(); ++d) {
+      for (size_t d = 0; d < devices.size(); ++d) {
         j["devices"][d]["nodes_supported"] = runs[d];
-        text << backends[d]->name() << " runs " << runs[d] << " of " << m.graph.nodes.size() << " nodes\n";
+        text << devices[d].name << " runs " << runs[d] << " of " << support.size() << " nodes\n";
       }
     }
     std::cout << (args->format == "json" ? j.dump(2) + "\n" : text.str());

@@ -1,6 +1,6 @@
 // sonnx enclose MODEL --input NAME=FILE ... : for every output element, an interval guaranteed to
 // contain the model's result in exact real arithmetic on these inputs (`real`), or every result an
-// implementation meeting each operator's allowance may produce (`admissible`; reference/enclose,
+// implementation meeting each operator's allowance may produce (`admissible`; enclose/,
 // through the C++ API's enclosures).
 #include <filesystem>
 #include <iomanip>
@@ -10,9 +10,6 @@
 #include "commands.h"
 #include "model_inputs.h"
 #include "model_options.h"
-#include "reference/enclose/type_rounding.h"
-#include "reference/model/loader.h"
-#include "reference/model/npy.h"
 #include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
@@ -51,7 +48,7 @@ Summary summarize(const std::string& name, const OutputEnclosure& b, bool exact)
       continue;
     }
     s.widest = std::max(s.widest, hi - lo);
-    s.widest_ulps = std::max(s.widest_ulps, enclose::width_in_ulps({lo, hi}, b.type));
+    s.widest_ulps = std::max(s.widest_ulps, width_in_ulps(b.type, lo, hi));
   }
   return s;
 }
@@ -83,8 +80,7 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
   args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
     ModelHandle model = load(args->model);
-    const Model& ir = model.impl().ir;
-    NamedValues feed = read_input_specs(ir, args->inputs);
+    NamedValues feed = read_input_specs(model, args->inputs);
     const bool real = args->semantics == "real";
     std::map<std::string, OutputEnclosure> bounds;
     try {
@@ -96,14 +92,14 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
     }
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
     nlohmann::json report = nlohmann::json::array();
-    for (const auto& o : ir.graph.outputs) {
-      const OutputEnclosure& b = bounds.at(o.name);
+    for (const auto& [name, type] : model.outputs()) {
+      const OutputEnclosure& b = bounds.at(name);
       const bool exact = !is_float(b.type) && !is_small_float(b.type);  // float8, float4: bounds too
-      Summary s = summarize(o.name, b, exact);
+      Summary s = summarize(name, b, exact);
       if (!args->output_dir.empty() && !exact) {
-        std::filesystem::path base = std::filesystem::path(args->output_dir) / safe_file_name(o.name);
-        write_npy(base.string() + ".lower.npy", b.lower);
-        write_npy(base.string() + ".upper.npy", b.upper);
+        std::filesystem::path base = std::filesystem::path(args->output_dir) / safe_file_name(name);
+        write_value_file(base.string() + ".lower.npy", b.lower);
+        write_value_file(base.string() + ".upper.npy", b.upper);
       }
       if (args->format == "json") {
         nlohmann::json j = {{"name", s.name}, {"type", dtype_name(s.type)}, {"shape", s.shape}, {"exact", exact}};

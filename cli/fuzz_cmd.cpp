@@ -8,9 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "conformance/fuzz/fuzz_loop.h"
-#include "optimized/exec/make_executor.h"
-#include "sonnx/errors.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -54,27 +52,25 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
                   "TEST ONLY: plant a known bug in the first executor compared (the first element of every OP "
                   "node's first output gets +1), to show the fuzzer finds and shrinks it");
   cmd->callback([args, &exit_code] {
-    fuzz::FuzzOptions o;
+    if (args->seconds < 0 || args->graphs < 0 || args->max_failures < 1 || args->threads < 1)
+      throw LoadError("--seconds and --graphs take non-negative numbers, --max-failures and --threads positive ones");
+    FuzzingOptions o;
     o.seconds = args->seconds;
     o.max_graphs = args->graphs;
     o.seed = args->seed;
+    o.shard = args->shard;
+    o.opset = args->opset == "mixed" ? 0 : std::stoi(args->opset);
+    if (args->executor != "all") o.executors = {args->executor};  // else every optimized executor
+    o.threads = args->threads;
     o.out = args->out;
     o.max_failures = args->max_failures;
-    if (args->seconds < 0 || args->graphs < 0 || args->max_failures < 1 || args->threads < 1)
-      throw LoadError("--seconds and --graphs take non-negative numbers, --max-failures and --threads positive ones");
-    o.shard = parse_shard(args->shard);
-    o.opset = args->opset == "mixed" ? 0 : std::stoi(args->opset);
-    if (args->executor != "all") o.diff.executors = {args->executor};
-    else o.diff.executors = optimized_executor_names();
-    o.diff.threads = args->threads;
-    o.diff.inject_fault = args->inject_fault;
-    o.diff.fault_executor = o.diff.executors.front();
+    o.inject_fault = args->inject_fault;
     if (isatty(STDERR_FILENO))
       o.progress = [](int64_t graphs, int failures, double seconds) {
         std::cerr << "\rfuzz: " << graphs << " graphs, " << failures << " failures, " << static_cast<int>(seconds) << " s"
                   << std::flush;
       };
-    fuzz::FuzzReport r = fuzz::run_fuzz(o);
+    FuzzingReport r = differential_fuzz(o);
     if (o.progress) std::cerr << "\n";
     double rate = r.seconds > 0 ? static_cast<double>(r.graphs) / r.seconds : 0;
     if (args->format == "json") {

@@ -2,14 +2,13 @@
 #include <iostream>
 
 #include "commands.h"
-#include "reference/model/data_dir.h"
 #include "sonnx/sonnx.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"sonnx: a reference interpreter, validator and conformance suite for ONNX models"};
   app.require_subcommand(1);
   // The data directory (profiles, skip and tolerance lists) too: which installation this is.
-  app.set_version_flag("--version", std::string("sonnx ") + sonnx::version() + "\ndata: " + sonnx::data_dir().string());
+  app.set_version_flag("--version", std::string("sonnx ") + sonnx::version() + "\ndata: " + sonnx::data_directory().string());
   int exit_code = 0;
   sonnx::cli::add_check_command(app, exit_code);
   sonnx::cli::add_run_command(app, exit_code);

@@ -1,35 +1,10 @@
 #include "model_inputs.h"
 
 #include <cctype>
-#include <filesystem>
-
-#include "sonnx/errors.h"
-#include "reference/model/npy.h"
-#include "reference/model/tensor_proto.h"
 
 namespace sonnx::cli {
 
 namespace {
-
-std::string kind_of(const TypeInfo& t) {
-  if (t.kind == TypeInfo::Kind::Sequence) return "sequence";
-  if (t.kind == TypeInfo::Kind::Optional) return "optional";
-  return "tensor";
-}
-
-// Checks a given value against the graph input's declared type: element type and known dims.
-void check_input_type(const ValueInfo& in, const Value& v) {
-  if (in.type.kind != TypeInfo::Kind::Tensor || !v.is_tensor()) return;
-  const Tensor& t = v.tensor;
-  if (in.type.elem != DType::Undefined && in.type.elem != t.dtype())
-    throw LoadError("input '" + in.name + "': element type " + std::string(dtype_name(t.dtype())) + ", the model declares " +
-                    std::string(dtype_name(in.type.elem)));
-  if (!in.type.shape) return;
-  const auto& dims = *in.type.shape;
-  bool ok = dims.size() == t.shape().size();
-  for (size_t i = 0; ok && i < dims.size(); ++i) ok = !dims[i].value || *dims[i].value == t.shape()[i];
-  if (!ok) throw LoadError("input '" + in.name + "': shape " + shape_str(t.shape()) + ", the model declares " + in.type.str());
-}
 
 std::pair<std::string, std::string> split_spec(const std::string& spec, const std::string& option, const std::string& form) {
   auto eq = spec.find('=');
@@ -39,18 +14,14 @@ std::pair<std::string, std::string> split_spec(const std::string& spec, const st
 
 }  // namespace
 
-NamedValues read_input_specs(const Model& model, const std::vector<std::string>& specs) {
-  std::map<std::string, const ValueInfo*> declared;
-  for (const auto& in : model.graph.inputs) declared[in.name] = &in;
+NamedValues read_input_specs(const ModelHandle& model, const std::vector<std::string>& specs) {
   NamedValues feed;
   for (const auto& spec : specs) {
     auto [name, file] = split_spec(spec, "--input", "NAME=FILE");
-    auto it = declared.find(name);
-    if (it == declared.end()) throw LoadError("'" + name + "' is not an input of the model");
+    // Only the model's inputs enter the map (read_input refuses other names), so a name it lacks is
+    // never reported as given twice.
     if (feed.count(name)) throw LoadError("input '" + name + "' given twice");
-    Value v = std::filesystem::path(file).extension() == ".npy" ? Value(read_npy(file)) : read_value_pb(file, kind_of(it->second->type));
-    check_input_type(*it->second, v);
-    feed[name] = std::move(v);
+    feed[name] = read_input(model, name, file);
   }
   return feed;
 }
@@ -77,7 +48,7 @@ void InputOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--dim", dims, "NAME=VALUE for a symbolic input dimension (default 1)");
 }
 
-NamedValues InputOptions::make(const Model& model) const {
+NamedValues InputOptions::make(const ModelHandle& model) const {
   NamedValues feed = read_input_specs(model, inputs);
   add_synthetic_inputs(model, parse_dims(dims), feed);
   return feed;

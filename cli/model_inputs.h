@@ -1,5 +1,5 @@
-// Inputs for `run`, `plan` and `bench`: NAME=FILE specs (.pb or .npy) checked against the
-// model's declared input types, and deterministic synthetic inputs for the rest.
+// Inputs for `run`, `enclose`, `plan`, `bench` and `partition`: NAME=FILE specs (.pb or .npy)
+// checked against the model's declared input types, and deterministic synthetic inputs for the rest.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -7,15 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "sonnx/value.h"
-#include "reference/model/ir.h"
-#include "reference/model/synthetic_inputs.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
 // Reads every NAME=FILE; throws LoadError on a bad spec, an unknown or repeated name, or a value
 // whose type or shape contradicts the declaration.
-NamedValues read_input_specs(const Model& model, const std::vector<std::string>& specs);
+NamedValues read_input_specs(const ModelHandle& model, const std::vector<std::string>& specs);
 
 // Parses NAME=VALUE dimension bindings (--dim batch=1).
 std::map<std::string, int64_t> parse_dims(const std::vector<std::string>& specs);
@@ -28,7 +26,7 @@ std::string safe_file_name(const std::string& name);
 struct InputOptions {
   std::vector<std::string> inputs, dims;
   void add_to(CLI::App* cmd);
-  NamedValues make(const Model& model) const;  // read_input_specs + add_synthetic_inputs
+  NamedValues make(const ModelHandle& model) const;  // read_input_specs + add_synthetic_inputs
 };
 
 }  // namespace sonnx::cli

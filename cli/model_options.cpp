@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-#include "optimized/exec/make_executor.h"
-#include "sonnx/errors.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -13,14 +12,8 @@ void PrepareArgs::add_to(CLI::App* cmd) {
                 "`sonnx check` would, is refused with its diagnostics and exit code 1, and never executed)");
 }
 
-PrepareOptions PrepareArgs::options() const {
-  PrepareOptions o;
-  o.check = !no_check;
-  return o;
-}
-
 void require_executor(const std::string& name) {
-  const auto& names = executor_names();
+  const auto names = executors();
   if (std::find(names.begin(), names.end(), name) == names.end())
     throw LoadError("unknown executor '" + name + "' (reference, linear, dataflow, parallel)");
 }

@@ -9,14 +9,9 @@
 
 #include "commands.h"
 #include "device_options.h"
-#include "conformance/certify/strict_compare.h"
 #include "model_inputs.h"
 #include "model_options.h"
-#include "optimized/backends/devices.h"
-#include "optimized/backends/partition.h"
-#include "optimized/backends/partitioned_executor.h"
-#include "optimized/exec/make_executor.h"
-#include "sonnx/errors.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -52,42 +47,31 @@ void add_partition_command(CLI::App& app, int& exit_code) {
   cmd->callback([args, &exit_code] {
     if (args->devices.given() && (args->backends_option->count() || args->no_fallback))
       throw LoadError("--devices names the exact device set: give it without --backends and --no-fallback");
-    auto lm = prepare_model(args->model, args->prepare.options());
-    NamedValues in = read_input_specs(lm->ir, args->inputs);
-    if (args->run || args->devices.assign == "profile") add_synthetic_inputs(lm->ir, parse_dims(args->dims), in);
-    ExecutionPlan plan;
+    ModelHandle model = load_prepared(args->model, args->prepare.check());
+    NamedValues in = read_input_specs(model, args->inputs);
+    if (args->run || args->devices.assign == "profile") add_synthetic_inputs(model, parse_dims(args->dims), in);
+    DevicePlan plan;
     if (args->devices.given()) {
-      plan = args->devices.plan(lm->ir, in);
+      plan = args->devices.plan(model, in);
     } else {
-      std::vector<std::shared_ptr<Backend>> prefs;
-      for (const auto& name : split_commas(args->backends)) prefs.push_back(make_backend(name));
-      if (prefs.empty()) throw LoadError("--backends needs at least one backend");
-      PartitionOptions po;
-      po.allow_fallback = !args->no_fallback;
-      plan = partition(lm->ir, prefs, po);
+      std::vector<std::string> backends = split_commas(args->backends);
+      if (backends.empty()) throw LoadError("--backends needs at least one backend");
+      plan = partition_by_preference(model, backends, !args->no_fallback);
     }
     nlohmann::json j = device_plan_json(plan);
-    std::string text = plan_text(plan);
+    std::string text = plan.text;
     exit_code = 0;
     if (args->run) {
-      PartitionedExecutor ex(std::move(plan));
-      NamedValues got;
-      try {
-        got = ex.run(in);
-      } catch (const BackendError& e) {  // a step failed and fallback is disallowed
+      DevicePlanRun run = run_device_plan(plan, in);
+      if (run.backend_error) {  // a step failed and fallback is disallowed
         std::cout << text;
-        std::cerr << "sonnx: backend error: " << e.what() << "\n";
+        std::cerr << "sonnx: backend error: " << *run.backend_error << "\n";
         exit_code = 1;
         return;
       }
-      NamedValues want = make_executor(lm->ir, "reference")->run(in);
-      bool same = got.size() == want.size();
-      for (const auto& [name, v] : want) {
-        auto it = got.find(name);
-        same = same && it != got.end() && strict_compare(it->second, v, Accuracy::Rounding).ok;
-      }
+      const bool same = run.matches_reference;
       nlohmann::json fb = nlohmann::json::array();
-      for (const auto& f : ex.fallbacks()) {
+      for (const auto& f : run.fallbacks) {
         fb.push_back({{"step", f.step}, {"backend", f.backend}, {"phase", f.phase}, {"reason", f.reason}});
         text += "fallback: step " + std::to_string(f.step) + " on " + f.backend + " failed to " + f.phase + " (" + f.reason + "); ran on cpu\n";
       }

@@ -10,7 +10,7 @@
 #include "device_options.h"
 #include "model_inputs.h"
 #include "model_options.h"
-#include "optimized/exec/make_executor.h"
+#include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
 
@@ -26,32 +26,21 @@ struct PlanArgs {
   DeviceArgs devices;
 };
 
-nlohmann::json plan_json(const std::string& model_path, const OptimizedExecutor& exec, const CompiledGraph& g,
-                         const MemoryPlan& p) {
+nlohmann::json plan_json(const std::string& model_path, const CompiledPlan& p) {
   nlohmann::json steps = nlohmann::json::array(), values = nlohmann::json::array();
-  for (size_t i = 0; i < g.steps().size(); ++i) {
-    const Step& s = g.steps()[i];
-    nlohmann::json fused = nlohmann::json::array(), in = nlohmann::json::array(), out = nlohmann::json::array();
-    if (s.folded) fused.push_back(s.folded->op_type + " (folded)");
-    for (const Node* f : s.fused) fused.push_back(f->op_type);
-    for (int x : s.inputs) in.push_back(x < 0 ? "" : g.slot_name(x));
-    for (int x : s.outputs) out.push_back(x < 0 ? "" : g.slot_name(x));
-    steps.push_back({{"index", i}, {"node", s.node->name}, {"op_type", s.node->op_type}, {"version", s.version},
-                     {"kernel", s.fast ? s.fast->name() : s.kernel ? "reference" : "reference:function"},
-                     {"fused", fused}, {"inputs", in}, {"outputs", out},
+  for (const auto& s : p.steps)
+    steps.push_back({{"index", s.index}, {"node", s.node}, {"op_type", s.op_type}, {"version", s.version},
+                     {"kernel", s.kernel}, {"fused", s.fused}, {"inputs", s.inputs}, {"outputs", s.outputs},
                      {"output_layout", s.blocked_output ? "blocked" : "plain"}});
-  }
-  for (size_t v = 0; v < p.offset.size(); ++v)
-    if (p.offset[v] >= 0)
-      values.push_back({{"name", g.slot_name(static_cast<int>(v))}, {"bytes", p.bytes[v]}, {"offset", p.offset[v]},
-                        {"first_step", p.first[v]}, {"last_step", p.last[v]}});
+  for (const auto& v : p.values)
+    values.push_back({{"name", v.name}, {"bytes", v.bytes}, {"offset", v.offset}, {"first_step", v.first_step}, {"last_step", v.last_step}});
   return {{"model", model_path},
-          {"executor", exec.name()},
-          {"planner", planner_name(p.planner)},
+          {"executor", p.executor},
+          {"planner", p.planner},
           {"concurrent", p.concurrent},
-          {"peak_arena_bytes", p.arena_bytes},
+          {"peak_arena_bytes", p.peak_arena_bytes},
           {"lower_bound_bytes", p.lower_bound_bytes},
-          {"ratio", p.lower_bound_bytes ? static_cast<double>(p.arena_bytes) / static_cast<double>(p.lower_bound_bytes) : 1.0},
+          {"ratio", p.lower_bound_bytes ? static_cast<double>(p.peak_arena_bytes) / static_cast<double>(p.lower_bound_bytes) : 1.0},
           {"steps", steps},
           {"values", values}};
 }
@@ -66,27 +55,22 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
   cmd->add_option("--executor", args->executor,
                   "Plan for this executor: linear (lifetimes in the fixed order) or dataflow/parallel (safe for any order)")
-      ->check(CLI::IsMember(optimized_executor_names()))->capture_default_str();
+      ->check(CLI::IsMember(optimized_executors()))->capture_default_str();
   args->in.add_to(cmd);
   args->prepare.add_to(cmd);
   args->devices.add_to(cmd);
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->callback([args, &exit_code] {
-    auto lm = prepare_model(args->model, args->prepare.options());
-    NamedValues feed = args->in.make(lm->ir);
+    ModelHandle model = load_prepared(args->model, args->prepare.check());
+    NamedValues feed = args->in.make(model);
     if (args->devices.given()) {  // where each node runs, and with --assign profile why there
-      ExecutionPlan plan = args->devices.plan(lm->ir, feed);
-      std::cout << (args->format == "json" ? device_plan_json(plan).dump(2) + "\n" : plan_text(plan));
+      DevicePlan plan = args->devices.plan(model, feed);
+      std::cout << (args->format == "json" ? device_plan_json(plan).dump(2) + "\n" : plan.text);
       exit_code = 0;
       return;
     }
-    ExecutorOptions options;
-    options.planner = parse_planner(args->planner);
-    auto exec = make_optimized_executor(lm->ir, args->executor, options);
-    exec->run(feed);  // the plan is made from the sizes of this run
-    const MemoryPlan& p = *exec->plan();
-    const CompiledGraph& root = exec->compiled()->root();
-    nlohmann::json j = plan_json(args->model, *exec, root, p);
+    CompiledPlan p = compile_plan(model, feed, {.executor = args->executor, .planner = args->planner});
+    nlohmann::json j = plan_json(args->model, p);
     if (args->format == "json") {
       std::cout << j.dump(2) << "\n";
     } else {
@@ -95,9 +79,9 @@ void add_plan_command(CLI::App& app, int& exit_code) {
                   << s["version"].get<int64_t>() << (s["fused"].empty() ? "" : " +" + s["fused"].dump()) << "  ["
                   << s["kernel"].get<std::string>() << (s["output_layout"] == "blocked" ? ", blocked out" : "") << "]  "
                   << s["node"].get<std::string>() << "\n";
-      std::cout << root.steps().size() << " steps, " << j["values"].size() << " values in the arena; planner "
-                << planner_name(p.planner) << (p.concurrent ? " (safe for any schedule)" : " (fixed order)") << "\n"
-                << "peak arena " << p.arena_bytes << " bytes, lower bound " << p.lower_bound_bytes << " bytes, ratio "
+      std::cout << p.steps.size() << " steps, " << j["values"].size() << " values in the arena; planner "
+                << p.planner << (p.concurrent ? " (safe for any schedule)" : " (fixed order)") << "\n"
+                << "peak arena " << p.peak_arena_bytes << " bytes, lower bound " << p.lower_bound_bytes << " bytes, ratio "
                 << std::fixed << std::setprecision(3) << j["ratio"].get<double>() << "\n";
     }
     exit_code = 0;

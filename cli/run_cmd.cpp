@@ -1,15 +1,11 @@
 // sonnx run MODEL --input NAME=FILE ... : check a model (unless --no-check), then execute it on
 // inputs from .pb or .npy files, through the C++ API's Session.
 #include <iostream>
-#include <set>
 
 #include "commands.h"
 #include "device_options.h"
 #include "model_inputs.h"
 #include "model_options.h"
-#include "reference/model/loader.h"
-#include "reference/model/npy.h"
-#include "reference/model/tensor_proto.h"
 #include "sonnx/sonnx.hpp"
 
 namespace sonnx::cli {
@@ -45,7 +41,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   args->devices.add_to(cmd, false);
   cmd->callback([args, &exit_code] {
     require_executor(args->executor);
-    std::vector<ValueInfo> outputs;
+    std::vector<std::string> outputs;
     NamedValues feed;
     SessionOptions options{.executor = args->executor, .threads = args->threads, .check = !args->prepare.no_check,
                            .verify_arena_run = args->verify_arena_run};
@@ -58,28 +54,24 @@ void add_run_command(CLI::App& app, int& exit_code) {
     // the only copy of each weight.
     auto session = [&] {
       ModelHandle model = load(args->model);
-      const Model& ir = model.impl().ir;
       Session compiled(model, options);
-      feed = read_input_specs(ir, args->inputs);
-      std::set<std::string> initialized;
-      for (const auto& [n, t] : ir.graph.initializers) initialized.insert(n);
-      for (const auto& in : ir.graph.inputs)
-        if (!feed.count(in.name) && !initialized.count(in.name)) throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
-      outputs = ir.graph.outputs;
+      feed = read_input_specs(model, args->inputs);
+      for (const auto& [name, type] : model.inputs())  // those without an initializer
+        if (!feed.count(name)) throw LoadError("missing input '" + name + "' (" + type + ")");
+      for (const auto& [name, type] : model.outputs()) outputs.push_back(name);
       return compiled;
     }();
     NamedValues out = session.run(feed);
     if (!args->output_dir.empty()) std::filesystem::create_directories(args->output_dir);
-    for (const auto& o : outputs) {
-      const Value& v = out.at(o.name);
-      std::cout << o.name << ": ";
+    for (const auto& name : outputs) {
+      const Value& v = out.at(name);
+      std::cout << name << ": ";
       if (v.is_tensor()) std::cout << dtype_name(v.tensor.dtype()) << shape_str(v.tensor.shape()) << "\n";
       else if (v.is_sequence()) std::cout << "sequence of " << v.sequence.size() << "\n";
       else std::cout << (v.optional ? "optional (present)" : "optional (empty)") << "\n";
       if (args->output_dir.empty()) continue;
-      std::filesystem::path base = std::filesystem::path(args->output_dir) / safe_file_name(o.name);
-      if (args->output_format == "npy" && v.is_tensor()) write_npy(base.string() + ".npy", v.tensor);
-      else write_value_pb(base.string() + ".pb", v, o.name);
+      std::filesystem::path base = std::filesystem::path(args->output_dir) / safe_file_name(name);
+      write_value_file(base.string() + (args->output_format == "npy" && v.is_tensor() ? ".npy" : ".pb"), v, name);
     }
     exit_code = 0;
   });

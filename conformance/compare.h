@@ -1,4 +1,4 @@
-// Comparing an output against the expected one (DESIGN.md §4): shape and element type exactly,
+// Comparing an output against the expected one (docs/design.md §4.1): shape and element type exactly,
 // numbers within |actual − expected| ≤ atol + rtol·|expected| (NaN equals NaN), with the error
 // figures a report needs (max absolute, relative and ULP error).
 #pragma once

@@ -4,7 +4,6 @@
 #include <limits>
 #include <sstream>
 
-#include "reference/enclose/enclose_ops.h"
 #include "sonnx/errors.h"
 
 namespace sonnx {
@@ -17,16 +16,6 @@ void EnclosureCheck::merge(const EnclosureCheck& o) {
   real_width_ulps = std::max(real_width_ulps, o.real_width_ulps);
   outside += o.outside;
   undefined = std::max(undefined, o.undefined);
-}
-
-double widest_in_ulps(const enclose::Bounds& bounds) {
-  double w = 0;
-  if (!bounds.exact())
-    for (int64_t i = 0; i < bounds.lo.size(); ++i) {
-      double wi = enclose::width_in_ulps(enclose::at(bounds, i), bounds.type);
-      if (!std::isnan(wi)) w = std::max(w, wi);
-    }
-  return w;
 }
 
 EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual, const enclose::Bounds& bounds) {
@@ -47,17 +36,18 @@ EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual
     if (!(a == bounds.lo)) return fail("differs from the value the enclosure determines");
     return r;
   }
-  r.width_ulps = widest_in_ulps(bounds);
+  r.width_ulps = enclose::widest_in_ulps(bounds);
+  const double* lo = bounds.lo.data<double>();
+  const double* hi = bounds.hi.data<double>();
   for (int64_t i = 0; i < a.size(); ++i) {
-    enclose::Interval b = enclose::at(bounds, i);
-    r.undefined += b.has_nan();
+    r.undefined += std::isnan(lo[i]) || std::isnan(hi[i]);
     double x = a.as_double(i);
-    double d = enclose::ulps_outside(x, b, bounds.type);
+    double d = enclose::ulps_outside(x, bounds, i);
     if (d == 0) continue;
     if (r.outside++ == 0) {
       std::ostringstream m;
       m.precision(9);
-      m << "element " << i << " = " << x << " lies " << d << " ulps outside its enclosure [" << b.lo << ", " << b.hi << "]";
+      m << "element " << i << " = " << x << " lies " << d << " ulps outside its enclosure [" << lo[i] << ", " << hi[i] << "]";
       r.ok = false;
       r.message = m.str();
     }
@@ -72,7 +62,7 @@ std::optional<OutputEnclosures> enclose_outputs(const Model& model, const NamedV
                             enclose::enclose_model(model, inputs, enclose::Semantics::Real)};
   } catch (const Unsupported& e) {
     why = e.what();
-  } catch (const enclose::Undetermined& e) {
+  } catch (const Undetermined& e) {
     why = e.what();
   } catch (const Trap& e) {
     why = std::string("enclosure: trap: ") + e.what();
@@ -84,7 +74,7 @@ EnclosureCheck judge_output(const std::string& output, const Value& actual, cons
   auto b = e.admissible.find(output);
   if (b == e.admissible.end()) throw Trap("output '" + output + "' has no enclosure");
   EnclosureCheck c = judge_by_enclosure(output, actual, b->second);
-  c.real_width_ulps = widest_in_ulps(e.real.at(output));
+  c.real_width_ulps = enclose::widest_in_ulps(e.real.at(output));
   return c;
 }
 

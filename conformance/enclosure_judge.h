@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/suite.h"
-#include "reference/enclose/encloser.h"
+#include "enclose/encloser.h"
 #include "sonnx/value.h"
 
 namespace sonnx {
@@ -31,10 +31,6 @@ struct EnclosureCheck {
   int64_t undefined = 0;     // elements without a value in the reals (NaN in, ∞ − ∞): anything passes there
   void merge(const EnclosureCheck& o);  // the worse of two data sets' figures for the same output
 };
-
-// The widest element's interval of float bounds, in ulps of their type (0 for exact bounds; an
-// undefined element has no width).
-double widest_in_ulps(const enclose::Bounds& bounds);
 
 EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual, const enclose::Bounds& bounds);
 

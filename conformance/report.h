@@ -1,4 +1,4 @@
-// Writing a conformance run as JSON (the contract of DESIGN.md §5), Markdown or JUnit XML.
+// Writing a conformance run as JSON (the contract of docs/design.md §5.3), Markdown or JUnit XML.
 #pragma once
 #include <filesystem>
 #include <string>

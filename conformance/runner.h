@@ -9,7 +9,7 @@
 #include "compare.h"
 #include "enclosure_judge.h"
 #include "optimized/exec/executor.h"
-#include "optimized/plan/prepare_model.h"
+#include "reference/check/prepare.h"
 #include "suite.h"
 #include "test_lists.h"
 #include "test_selection.h"

@@ -1,5 +1,5 @@
 // Test lists: which conformance tests are skipped and which compare with other tolerances, as
-// data files with a reason on every line (DESIGN.md §2.9). (Validator rules are reference/check.)
+// data files with a reason on every line (docs/design.md §2.9). (Validator rules are reference/check.)
 //   skips.txt:       <test-name regex>  <reason ...>
 //   tolerances.txt:  <test-name regex>  rtol=<x> atol=<y>  <reason ...>
 // Blank lines and lines starting with '#' are ignored; a line without a reason is an error.

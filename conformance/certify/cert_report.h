@@ -1,4 +1,4 @@
-// A certification run and its verdicts (DESIGN.md §5 `certify` contract). Tests carry everything
+// A certification run and its verdicts (docs/design.md §5.4, the `certify` contract). Tests carry everything
 // the verdicts are computed from, so shard reports merge by concatenating tests (aggregate()).
 //
 // Test status: passed, failed (differs from the reference, or unreadable output), unsupported

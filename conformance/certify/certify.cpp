@@ -10,7 +10,7 @@
 
 #include "conformance/isolate.h"
 #include "optimized/exec/make_executor.h"
-#include "optimized/plan/prepare_model.h"
+#include "reference/check/prepare.h"
 #include "reference/catalogue/catalogue.h"
 #include "sonnx/errors.h"
 #include "reference/ops/op_table.h"

@@ -1,4 +1,4 @@
-// The certification comparison (DESIGN.md §4, stricter than `conform`): a backend's output against
+// The certification comparison (docs/design.md §4.3, stricter than `conform`): a backend's output against
 // the reference interpreter's. Exact operators: bitwise (NaN equals NaN). Rounding operators: an
 // element passes when it is within 2 ULP, or within abs + rel·|reference| with float32 abs 1e-6 /
 // rel 1e-5, float64 abs 1e-12 / rel 1e-12, float16/bfloat16 abs 1e-3 / rel 1e-3; integers exactly.

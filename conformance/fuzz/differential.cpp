@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "optimized/exec/make_executor.h"
-#include "optimized/plan/prepare_model.h"
+#include "reference/check/prepare.h"
 
 namespace sonnx::fuzz {
 

@@ -172,7 +172,7 @@ int GenContext::add_tensor(int32_t elem, std::vector<int64_t> shape, Interval ra
   // The accuracy class of the operator version in force at the graph's opset; without a kernel of
   // its own (a function body runs) it counts as rounding.
   const catalogue::Schema* schema = catalogue::find("", op_type, opset);
-  const KernelEntry* k = schema ? OpRegistry::instance().find("", op_type, schema->version) : nullptr;
+  const KernelEntry* k = schema ? OpRecords::instance().kernel("", op_type, schema->version) : nullptr;
   v.rounding = !k || k->accuracy != Accuracy::Exact;
   v.fast_rounding = std::find(fast_ops.begin(), fast_ops.end(), op_type) != fast_ops.end();
   for (int f : from) {

@@ -7,7 +7,7 @@
 #include "conformance/isolate.h"
 #include "conformance/fuzz/mutate.h"
 #include "near_miss.h"
-#include "optimized/plan/prepare_model.h"
+#include "reference/check/prepare.h"
 #include "reference/interp/interpreter.h"
 #include "sonnx/errors.h"
 
@@ -19,7 +19,7 @@ const std::vector<AllowedTrap>& allowed_traps() {
       {"subgraph-output-is-outer", "shape",
        "the near miss can make a Loop body's condition an outer value read at run time: the number of iterations, "
        "hence the length of a scan output, then depends on the inputs, a declared shape need not hold, and a kernel "
-       "further on stops with a shape trap (DESIGN.md 2.4: shapes incompatible at run time)"},
+       "further on stops with a shape trap (docs/design.md §2.4: shapes incompatible at run time)"},
   };
   return traps;
 }

@@ -1,9 +1,12 @@
-// A validation finding: which rule, how severe, and where (DESIGN.md §5's JSON fields).
+// A validation finding: which rule, how severe, and where (docs/design.md §5.2: the JSON fields).
 #pragma once
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+// Everything this header declares is the library's public API: exported from libsonnx.so, whose
+// other symbols are hidden (api/CMakeLists.txt).
+#pragma GCC visibility push(default)
 namespace sonnx {
 
 enum class Severity { Error, Warning };
@@ -36,3 +39,4 @@ class CheckFailed : public std::runtime_error {
 };
 
 }  // namespace sonnx
+#pragma GCC visibility pop

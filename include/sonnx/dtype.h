@@ -9,6 +9,9 @@
 #include "float16.h"
 #include "small_types.h"
 
+// Everything this header declares is the library's public API: exported from libsonnx.so, whose
+// other symbols are hidden (api/CMakeLists.txt).
+#pragma GCC visibility push(default)
 namespace sonnx {
 
 enum class DType : int32_t {
@@ -122,3 +125,4 @@ template <> constexpr DType dtype_of<uint2_t>() { return DType::UInt2; }
 template <> constexpr DType dtype_of<int2_t>() { return DType::Int2; }
 
 }  // namespace sonnx
+#pragma GCC visibility pop

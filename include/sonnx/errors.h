@@ -1,9 +1,12 @@
-// The four kinds of failure sonnx distinguishes (DESIGN.md §2.4). Validation problems are not
+// The kinds of failure sonnx distinguishes (docs/design.md §2.4). Validation problems are not
 // exceptions: they are Diagnostics (reference/check). These are for everything else.
 #pragma once
 #include <stdexcept>
 #include <string>
 
+// Everything this header declares is the library's public API: exported from libsonnx.so, whose
+// other symbols are hidden (api/CMakeLists.txt).
+#pragma GCC visibility push(default)
 namespace sonnx {
 
 // The input cannot be read: missing file, malformed protobuf, hostile external-data path. Exit 2.
@@ -22,9 +25,17 @@ struct Trap : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The bounds of a guaranteed enclosure leave an integer, a comparison or a shape of the model open
+// at this input: the enclosures do not decide it (not an operator without an enclosure, so no
+// Unsupported). Exit 1.
+struct Undetermined : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // A bug in sonnx: something that cannot happen on a validated graph.
 struct InternalError : std::logic_error {
   using std::logic_error::logic_error;
 };
 
 }  // namespace sonnx
+#pragma GCC visibility pop

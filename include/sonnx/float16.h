@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdint>
 
+// Everything this header declares is the library's public API: exported from libsonnx.so, whose
+// other symbols are hidden (api/CMakeLists.txt).
+#pragma GCC visibility push(default)
 namespace sonnx {
 
 struct float16_t {
@@ -69,3 +72,4 @@ struct bfloat16_t {
 };
 
 }  // namespace sonnx
+#pragma GCC visibility pop

@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <type_traits>
 
+// Everything this header declares is the library's public API: exported from libsonnx.so, whose
+// other symbols are hidden (api/CMakeLists.txt).
+#pragma GCC visibility push(default)
 namespace sonnx {
 
 // Float bit patterns, in the low bits of the byte (float4: bits 0–3, bits 4–7 are zero).
@@ -118,3 +121,4 @@ uint8_t small_to_byte(T x) {
 }
 
 }  // namespace sonnx
+#pragma GCC visibility pop

@@ -21,6 +21,9 @@
 
 #include "backend.h" /* element type numbers */
 
+/* The functions below are the library's C API, exported from libsonnx.so (its other symbols are
+ * hidden). */
+#pragma GCC visibility push(default)
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -101,5 +104,6 @@ sonnx_status sonnx_conform(const char* const* dirs, size_t n_dirs, const char* e
 #ifdef __cplusplus
 }
 #endif
+#pragma GCC visibility pop
 
 #endif /* SONNX_H */

@@ -7,7 +7,7 @@
 //   sonnx::Session session(model, {.executor = "linear"});
 //   sonnx::NamedValues out = session.run({{"x", sonnx::Tensor::from_vector<float>({1, 3}, {1, 2, 3})}});
 //
-// Errors (DESIGN.md §2.4, errors.h): LoadError (unreadable model or input, bad argument),
+// Errors (docs/design.md §2.4, errors.h): LoadError (unreadable model or input, bad argument),
 // CheckFailed (the validator refused the model a Session was asked to compile), Unsupported (an
 // operator version or type this build does not run), Trap (this execution is undefined: an index
 // out of range, an input of the wrong type or shape), InternalError (a bug in sonnx). All derive
@@ -31,12 +31,19 @@
 #include "tensor.h"
 #include "value.h"
 
+// Everything this header declares is the library's public API: exported from libsonnx.so, whose
+// other symbols are hidden (api/CMakeLists.txt).
+#pragma GCC visibility push(default)
 namespace sonnx {
 
 struct LoadedModel;  // the loaded IR (internal)
 
 // "0.1.0": the library's version (the CLI's `sonnx --version`).
 const char* version();
+// Where sonnx's data files are (profiles, skip and tolerance lists, the suite generator):
+// SONNX_DATA_DIR if set, else the installed share/sonnx beside this library, else the source tree
+// it was built from. `sonnx --version` prints it: which installation this is.
+std::filesystem::path data_directory();
 
 // A loaded model: parsed once, shared by every check, session and copy (copies are cheap).
 class ModelHandle {
@@ -68,6 +75,20 @@ ModelHandle load_bytes(std::string_view bytes, const std::string& name = "model"
 // file. Returns every finding (errors and warnings), in the validator's order; has_errors (in
 // diagnostic.h) says whether the model is refused. Throws LoadError for an unknown profile.
 std::vector<Diagnostic> check(const ModelHandle& model, const std::string& profile = "onnx");
+
+// A validator rule (spec/restrictions.md): its ID, its own severity (a profile may override it)
+// and one line saying what it requires.
+struct RuleSummary {
+  std::string id;
+  Severity severity = Severity::Error;
+  std::string summary;
+};
+struct ProfileRules {
+  std::string name;                // the profile's own name (a file's "name")
+  std::vector<RuleSummary> rules;  // the rules it enables, in the order the validator runs them
+};
+// The rules of a profile as check takes it. Throws LoadError for an unknown profile.
+ProfileRules profile_rules(const std::string& profile = "onnx");
 
 struct SessionOptions {
   std::string executor = "reference";  // reference (the interpreter), linear, dataflow, parallel
@@ -133,8 +154,30 @@ class Session {
 // Session(model, options).run(inputs), for a single run.
 NamedValues run(const ModelHandle& model, const NamedValues& inputs, const SessionOptions& options = {});
 
+// One operator version of the catalogue (ai.onnx 1-27, the preview domains, ai.onnx.ml 1-5) and what
+// sonnx has for it: how it runs, and which parts of its record are filled.
+struct OperatorVersion {
+  std::string domain;  // "" = ai.onnx
+  std::string name;
+  int64_t version = 0;  // the schema's since_version
+  bool deprecated = false;
+  std::string runs;            // "kernel", "function body" or "unsupported" (refused by name)
+  int64_t kernel_version = 0;  // the version whose reference kernel runs it (older only up to opset 17); 0: none
+  std::string accuracy;        // that kernel's accuracy class: exact, rounding or random; "" without one
+  bool shape_rule = false;     // sonnx's own type and shape inference
+  bool fast_kernel = false;    // a kernel of the optimized executors
+  bool enclosure = false;      // a guaranteed enclosure (sonnx enclose, the enclosure judge)
+  bool upgrade = false;        // an adapter to a newer version (admission into the profile)
+  bool emit_c = false;         // a C emitter
+  std::string id() const;      // "Conv-22", "ai.onnx.ml.Scaler-1"
+};
+// Every operator version of the catalogue, in its order (by domain, name and version).
+std::vector<OperatorVersion> operator_versions();
+
 // The executor names run and Session accept: reference, linear, dataflow, parallel.
 std::vector<std::string> executors();
+// The optimized ones among them (compiled, with a memory plan): linear, dataflow, parallel.
+std::vector<std::string> optimized_executors();
 
 // Guaranteed enclosures (spec/accuracy.md): for every output element, an interval that contains
 // the model's result in exact real arithmetic ("real"), or every result an implementation meeting
@@ -146,11 +189,10 @@ struct OutputEnclosure {
   Tensor lower, upper;
 };
 
-// The bounds leave an integer, a comparison or a shape of the model open at this input: the
-// enclosures do not decide it.
-struct Undetermined : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+// The width of [lower, upper] in units in the last place of `type` at its larger magnitude: 0 for a
+// point, +inf where a bound is infinite, NaN where the element is undefined. How the enclosure
+// judge and `sonnx enclose` measure an enclosure.
+double width_in_ulps(DType type, double lower, double upper);
 
 // Checks the model (profile onnx, unless check is false) and encloses every output. Throws
 // CheckFailed, Unsupported (an operator version without an enclosure), Undetermined, Trap.
@@ -247,4 +289,17 @@ struct Certificate {
 // options or no tests.
 Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options = {});
 
+// Merges JSON certificates (written by certify, e.g. of shards or resumed runs) into one: the
+// verdicts are recomputed from the union of the tests (a test in several files keeps the last).
+// Throws LoadError for a file that is unreadable or no certificate, one certifying another
+// backend, or no file.
+Certificate merge_certificates(const std::vector<std::filesystem::path>& files);
+
 }  // namespace sonnx
+#pragma GCC visibility pop
+
+// The commands' other tools, by topic. Each includes this header and uses only what is declared
+// above (none uses another), so any of them may be included first.
+#include "devices.hpp"       // devices, and plans placing a model on them
+#include "tensor_files.hpp"  // .npy and .pb files, a model's inputs
+#include "tools.hpp"         // prepared models, memory plans, benchmarks, fuzzing

@@ -17,6 +17,9 @@
 #include "dtype.h"
 #include "errors.h"
 
+// Everything this header declares is the library's public API: exported from libsonnx.so, whose
+// other symbols are hidden (api/CMakeLists.txt).
+#pragma GCC visibility push(default)
 namespace sonnx {
 
 using Shape = std::vector<int64_t>;
@@ -168,3 +171,4 @@ decltype(auto) visit_small_dtype(DType type, F&& f) {
 }
 
 }  // namespace sonnx
+#pragma GCC visibility pop

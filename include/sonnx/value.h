@@ -10,6 +10,9 @@
 
 #include "tensor.h"
 
+// Everything this header declares is the library's public API: exported from libsonnx.so, whose
+// other symbols are hidden (api/CMakeLists.txt).
+#pragma GCC visibility push(default)
 namespace sonnx {
 
 struct Value {
@@ -60,3 +63,4 @@ inline bool Value::operator==(const Value& o) const {
 using NamedValues = std::map<std::string, Value>;
 
 }  // namespace sonnx
+#pragma GCC visibility pop

@@ -1,4 +1,4 @@
-// The C++ side of the backend contract (DESIGN.md §1, Samsung ONE's small `Backend`): a backend
+// The C++ side of the backend contract (docs/design.md §2.7, Samsung ONE's small `Backend`): a backend
 // says which nodes it runs (capabilities), compiles a subgraph into a step (prepare) and runs it
 // (execute); releasing is the step's destructor. Built-in backends: `reference` (the interpreter's
 // kernels) and `cpu` (the Linear executor with the fast kernels). Plugins speak the C ABI of

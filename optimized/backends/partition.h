@@ -1,4 +1,4 @@
-// The execution plan across backends (DESIGN.md §1 "steps per backend"; NNAPI's ExecutionPlan):
+// The execution plan across backends (docs/design.md §2.7 "Partitioning"; NNAPI's ExecutionPlan):
 // the main graph's nodes, in a topological order, are placed on the first backend of the
 // preference list that supports them; consecutive nodes on the same backend form one step, a
 // subgraph model of its own. Values crossing a step boundary between different backends are

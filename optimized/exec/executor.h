@@ -1,7 +1,7 @@
 // What every executor is to its users: something that runs a model on named inputs and returns
 // its named outputs (Executor). "reference" is the interpreter (reference_executor.h); "linear",
 // "dataflow" and "parallel" are the optimized executors, which share OptimizedExecutor's frame
-// (DESIGN.md §1; Samsung ONE's ExecutorBase shape): run() binds the inputs, finds or makes the
+// (docs/design.md §2.6; Samsung ONE's ExecutorBase shape): run() binds the inputs, finds or makes the
 // memory plan for this input-shape signature, sets up the arena and calls execute_impl, which each
 // optimized executor implements with its own way of choosing the next step. One optimized executor
 // instance per thread; many may share one CompiledModel. make_executor.h makes any of them by name.

@@ -2,7 +2,7 @@
 // executors compile the model for the kernel thread count their name and options imply (Parallel
 // runs each kernel on one thread, with a wide copy for the steps that run alone; Linear and
 // Dataflow on `threads`), so callers never pair compile options with a name themselves.
-// The model should be prepared (optimized/plan/prepare_model.h): checked, types inferred.
+// The model should be prepared (reference/check/prepare.h): checked, types inferred.
 #pragma once
 #include <memory>
 #include <string>

@@ -89,4 +89,6 @@ std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "BatchNormalization", (1, 6, 7, 9, 14, 15), make_batch_norm_kernel);
+
 }  // namespace sonnx::fast

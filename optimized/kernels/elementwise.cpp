@@ -375,4 +375,9 @@ std::unique_ptr<FastKernel> make_binary_kernel(const FastKernelRequest& r) {
   return nullptr;
 }
 
+SONNX_FAST_KERNEL("", "Add", (7, 13, 14), make_binary_kernel);
+SONNX_FAST_KERNEL("", "Sub", (7, 13, 14), make_binary_kernel);
+SONNX_FAST_KERNEL("", "Mul", (7, 13, 14), make_binary_kernel);
+SONNX_FAST_KERNEL("", "Div", (7, 13, 14), make_binary_kernel);
+
 }  // namespace sonnx::fast

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "reference/model/ir.h"
+#include "reference/ops/op_record.h"
 #include "sonnx/tensor.h"
 
 namespace sonnx {
@@ -89,7 +90,35 @@ struct FastKernelRequest {
   std::vector<const Node*> fused_nodes;
 };
 
-// A fast kernel for the request, or null when none applies (then the reference kernel runs).
+// A fast kernel for the request, or null when none applies (then the reference kernel runs): the
+// one of the group's pattern, else the one in the node's operator version record.
 std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request);
+
+// Prepares a fast kernel for a node, or returns null when it does not handle the node exactly as
+// the reference does.
+using FastKernelFactory = std::unique_ptr<FastKernel> (*)(const FastKernelRequest&);
+
+// The fast-kernel slot of an operator version's record (reference/ops/op_record.h).
+struct FastKernelSlot {
+  FastKernelFactory make = nullptr;
+  bool takes_fused = false;  // also prepares a node with a fused activation or sum (Conv)
+};
+
+struct FastKernelRegistrar {
+  FastKernelSlot slot;
+  FastKernelRegistrar(const char* domain, const char* op, std::initializer_list<int64_t> versions, FastKernelSlot s)
+      : slot(s) {
+    OpRecords::instance().fill(domain, op, versions, &OpRecord::fast_kernel, &slot, "fast kernel");
+  }
+};
+
+// SONNX_FAST_KERNEL("", "Relu", (1, 6, 13, 14), make_unary_kernel): the factory for exactly those
+// versions. SONNX_FAST_KERNEL_FUSED: one that also takes fused activations and sums.
+#define SONNX_FAST_KERNEL(domain, op, versions, factory)                                            \
+  static const ::sonnx::FastKernelRegistrar SONNX_CONCAT(sonnx_fast_kernel_, __COUNTER__)( \
+      domain, op, {SONNX_EXPAND versions}, {factory, false})
+#define SONNX_FAST_KERNEL_FUSED(domain, op, versions, factory)                                      \
+  static const ::sonnx::FastKernelRegistrar SONNX_CONCAT(sonnx_fast_kernel_, __COUNTER__)( \
+      domain, op, {SONNX_EXPAND versions}, {factory, true})
 
 }  // namespace sonnx

@@ -1,47 +1,52 @@
-// Picks the fast kernel for a node by operator; null when none applies.
+// Picks the fast kernel for a node: the one of its group's pattern, else the one its operator
+// version's record holds; null when none applies.
+#include <dnnl.hpp>
+
 #include "fast_kernel.h"
 #include "onednn_common.h"
+#include "reference/catalogue/catalogue.h"
 
 namespace sonnx {
 
-std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
-  if (!request.node) return nullptr;
+namespace {
+// The groups of nodes optimized/plan/fusion*.cpp computes as one, and the kernels that prepare them.
+struct Pattern {
+  const char* name;
+  FastKernelFactory make;
+  bool takes_fused;  // also a fused activation after the group
+};
+constexpr Pattern kPatterns[] = {
+    {"LayerNorm", fast::make_decomposed_layer_norm_kernel, false},
+    {"Attention", fast::make_attention_kernel, false},
+    {"MatMulBias", fast::make_matmul_kernel, true},
+};
+
+FastKernelFactory factory_for(const FastKernelRequest& request) {
   const Node& n = *request.node;
-  if (canonical_domain(n.domain) != "") return nullptr;
-  // Besides the patterns, fusion is only defined for convolutions.
-  bool fused = request.fused_sum || !request.fused_activation.empty();
-  if (request.fused_pattern == "LayerNorm") return fused ? nullptr : fast::make_decomposed_layer_norm_kernel(request);
-  if (request.fused_pattern == "Attention") return fused ? nullptr : fast::make_attention_kernel(request);
-  if (!request.fused_pattern.empty() && request.fused_pattern != "MatMulBias") return nullptr;
+  const bool fused = request.fused_sum || !request.fused_activation.empty();
+  if (!request.fused_pattern.empty()) {
+    for (const Pattern& p : kPatterns)
+      if (request.fused_pattern == p.name) return !fused || p.takes_fused ? p.make : nullptr;
+    return nullptr;
+  }
+  // The record of the version in force at request.version (the same version when it is one
+  // already, as the compiler gives it; tests may give an opset).
+  const catalogue::Schema* schema = catalogue::find(n.domain, n.op_type, request.version);
+  const OpRecord* r = schema ? OpRecords::instance().find(n.domain, n.op_type, schema->version) : nullptr;
+  if (!r || !r->fast_kernel || (fused && !r->fast_kernel->takes_fused)) return nullptr;
+  return r->fast_kernel->make;
+}
+}  // namespace
+
+std::unique_ptr<FastKernel> make_fast_kernel(const FastKernelRequest& request) {
+  if (!request.node || canonical_domain(request.node->domain) != "") return nullptr;
+  FastKernelFactory make = factory_for(request);
+  if (!make) return nullptr;
   try {
-    if (request.fused_pattern == "MatMulBias") return fast::make_matmul_kernel(request);
-    if (n.op_type == "Conv") return fast::make_conv_kernel(request);
-    if (fused) return nullptr;
-    if (n.op_type == "ConvTranspose") return fast::make_conv_transpose_kernel(request);
-    if (n.op_type == "Gemm") return fast::make_gemm_kernel(request);
-    if (n.op_type == "MatMul") return fast::make_matmul_kernel(request);
-    if (n.op_type == "MaxPool") return fast::make_max_pool_kernel(request);
-    if (n.op_type == "AveragePool") return fast::make_average_pool_kernel(request);
-    if (n.op_type == "GlobalAveragePool") return fast::make_global_average_pool_kernel(request);
-    if (n.op_type == "BatchNormalization") return fast::make_batch_norm_kernel(request);
-    if (n.op_type == "Add" || n.op_type == "Sub" || n.op_type == "Mul" || n.op_type == "Div")
-      return fast::make_binary_kernel(request);
-    if (n.op_type == "Softmax" || n.op_type == "LogSoftmax") return fast::make_softmax_kernel(request);
-    if (n.op_type == "ReduceSum" || n.op_type == "ReduceMean" || n.op_type == "ReduceMax")
-      return fast::make_reduce_kernel(request);
-    if (n.op_type == "LayerNormalization") return fast::make_layer_norm_kernel(request);
-    if (n.op_type == "InstanceNormalization") return fast::make_instance_norm_kernel(request);
-    if (n.op_type == "GroupNormalization") return fast::make_group_norm_kernel(request);
-    if (n.op_type == "Resize") return fast::make_resize_kernel(request);
-    if (n.op_type == "Split") return fast::make_split_kernel(request);
-    if (n.op_type == "Pad") return fast::make_pad_kernel(request);
-    if (n.op_type == "Where") return fast::make_where_kernel(request);
-    if (auto k = fast::make_movement_kernel(request)) return k;
-    return fast::make_unary_kernel(request);  // null for anything it does not know
+    return make(request);
   } catch (const dnnl::error&) {
     return nullptr;  // oneDNN has no implementation for this configuration
   }
-  return nullptr;
 }
 
 }  // namespace sonnx

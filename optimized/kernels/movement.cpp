@@ -494,4 +494,15 @@ std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "Transpose", (1, 13, 21, 23, 24, 25), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Slice", (1, 10, 11, 13), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Expand", (8, 13), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Concat", (1, 4, 11, 13), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Gather", (1, 11, 13), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Reshape", (1, 5, 13, 14, 19, 21, 23, 24, 25), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Flatten", (1, 9, 11, 13, 21, 23, 24, 25), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Squeeze", (1, 11, 13, 21, 23, 24, 25), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Unsqueeze", (1, 11, 13, 21, 23, 24, 25), make_movement_kernel);
+SONNX_FAST_KERNEL("", "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), make_movement_kernel);
+
 }  // namespace sonnx::fast

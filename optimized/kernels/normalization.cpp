@@ -281,4 +281,8 @@ std::unique_ptr<FastKernel> make_group_norm_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "LayerNormalization", (17), make_layer_norm_kernel);
+SONNX_FAST_KERNEL("", "InstanceNormalization", (1, 6, 22), make_instance_norm_kernel);
+SONNX_FAST_KERNEL("", "GroupNormalization", (18, 21), make_group_norm_kernel);
+
 }  // namespace sonnx::fast

@@ -106,51 +106,22 @@ void fail(const Node& node, int64_t version, const std::string& message) { fail(
 
 // ---- window attributes (the reference's rules: support/window.h) ----
 
-namespace {
-bool per_axis(Attrs& a, const std::string& name, size_t rank, int64_t def, int64_t min_value, std::vector<int64_t>& out) {
-  out = a.ints(name, std::vector<int64_t>(rank, def));
-  if (out.empty()) out.assign(rank, def);
-  if (out.size() != rank) return false;
-  for (auto x : out)
-    if (x < min_value || x > support::kMaxWindowValue) return false;
-  return true;
-}
-}  // namespace
-
-bool read_window_attrs(Attrs& a, size_t rank, bool with_ceil, WindowAttrs& w) {
+bool read_window_attrs(const FastKernelRequest& r, size_t rank, bool with_ceil, KernelWindow& w) {
   w.rank = rank;
-  if (!per_axis(a, "strides", rank, 1, 1, w.strides)) return false;
-  if (!per_axis(a, "dilations", rank, 1, 1, w.dilations)) return false;
-  auto ap = support::parse_auto_pad(a.s("auto_pad", "NOTSET"));
-  if (!ap) return false;
-  w.auto_pad = *ap;
-  std::vector<int64_t> p = a.ints("pads", std::vector<int64_t>(2 * rank, 0));
-  if (w.auto_pad == AutoPad::NotSet) {
-    if (p.empty()) p.assign(2 * rank, 0);
-    if (p.size() != 2 * rank) return false;
-    for (auto x : p)
-      if (x < 0 || x > support::kMaxWindowValue) return false;
-    w.pad_begin.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank));
-    w.pad_end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
-  } else {
-    w.pad_begin.assign(rank, 0);
-    w.pad_end.assign(rank, 0);
-  }
-  w.ceil_mode = with_ceil && a.i("ceil_mode", 0) != 0;
   for (auto k : w.kernel)
     if (k < 1 || k > support::kMaxWindowValue) return false;
-  return a.ok();
+  OpContext ctx(*r.node, r.version, {}, nullptr, nullptr);
+  try {
+    static_cast<support::WindowAttrs&>(w) = support::window_attrs(ctx, rank, with_ceil);
+  } catch (const Trap&) {
+    return false;
+  }
+  return true;
 }
 
-Window window_for(const WindowAttrs& w, const std::vector<int64_t>& in, const std::string& node, int64_t version) {
-  Window g;
-  g.in = in;
-  g.kernel = w.kernel;
-  g.strides = w.strides;
-  g.dilations = w.dilations;
-  g.pad_begin = w.pad_begin;
-  g.pad_end = w.pad_end;
-  std::string why = support::window_output(g, w.auto_pad, w.ceil_mode);
+Window window_for(const KernelWindow& w, const std::vector<int64_t>& in, const std::string& node, int64_t version) {
+  std::string why;
+  Window g = w.over(in, w.kernel, why);
   if (!why.empty()) fail(node, version, why);
   return g;
 }
@@ -167,7 +138,10 @@ dnnl::memory::desc plain_desc(const std::vector<int64_t>& dims) {
 
 // ---- float loops ----
 
-SONNX_SIMD_CLONES bool all_finite(const float* p, int64_t n) {
+namespace {
+// GCC gives the dispatcher of a function with target_clones default visibility whatever the
+// function's own: the clones stay internal to this file, so libsonnx.so does not export it.
+SONNX_SIMD_CLONES bool all_finite_loop(const float* p, int64_t n) {
   uint32_t bad = 0;
   for (int64_t i = 0; i < n; ++i) {
     uint32_t bits;
@@ -176,6 +150,9 @@ SONNX_SIMD_CLONES bool all_finite(const float* p, int64_t n) {
   }
   return bad == 0;
 }
+}  // namespace
+
+bool all_finite(const float* p, int64_t n) { return all_finite_loop(p, n); }
 
 void relu_inplace(float* p, int64_t n) {
   for (int64_t i = 0; i < n; ++i)

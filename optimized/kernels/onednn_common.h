@@ -92,22 +92,21 @@ class ScopedThreads {
 
 using support::AutoPad;
 
-// Window attributes of a convolution or pooling node, validated as the reference does (values the
-// reference traps on make the factory decline, so the reference reports them).
-struct WindowAttrs {
+// The window of a convolution or pooling node: its kernel's spatial shape and its attributes, read
+// by the reference's own reader (support::window_attrs).
+struct KernelWindow : support::WindowAttrs {
   size_t rank = 0;  // spatial rank
-  std::vector<int64_t> kernel, strides, dilations, pad_begin, pad_end;
-  AutoPad auto_pad = AutoPad::NotSet;
-  bool ceil_mode = false;
+  std::vector<int64_t> kernel;
 };
-// Reads strides, dilations, pads, auto_pad (and ceil_mode when `with_ceil`) for `rank` spatial
-// axes; false when any is malformed.
-bool read_window_attrs(Attrs& a, size_t rank, bool with_ceil, WindowAttrs& w);
+// Reads the attributes for `rank` spatial axes (ceil_mode when `with_ceil`) and checks w.kernel;
+// false where the reference traps on them, so that the factory declines and the reference reports
+// them.
+bool read_window_attrs(const FastKernelRequest& r, size_t rank, bool with_ceil, KernelWindow& w);
 
 // The geometry for one input: output sizes and the actual pads (support::window_output).
 using Window = support::WindowGeometry;
 // Traps (through node/version) when the window does not fit the input.
-Window window_for(const WindowAttrs& w, const std::vector<int64_t>& in_spatial, const std::string& label, int64_t version);
+Window window_for(const KernelWindow& w, const std::vector<int64_t>& in_spatial, const std::string& label, int64_t version);
 
 // Helpers for memory descriptors.
 dnnl::memory::dims to_dims(const std::vector<int64_t>& v);

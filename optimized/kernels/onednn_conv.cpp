@@ -63,7 +63,7 @@ class ConvKernel final : public FastKernel {
  public:
   std::string label;
   int64_t version = 0;
-  WindowAttrs w;
+  KernelWindow w;
   Shape w_shape;
   int64_t M = 0, Cg = 0, group = 1;
   bool has_bias = false;
@@ -381,7 +381,7 @@ std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
   if (k->M % k->group != 0 || k->M == 0) return nullptr;
   k->w.kernel.assign(ws->begin() + 2, ws->end());
   if (a.has("kernel_shape") && a.ints("kernel_shape", {}) != k->w.kernel) return nullptr;
-  if (!read_window_attrs(a, rank, false, k->w)) return nullptr;
+  if (!read_window_attrs(r, rank, false, k->w)) return nullptr;
   if (const Tensor* wt = constant_input(r, 1)) {
     k->weights_const = true;
     k->const_weights = wt;
@@ -415,5 +415,7 @@ std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
   }
   return k;
 }
+
+SONNX_FAST_KERNEL_FUSED("", "Conv", (1, 11, 22), make_conv_kernel);
 
 }  // namespace sonnx::fast

@@ -261,4 +261,6 @@ std::unique_ptr<FastKernel> make_conv_transpose_kernel(const FastKernelRequest& 
   return k;
 }
 
+SONNX_FAST_KERNEL("", "ConvTranspose", (1, 11, 22), make_conv_transpose_kernel);
+
 }  // namespace sonnx::fast

@@ -519,4 +519,7 @@ std::unique_ptr<FastKernel> make_matmul_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "Gemm", (1, 6, 7, 9, 11, 13), make_gemm_kernel);
+SONNX_FAST_KERNEL("", "MatMul", (1, 9, 13), make_matmul_kernel);
+
 }  // namespace sonnx::fast

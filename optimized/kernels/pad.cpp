@@ -251,4 +251,6 @@ std::unique_ptr<FastKernel> make_pad_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "Pad", (1, 2, 11, 13, 18, 19, 21, 23, 24, 25), make_pad_kernel);
+
 }  // namespace sonnx::fast

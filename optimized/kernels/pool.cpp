@@ -50,7 +50,7 @@ class PoolKernel final : public FastKernel {
   enum class Kind { Max, Average } kind = Kind::Max;
   std::string label;
   int64_t version = 0;
-  WindowAttrs w;
+  KernelWindow w;
   bool include_pad = false;
 
   std::string name() const override { return kind == Kind::Max ? "fast:maxpool" : "fast:averagepool"; }
@@ -247,7 +247,7 @@ std::unique_ptr<FastKernel> make_pool(const FastKernelRequest& r, PoolKernel::Ki
   size_t rank = k->w.kernel.size();
   if (rank < 1 || rank > 2) return nullptr;
   if (auto xr = known_rank(r, 0); xr && *xr != rank + 2) return nullptr;
-  if (!read_window_attrs(a, rank, true, k->w)) return nullptr;
+  if (!read_window_attrs(r, rank, true, k->w)) return nullptr;
   if (kind == PoolKernel::Kind::Max) {
     int64_t so = a.i("storage_order", 0);
     if (so != 0 && so != 1) return nullptr;
@@ -370,5 +370,9 @@ std::unique_ptr<FastKernel> make_global_average_pool_kernel(const FastKernelRequ
   k->version = r.version;
   return k;
 }
+
+SONNX_FAST_KERNEL("", "MaxPool", (1, 8, 10, 11, 12, 22), make_max_pool_kernel);
+SONNX_FAST_KERNEL("", "AveragePool", (1, 7, 10, 11, 19, 22), make_average_pool_kernel);
+SONNX_FAST_KERNEL("", "GlobalAveragePool", (1, 22), make_global_average_pool_kernel);
 
 }  // namespace sonnx::fast

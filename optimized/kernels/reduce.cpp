@@ -161,4 +161,8 @@ std::unique_ptr<FastKernel> make_reduce_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "ReduceSum", (1, 11, 13), make_reduce_kernel);
+SONNX_FAST_KERNEL("", "ReduceMean", (1, 11, 13, 18), make_reduce_kernel);
+SONNX_FAST_KERNEL("", "ReduceMax", (1, 11, 12, 13, 18, 20), make_reduce_kernel);
+
 }  // namespace sonnx::fast

@@ -98,9 +98,11 @@ std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r) {
   auto k = std::make_unique<ResizeNearestKernel>();
   k->node = &n;
   k->version = r.version;
-  k->reference = OpRegistry::instance().find("", "Resize", r.version);
+  k->reference = OpRecords::instance().kernel("", "Resize", r.version);
   if (!k->reference) return nullptr;
   return k;
 }
+
+SONNX_FAST_KERNEL("", "Resize", (10, 11, 13, 18, 19), make_resize_kernel);
 
 }  // namespace sonnx::fast

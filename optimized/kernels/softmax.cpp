@@ -183,4 +183,7 @@ std::unique_ptr<FastKernel> make_softmax_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "Softmax", (1, 11, 13), make_softmax_kernel);
+SONNX_FAST_KERNEL("", "LogSoftmax", (1, 11, 13), make_softmax_kernel);
+
 }  // namespace sonnx::fast

@@ -165,4 +165,6 @@ std::unique_ptr<FastKernel> make_split_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "Split", (1, 2, 11, 13, 18), make_split_kernel);
+
 }  // namespace sonnx::fast

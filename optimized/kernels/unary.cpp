@@ -408,4 +408,23 @@ std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r) {
   return std::make_unique<UnaryKernel>(fn, n.label(), out_rank, elem);
 }
 
+SONNX_FAST_KERNEL("", "Relu", (1, 6, 13, 14), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Neg", (1, 6, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Abs", (1, 6, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Sigmoid", (1, 6, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Tanh", (1, 6, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Erf", (9, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Exp", (1, 6, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Log", (1, 6, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Sqrt", (1, 6, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Reciprocal", (1, 6, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Softplus", (1, 22), make_unary_kernel);
+SONNX_FAST_KERNEL("", "HardSwish", (14, 22), make_unary_kernel);
+SONNX_FAST_KERNEL("", "LeakyRelu", (1, 6, 16), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Elu", (1, 6, 22), make_unary_kernel);
+SONNX_FAST_KERNEL("", "HardSigmoid", (1, 6, 22), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Gelu", (20), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Clip", (1, 6, 11, 12, 13), make_unary_kernel);
+SONNX_FAST_KERNEL("", "Pow", (1, 7, 12, 13, 15), make_unary_kernel);
+
 }  // namespace sonnx::fast

@@ -190,4 +190,6 @@ std::unique_ptr<FastKernel> make_where_kernel(const FastKernelRequest& r) {
   return k;
 }
 
+SONNX_FAST_KERNEL("", "Where", (9, 16), make_where_kernel);
+
 }  // namespace sonnx::fast

@@ -3,7 +3,7 @@
 // since-version, deprecation, function-defined), generated from the ONNX specification documents by
 // scripts/make-catalogue.py into spec/operators.json and compiled into the library. It is the one
 // table of schemas the validator, the operator table (reference/ops/op_table.h), the inliner and
-// the executors read (DESIGN.md §2.3).
+// the executors read (docs/design.md §2.3).
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -4,8 +4,6 @@
 
 namespace sonnx {
 
-const char* severity_name(Severity s) { return s == Severity::Error ? "error" : "warning"; }
-
 void CheckContext::report(const std::string& rule, const std::string& graph, const Node* node, const std::string& value,
                           const std::string& message) const {
   const RuleInfo* info = find_rule(rule);

@@ -12,10 +12,5 @@ std::vector<Diagnostic> validate(const LoadedModel& model, const Profile& profil
   return out;
 }
 
-bool has_errors(const std::vector<Diagnostic>& ds) {
-  for (const auto& d : ds)
-    if (d.severity == Severity::Error) return true;
-  return false;
-}
 
 }  // namespace sonnx

@@ -198,7 +198,7 @@ class Engine {
       return infer_subgraph(sub, types, scope, depth + 1);
     });
     bool inferred = false;
-    ShapeRuleFn rule = res.is_local_function ? nullptr : ShapeRuleRegistry::instance().find(n.domain, n.op_type, res.version);
+    ShapeRuleFn rule = res.is_local_function ? nullptr : OpRecords::instance().shape_rule(n.domain, n.op_type, res.version);
     if (rule) {
       try {
         rule(ctx);

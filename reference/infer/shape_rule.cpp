@@ -139,21 +139,4 @@ void InferContext::reset_outputs() {
 
 void InferContext::fail(const std::string& message) const { throw InferError(message); }
 
-ShapeRuleRegistry& ShapeRuleRegistry::instance() {
-  static ShapeRuleRegistry r;
-  return r;
-}
-
-void ShapeRuleRegistry::add(const std::string& domain, const std::string& op, std::initializer_list<int64_t> versions,
-                            ShapeRuleFn fn) {
-  for (int64_t v : versions) entries_.push_back({canonical_domain(domain), op, v, fn});
-}
-
-ShapeRuleFn ShapeRuleRegistry::find(const std::string& domain, const std::string& op_type, int64_t version) const {
-  std::string d = canonical_domain(domain);
-  for (const auto& e : entries_)
-    if (e.version == version && e.op_type == op_type && e.domain == d) return e.fn;
-  return nullptr;
-}
-
 }  // namespace sonnx

@@ -1,7 +1,8 @@
 // Shape rules: what an operator version says about the types and shapes of its outputs given what
 // is known of its inputs. Each operator file registers its rules next to its kernels with
-// SONNX_SHAPE_RULE, keyed by the exact operator versions (schema since_versions) the rule states;
-// the engine (infer.h) never applies a rule to a version it was not registered for.
+// SONNX_SHAPE_RULE into the records of the exact operator versions (schema since_versions) the
+// rule states (reference/ops/op_record.h); the engine (infer.h) never applies a rule to a version
+// it was not registered for.
 //
 // Besides types, a rule may propagate a *partial value*: the elements of a small 0-D or 1-D integer
 // tensor known at inference time, each a number, a symbol (dim_param) or unknown. That is what
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "reference/model/ir.h"
+#include "reference/ops/op_record.h"
 
 namespace sonnx {
 
@@ -113,39 +115,15 @@ class InferContext {
   std::vector<std::optional<Tensor>> values_;
 };
 
-using ShapeRuleFn = void (*)(InferContext&);
-
-struct ShapeRuleEntry {
-  std::string domain;  // "" = ai.onnx
-  std::string op_type;
-  int64_t version;     // one exact schema since_version
-  ShapeRuleFn fn;
-};
-
-class ShapeRuleRegistry {
- public:
-  static ShapeRuleRegistry& instance();
-  void add(const std::string& domain, const std::string& op, std::initializer_list<int64_t> versions, ShapeRuleFn fn);
-  // The rule registered for exactly this operator version, or null.
-  ShapeRuleFn find(const std::string& domain, const std::string& op_type, int64_t version) const;
-  const std::vector<ShapeRuleEntry>& entries() const { return entries_; }
-
- private:
-  std::vector<ShapeRuleEntry> entries_;
-};
-
 struct ShapeRuleRegistrar {
   ShapeRuleRegistrar(const char* domain, const char* op, std::initializer_list<int64_t> versions, ShapeRuleFn fn) {
-    ShapeRuleRegistry::instance().add(domain, op, versions, fn);
+    OpRecords::instance().add_shape_rule(domain, op, versions, fn);
   }
 };
 
-#define SONNX_SHAPE_RULE_EXPAND(...) __VA_ARGS__
-#define SONNX_SHAPE_RULE_CAT_INNER(a, b) a##b
-#define SONNX_SHAPE_RULE_CAT(a, b) SONNX_SHAPE_RULE_CAT_INNER(a, b)
 // SONNX_SHAPE_RULE("", "Relu", (1, 6, 13, 14), relu_shape): the rule for exactly those versions.
 #define SONNX_SHAPE_RULE(domain, op, versions, fn)                                             \
-  static const ::sonnx::ShapeRuleRegistrar SONNX_SHAPE_RULE_CAT(sonnx_shape_rule_, __COUNTER__)( \
-      domain, op, {SONNX_SHAPE_RULE_EXPAND versions}, fn)
+  static const ::sonnx::ShapeRuleRegistrar SONNX_CONCAT(sonnx_shape_rule_, __COUNTER__)( \
+      domain, op, {SONNX_EXPAND versions}, fn)
 
 }  // namespace sonnx

@@ -67,7 +67,7 @@ OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_ops
     r.has_function_body = true;
     r.context_dependent = body->uses_input_types;
   }
-  r.kernel = OpRegistry::instance().find(node.domain, node.op_type, r.version);
+  r.kernel = OpRecords::instance().kernel(node.domain, node.op_type, r.version);
   if (g_prefer_function_bodies && r.has_function_body) r.kernel = nullptr;
   return r;
 }
@@ -117,7 +117,7 @@ Accuracy op_accuracy(const Model& model, const Node& node) {
   OpResolution r = resolve_op(model, node);
   if (r.kernel) return r.kernel->accuracy;
   // A body run in place of a kernel (prefer_function_bodies) samples if the operator does.
-  const KernelEntry* k = r.has_schema ? OpRegistry::instance().find(node.domain, node.op_type, r.version) : nullptr;
+  const KernelEntry* k = r.has_schema ? OpRecords::instance().kernel(node.domain, node.op_type, r.version) : nullptr;
   return k && k->accuracy == Accuracy::Random ? Accuracy::Random : Accuracy::Rounding;
 }
 

@@ -49,7 +49,7 @@ const Function* called_function(const Model& model, const Node& node);
 OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_opset);
 // Whether sonnx can run the node: a model-local function, a kernel for the exact operator version
 // or a function body for it, at an opset the catalogue knows. Otherwise `why` reads
-// "unsupported: Op-N ..." (DESIGN.md §2.3: a version we do not implement is refused by name).
+// "unsupported: Op-N ..." (docs/design.md §2.3: a version we do not implement is refused by name).
 bool runnable(const OpResolution& r, const Node& node, int64_t domain_opset, std::string& why);
 inline OpResolution resolve_op(const Model& model, const Node& node) {
   return resolve_op(model, node, node_opset(model, node));
@@ -66,7 +66,7 @@ bool build_function_body(const Model& model, const Node& node, int64_t domain_op
 // function body) counts as rounding, or random when its operator's kernel samples.
 Accuracy op_accuracy(const Model& model, const Node& node);
 // The loosest accuracy class among the operators of g and its subgraphs, starting from `acc`:
-// random > rounding > exact (DESIGN.md §2.8).
+// random > rounding > exact (docs/design.md §2.8).
 Accuracy model_accuracy(const Model& model, const Graph& g, Accuracy acc = Accuracy::Exact);
 inline Accuracy model_accuracy(const Model& model) { return model_accuracy(model, model.graph); }
 

@@ -4,35 +4,6 @@
 
 namespace sonnx {
 
-const char* accuracy_name(Accuracy a) {
-  switch (a) {
-    case Accuracy::Exact: return "exact";
-    case Accuracy::Rounding: return "rounding";
-    case Accuracy::Random: return "random";
-  }
-  return "?";
-}
-
-OpRegistry& OpRegistry::instance() {
-  static OpRegistry registry;
-  return registry;
-}
-
-void OpRegistry::add(KernelEntry e) { entries_.push_back(std::move(e)); }
-
-const KernelEntry* OpRegistry::find(const std::string& domain, const std::string& op_type, int64_t version) const {
-  const std::string d = canonical_domain(domain);  // "ai.onnx" and "" are the same domain
-  const KernelEntry* best = nullptr;
-  for (const auto& e : entries_)
-    if (e.op_type == op_type && e.domain == d && e.since_version <= version &&
-        (!best || e.since_version > best->since_version))
-      best = &e;
-  // The legacy rule is for ai.onnx's kernels only: those of other domains were never written
-  // against onnx 1.12's schemas.
-  if (best && best->since_version != version && (version > kLegacyOpset || !d.empty())) return nullptr;
-  return best;
-}
-
 void OpContext::fail(const std::string& message) const {
   throw Trap(node_.label() + " version " + std::to_string(version_) + ": " + message);
 }

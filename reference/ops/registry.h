@@ -1,7 +1,6 @@
-// The operator table: which (domain, operator, opset version) has a kernel in the reference, and
-// the kernel itself. Each operator file registers its kernels with SONNX_KERNEL; the table is the
-// one list read by the interpreter, the executors, the coverage test and `sonnx ops`. What applies
-// to a node of a model (operator version, kernel or function body, accuracy class): op_table.h.
+// What a reference kernel sees of its node (OpContext), and SONNX_KERNEL, with which each operator
+// file registers its kernels into the operator version records (op_record.h). What applies to a
+// node of a model (operator version, kernel or function body, accuracy class): op_table.h.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -9,18 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "op_record.h"
 #include "reference/model/ir.h"
 #include "sonnx/value.h"
 
 namespace sonnx {
-
-// How results of an operator are compared (DESIGN.md §2.8).
-enum class Accuracy {
-  Exact,     // bitwise: integer, logic, data movement
-  Rounding,  // floating point: compared within tolerance
-  Random,    // sampled: compared by shape, type and statistics
-};
-const char* accuracy_name(Accuracy a);
 
 // Runs a subgraph (If/Loop/Scan body) with positional inputs; outer-scope names resolve in the
 // caller's scope. Supplied by the interpreter.
@@ -74,43 +66,12 @@ class OpContext {
   const std::vector<Node>* graph_nodes_ = nullptr;
 };
 
-using KernelFn = std::vector<Value> (*)(OpContext&);
-
-struct KernelEntry {
-  std::string domain;  // "" = ai.onnx
-  std::string op_type;
-  int64_t since_version;  // first operator version this kernel implements (until the next entry)
-  KernelFn fn;
-  Accuracy accuracy;
-};
-
-inline constexpr int64_t kLegacyOpset = 17;
-
-class OpRegistry {
- public:
-  static OpRegistry& instance();
-  void add(KernelEntry e);
-  // The kernel that implements an operator version (domain "ai.onnx" is the same as ""), or null.
-  // A kernel registered at version s <= kLegacyOpset implements s and every later version up to
-  // kLegacyOpset until the next registration: those kernels were written against onnx 1.12's
-  // schemas, which end at opset 17. From opset 18 on a kernel implements exactly the version it is
-  // registered at, so a new operator version never runs under an older version's semantics. The
-  // domains other than ai.onnx (ai.onnx.ml, the preview ones) only ever have exact versions.
-  const KernelEntry* find(const std::string& domain, const std::string& op_type, int64_t version) const;
-  const std::vector<KernelEntry>& entries() const { return entries_; }
-
- private:
-  std::vector<KernelEntry> entries_;
-};
-
 struct KernelRegistrar {
   KernelRegistrar(const char* domain, const char* op, int64_t since, KernelFn fn, Accuracy acc) {
-    OpRegistry::instance().add({domain, op, since, fn, acc});
+    OpRecords::instance().add_kernel({domain, op, since, fn, acc});
   }
 };
 
-#define SONNX_CONCAT_INNER(a, b) a##b
-#define SONNX_CONCAT(a, b) SONNX_CONCAT_INNER(a, b)
 // SONNX_KERNEL(domain, "Op", since_version, kernel_function, Accuracy::X)
 #define SONNX_KERNEL(domain, op, since, fn, acc) \
   static const ::sonnx::KernelRegistrar SONNX_CONCAT(sonnx_kernel_, __COUNTER__)(domain, op, since, fn, acc)

@@ -12,7 +12,6 @@
 
 #include <unistd.h>
 
-#include "reference/model/tensor_proto.h"  // writes the suite's .pb files (an internal header)
 #include "sonnx/sonnx.h"
 #include "sonnx/sonnx.hpp"
 
@@ -145,8 +144,8 @@ std::filesystem::path make_suite() {
     auto data = root / name / "test_data_set_0";
     std::filesystem::create_directories(data);
     std::filesystem::copy_file(fixture("good_sonnx_mlp.onnx"), root / name / "model.onnx");
-    sonnx::write_value_pb((data / "input_0.pb").string(), sonnx::Tensor::from_vector<float>({1, 2}, {1, 2}), "X");
-    sonnx::write_value_pb((data / "output_0.pb").string(), sonnx::Tensor::from_vector<float>({1, 3}, {y, y, y}), "Y");
+    sonnx::write_value_file(data / "input_0.pb", sonnx::Value(sonnx::Tensor::from_vector<float>({1, 2}, {1, 2})), "X");
+    sonnx::write_value_file(data / "output_0.pb", sonnx::Value(sonnx::Tensor::from_vector<float>({1, 3}, {y, y, y})), "Y");
   }
   return root;
 }

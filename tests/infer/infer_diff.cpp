@@ -1,5 +1,5 @@
 // Differential test of sonnx's type and shape inference against libonnx 1.12's
-// (onnx::shape_inference::InferShapes with data propagation, as optimized/plan/infer_types.cpp
+// (onnx::shape_inference::InferShapes with data propagation, as reference/infer/infer_types.cpp
 // calls it) on every model of the given directories: suites (DIR/test_x/model.onnx) or folders of
 // real models (DIR/name.onnx, e.g. what conformance/data/make-real-models.sh makes).
 //

@@ -9,9 +9,9 @@ fixed seed: every intermediate value is exactly representable):
    `sonnx enclose MODEL --input ... --semantics real -o DIR` and read y.
    Add and Mul are enclosed by a point (lower == upper, checked), and so is a
    sum of products whose double-double sum rounds nothing
-   (reference/enclose/double_double.h: Conv, MatMul, Gemm with alpha = beta =
+   (enclose/double_double.h: Conv, MatMul, Gemm with alpha = beta =
    1).  Where an enclosure is not a point (a midpoint-radius sum with an a
-   priori bound on its rounding error, reference/enclose/dot.h: ReduceSum,
+   priori bound on its rounding error, enclose/dot.h: ReduceSum,
    Gemm with other alpha or beta) y is the one dyadic rational m / 2^k with
    the smallest k inside [lower, upper] (k <= 24 checked; the intervals are a
    few ulps wide), i.e. the exact value the enclosure pins down;

@@ -17,7 +17,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "optimized/exec/make_executor.h"
-#include "optimized/plan/infer_types.h"
+#include "reference/infer/infer_types.h"
 #include "reference/interp/interpreter.h"
 #include "tests/unit/tensor_test_util.h"
 

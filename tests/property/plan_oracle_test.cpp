@@ -18,7 +18,7 @@
 #include "optimized/exec/make_executor.h"
 #include "optimized/plan/memory_plan.h"
 #include "optimized/plan/memory_planner.h"
-#include "optimized/plan/prepare_model.h"
+#include "reference/check/prepare.h"
 
 namespace sonnx::oracle {
 namespace {

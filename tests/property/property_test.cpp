@@ -11,7 +11,7 @@
 #include "conformance/fuzz/mutate.h"
 #include "conformance/runner.h"
 #include "optimized/plan/compiled_model.h"
-#include "optimized/plan/infer_types.h"
+#include "reference/infer/infer_types.h"
 #include "reference/catalogue/catalogue.h"
 #include "reference/check/validator.h"
 #include "reference/model/loader.h"

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "reference/catalogue/catalogue.h"
+#include "reference/infer/shape_rule.h"
 #include "reference/ops/op_table.h"
 
 namespace sonnx {
@@ -41,31 +42,73 @@ TEST(OperatorCoverage, EverySchemaVersionThroughOpset17HasAKernelOrAFunctionBody
 
 TEST(OperatorCoverage, KernelsRegisterOnlyVersionsThatExist) {
   // A kernel registered at a version where no schema starts would never be selected.
-  for (const auto& e : OpRegistry::instance().entries())
-    EXPECT_NE(catalogue::exact(e.domain, e.op_type, e.since_version), nullptr)
-        << e.op_type << "-" << e.since_version << " is not a version in the catalogue";
+  for (const auto& [key, r] : OpRecords::instance().all())
+    if (r.kernel) {
+      EXPECT_NE(catalogue::exact(r.domain, r.op_type, r.version), nullptr)
+          << r.op_type << "-" << r.version << " is not a version in the catalogue";
+    }
 }
 
 std::vector<Value> no_op(OpContext&) { return {}; }
+void no_rule(InferContext&) {}
+
+TEST(OperatorRecords, EveryPartIsRegisteredOnceAtAVersionSonnxRuns) {
+  const OpRecords& records = OpRecords::instance();
+  std::string errors;
+  for (const auto& e : records.registration_errors()) errors += "\n  " + e;
+  EXPECT_TRUE(records.registration_errors().empty()) << "registered twice:" << errors;
+  int fast = 0, enclosures = 0;
+  for (const auto& [key, r] : records.all()) {
+    const catalogue::Schema* s = catalogue::exact(r.domain, r.op_type, r.version);
+    ASSERT_NE(s, nullptr) << r.op_type << "-" << r.version << " has a record but is not a version in the catalogue";
+    // A fast kernel or an enclosure computes what the reference computes: never for a version the
+    // reference does not run.
+    if (r.fast_kernel || r.enclosure) {
+      EXPECT_TRUE(covered(*s)) << s->id() << " has a fast kernel or an enclosure, and no kernel or body";
+    }
+    fast += r.fast_kernel != nullptr;
+    enclosures += r.enclosure != nullptr;
+  }
+  // The layers that fill these slots are linked into this test: their registrations ran.
+  EXPECT_GT(fast, 100);
+  EXPECT_GT(enclosures, 150);
+}
+
+TEST(OperatorRecords, APartRegisteredTwiceForOneVersionIsAnError) {
+  OpRecords table;
+  table.add_kernel({"", "X", 1, no_op, Accuracy::Exact});
+  table.add_shape_rule("", "X", {1, 6}, no_rule);
+  EXPECT_TRUE(table.registration_errors().empty());
+  table.add_shape_rule("ai.onnx", "X", {6}, no_rule);  // the same domain spelled out
+  table.add_kernel({"", "X", 1, no_op, Accuracy::Rounding});
+  ASSERT_EQ(table.registration_errors().size(), 2u);
+  EXPECT_EQ(table.registration_errors()[0], "X-6: a second shape rule");
+  EXPECT_EQ(table.registration_errors()[1], "X-1: a second kernel");
+  EXPECT_EQ(table.find("ai.onnx", "X", 6)->shape_rule, &no_rule);
+  EXPECT_EQ(table.find("", "X", 13), nullptr);  // no record where nothing was registered
+}
 
 TEST(OperatorCoverage, AVersionFrom18OnNeverBorrowsAnOlderKernel) {
-  OpRegistry table;
-  table.add({"", "X", 1, no_op, Accuracy::Exact});
-  table.add({"", "X", 13, no_op, Accuracy::Exact});
-  EXPECT_EQ(table.find("", "X", 11)->since_version, 1);
-  EXPECT_EQ(table.find("ai.onnx", "X", 17)->since_version, 13);
-  EXPECT_EQ(table.find("", "X", 18), nullptr);  // e.g. ReduceMax-18 must not run as ReduceMax-13
-  table.add({"", "X", 18, no_op, Accuracy::Exact});
-  EXPECT_EQ(table.find("", "X", 18)->since_version, 18);
-  EXPECT_EQ(table.find("", "X", 19), nullptr);  // a later version needs its own registration
+  OpRecords table;
+  table.add_kernel({"", "X", 1, no_op, Accuracy::Exact});
+  table.add_kernel({"", "X", 13, no_op, Accuracy::Exact});
+  table.add_shape_rule("", "X", {14}, nullptr);  // a record without a kernel is skipped
+  table.add_kernel({"", "W", 1, no_op, Accuracy::Exact});  // another operator is never borrowed
+  EXPECT_EQ(table.kernel("", "X", 11)->since_version, 1);
+  EXPECT_EQ(table.kernel("ai.onnx", "X", 17)->since_version, 13);
+  EXPECT_EQ(table.kernel("", "X", 18), nullptr);  // e.g. ReduceMax-18 must not run as ReduceMax-13
+  EXPECT_EQ(table.kernel("", "Y", 5), nullptr);
+  table.add_kernel({"", "X", 18, no_op, Accuracy::Exact});
+  EXPECT_EQ(table.kernel("", "X", 18)->since_version, 18);
+  EXPECT_EQ(table.kernel("", "X", 19), nullptr);  // a later version needs its own registration
 }
 
 TEST(OperatorCoverage, OtherDomainsNeverBorrowAnOlderKernel) {
-  OpRegistry table;
-  table.add({"ai.onnx.ml", "X", 2, no_op, Accuracy::Exact});
-  EXPECT_EQ(table.find("ai.onnx.ml", "X", 2)->since_version, 2);
-  EXPECT_EQ(table.find("ai.onnx.ml", "X", 4), nullptr);  // e.g. LabelEncoder-4 must not run as LabelEncoder-2
-  EXPECT_EQ(table.find("", "X", 4), nullptr);            // another domain altogether
+  OpRecords table;
+  table.add_kernel({"ai.onnx.ml", "X", 2, no_op, Accuracy::Exact});
+  EXPECT_EQ(table.kernel("ai.onnx.ml", "X", 2)->since_version, 2);
+  EXPECT_EQ(table.kernel("ai.onnx.ml", "X", 4), nullptr);  // e.g. LabelEncoder-4 must not run as LabelEncoder-2
+  EXPECT_EQ(table.kernel("", "X", 4), nullptr);            // another domain altogether
 }
 
 TEST(OperatorCoverage, TheMlDomainIsInTheCatalogueAndItsVersionsWithoutAKernelAreRefusedByName) {

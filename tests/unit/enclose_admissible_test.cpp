@@ -7,8 +7,8 @@
 
 #include "conformance/enclosure_judge.h"
 #include "enclose_test_util.h"
-#include "reference/enclose/enclose_ops.h"
-#include "reference/enclose/type_rounding.h"
+#include "enclose/enclose_ops.h"
+#include "enclose/type_rounding.h"
 #include "sonnx/errors.h"
 #include "tensor_test_util.h"
 

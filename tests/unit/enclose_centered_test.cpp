@@ -1,4 +1,4 @@
-// Centered enclosures (reference/enclose/centered.h, enclose_centered.cpp): double-double sums
+// Centered enclosures (enclose/centered.h, enclose_centered.cpp): double-double sums
 // whose error bound holds against exact MPFR sums and is of order u², and deep networks whose real
 // enclosure stays within an ulp of float where double bounds would have compounded a layer's
 // rounding through every later layer.
@@ -7,8 +7,8 @@
 
 #include <random>
 
-#include "reference/enclose/centered.h"
-#include "reference/enclose/double_double.h"
+#include "enclose/centered.h"
+#include "enclose/double_double.h"
 #include "enclose_test_util.h"
 
 namespace sonnx::enclose {

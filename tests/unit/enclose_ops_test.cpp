@@ -1,6 +1,6 @@
 // Enclosures of Sin, Cos, Softplus, HardSwish, Pow, AveragePool, ReduceSum, ReduceMean,
 // ConvTranspose, the comparisons, ArgMax, Cast, CastLike, ScatterND, MaxPool's Indices and Resize
-// (reference/enclose).
+// (enclose/).
 // Each on random inputs: the exact value (MPFR: exact at 2200 bits for sums of products, 300 bits
 // for the transcendental functions) lies in the real enclosure, which is narrow (the bound each test
 // states); the reference interpreter's float32 result lies in the admissible enclosure, and a value
@@ -13,9 +13,9 @@
 #include <random>
 
 #include "enclose_test_util.h"
-#include "reference/enclose/elementary.h"
-#include "reference/enclose/enclose_ops.h"
-#include "reference/enclose/type_rounding.h"
+#include "enclose/elementary.h"
+#include "enclose/enclose_ops.h"
+#include "enclose/type_rounding.h"
 #include "sonnx/errors.h"
 #include "tensor_test_util.h"
 

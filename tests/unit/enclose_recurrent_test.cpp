@@ -1,4 +1,4 @@
-// Enclosures of GRU and LSTM (reference/enclose/enclose_recurrent.cpp): on small random instances
+// Enclosures of GRU and LSTM (enclose/enclose_recurrent.cpp): on small random instances
 // (every direction, linear_before_reset, biases, initial states, sequence_lens, peepholes, clip,
 // layout, the activations with their alpha and beta) the real enclosure holds the recurrence
 // evaluated in MPFR at 200 bits and is narrow, and the admissible one holds the reference's float32
@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "enclose_test_util.h"
-#include "reference/enclose/type_rounding.h"
+#include "enclose/type_rounding.h"
 #include "sonnx/errors.h"
 
 namespace sonnx::enclose {

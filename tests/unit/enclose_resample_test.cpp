@@ -1,4 +1,4 @@
-// Enclosures of Resize (every mode and attribute), Mod and Range (reference/enclose/enclose_resize.cpp,
+// Enclosures of Resize (every mode and attribute), Mod and Range (enclose/enclose_resize.cpp,
 // enclose_arith.cpp). The exact values are computed here independently, as rationals (GMP), from the
 // ONNX formulas: Resize as the normalized convolution Σ_i K(s·(i − x))·X[clamp(i)] over every
 // integer i (the kernel K the tent or Keys' cubic, s = min(scale, 1) with antialias, else 1), the
@@ -13,7 +13,7 @@
 #include <random>
 
 #include "enclose_test_util.h"
-#include "reference/enclose/type_rounding.h"
+#include "enclose/type_rounding.h"
 #include "sonnx/errors.h"
 #include "reference/ops/support/kernel.h"
 #include "tensor_test_util.h"

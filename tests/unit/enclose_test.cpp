@@ -1,4 +1,4 @@
-// Guaranteed enclosures (reference/enclose): every interval holds the exact real result, checked
+// Guaranteed enclosures (enclose/): every interval holds the exact real result, checked
 // against MPFR at a precision where the check itself is exact (sums of products of doubles) or
 // 300 bits (elementary functions), and the intervals are narrow.
 #include <gtest/gtest.h>
@@ -7,10 +7,10 @@
 #include <cfloat>
 #include <random>
 
-#include "optimized/plan/infer_types.h"
-#include "reference/enclose/dot.h"
-#include "reference/enclose/elementary.h"
-#include "reference/enclose/encloser.h"
+#include "reference/infer/infer_types.h"
+#include "enclose/dot.h"
+#include "enclose/elementary.h"
+#include "enclose/encloser.h"
 #include "reference/interp/interpreter.h"
 #include "sonnx/errors.h"
 #include "enclose_test_util.h"

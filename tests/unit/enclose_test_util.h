@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "op_test_util.h"
-#include "reference/enclose/encloser.h"
-#include "reference/enclose/interval.h"
+#include "enclose/encloser.h"
+#include "enclose/interval.h"
 #include "reference/interp/interpreter.h"
 #include "reference/model/loader.h"
 

@@ -10,7 +10,7 @@
 #include "optimized/exec/make_executor.h"
 #include "optimized/kernels/fast_kernel.h"
 #include "optimized/kernels/onednn_common.h"
-#include "optimized/plan/infer_types.h"
+#include "reference/infer/infer_types.h"
 #include "reference/interp/interpreter.h"
 #include "tensor_test_util.h"
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "optimized/exec/make_executor.h"
-#include "optimized/plan/infer_types.h"
+#include "reference/infer/infer_types.h"
 #include "reference/interp/interpreter.h"
 #include "tensor_test_util.h"
 

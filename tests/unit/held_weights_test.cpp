@@ -11,7 +11,7 @@
 #include <set>
 
 #include "optimized/exec/make_executor.h"
-#include "optimized/plan/infer_types.h"
+#include "reference/infer/infer_types.h"
 #include "reference/interp/interpreter.h"
 #include "tensor_test_util.h"
 

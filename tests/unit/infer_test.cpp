@@ -213,12 +213,12 @@ agraph (uint8[N] E, string[2,K] S) => (uint8 G, uint8 C, bool B) {
 }
 
 TEST(Infer, RulesAreKeyedByExactVersions) {
-  auto& reg = ShapeRuleRegistry::instance();
-  EXPECT_NE(reg.find("", "Relu", 14), nullptr);
-  EXPECT_NE(reg.find("", "Relu", 6), nullptr);
-  EXPECT_EQ(reg.find("", "Relu", 7), nullptr);   // no Relu-7 exists
-  EXPECT_EQ(reg.find("", "Relu", 15), nullptr);
-  EXPECT_NE(reg.find("ai.onnx", "Reshape", 25), nullptr);
+  auto& reg = OpRecords::instance();
+  EXPECT_NE(reg.shape_rule("", "Relu", 14), nullptr);
+  EXPECT_NE(reg.shape_rule("", "Relu", 6), nullptr);
+  EXPECT_EQ(reg.shape_rule("", "Relu", 7), nullptr);   // no Relu-7 exists
+  EXPECT_EQ(reg.shape_rule("", "Relu", 15), nullptr);
+  EXPECT_NE(reg.shape_rule("ai.onnx", "Reshape", 25), nullptr);
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ TEST(Inliner, FlattensNestedLocalFunctionsCompletely) {
   ASSERT_EQ(flat.graph.nodes.size(), 4u);  // LeakyRelu, Mul (from F), LeakyRelu (from G), Add
   for (const auto& n : flat.graph.nodes) {
     EXPECT_EQ(n.domain, "") << n.op_type;
-    EXPECT_NE(OpRegistry::instance().find(n.domain, n.op_type, 13), nullptr) << n.op_type;
+    EXPECT_NE(OpRecords::instance().kernel(n.domain, n.op_type, 13), nullptr) << n.op_type;
     for (const auto& a : n.attributes) EXPECT_TRUE(a.ref_attr_name.empty()) << "unresolved reference in " << n.op_type;
   }
 }

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "optimized/exec/make_executor.h"
-#include "optimized/plan/infer_types.h"
+#include "reference/infer/infer_types.h"
 #include "optimized/plan/memory_plan.h"
 #include "reference/interp/interpreter.h"
 #include "tensor_test_util.h"

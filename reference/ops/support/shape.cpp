@@ -299,46 +299,24 @@ void optimizer_shape_rule(InferContext& ctx, size_t per) {
   }
 }
 
-namespace {
-std::vector<int64_t> axis_attr(const InferContext& ctx, const std::string& name, size_t rank, int64_t def, int64_t min) {
-  std::vector<int64_t> v = ctx.attr_ints(name);
-  if (v.empty()) v.assign(rank, def);
-  if (v.size() != rank)
-    ctx.fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(rank));
-  for (int64_t x : v)
-    if (x < min || x > kMaxWindowValue) ctx.fail("attribute '" + name + "' has an invalid value " + std::to_string(x));
-  return v;
-}
-}  // namespace
-
 Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vector<int64_t>& kernel, bool ceil_mode,
                  bool use_dilations, bool windows_meet_input) {
   size_t r = in_spatial.size();
   if (kernel.size() != r)
     ctx.fail("the kernel has " + std::to_string(kernel.size()) + " spatial axes, the input " + std::to_string(r));
-  std::string ap_s = ctx.attr_string("auto_pad", "NOTSET");
-  auto ap = parse_auto_pad(ap_s);
-  if (!ap) ctx.fail("auto_pad '" + ap_s + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
-  std::vector<int64_t> strides = axis_attr(ctx, "strides", r, 1, 1);
-  std::vector<int64_t> dil = use_dilations ? axis_attr(ctx, "dilations", r, 1, 1) : std::vector<int64_t>(r, 1);
-  std::vector<int64_t> pads = ctx.attr_ints("pads");
-  if (pads.empty()) pads.assign(2 * r, 0);
-  if (pads.size() != 2 * r)
-    ctx.fail("attribute 'pads' has " + std::to_string(pads.size()) + " values, expected " + std::to_string(2 * r));
-  for (int64_t p : pads)
-    if (p < 0 || p > kMaxWindowValue) ctx.fail("attribute 'pads' has an invalid value " + std::to_string(p));
+  // The window attributes as the kernel reads them (support::window_attrs); dilations only where
+  // the version has them.
+  WindowAttrs a = window_attrs(ctx, r, false);
+  a.ceil_mode = ceil_mode;
+  if (!use_dilations) a.dilations.assign(r, 1);
   Dims out(r);
   for (size_t i = 0; i < r; ++i) {
     if (!in_spatial[i].value) continue;
     if (*in_spatial[i].value > kMaxDimValue) ctx.fail("input dimension " + std::to_string(*in_spatial[i].value) + " is too large");
-    WindowGeometry g;
-    g.in = {*in_spatial[i].value};
-    g.kernel = {kernel[i]};
-    g.strides = {strides[i]};
-    g.dilations = {dil[i]};
-    g.pad_begin = {pads[i]};
-    g.pad_end = {pads[i + r]};
-    std::string why = window_output(g, *ap, ceil_mode);
+    WindowAttrs axis{{a.strides[i]}, {a.dilations[i]}, {}, {}, a.auto_pad, a.ceil_mode};
+    if (a.auto_pad == AutoPad::NotSet) axis.pad_begin = {a.pad_begin[i]}, axis.pad_end = {a.pad_end[i]};
+    std::string why;
+    WindowGeometry g = axis.over({*in_spatial[i].value}, {kernel[i]}, why);
     if (!why.empty()) ctx.fail(why);
     if (windows_meet_input && !(why = window_without_input(g, 0)).empty()) ctx.fail("spatial axis " + std::to_string(i) + ": " + why);
     out[i] = known_dim(g.out[0]);

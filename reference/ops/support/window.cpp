@@ -10,39 +10,6 @@ std::optional<AutoPad> parse_auto_pad(const std::string& s) {
   return std::nullopt;
 }
 
-AutoPad auto_pad_of(const OpContext& ctx) {
-  std::string s = ctx.attr_string("auto_pad", "NOTSET");
-  std::optional<AutoPad> ap = parse_auto_pad(s);
-  if (!ap) ctx.fail("auto_pad '" + s + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
-  return *ap;
-}
-
-std::vector<int64_t> per_axis_attr(const OpContext& ctx, const std::string& name, size_t rank, int64_t def,
-                                   int64_t min_value) {
-  std::vector<int64_t> v = ctx.attr_ints(name, std::vector<int64_t>(rank, def));
-  if (v.empty()) v.assign(rank, def);  // an empty list means "absent"
-  if (v.size() != rank)
-    ctx.fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(rank));
-  for (auto x : v) {
-    if (x < min_value) ctx.fail("attribute '" + name + "' has value " + std::to_string(x) + " below " + std::to_string(min_value));
-    if (x > kMaxWindowValue) ctx.fail("attribute '" + name + "' has an unreasonably large value " + std::to_string(x));
-  }
-  return v;
-}
-
-void pads_attr(const OpContext& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end) {
-  std::vector<int64_t> p = ctx.attr_ints("pads", std::vector<int64_t>(2 * rank, 0));
-  if (p.empty()) p.assign(2 * rank, 0);
-  if (p.size() != 2 * rank)
-    ctx.fail("attribute 'pads' has " + std::to_string(p.size()) + " values, expected " + std::to_string(2 * rank));
-  for (auto x : p) {
-    if (x < 0) ctx.fail("attribute 'pads' has a negative value " + std::to_string(x));
-    if (x > kMaxWindowValue) ctx.fail("attribute 'pads' has an unreasonably large value " + std::to_string(x));
-  }
-  begin.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank));
-  end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
-}
-
 std::string window_output(WindowGeometry& g, AutoPad ap, bool ceil_mode) {
   size_t r = g.in.size();
   g.out.assign(r, 0);
@@ -112,17 +79,22 @@ std::string any_window_without_input(const WindowGeometry& g) {
   return {};
 }
 
-WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, const std::vector<int64_t>& kernel,
-                               const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
-                               bool ceil_mode) {
+WindowGeometry WindowAttrs::over(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel, std::string& why) const {
   WindowGeometry g;
-  g.in = in_spatial;
+  g.in = in;
   g.kernel = kernel;
   g.strides = strides;
   g.dilations = dilations;
-  AutoPad ap = auto_pad_of(ctx);
-  if (ap == AutoPad::NotSet) pads_attr(ctx, in_spatial.size(), g.pad_begin, g.pad_end);
-  std::string why = window_output(g, ap, ceil_mode);
+  g.pad_begin = pad_begin;
+  g.pad_end = pad_end;
+  why = window_output(g, auto_pad, ceil_mode);
+  return g;
+}
+
+WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, const std::vector<int64_t>& kernel,
+                               const WindowAttrs& attrs) {
+  std::string why;
+  WindowGeometry g = attrs.over(in_spatial, kernel, why);
   if (!why.empty()) ctx.fail(why);
   return g;
 }

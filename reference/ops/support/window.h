@@ -49,16 +49,73 @@ std::string window_output(WindowGeometry& g, AutoPad auto_pad, bool ceil_mode);
 // count_include_pad no mean, over such a window (spec/ops/MaxPool.md).
 std::string window_without_input(const WindowGeometry& g, size_t axis);
 
-// The operator's auto_pad attribute; traps on an unknown value.
-AutoPad auto_pad_of(const OpContext& ctx);
+// The attribute readers below take the reference kernel's OpContext or the shape rule's
+// InferContext (reference/infer/shape_rule.h): the same getters, and fail() traps or reports an
+// inference error. So a kernel and its shape rule read a window the same way.
+
+// The operator's auto_pad attribute; fails on an unknown value.
+template <class Ctx>
+AutoPad auto_pad_of(const Ctx& ctx) {
+  std::string s = ctx.attr_string("auto_pad", "NOTSET");
+  std::optional<AutoPad> ap = parse_auto_pad(s);
+  if (!ap) ctx.fail("auto_pad '" + s + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+  return *ap;
+}
 
 // An INTS attribute with one value per spatial axis (strides, dilations, ...): `def` for each axis
-// when absent; traps when it has the wrong length or a value below `min_value`.
-std::vector<int64_t> per_axis_attr(const OpContext& ctx, const std::string& name, size_t rank, int64_t def,
-                                   int64_t min_value);
+// when absent or empty; fails when it has the wrong length or a value below `min_value`.
+template <class Ctx>
+std::vector<int64_t> per_axis_attr(const Ctx& ctx, const std::string& name, size_t rank, int64_t def, int64_t min_value) {
+  std::vector<int64_t> v = ctx.attr_ints(name);
+  if (v.empty()) v.assign(rank, def);  // an empty list means "absent"
+  if (v.size() != rank)
+    ctx.fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(rank));
+  for (auto x : v) {
+    if (x < min_value) ctx.fail("attribute '" + name + "' has value " + std::to_string(x) + " below " + std::to_string(min_value));
+    if (x > kMaxWindowValue) ctx.fail("attribute '" + name + "' has an unreasonably large value " + std::to_string(x));
+  }
+  return v;
+}
 
-// The `pads` attribute split into begin and end pads ([x1_begin, x2_begin, ..., x1_end, x2_end, ...]).
-void pads_attr(const OpContext& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end);
+// The `pads` attribute split into begin and end pads ([x1_begin, x2_begin, ..., x1_end, x2_end, ...]),
+// 0 when absent or empty.
+template <class Ctx>
+void pads_attr(const Ctx& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end) {
+  std::vector<int64_t> p = ctx.attr_ints("pads");
+  if (p.empty()) p.assign(2 * rank, 0);
+  if (p.size() != 2 * rank)
+    ctx.fail("attribute 'pads' has " + std::to_string(p.size()) + " values, expected " + std::to_string(2 * rank));
+  for (auto x : p) {
+    if (x < 0) ctx.fail("attribute 'pads' has a negative value " + std::to_string(x));
+    if (x > kMaxWindowValue) ctx.fail("attribute 'pads' has an unreasonably large value " + std::to_string(x));
+  }
+  begin.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank));
+  end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
+}
+
+// The window attributes of a convolution or pooling node, read and checked once for `rank` spatial
+// axes: strides and dilations (1 per axis when absent or empty, at least 1), auto_pad, the explicit
+// pads (read under NOTSET only) and, for the pools that have it, ceil_mode. The reference kernels,
+// their shape rules, the fast kernels (optimized/kernels) and the enclosures (enclose/) all read a
+// window through this, so they cannot disagree on it.
+struct WindowAttrs {
+  std::vector<int64_t> strides, dilations, pad_begin, pad_end;
+  AutoPad auto_pad = AutoPad::NotSet;
+  bool ceil_mode = false;
+  // The geometry of the window `kernel` over the spatial lengths `in` (window_output); `why` says
+  // why it does not fit, and is empty when it does.
+  WindowGeometry over(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel, std::string& why) const;
+};
+template <class Ctx>
+WindowAttrs window_attrs(const Ctx& ctx, size_t rank, bool with_ceil_mode) {
+  WindowAttrs a;
+  a.strides = per_axis_attr(ctx, "strides", rank, 1, 1);
+  a.dilations = per_axis_attr(ctx, "dilations", rank, 1, 1);
+  a.auto_pad = auto_pad_of(ctx);
+  if (a.auto_pad == AutoPad::NotSet) pads_attr(ctx, rank, a.pad_begin, a.pad_end);
+  a.ceil_mode = with_ceil_mode && ctx.attr_int("ceil_mode", 0) != 0;
+  return a;
+}
 
 // A transposed window (ConvTranspose): per spatial axis the output length and the begin pad. The
 // full length s·(in − 1) + output_padding + (k − 1)·d + 1 is cropped by pads, or output_shape or a
@@ -73,11 +130,9 @@ struct TransposedGeometry {
 TransposedGeometry transposed_geometry(const OpContext& ctx, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
                                        const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations);
 
-// window_output for an operator node: pads from its attributes, and a trap naming the node when
-// the window does not fit.
+// The geometry of `kernel` over `in_spatial`, and a trap naming the node when it does not fit.
 WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, const std::vector<int64_t>& kernel,
-                               const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
-                               bool ceil_mode);
+                               const WindowAttrs& attrs);
 
 // One tap of a window: the offset of an input element within its (n, c) spatial plane and the
 // offset of the kernel element it meets within the kernel.
@@ -194,10 +249,7 @@ inline ConvSetup conv_setup(const OpContext& ctx, const Shape& x, const Shape& w
     std::vector<int64_t> ks = ctx.attr_ints("kernel_shape");
     if (ks != kernel) ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(w));
   }
-  std::vector<int64_t> strides = per_axis_attr(ctx, "strides", r, 1, 1);
-  std::vector<int64_t> dilations = per_axis_attr(ctx, "dilations", r, 1, 1);
-  Shape in_sp(x.begin() + 2, x.end());
-  s.g = window_geometry(ctx, in_sp, kernel, strides, dilations, false);
+  s.g = window_geometry(ctx, Shape(x.begin() + 2, x.end()), kernel, window_attrs(ctx, r, false));
   s.taps = TapTable::forward(s.g);
   s.in_plane = element_count(s.g.in);
   s.out_plane = element_count(s.g.out);
@@ -270,13 +322,10 @@ inline PoolSetup pool_setup(const OpContext& ctx, const Shape& x) {
   std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
   if (kernel.size() != r)
     ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " values, expected " + std::to_string(r));
-  std::vector<int64_t> strides = per_axis_attr(ctx, "strides", r, 1, 1);
-  std::vector<int64_t> dilations = per_axis_attr(ctx, "dilations", r, 1, 1);
-  bool ceil_mode = ctx.attr_int("ceil_mode", 0) != 0;
   PoolSetup s;
   s.N = x[0];
   s.C = x[1];
-  s.g = window_geometry(ctx, Shape(x.begin() + 2, x.end()), kernel, strides, dilations, ceil_mode);
+  s.g = window_geometry(ctx, Shape(x.begin() + 2, x.end()), kernel, window_attrs(ctx, r, true));
   s.taps = TapTable::forward(s.g);
   s.in_plane = element_count(s.g.in);
   s.out_plane = element_count(s.g.out);

@@ -370,7 +370,7 @@ TEST(ElementTypes, SmallIntegersRoundToEvenThenKeepLowBits) {
 
 Tensor run_kernel(const std::string& op, int64_t version, const std::vector<Tensor>& inputs,
                   const std::vector<Attribute>& attrs) {
-  const KernelEntry* k = OpRegistry::instance().find("", op, version);
+  const KernelEntry* k = OpRecords::instance().kernel("", op, version);
   if (!k) throw InternalError("no kernel " + op + "-" + std::to_string(version));
   Node node;
   node.op_type = op;
@@ -401,7 +401,7 @@ std::vector<int> codes(const Tensor& t) {
 TEST(ElementTypesCast, KernelsForEveryNewVersion) {
   for (const char* op : {"Cast", "CastLike"})
     for (int64_t v : {19, 21, 23, 24, 25}) {
-      const KernelEntry* k = OpRegistry::instance().find("", op, v);
+      const KernelEntry* k = OpRecords::instance().kernel("", op, v);
       ASSERT_NE(k, nullptr) << op << "-" << v;
       EXPECT_EQ(k->since_version, v) << op;
     }

@@ -33,8 +33,6 @@
 
 namespace sonnx::enclose {
 
-void register_resize();  // enclose_resize.cpp
-
 namespace {
 
 // ---- Mod ----
@@ -160,10 +158,7 @@ std::vector<Bounds> range(const OpCall& c) {
 
 }  // namespace
 
-void register_arith() {
-  register_enclosure("Mod", {10, 13}, mod, Allowance::own());
-  register_enclosure("Range", {11}, range, Allowance::own());
-  register_resize();
-}
+SONNX_ENCLOSURE("Mod", (10, 13), Allowance::own(), mod);
+SONNX_ENCLOSURE("Range", (11), Allowance::own(), range);
 
 }  // namespace sonnx::enclose

@@ -348,9 +348,7 @@ std::vector<Bounds> lstm(const OpCall& c) {
 
 }  // namespace
 
-void register_recurrent() {
-  register_enclosure("GRU", {7, 14, 22}, gru, Allowance::own());
-  register_enclosure("LSTM", {7, 14, 22}, lstm, Allowance::own());
-}
+SONNX_ENCLOSURE("GRU", (7, 14, 22), Allowance::own(), gru);
+SONNX_ENCLOSURE("LSTM", (7, 14, 22), Allowance::own(), lstm);
 
 }  // namespace sonnx::enclose

@@ -1,7 +1,5 @@
 #include "encloser.h"
 
-#include <mutex>
-
 #include "enclose_ops.h"
 #include "reference/check/graph_walk.h"
 #include "reference/interp/inliner.h"
@@ -12,24 +10,6 @@
 namespace sonnx::enclose {
 
 namespace {
-std::map<std::pair<std::string, int64_t>, Enclosure>& table() {
-  static std::map<std::pair<std::string, int64_t>, Enclosure> t;
-  return t;
-}
-
-void register_all() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    register_elementwise();
-    register_linear();
-    register_lift();
-    register_pool();
-    register_compare();
-    register_recurrent();
-    register_arith();
-  });
-}
-
 // Bounds of a float tensor value: [x, x] for a real or ±∞ (an extended real); undefined for NaN.
 Bounds exact_float(const Tensor& t) {
   Bounds b = float_bounds(t.dtype(), t.shape());
@@ -69,14 +49,22 @@ const Bounds& float_input(const OpCall& c, size_t k) {
   return b;
 }
 
-void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn, Allowance allowance) {
-  for (int64_t v : versions) table()[{op_type, v}] = Enclosure{fn, allowance};
+double width_in_ulps(double lo, double hi, DType type) { return width_in_ulps(Interval{lo, hi}, type); }
+double width_in_ulps(const Bounds& b, int64_t i) { return width_in_ulps(at(b, i), b.type); }
+double widest_in_ulps(const Bounds& b) {
+  double w = 0;
+  if (!b.exact())
+    for (int64_t i = 0; i < b.lo.size(); ++i) {
+      double wi = width_in_ulps(b, i);
+      if (!std::isnan(wi)) w = std::max(w, wi);
+    }
+  return w;
 }
+double ulps_outside(double x, const Bounds& b, int64_t i) { return ulps_outside(x, at(b, i), b.type); }
 
-const Enclosure* find_enclosure(const std::string& op_type, int64_t version) {
-  register_all();
-  auto it = table().find({op_type, version});
-  return it == table().end() ? nullptr : &it->second;
+const EnclosureSlot* find_enclosure(const std::string& op_type, int64_t version) {
+  const OpRecord* r = OpRecords::instance().find("", op_type, version);
+  return r ? r->enclosure : nullptr;
 }
 
 std::map<std::string, Bounds> enclose_model(const Model& original, const NamedValues& inputs, Semantics semantics) {
@@ -131,7 +119,7 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
       // On exact inputs (integers, booleans, no floats) the reference's result is the operator's
       // value, a float one included: Cast and the constants define how they round.
       out = lift_exact(call);
-    } else if (const Enclosure* e = find_enclosure(n.op_type, r.version)) {
+    } else if (const EnclosureSlot* e = find_enclosure(n.op_type, r.version)) {
       if (auto centered = centered_enclosure(call)) {
         out = std::move(*centered);
       } else {

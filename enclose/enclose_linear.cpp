@@ -6,6 +6,7 @@
 #include "enclose_sums.h"
 #include "sonnx/errors.h"
 #include "reference/ops/support/elementwise.h"
+#include "reference/ops/support/window.h"
 
 namespace sonnx::enclose {
 
@@ -244,51 +245,31 @@ MatMulGeometry matmul_geometry(const OpCall& c, Shape as, Shape bs) {
 }
 
 ConvGeometry conv_geometry(const OpCall& c, const Shape& xs, const Shape& ws) {
-  const Node& n = c.node;
   size_t rank = xs.size() < 3 ? 0 : xs.size() - 2;
   if (rank < 1 || rank > 3 || ws.size() != xs.size())
     throw Unsupported("no enclosure for Conv-" + std::to_string(c.version) + " on X " + shape_str(xs) + " and W " + shape_str(ws));
+  // The reference's own reading of the attributes and geometry (traps where the kernel traps).
+  support::ConvSetup s = support::conv_setup(c.ctx, xs, ws);
   ConvGeometry g;
-  g.N = xs[0], g.C = xs[1], g.M = ws[0], g.group = c.ctx.attr_int("group", 1);
-  if (g.group < 1 || g.C % g.group || g.M % g.group || ws[1] != g.C / g.group)
-    throw Trap(n.label() + ": W " + shape_str(ws) + " does not fit X " + shape_str(xs));
-  std::vector<int64_t> strides = c.ctx.attr_ints("strides", std::vector<int64_t>(rank, 1));
-  std::vector<int64_t> dil = c.ctx.attr_ints("dilations", std::vector<int64_t>(rank, 1));
-  std::vector<int64_t> pads = c.ctx.attr_ints("pads", std::vector<int64_t>(2 * rank, 0));
-  std::string auto_pad = c.ctx.attr_string("auto_pad", "NOTSET");
-  if (strides.size() != rank || dil.size() != rank || pads.size() != 2 * rank)
-    throw Trap(n.label() + ": strides, dilations or pads of the wrong length");
-  g.y_shape = {g.N, g.M};
+  g.N = s.N, g.C = s.C, g.M = s.M, g.group = s.group;
+  g.y_shape = s.out_shape;
   for (size_t i = 0; i < rank; ++i) {
     size_t j = 3 - rank + i;
-    g.in[j] = xs[2 + i];
-    g.k[j] = ws[2 + i];
-    g.s[j] = strides[i];
-    g.d[j] = dil[i];
-    int64_t span = (g.k[j] - 1) * g.d[j] + 1;
-    if (auto_pad == "NOTSET") {
-      g.pb[j] = pads[i];
-      g.out[j] = (g.in[j] + pads[i] + pads[rank + i] - span) / g.s[j] + 1;
-    } else if (auto_pad == "VALID") {
-      g.out[j] = (g.in[j] - span) / g.s[j] + 1;
-    } else {
-      g.out[j] = (g.in[j] + g.s[j] - 1) / g.s[j];
-      int64_t total = std::max<int64_t>(0, (g.out[j] - 1) * g.s[j] + span - g.in[j]);
-      g.pb[j] = auto_pad == "SAME_LOWER" ? total - total / 2 : total / 2;
-    }
-    if (g.out[j] < 1) throw Trap(n.label() + ": the kernel does not fit the input");
-    g.y_shape.push_back(g.out[j]);
+    g.in[j] = s.g.in[i];
+    g.k[j] = s.g.kernel[i];
+    g.s[j] = s.g.strides[i];
+    g.d[j] = s.g.dilations[i];
+    g.pb[j] = s.g.pad_begin[i];
+    g.out[j] = s.g.out[i];
   }
   return g;
 }
 
-void register_linear() {
-  register_enclosure("Conv", {1, 11, 22}, conv, Allowance::own());
-  register_enclosure("MatMul", {1, 9, 13}, matmul, Allowance::own());
-  register_enclosure("Gemm", {7, 9, 11, 13}, gemm, Allowance::own());
-  register_enclosure("GlobalAveragePool", {1, 22}, global_average_pool, Allowance::own());
-  register_enclosure("BatchNormalization", {9, 14, 15}, batch_normalization, Allowance::own());
-  register_enclosure("Softmax", {1, 11, 13}, softmax, Allowance::own());
-}
+SONNX_ENCLOSURE("Conv", (1, 11, 22), Allowance::own(), conv);
+SONNX_ENCLOSURE("MatMul", (1, 9, 13), Allowance::own(), matmul);
+SONNX_ENCLOSURE("Gemm", (7, 9, 11, 13), Allowance::own(), gemm);
+SONNX_ENCLOSURE("GlobalAveragePool", (1, 22), Allowance::own(), global_average_pool);
+SONNX_ENCLOSURE("BatchNormalization", (9, 14, 15), Allowance::own(), batch_normalization);
+SONNX_ENCLOSURE("Softmax", (1, 11, 13), Allowance::own(), softmax);
 
 }  // namespace sonnx::enclose

@@ -149,32 +149,30 @@ std::vector<Bounds> pow_op(const OpCall& c) {
 
 }  // namespace
 
-void register_elementwise() {
-  register_enclosure("Add", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a + b; }); }, Allowance::within(0.5));
-  register_enclosure("Sub", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a - b; }); }, Allowance::within(0.5));
-  register_enclosure("Mul", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a * b; }); }, Allowance::within(0.5));
-  register_enclosure("Div", {7, 13, 14}, [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a / b; }); }, Allowance::within(0.5));
-  register_enclosure("Neg", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return -x; }); }, Allowance::exact());
-  register_enclosure("Abs", {6, 13}, [](const OpCall& c) { return unary(c, abs); }, Allowance::exact());
-  register_enclosure("Exp", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return exp(x); }); }, Allowance::within(kElementaryUlps));
-  register_enclosure("Log", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return log(x); }); }, Allowance::within(kElementaryUlps));
-  register_enclosure("Sqrt", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return sqrt(x); }); }, Allowance::within(0.5));
-  register_enclosure("Tanh", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return tanh(x); }); }, Allowance::within(kElementaryUlps));
-  register_enclosure("Sigmoid", {6, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return sigmoid(x); }); }, Allowance::within(kElementaryUlps));
-  register_enclosure("Erf", {9, 13}, [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); }, Allowance::within(kElementaryUlps));
-  register_enclosure("Softplus", {1, 22}, [](const OpCall& c) { return unary(c, [](Interval x) { return softplus(x); }); }, Allowance::within(kElementaryUlps));
-  register_enclosure("Sin", {7, 22}, [](const OpCall& c) { return unary(c, [](Interval x) { return sin(x); }); }, Allowance::within(kElementaryUlps));
-  register_enclosure("Cos", {7, 22}, [](const OpCall& c) { return unary(c, [](Interval x) { return cos(x); }); }, Allowance::within(kElementaryUlps));
-  register_enclosure("HardSwish", {14, 22}, hard_swish_op, Allowance::own());
-  // Pow's error is relative to its result: an elementary pow of the type (within kElementaryUlps),
-  // or x^n by repeated products, whose relative error γ_k after k ≤ 3 roundings (x^4 in a row, x^8
-  // by squaring) stays within 4 ulps (u·|y| < ulp(y), so γ_3·|y| < 3.01 ulps). Version 1's legacy
-  // broadcasting is not covered.
-  register_enclosure("Pow", {7, 12, 13, 15}, pow_op, Allowance::within(kElementaryUlps));
-  register_enclosure("LeakyRelu", {6, 16}, [](const OpCall& c) {
-    double alpha = c.ctx.attr_float("alpha", 0.01f);
-    return unary(c, [alpha](Interval x) { return leaky_relu(x, alpha); });
-  }, Allowance::within(0.5));
-}
+SONNX_ENCLOSURE("Add", (7, 13, 14), Allowance::within(0.5), [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a + b; }); });
+SONNX_ENCLOSURE("Sub", (7, 13, 14), Allowance::within(0.5), [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a - b; }); });
+SONNX_ENCLOSURE("Mul", (7, 13, 14), Allowance::within(0.5), [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a * b; }); });
+SONNX_ENCLOSURE("Div", (7, 13, 14), Allowance::within(0.5), [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a / b; }); });
+SONNX_ENCLOSURE("Neg", (6, 13), Allowance::exact(), [](const OpCall& c) { return unary(c, [](Interval x) { return -x; }); });
+SONNX_ENCLOSURE("Abs", (6, 13), Allowance::exact(), [](const OpCall& c) { return unary(c, abs); });
+SONNX_ENCLOSURE("Exp", (6, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return exp(x); }); });
+SONNX_ENCLOSURE("Log", (6, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return log(x); }); });
+SONNX_ENCLOSURE("Sqrt", (6, 13), Allowance::within(0.5), [](const OpCall& c) { return unary(c, [](Interval x) { return sqrt(x); }); });
+SONNX_ENCLOSURE("Tanh", (6, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return tanh(x); }); });
+SONNX_ENCLOSURE("Sigmoid", (6, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return sigmoid(x); }); });
+SONNX_ENCLOSURE("Erf", (9, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); });
+SONNX_ENCLOSURE("Softplus", (1, 22), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return softplus(x); }); });
+SONNX_ENCLOSURE("Sin", (7, 22), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return sin(x); }); });
+SONNX_ENCLOSURE("Cos", (7, 22), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return cos(x); }); });
+SONNX_ENCLOSURE("HardSwish", (14, 22), Allowance::own(), hard_swish_op);
+// Pow's error is relative to its result: an elementary pow of the type (within kElementaryUlps),
+// or x^n by repeated products, whose relative error γ_k after k ≤ 3 roundings (x^4 in a row, x^8
+// by squaring) stays within 4 ulps (u·|y| < ulp(y), so γ_3·|y| < 3.01 ulps). Version 1's legacy
+// broadcasting is not covered.
+SONNX_ENCLOSURE("Pow", (7, 12, 13, 15), Allowance::within(kElementaryUlps), pow_op);
+SONNX_ENCLOSURE("LeakyRelu", (6, 16), Allowance::within(0.5), [](const OpCall& c) {
+  double alpha = c.ctx.attr_float("alpha", 0.01f);
+  return unary(c, [alpha](Interval x) { return leaky_relu(x, alpha); });
+});
 
 }  // namespace sonnx::enclose

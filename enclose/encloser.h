@@ -7,11 +7,11 @@
 #pragma once
 #include <map>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "reference/model/ir.h"
+#include "sonnx/errors.h"
 #include "sonnx/value.h"
 
 namespace sonnx::enclose {
@@ -32,15 +32,19 @@ struct Bounds {
 
 enum class Semantics { Real, Admissible };
 
-// A value the model computes from bounds that leave it open: a comparison, an index or a shape of
-// floats whose enclosures overlap. The enclosures do not decide it at this input (not an operator
-// without an enclosure, so it is no Unsupported).
-struct Undetermined : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 // The bounds of every output of the model's main graph, by name. Throws Unsupported naming the first
-// operator version without an enclosure, Undetermined, and Trap where the reference traps.
+// operator version without an enclosure, Undetermined (sonnx/errors.h: a comparison, an index or a
+// shape of floats whose enclosures overlap) and Trap where the reference traps.
 std::map<std::string, Bounds> enclose_model(const Model& model, const NamedValues& inputs, Semantics semantics = Semantics::Real);
+
+// Measures of float bounds for the code outside this layer, which inlines none of its arithmetic
+// (the arithmetic headers need -ffp-contract=off): the width of [lo, hi] in ulps of `type` (0 for
+// a point, +inf unbounded, NaN undefined), of element i, the widest element (undefined ones
+// skipped), and how far x lies outside element i in ulps of the type at the nearer bound (0 inside
+// and where the element is undefined; +inf for a NaN x where it is defined).
+double width_in_ulps(double lo, double hi, DType type);
+double width_in_ulps(const Bounds& b, int64_t i);
+double widest_in_ulps(const Bounds& b);
+double ulps_outside(double x, const Bounds& b, int64_t i);
 
 }  // namespace sonnx::enclose

@@ -115,15 +115,13 @@ std::vector<Bounds> argmax(const OpCall& c) {
 
 }  // namespace
 
-void register_compare() {
-  // Equal takes floats from version 11, Greater and Less from 7 (version 1's legacy broadcasting is
-  // not covered), GreaterOrEqual and LessOrEqual from 12.
-  register_enclosure("Equal", {11, 13, 19}, [](const OpCall& c) { return compare(c, equal); }, Allowance::exact());
-  register_enclosure("Greater", {7, 9, 13}, [](const OpCall& c) { return compare(c, greater); }, Allowance::exact());
-  register_enclosure("Less", {7, 9, 13}, [](const OpCall& c) { return compare(c, less); }, Allowance::exact());
-  register_enclosure("GreaterOrEqual", {12, 16}, [](const OpCall& c) { return compare(c, greater_or_equal); }, Allowance::exact());
-  register_enclosure("LessOrEqual", {12, 16}, [](const OpCall& c) { return compare(c, less_or_equal); }, Allowance::exact());
-  register_enclosure("ArgMax", {1, 11, 12, 13}, argmax, Allowance::exact());
-}
+// Equal takes floats from version 11, Greater and Less from 7 (version 1's legacy broadcasting is
+// not covered), GreaterOrEqual and LessOrEqual from 12.
+SONNX_ENCLOSURE("Equal", (11, 13, 19), Allowance::exact(), [](const OpCall& c) { return compare(c, equal); });
+SONNX_ENCLOSURE("Greater", (7, 9, 13), Allowance::exact(), [](const OpCall& c) { return compare(c, greater); });
+SONNX_ENCLOSURE("Less", (7, 9, 13), Allowance::exact(), [](const OpCall& c) { return compare(c, less); });
+SONNX_ENCLOSURE("GreaterOrEqual", (12, 16), Allowance::exact(), [](const OpCall& c) { return compare(c, greater_or_equal); });
+SONNX_ENCLOSURE("LessOrEqual", (12, 16), Allowance::exact(), [](const OpCall& c) { return compare(c, less_or_equal); });
+SONNX_ENCLOSURE("ArgMax", (1, 11, 12, 13), Allowance::exact(), argmax);
 
 }  // namespace sonnx::enclose

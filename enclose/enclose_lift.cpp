@@ -181,29 +181,38 @@ std::vector<Bounds> lift_exact(const OpCall& c) {
   return out;
 }
 
-void register_lift() {
-  const std::map<std::string, std::vector<int64_t>> monotone = {
-      {"Identity", {1, 13, 14, 16, 19, 21, 23, 24, 25}}, {"Reshape", {5, 13, 14, 19, 21, 23, 24, 25}},
-      {"Flatten", {1, 9, 11, 13, 21, 23, 24, 25}},       {"Transpose", {1, 13, 21, 23, 24, 25}},
-      {"Squeeze", {1, 11, 13, 21, 23, 24, 25}},          {"Unsqueeze", {1, 11, 13, 21, 23, 24, 25}},
-      {"Concat", {4, 11, 13}},                           {"Slice", {1, 10, 11, 13}},
-      {"Gather", {1, 11, 13}},                           {"Expand", {8, 13}},
-      {"Pad", {2, 11, 13, 18, 19, 21, 23, 24, 25}},      {"Split", {2, 11, 13, 18}},
-      {"Tile", {6, 13}},                                 {"Relu", {6, 13, 14}},
-      {"Clip", {6, 11, 12, 13}},                         {"Max", {8, 12, 13}},
-      {"Min", {8, 12, 13}},                              {"MaxPool", {1, 8, 10, 11, 12, 22}},
-      {"GlobalMaxPool", {1, 22}},
-      {"Floor", {6, 13}},                                {"Ceil", {6, 13}},
-      {"Where", {9, 16}},                                {"ReduceMax", {1, 11, 12, 13, 18, 20}},
-      {"ReduceMin", {1, 11, 12, 13, 18, 20}},
-      // They read only the shape: both runs give the exact result.
-      {"Shape", {1, 13, 15, 19, 21, 23, 24, 25}},        {"Size", {1, 13, 19, 21, 23, 24, 25}}};
-  for (const auto& [op, versions] : monotone) register_enclosure(op, versions, lift_monotone, Allowance::exact());
-  // The result is the rounding (or truncation) itself, which the enclosure already is.
-  register_enclosure("Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}, cast, Allowance::exact());
-  register_enclosure("CastLike", {15, 19, 21, 23, 24, 25}, cast, Allowance::exact());
-  // Own: add and mul bound their roundings themselves; the other reductions are exact.
-  register_enclosure("ScatterND", {11, 13, 16, 18}, scatter_nd, Allowance::own());
-}
+// Nondecreasing in every input, or exact on them: lifted from the reference kernel.
+SONNX_ENCLOSURE("Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Reshape", (5, 13, 14, 19, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Flatten", (1, 9, 11, 13, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Transpose", (1, 13, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Squeeze", (1, 11, 13, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Unsqueeze", (1, 11, 13, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Concat", (4, 11, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Slice", (1, 10, 11, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Gather", (1, 11, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Expand", (8, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Pad", (2, 11, 13, 18, 19, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Split", (2, 11, 13, 18), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Tile", (6, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Relu", (6, 13, 14), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Clip", (6, 11, 12, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Max", (8, 12, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Min", (8, 12, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("MaxPool", (1, 8, 10, 11, 12, 22), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("GlobalMaxPool", (1, 22), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Floor", (6, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Ceil", (6, 13), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Where", (9, 16), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("ReduceMax", (1, 11, 12, 13, 18, 20), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("ReduceMin", (1, 11, 12, 13, 18, 20), Allowance::exact(), lift_monotone);
+// They read only the shape: both runs give the exact result.
+SONNX_ENCLOSURE("Shape", (1, 13, 15, 19, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+SONNX_ENCLOSURE("Size", (1, 13, 19, 21, 23, 24, 25), Allowance::exact(), lift_monotone);
+// The result is the rounding (or truncation) itself, which the enclosure already is.
+SONNX_ENCLOSURE("Cast", (1, 6, 9, 13, 19, 21, 23, 24, 25), Allowance::exact(), cast);
+SONNX_ENCLOSURE("CastLike", (15, 19, 21, 23, 24, 25), Allowance::exact(), cast);
+// Own: add and mul bound their roundings themselves; the other reductions are exact.
+SONNX_ENCLOSURE("ScatterND", (11, 13, 16, 18), Allowance::own(), scatter_nd);
 
 }  // namespace sonnx::enclose

@@ -12,6 +12,7 @@
 #include "interval.h"
 #include "type_rounding.h"
 #include "reference/interp/interpreter.h"
+#include "reference/ops/op_record.h"
 #include "reference/ops/registry.h"
 
 namespace sonnx::enclose {
@@ -53,14 +54,34 @@ struct Allowance {
 // result on a float type lies within this many ulps of the exact value (spec/accuracy.md).
 inline constexpr double kElementaryUlps = 4;
 
-struct Enclosure {
-  EncloseFn fn;
-  Allowance allowance;
+}  // namespace sonnx::enclose
+
+namespace sonnx {
+// The enclosure slot of an operator version's record (reference/ops/op_record.h).
+struct EnclosureSlot {
+  enclose::EncloseFn fn;
+  enclose::Allowance allowance;
+};
+}  // namespace sonnx
+
+namespace sonnx::enclose {
+
+// The enclosure of an ai.onnx operator version, or null.
+const EnclosureSlot* find_enclosure(const std::string& op_type, int64_t version);
+
+struct EnclosureRegistrar {
+  EnclosureSlot slot;
+  EnclosureRegistrar(const char* op, std::initializer_list<int64_t> versions, Allowance allowance, EncloseFn fn)
+      : slot{std::move(fn), allowance} {
+    OpRecords::instance().fill("", op, versions, &OpRecord::enclosure, &slot, "enclosure");
+  }
 };
 
-// Registers `fn` for op_type at each version in `versions`.
-void register_enclosure(const std::string& op_type, std::vector<int64_t> versions, EncloseFn fn, Allowance allowance);
-const Enclosure* find_enclosure(const std::string& op_type, int64_t version);
+// SONNX_ENCLOSURE("Add", (7, 13, 14), Allowance::within(0.5), function): the enclosure of exactly
+// those versions of an ai.onnx operator. The function comes last, so a lambda may hold commas.
+#define SONNX_ENCLOSURE(op, versions, allowance, ...)                                                 \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)( \
+      op, {SONNX_EXPAND versions}, allowance, __VA_ARGS__)
 
 // Element i of float bounds as an interval.
 inline Interval at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }
@@ -79,14 +100,5 @@ const Bounds& float_input(const OpCall& c, size_t k);
 // Under the `real` semantics, the centered enclosure of the operator (enclose_centered.cpp), where it
 // has one that applies to these inputs.
 std::optional<std::vector<Bounds>> centered_enclosure(const OpCall& c);
-
-// Each family's registration (called once, from encloser.cpp).
-void register_elementwise();
-void register_linear();
-void register_lift();
-void register_pool();     // enclose_pool.cpp
-void register_compare();  // enclose_compare.cpp
-void register_recurrent();  // enclose_recurrent.cpp: GRU, LSTM
-void register_arith();      // enclose_arith.cpp: Mod, Range
 
 }  // namespace sonnx::enclose

@@ -142,13 +142,11 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
 
 }  // namespace
 
-void register_pool() {
-  register_enclosure("AveragePool", {1, 7, 10, 11, 19, 22}, average_pool, Allowance::own());
-  register_enclosure("ReduceSum", {1, 11}, [](const OpCall& c) { return reduce_sum_or_mean(c, false, false); }, Allowance::own());
-  register_enclosure("ReduceSum", {13}, [](const OpCall& c) { return reduce_sum_or_mean(c, false, true); }, Allowance::own());
-  register_enclosure("ReduceMean", {1, 11, 13}, [](const OpCall& c) { return reduce_sum_or_mean(c, true, false); }, Allowance::own());
-  register_enclosure("ReduceMean", {18}, [](const OpCall& c) { return reduce_sum_or_mean(c, true, true); }, Allowance::own());
-  register_enclosure("ConvTranspose", {1, 11, 22}, conv_transpose, Allowance::own());
-}
+SONNX_ENCLOSURE("AveragePool", (1, 7, 10, 11, 19, 22), Allowance::own(), average_pool);
+SONNX_ENCLOSURE("ReduceSum", (1, 11), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, false, false); });
+SONNX_ENCLOSURE("ReduceSum", (13), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, false, true); });
+SONNX_ENCLOSURE("ReduceMean", (1, 11, 13), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, true, false); });
+SONNX_ENCLOSURE("ReduceMean", (18), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, true, true); });
+SONNX_ENCLOSURE("ConvTranspose", (1, 11, 22), Allowance::own(), conv_transpose);
 
 }  // namespace sonnx::enclose

@@ -6,13 +6,13 @@
 // output index alone.
 //
 // Real semantics. Where the scales and roi are points (given values), the coordinate x_original of
-// each output index is computed exactly, as a rational (GMP), from the ONNX formula with the exact
-// scale (the given float, or sizes / input length as a rational; the reference computes both in
-// double, so near a tie or an integer it may pick another neighbour than the exact value does: the
-// enclosure is the exact one). The floor, the nearest index and the crop test are then decided
-// exactly, the weights are exact rationals enclosed in doubles (a point where the double holds it,
-// else one ulp wide), and Σ w·x is summed by Dot2 (accurate_dot; a point where the sum is exact in
-// every order: ExactSum).
+// each output index is computed exactly, as a rational (Q over GMP, rational.h), from the ONNX
+// formula with the exact scale (the given float, or sizes / input length as a rational; the
+// reference computes both in double, so near a tie or an integer it may pick another neighbour than
+// the exact value does: the enclosure is the exact one). The floor, the nearest index and the crop
+// test are then decided exactly, the weights are exact rationals enclosed in doubles (a point where
+// the double holds it, else one ulp wide), and Σ w·x is summed by Dot2 (accurate_dot; a point where
+// the sum is exact in every order: ExactSum; both exact_sum.h).
 // Where the scales or roi are intervals (computed by the model), the coordinates are intervals
 // (below), computed exactly.
 //
@@ -32,17 +32,18 @@
 // - the coordinate: each operation's result lies between the element type's values on either side of
 //   the exact result of that operation on the operands (rounding to any precision ≥ the type's lands
 //   there, and rounding is monotone), and is that value where the type holds it exactly: so it is
-//   carried as an interval `RI`, each operation its exact interval result rounded outward to the
-//   type (an exact result stays a point: at an exact tie the implementation ties too). The given
-//   scales and roi are rounded outward likewise (an implementation may hold them in the type). It
-//   is split into pieces as above, so a floor or nearest index the rounding may move is covered by
-//   both candidates;
+//   carried as an interval `RI` (rounded_interval.h), each operation its exact interval result
+//   rounded outward to the type (an exact result stays a point: at an exact tie the implementation
+//   ties too). The given scales and roi are rounded outward likewise (an implementation may hold
+//   them in the type). It is split into pieces as above, so a floor or nearest index the rounding
+//   may move is covered by both candidates;
 // - the weights, as functions of the computed coordinate (and scale, for antialias) over the piece,
-//   two ways, both sound, the output taking the intersection of what each gives: (1) `EA`, a
-//   mean-value form: the exact function's value at the piece's centre, its gradient over the piece,
-//   and an a-priori bound on |computed − exact| (u·|v| + one smallest subnormal per rounded
-//   operation, propagated through the formula), so the weights of one output, which move together
-//   (Σ w_i = 1), cost |Σ_i w_i'·x_i|·(half the piece) rather than Σ_i |w_i'|·|x_i|·(the piece);
+//   two ways, both sound, the output taking the intersection of what each gives: (1) `EA`
+//   (mean_value.h), a mean-value form: the exact function's value at the piece's centre, its
+//   gradient over the piece, and an a-priori bound on |computed − exact| (u·|v| + one smallest
+//   subnormal per rounded operation, propagated through the formula), so the weights of one output,
+//   which move together (Σ w_i = 1), cost |Σ_i w_i'·x_i|·(half the piece) rather than
+//   Σ_i |w_i'|·|x_i|·(the piece);
 //   (2) `RI` over the piece, each operation rounded outward (tighter where the errors stay within the
 //   type's values at the intervals' ends). The product of a tap's per-axis weights is rounded the
 //   same way;
@@ -56,15 +57,19 @@
 // integer X (linear and cubic round the interpolated value half to even), float is taken as the
 // type of the computation; the integer is kept where the bounds decide its rounding. A sum that is
 // exact in every order (ExactSum) is a point in both semantics.
-#include <gmp.h>
-
 #include <algorithm>
-#include <bit>
-#include <limits>
+#include <cmath>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "enclose_sums.h"
+#include "exact_sum.h"
+#include "mean_value.h"
+#include "rational.h"
+#include "rounded_interval.h"
 #include "sonnx/errors.h"
 #include "reference/model/rounding.h"
 #include "reference/ops/support/kernel.h"
@@ -72,8 +77,6 @@
 #include "reference/ops/support/resample.h"
 
 namespace sonnx::enclose {
-
-void register_resize();
 
 namespace {
 
@@ -83,104 +86,15 @@ using support::ResizeMode;
 
 std::string resize_name(const OpCall& c) { return c.node.label(); }
 
-// ---- Exact rationals ----
+// ---- The geometry's arithmetics: exact rationals (Q, rational.h), rounded intervals (RI,
+// rounded_interval.h): what an operation may compute (exact with f null, else in the type f) ----
 
-class Q {
- public:
-  Q() { mpq_init(v_); }
-  explicit Q(double d) : Q() {
-    if (!std::isfinite(d)) throw InternalError("Resize enclosure: a non-finite rational");
-    mpq_set_d(v_, d);
-  }
-  Q(const Q& o) : Q() { mpq_set(v_, o.v_); }
-  Q& operator=(const Q& o) {
-    if (this != &o) mpq_set(v_, o.v_);
-    return *this;
-  }
-  ~Q() { mpq_clear(v_); }
-
-  friend Q operator+(const Q& a, const Q& b) { return op(a, b, mpq_add); }
-  friend Q operator-(const Q& a, const Q& b) { return op(a, b, mpq_sub); }
-  friend Q operator*(const Q& a, const Q& b) { return op(a, b, mpq_mul); }
-  friend Q operator/(const Q& a, const Q& b) {
-    if (mpq_sgn(b.v_) == 0) throw InternalError("Resize enclosure: a rational division by zero");
-    return op(a, b, mpq_div);
-  }
-  friend Q operator-(const Q& a) {
-    Q r;
-    mpq_neg(r.v_, a.v_);
-    return r;
-  }
-  int sign() const { return mpq_sgn(v_); }
-  int cmp(double d) const { return mpq_cmp(v_, Q(d).v_); }
-  friend int compare(const Q& a, const Q& b) { return mpq_cmp(a.v_, b.v_); }
-
-  // ⌊q⌋ and ⌈q⌉ (|q| ≤ 1e15 where they are taken).
-  int64_t floor() const { return rounded(mpz_fdiv_q); }
-  int64_t ceil() const { return rounded(mpz_cdiv_q); }
-
-  // The tightest double interval holding q: a point where a double holds it.
-  Interval enclose() const {
-    double d = mpq_get_d(v_);  // truncated toward zero
-    if (!std::isfinite(d)) return Interval::whole();
-    int c = mpq_cmp(v_, Q(d).v_);
-    if (c == 0) return Interval::point(d);
-    return c > 0 ? Interval{d, up(d)} : Interval{down(d), d};
-  }
-
- private:
-  template <class F>
-  static Q op(const Q& a, const Q& b, F f) {
-    Q r;
-    f(r.v_, a.v_, b.v_);
-    return r;
-  }
-  template <class F>
-  int64_t rounded(F f) const {
-    mpz_t z;
-    mpz_init(z);
-    f(z, mpq_numref(v_), mpq_denref(v_));
-    bool fits = mpz_fits_slong_p(z) != 0;
-    long r = fits ? mpz_get_si(z) : 0;
-    mpz_clear(z);
-    if (!fits) throw InternalError("Resize enclosure: an index out of range");
-    return static_cast<int64_t>(r);
-  }
-  mpq_t v_;
-};
-
+// The constants and the given values (scale, roi) of each.
 struct QMaker {
   Q operator()(double v) const { return Q(v); }
   // A given value (scale, roi): a point here.
   Q given(Interval i) const { return Q(i.lo); }
 };
-
-Q abs(const Q& q) { return q.sign() < 0 ? -q : q; }
-Q min(const Q& a, const Q& b) { return compare(a, b) <= 0 ? a : b; }
-Q max(const Q& a, const Q& b) { return compare(a, b) >= 0 ? a : b; }
-Q max0(const Q& q) { return q.sign() < 0 ? Q(0.0) : q; }
-bool is_zero(const Q& q) { return q.sign() == 0; }
-
-// ---- Rounded intervals: what an operation may compute (exact with f null, else in the type f) ----
-
-struct RI {
-  Interval v;
-  const FloatFormat* f = nullptr;
-};
-
-// An operation without a value on some choice in its operands' intervals (a quotient by an interval
-// holding 0: the operands' enclosures are wider than the values) is unbounded here, not undefined.
-RI rounded(Interval v, const FloatFormat* f) {
-  if (v.has_nan()) v = Interval::whole();
-  return {f ? f->round_out(v) : v, f};
-}
-const FloatFormat* fmt(const RI& a, const RI& b) { return a.f ? a.f : b.f; }
-RI operator+(const RI& a, const RI& b) { return rounded(a.v + b.v, fmt(a, b)); }
-RI operator-(const RI& a, const RI& b) { return rounded(a.v - b.v, fmt(a, b)); }
-RI operator*(const RI& a, const RI& b) { return rounded(a.v * b.v, fmt(a, b)); }
-RI operator/(const RI& a, const RI& b) { return rounded(a.v / b.v, fmt(a, b)); }
-RI min(const RI& a, const RI& b) { return {{std::min(a.v.lo, b.v.lo), std::min(a.v.hi, b.v.hi)}, fmt(a, b)}; }
-RI max(const RI& a, const RI& b) { return {{std::max(a.v.lo, b.v.lo), std::max(a.v.hi, b.v.hi)}, fmt(a, b)}; }
 
 struct RIMaker {
   const FloatFormat* f = nullptr;
@@ -425,105 +339,7 @@ T coordinate(const OpCall& c, const M& k, const Axis<T>& a, CoordMode mode, int6
   return k(0.0);
 }
 
-// Upper bounds of sums, products and quotients of non-negative error terms, exact where a term is
-// 0 (so an exact weight keeps no error); a nonzero product or quotient that underflows stays above 0.
-inline double upz(double sum) { return sum == 0 ? 0 : up(sum); }
-inline double mulup(double a, double b) { return a == 0 || b == 0 ? 0 : up(a * b); }
-inline double divup(double a, double b) { return a == 0 ? 0 : up(a / b); }
-
-// ---- Weights over a box of computed coordinates ----
-
-// A quantity the weights are made of, as a function of the computed coordinate x̂ and scale ŝ of
-// each axis (parameter 2d and 2d + 1 of axis d), which lie in a box P (the pieces above): R
-// encloses the exact function over P, C its value at the box's centre c, G its gradient over P (by
-// parameter), and e bounds |computed − exact| anywhere in P, the computed value being what the
-// formula gives with every operation rounded to the type `f` (or any wider format; f null: exact
-// operations, e = 0). So the value an implementation computes at p ∈ P lies in
-// C + Σ_j G_j·(P_j − c_j), and in R, within ± e: a mean-value (centred) form, which keeps what the
-// weights of one output share (they move together with x̂: Σ w_i = 1) instead of enclosing each over
-// the whole box.
-//
-// The error bound of one operation: the exact result v of the computed operands differs from the
-// exact result of the exact operands by the propagated error ep (|a|·e_b + |b|·e_a + e_a·e_b for a
-// product, (|a|·e_b + |b|·e_a)/(|b|·(|b| − e_b)) for a quotient, e_a + e_b for a sum), and rounding
-// v to the type (any precision at least the type's) adds u·|v| + one smallest subnormal, nothing
-// where the result is exact (ep = 0 and the exact result a point the type holds).
-using Grad = std::vector<std::pair<int, Interval>>;  // by parameter, sorted
-
-struct EA {
-  Interval R, C;
-  Grad G;
-  double e = 0;
-  const FloatFormat* f = nullptr;
-
-  static EA constant(double v, const FloatFormat* f) {
-    double e = 0;
-    if (f) {  // a constant the type does not hold is held rounded
-      Interval r = f->round_out(Interval::point(v));
-      e = std::max(v - r.lo, r.hi - v);
-    }
-    return {Interval::point(v), Interval::point(v), {}, e, f};
-  }
-  static EA variable(Interval box, double centre, int id, const FloatFormat* f) {
-    return {box, Interval::point(centre), {{id, Interval::point(1)}}, 0, f};
-  }
-  static EA unbounded(const FloatFormat* f) { return {Interval::whole(), Interval::whole(), {}, std::numeric_limits<double>::infinity(), f}; }
-  bool exact_point() const { return R.lo == R.hi && e == 0; }
-};
-
-// ka·Ga + kb·Gb.
-Grad combine(const Grad& a, Interval ka, const Grad& b, Interval kb) {
-  Grad g;
-  size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) g.push_back({a[i].first, ka * a[i].second}), ++i;
-    else if (i == a.size() || b[j].first < a[i].first) g.push_back({b[j].first, kb * b[j].second}), ++j;
-    else g.push_back({a[i].first, ka * a[i].second + kb * b[j].second}), ++i, ++j;
-  }
-  return g;
-}
-
-double err_of(const FloatFormat* f, Interval r, double ep) {
-  if (!f || (ep == 0 && r.lo == r.hi && std::isfinite(r.lo) && f->round_down(r.lo) == r.lo)) return ep;
-  double m = upz(magnitude(r) + ep);
-  return upz(upz(ep + mulup(f->unit_roundoff(), m)) + f->smallest_subnormal());
-}
-const FloatFormat* fmt(const EA& a, const EA& b) { return a.f ? a.f : b.f; }
-// Sanitizes an interval my own arithmetic made undefined (∞ − ∞ on unbounded enclosures): unbounded.
-Interval bounded(Interval i) { return i.has_nan() ? Interval::whole() : i; }
-
-EA operator+(const EA& a, const EA& b) {
-  Interval r = bounded(a.R + b.R);
-  return {r, bounded(a.C + b.C), combine(a.G, Interval::point(1), b.G, Interval::point(1)), err_of(fmt(a, b), r, upz(a.e + b.e)), fmt(a, b)};
-}
-EA operator-(const EA& a) { return {-a.R, -a.C, combine(a.G, Interval::point(-1), {}, {}), a.e, a.f}; }
-EA operator-(const EA& a, const EA& b) { return a + (-b); }
-EA operator*(const EA& a, const EA& b) {
-  Interval r = bounded(a.R * b.R);
-  double ep = upz(upz(mulup(magnitude(a.R), b.e) + mulup(magnitude(b.R), a.e)) + mulup(a.e, b.e));
-  return {r, bounded(a.C * b.C), combine(a.G, b.R, b.G, a.R), err_of(fmt(a, b), r, ep), fmt(a, b)};
-}
-EA operator/(const EA& a, const EA& b) {
-  double bmin = b.R.lo > 0 ? b.R.lo : b.R.hi < 0 ? -b.R.hi : 0;
-  if (!(bmin > b.e) || b.R.has_nan()) return EA::unbounded(fmt(a, b));
-  Interval r = bounded(a.R / b.R);
-  double ep = divup(upz(mulup(magnitude(a.R), b.e) + mulup(magnitude(b.R), a.e)), down(bmin * down(bmin - b.e)));
-  Interval inv = Interval::point(1) / b.R, q = bounded(a.R / (b.R * b.R));
-  return {r, bounded(a.C / b.C), combine(a.G, inv, b.G, -q), err_of(fmt(a, b), r, ep), fmt(a, b)};
-}
-// |a| and max(a, 0): exact, 1-Lipschitz (the error stays); at the kink the gradient takes both sides.
-Grad kinked(const Grad& g, Interval slope) { return combine(g, slope, {}, {}); }
-EA abs(const EA& a) {
-  if (a.R.lo >= 0) return a;
-  if (a.R.hi <= 0) return -a;
-  return {{0, magnitude(a.R)}, {a.C.lo >= 0 ? a.C.lo : a.C.hi <= 0 ? -a.C.hi : 0, magnitude(a.C)}, kinked(a.G, {-1, 1}), a.e, a.f};
-}
-EA max0(const EA& a) {
-  if (a.R.lo >= 0) return a;
-  if (a.R.hi <= 0) return {Interval::point(0), Interval::point(0), {}, a.e, a.f};
-  return {{0, a.R.hi}, {std::max(0.0, a.C.lo), std::max(0.0, a.C.hi)}, kinked(a.G, {0, 1}), a.e, a.f};
-}
-bool is_zero(const EA& a) { return a.R.lo == 0 && a.R.hi == 0 && a.e == 0; }
+// ---- Weights over a box of computed coordinates (EA: mean_value.h; RI) ----
 
 struct EAMaker {
   const FloatFormat* f = nullptr;
@@ -599,13 +415,6 @@ EA cubic_weight(const EAMaker& k, const EA& d0, const EA& A) {
 // run between two values of the type stays between them, whatever the precision: tighter than the
 // additive error bound of EA where the intervals' ends are values of the type, looser where the
 // weights of one output move together. Both are sound; the output takes the intersection.
-RI abs(const RI& a) {
-  if (a.v.lo >= 0) return a;
-  if (a.v.hi <= 0) return {-a.v, a.f};
-  return {{0, std::max(-a.v.lo, a.v.hi)}, a.f};
-}
-RI max0(const RI& a) { return {{std::max(0.0, a.v.lo), std::max(0.0, a.v.hi)}, a.f}; }
-bool is_zero(const RI& a) { return a.v.lo == 0 && a.v.hi == 0; }
 RI cubic_weight(const RIMaker& k, const RI& d0, const RI& A) {
   Interval D = abs(d0).v;
   if (!std::isfinite(D.hi) || D.has_nan()) return {Interval::whole(), k.f};
@@ -890,73 +699,6 @@ void each_tap(const std::vector<const Alt*>& pick, const std::vector<int64_t>& s
   }
 }
 
-// Σ w_i·x_i where it is exact: every w_i and x_i a point, each product exact in double (and a value
-// of the type `f`, under the admissible semantics), and all of them multiples of one power of two 2^e
-// with Σ|w_i·x_i| < 2^(e+p), p the precision (53, or the type's): then every partial sum, in any
-// order, is a multiple of 2^e below 2^(e+p) in magnitude, a value of the type, so every summation
-// order computes the exact sum (the reference's, and an implementation's in the type). Simple
-// weights (0.5, 0.25, Keys' weights at quarter offsets) on small values are so.
-class ExactSum {
- public:
-  explicit ExactSum(const FloatFormat* f) : f_(f) {}
-  void add(Interval w, Interval x) {
-    if (!ok_) return;
-    if (w.lo != w.hi || x.lo != x.hi || !std::isfinite(w.lo) || !std::isfinite(x.lo)) return fail();
-    double p = w.lo * x.lo;
-    if (!std::isfinite(p) || std::fma(w.lo, x.lo, -p) != 0 || (p == 0 && w.lo != 0 && x.lo != 0)) return fail();
-    if (f_ && (f_->round_down(p) != p || f_->round_up(p) != p)) return fail();
-    sum_ += p;
-    if (p != 0) {  // a zero product adds nothing (and up(0) would make abs_ nonzero with no low_)
-      abs_ = up(abs_ + std::fabs(p));
-      int ex = 0;
-      double fr = std::frexp(std::fabs(p), &ex);  // p = fr·2^ex, fr in [1/2, 1)
-      auto m = static_cast<uint64_t>(std::ldexp(fr, 53));
-      low_ = std::min(low_, ex - 53 + std::countr_zero(m));  // 2^low_ divides p
-    }
-  }
-  std::optional<double> result() const {
-    if (!ok_) return std::nullopt;
-    if (abs_ == 0) return 0.0;
-    int precision = f_ ? f_->precision : 53;
-    int min_low = f_ ? f_->min_exponent - f_->precision + 1 : -1074;  // the smallest subnormal's exponent
-    if (low_ < min_low || !(abs_ < std::ldexp(1.0, low_ + precision))) return std::nullopt;
-    return sum_;  // exact: the double sum's partial sums are the exact ones too
-  }
-
- private:
-  void fail() { ok_ = false; }
-  const FloatFormat* f_;
-  bool ok_ = true;
-  double sum_ = 0, abs_ = 0;
-  int low_ = std::numeric_limits<int>::max();
-};
-
-// Σ a_i·b_i over intervals in midpoint-radius form, the midpoints' products summed by Dot2 (Ogita,
-// Rump and Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26(6), 2005, Proposition 5.5:
-// |res − Σ| ≤ u·|Σ| + γ_n²·Σ|m_a·m_b| without underflow, u = 2^-53), about one ulp of the result
-// where DotBound's a priori γ_n·Σ|terms| is n/2 ulps of the magnitudes; plus the radii
-// Σ |m_a|·r_b + r_a·(|m_b| + r_b), rounded up, and 4·2^-1074 a term for underflow.
-Interval accurate_dot(const std::vector<std::pair<Interval, Interval>>& terms) {
-  constexpr double u = 0x1p-53, eta = 0x1p-1074;
-  double p = 0, sigma = 0, abs_sum = 0, radius = 0;
-  for (const auto& [a, b] : terms) {
-    MidRad x = MidRad::of(a), y = MidRad::of(b);
-    if (!std::isfinite(x.r) || !std::isfinite(y.r)) return Interval::whole();
-    double h = x.m * y.m, r = std::fma(x.m, y.m, -h);  // TwoProduct
-    double s = p + h, z = s - p, q = (p - (s - z)) + (h - z);  // TwoSum
-    p = s;
-    sigma += q + r;
-    abs_sum = up(abs_sum + up(std::fabs(h) + std::fabs(r)));
-    radius = up(radius + up(up(std::fabs(x.m) * y.r) + up(x.r * up(std::fabs(y.m) + y.r))));
-  }
-  double res = p + sigma, n = static_cast<double>(terms.size());
-  double g = gamma(n, u);
-  if (!std::isfinite(res) || !std::isfinite(g) || !std::isfinite(abs_sum)) return Interval::whole();
-  double err = up(up(up(u * std::fabs(res)) + up(up(g * g) * abs_sum)) / down(1 - u));  // |Σ| ≤ |res| + err
-  double rad = up(up(up(err) + radius) + 4 * n * eta);
-  return {down(res - rad), up(res + rad)};
-}
-
 // Σ w_i·x_i for one combination of alternatives, the weights over the box of the picked pieces:
 // the exact sum lies in Σ C_i·x_i + Σ_j (Σ_i G_ij·x_i)·(P_j − c_j) (the mean-value form) and in
 // Σ R_i·x_i; the computed one adds Σ e_i·|x_i| (the weights' errors) and, under the admissible
@@ -1119,6 +861,6 @@ std::vector<Bounds> resize(const OpCall& c) {
 
 }  // namespace
 
-void register_resize() { register_enclosure("Resize", {10, 11, 13, 18, 19}, resize, Allowance::own()); }
+SONNX_ENCLOSURE("Resize", (10, 11, 13, 18, 19), Allowance::own(), resize);
 
 }  // namespace sonnx::enclose

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""`sonnx ops` shows, per operator version, which parts of its record are filled.
+
+Usage: ops_records.py SONNX. Checks the JSON listing against facts fixed by the source tree
+(Conv-22 has a reference kernel, a shape rule, a fast kernel and an enclosure; Add-6 has no fast
+kernel, since those start at Add-7; no upgrade adapter or C emitter exists yet), that the summary
+counts what the list holds, and that --without PART lists exactly the runnable versions lacking it.
+"""
+import json
+import subprocess
+import sys
+
+PARTS = ["kernel", "shape_rule", "fast_kernel", "enclosure", "upgrade", "emit_c"]
+
+
+def ops(sonnx, *args):
+    out = subprocess.run([sonnx, "ops", "--format", "json", *args], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main():
+    sonnx = sys.argv[1]
+    failures = []
+
+    def expect(cond, what):
+        if not cond:
+            failures.append(what)
+
+    listing = ops(sonnx)
+    by_id = {o["operator"]: o for o in listing["operators"]}
+    expect(len(by_id) == 639, f"{len(by_id)} versions listed, expected the catalogue's 639")
+    for o in listing["operators"]:
+        expect(sorted(o["record"]) == sorted(PARTS), f"{o['operator']}: record keys {sorted(o['record'])}")
+        expect(o["record"]["kernel"] == (o["runs"] == "kernel"), f"{o['operator']}: kernel part vs runs {o['runs']}")
+    conv = by_id["Conv-22"]["record"]
+    expect(conv == {"kernel": True, "shape_rule": True, "fast_kernel": True, "enclosure": True, "upgrade": False,
+                    "emit_c": False}, f"Conv-22: {conv}")
+    expect(by_id["Conv-22"].get("accuracy") == "rounding", "Conv-22 is of the rounding class")
+    expect(not by_id["Add-6"]["record"]["fast_kernel"], "Add-6 has no fast kernel")
+    expect(by_id["Add-7"]["record"]["fast_kernel"], "Add-7 has a fast kernel")
+    # Relu-6 runs Relu-1's kernel (a kernel written against onnx 1.12 serves the versions after it).
+    expect(by_id["Relu-6"].get("kernel_version") == 1, f"Relu-6 runs kernel version {by_id['Relu-6'].get('kernel_version')}")
+    for part in PARTS[1:]:
+        n = sum(o["record"][part] for o in listing["operators"])
+        expect(listing["summary"]["record"][part] == n, f"summary counts {listing['summary']['record'][part]} {part}, the list {n}")
+
+    lacking = ops(sonnx, "--without", "enclosure")["operators"]
+    ids = {o["operator"] for o in lacking}
+    want = {o["operator"] for o in listing["operators"] if o["runs"] != "unsupported" and not o["record"]["enclosure"]}
+    expect(ids == want, f"--without enclosure: {len(ids)} versions, expected {len(want)}")
+    expect("Hardmax-13" in ids and "Conv-22" not in ids, "--without enclosure lists Hardmax-13, not Conv-22")
+
+    bad = subprocess.run([sonnx, "ops", "--without", "nothing"], capture_output=True, text=True)
+    expect(bad.returncode == 2, f"--without nothing exits {bad.returncode}, expected 2 (usage)")
+
+    for f in failures:
+        print("FAIL:", f)
+    print(f"ops_records: {len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
