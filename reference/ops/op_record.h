@@ -65,7 +65,19 @@ inline constexpr int64_t kLegacyOpset = 17;
 class OpRecords {
  public:
   using Key = std::tuple<std::string, std::string, int64_t>;
-  using Table = std::map<Key, OpRecord, std::less<>>;
+  // Orders keys and (domain, operator, version) tuples of string_views alike, so a lookup makes no
+  // strings.
+  struct KeyLess {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      std::string_view ad = std::get<0>(a), bd = std::get<0>(b), ao = std::get<1>(a), bo = std::get<1>(b);
+      if (ad != bd) return ad < bd;
+      if (ao != bo) return ao < bo;
+      return std::get<2>(a) < std::get<2>(b);
+    }
+  };
+  using Table = std::map<Key, OpRecord, KeyLess>;
 
   static OpRecords& instance();
 
