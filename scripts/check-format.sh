@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Checks that every tracked C/C++ source file is formatted per .clang-format (clang-format 14).
-#   scripts/check-format.sh         exit 1 and list the unformatted files, 0 if all are formatted
+#   scripts/check-format.sh         exit 1 listing the unformatted files, 0 if all are formatted
 #   scripts/check-format.sh --fix   format them in place
 # Exits 77 (skip) when clang-format-14 is not installed. CLANG_FORMAT overrides the binary.
 set -euo pipefail
 
 cf=${CLANG_FORMAT:-clang-format-14}
-if ! command -v "$cf" >/dev/null 2>&1; then
-  echo "check-format: $cf not found; install clang-format-14 (apt-get install clang-format-14). Skipping." >&2
+if ! "$cf" --version 2>/dev/null | grep -q 'version 14\.'; then
+  echo "check-format: $cf (clang-format 14) not found; install clang-format-14. Skipping." >&2
   exit 77
 fi
 case "${1:-}" in
@@ -16,7 +16,7 @@ case "${1:-}" in
 esac
 
 cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
-[[ -f .clang-format ]] || { echo "check-format: no .clang-format at $(pwd)" >&2; exit 2; }
+[[ -f .clang-format ]] || { echo "check-format: no .clang-format in $PWD" >&2; exit 2; }
 mapfile -t files < <(git ls-files '*.cpp' '*.h' '*.hpp' '*.c')
 
 if [[ "${1:-}" == --fix ]]; then
@@ -25,10 +25,15 @@ if [[ "${1:-}" == --fix ]]; then
   exit 0
 fi
 
-bad=()
-for f in "${files[@]}"; do
-  "$cf" --dry-run --Werror --style=file "$f" >/dev/null 2>&1 || bad+=("$f")
-done
-for f in "${bad[@]}"; do echo "unformatted: $f (fix: $cf -i $f)"; done
+# One warning per unformatted spot: "FILE:LINE:COL: error: code should be clang-formatted".
+rc=0
+out=$(printf '%s\0' "${files[@]}" | xargs -0 -r -n 50 "$cf" --dry-run --Werror --style=file 2>&1) || rc=$?
+mapfile -t bad < <(sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' <<<"$out" | sort -u)
+if [[ $rc -ne 0 && ${#bad[@]} -eq 0 ]]; then
+  echo "$out" >&2
+  echo "check-format: $cf failed" >&2
+  exit 2
+fi
+for f in "${bad[@]}"; do echo "unformatted: $f"; done
 echo "check-format: ${#files[@]} files checked, ${#bad[@]} unformatted"
-[[ ${#bad[@]} -eq 0 ]]
+[[ ${#bad[@]} -eq 0 ]] || { echo "run scripts/check-format.sh --fix to format them" >&2; exit 1; }
