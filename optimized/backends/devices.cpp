@@ -41,15 +41,6 @@ bool contains_cpu(const std::vector<std::shared_ptr<Backend>>& set) {
   return std::any_of(set.begin(), set.end(), [](const auto& b) { return b->name() == "cpu"; });
 }
 
-std::vector<std::string> split_commas(const std::string& list) {
-  std::vector<std::string> out;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 DeviceCatalog discover_devices(const std::vector<std::string>& plugins) {
   DeviceCatalog c;
   add_device(c, make_cpu_backend(), "built-in");

@@ -34,7 +34,4 @@ std::vector<std::shared_ptr<Backend>> select_devices(const DeviceCatalog& catalo
 // Whether `cpu` is one of the backends (then it is a device set's fallback).
 bool contains_cpu(const std::vector<std::shared_ptr<Backend>>& set);
 
-// "a,b" -> {"a", "b"}; empty items dropped.
-std::vector<std::string> split_commas(const std::string& list);
-
 }  // namespace sonnx

@@ -362,22 +362,23 @@ class BinaryKernel final : public FastKernel {
 
 }  // namespace
 
-std::unique_ptr<FastKernel> make_binary_kernel(const FastKernelRequest& r) {
+namespace {
+// The kernel of binary operator `op`, which the node's record names (from version 7: the ones
+// before broadcast only with an attribute).
+template <BinaryOp op>
+std::unique_ptr<FastKernel> make_binary(const FastKernelRequest& r) {
   const Node& n = *r.node;
-  static const std::pair<const char*, BinaryOp> ops[] = {
-      {"Add", BinaryOp::Add}, {"Sub", BinaryOp::Sub}, {"Mul", BinaryOp::Mul}, {"Div", BinaryOp::Div}};
-  if (r.version < 7 || n.inputs.size() != 2 || n.outputs.size() != 1) return nullptr;
+  if (n.inputs.size() != 2 || n.outputs.size() != 1) return nullptr;
   const bool both_float = input_is_float(r, 0) && input_is_float(r, 1);
   if (!both_float && !(input_is_half(r, 0) && input_is_half(r, 1))) return nullptr;  // mixed types: the reference traps
   const DType elem = both_float ? DType::Float : DType::Float16;
-  for (const auto& [name, op] : ops)
-    if (n.op_type == name) return std::make_unique<BinaryKernel>(op, n.label(), r.version, elem);
-  return nullptr;
+  return std::make_unique<BinaryKernel>(op, n.label(), r.version, elem);
 }
+}  // namespace
 
-SONNX_FAST_KERNEL("", "Add", (7, 13, 14), make_binary_kernel);
-SONNX_FAST_KERNEL("", "Sub", (7, 13, 14), make_binary_kernel);
-SONNX_FAST_KERNEL("", "Mul", (7, 13, 14), make_binary_kernel);
-SONNX_FAST_KERNEL("", "Div", (7, 13, 14), make_binary_kernel);
+SONNX_FAST_KERNEL("", "Add", (7, 13, 14), make_binary<BinaryOp::Add>);
+SONNX_FAST_KERNEL("", "Sub", (7, 13, 14), make_binary<BinaryOp::Sub>);
+SONNX_FAST_KERNEL("", "Mul", (7, 13, 14), make_binary<BinaryOp::Mul>);
+SONNX_FAST_KERNEL("", "Div", (7, 13, 14), make_binary<BinaryOp::Div>);
 
 }  // namespace sonnx::fast

@@ -439,20 +439,13 @@ class MovementKernel final : public FastKernel {
 
 }  // namespace
 
-std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r) {
-  static const std::pair<const char*, Op> ops[] = {
-      {"Transpose", Op::Transpose}, {"Slice", Op::Slice},     {"Expand", Op::Expand},   {"Concat", Op::Concat},
-      {"Gather", Op::Gather},       {"Reshape", Op::Reshape}, {"Flatten", Op::Flatten}, {"Squeeze", Op::Squeeze},
-      {"Unsqueeze", Op::Unsqueeze}, {"Identity", Op::Identity}};
+namespace {
+// The kernel of data-movement operator `op`, which the node's record names (the registrations below).
+std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r, Op op) {
   const Node& n = *r.node;
+  if (n.outputs.size() != 1 || n.inputs.empty() || !input_is_float(r, 0)) return nullptr;
   auto k = std::make_unique<MovementKernel>();
-  bool found = false;
-  for (const auto& [name, op] : ops)
-    if (n.op_type == name) {
-      k->op = op;
-      found = true;
-    }
-  if (!found || n.outputs.size() != 1 || n.inputs.empty() || !input_is_float(r, 0)) return nullptr;
+  k->op = op;
   k->label = n.label();
   k->version = r.version;
   Attrs a(n);
@@ -494,15 +487,21 @@ std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r) {
   return k;
 }
 
-SONNX_FAST_KERNEL("", "Transpose", (1, 13, 21, 23, 24, 25), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Slice", (1, 10, 11, 13), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Expand", (8, 13), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Concat", (1, 4, 11, 13), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Gather", (1, 11, 13), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Reshape", (1, 5, 13, 14, 19, 21, 23, 24, 25), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Flatten", (1, 9, 11, 13, 21, 23, 24, 25), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Squeeze", (1, 11, 13, 21, 23, 24, 25), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Unsqueeze", (1, 11, 13, 21, 23, 24, 25), make_movement_kernel);
-SONNX_FAST_KERNEL("", "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), make_movement_kernel);
+template <Op op>
+std::unique_ptr<FastKernel> make_movement(const FastKernelRequest& r) {
+  return make_movement_kernel(r, op);
+}
+}  // namespace
+
+SONNX_FAST_KERNEL("", "Transpose", (1, 13, 21, 23, 24, 25), make_movement<Op::Transpose>);
+SONNX_FAST_KERNEL("", "Slice", (1, 10, 11, 13), make_movement<Op::Slice>);
+SONNX_FAST_KERNEL("", "Expand", (8, 13), make_movement<Op::Expand>);
+SONNX_FAST_KERNEL("", "Concat", (1, 4, 11, 13), make_movement<Op::Concat>);
+SONNX_FAST_KERNEL("", "Gather", (1, 11, 13), make_movement<Op::Gather>);
+SONNX_FAST_KERNEL("", "Reshape", (1, 5, 13, 14, 19, 21, 23, 24, 25), make_movement<Op::Reshape>);
+SONNX_FAST_KERNEL("", "Flatten", (1, 9, 11, 13, 21, 23, 24, 25), make_movement<Op::Flatten>);
+SONNX_FAST_KERNEL("", "Squeeze", (1, 11, 13, 21, 23, 24, 25), make_movement<Op::Squeeze>);
+SONNX_FAST_KERNEL("", "Unsqueeze", (1, 11, 13, 21, 23, 24, 25), make_movement<Op::Unsqueeze>);
+SONNX_FAST_KERNEL("", "Identity", (1, 13, 14, 16, 19, 21, 23, 24, 25), make_movement<Op::Identity>);
 
 }  // namespace sonnx::fast

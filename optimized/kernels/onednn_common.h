@@ -181,30 +181,11 @@ inline const Tensor* arg(const std::vector<const Tensor*>& in, size_t i) {
   return i < in.size() && in[i] && in[i]->defined() ? in[i] : nullptr;
 }
 
-// Factories, one per kernel family; each returns null when it declines.
-std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_conv_transpose_kernel(const FastKernelRequest& r);  // onednn_deconv.cpp
-std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_matmul_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_max_pool_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_average_pool_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_global_average_pool_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_binary_kernel(const FastKernelRequest& r);  // elementwise.cpp
-std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r);  // movement.cpp
-std::unique_ptr<FastKernel> make_split_kernel(const FastKernelRequest& r);     // split.cpp
-std::unique_ptr<FastKernel> make_pad_kernel(const FastKernelRequest& r);       // pad.cpp
-std::unique_ptr<FastKernel> make_where_kernel(const FastKernelRequest& r);     // where.cpp
-std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r);    // resize.cpp
-std::unique_ptr<FastKernel> make_softmax_kernel(const FastKernelRequest& r);  // softmax.cpp: Softmax, LogSoftmax
-std::unique_ptr<FastKernel> make_reduce_kernel(const FastKernelRequest& r);   // reduce.cpp: ReduceSum/Mean/Max
-std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r);   // unary.cpp
-// normalization.cpp
-std::unique_ptr<FastKernel> make_layer_norm_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_instance_norm_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_group_norm_kernel(const FastKernelRequest& r);
-std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRequest& r);  // fused_pattern "LayerNorm"
-std::unique_ptr<FastKernel> make_attention_kernel(const FastKernelRequest& r);  // attention.cpp: fused_pattern "Attention"
+// The factories of the fused patterns (make_fast_kernel.cpp); every other factory is named only by
+// its registration (SONNX_FAST_KERNEL, fast_kernel.h). Each returns null when it declines.
+std::unique_ptr<FastKernel> make_matmul_kernel(const FastKernelRequest& r);                 // onednn_gemm.cpp: "MatMulBias"
+std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRequest& r);  // "LayerNorm"
+std::unique_ptr<FastKernel> make_attention_kernel(const FastKernelRequest& r);              // attention.cpp: "Attention"
 
 // The values of float32 `p` broadcast (unidirectionally, as numpy) to the shape `target` into
 // `out`; false when p does not broadcast to it (extra leading dims of p must be 1).

@@ -234,7 +234,7 @@ class PadKernel final : public FastKernel {
 
 std::unique_ptr<FastKernel> make_pad_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
-  if (n.op_type != "Pad" || n.outputs.size() != 1 || !has_node_input(n, 0)) return nullptr;
+  if (n.outputs.size() != 1 || !has_node_input(n, 0)) return nullptr;
   if (!copyable_element_type(r, 0)) return nullptr;
   auto k = std::make_unique<PadKernel>();
   k->label = n.label();

@@ -135,11 +135,14 @@ class ReduceKernel final : public FastKernel {
 
 }  // namespace
 
-std::unique_ptr<FastKernel> make_reduce_kernel(const FastKernelRequest& r) {
+namespace {
+// The kernel of reduction `op`, which the node's record names (the registrations below).
+template <ReduceOp op>
+std::unique_ptr<FastKernel> make_reduce(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.inputs.empty() || n.inputs.size() > 2 || n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
   auto k = std::make_unique<ReduceKernel>();
-  k->op = n.op_type == "ReduceSum" ? ReduceOp::Sum : n.op_type == "ReduceMean" ? ReduceOp::Mean : ReduceOp::Max;
+  k->op = op;
   // The version from which `axes` is an input (and noop_with_empty_axes exists).
   int64_t axes_input_from = k->op == ReduceOp::Sum ? 13 : 18;
   Attrs a(n);
@@ -160,9 +163,10 @@ std::unique_ptr<FastKernel> make_reduce_kernel(const FastKernelRequest& r) {
   k->version = r.version;
   return k;
 }
+}  // namespace
 
-SONNX_FAST_KERNEL("", "ReduceSum", (1, 11, 13), make_reduce_kernel);
-SONNX_FAST_KERNEL("", "ReduceMean", (1, 11, 13, 18), make_reduce_kernel);
-SONNX_FAST_KERNEL("", "ReduceMax", (1, 11, 12, 13, 18, 20), make_reduce_kernel);
+SONNX_FAST_KERNEL("", "ReduceSum", (1, 11, 13), make_reduce<ReduceOp::Sum>);
+SONNX_FAST_KERNEL("", "ReduceMean", (1, 11, 13, 18), make_reduce<ReduceOp::Mean>);
+SONNX_FAST_KERNEL("", "ReduceMax", (1, 11, 12, 13, 18, 20), make_reduce<ReduceOp::Max>);
 
 }  // namespace sonnx::fast

@@ -91,7 +91,7 @@ class ResizeNearestKernel final : public FastKernel {
 
 std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
-  if (n.op_type != "Resize" || r.version < 10 || n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
+  if (n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
   Attrs a(n);
   if (a.s("mode", "nearest") != "nearest" || a.s("coordinate_transformation_mode", "") == "tf_crop_and_resize" || !a.ok())
     return nullptr;

@@ -170,20 +170,25 @@ void softmax_line(const float* x, float* y, int64_t n, double* e) {
   scale_to_float(e, 1.0 / line_sum(e, n), y, n);
 }
 
-std::unique_ptr<FastKernel> make_softmax_kernel(const FastKernelRequest& r) {
+namespace {
+// Softmax, or LogSoftmax with `log`: the node's record says which.
+template <bool log>
+std::unique_ptr<FastKernel> make_softmax(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.inputs.size() != 1 || n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
   Attrs a(n);
   auto k = std::make_unique<SoftmaxKernel>();
   k->label = n.label();
   k->version = r.version;
-  k->log = n.op_type == "LogSoftmax";
+  k->log = log;
   k->axis = a.i("axis", r.version < 13 ? 1 : -1);
   if (!a.ok()) return nullptr;
   return k;
 }
 
-SONNX_FAST_KERNEL("", "Softmax", (1, 11, 13), make_softmax_kernel);
-SONNX_FAST_KERNEL("", "LogSoftmax", (1, 11, 13), make_softmax_kernel);
+}  // namespace
+
+SONNX_FAST_KERNEL("", "Softmax", (1, 11, 13), make_softmax<false>);
+SONNX_FAST_KERNEL("", "LogSoftmax", (1, 11, 13), make_softmax<true>);
 
 }  // namespace sonnx::fast

@@ -145,7 +145,7 @@ class SplitKernel final : public FastKernel {
 
 std::unique_ptr<FastKernel> make_split_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
-  if (n.op_type != "Split" || n.outputs.empty() || n.inputs.empty() || !has_node_input(n, 0)) return nullptr;
+  if (n.outputs.empty() || n.inputs.empty() || !has_node_input(n, 0)) return nullptr;
   if (!copyable_element_type(r, 0)) return nullptr;
   auto k = std::make_unique<SplitKernel>();
   k->label = n.label();

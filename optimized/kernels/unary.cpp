@@ -365,66 +365,64 @@ bool pow_fn(const FastKernelRequest& r, DType elem, UnaryFn& fn, size_t& out_ran
 void exp_minus(const float* x, double m, double* e, int64_t n) { exp_minus_loop(x, m, e, n); }
 void exp_minus_each(const float* x, const double* m, double* e, int64_t n) { exp_minus_each_loop(x, m, e, n); }
 
-std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r) {
+namespace {
+// The kernel of unary operator `op`, which the node's record names (the registrations below).
+std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r, UnaryOp op) {
   const Node& n = *r.node;
   if (n.outputs.size() != 1 || !has_node_input(n, 0) || !input_is_float_or_half(r, 0)) return nullptr;
   const DType elem = input_is_float(r, 0) ? DType::Float : DType::Float16;
-  static const std::pair<const char*, UnaryOp> plain[] = {
-      {"Relu", UnaryOp::Relu},       {"Neg", UnaryOp::Neg},   {"Abs", UnaryOp::Abs},   {"Sigmoid", UnaryOp::Sigmoid},
-      {"Tanh", UnaryOp::Tanh},       {"Erf", UnaryOp::Erf},   {"Exp", UnaryOp::Exp},   {"Log", UnaryOp::Log},
-      {"Sqrt", UnaryOp::Sqrt},       {"Reciprocal", UnaryOp::Reciprocal},              {"Softplus", UnaryOp::Softplus},
-      {"HardSwish", UnaryOp::HardSwish}};
   UnaryFn fn;
+  fn.op = op;
   size_t out_rank = 0;
   Attrs a(n);
-  const std::string& op = n.op_type;
-  bool found = false;
-  for (const auto& [name, u] : plain)
-    if (op == name) {
-      fn.op = u;
-      found = n.inputs.size() == 1;
+  bool found = n.inputs.size() == 1;
+  switch (op) {
+    case UnaryOp::LeakyRelu: fn.alpha = a.f("alpha", 0.01f); break;
+    case UnaryOp::Elu: fn.alpha = a.f("alpha", 1.0f); break;
+    case UnaryOp::HardSigmoid:
+      fn.alpha = a.f("alpha", 0.2f);
+      fn.beta = a.f("beta", 0.5f);
+      break;
+    case UnaryOp::Gelu: {
+      std::string approximate = a.s("approximate", "none");
+      if (approximate != "none" && approximate != "tanh") return nullptr;  // the reference traps
+      fn.op = approximate == "none" ? UnaryOp::Gelu : UnaryOp::GeluTanh;
+      break;
     }
-  if (op == "LeakyRelu" && n.inputs.size() == 1) {
-    fn = {UnaryOp::LeakyRelu, a.f("alpha", 0.01f), 0};
-    found = true;
-  } else if (op == "Elu" && n.inputs.size() == 1) {
-    fn = {UnaryOp::Elu, a.f("alpha", 1.0f), 0};
-    found = true;
-  } else if (op == "HardSigmoid" && n.inputs.size() == 1) {
-    fn = {UnaryOp::HardSigmoid, a.f("alpha", 0.2f), a.f("beta", 0.5f)};
-    found = true;
-  } else if (op == "Gelu" && n.inputs.size() == 1 && r.version >= 20) {
-    std::string approximate = a.s("approximate", "none");
-    if (approximate != "none" && approximate != "tanh") return nullptr;  // the reference traps
-    fn.op = approximate == "none" ? UnaryOp::Gelu : UnaryOp::GeluTanh;
-    found = true;
-  } else if (op == "Clip" && n.inputs.size() <= (r.version < 11 ? 1u : 3u)) {
-    fn.op = UnaryOp::Clip;
-    found = clip_bound(r, a, 1, elem, fn.alpha) && clip_bound(r, a, 2, elem, fn.beta);
-  } else if (op == "Pow") {
-    found = pow_fn(r, elem, fn, out_rank);
+    case UnaryOp::Clip:
+      found = n.inputs.size() <= (r.version < 11 ? 1u : 3u) && clip_bound(r, a, 1, elem, fn.alpha) &&
+              clip_bound(r, a, 2, elem, fn.beta);
+      break;
+    case UnaryOp::Pow: found = pow_fn(r, elem, fn, out_rank); break;
+    default: break;
   }
   if (!found || !a.ok()) return nullptr;
   return std::make_unique<UnaryKernel>(fn, n.label(), out_rank, elem);
 }
 
-SONNX_FAST_KERNEL("", "Relu", (1, 6, 13, 14), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Neg", (1, 6, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Abs", (1, 6, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Sigmoid", (1, 6, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Tanh", (1, 6, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Erf", (9, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Exp", (1, 6, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Log", (1, 6, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Sqrt", (1, 6, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Reciprocal", (1, 6, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Softplus", (1, 22), make_unary_kernel);
-SONNX_FAST_KERNEL("", "HardSwish", (14, 22), make_unary_kernel);
-SONNX_FAST_KERNEL("", "LeakyRelu", (1, 6, 16), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Elu", (1, 6, 22), make_unary_kernel);
-SONNX_FAST_KERNEL("", "HardSigmoid", (1, 6, 22), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Gelu", (20), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Clip", (1, 6, 11, 12, 13), make_unary_kernel);
-SONNX_FAST_KERNEL("", "Pow", (1, 7, 12, 13, 15), make_unary_kernel);
+template <UnaryOp op>
+std::unique_ptr<FastKernel> make_unary(const FastKernelRequest& r) {
+  return make_unary_kernel(r, op);
+}
+}  // namespace
+
+SONNX_FAST_KERNEL("", "Relu", (1, 6, 13, 14), make_unary<UnaryOp::Relu>);
+SONNX_FAST_KERNEL("", "Neg", (1, 6, 13), make_unary<UnaryOp::Neg>);
+SONNX_FAST_KERNEL("", "Abs", (1, 6, 13), make_unary<UnaryOp::Abs>);
+SONNX_FAST_KERNEL("", "Sigmoid", (1, 6, 13), make_unary<UnaryOp::Sigmoid>);
+SONNX_FAST_KERNEL("", "Tanh", (1, 6, 13), make_unary<UnaryOp::Tanh>);
+SONNX_FAST_KERNEL("", "Erf", (9, 13), make_unary<UnaryOp::Erf>);
+SONNX_FAST_KERNEL("", "Exp", (1, 6, 13), make_unary<UnaryOp::Exp>);
+SONNX_FAST_KERNEL("", "Log", (1, 6, 13), make_unary<UnaryOp::Log>);
+SONNX_FAST_KERNEL("", "Sqrt", (1, 6, 13), make_unary<UnaryOp::Sqrt>);
+SONNX_FAST_KERNEL("", "Reciprocal", (1, 6, 13), make_unary<UnaryOp::Reciprocal>);
+SONNX_FAST_KERNEL("", "Softplus", (1, 22), make_unary<UnaryOp::Softplus>);
+SONNX_FAST_KERNEL("", "HardSwish", (14, 22), make_unary<UnaryOp::HardSwish>);
+SONNX_FAST_KERNEL("", "LeakyRelu", (1, 6, 16), make_unary<UnaryOp::LeakyRelu>);
+SONNX_FAST_KERNEL("", "Elu", (1, 6, 22), make_unary<UnaryOp::Elu>);
+SONNX_FAST_KERNEL("", "HardSigmoid", (1, 6, 22), make_unary<UnaryOp::HardSigmoid>);
+SONNX_FAST_KERNEL("", "Gelu", (20), make_unary<UnaryOp::Gelu>);
+SONNX_FAST_KERNEL("", "Clip", (1, 6, 11, 12, 13), make_unary<UnaryOp::Clip>);
+SONNX_FAST_KERNEL("", "Pow", (1, 7, 12, 13, 15), make_unary<UnaryOp::Pow>);
 
 }  // namespace sonnx::fast

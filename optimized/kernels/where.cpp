@@ -182,7 +182,7 @@ class WhereKernel final : public FastKernel {
 
 std::unique_ptr<FastKernel> make_where_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
-  if (n.op_type != "Where" || n.outputs.size() != 1 || n.inputs.size() != 3) return nullptr;
+  if (n.outputs.size() != 1 || n.inputs.size() != 3) return nullptr;
   if (!copyable_element_type(r, 1)) return nullptr;
   auto k = std::make_unique<WhereKernel>();
   k->label = n.label();
