@@ -1,10 +1,9 @@
 #include "encloser.h"
 
 #include "enclose_ops.h"
-#include "reference/check/graph_walk.h"
 #include "reference/interp/inliner.h"
 #include "sonnx/errors.h"
-#include "reference/model/schedule.h"
+#include "reference/model/dependencies.h"
 #include "reference/ops/op_table.h"
 
 namespace sonnx::enclose {
@@ -83,7 +82,7 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
     values[in.name] = Bounds::of(it->second.tensor);
   }
   // Nodes in a schedule order (Kahn's, as the interpreter runs them).
-  auto order = kahn_order(g.nodes.size(), node_successors(g));
+  auto order = node_dependencies(g).topological_order();
   if (!order) throw Trap("graph " + g.path + " has a cycle");
   Interpreter reference(model);
   // How many inputs of nodes still to run read each value: one no node reads any more is dropped

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ThreadSanitizer run of the concurrent parts: the Parallel executor (a thread pool running steps
+# ThreadSanitizer run of the concurrent parts: the ready-step scheduler and the Parallel executor (a thread pool running steps
 # side by side), several executors sharing one compiled model, and fast kernels called from
 # several threads. Builds in build-tsan/ (separate from the ASan tree). Exits non-zero on a race.
 #
@@ -15,7 +15,7 @@ cmake --build "$root/build-tsan" --target sonnx_unit_tests sonnx_api_tests sonnx
 # declared to it (optimized/kernels/omp_sync.h); scripts/tsan.supp says what is still suppressed.
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp ${TSAN_OPTIONS:-}"
 "$root/build-tsan/tests/sonnx_unit_tests" --gtest_repeat="$repeat" \
-  --gtest_filter='ParallelExecutor.*:OptimizedExecutors.*:DataflowExecutor.*:FastKernelConv.SafeFromSeveralThreads:FastMovement.LargeCopiesOnTwoThreadsMatchTheReferenceBitwise:FastUnary.LargeTensorsSplitOverThreadsAlike:FastPadWhereSplit.OneKernelRunsOnSeveralThreadsAtOnce:Views.*:FoldedShapes.*:FastAttention.*:FastFloat16.*:HeldWeights.*'
+  --gtest_filter='ReadyScheduler.*:ParallelExecutor.*:OptimizedExecutors.*:DataflowExecutor.*:FastKernelConv.SafeFromSeveralThreads:FastMovement.LargeCopiesOnTwoThreadsMatchTheReferenceBitwise:FastUnary.LargeTensorsSplitOverThreadsAlike:FastPadWhereSplit.OneKernelRunsOnSeveralThreadsAtOnce:Views.*:FoldedShapes.*:FastAttention.*:FastFloat16.*:HeldWeights.*'
 # One API Session run from several threads at once (libsonnx.so, the executor pool), and
 # Session::run_async handing steps to a launcher's threads (GoogLeNet, made with the test program).
 /usr/bin/python3 "$root/tests/fixtures/make_rule_fixtures.py" "$root/build-tsan/tests/rule-fixtures" >/dev/null

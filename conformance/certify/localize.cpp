@@ -1,11 +1,10 @@
 #include "localize.h"
 
 #include "conformance/enclosure_judge.h"
-#include "reference/check/graph_walk.h"
 #include "reference/interp/inliner.h"
 #include "reference/interp/interpreter.h"
 #include "sonnx/errors.h"
-#include "reference/model/schedule.h"
+#include "reference/model/dependencies.h"
 #include "reference/ops/op_table.h"
 
 namespace sonnx {
@@ -68,7 +67,7 @@ std::string localize_error(const Model& model, CertTarget& target, const TestCas
   const Graph& g = flat.graph;
   for (const Node& n : g.nodes)
     if (n.has_subgraph()) return "not localized: node " + n.label() + " has a subgraph (control flow is not localized yet)";
-  auto order = kahn_order(g.nodes.size(), node_successors(g));
+  auto order = node_dependencies(g).topological_order();
   if (!order) return "not localized: the graph has a cycle";
   NamedValues values = inputs;  // the backend's own values, node by node
   for (const auto& [name, t] : g.initializers)

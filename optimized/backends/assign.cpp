@@ -12,6 +12,7 @@
 #include "devices.h"
 #include "optimized/exec/make_executor.h"
 #include "sonnx/errors.h"
+#include "reference/model/dependencies.h"
 #include "step_timing.h"
 
 namespace sonnx {
@@ -236,17 +237,15 @@ PartitionOptions assign_by_profile(const Model& model, const std::vector<std::sh
   }
 
   // The data each dependency carries.
-  std::map<std::string, size_t> producer;
-  for (size_t i = 0; i < n; ++i)
-    for (const auto& s : g.nodes[i].outputs)
-      if (!s.empty()) producer[s] = i;
+  const DependencyGraph deps = node_dependencies(g);
   std::vector<std::vector<std::pair<size_t, double>>> succ(n);
   for (size_t i = 0; i < n; ++i) {
     std::map<size_t, double> from;
-    for (const auto& name : node_reads(g.nodes[i]))
-      if (auto p = producer.find(name); p != producer.end() && p->second != i) {
-        auto v = made_mib.find(name);
-        from[p->second] += v == made_mib.end() ? 0 : v->second;
+    std::vector<std::string> reads = node_reads(g.nodes[i]);
+    for (size_t r = 0; r < reads.size(); ++r)
+      if (int p = deps.writer(i, r); p >= 0 && static_cast<size_t>(p) != i) {
+        auto v = made_mib.find(reads[r]);
+        from[static_cast<size_t>(p)] += v == made_mib.end() ? 0 : v->second;
       }
     for (const auto& [p, mib] : from) succ[p].push_back({i, mib});
   }

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "sonnx/errors.h"
-#include "reference/model/schedule.h"
+#include "reference/model/dependencies.h"
 
 namespace sonnx {
 
@@ -23,24 +23,6 @@ bool has_subgraphs(const Node& n) {
   for (const auto& a : n.attributes)
     if (a.g || !a.graphs.empty()) return true;
   return false;
-}
-
-// Names a subgraph reads from enclosing scopes (used but not defined inside it).
-void free_names(const Graph& g, std::set<std::string> defined, std::vector<std::string>& out) {
-  for (const auto& vi : g.inputs) defined.insert(vi.name);
-  for (const auto& [name, t] : g.initializers) defined.insert(name);
-  auto use = [&](const std::string& s) {
-    if (!s.empty() && !defined.count(s) && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
-  };
-  for (const auto& n : g.nodes) {
-    for (const auto& s : n.inputs) use(s);
-    for (const auto& a : n.attributes) {
-      if (a.g) free_names(*a.g, defined, out);
-      for (const auto& sg : a.graphs) free_names(*sg, defined, out);
-    }
-    for (const auto& s : n.outputs) defined.insert(s);
-  }
-  for (const auto& vi : g.outputs) use(vi.name);
 }
 
 std::map<std::string, const TypeInfo*> declared_types(const Graph& g) {
@@ -97,17 +79,6 @@ Model build_step_model(const Model& model, const std::vector<size_t>& nodes, con
 
 }  // namespace
 
-std::vector<std::string> node_reads(const Node& n) {
-  std::vector<std::string> r;
-  for (const auto& s : n.inputs)
-    if (!s.empty() && std::find(r.begin(), r.end(), s) == r.end()) r.push_back(s);
-  for (const auto& a : n.attributes) {
-    if (a.g) free_names(*a.g, {}, r);
-    for (const auto& sg : a.graphs) free_names(*sg, {}, r);
-  }
-  return r;
-}
-
 Model node_step_model(const Model& model, size_t node) {
   const Node& n = model.graph.nodes.at(node);
   std::vector<std::string> outputs;
@@ -154,19 +125,11 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
   }
 
   // Dependencies between main-graph nodes, and a topological order.
-  std::map<std::string, size_t> producer;
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (const auto& s : g.nodes[i].outputs)
-      if (!s.empty()) producer[s] = i;
+  const DependencyGraph deps = node_dependencies(g);
   std::vector<std::vector<std::string>> reads(g.nodes.size());
-  std::vector<std::vector<size_t>> succ(g.nodes.size());
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    reads[i] = node_reads(g.nodes[i]);
-    for (const auto& s : reads[i])
-      if (auto it = producer.find(s); it != producer.end()) succ[it->second].push_back(i);
-  }
+  for (size_t i = 0; i < g.nodes.size(); ++i) reads[i] = node_reads(g.nodes[i]);
   std::optional<std::vector<size_t>> order = options.order;
-  if (!order) order = kahn_order(g.nodes.size(), succ);
+  if (!order) order = deps.topological_order();
   if (!order) throw LoadError("the graph has a cycle; it cannot be partitioned");
 
   // Placement: the given one, else the first backend in preference order that runs the node.
@@ -231,19 +194,23 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
       for (const auto& s : g.nodes[i].outputs)
         if (!s.empty()) made.insert(s);
     for (size_t i : st.nodes)
-      for (const auto& s : reads[i])
-        if (!made.count(s) && std::find(st.inputs.begin(), st.inputs.end(), s) == st.inputs.end()) st.inputs.push_back(s);
+      for (size_t r = 0; r < reads[i].size(); ++r) {
+        const std::string& s = reads[i][r];
+        if (made.count(s) || std::find(st.inputs.begin(), st.inputs.end(), s) != st.inputs.end()) continue;
+        st.inputs.push_back(s);
+        int p = deps.writer(i, r);  // made on another device: copied at the boundary
+        if (p >= 0 && plan.steps[static_cast<size_t>(step_of[static_cast<size_t>(p)])].backend != st.backend) st.copies.push_back(s);
+      }
     for (size_t i : st.nodes)
       for (const auto& s : g.nodes[i].outputs) {
         if (s.empty()) continue;
         bool needed = graph_outputs.count(s) > 0;
-        for (size_t j : succ[i]) needed = needed || (step_of[j] != static_cast<int>(k) &&
-                                                     std::find(reads[j].begin(), reads[j].end(), s) != reads[j].end());
+        for (int j : deps.successors()[i]) {
+          auto uj = static_cast<size_t>(j);
+          needed = needed || (step_of[uj] != static_cast<int>(k) && std::find(reads[uj].begin(), reads[uj].end(), s) != reads[uj].end());
+        }
         if (needed && std::find(st.outputs.begin(), st.outputs.end(), s) == st.outputs.end()) st.outputs.push_back(s);
       }
-    for (const auto& s : st.inputs)
-      if (auto it = producer.find(s); it != producer.end() && plan.steps[static_cast<size_t>(step_of[it->second])].backend != st.backend)
-        st.copies.push_back(s);
 
     st.subgraph = build_step_model(plan.model, st.nodes, st.inputs, st.outputs, "step_" + std::to_string(k));
   }

@@ -66,8 +66,6 @@ struct PartitionOptions {
 ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>> preference,
                         const PartitionOptions& options = {});
 
-// Every value a node reads: its inputs, then what its subgraphs capture from outside.
-std::vector<std::string> node_reads(const Node& n);
 // One main-graph node as a model of its own (its reads as inputs, its outputs), for profiling.
 Model node_step_model(const Model& model, size_t node);
 // What a backend is asked about each main-graph node (opset, declared input element types).

@@ -1,9 +1,5 @@
 #include "partitioned_executor.h"
 
-#include <condition_variable>
-#include <deque>
-#include <map>
-#include <set>
 
 #include "sonnx/errors.h"
 #include "step_timing.h"
@@ -42,21 +38,13 @@ std::vector<std::string> step_ops(const ExecutionPlan& plan, const PlanStep& st)
 }  // namespace
 
 PartitionedExecutor::PartitionedExecutor(ExecutionPlan plan) : plan_(std::move(plan)) {
-  const size_t n = plan_.steps.size();
-  prepared_.resize(n);
-  // Step k waits for the steps that make what it reads.
-  std::map<std::string, size_t> made_by;
-  for (size_t k = 0; k < n; ++k)
-    for (const auto& s : plan_.steps[k].outputs) made_by[s] = k;
-  step_successors_.resize(n);
-  step_predecessors_.assign(n, 0);
-  for (size_t k = 0; k < n; ++k) {
-    std::set<size_t> from;
-    for (const auto& s : plan_.steps[k].inputs)
-      if (auto it = made_by.find(s); it != made_by.end() && it->second != k) from.insert(it->second);
-    for (size_t p : from) step_successors_[p].push_back(k);
-    step_predecessors_[k] = static_cast<int>(from.size());
+  prepared_.resize(plan_.steps.size());
+  std::vector<std::vector<std::string>> writes, reads;
+  for (const PlanStep& st : plan_.steps) {
+    writes.push_back(st.outputs);
+    reads.push_back(st.inputs);
   }
+  dependencies_ = DependencyGraph(writes, reads);
 }
 
 PartitionedExecutor::~PartitionedExecutor() = default;
@@ -134,95 +122,28 @@ NamedValues PartitionedExecutor::outputs(const NamedValues& env) const {
   return result;
 }
 
-NamedValues PartitionedExecutor::run(const NamedValues& inputs) {
+NamedValues PartitionedExecutor::run(const NamedValues& inputs) { return run_steps(inputs, nullptr); }
+
+NamedValues PartitionedExecutor::run(const NamedValues& inputs, const TaskLauncher& launch) { return run_steps(inputs, &launch); }
+
+NamedValues PartitionedExecutor::run_steps(const NamedValues& inputs, const TaskLauncher* launch) {
   NamedValues env = bind(inputs);
-  for (size_t k = 0; k < plan_.steps.size(); ++k)
-    for (auto& [name, v] : run_backend_step(k, step_inputs(k, env))) env[name] = std::move(v);
+  std::mutex env_mutex;  // steps running at once read and extend env
+  scheduler_.run(
+      dependencies_,
+      [&](int i) {
+        auto k = static_cast<size_t>(i);
+        NamedValues in;
+        {
+          std::lock_guard lock(env_mutex);
+          in = step_inputs(k, env);
+        }
+        NamedValues out = run_backend_step(k, in);
+        std::lock_guard lock(env_mutex);
+        for (auto& [name, v] : out) env[name] = std::move(v);
+      },
+      nullptr, launch);
   return outputs(env);
-}
-
-// One launched run. Tasks hold it by shared_ptr: one that starts after the run sees `over` and
-// never touches the executor, which is only used while a step is counted in `running` (the
-// caller waits for that count to drop to 0).
-struct PartitionedExecutor::RunState {
-  std::mutex mutex;
-  std::condition_variable changed;
-  NamedValues env;
-  std::vector<int> waiting;
-  std::deque<size_t> ready;
-  size_t remaining = 0;
-  size_t pending = 0;  // tasks launched that have not started
-  int running = 0;
-  std::exception_ptr error;
-  bool over = false;
-};
-
-void PartitionedExecutor::drain(PartitionedExecutor* self, RunState& st, bool caller, const std::function<void(std::function<void()>)>& launch,
-                                const std::shared_ptr<RunState>& keep) {
-  std::unique_lock lock(st.mutex);
-  if (!caller && st.pending > 0) --st.pending;
-  for (;;) {
-    if (st.over) return;
-    if (!st.ready.empty() && !st.error) {
-      size_t k = st.ready.front();
-      st.ready.pop_front();
-      ++st.running;
-      std::exception_ptr error;
-      NamedValues out;
-      try {
-        NamedValues in = self->step_inputs(k, st.env);
-        lock.unlock();
-        out = self->run_backend_step(k, in);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      if (!lock.owns_lock()) lock.lock();
-      size_t launches = 0;
-      if (error) {
-        if (!st.error) st.error = error;
-      } else {
-        for (auto& [name, v] : out) st.env[name] = std::move(v);
-        --st.remaining;
-        for (size_t s : self->step_successors_[k])
-          if (--st.waiting[s] == 0) st.ready.push_back(s);
-        // This thread takes one of the ready steps; the launcher gets a task for each other one
-        // that no launched task is on its way for.
-        launches = st.ready.size() > st.pending + 1 ? st.ready.size() - st.pending - 1 : 0;
-        st.pending += launches;
-      }
-      if (launches) {
-        // Still counted as running: the run cannot end (and run_async return) before the launches.
-        lock.unlock();  // a launcher may run the task at once, on this thread
-        for (size_t t = 0; t < launches; ++t)
-          launch([self, keep, launch] { drain(self, *keep, false, launch, keep); });
-        lock.lock();
-      }
-      --st.running;
-      st.changed.notify_all();
-      continue;
-    }
-    if (!caller) return;  // nothing ready: a task leaves
-    if ((st.remaining == 0 || st.error) && st.running == 0) {
-      st.over = true;
-      return;
-    }
-    st.changed.wait(lock);
-  }
-}
-
-NamedValues PartitionedExecutor::run(const NamedValues& inputs, const std::function<void(std::function<void()>)>& launch) {
-  auto st = std::make_shared<RunState>();
-  st->env = bind(inputs);
-  st->waiting = step_predecessors_;
-  st->remaining = plan_.steps.size();
-  for (size_t k = 0; k < plan_.steps.size(); ++k)
-    if (st->waiting[k] == 0) st->ready.push_back(k);
-  size_t first = st->ready.size() > 1 ? st->ready.size() - 1 : 0;
-  st->pending = first;
-  for (size_t t = 0; t < first; ++t) launch([this, st, launch] { drain(this, *st, false, launch, st); });
-  drain(this, *st, true, launch, st);
-  if (st->error) std::rethrow_exception(st->error);
-  return outputs(st->env);
 }
 
 }  // namespace sonnx

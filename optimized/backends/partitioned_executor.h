@@ -1,9 +1,10 @@
 // Runs an ExecutionPlan (optimized/backends/partition.h): each step on its backend, compiled on first
 // use for the element types it meets, values copied across step boundaries. A step whose backend
 // fails to prepare or execute runs on the fallback backend (cpu) instead, and the event is kept
-// for the report; when fallback is disallowed the failure propagates as BackendError. Steps run in
-// plan order, or, given a task launcher, as their inputs become ready: the calling thread takes one
-// ready step and hands the others to the launcher, so steps on different devices overlap.
+// for the report; when fallback is disallowed the failure propagates as BackendError. Steps run on
+// the one ready-step scheduler (optimized/exec/ready_scheduler.h): in plan order, or, given a task
+// launcher, as their inputs become ready, the calling thread taking one ready step and handing the
+// others to the launcher, so steps on different devices overlap.
 #pragma once
 #include <functional>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include "backend.h"
 #include "optimized/exec/executor.h"
+#include "optimized/exec/ready_scheduler.h"
 #include "partition.h"
 
 namespace sonnx {
@@ -32,19 +34,16 @@ class PartitionedExecutor {
   NamedValues run(const NamedValues& inputs);
   // As run, with steps that can run beside the calling thread's given to `launch` as tasks. The
   // calling thread can finish alone: a task that starts after the run finds nothing and returns.
-  NamedValues run(const NamedValues& inputs, const std::function<void(std::function<void()>)>& launch);
+  NamedValues run(const NamedValues& inputs, const TaskLauncher& launch);
   const ExecutionPlan& plan() const { return plan_; }
   const std::vector<FallbackEvent>& fallbacks() const { return fallbacks_; }
 
  private:
   struct Prepared;
-  struct RunState;
+  NamedValues run_steps(const NamedValues& inputs, const TaskLauncher* launch);
   NamedValues bind(const NamedValues& inputs) const;
   NamedValues step_inputs(size_t k, const NamedValues& env) const;
   NamedValues outputs(const NamedValues& env) const;
-  // Runs ready steps of `st` until none is left (a task) or the run is over (the caller).
-  static void drain(PartitionedExecutor* self, RunState& st, bool caller, const std::function<void(std::function<void()>)>& launch,
-             const std::shared_ptr<RunState>& keep);
   // Runs step k on its backend (preparing it for these inputs' types on first use), falling back
   // to cpu when allowed.
   NamedValues run_backend_step(size_t k, const NamedValues& in);
@@ -52,8 +51,8 @@ class PartitionedExecutor {
   std::vector<std::unique_ptr<Prepared>> prepared_;
   std::vector<FallbackEvent> fallbacks_;
   std::mutex fallbacks_mutex_;
-  std::vector<std::vector<size_t>> step_successors_;
-  std::vector<int> step_predecessors_;
+  DependencyGraph dependencies_;  // step k waits for the steps that make what it reads
+  ReadyScheduler scheduler_;
 };
 
 // A PartitionedExecutor as an Executor (a Session compiled for a device set): run runs the steps

@@ -25,6 +25,43 @@ std::string signature(const std::vector<const Value*>& inputs) {
   return sig;
 }
 
+// ExecutorOptions::inject_fault: after each step that runs (or fuses) a node of that op_type, in
+// any graph, the first element of its first output is off by one — a planted kernel bug the
+// differential tests must find.
+class FaultPlanter final : public StepObserver {
+ public:
+  explicit FaultPlanter(std::string op) : op_(std::move(op)) {}
+  void step_done(Frame& f, int i, const FastKernel*, double) override {
+    const Step& step = f.cg.steps()[static_cast<size_t>(i)];
+    bool hit = step.node->op_type == op_;
+    for (const Node* n : step.fused) hit = hit || n->op_type == op_;
+    if (!hit || step.outputs.empty() || step.outputs[0] < 0) return;
+    Value& v = f.own[static_cast<size_t>(step.outputs[0])];
+    if (!v.is_tensor() || v.tensor.size() == 0) return;
+    Tensor& t = v.tensor;
+    visit_dtype(t.dtype(), [&]<class T>() {
+      if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) t.data<T>()[0] = static_cast<T>(t.data<T>()[0] + 1);
+      else if constexpr (std::is_same_v<T, bool>) t.data<bool>()[0] = !t.data<bool>()[0];
+    });
+  }
+
+ private:
+  std::string op_;
+};
+
+// What ran each step of the main graph and how long it took; passes each step on to `also`.
+struct RunRecord final : public StepObserver {
+  RunRecord(size_t steps, StepObserver* also_told) : ran(steps, nullptr), seconds(steps, 0.0), also(also_told) {}
+  void step_done(Frame& f, int i, const FastKernel* kernel, double s) override {
+    ran[static_cast<size_t>(i)] = kernel;  // distinct steps, distinct elements
+    seconds[static_cast<size_t>(i)] = s;
+    if (also) also->step_done(f, i, kernel, s);
+  }
+  std::vector<const FastKernel*> ran;
+  std::vector<double> seconds;
+  StepObserver* also;
+};
+
 }  // namespace
 
 OptimizedExecutor::OptimizedExecutor(std::shared_ptr<const CompiledModel> model, ExecutorOptions options)
@@ -71,11 +108,11 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
   plan_ = model_->find_plan(key);
   Frame frame(g, nullptr, options_.seed);
   frame.fallback = fallback_.get();
-  frame.inject_fault = &options_.inject_fault;
-  std::vector<const FastKernel*> ran(g.steps().size(), nullptr);
-  frame.ran = &ran;
-  std::vector<double> step_seconds(options_.profile ? g.steps().size() : 0, 0.0);
-  if (options_.profile) frame.step_seconds = &step_seconds;
+  FaultPlanter fault(options_.inject_fault);
+  RunRecord record(g.steps().size(), options_.inject_fault.empty() ? nullptr : &fault);
+  frame.observer = &record;
+  frame.timed = options_.profile;
+  frame.subgraph_observer = record.also;
   std::vector<int64_t> measured;
   std::vector<std::shared_ptr<const FoldedStep>> folded;
   if (plan_) {
@@ -102,9 +139,10 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
     made_plan = true;
   }
   kernels_run_.clear();
-  for (size_t i = 0; i < ran.size(); ++i) {
+  for (size_t i = 0; i < record.ran.size(); ++i) {
     const Step& step = g.steps()[i];
-    std::string kernel = ran[i] ? ran[i]->name() : step.kernel ? "reference" : "reference:function";
+    const FastKernel* ran = record.ran[i];
+    std::string kernel = ran ? ran->name() : step.kernel ? "reference" : "reference:function";
     ++kernels_run_[kernel];
     if (!options_.profile) continue;
     std::string ops = step.node->op_type;
@@ -113,7 +151,7 @@ NamedValues OptimizedExecutor::run_once(const NamedValues& inputs, bool& made_pl
     ProfileEntry& e = profile_[{ops, kernel}];
     e.ops = ops;
     e.kernel = kernel;
-    e.seconds += step_seconds[i];
+    e.seconds += record.seconds[i];
     ++e.steps;
   }
   NamedValues out;

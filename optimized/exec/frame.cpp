@@ -199,20 +199,6 @@ std::vector<Value> run_chain(Frame& f, const Step& step, const std::vector<const
   return result;
 }
 
-// ExecutorOptions::inject_fault: a deliberate wrong result, so tests can show the oracle fails.
-void plant_fault(Frame& f, const Step& step, const std::string& op) {
-  bool hit = step.node->op_type == op;
-  for (const Node* n : step.fused) hit = hit || n->op_type == op;
-  if (!hit || step.outputs.empty() || step.outputs[0] < 0) return;
-  Value& v = f.own[static_cast<size_t>(step.outputs[0])];
-  if (!v.is_tensor() || v.tensor.size() == 0) return;
-  Tensor& t = v.tensor;
-  visit_dtype(t.dtype(), [&]<class T>() {
-    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) t.data<T>()[0] = static_cast<T>(t.data<T>()[0] + 1);
-    else if constexpr (std::is_same_v<T, bool>) t.data<bool>()[0] = !t.data<bool>()[0];
-  });
-}
-
 }  // namespace
 
 Frame::Frame(const CompiledGraph& graph, const Frame* parent_frame, uint64_t seed_value)
@@ -222,7 +208,7 @@ Frame::Frame(const CompiledGraph& graph, const Frame* parent_frame, uint64_t see
   for (size_t s = 0; s < graph.num_slots(); ++s) readers_left[s] = static_cast<int>(graph.readers(static_cast<int>(s)).size());
   if (parent) {
     fallback = parent->fallback;
-    inject_fault = parent->inject_fault;
+    observer = subgraph_observer = parent->subgraph_observer;
   }
 }
 
@@ -247,7 +233,7 @@ void Frame::bind(const std::vector<const Value*>& inputs) {
 }
 
 void run_step(Frame& f, int i, const FastKernel* kernel) {
-  auto started = f.step_seconds ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  auto started = f.timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   const Step& step = f.cg.steps()[static_cast<size_t>(i)];
   std::vector<const Value*> in = gather(f, step);
   uint64_t step_seed = mix(f.seed, static_cast<uint64_t>(i));
@@ -295,14 +281,10 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   if (fast) {
     make_plain(true);
     for (const Value* v : in) tin.push_back(v ? &v->tensor : nullptr);
-    bool fused_sum = !step.fused.empty() && step.fused.front()->op_type == "Add";
-    bool pattern = !step.fused.empty() && step.node->op_type != "Conv";  // e.g. the decomposed LayerNorm
     try {
       shapes = kernel->output_shapes(tin);
     } catch (const Trap&) {
-      // A fused Add whose operand broadcasts, or a fused pattern the kernel does not cover for
-      // these inputs, runs unfused; any other error, the reference reports.
-      if (!fused_sum && !pattern) throw;
+      if (!step.unfused_when_refused) throw;  // the reference reports it
       fast = false;
     }
   }
@@ -336,9 +318,10 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
       f.at[static_cast<size_t>(s)] = &f.own[static_cast<size_t>(s)];
     }
   }
-  if (f.ran) (*f.ran)[static_cast<size_t>(i)] = fast || view ? kernel : taken ? &folded_marker : nullptr;
   if (f.fold_record && step.foldable) record_folded(f, i, step, in);
-  if (f.inject_fault && !f.inject_fault->empty()) plant_fault(f, step, *f.inject_fault);
+  if (f.observer)
+    f.observer->step_done(f, i, fast || view ? kernel : taken ? &folded_marker : nullptr,
+                          f.timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() : 0.0);
   // Drop what no later step reads (values this frame produced; never graph outputs).
   auto release = [&](int s) {
     auto us = static_cast<size_t>(s);
@@ -359,8 +342,6 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   std::sort(read.begin(), read.end());
   read.erase(std::unique(read.begin(), read.end()), read.end());
   for (int s : read) drop_read(s);
-  if (f.step_seconds)
-    (*f.step_seconds)[static_cast<size_t>(i)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs,

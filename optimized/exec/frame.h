@@ -14,6 +14,19 @@
 namespace sonnx {
 
 class Interpreter;
+struct Frame;
+
+// Watches the steps of a run from outside it: which kernel ran each step, how long it took
+// (profiling), a planted fault (tests). Told after each step, on the thread that ran it; distinct
+// steps may be told at the same time.
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  // `ran`: the fast kernel that ran the step (null: a reference kernel or a function body; a
+  // kernel named "folded": outputs taken from the plan); `seconds`: its wall-clock time when the
+  // frame's `timed` is set, else 0.
+  virtual void step_done(Frame& f, int step, const FastKernel* ran, double seconds) = 0;
+};
 
 struct Frame {
   Frame(const CompiledGraph& graph, const Frame* parent, uint64_t seed);
@@ -32,12 +45,9 @@ struct Frame {
   // When set (the planning run): per step, the record of each small foldable step (Step::foldable).
   std::vector<std::shared_ptr<const FoldedStep>>* fold_record = nullptr;
   Interpreter* fallback = nullptr;     // runs nodes without a kernel (context-dependent function bodies)
-  const std::string* inject_fault = nullptr;  // ExecutorOptions::inject_fault (test only)
-  // When set (the main graph's frame): per step, the fast kernel that ran it, null when a
-  // reference kernel or function body did. Distinct steps write distinct elements.
-  std::vector<const FastKernel*>* ran = nullptr;
-  // When set (ExecutorOptions::profile): per step, the wall-clock seconds run_step took.
-  std::vector<double>* step_seconds = nullptr;
+  StepObserver* observer = nullptr;    // told about each step of this frame
+  bool timed = false;                  // the observer wants each step's time
+  StepObserver* subgraph_observer = nullptr;  // the observer of frames nested in this one
 
   const Value* lookup(const std::string& name) const;  // by name, through the enclosing frames
   // Binds inputs (positional; Kind::None = absent), constants and outer values.

@@ -12,7 +12,6 @@
 #include "fusion.h"
 #include "sonnx/errors.h"
 #include "reference/model/names.h"
-#include "reference/model/schedule.h"
 #include "reference/ops/op_table.h"
 
 namespace sonnx {
@@ -45,6 +44,7 @@ CompiledGraph::CompiledGraph(const Model& model, const Graph& g, const CompileOp
   is_output_.assign(num_slots(), 0);
   for (int s : output_slots_) is_output_[static_cast<size_t>(s)] = 1;
   build_dependencies();
+  decide_kinds();
   choose_layouts();
   mark_foldable();
   // In every build: the model's well-formedness as the schedule sees it (a Trap: a model run
@@ -284,6 +284,15 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
   }
 }
 
+void CompiledGraph::decide_kinds() {
+  for (Step& step : steps_) {
+    const std::string& op = step.node->op_type;
+    step.shape_only = op == "Shape" || op == "Size";
+    step.view = step.fast && step.fast->output_is_input_view() && step.fused.empty() && !step.inputs.empty() && step.outputs.size() == 1;
+    step.unfused_when_refused = !step.fused.empty() && (step.fused.front()->op_type == "Add" || op != "Conv");
+  }
+}
+
 void CompiledGraph::mark_foldable() {
   std::vector<char> known(num_slots(), 0);  // constants and outputs of foldable steps
   for (const auto& [s, v] : constants_) known[static_cast<size_t>(s)] = 1;
@@ -312,21 +321,17 @@ void CompiledGraph::build_dependencies() {
         if (producer_[static_cast<size_t>(s)] >= 0) throw Trap("value '" + slot_names_[static_cast<size_t>(s)] + "' is assigned twice");
         producer_[static_cast<size_t>(s)] = static_cast<int>(i);
       }
-  // Edges producer -> reader, in node-list order; then renumber the steps in Kahn's order.
-  std::vector<std::vector<size_t>> succ(n);
-  auto reads = [&](size_t i) {
-    std::vector<int> r;
-    for (int s : steps_[i].inputs)
-      if (s >= 0) r.push_back(s);
-    r.insert(r.end(), steps_[i].captures.begin(), steps_[i].captures.end());
-    return r;
-  };
-  for (size_t i = 0; i < n; ++i)
-    for (int s : reads(i)) {
-      int p = producer_[static_cast<size_t>(s)];
-      if (p >= 0) succ[static_cast<size_t>(p)].push_back(i);
+  // Dependencies in node-list order; then renumber the steps in Kahn's order.
+  auto step_graph = [&] {
+    std::vector<std::vector<int>> writes(n), reads(n);
+    for (size_t i = 0; i < n; ++i) {
+      writes[i] = steps_[i].outputs;
+      reads[i] = steps_[i].inputs;
+      reads[i].insert(reads[i].end(), steps_[i].captures.begin(), steps_[i].captures.end());
     }
-  auto order = kahn_order(n, succ);
+    return DependencyGraph(writes, reads);
+  };
+  auto order = step_graph().topological_order();
   if (!order) throw Trap("graph " + graph_->path + " has a cycle (STRUCT-ACYCLIC)");
   std::vector<size_t> position(n);
   for (size_t k = 0; k < n; ++k) position[(*order)[k]] = k;
@@ -335,18 +340,11 @@ void CompiledGraph::build_dependencies() {
   steps_ = std::move(sorted);
   for (auto& p : producer_)
     if (p >= 0) p = static_cast<int>(position[static_cast<size_t>(p)]);
-
-  successors_.assign(n, {});
-  num_predecessors_.assign(n, 0);
+  deps_ = step_graph();
   for (size_t i = 0; i < n; ++i) {
-    std::set<int> preds;
-    for (int s : reads(i)) {
-      readers_[static_cast<size_t>(s)].push_back(static_cast<int>(i));
-      int p = producer_[static_cast<size_t>(s)];
-      if (p >= 0) preds.insert(p);
-    }
-    num_predecessors_[i] = static_cast<int>(preds.size());
-    for (int p : preds) successors_[static_cast<size_t>(p)].push_back(static_cast<int>(i));
+    for (int s : steps_[i].inputs)
+      if (s >= 0) readers_[static_cast<size_t>(s)].push_back(static_cast<int>(i));
+    for (int s : steps_[i].captures) readers_[static_cast<size_t>(s)].push_back(static_cast<int>(i));
   }
   for (auto& r : readers_) r.erase(std::unique(r.begin(), r.end()), r.end());
   // Reachability, in reverse schedule order: a reaches what its successors reach.
@@ -354,7 +352,7 @@ void CompiledGraph::build_dependencies() {
   size_t words = (n + 63) / 64;
   reach_.assign(n, std::vector<uint64_t>(words, 0));
   for (size_t a = n; a-- > 0;)
-    for (int b : successors_[a]) {
+    for (int b : deps_.successors()[a]) {
       auto ub = static_cast<size_t>(b);
       reach_[a][ub / 64] |= uint64_t{1} << (ub % 64);
       for (size_t w = 0; w < words; ++w) reach_[a][w] |= reach_[ub][w];

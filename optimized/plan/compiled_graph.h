@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "optimized/kernels/fast_kernel.h"
+#include "reference/model/dependencies.h"
 #include "reference/model/ir.h"
 #include "sonnx/value.h"
 #include "reference/ops/registry.h"
@@ -48,13 +49,15 @@ struct Step {
   // so the memory plan (one per input-shape signature) records them from the planning run, and a
   // later run whose step inputs are the recorded ones takes the recorded outputs (frame.cpp).
   bool foldable = false;
-  // A Shape or Size: its result depends on its input's shape only.
-  bool reads_only_shape() const { return node->op_type == "Shape" || node->op_type == "Size"; }
+  // Decided when compiled (CompiledGraph::decide_kinds), so that running a step compares no names:
+  bool shape_only = false;  // a Shape or Size: its result depends on its input's shape only
+  bool view = false;        // its one output may be a view of its first input (FastKernel::output_is_input_view)
+  // A fused step that runs its nodes one by one when its fast kernel refuses the input shapes: a
+  // fused Add whose operand broadcasts, or a pattern (e.g. the decomposed LayerNorm) it does not cover.
+  bool unfused_when_refused = false;
+  bool reads_only_shape() const { return shape_only; }
+  bool is_view() const { return view; }
   std::string label() const;
-  // Its one output may be a view of its first input (FastKernel::output_is_input_view).
-  bool is_view() const {
-    return fast && fast->output_is_input_view() && fused.empty() && !inputs.empty() && outputs.size() == 1;
-  }
 };
 
 class CompiledGraph {
@@ -87,8 +90,9 @@ class CompiledGraph {
   const std::vector<int>& outer_slots() const { return outer_slots_; }
 
   // Per step (in schedule order): the steps that wait for it, and how many steps it waits for.
-  const std::vector<std::vector<int>>& successors() const { return successors_; }
-  const std::vector<int>& num_predecessors() const { return num_predecessors_; }
+  const DependencyGraph& dependencies() const { return deps_; }
+  const std::vector<std::vector<int>>& successors() const { return deps_.successors(); }
+  const std::vector<int>& num_predecessors() const { return deps_.num_predecessors(); }
   // Per slot: the step that produces it (-1: input, constant or outer), the steps that read it
   // (including subgraph captures), and whether it is a graph output.
   int producer(int slot) const { return producer_[static_cast<size_t>(slot)]; }
@@ -116,6 +120,7 @@ class CompiledGraph {
                     std::map<std::string, Tensor*>& holdable);
   void release(Tensor& t, const std::string& name);  // t becomes a Tensor::held, here and in constants_
   void build_dependencies();
+  void decide_kinds();
   void choose_layouts();
   void mark_foldable();
 
@@ -127,8 +132,7 @@ class CompiledGraph {
   std::vector<int> input_slots_, output_slots_, outer_slots_;
   std::vector<std::pair<int, Value>> constants_;
   std::vector<Step> steps_;
-  std::vector<std::vector<int>> successors_;
-  std::vector<int> num_predecessors_;
+  DependencyGraph deps_;
   std::vector<int> producer_;
   std::vector<std::vector<int>> readers_;
   std::vector<char> is_output_;

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "graph_walk.h"
-#include "reference/model/schedule.h"
+#include "reference/model/dependencies.h"
 #include "reference/ops/op_table.h"
 #include "rules.h"
 
@@ -87,7 +87,7 @@ void check_function_bodies(CheckContext& c) {
     // Acyclic, decided by the same Kahn's algorithm as graphs.
     Graph body;
     body.nodes = f.nodes;
-    if (!kahn_order(body.nodes.size(), node_successors(body))) bad(nullptr, "", "the body has a cycle");
+    if (!node_dependencies(body).topological_order()) bad(nullptr, "", "the body has a cycle");
   }
 }
 

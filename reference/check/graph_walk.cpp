@@ -1,7 +1,5 @@
 #include "graph_walk.h"
 
-#include <unordered_map>
-
 #include "reference/model/names.h"
 
 namespace sonnx {
@@ -22,27 +20,6 @@ void walk(const Graph& g, const std::set<std::string>& outer, const GraphVisitor
 }  // namespace
 
 void for_each_graph(const Graph& main, const GraphVisitor& visit) { walk(main, {}, visit); }
-
-std::vector<std::vector<size_t>> node_successors(const Graph& g) {
-  std::unordered_map<std::string, size_t> producer;
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (const auto& o : g.nodes[i].outputs)
-      if (!o.empty()) producer.emplace(o, i);
-  std::vector<std::vector<size_t>> succ(g.nodes.size());
-  auto depend = [&](size_t consumer, const std::string& name) {
-    auto it = producer.find(name);
-    if (it != producer.end()) succ[it->second].push_back(consumer);
-  };
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    for (const auto& in : g.nodes[i].inputs)
-      if (!in.empty()) depend(i, in);
-    bool has_subgraph = false;
-    for (const auto& a : g.nodes[i].attributes) has_subgraph = has_subgraph || a.g || !a.graphs.empty();
-    if (has_subgraph)
-      for (const auto& name : implicit_inputs(g.nodes[i])) depend(i, name);
-  }
-  return succ;
-}
 
 namespace {
 void visit_nodes(const std::vector<Node>& nodes, const std::string& path, const std::map<std::string, int64_t>& opsets,

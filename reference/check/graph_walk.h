@@ -13,10 +13,6 @@ namespace sonnx {
 using GraphVisitor = std::function<void(const Graph& g, const std::set<std::string>& outer)>;
 void for_each_graph(const Graph& main, const GraphVisitor& visit);
 
-// The dependency edges between a graph's nodes: succ[u] = nodes using a value u defines (through
-// an input or a subgraph's capture of it).
-std::vector<std::vector<size_t>> node_successors(const Graph& g);
-
 std::string node_id(const Node& n);
 
 // Visits every node of the model: main graph, subgraphs, model-local function bodies (and their

@@ -12,7 +12,7 @@
 
 #include "graph_walk.h"
 #include "reference/model/names.h"
-#include "reference/model/schedule.h"
+#include "reference/model/dependencies.h"
 #include "rules.h"
 
 namespace sonnx {
@@ -88,7 +88,7 @@ void check_outputs_produced(CheckContext& c) {
 
 void check_acyclic(CheckContext& c) {
   for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
-    auto cycle = kahn_cycle(g.nodes.size(), node_successors(g));
+    auto cycle = node_dependencies(g).cycle();
     if (cycle.empty()) return;
     std::string path;
     for (size_t i : cycle) path += node_id(g.nodes[i]) + " -> ";
@@ -99,12 +99,12 @@ void check_acyclic(CheckContext& c) {
 
 void check_topological_order(CheckContext& c) {
   for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
-    auto succ = node_successors(g);
-    if (!kahn_order(g.nodes.size(), succ)) return;  // a cycle is STRUCT-ACYCLIC's finding, not this one's
+    const DependencyGraph deps = node_dependencies(g);
+    if (!deps.topological_order()) return;  // a cycle is STRUCT-ACYCLIC's finding, not this one's
     for (size_t u = 0; u < g.nodes.size(); ++u)
-      for (size_t v : succ[u])
-        if (v < u) {
-          const Node& n = g.nodes[v];
+      for (int v : deps.successors()[u])
+        if (static_cast<size_t>(v) < u) {
+          const Node& n = g.nodes[static_cast<size_t>(v)];
           c.report("STRUCT-TOPO-ORDER", g.path, &n, "",
                    "STRUCT-TOPO-ORDER: nodes are listed in a topological order; " + node_id(n) + " comes before " +
                        node_id(g.nodes[u]) + ", whose output it uses");

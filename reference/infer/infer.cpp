@@ -7,7 +7,7 @@
 #include "merge.h"
 #include "reference/interp/inliner.h"
 #include "reference/model/names.h"
-#include "reference/model/schedule.h"
+#include "reference/model/dependencies.h"
 #include "reference/ops/op_table.h"
 
 namespace sonnx {
@@ -152,20 +152,7 @@ class Engine {
   // Kahn's order over the graph's nodes (subgraph captures count as inputs); the listed order
   // when the nodes form a cycle (the validator reports that).
   static std::vector<size_t> node_order(const Graph& g) {
-    std::map<std::string, size_t> producer;
-    for (size_t i = 0; i < g.nodes.size(); ++i)
-      for (const auto& o : g.nodes[i].outputs)
-        if (!o.empty()) producer.emplace(o, i);
-    std::vector<std::vector<size_t>> succ(g.nodes.size());
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      std::set<std::string> uses(g.nodes[i].inputs.begin(), g.nodes[i].inputs.end());
-      for (const auto& name : implicit_inputs(g.nodes[i])) uses.insert(name);
-      for (const auto& name : uses) {
-        auto it = producer.find(name);
-        if (it != producer.end() && it->second != i) succ[it->second].push_back(i);
-      }
-    }
-    if (auto order = kahn_order(g.nodes.size(), succ)) return *order;
+    if (auto order = node_dependencies(g).topological_order()) return *order;
     std::vector<size_t> listed(g.nodes.size());
     for (size_t i = 0; i < listed.size(); ++i) listed[i] = i;
     return listed;
