@@ -104,15 +104,16 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
   if (x.type != w.type) c.ctx.fail("X and W have different element types");
   if (xs.size() < 3 || ws.size() != xs.size()) c.ctx.fail("X " + shape_str(xs) + " and W " + shape_str(ws) + " do not fit");
   size_t r = xs.size() - 2;
-  int64_t N = xs[0], C = xs[1], group = c.ctx.attr_int("group", 1);
-  if (group < 1 || ws[0] != C || C % group) c.ctx.fail("W " + shape_str(ws) + " does not fit X " + shape_str(xs) + " in " + std::to_string(group) + " groups");
+  int64_t N = xs[0], C = xs[1], group = support::conv_group(c.ctx);
+  if (ws[0] != C || C % group) c.ctx.fail("W " + shape_str(ws) + " does not fit X " + shape_str(xs) + " in " + std::to_string(group) + " groups");
   int64_t Cg = C / group, Mg = ws[1], M = Mg * group;
   std::vector<int64_t> in(xs.begin() + 2, xs.end()), kernel(ws.begin() + 2, ws.end());
   if (c.ctx.has_attr("kernel_shape") && c.ctx.attr_ints("kernel_shape") != kernel)
     c.ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(ws));
-  std::vector<int64_t> strides = support::per_axis_attr(c.ctx, "strides", r, 1, 1);
-  std::vector<int64_t> dilations = support::per_axis_attr(c.ctx, "dilations", r, 1, 1);
-  support::TransposedGeometry geo = support::transposed_geometry(c.ctx, in, kernel, strides, dilations);
+  support::TransposedAttrs attrs = support::transposed_attrs(c.ctx, r);
+  const std::vector<int64_t>& strides = attrs.strides;
+  const std::vector<int64_t>& dilations = attrs.dilations;
+  support::TransposedGeometry geo = support::transposed_geometry(c.ctx, attrs, in, kernel);
   if (b && b->type != x.type) c.ctx.fail("bias B has a different element type from X");
   if (b && b->lo.size() != M) c.ctx.fail("bias B has " + std::to_string(b->lo.size()) + " elements, expected M=" + std::to_string(M));
   Shape ys = {N, M};

@@ -56,48 +56,6 @@ void run_reorder(const dnnl::reorder& r, dnnl::memory& src, dnnl::memory& dst) {
   r.execute(thread_stream(), args);
 }
 
-// ---- attributes ----
-
-int64_t Attrs::i(const std::string& name, int64_t def) {
-  const Attribute* a = node_.attr(name);
-  if (!a) return def;
-  if (a->type != Attribute::Type::Int) {
-    ok_ = false;
-    return def;
-  }
-  return a->i;
-}
-
-float Attrs::f(const std::string& name, float def) {
-  const Attribute* a = node_.attr(name);
-  if (!a) return def;
-  if (a->type != Attribute::Type::Float) {
-    ok_ = false;
-    return def;
-  }
-  return a->f;
-}
-
-std::string Attrs::s(const std::string& name, const std::string& def) {
-  const Attribute* a = node_.attr(name);
-  if (!a) return def;
-  if (a->type != Attribute::Type::String) {
-    ok_ = false;
-    return def;
-  }
-  return a->s;
-}
-
-std::vector<int64_t> Attrs::ints(const std::string& name, const std::vector<int64_t>& def) {
-  const Attribute* a = node_.attr(name);
-  if (!a) return def;
-  if (a->type != Attribute::Type::Ints) {
-    ok_ = false;
-    return def;
-  }
-  return a->ints;
-}
-
 void fail(const std::string& label, int64_t version, const std::string& message) {
   throw Trap(label + " version " + std::to_string(version) + ": " + message);
 }
@@ -110,12 +68,10 @@ bool read_window_attrs(const FastKernelRequest& r, size_t rank, bool with_ceil, 
   w.rank = rank;
   for (auto k : w.kernel)
     if (k < 1 || k > support::kMaxWindowValue) return false;
-  OpContext ctx(*r.node, r.version, {}, nullptr, nullptr);
-  try {
-    static_cast<support::WindowAttrs&>(w) = support::window_attrs(ctx, rank, with_ceil);
-  } catch (const Trap&) {
-    return false;
-  }
+  Attrs a(*r.node);
+  std::optional<support::WindowAttrs> attrs = a.typed([&](const AttrReader& g) { return support::window_attrs(g, rank, with_ceil); });
+  if (!attrs) return false;
+  static_cast<support::WindowAttrs&>(w) = std::move(*attrs);
   return true;
 }
 

@@ -374,8 +374,9 @@ std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
   k->w_shape = *ws;
   size_t rank = ws->size() - 2;
   Attrs a(node);
-  k->group = a.i("group", 1);
-  if (!a.ok() || k->group < 1) return nullptr;
+  std::optional<int64_t> group = a.typed(support::conv_group);
+  if (!group) return nullptr;
+  k->group = *group;
   k->M = (*ws)[0];
   k->Cg = (*ws)[1];
   if (k->M % k->group != 0 || k->M == 0) return nullptr;

@@ -1,6 +1,6 @@
 // ConvTranspose (versions 1, 11, 22) on oneDNN's deconvolution, float32, 1-D/2-D/3-D, any group,
-// with constant weights. The output lengths and pads are resolved exactly as the reference does
-// (reference/ops/ConvTranspose.cpp); oneDNN then computes
+// with constant weights. The output lengths and pads are resolved by the reference's own reader and
+// rule (support::TransposedAttrs); oneDNN then computes
 //   dst = (src - 1)·s + (k - 1)·d + 1 − pad_l − pad_r,
 // so the output padding and a requested output_shape become a smaller (possibly negative) pad_r.
 // The plain ONNX weights [C, M/group, k...] are described to oneDNN with strides, not copied.
@@ -36,9 +36,7 @@ class DeconvKernel final : public FastKernel {
   int64_t version = 0;
   Shape w_shape;  // [C, M/group, k...]
   int64_t group = 1;
-  std::vector<int64_t> strides, dilations, out_pad, pads;  // pads: begin then end (NOTSET)
-  std::vector<int64_t> target;                             // output_shape or SAME: spatial lengths wanted
-  AutoPad auto_pad = AutoPad::NotSet;
+  support::TransposedAttrs attrs;  // read by the reference's reader
   const Tensor* weights = nullptr;  // the model's constant W (outlives the compiled graph's kernels)
   bool has_bias = false;
   mutable std::mutex mu;
@@ -53,22 +51,8 @@ class DeconvKernel final : public FastKernel {
     size_t r = rank();
     out.assign(r, 0);
     pad_begin.assign(r, 0);
-    for (size_t i = 0; i < r; ++i) {
-      int64_t full = strides[i] * (in[i] - 1) + out_pad[i] + (w_shape[i + 2] - 1) * dilations[i] + 1;
-      if (!target.empty() || auto_pad == AutoPad::SameUpper || auto_pad == AutoPad::SameLower) {
-        int64_t want = target.empty() ? in[i] * strides[i] : target[i];
-        int64_t total = std::max<int64_t>(0, full - want);
-        bool extra_at_begin = version >= 11 ? auto_pad != AutoPad::SameUpper : auto_pad == AutoPad::SameLower;
-        pad_begin[i] = extra_at_begin ? total - total / 2 : total / 2;
-        out[i] = want;
-      } else if (auto_pad == AutoPad::Valid) {
-        out[i] = full;
-      } else {
-        out[i] = full - pads[i] - pads[i + r];
-        if (out[i] < 0) fail(label, version, "pads are larger than the output on spatial axis " + std::to_string(i));
-        pad_begin[i] = pads[i];
-      }
-    }
+    for (size_t i = 0; i < r; ++i)
+      if (std::string why = attrs.axis(i, in[i], w_shape[i + 2], version, out[i], pad_begin[i]); !why.empty()) fail(label, version, why);
   }
 
   std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
@@ -104,10 +88,10 @@ class DeconvKernel final : public FastKernel {
     e->out_shape.insert(e->out_shape.end(), out.begin(), out.end());
     memory::dims s(r), d(r), pl(r), pr(r);
     for (size_t i = 0; i < r; ++i) {
-      s[i] = strides[i];
-      d[i] = dilations[i] - 1;
+      s[i] = attrs.strides[i];
+      d[i] = attrs.dilations[i] - 1;
       pl[i] = pb[i];
-      pr[i] = (x[i + 2] - 1) * strides[i] + (w_shape[i + 2] - 1) * dilations[i] + 1 - pb[i] - out[i];
+      pr[i] = (x[i + 2] - 1) * attrs.strides[i] + (w_shape[i + 2] - 1) * attrs.dilations[i] + 1 - pb[i] - out[i];
     }
     const auto& eng = cpu_engine();
     memory::desc src_plain = plain_desc(x), dst_plain = plain_desc(e->out_shape);
@@ -225,30 +209,14 @@ std::unique_ptr<FastKernel> make_conv_transpose_kernel(const FastKernelRequest& 
   if (k->has_bias && !input_is_float(r, 2)) return nullptr;
   size_t rank = k->rank();
   Attrs a(node);
-  k->group = a.i("group", 1);
-  if (k->group < 1 || k->w_shape[0] % k->group != 0) return nullptr;
+  std::optional<int64_t> group = a.typed(support::conv_group);
+  if (!group || k->w_shape[0] % *group != 0) return nullptr;
+  k->group = *group;
   std::vector<int64_t> kernel(k->w_shape.begin() + 2, k->w_shape.end());
   if (a.has("kernel_shape") && a.ints("kernel_shape", {}) != kernel) return nullptr;
-  k->strides = a.ints("strides", std::vector<int64_t>(rank, 1));
-  k->dilations = a.ints("dilations", std::vector<int64_t>(rank, 1));
-  k->out_pad = a.ints("output_padding", std::vector<int64_t>(rank, 0));
-  k->pads = a.ints("pads", std::vector<int64_t>(2 * rank, 0));
-  k->target = a.ints("output_shape", {});
-  std::string ap = a.s("auto_pad", "NOTSET");
-  if (!a.ok() || k->strides.size() != rank || k->dilations.size() != rank || k->out_pad.size() != rank ||
-      k->pads.size() != 2 * rank)
-    return nullptr;
-  for (size_t i = 0; i < rank; ++i)
-    if (k->strides[i] < 1 || k->dilations[i] < 1 || k->out_pad[i] < 0 || k->pads[i] < 0 || k->pads[i + rank] < 0)
-      return nullptr;  // the reference reports these
-  if (ap == "SAME_UPPER") k->auto_pad = AutoPad::SameUpper;
-  else if (ap == "SAME_LOWER") k->auto_pad = AutoPad::SameLower;
-  else if (ap == "VALID") k->auto_pad = AutoPad::Valid;
-  else if (ap != "NOTSET") return nullptr;
-  if (k->target.size() == rank + 2) k->target.erase(k->target.begin(), k->target.begin() + 2);
-  if (!k->target.empty() && k->target.size() != rank) return nullptr;
-  for (int64_t t : k->target)
-    if (t < 0) return nullptr;
+  std::optional<support::TransposedAttrs> attrs = a.typed([&](const AttrReader& g) { return support::transposed_attrs(g, rank); });
+  if (!attrs || !a.ok()) return nullptr;  // the reference reports them
+  k->attrs = std::move(*attrs);
   // Prepare the primitive now when X's shape is known (oneDNN may refuse a configuration: decline).
   if (std::optional<Shape> xs = static_shape(r, 0)) {
     if (xs->size() != k->w_shape.size() || (*xs)[1] != k->w_shape[0] || shape_size(*xs) == 0) return nullptr;

@@ -9,6 +9,7 @@
 
 #include "graph_walk.h"
 #include "reference/model/dependencies.h"
+#include "reference/model/schedule.h"
 #include "reference/ops/op_table.h"
 #include "rules.h"
 

@@ -33,7 +33,7 @@ std::vector<Dim> known_dims(const std::vector<int64_t>& dims) {
 }
 
 InferContext::InferContext(const Node& node, int64_t version, std::vector<Input> inputs, SubgraphInferrer subgraphs)
-    : node_(node), version_(version), inputs_(std::move(inputs)), subgraphs_(std::move(subgraphs)),
+    : AttrReader(node), node_(node), version_(version), inputs_(std::move(inputs)), subgraphs_(std::move(subgraphs)),
       outputs_(node.outputs.size()), partials_(node.outputs.size()), values_(node.outputs.size()) {}
 
 DType InferContext::input_elem(size_t i) const {
@@ -80,37 +80,6 @@ std::optional<std::vector<int64_t>> InferContext::input_ints(size_t i) const {
   return std::nullopt;
 }
 
-const Attribute* InferContext::typed_attr(const std::string& name, Attribute::Type type) const {
-  const Attribute* a = node_.attr(name);
-  if (a && a->type != type)
-    fail("attribute '" + name + "' has type " + attribute_type_name(a->type) + ", expected " + attribute_type_name(type));
-  return a;
-}
-
-int64_t InferContext::attr_int(const std::string& name, int64_t def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Int);
-  return a ? a->i : def;
-}
-float InferContext::attr_float(const std::string& name, float def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Float);
-  return a ? a->f : def;
-}
-std::string InferContext::attr_string(const std::string& name, const std::string& def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::String);
-  return a ? a->s : def;
-}
-std::vector<int64_t> InferContext::attr_ints(const std::string& name, const std::vector<int64_t>& def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Ints);
-  return a ? a->ints : def;
-}
-std::vector<float> InferContext::attr_floats(const std::string& name, const std::vector<float>& def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Floats);
-  return a ? a->floats : def;
-}
-std::vector<std::string> InferContext::attr_strings(const std::string& name, const std::vector<std::string>& def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Strings);
-  return a ? a->strings : def;
-}
 const Graph* InferContext::attr_graph(const std::string& name) const {
   const Attribute* a = typed_attr(name, Attribute::Type::Graph);
   return a && a->g ? a->g.get() : nullptr;

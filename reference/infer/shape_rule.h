@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/model/attr_reader.h"
 #include "reference/model/ir.h"
 #include "reference/ops/op_record.h"
 
@@ -48,7 +49,7 @@ inline Dim known_dim(int64_t v) { return Dim{v, ""}; }
 using SubgraphInferrer = std::function<std::vector<TypeInfo>(const Graph&, const std::vector<TypeInfo>&)>;
 
 // What a shape rule sees of its node and writes for its outputs.
-class InferContext {
+class InferContext final : public AttrReader {
  public:
   struct Input {
     const TypeInfo* type = nullptr;     // null: omitted, or nothing is known about it
@@ -58,7 +59,6 @@ class InferContext {
   };
   InferContext(const Node& node, int64_t version, std::vector<Input> inputs, SubgraphInferrer subgraphs);
 
-  const Node& node() const { return node_; }
   int64_t version() const { return version_; }
 
   size_t num_inputs() const { return inputs_.size(); }
@@ -79,14 +79,7 @@ class InferContext {
   // A known integer input's elements (axes, pads, repeats ...); nullopt when not known.
   std::optional<std::vector<int64_t>> input_ints(size_t i) const;
 
-  bool has_attr(const std::string& name) const { return node_.attr(name) != nullptr; }
-  int64_t attr_int(const std::string& name, int64_t def) const;
-  float attr_float(const std::string& name, float def) const;
-  std::string attr_string(const std::string& name, const std::string& def) const;
-  std::vector<int64_t> attr_ints(const std::string& name, const std::vector<int64_t>& def = {}) const;
-  std::vector<float> attr_floats(const std::string& name, const std::vector<float>& def = {}) const;
-  std::vector<std::string> attr_strings(const std::string& name, const std::vector<std::string>& def = {}) const;
-  const Attribute* attr(const std::string& name) const { return node_.attr(name); }
+  // Attributes: AttrReader's, and
   const Graph* attr_graph(const std::string& name) const;  // null when absent
 
   std::vector<TypeInfo> infer_subgraph(const Graph& g, const std::vector<TypeInfo>& inputs) const;
@@ -102,10 +95,9 @@ class InferContext {
   std::vector<std::optional<Tensor>>& output_values() { return values_; }
   void reset_outputs();
 
-  [[noreturn]] void fail(const std::string& message) const;
+  [[noreturn]] void fail(const std::string& message) const override;
 
  private:
-  const Attribute* typed_attr(const std::string& name, Attribute::Type type) const;
   const Node& node_;
   int64_t version_;
   std::vector<Input> inputs_;

@@ -20,8 +20,7 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
   if (w.rank() != x.rank()) ctx.fail("weight W " + shape_str(w.shape()) + " must have the rank of X " + shape_str(x.shape()));
   size_t r = static_cast<size_t>(x.rank() - 2);
   int64_t N = x.dim(0), C = x.dim(1);
-  int64_t group = ctx.attr_int("group", 1);
-  if (group < 1) ctx.fail("group must be positive");
+  int64_t group = conv_group(ctx);
   if (w.dim(0) != C) ctx.fail("weight W " + shape_str(w.shape()) + " must have C=" + std::to_string(C) + " as first dimension");
   if (C % group != 0) ctx.fail("channels C=" + std::to_string(C) + " must be divisible by group=" + std::to_string(group));
   int64_t Cg = C / group, Mg = w.dim(1), M = Mg * group;
@@ -29,10 +28,11 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
   std::vector<int64_t> kernel(w.shape().begin() + 2, w.shape().end());
   if (ctx.has_attr("kernel_shape") && ctx.attr_ints("kernel_shape") != kernel)
     ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(w.shape()));
-  std::vector<int64_t> strides = per_axis_attr(ctx, "strides", r, 1, 1);
-  std::vector<int64_t> dilations = per_axis_attr(ctx, "dilations", r, 1, 1);
+  TransposedAttrs attrs = transposed_attrs(ctx, r);
+  const std::vector<int64_t>& strides = attrs.strides;
+  const std::vector<int64_t>& dilations = attrs.dilations;
   // Not a structured binding: clang 14 cannot capture one in the lambda below.
-  TransposedGeometry geometry = transposed_geometry(ctx, in, kernel, strides, dilations);
+  TransposedGeometry geometry = transposed_geometry(ctx, attrs, in, kernel);
   const std::vector<int64_t>& out = geometry.out;
   const std::vector<int64_t>& pad_begin = geometry.pad_begin;
 
@@ -87,8 +87,7 @@ void conv_transpose_shape(InferContext& ctx) {
   DType t = common_elem(ctx, {0, 1});
   const Dims* x = ctx.input_shape(0);
   const Dims* w = ctx.input_shape(1);
-  int64_t group = ctx.attr_int("group", 1);
-  if (group < 1) ctx.fail("group must be positive");
+  int64_t group = conv_group(ctx);
   if (!x) {
     ctx.set_output(0, t, w ? std::optional<Dims>(Dims(w->size())) : std::nullopt);
     return;
@@ -101,25 +100,13 @@ void conv_transpose_shape(InferContext& ctx) {
   if (x && w && (*x)[1].value && (*w)[0].value && *(*x)[1].value != *(*w)[0].value)
     ctx.fail("X has " + std::to_string(*(*x)[1].value) + " channels, W has " + std::to_string(*(*w)[0].value));
   Dims out{(*x)[0], m};
+  TransposedAttrs attrs = transposed_attrs(ctx, r);  // as the kernel reads them
   std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
   if (kernel.empty() && w)
     for (size_t i = 2; i < w->size(); ++i) kernel.push_back((*w)[i].value.value_or(-1));
-  auto per_axis = [&](const char* name, int64_t def) {
-    std::vector<int64_t> v = ctx.attr_ints(name);
-    if (v.empty()) v.assign(r, def);
-    if (v.size() != r) ctx.fail(std::string("attribute '") + name + "' has the wrong length");
-    return v;
-  };
-  std::vector<int64_t> strides = per_axis("strides", 1), dil = per_axis("dilations", 1), outpad = per_axis("output_padding", 0);
-  std::vector<int64_t> pads = ctx.attr_ints("pads");
-  if (pads.empty()) pads.assign(2 * r, 0);
-  if (pads.size() != 2 * r) ctx.fail("attribute 'pads' has the wrong length");
-  std::vector<int64_t> output_shape = ctx.attr_ints("output_shape");
-  std::string ap = ctx.attr_string("auto_pad", "NOTSET");
   for (size_t i = 0; i < r; ++i) {
-    if (!output_shape.empty()) {
-      if (output_shape.size() != r && output_shape.size() != r + 2) ctx.fail("output_shape has the wrong length");
-      out.push_back(size_dim(ctx, output_shape[output_shape.size() - r + i], "output_shape"));
+    if (!attrs.output_shape.empty()) {
+      out.push_back(size_dim(ctx, attrs.output_shape[i], "output_shape"));
       continue;
     }
     const Dim& in = (*x)[i + 2];
@@ -127,16 +114,9 @@ void conv_transpose_shape(InferContext& ctx) {
       out.push_back(Dim{});
       continue;
     }
-    // Bounds that keep stride * (in - 1) + (k - 1) * dilation within int64 (in <= 2^40).
-    constexpr int64_t lim = int64_t{1} << 20;
-    if (strides[i] < 1 || strides[i] > lim || dil[i] < 1 || dil[i] > lim || std::abs(outpad[i]) > lim ||
-        std::abs(pads[i]) > lim || std::abs(pads[i + r]) > lim || kernel[i] > lim)
-      ctx.fail("invalid window attributes");
-    int64_t v;
-    if (ap == "SAME_UPPER" || ap == "SAME_LOWER") v = *in.value * strides[i];
-    else if (ap == "VALID") v = strides[i] * (*in.value - 1) + outpad[i] + (kernel[i] - 1) * dil[i] + 1;
-    else v = strides[i] * (*in.value - 1) + outpad[i] + (kernel[i] - 1) * dil[i] + 1 - pads[i] - pads[i + r];
-    out.push_back(size_dim(ctx, v, "the window"));
+    int64_t length = 0, pad = 0;
+    if (std::string why = attrs.axis(i, *in.value, kernel[i], ctx.version(), length, pad); !why.empty()) ctx.fail(why);
+    out.push_back(size_dim(ctx, length, "the window"));
   }
   ctx.set_output(0, t, out);
 }

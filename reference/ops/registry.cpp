@@ -19,37 +19,6 @@ const Tensor& OpContext::input(size_t i) const {
   return v.tensor;
 }
 
-const Attribute* OpContext::typed_attr(const std::string& name, Attribute::Type type) const {
-  const Attribute* a = node_.attr(name);
-  if (a && a->type != type)
-    fail("attribute '" + name + "' has type " + attribute_type_name(a->type) + ", expected " + attribute_type_name(type));
-  return a;
-}
-
-int64_t OpContext::attr_int(const std::string& name, int64_t def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Int);
-  return a ? a->i : def;
-}
-float OpContext::attr_float(const std::string& name, float def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Float);
-  return a ? a->f : def;
-}
-std::string OpContext::attr_string(const std::string& name, const std::string& def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::String);
-  return a ? a->s : def;
-}
-std::vector<int64_t> OpContext::attr_ints(const std::string& name, const std::vector<int64_t>& def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Ints);
-  return a ? a->ints : def;
-}
-std::vector<float> OpContext::attr_floats(const std::string& name, const std::vector<float>& def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Floats);
-  return a ? a->floats : def;
-}
-std::vector<std::string> OpContext::attr_strings(const std::string& name, const std::vector<std::string>& def) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Strings);
-  return a ? a->strings : def;
-}
 const Tensor& OpContext::attr_tensor(const std::string& name) const {
   const Attribute* a = typed_attr(name, Attribute::Type::Tensor);
   if (!a) fail("attribute '" + name + "' is required");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "op_record.h"
+#include "reference/model/attr_reader.h"
 #include "reference/model/ir.h"
 #include "sonnx/value.h"
 
@@ -19,13 +20,12 @@ namespace sonnx {
 using SubgraphRunner = std::function<std::vector<Value>(const Graph&, const std::vector<Value>&)>;
 
 // What a kernel sees of the node it executes.
-class OpContext {
+class OpContext final : public AttrReader {
  public:
   OpContext(const Node& node, int64_t version, std::vector<const Value*> inputs, SubgraphRunner runner,
             std::mt19937_64* rng)
-      : node_(node), version_(version), inputs_(std::move(inputs)), runner_(std::move(runner)), rng_(rng) {}
+      : AttrReader(node), node_(node), version_(version), inputs_(std::move(inputs)), runner_(std::move(runner)), rng_(rng) {}
 
-  const Node& node() const { return node_; }
   int64_t version() const { return version_; }  // the operator version selected (schema since_version)
 
   size_t num_inputs() const { return inputs_.size(); }
@@ -35,16 +35,9 @@ class OpContext {
   const Value& value(size_t i) const;    // traps when omitted
   const Tensor& input(size_t i) const;   // traps when omitted or not a tensor
 
-  bool has_attr(const std::string& name) const { return node_.attr(name) != nullptr; }
-  int64_t attr_int(const std::string& name, int64_t def) const;
-  float attr_float(const std::string& name, float def) const;
-  std::string attr_string(const std::string& name, const std::string& def) const;
-  std::vector<int64_t> attr_ints(const std::string& name, const std::vector<int64_t>& def = {}) const;
-  std::vector<float> attr_floats(const std::string& name, const std::vector<float>& def = {}) const;
-  std::vector<std::string> attr_strings(const std::string& name, const std::vector<std::string>& def = {}) const;
+  // Attributes: AttrReader's, and
   const Tensor& attr_tensor(const std::string& name) const;  // traps when absent
   const Graph& attr_graph(const std::string& name) const;    // traps when absent
-  const Attribute* attr(const std::string& name) const { return node_.attr(name); }
 
   std::vector<Value> run_subgraph(const Graph& g, const std::vector<Value>& inputs) const;
   std::mt19937_64& rng() const;
@@ -54,10 +47,9 @@ class OpContext {
   void set_graph_nodes(const std::vector<Node>* nodes) { graph_nodes_ = nodes; }
 
   // A runtime trap naming this node, op and version.
-  [[noreturn]] void fail(const std::string& message) const;
+  [[noreturn]] void fail(const std::string& message) const override;
 
  private:
-  const Attribute* typed_attr(const std::string& name, Attribute::Type type) const;
   const Node& node_;
   int64_t version_;
   std::vector<const Value*> inputs_;

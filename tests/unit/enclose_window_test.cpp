@@ -1,7 +1,9 @@
 // A convolution's window (strides, dilations, pads, auto_pad) is read once, by
-// support::window_attrs: the reference kernel, its shape rule, the fast kernel and the enclosure
-// agree on every attribute form, the unusual ones included (an empty list meaning "absent", pads
-// beside an auto_pad that ignores them), and all refuse the same malformed ones.
+// support::window_attrs, and a transposed convolution's (also output_padding and output_shape) by
+// support::transposed_attrs: the reference kernel, its shape rule, the fast kernel and the
+// enclosure agree on every attribute form, the unusual ones included (an empty list meaning
+// "absent", pads beside an auto_pad or output_shape that ignores them), and all refuse the same
+// malformed ones.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -43,20 +45,40 @@ std::vector<WindowCase> cases() {
   };
 }
 
-const Shape kX{1, 2, 7, 6}, kW{3, 2, 3, 2};
-
-OneNodeModel conv_model(const WindowCase& c, std::mt19937& rng) {
-  return one_node_model("Conv", 22,
-                        {floats(kX, uniform_floats(84, rng, -1, 1)), floats(kW, uniform_floats(36, rng, -1, 1))},
-                        c.attrs);
+// X [1, 2, 3, 4], W [2, 3, 3, 2] (C = 2, M = 3): per axis the full length is
+// s·(in − 1) + output_padding + (k − 1)·d + 1, cropped by pads, or fixed by output_shape / SAME_*.
+std::vector<WindowCase> transposed_cases() {
+  return {
+      {"no attributes", {}, {1, 3, 5, 5}},
+      {"empty strides and dilations mean absent", {attr_ints("strides", {}), attr_ints("dilations", {})}, {1, 3, 5, 5}},
+      {"strides and pads", {attr_ints("strides", {2, 2}), attr_ints("pads", {1, 0, 1, 1})}, {1, 3, 5, 7}},
+      {"output_padding", {attr_ints("strides", {2, 1}), attr_ints("output_padding", {1, 0})}, {1, 3, 8, 5}},
+      {"output_shape", {attr_ints("strides", {2, 2}), attr_ints("output_shape", {6, 9})}, {1, 3, 6, 9}},
+      {"output_shape as a full shape", {attr_ints("strides", {2, 2}), attr_ints("output_shape", {1, 3, 6, 9})}, {1, 3, 6, 9}},
+      {"output_shape ignores malformed pads", {attr_ints("strides", {2, 2}), attr_ints("output_shape", {6, 9}), attr_ints("pads", {1, 1})},
+       {1, 3, 6, 9}},
+      {"SAME_UPPER ignores malformed pads", {attr_string("auto_pad", "SAME_UPPER"), attr_ints("strides", {2, 2}), attr_ints("pads", {1})},
+       {1, 3, 6, 8}},
+      {"VALID", {attr_string("auto_pad", "VALID"), attr_ints("strides", {2, 1})}, {1, 3, 7, 5}},
+      {"a negative output_padding", {attr_ints("output_padding", {-1, 0})}, {}},
+      {"a negative output_shape", {attr_ints("output_shape", {-1, 4})}, {}},
+      {"output_shape of the wrong length", {attr_ints("output_shape", {6})}, {}},
+      {"pads larger than the output", {attr_ints("pads", {4, 0, 2, 0})}, {}},
+      {"a zero stride", {attr_ints("strides", {0, 1})}, {}},
+  };
 }
 
+// One operator's X and W shapes.
+struct Operands {
+  std::string op;
+  Shape x, w;
+};
+
 // What the shape rule infers for Y from declared input types, or nullopt with `error` set.
-std::optional<Shape> inferred_shape(const WindowCase& c, std::string& error) {
+std::optional<Shape> inferred_shape(const Operands& o, const WindowCase& c, std::string& error) {
   using sonnx::testing::vi;
-  onnx::GraphProto g = sonnx::testing::graph(
-      "g", {sonnx::testing::node("Conv", {"x", "w"}, {"y"}, c.attrs)},
-      {vi("x", DType::Float, kX, true), vi("w", DType::Float, kW, true)}, {vi("y")});
+  onnx::GraphProto g = sonnx::testing::graph("g", {sonnx::testing::node(o.op, {"x", "w"}, {"y"}, c.attrs)},
+                                             {vi("x", DType::Float, o.x, true), vi("w", DType::Float, o.w, true)}, {vi("y")});
   InferenceResult r = infer_model(model_of(g, 22));
   if (!r.errors.empty()) {
     error = r.errors.front().message;
@@ -69,21 +91,22 @@ std::optional<Shape> inferred_shape(const WindowCase& c, std::string& error) {
   return s;
 }
 
-// The fast kernel's output shape, or nullopt when it declines the node or traps on X.
-std::optional<Shape> fast_shape(const OneNodeModel& m) {
+// The fast kernel's output shape (W constant), or nullopt when it declines the node or traps on X.
+std::optional<Shape> fast_shape(const Operands& o, const OneNodeModel& m) {
   const Node& node = m.model.graph.nodes.at(0);
+  Tensor x = m.feed.at(node.inputs[0]).tensor, w = m.feed.at(node.inputs[1]).tensor;
   FastKernelRequest r;
   r.node = &node;
   r.version = 22;
+  r.constants[node.inputs[1]] = &w;
   r.input_types = {TypeInfo{}, TypeInfo{}};
   for (size_t i = 0; i < 2; ++i) {
     r.input_types[i].kind = TypeInfo::Kind::Tensor;
     r.input_types[i].elem = DType::Float;
-    r.input_types[i].shape = known_dims(i == 0 ? kX : kW);
+    r.input_types[i].shape = known_dims(i == 0 ? o.x : o.w);
   }
   std::unique_ptr<FastKernel> k = make_fast_kernel(r);
   if (!k) return std::nullopt;
-  Tensor x = m.feed.at(node.inputs[0]).tensor, w = m.feed.at(node.inputs[1]).tensor;
   try {
     return k->output_shapes({&x, &w}).at(0);
   } catch (const Trap&) {
@@ -91,17 +114,20 @@ std::optional<Shape> fast_shape(const OneNodeModel& m) {
   }
 }
 
-TEST(OneWindowReading, ReferenceShapeRuleFastKernelAndEnclosureAgree) {
-  std::mt19937 rng(7);
-  for (const WindowCase& c : cases()) {
-    SCOPED_TRACE(c.what);
-    OneNodeModel m = conv_model(c, rng);
+void expect_agreement(const Operands& o, const std::vector<WindowCase>& cases, unsigned seed) {
+  std::mt19937 rng(seed);
+  for (const WindowCase& c : cases) {
+    SCOPED_TRACE(o.op + ": " + c.what);
+    OneNodeModel m = one_node_model(o.op, 22,
+                                    {floats(o.x, uniform_floats(static_cast<size_t>(shape_size(o.x)), rng, -1, 1)),
+                                     floats(o.w, uniform_floats(static_cast<size_t>(shape_size(o.w)), rng, -1, 1))},
+                                    c.attrs);
     std::string infer_error;
-    std::optional<Shape> inferred = inferred_shape(c, infer_error);
+    std::optional<Shape> inferred = inferred_shape(o, c, infer_error);
     if (c.expected.empty()) {
       EXPECT_THROW(reference_output(m), Trap);
       EXPECT_THROW(enclose_output(m), Trap);
-      EXPECT_FALSE(fast_shape(m).has_value());
+      EXPECT_FALSE(fast_shape(o, m).has_value());
       EXPECT_FALSE(inferred.has_value()) << "the shape rule accepted it";
       continue;
     }
@@ -109,7 +135,7 @@ TEST(OneWindowReading, ReferenceShapeRuleFastKernelAndEnclosureAgree) {
     EXPECT_EQ(y.shape(), c.expected);
     ASSERT_TRUE(inferred.has_value()) << infer_error;
     EXPECT_EQ(*inferred, c.expected);
-    std::optional<Shape> fast = fast_shape(m);
+    std::optional<Shape> fast = fast_shape(o, m);
     ASSERT_TRUE(fast.has_value()) << "the fast kernel declined";
     EXPECT_EQ(*fast, c.expected);
     Bounds b = enclose_output(m, Semantics::Admissible);
@@ -117,6 +143,14 @@ TEST(OneWindowReading, ReferenceShapeRuleFastKernelAndEnclosureAgree) {
     for (int64_t i = 0; i < y.size(); ++i)
       EXPECT_TRUE(bound_at(b, i).contains(y.as_double(i))) << "element " << i << " = " << y.as_double(i);
   }
+}
+
+TEST(OneWindowReading, ReferenceShapeRuleFastKernelAndEnclosureAgree) {
+  expect_agreement({"Conv", {1, 2, 7, 6}, {3, 2, 3, 2}}, cases(), 7);
+}
+
+TEST(OneWindowReading, TransposedReferenceShapeRuleFastKernelAndEnclosureAgree) {
+  expect_agreement({"ConvTranspose", {1, 2, 3, 4}, {2, 3, 3, 2}}, transposed_cases(), 11);
 }
 
 }  // namespace

@@ -345,8 +345,7 @@ void conv_rule(InferContext& ctx, size_t w_input, DType t) {
   const Dims* x = ctx.input_shape(0);
   const Dims* w = ctx.input_shape(w_input);
   if (x && w && x->size() != w->size()) ctx.fail("X has rank " + std::to_string(x->size()) + ", W has " + std::to_string(w->size()));
-  int64_t group = ctx.attr_int("group", 1);
-  if (group < 1) ctx.fail("group must be positive");
+  int64_t group = conv_group(ctx);
   if (x && w && x->size() >= 2 && (*x)[1].value && (*w)[1].value && *(*x)[1].value != *(*w)[1].value * group)
     ctx.fail("X has " + std::to_string(*(*x)[1].value) + " channels, W expects " + std::to_string(*(*w)[1].value) +
              " x group " + std::to_string(group));

@@ -1,5 +1,7 @@
 #include "window.h"
 
+#include <limits>
+
 namespace sonnx::support {
 
 std::optional<AutoPad> parse_auto_pad(const std::string& s) {
@@ -79,6 +81,54 @@ std::string any_window_without_input(const WindowGeometry& g) {
   return {};
 }
 
+AutoPad auto_pad_of(const AttrReader& ctx) {
+  std::string s = ctx.attr_string("auto_pad", "NOTSET");
+  std::optional<AutoPad> ap = parse_auto_pad(s);
+  if (!ap) ctx.fail("auto_pad '" + s + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+  return *ap;
+}
+
+std::vector<int64_t> per_axis_attr(const AttrReader& ctx, const std::string& name, size_t rank, int64_t def, int64_t min_value) {
+  std::vector<int64_t> v = ctx.attr_ints(name);
+  if (v.empty()) v.assign(rank, def);  // an empty list means "absent"
+  if (v.size() != rank)
+    ctx.fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(rank));
+  for (auto x : v) {
+    if (x < min_value) ctx.fail("attribute '" + name + "' has value " + std::to_string(x) + " below " + std::to_string(min_value));
+    if (x > kMaxWindowValue) ctx.fail("attribute '" + name + "' has an unreasonably large value " + std::to_string(x));
+  }
+  return v;
+}
+
+void pads_attr(const AttrReader& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end) {
+  std::vector<int64_t> p = ctx.attr_ints("pads");
+  if (p.empty()) p.assign(2 * rank, 0);
+  if (p.size() != 2 * rank)
+    ctx.fail("attribute 'pads' has " + std::to_string(p.size()) + " values, expected " + std::to_string(2 * rank));
+  for (auto x : p) {
+    if (x < 0) ctx.fail("attribute 'pads' has a negative value " + std::to_string(x));
+    if (x > kMaxWindowValue) ctx.fail("attribute 'pads' has an unreasonably large value " + std::to_string(x));
+  }
+  begin.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank));
+  end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
+}
+
+WindowAttrs window_attrs(const AttrReader& ctx, size_t rank, bool with_ceil_mode) {
+  WindowAttrs a;
+  a.strides = per_axis_attr(ctx, "strides", rank, 1, 1);
+  a.dilations = per_axis_attr(ctx, "dilations", rank, 1, 1);
+  a.auto_pad = auto_pad_of(ctx);
+  if (a.auto_pad == AutoPad::NotSet) pads_attr(ctx, rank, a.pad_begin, a.pad_end);
+  a.ceil_mode = with_ceil_mode && ctx.attr_int("ceil_mode", 0) != 0;
+  return a;
+}
+
+int64_t conv_group(const AttrReader& ctx) {
+  int64_t group = ctx.attr_int("group", 1);
+  if (group < 1) ctx.fail("group must be positive");
+  return group;
+}
+
 WindowGeometry WindowAttrs::over(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel, std::string& why) const {
   WindowGeometry g;
   g.in = in;
@@ -99,41 +149,55 @@ WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, co
   return g;
 }
 
-TransposedGeometry transposed_geometry(const OpContext& ctx, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
-                                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations) {
-  size_t r = in.size();
-  std::vector<int64_t> out_pad = per_axis_attr(ctx, "output_padding", r, 0, 0);
-  AutoPad ap = auto_pad_of(ctx);
-  std::vector<int64_t> full(r);
-  for (size_t i = 0; i < r; ++i) full[i] = strides[i] * (in[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1;
-  std::vector<int64_t> target;  // a requested output length per axis, if any
-  if (ctx.has_attr("output_shape") && !ctx.attr_ints("output_shape").empty()) {
-    target = ctx.attr_ints("output_shape");
-    // The spatial lengths only, or a full shape whose trailing entries are the spatial ones.
-    if (target.size() == r + 2) target.erase(target.begin(), target.begin() + 2);
-    if (target.size() != r) ctx.fail("output_shape has " + std::to_string(target.size()) + " values, expected " + std::to_string(r));
-  } else if (ap == AutoPad::SameUpper || ap == AutoPad::SameLower) {
-    for (size_t i = 0; i < r; ++i) target.push_back(in[i] * strides[i]);
-  }
-  TransposedGeometry t{std::vector<int64_t>(r), std::vector<int64_t>(r, 0)};
-  if (!target.empty()) {
-    bool extra_at_begin = ctx.version() >= 11 ? ap != AutoPad::SameUpper : ap == AutoPad::SameLower;
-    for (size_t i = 0; i < r; ++i) {
-      if (target[i] < 0) ctx.fail("output_shape has a negative length");
-      int64_t total = std::max<int64_t>(0, full[i] - target[i]);
-      t.pad_begin[i] = extra_at_begin ? total - total / 2 : total / 2;
-      t.out[i] = target[i];
-    }
-  } else if (ap == AutoPad::Valid) {
-    t.out = full;
+TransposedAttrs transposed_attrs(const AttrReader& ctx, size_t rank) {
+  TransposedAttrs a;
+  a.strides = per_axis_attr(ctx, "strides", rank, 1, 1);
+  a.dilations = per_axis_attr(ctx, "dilations", rank, 1, 1);
+  a.output_padding = per_axis_attr(ctx, "output_padding", rank, 0, 0);
+  a.auto_pad = auto_pad_of(ctx);
+  a.output_shape = ctx.attr_ints("output_shape");
+  if (a.output_shape.size() == rank + 2) a.output_shape.erase(a.output_shape.begin(), a.output_shape.begin() + 2);
+  if (!a.output_shape.empty() && a.output_shape.size() != rank)
+    ctx.fail("output_shape has " + std::to_string(a.output_shape.size()) + " values, expected " + std::to_string(rank));
+  for (int64_t t : a.output_shape)
+    if (t < 0) ctx.fail("output_shape has a negative length");
+  if (a.output_shape.empty() && a.auto_pad != AutoPad::SameUpper && a.auto_pad != AutoPad::SameLower)
+    pads_attr(ctx, rank, a.pad_begin, a.pad_end);
+  return a;
+}
+
+std::string TransposedAttrs::axis(size_t i, int64_t in, int64_t k, int64_t version, int64_t& out, int64_t& pad) const {
+  // In 128 bits, then bounded so that every length and pad below (and their sums) fits in int64:
+  // a shape rule may ask about lengths up to 2^40 with strides up to 2^24.
+  constexpr __int128 kMax = std::numeric_limits<int64_t>::max() / 4;
+  __int128 full = static_cast<__int128>(strides[i]) * (in - 1) + output_padding[i] + static_cast<__int128>(k - 1) * dilations[i] + 1;
+  bool fixed = !output_shape.empty() || auto_pad == AutoPad::SameUpper || auto_pad == AutoPad::SameLower;
+  __int128 want = !output_shape.empty() ? output_shape[i] : static_cast<__int128>(in) * strides[i];
+  if (full > kMax || (fixed && want > kMax)) return "the output of spatial axis " + std::to_string(i) + " is absurdly long";
+  int64_t f = static_cast<int64_t>(full);
+  if (fixed) {
+    int64_t w = static_cast<int64_t>(want);
+    int64_t total = std::max<int64_t>(0, f - w);
+    bool extra_at_begin = version >= 11 ? auto_pad != AutoPad::SameUpper : auto_pad == AutoPad::SameLower;
+    pad = extra_at_begin ? total - total / 2 : total / 2;
+    out = w;
+  } else if (auto_pad == AutoPad::Valid) {
+    pad = 0;
+    out = f;
   } else {
-    std::vector<int64_t> pad_end;
-    pads_attr(ctx, r, t.pad_begin, pad_end);
-    for (size_t i = 0; i < r; ++i) {
-      t.out[i] = full[i] - t.pad_begin[i] - pad_end[i];
-      if (t.out[i] < 0) ctx.fail("pads are larger than the output on spatial axis " + std::to_string(i));
-    }
+    pad = pad_begin[i];
+    out = f - pad_begin[i] - pad_end[i];
+    if (out < 0) return "pads are larger than the output on spatial axis " + std::to_string(i);
   }
+  return "";
+}
+
+TransposedGeometry transposed_geometry(const OpContext& ctx, const TransposedAttrs& a, const std::vector<int64_t>& in,
+                                       const std::vector<int64_t>& kernel) {
+  size_t r = in.size();
+  TransposedGeometry t{std::vector<int64_t>(r), std::vector<int64_t>(r, 0)};
+  for (size_t i = 0; i < r; ++i)
+    if (std::string why = a.axis(i, in[i], kernel[i], ctx.version(), t.out[i], t.pad_begin[i]); !why.empty()) ctx.fail(why);
   return t;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernel.h"
+#include "reference/model/attr_reader.h"
 
 namespace sonnx::support {
 
@@ -49,55 +50,25 @@ std::string window_output(WindowGeometry& g, AutoPad auto_pad, bool ceil_mode);
 // count_include_pad no mean, over such a window (spec/ops/MaxPool.md).
 std::string window_without_input(const WindowGeometry& g, size_t axis);
 
-// The attribute readers below take the reference kernel's OpContext or the shape rule's
-// InferContext (reference/infer/shape_rule.h): the same getters, and fail() traps or reports an
-// inference error. So a kernel and its shape rule read a window the same way.
+// The window attributes, read through the one attribute parser (reference/model/attr_reader.h):
+// the reference kernel's OpContext, the shape rule's InferContext or a fast-kernel factory's
+// reader, whose fail() traps, reports an inference error or declines. So a kernel, its shape rule,
+// its fast kernel and its enclosure read a window the same way.
 
 // The operator's auto_pad attribute; fails on an unknown value.
-template <class Ctx>
-AutoPad auto_pad_of(const Ctx& ctx) {
-  std::string s = ctx.attr_string("auto_pad", "NOTSET");
-  std::optional<AutoPad> ap = parse_auto_pad(s);
-  if (!ap) ctx.fail("auto_pad '" + s + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
-  return *ap;
-}
+AutoPad auto_pad_of(const AttrReader& ctx);
 
 // An INTS attribute with one value per spatial axis (strides, dilations, ...): `def` for each axis
 // when absent or empty; fails when it has the wrong length or a value below `min_value`.
-template <class Ctx>
-std::vector<int64_t> per_axis_attr(const Ctx& ctx, const std::string& name, size_t rank, int64_t def, int64_t min_value) {
-  std::vector<int64_t> v = ctx.attr_ints(name);
-  if (v.empty()) v.assign(rank, def);  // an empty list means "absent"
-  if (v.size() != rank)
-    ctx.fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(rank));
-  for (auto x : v) {
-    if (x < min_value) ctx.fail("attribute '" + name + "' has value " + std::to_string(x) + " below " + std::to_string(min_value));
-    if (x > kMaxWindowValue) ctx.fail("attribute '" + name + "' has an unreasonably large value " + std::to_string(x));
-  }
-  return v;
-}
+std::vector<int64_t> per_axis_attr(const AttrReader& ctx, const std::string& name, size_t rank, int64_t def, int64_t min_value);
 
 // The `pads` attribute split into begin and end pads ([x1_begin, x2_begin, ..., x1_end, x2_end, ...]),
 // 0 when absent or empty.
-template <class Ctx>
-void pads_attr(const Ctx& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end) {
-  std::vector<int64_t> p = ctx.attr_ints("pads");
-  if (p.empty()) p.assign(2 * rank, 0);
-  if (p.size() != 2 * rank)
-    ctx.fail("attribute 'pads' has " + std::to_string(p.size()) + " values, expected " + std::to_string(2 * rank));
-  for (auto x : p) {
-    if (x < 0) ctx.fail("attribute 'pads' has a negative value " + std::to_string(x));
-    if (x > kMaxWindowValue) ctx.fail("attribute 'pads' has an unreasonably large value " + std::to_string(x));
-  }
-  begin.assign(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank));
-  end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
-}
+void pads_attr(const AttrReader& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end);
 
 // The window attributes of a convolution or pooling node, read and checked once for `rank` spatial
 // axes: strides and dilations (1 per axis when absent or empty, at least 1), auto_pad, the explicit
-// pads (read under NOTSET only) and, for the pools that have it, ceil_mode. The reference kernels,
-// their shape rules, the fast kernels (optimized/kernels) and the enclosures (enclose/) all read a
-// window through this, so they cannot disagree on it.
+// pads (read under NOTSET only) and, for the pools that have it, ceil_mode.
 struct WindowAttrs {
   std::vector<int64_t> strides, dilations, pad_begin, pad_end;
   AutoPad auto_pad = AutoPad::NotSet;
@@ -106,16 +77,11 @@ struct WindowAttrs {
   // why it does not fit, and is empty when it does.
   WindowGeometry over(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel, std::string& why) const;
 };
-template <class Ctx>
-WindowAttrs window_attrs(const Ctx& ctx, size_t rank, bool with_ceil_mode) {
-  WindowAttrs a;
-  a.strides = per_axis_attr(ctx, "strides", rank, 1, 1);
-  a.dilations = per_axis_attr(ctx, "dilations", rank, 1, 1);
-  a.auto_pad = auto_pad_of(ctx);
-  if (a.auto_pad == AutoPad::NotSet) pads_attr(ctx, rank, a.pad_begin, a.pad_end);
-  a.ceil_mode = with_ceil_mode && ctx.attr_int("ceil_mode", 0) != 0;
-  return a;
-}
+WindowAttrs window_attrs(const AttrReader& ctx, size_t rank, bool with_ceil_mode);
+
+// The `group` attribute of a convolution (Conv, ConvTranspose, ConvInteger, QLinearConv): 1 when
+// absent; fails when below 1.
+int64_t conv_group(const AttrReader& ctx);
 
 // A transposed window (ConvTranspose): per spatial axis the output length and the begin pad. The
 // full length s·(in − 1) + output_padding + (k − 1)·d + 1 is cropped by pads, or output_shape or a
@@ -127,8 +93,22 @@ WindowAttrs window_attrs(const Ctx& ctx, size_t rank, bool with_ceil_mode) {
 struct TransposedGeometry {
   std::vector<int64_t> out, pad_begin;
 };
-TransposedGeometry transposed_geometry(const OpContext& ctx, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
-                                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations);
+// Its attributes, read and checked once for `rank` spatial axes by the reference kernel, its shape
+// rule, the fast kernel and the enclosure: strides and dilations (at least 1), output_padding (at
+// least 0), auto_pad, the requested output_shape (its spatial lengths, given as those or as a full
+// shape; none negative; empty when absent) and, when neither output_shape nor a SAME_* auto_pad
+// fixes the output, the explicit pads.
+struct TransposedAttrs {
+  std::vector<int64_t> strides, dilations, output_padding, output_shape, pad_begin, pad_end;
+  AutoPad auto_pad = AutoPad::NotSet;
+  // Axis i over an input of length `in` with a kernel of length `k`, for operator `version`: its
+  // output length and begin pad, and the reason when the window does not fit ("" when it does).
+  std::string axis(size_t i, int64_t in, int64_t k, int64_t version, int64_t& out, int64_t& pad_begin) const;
+};
+TransposedAttrs transposed_attrs(const AttrReader& ctx, size_t rank);
+// Every axis of `a` over `in` with `kernel`, and a trap naming the node when one does not fit.
+TransposedGeometry transposed_geometry(const OpContext& ctx, const TransposedAttrs& a, const std::vector<int64_t>& in,
+                                       const std::vector<int64_t>& kernel);
 
 // The geometry of `kernel` over `in_spatial`, and a trap naming the node when it does not fit.
 WindowGeometry window_geometry(const OpContext& ctx, const Shape& in_spatial, const std::vector<int64_t>& kernel,
@@ -235,8 +215,7 @@ inline ConvSetup conv_setup(const OpContext& ctx, const Shape& x, const Shape& w
   s.N = x[0];
   s.C = x[1];
   s.M = w[0];
-  s.group = ctx.attr_int("group", 1);
-  if (s.group < 1) ctx.fail("group must be positive");
+  s.group = conv_group(ctx);
   if (s.C % s.group != 0 || s.M % s.group != 0)
     ctx.fail("channels C=" + std::to_string(s.C) + " and M=" + std::to_string(s.M) + " must be divisible by group=" +
              std::to_string(s.group));
