@@ -65,7 +65,8 @@ sonnx::Tensor tensor_from_c(const sonnx_named_tensor& t) {
   sonnx::Tensor out(type, shape);  // checks the shape (negative or absurd dimensions throw)
   if (t.byte_size != out.byte_size())
     throw sonnx::LoadError("input '" + name + "': byte_size " + std::to_string(t.byte_size) + ", but " +
-                           std::string(sonnx::dtype_name(type)) + sonnx::shape_str(shape) + " takes " + std::to_string(out.byte_size()));
+                           std::string(sonnx::dtype_name(type)) + sonnx::shape_str(shape) + " takes " +
+                           std::to_string(out.byte_size()));
   if (out.byte_size() && !t.data) throw sonnx::LoadError("input '" + name + "': data is NULL");
   if (out.byte_size()) std::memcpy(out.raw(), t.data, out.byte_size());
   return out;
@@ -111,7 +112,9 @@ size_t sonnx_diagnostics_errors(const sonnx_diagnostics* d) {
 int sonnx_diagnostics_get(const sonnx_diagnostics* d, size_t i, sonnx_diagnostic* out) {
   if (!d || !out || i >= d->list.size()) return 0;
   const sonnx::Diagnostic& x = d->list[i];
-  *out = {x.rule.c_str(), x.severity == sonnx::Severity::Error, x.node.c_str(), x.op_type.c_str(), x.value.c_str(), x.graph.c_str(),
+  *out = {x.rule.c_str(),   x.severity == sonnx::Severity::Error,
+          x.node.c_str(),   x.op_type.c_str(),
+          x.value.c_str(),  x.graph.c_str(),
           x.message.c_str()};
   return 1;
 }

@@ -52,11 +52,13 @@ DeviceList list_devices(const DeviceListOptions& options) {
   auto catalog = std::make_shared<const DeviceCatalog>(discover_devices(options.plugins));
   std::vector<std::shared_ptr<Backend>> backends;
   for (const auto& d : catalog->devices) backends.push_back(d.backend);
-  std::vector<Calibration> cal = options.calibrate ? calibrate(backends, options.recalibrate) : std::vector<Calibration>(backends.size());
+  std::vector<Calibration> cal = options.calibrate ? calibrate(backends, options.recalibrate)
+                                                   : std::vector<Calibration>(backends.size());
   DeviceList out;
   for (size_t d = 0; d < backends.size(); ++d) {
     const Backend& b = *backends[d];
-    out.devices.push_back({b.name(), b.type(), b.version(), catalog->devices[d].source, cal[d].figure, cal[d].note, cal[d].from_cache});
+    out.devices.push_back(
+        {b.name(), b.type(), b.version(), catalog->devices[d].source, cal[d].figure, cal[d].note, cal[d].from_cache});
   }
   out.skipped = catalog->skipped;
   out.detail = catalog;  // node_support asks the same devices
@@ -78,9 +80,11 @@ std::vector<NodeSupport> node_support(const DeviceList& devices, const ModelHand
 }
 
 DevicePlan plan_for_devices(const ModelHandle& model, const DeviceSetOptions& options, const NamedValues& profile_inputs) {
-  if (options.assign != "first" && options.assign != "profile") throw LoadError("assign is first or profile, not '" + options.assign + "'");
+  if (options.assign != "first" && options.assign != "profile")
+    throw LoadError("assign is first or profile, not '" + options.assign + "'");
   auto set = select_devices(discover_devices(options.plugins), options.devices);
-  return public_plan(plan_for_device_set(model.impl().ir, set, options.assign == "profile", profile_inputs, options.profile_cache));
+  return public_plan(
+      plan_for_device_set(model.impl().ir, set, options.assign == "profile", profile_inputs, options.profile_cache));
 }
 
 DevicePlan partition_by_preference(const ModelHandle& model, const std::vector<std::string>& backends, bool fallback) {

@@ -5,9 +5,10 @@
 
 namespace sonnx {
 
-std::map<std::string, OutputEnclosure> enclosures(const ModelHandle& model, const NamedValues& inputs, const std::string& semantics,
-                                                  bool check) {
-  if (semantics != "real" && semantics != "admissible") throw LoadError("unknown semantics '" + semantics + "' (real or admissible)");
+std::map<std::string, OutputEnclosure> enclosures(const ModelHandle& model, const NamedValues& inputs,
+                                                  const std::string& semantics, bool check) {
+  if (semantics != "real" && semantics != "admissible")
+    throw LoadError("unknown semantics '" + semantics + "' (real or admissible)");
   Model ir = prepared_ir(model.impl(), {check, nullptr}, model.name());
   std::map<std::string, enclose::Bounds> bounds =
       enclose::enclose_model(ir, inputs, semantics == "real" ? enclose::Semantics::Real : enclose::Semantics::Admissible);

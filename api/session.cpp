@@ -18,9 +18,9 @@ struct Session::Impl {
   explicit Impl(SessionOptions o) : options(std::move(o)) {}
   SessionOptions options;
   ExecutorOptions executor_options;
-  Model ir;                                         // checked, types inferred (the reference runs it)
-  std::vector<ValueInfo> inputs;                    // the graph's inputs as declared
-  std::shared_ptr<const CompiledModel> compiled;   // the optimized executors share it
+  Model ir;                                          // checked, types inferred (the reference runs it)
+  std::vector<ValueInfo> inputs;                     // the graph's inputs as declared
+  std::shared_ptr<const CompiledModel> compiled;     // the optimized executors share it
   std::shared_ptr<const ExecutionPlan> device_plan;  // with SessionOptions::devices
   std::mutex mutex;
   std::vector<std::unique_ptr<Executor>> idle;
@@ -40,14 +40,16 @@ Session::Session(const ModelHandle& model, SessionOptions options) : impl_(std::
   const auto& names = executor_names();
   if (std::find(names.begin(), names.end(), s.options.executor) == names.end())
     throw LoadError("unknown executor '" + s.options.executor + "' (reference, linear, dataflow, parallel)");
-  if (s.options.threads < 1 || s.options.threads > 256) throw LoadError("threads must be 1 to 256, not " + std::to_string(s.options.threads));
+  if (s.options.threads < 1 || s.options.threads > 256)
+    throw LoadError("threads must be 1 to 256, not " + std::to_string(s.options.threads));
   s.ir = prepared_ir(model.impl(), PrepareOptions::with_profile(s.options.check, s.options.profile), model.name());
   s.inputs = s.ir.graph.inputs;
   s.executor_options.threads = s.options.threads;
   s.executor_options.seed = s.options.seed;
   s.executor_options.verify_arena_run = s.options.verify_arena_run;
   if (!s.options.devices.empty()) {
-    if (s.options.assign != "first" && s.options.assign != "profile") throw LoadError("assign is first or profile, not '" + s.options.assign + "'");
+    if (s.options.assign != "first" && s.options.assign != "profile")
+      throw LoadError("assign is first or profile, not '" + s.options.assign + "'");
     auto set = select_devices(discover_devices(s.options.plugins), s.options.devices);
     const bool by_profile = s.options.assign == "profile";
     NamedValues synthetic;  // the profiling run's inputs
@@ -80,7 +82,8 @@ void check_declared_shapes(const std::vector<ValueInfo>& declared, const NamedVa
     const auto& dims = *in.type.shape;
     bool ok = dims.size() == shape.size();
     for (size_t i = 0; ok && i < dims.size(); ++i) ok = !dims[i].value || *dims[i].value == shape[i];
-    if (!ok) throw Trap("graph input '" + in.name + "' is given with shape " + shape_str(shape) + " but declared " + in.type.str());
+    if (!ok)
+      throw Trap("graph input '" + in.name + "' is given with shape " + shape_str(shape) + " but declared " + in.type.str());
   }
 }
 

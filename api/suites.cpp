@@ -97,8 +97,7 @@ ConformReport conform(const std::vector<std::filesystem::path>& dirs, const Conf
   r.failed = full->summary.failed;
   r.errored = full->summary.errored;
   r.skipped = full->summary.skipped;
-  for (const auto& t : full->tests)
-    r.tests.push_back(outcome(t));
+  for (const auto& t : full->tests) r.tests.push_back(outcome(t));
   r.json = report_json(*full).dump(2);
   r.detail = full;
   return r;
@@ -113,7 +112,8 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
   const bool command = !options.backend_command.empty();
   if (command && !options.devices.empty()) throw LoadError("give a backend command or a device set, not both");
   if (options.localize && (options.judge != "enclosure" || command))
-    throw LoadError("localize needs the enclosure judge and an in-process backend (a runtime command reads the test's model file)");
+    throw LoadError(
+        "localize needs the enclosure judge and an in-process backend (a runtime command reads the test's model file)");
   CertifyOptions opt;
   opt.filter = options.filter;
   opt.timeout_seconds = options.timeout_seconds;
@@ -134,16 +134,20 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
     if (options.assign != "first") device_args += " --assign " + shell_quote(options.assign);
   }
   opt.repro_command = "sonnx certify " +
-                      (command                    ? "--backend-cmd " + shell_quote(options.backend_command)
-                       : !device_args.empty() ? device_args
-                                              : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
+                      (command ? "--backend-cmd " + shell_quote(options.backend_command)
+                       : !device_args.empty()
+                           ? device_args
+                           : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
                       " --timeout " + timeout +
-                      (options.judge == "enclosure" ? std::string(" --judge enclosure") + (options.localize ? " --localize" : "") : "");
+                      (options.judge == "enclosure" ? std::string(" --judge enclosure") + (options.localize ? " --localize" : "")
+                                                    : "");
   auto tests = find_tests(suites);
-  if (options.assign != "first" && options.assign != "profile") throw LoadError("assign is first or profile, not '" + options.assign + "'");
-  auto target = command                   ? make_command_target(options.backend_command, options.timeout_seconds)
-                : !options.devices.empty() ? make_device_set_target(options.devices, options.plugins, options.assign == "profile")
-                                           : make_backend_target(options.backend, options.fallback);
+  if (options.assign != "first" && options.assign != "profile")
+    throw LoadError("assign is first or profile, not '" + options.assign + "'");
+  auto target = command ? make_command_target(options.backend_command, options.timeout_seconds)
+                : !options.devices.empty()
+                    ? make_device_set_target(options.devices, options.plugins, options.assign == "profile")
+                    : make_backend_target(options.backend, options.fallback);
   auto full = std::make_shared<CertReport>(certify(tests, *target, opt));
   for (const auto& s : suites) full->suites.push_back(std::filesystem::absolute(s).lexically_normal().string());
   return certificate_of(std::move(full));

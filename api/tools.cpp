@@ -27,7 +27,8 @@ Planner planner_named(const std::string& name) {
 }
 
 void require_executor(const std::string& name, const std::vector<std::string>& names, const char* which) {
-  if (std::find(names.begin(), names.end(), name) == names.end()) throw LoadError("unknown executor '" + name + "' (" + which + ")");
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw LoadError("unknown executor '" + name + "' (" + which + ")");
 }
 
 int64_t max_rss_bytes() {
@@ -85,7 +86,8 @@ CompiledPlan compile_plan(const ModelHandle& model, const NamedValues& inputs, c
     out.steps.push_back(std::move(ps));
   }
   for (size_t v = 0; v < p.offset.size(); ++v)
-    if (p.offset[v] >= 0) out.values.push_back({g.slot_name(static_cast<int>(v)), p.bytes[v], p.offset[v], p.first[v], p.last[v]});
+    if (p.offset[v] >= 0)
+      out.values.push_back({g.slot_name(static_cast<int>(v)), p.bytes[v], p.offset[v], p.first[v], p.last[v]});
   return out;
 }
 
@@ -96,7 +98,8 @@ BenchmarkResult benchmark(ModelHandle model, const NamedValues& inputs, const Be
     // Steps on the chosen devices (partitioned executor) instead of one executor.
     std::optional<PartitionedExecutor> parted;
     {
-      DevicePlan plan = plan_for_devices(model, {options.devices, options.plugins, options.assign, options.profile_cache}, inputs);
+      DevicePlan plan = plan_for_devices(model, {options.devices, options.plugins, options.assign, options.profile_cache},
+                                         inputs);
       parted.emplace(*static_cast<const ExecutionPlan*>(plan.detail.get()));
       ModelHandle let_go = std::move(model);  // the steps hold what they run; the loader's copy goes
     }
@@ -131,7 +134,8 @@ BenchmarkResult benchmark(ModelHandle model, const NamedValues& inputs, const Be
 FuzzingReport differential_fuzz(const FuzzingOptions& options) {
   if (options.seconds < 0 || options.max_graphs < 0 || options.max_failures < 1 || options.threads < 1)
     throw LoadError("fuzzing takes non-negative seconds and max_graphs, positive max_failures and threads");
-  if (options.opset != 0 && options.opset != 17 && options.opset != 27) throw LoadError("the fuzzer's opset is 17, 27 or 0 (mixed)");
+  if (options.opset != 0 && options.opset != 17 && options.opset != 27)
+    throw LoadError("the fuzzer's opset is 17, 27 or 0 (mixed)");
   fuzz::FuzzOptions o;
   o.seconds = options.seconds;
   o.max_graphs = options.max_graphs;
@@ -159,8 +163,9 @@ std::filesystem::path onnx_node_suite(const std::function<void(const std::filesy
   std::filesystem::path dir = base / "sonnx" / "onnx-suite";
   if (!std::filesystem::exists(dir / "node")) {
     std::filesystem::create_directories(dir);
-    std::string cmd = "/usr/bin/python3 " + shell_quote((data_dir() / "conformance" / "data" / "generate-onnx-suite.py").string()) +
-                      " " + shell_quote(dir.string()) + " >/dev/null";
+    std::string cmd = "/usr/bin/python3 " +
+                      shell_quote((data_dir() / "conformance" / "data" / "generate-onnx-suite.py").string()) + " " +
+                      shell_quote(dir.string()) + " >/dev/null";
     if (generating) generating(dir);
     if (std::system(cmd.c_str()) != 0 || !std::filesystem::exists(dir / "node"))
       throw LoadError("could not generate the ONNX node suite (python3-onnx)");

@@ -34,8 +34,8 @@ double median_ms(const std::function<void()>& f, double min_seconds) {
   f();  // warm up
   std::vector<double> t;
   auto start = std::chrono::steady_clock::now();
-  while (t.size() < 5 || (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < min_seconds &&
-                          t.size() < 1000)) {
+  while (t.size() < 5 ||
+         (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < min_seconds && t.size() < 1000)) {
     auto a = std::chrono::steady_clock::now();
     f();
     auto b = std::chrono::steady_clock::now();
@@ -50,7 +50,6 @@ memory::desc dense(const memory::dims& d) {
   for (size_t i = d.size(); i-- > 1;) s[i - 1] = s[i] * d[i];
   return memory::desc(d, memory::data_type::f32, s);
 }
-
 
 }  // namespace
 
@@ -108,7 +107,8 @@ int main(int argc, char** argv) {
     memory::desc xplain = dense(xd), yplain = dense(yd), wplain = dense(wd), bdesc = dense({c.M});
     memory::desc wany(wd, memory::data_type::f32, memory::format_tag::any);
     auto make = [&](bool blocked) {
-      memory::desc xa(xd, memory::data_type::f32, memory::format_tag::any), ya(yd, memory::data_type::f32, memory::format_tag::any);
+      memory::desc xa(xd, memory::data_type::f32, memory::format_tag::any),
+          ya(yd, memory::data_type::f32, memory::format_tag::any);
       dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
                                         blocked ? xa : xplain, wany, bdesc, blocked ? ya : yplain, {c.stride, c.stride},
                                         {c.pad, c.pad}, {c.pad, c.pad});
@@ -129,24 +129,30 @@ int main(int argc, char** argv) {
       dnnl::reorder(wm, wr).execute(s, wm, wr);
       s.wait();
       if (mode == 0) {
-        ms[0] = median_ms([&] {
-          conv.execute(s, {{DNNL_ARG_SRC, xm}, {DNNL_ARG_WEIGHTS, wr}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, ym}});
-          s.wait();
-        }, min_seconds);
+        ms[0] = median_ms(
+            [&] {
+              conv.execute(s, {{DNNL_ARG_SRC, xm}, {DNNL_ARG_WEIGHTS, wr}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, ym}});
+              s.wait();
+            },
+            min_seconds);
       } else {
         memory xb(pd.src_desc(), eng), yb(pd.dst_desc(), eng);
         dnnl::reorder rin(xm, xb), rout(yb, ym);
-        ms[1] = median_ms([&] {
-          rin.execute(s, xm, xb);
-          conv.execute(s, {{DNNL_ARG_SRC, xb}, {DNNL_ARG_WEIGHTS, wr}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, yb}});
-          rout.execute(s, yb, ym);
-          s.wait();
-        }, min_seconds);
+        ms[1] = median_ms(
+            [&] {
+              rin.execute(s, xm, xb);
+              conv.execute(s, {{DNNL_ARG_SRC, xb}, {DNNL_ARG_WEIGHTS, wr}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, yb}});
+              rout.execute(s, yb, ym);
+              s.wait();
+            },
+            min_seconds);
         rin.execute(s, xm, xb);
-        ms[2] = median_ms([&] {
-          conv.execute(s, {{DNNL_ARG_SRC, xb}, {DNNL_ARG_WEIGHTS, wr}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, yb}});
-          s.wait();
-        }, min_seconds);
+        ms[2] = median_ms(
+            [&] {
+              conv.execute(s, {{DNNL_ARG_SRC, xb}, {DNNL_ARG_WEIGHTS, wr}, {DNNL_ARG_BIAS, bm}, {DNNL_ARG_DST, yb}});
+              s.wait();
+            },
+            min_seconds);
       }
     }
     // (d) the fast kernel, fused Relu.

@@ -127,8 +127,8 @@ int main(int argc, char** argv) {
     std::printf("  %-8s (%s plan, %d values in the arena)\n", name, plan.concurrent ? "concurrent" : "sequential", placed);
     std::printf("    compile + first run (plan made)  %9.3f ms\n", first);
     std::printf("    later run                        %9.3f ms\n", steady);
-    std::printf("    check_memory_plan                %9.3f ms  (%.2f%% of compile + first run, %.2f%% of one later run)\n", check,
-                100 * check / first, 100 * check / steady);
+    std::printf("    check_memory_plan                %9.3f ms  (%.2f%% of compile + first run, %.2f%% of one later run)\n",
+                check, 100 * check / first, 100 * check / steady);
   }
   return 0;
 }

@@ -34,14 +34,20 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("bench", "Time a model under an executor (median and minimum of --runs runs)");
   cmd->add_option("model", args->model, "Model file (.onnx or .onnxtxt)")->required();
   cmd->add_option("--executor", args->executor, "reference, linear, dataflow or parallel")
-      ->check(CLI::IsMember(executors()))->capture_default_str();
+      ->check(CLI::IsMember(executors()))
+      ->capture_default_str();
   cmd->add_option("--threads", args->threads, "Threads: per kernel (linear, dataflow) or workers (parallel)")
-      ->check(CLI::Range(1, 256))->capture_default_str();
-  cmd->add_option("--runs", args->runs, "Timed runs after one untimed warm-up run")->check(CLI::Range(1, 100000))->capture_default_str();
-  cmd->add_option("--planner", args->planner, "greedy or first-fit")->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--runs", args->runs, "Timed runs after one untimed warm-up run")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--planner", args->planner, "greedy or first-fit")
+      ->check(CLI::IsMember({"greedy", "first-fit"}))
+      ->capture_default_str();
   cmd->add_flag("--profile", args->profile,
-                 "Also time every step of the timed runs and report the time per kind of step (operators, kernel), "
-                 "the most expensive first (optimized executors)");
+                "Also time every step of the timed runs and report the time per kind of step (operators, kernel), "
+                "the most expensive first (optimized executors)");
   args->in.add_to(cmd);
   args->prepare.add_to(cmd);
   args->devices.add_to(cmd);
@@ -49,7 +55,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->callback([args, &exit_code] {
     ModelHandle model = load_prepared(args->model, args->prepare.check());
     NamedValues feed = args->in.make(model);
-    BenchmarkOptions options{.executor = args->executor, .threads = args->threads, .planner = args->planner, .runs = args->runs,
+    BenchmarkOptions options{.executor = args->executor,
+                             .threads = args->threads,
+                             .planner = args->planner,
+                             .runs = args->runs,
                              .profile = args->profile};
     if (args->devices.given()) {  // steps on those devices instead of one executor
       options.devices = args->devices.names();
@@ -60,9 +69,15 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     // Moved in: the benchmark lets the model go before it times the runs.
     BenchmarkResult r = benchmark(std::move(model), feed, options);
     if (args->devices.given()) {
-      nlohmann::json j{{"model", args->model}, {"devices", args->devices.devices}, {"assign", args->devices.assign},
-                       {"steps", r.steps}, {"runs", args->runs}, {"median_ms", r.median_ms},
-                       {"min_ms", r.min_ms}, {"max_rss_bytes", r.max_rss_bytes}, {"fallbacks", r.fallbacks}};
+      nlohmann::json j{{"model", args->model},
+                       {"devices", args->devices.devices},
+                       {"assign", args->devices.assign},
+                       {"steps", r.steps},
+                       {"runs", args->runs},
+                       {"median_ms", r.median_ms},
+                       {"min_ms", r.min_ms},
+                       {"max_rss_bytes", r.max_rss_bytes},
+                       {"fallbacks", r.fallbacks}};
       if (r.predicted_ms) j["predicted_ms"] = *r.predicted_ms;
       if (args->format == "json") std::cout << j.dump() << "\n";
       else
@@ -72,13 +87,20 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       exit_code = 0;
       return;
     }
-    nlohmann::json j{{"model", args->model},   {"executor", args->executor}, {"threads", args->threads},
-                     {"runs", args->runs},     {"median_ms", r.median_ms},   {"min_ms", r.min_ms},
-                     {"peak_arena_bytes", r.arena_bytes}, {"max_rss_bytes", r.max_rss_bytes}};
+    nlohmann::json j{{"model", args->model},
+                     {"executor", args->executor},
+                     {"threads", args->threads},
+                     {"runs", args->runs},
+                     {"median_ms", r.median_ms},
+                     {"min_ms", r.min_ms},
+                     {"peak_arena_bytes", r.arena_bytes},
+                     {"max_rss_bytes", r.max_rss_bytes}};
     double total = 0;
     for (const auto& e : r.profile) total += e.seconds;
     for (const auto& e : r.profile)
-      j["profile"].push_back({{"ops", e.ops}, {"kernel", e.kernel}, {"ms_per_run", e.seconds * 1e3 / args->runs},
+      j["profile"].push_back({{"ops", e.ops},
+                              {"kernel", e.kernel},
+                              {"ms_per_run", e.seconds * 1e3 / args->runs},
                               {"steps_per_run", e.steps / args->runs}});
     if (args->format == "json") std::cout << j.dump() << "\n";
     else {

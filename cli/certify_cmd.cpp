@@ -30,9 +30,8 @@ struct CertifyArgs {
 // The generated ONNX node suite, made on first use with Debian's python3-onnx.
 std::filesystem::path default_suite() {
   try {
-    return onnx_node_suite([](const std::filesystem::path& dir) {
-      std::cerr << "certify: generating the ONNX node suite in " << dir << "\n";
-    });
+    return onnx_node_suite(
+        [](const std::filesystem::path& dir) { std::cerr << "certify: generating the ONNX node suite in " << dir << "\n"; });
   } catch (const LoadError& e) {
     throw LoadError(std::string(e.what()) + "; pass --suite DIR");
   }
@@ -42,21 +41,28 @@ std::filesystem::path default_suite() {
 
 void add_certify_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CertifyArgs>();
-  auto* cmd = app.add_subcommand("certify", "Certify a backend or runtime against the reference interpreter on the conformance suites");
+  auto* cmd = app.add_subcommand("certify",
+                                 "Certify a backend or runtime against the reference interpreter on the conformance suites");
   auto* b = cmd->add_option("--backend", args->backend, "Backend: reference, cpu, or a plugin shared library (.so)");
-  auto* bc = cmd->add_option("--backend-cmd", args->backend_cmd,
-                             "Runtime command: run as CMD MODEL INPUT_DIR OUTPUT_DIR (input_K.pb in, output_K.pb out; exit 0 ok, 3 unsupported)");
+  auto* bc = cmd->add_option(
+      "--backend-cmd", args->backend_cmd,
+      "Runtime command: run as CMD MODEL INPUT_DIR OUTPUT_DIR (input_K.pb in, output_K.pb out; exit 0 ok, 3 unsupported)");
   b->excludes(bc);
   bc->excludes(b);
-  cmd->add_option("--suite", args->suites, "Test directories or folders of them (default: the generated ONNX node suite); may be repeated");
-  cmd->add_option("--timeout", args->timeout, "Seconds the backend may take per test before it is recorded as a timeout")->capture_default_str();
+  cmd->add_option("--suite", args->suites,
+                  "Test directories or folders of them (default: the generated ONNX node suite); may be repeated");
+  cmd->add_option("--timeout", args->timeout, "Seconds the backend may take per test before it is recorded as a timeout")
+      ->capture_default_str();
   cmd->add_option("--report", args->reports, "Write the certificate (.json, .md, .xml or .html); may be repeated");
   cmd->add_option("--resume", args->resume, "JSON-lines file: results in it are kept, new ones appended as they come");
   cmd->add_option("--shard", args->shard, "Run shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
   cmd->add_option("--filter", args->filter, "Only tests whose name matches this regular expression");
   cmd->add_option("--skips", args->skips, "Skip list (pattern and reason per line); none by default");
-  cmd->add_flag("--no-fallback", args->no_fallback, "Do not run what the backend cannot on cpu (it counts as unsupported or errored)");
-  cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_flag("--no-fallback", args->no_fallback,
+                "Do not run what the backend cannot on cpu (it counts as unsupported or errored)");
+  cmd->add_option("--format", args->format, "Output on stdout: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   cmd->add_option("--judge", args->judge,
                   "tolerance: the strict tolerances against the reference; enclosure: every float output element must lie in "
                   "its admissible enclosure (spec/accuracy.md), reported per output; a test whose model has none falls back")
@@ -65,22 +71,26 @@ void add_certify_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--localize", args->localize,
                 "With --judge enclosure and --backend: for each failing test, run its model node by node on the backend "
                 "(each node fed the backend's own values) and name the first node whose output leaves its enclosure");
-  auto* dv = cmd->add_option("--devices", args->devices,
-                              "Certify exactly this device set (comma-separated names from `sonnx devices`, or plugin paths) instead "
-                              "of one backend; without cpu in the set nothing falls back");
-  cmd->add_option("--plugin", args->plugins, "A backend plugin (.so) to add to the devices; may be repeated (also SONNX_PLUGIN_PATH)");
+  auto* dv =
+      cmd->add_option("--devices", args->devices,
+                      "Certify exactly this device set (comma-separated names from `sonnx devices`, or plugin paths) instead "
+                      "of one backend; without cpu in the set nothing falls back");
+  cmd->add_option("--plugin", args->plugins,
+                  "A backend plugin (.so) to add to the devices; may be repeated (also SONNX_PLUGIN_PATH)");
   cmd->add_option("--assign", args->assign, "With --devices: first or profile (measured per test)")
       ->check(CLI::IsMember({"first", "profile"}))
       ->capture_default_str();
   cmd->callback([args, dv, &exit_code] {
     int targets = !args->backend.empty() + !args->backend_cmd.empty() + (dv->count() > 0);
     if (targets != 1) throw LoadError("give one of --backend NAME|PLUGIN.so, --backend-cmd CMD or --devices A,B");
-    if (dv->count() && args->no_fallback) throw LoadError("--devices names the exact set (cpu in it or not): drop --no-fallback");
+    if (dv->count() && args->no_fallback)
+      throw LoadError("--devices names the exact set (cpu in it or not): drop --no-fallback");
     if (dv->count() && split_commas(args->devices).empty())
       throw LoadError("the device set is empty: name at least one device (sonnx devices lists them)");
     // Before the default suite is generated (the API checks this too, in its own option names).
     if (args->localize && (args->judge != "enclosure" || !args->backend_cmd.empty()))
-      throw LoadError("--localize needs --judge enclosure and an in-process --backend or --devices (a --backend-cmd runtime reads the test's model file)");
+      throw LoadError(
+          "--localize needs --judge enclosure and an in-process --backend or --devices (a --backend-cmd runtime reads the test's model file)");
     CertificationOptions opt;
     opt.backend = args->backend;
     opt.backend_command = args->backend_cmd;
@@ -106,11 +116,12 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     } else {
       for (const auto& t : report.tests)
         if (t.status != "passed" && t.status != "skipped")
-          std::cout << t.status << "  " << t.name << ": " << t.message << (t.localized.empty() ? "" : "\n    localized: " + t.localized)
-                    << "\n    repro: " << t.repro << "\n";
+          std::cout << t.status << "  " << t.name << ": " << t.message
+                    << (t.localized.empty() ? "" : "\n    localized: " + t.localized) << "\n    repro: " << t.repro << "\n";
       std::cout << "backend " << report.backend << ": " << s("total") << " tests, " << s("passed") << " passed, " << s("failed")
-                << " failed, " << s("unsupported") << " unsupported, " << s("crashed") << " crashed, " << s("timeout") << " timeout, "
-                << s("errored") << " errored, " << s("skipped") << " skipped, " << s("fallback") << " with fallback\n";
+                << " failed, " << s("unsupported") << " unsupported, " << s("crashed") << " crashed, " << s("timeout")
+                << " timeout, " << s("errored") << " errored, " << s("skipped") << " skipped, " << s("fallback")
+                << " with fallback\n";
       std::cout << "operators: " << s("operators_certified") << " certified, " << s("operators_failed") << " failed, "
                 << s("operators_unsupported") << " unsupported\n";
       std::cout << "verdict: " << report.verdict << "\n";

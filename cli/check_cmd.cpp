@@ -25,8 +25,10 @@ struct ModelResult {
 };
 
 nlohmann::json diagnostic_json(const Diagnostic& d) {
-  return {{"rule", d.rule}, {"severity", severity_name(d.severity)}, {"node", d.node}, {"op_type", d.op_type},
-          {"value", d.value}, {"graph", d.graph}, {"message", d.message}};
+  return {{"rule", d.rule},      {"severity", severity_name(d.severity)},
+          {"node", d.node},      {"op_type", d.op_type},
+          {"value", d.value},    {"graph", d.graph},
+          {"message", d.message}};
 }
 
 nlohmann::json result_json(const ModelResult& r, const std::string& profile) {
@@ -52,7 +54,8 @@ nlohmann::json sarif(const std::vector<ModelResult>& results, const ProfileRules
       return loc;
     };
     if (!m.load_error.empty())
-      out.push_back({{"ruleId", "LOAD"}, {"level", "error"}, {"message", {{"text", m.load_error}}}, {"locations", {location("")}}});
+      out.push_back(
+          {{"ruleId", "LOAD"}, {"level", "error"}, {"message", {{"text", m.load_error}}}, {"locations", {location("")}}});
     for (const auto& d : m.diagnostics)
       out.push_back({{"ruleId", d.rule},
                      {"level", severity_name(d.severity)},
@@ -67,10 +70,13 @@ nlohmann::json sarif(const std::vector<ModelResult>& results, const ProfileRules
 
 void add_check_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CheckArgs>();
-  auto* cmd = app.add_subcommand("check", "Validate models against the graph rules and a profile (exit 0 clean, 1 violations, 2 unreadable)");
+  auto* cmd = app.add_subcommand(
+      "check", "Validate models against the graph rules and a profile (exit 0 clean, 1 violations, 2 unreadable)");
   cmd->add_option("models", args->models, "Model files (.onnx, or .onnxtxt text syntax)")->required();
   cmd->add_option("--profile", args->profile, "onnx, sonnx, or a profile JSON file")->capture_default_str();
-  cmd->add_option("--format", args->format, "text, json or sarif")->check(CLI::IsMember({"text", "json", "sarif"}))->capture_default_str();
+  cmd->add_option("--format", args->format, "text, json or sarif")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->capture_default_str();
   cmd->add_flag("--quiet,-q", args->quiet, "Text format: print only the summary line");
   cmd->callback([args, &exit_code] {
     ProfileRules profile = profile_rules(args->profile);
@@ -90,8 +96,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
       if (args->format == "text") {
         if (!r.load_error.empty()) std::cerr << path << ": unreadable: " << r.load_error << "\n";
         if (!args->quiet)
-          for (const auto& d : r.diagnostics)
-            std::cout << path << ": " << format_diagnostic(d) << "\n";
+          for (const auto& d : r.diagnostics) std::cout << path << ": " << format_diagnostic(d) << "\n";
       }
       results.push_back(std::move(r));
     }

@@ -33,20 +33,24 @@ struct ConformArgs {
 
 void add_conform_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ConformArgs>();
-  auto* cmd = app.add_subcommand("conform", "Run ONNX backend-test directories (model.onnx + test_data_set_N) and compare outputs");
+  auto* cmd = app.add_subcommand("conform",
+                                 "Run ONNX backend-test directories (model.onnx + test_data_set_N) and compare outputs");
   cmd->add_option("dirs", args->dirs, "Test directories, or folders of them (e.g. the generated node suite)")->required();
   cmd->add_option("--executor", args->executor,
                   "Executor: reference (the interpreter), linear, dataflow or parallel (optimized; run twice: once to "
                   "plan memory, once in the planned arena, and the two must agree)")
       ->capture_default_str();
-  cmd->add_option("--inject-fault", args->inject_fault,
-                  "TEST ONLY: plant a bug in the optimized executor (the first element of every OP output + 1), to show a repro fails")
+  cmd->add_option(
+         "--inject-fault", args->inject_fault,
+         "TEST ONLY: plant a bug in the optimized executor (the first element of every OP output + 1), to show a repro fails")
       ->type_name("OP");
   cmd->add_option("--report", args->reports, "Write a report (.json, .md or .xml); may be repeated");
   cmd->add_option("--filter", args->filter, "Only tests whose name matches this regular expression");
   cmd->add_option("--skips", args->skips, "Skip list (default: conformance/skips.txt)");
   cmd->add_option("--tolerances", args->tolerances, "Tolerance overrides (default: conformance/tolerances.txt)");
-  cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--format", args->format, "Output on stdout: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   cmd->add_option("--judge", args->judge,
                   "tolerance: |actual - expected| <= atol + rtol*|expected| (conformance/tolerances.txt); enclosure: every "
                   "float output element must lie in its admissible enclosure (spec/accuracy.md), reported per output in "
@@ -57,9 +61,9 @@ void add_conform_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--timeout", args->timeout, "Seconds per test before it is recorded as a timeout")->capture_default_str();
   cmd->add_flag("--no-isolate", args->no_isolate, "Run tests in this process (faster to debug; a crash stops the run)");
   cmd->add_flag("--prefer-function-bodies", args->prefer_function_bodies,
-               "Where an operator version has both a kernel and a function body (spec/functions/), expand the body "
-               "instead of calling the kernel: checks sonnx's bodies against the suite under the same tolerances "
-               "(results then compare as rounding, or random for sampling operators)");
+                "Where an operator version has both a kernel and a function body (spec/functions/), expand the body "
+                "instead of calling the kernel: checks sonnx's bodies against the suite under the same tolerances "
+                "(results then compare as rounding, or random for sampling operators)");
   args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
     ConformOptions opt{.executor = args->executor,
@@ -87,8 +91,8 @@ void add_conform_command(CLI::App& app, int& exit_code) {
       if (args->judge == "enclosure") {
         int enclosed = 0;
         for (const auto& t : report.tests) enclosed += t.judge == "enclosure";
-        std::cout << "judged by enclosure: " << enclosed << " tests; by the tolerance (no enclosure): "
-                  << report.total - report.skipped - enclosed << "\n";
+        std::cout << "judged by enclosure: " << enclosed
+                  << " tests; by the tolerance (no enclosure): " << report.total - report.skipped - enclosed << "\n";
       }
     }
     exit_code = (report.failed + report.errored) > 0 ? 1 : 0;

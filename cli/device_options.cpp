@@ -15,7 +15,8 @@ void DeviceArgs::add_to(CLI::App* cmd, bool cache_flag) {
       ->check(CLI::IsMember({"first", "profile"}))
       ->capture_default_str();
   if (cache_flag)
-    cmd->add_flag("--no-profile-cache", no_profile_cache, "With --assign profile: measure again instead of using the profile cache");
+    cmd->add_flag("--no-profile-cache", no_profile_cache,
+                  "With --assign profile: measure again instead of using the profile cache");
 }
 
 std::vector<std::string> DeviceArgs::names() const {
@@ -45,8 +46,12 @@ nlohmann::json device_plan_json(const DevicePlan& plan) {
   for (const auto& st : plan.steps) {
     nlohmann::json nodes = nlohmann::json::array();
     for (const auto& n : st.nodes) nodes.push_back({{"name", n.name}, {"op_type", n.op_type}});
-    steps.push_back({{"backend", st.device}, {"control", st.control}, {"nodes", nodes},
-                     {"inputs", st.inputs}, {"outputs", st.outputs}, {"copies", st.copies}});
+    steps.push_back({{"backend", st.device},
+                     {"control", st.control},
+                     {"nodes", nodes},
+                     {"inputs", st.inputs},
+                     {"outputs", st.outputs},
+                     {"copies", st.copies}});
   }
   nlohmann::json j{{"backends", backends},
                    {"fallback", plan.fallback ? nlohmann::json(*plan.fallback) : nlohmann::json(nullptr)},
@@ -59,12 +64,19 @@ nlohmann::json device_plan_json(const DevicePlan& plan) {
       nlohmann::json ms = nlohmann::json::object();
       for (size_t b = 0; b < n.measured_ms.size(); ++b)
         ms[plan.devices[b].first] = n.measured_ms[b] < 0 ? nlohmann::json(nullptr) : nlohmann::json(n.measured_ms[b]);
-      nodes.push_back({{"name", n.name}, {"op_type", n.op_type}, {"device", n.device},
-                       {"measured_ms", ms}, {"start_ms", n.start_ms}, {"finish_ms", n.finish_ms}});
+      nodes.push_back({{"name", n.name},
+                       {"op_type", n.op_type},
+                       {"device", n.device},
+                       {"measured_ms", ms},
+                       {"start_ms", n.start_ms},
+                       {"finish_ms", n.finish_ms}});
     }
     for (const auto& [name, ms] : a.alone_ms) alone[name] = ms;
-    j["assignment"] = {{"nodes", nodes}, {"predicted_ms", a.predicted_ms}, {"alone_ms", alone},
-                       {"copy_ms_per_mib", a.copy_ms_per_mib}, {"from_cache", a.from_cache}};
+    j["assignment"] = {{"nodes", nodes},
+                       {"predicted_ms", a.predicted_ms},
+                       {"alone_ms", alone},
+                       {"copy_ms_per_mib", a.copy_ms_per_mib},
+                       {"from_cache", a.from_cache}};
   }
   return j;
 }

@@ -29,20 +29,27 @@ void add_devices_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<DevicesArgs>();
   auto* cmd = app.add_subcommand("devices", "List the devices (built-in backends and plugins) with their calibration figures; "
                                             "with --model, which nodes each runs");
-  cmd->add_option("--model", args->model, "Also say, node by node, which devices run this model's nodes and why the others do not");
-  cmd->add_option("--plugin", args->plugins, "A backend plugin (.so) to list; may be repeated (also SONNX_PLUGIN_PATH, ':'-separated files or folders)");
+  cmd->add_option("--model", args->model,
+                  "Also say, node by node, which devices run this model's nodes and why the others do not");
+  cmd->add_option("--plugin", args->plugins,
+                  "A backend plugin (.so) to list; may be repeated (also SONNX_PLUGIN_PATH, ':'-separated files or folders)");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->add_flag("--recalibrate", args->recalibrate, "Measure every figure again instead of reading the per-machine cache");
   cmd->add_flag("--no-calibrate", args->no_calibrate, "Do not measure or show figures");
   args->prepare.add_to(cmd);
   cmd->callback([args, &exit_code] {
-    DeviceList list = list_devices({.plugins = args->plugins, .calibrate = !args->no_calibrate, .recalibrate = args->recalibrate});
+    DeviceList list = list_devices(
+        {.plugins = args->plugins, .calibrate = !args->no_calibrate, .recalibrate = args->recalibrate});
     const std::vector<DeviceInfo>& devices = list.devices;
     nlohmann::json j{{"devices", nlohmann::json::array()}, {"skipped", list.skipped}};
     std::ostringstream text;
-    text << std::left << std::setw(14) << "device" << std::setw(13) << "type" << std::setw(12) << "figure" << "version, source\n";
+    text << std::left << std::setw(14) << "device" << std::setw(13) << "type" << std::setw(12) << "figure"
+         << "version, source\n";
     for (const auto& d : devices) {
-      nlohmann::json dj{{"name", d.name}, {"type", d.type}, {"version", d.version}, {"source", d.source},
+      nlohmann::json dj{{"name", d.name},
+                        {"type", d.type},
+                        {"version", d.version},
+                        {"source", d.source},
                         {"figure", d.figure ? nlohmann::json(*d.figure) : nlohmann::json(nullptr)},
                         {"figure_cached", d.figure_cached}};
       if (!d.figure_note.empty()) dj["figure_note"] = d.figure_note;
@@ -50,7 +57,8 @@ void add_devices_command(CLI::App& app, int& exit_code) {
       std::ostringstream fig;
       if (d.figure) fig << std::fixed << std::setprecision(2) << *d.figure << (d.figure_cached ? " (c)" : "");
       else fig << (args->no_calibrate ? "" : "-");
-      text << std::setw(14) << d.name << std::setw(13) << d.type << std::setw(12) << fig.str() << d.version << ", " << d.source << "\n";
+      text << std::setw(14) << d.name << std::setw(13) << d.type << std::setw(12) << fig.str() << d.version << ", " << d.source
+           << "\n";
       if (!d.figure_note.empty()) text << "  " << d.figure_note << "\n";
     }
     if (!args->no_calibrate)

@@ -72,9 +72,11 @@ void add_enclose_command(CLI::App& app, int& exit_code) {
                   "produce when each operator meets its accuracy allowance on its element type (spec/accuracy.md)")
       ->check(CLI::IsMember({"real", "admissible"}))
       ->capture_default_str();
-  cmd->add_option("--output-dir,-o", args->output_dir,
-                  "Write NAME.lower.npy and NAME.upper.npy (float64, rounded outward; NaN where an element has no real value) per output");
-  cmd->add_option("--format", args->format, "text or json: per output, the widest interval in absolute terms and in ULPs of its type")
+  cmd->add_option(
+      "--output-dir,-o", args->output_dir,
+      "Write NAME.lower.npy and NAME.upper.npy (float64, rounded outward; NaN where an element has no real value) per output");
+  cmd->add_option("--format", args->format,
+                  "text or json: per output, the widest interval in absolute terms and in ULPs of its type")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   args->prepare.add_to(cmd);

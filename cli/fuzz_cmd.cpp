@@ -38,15 +38,20 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--graphs", args->graphs, "Stop after this many graphs (0: no limit)")->capture_default_str();
   cmd->add_option("--seed", args->seed, "First seed; graph i uses seed + i (per shard: + i*N + K)")->capture_default_str();
   cmd->add_option("--executor", args->executor, "Executor to compare with the reference: linear, dataflow, parallel or all")
-      ->check(CLI::IsMember({"all", "linear", "dataflow", "parallel"}))->capture_default_str();
+      ->check(CLI::IsMember({"all", "linear", "dataflow", "parallel"}))
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "Directory for the shrunk repros (ONNX test directories)")->capture_default_str();
-  cmd->add_option("--format", args->format, "Output on stdout: text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--format", args->format, "Output on stdout: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   cmd->add_option("--max-failures", args->max_failures, "Stop after this many failures")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "Kernel threads of linear and dataflow (parallel uses at least 2 workers)")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Kernel threads of linear and dataflow (parallel uses at least 2 workers)")
+      ->capture_default_str();
   cmd->add_option("--opset", args->opset,
                   "ai.onnx opset of the generated graphs: 17, 27 (the newest, with the operator versions and "
                   "operators added since 17) or mixed (each graph draws one)")
-      ->check(CLI::IsMember({"mixed", "17", "27"}))->capture_default_str();
+      ->check(CLI::IsMember({"mixed", "17", "27"}))
+      ->capture_default_str();
   cmd->add_option("--shard", args->shard, "Shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
   cmd->add_option("--inject-fault", args->inject_fault,
                   "TEST ONLY: plant a known bug in the first executor compared (the first element of every OP "
@@ -76,20 +81,27 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
     if (args->format == "json") {
       nlohmann::json repros = nlohmann::json::array();
       for (const auto& p : r.repros)
-        repros.push_back({{"path", p.path}, {"nodes", p.nodes}, {"kind", p.kind}, {"executor", p.executor},
-                          {"recipe", p.recipe}, {"message", p.message}});
-      nlohmann::json j{{"graphs", r.graphs}, {"failures", r.failures}, {"seconds", r.seconds},
-                       {"graphs_per_second", rate}, {"repro", repros}};
+        repros.push_back({{"path", p.path},
+                          {"nodes", p.nodes},
+                          {"kind", p.kind},
+                          {"executor", p.executor},
+                          {"recipe", p.recipe},
+                          {"message", p.message}});
+      nlohmann::json j{{"graphs", r.graphs},
+                       {"failures", r.failures},
+                       {"seconds", r.seconds},
+                       {"graphs_per_second", rate},
+                       {"repro", repros}};
       std::cout << j.dump(2) << "\n";
     } else {
       for (const auto& p : r.repros)
         std::cout << "FAILED (" << p.kind << ", " << p.executor << "): " << p.message << "\n"
                   << p.description << "\nrepro: " << p.path << " (" << p.nodes << " nodes)\n";
-      std::cout << r.graphs << " graphs in " << r.seconds << " s (" << rate << " graphs/s), " << r.failures
-                << " failures\n";
+      std::cout << r.graphs << " graphs in " << r.seconds << " s (" << rate << " graphs/s), " << r.failures << " failures\n";
     }
     // The seed and graph of every failure also go to stderr, so they survive a JSON consumer.
-    for (const auto& p : r.repros) std::cerr << "sonnx fuzz: failure " << p.kind << " (" << p.executor << ")\n" << p.description << "\n";
+    for (const auto& p : r.repros)
+      std::cerr << "sonnx fuzz: failure " << p.kind << " (" << p.executor << ")\n" << p.description << "\n";
     exit_code = r.failures > 0 ? 1 : 0;
   });
 }

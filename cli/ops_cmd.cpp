@@ -28,10 +28,8 @@ struct Part {
   bool OperatorVersion::*has;
 };
 constexpr Part kParts[] = {
-    {"shape_rule", "shape rule", &OperatorVersion::shape_rule},
-    {"fast_kernel", "fast kernel", &OperatorVersion::fast_kernel},
-    {"enclosure", "enclosure", &OperatorVersion::enclosure},
-    {"upgrade", "upgrade adapter", &OperatorVersion::upgrade},
+    {"shape_rule", "shape rule", &OperatorVersion::shape_rule}, {"fast_kernel", "fast kernel", &OperatorVersion::fast_kernel},
+    {"enclosure", "enclosure", &OperatorVersion::enclosure},    {"upgrade", "upgrade adapter", &OperatorVersion::upgrade},
     {"emit_c", "C emitter", &OperatorVersion::emit_c},
 };
 
@@ -43,7 +41,9 @@ const Part* part_named(const std::string& name) {
 
 std::string describe(const OperatorVersion& v) {
   std::string line = v.id() + (v.deprecated ? " (deprecated)" : "") + ": " + v.runs;
-  if (v.kernel_version) line += " (" + v.accuracy + (v.kernel_version != v.version ? ", version " + std::to_string(v.kernel_version) + "'s" : "") + ")";
+  if (v.kernel_version)
+    line += " (" + v.accuracy + (v.kernel_version != v.version ? ", version " + std::to_string(v.kernel_version) + "'s" : "") +
+            ")";
   std::string parts;
   for (const Part& p : kParts)
     if (v.*p.has) parts += std::string(parts.empty() ? "" : ", ") + p.label;
@@ -53,8 +53,8 @@ std::string describe(const OperatorVersion& v) {
 nlohmann::json to_json(const OperatorVersion& v) {
   nlohmann::json parts = {{"kernel", v.kernel_version != 0}};
   for (const Part& p : kParts) parts[p.name] = v.*p.has;
-  nlohmann::json j = {{"operator", v.id()}, {"domain", v.domain}, {"name", v.name}, {"version", v.version},
-                      {"runs", v.runs}, {"deprecated", v.deprecated}, {"record", parts}};
+  nlohmann::json j = {{"operator", v.id()}, {"domain", v.domain},         {"name", v.name}, {"version", v.version},
+                      {"runs", v.runs},     {"deprecated", v.deprecated}, {"record", parts}};
   if (v.kernel_version) {
     j["kernel_version"] = v.kernel_version;
     j["accuracy"] = v.accuracy;
@@ -87,10 +87,8 @@ void add_ops_command(CLI::App& app, int& exit_code) {
       for (const Part& p : kParts) filled[p.name] += v.*p.has;
       if (args->missing && v.runs != "unsupported") continue;
       if (without && (v.runs == "unsupported" || v.*without->has)) continue;
-      if (args->format == "json")
-        list.push_back(to_json(v));
-      else
-        std::cout << describe(v) << "\n";
+      if (args->format == "json") list.push_back(to_json(v));
+      else std::cout << describe(v) << "\n";
     }
     if (args->format == "json") {
       nlohmann::json summary = counts;

@@ -33,12 +33,16 @@ struct PartitionArgs {
 
 void add_partition_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<PartitionArgs>();
-  auto* cmd = app.add_subcommand("partition", "Split a model into steps on backends (preference order, cpu fallback) and print them");
+  auto* cmd = app.add_subcommand("partition",
+                                 "Split a model into steps on backends (preference order, cpu fallback) and print them");
   cmd->add_option("model", args->model, "Model file (.onnx or .onnxtxt)")->required();
-  args->backends_option = cmd->add_option("--backends", args->backends, "Comma-separated preference order: reference, cpu, or plugin .so "
-                                                                       "paths (cpu is the fallback unless --no-fallback)")->capture_default_str();
+  args->backends_option = cmd->add_option("--backends", args->backends,
+                                          "Comma-separated preference order: reference, cpu, or plugin .so "
+                                          "paths (cpu is the fallback unless --no-fallback)")
+                              ->capture_default_str();
   cmd->add_flag("--no-fallback", args->no_fallback, "Fail instead of running unsupported nodes or failed steps on cpu");
-  cmd->add_flag("--run", args->run, "Also run the plan (on --input values, synthetic for the rest) and compare with the reference");
+  cmd->add_flag("--run", args->run,
+                "Also run the plan (on --input values, synthetic for the rest) and compare with the reference");
   cmd->add_option("--input", args->inputs, "NAME=FILE (.pb or .npy) for --run; may be repeated");
   cmd->add_option("--dim", args->dims, "NAME=SIZE for symbolic dimensions of synthetic inputs");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
@@ -73,7 +77,8 @@ void add_partition_command(CLI::App& app, int& exit_code) {
       nlohmann::json fb = nlohmann::json::array();
       for (const auto& f : run.fallbacks) {
         fb.push_back({{"step", f.step}, {"backend", f.backend}, {"phase", f.phase}, {"reason", f.reason}});
-        text += "fallback: step " + std::to_string(f.step) + " on " + f.backend + " failed to " + f.phase + " (" + f.reason + "); ran on cpu\n";
+        text += "fallback: step " + std::to_string(f.step) + " on " + f.backend + " failed to " + f.phase + " (" + f.reason +
+                "); ran on cpu\n";
       }
       j["fallbacks"] = fb;
       j["matches_reference"] = same;

@@ -29,18 +29,26 @@ struct PlanArgs {
 nlohmann::json plan_json(const std::string& model_path, const CompiledPlan& p) {
   nlohmann::json steps = nlohmann::json::array(), values = nlohmann::json::array();
   for (const auto& s : p.steps)
-    steps.push_back({{"index", s.index}, {"node", s.node}, {"op_type", s.op_type}, {"version", s.version},
-                     {"kernel", s.kernel}, {"fused", s.fused}, {"inputs", s.inputs}, {"outputs", s.outputs},
+    steps.push_back({{"index", s.index},
+                     {"node", s.node},
+                     {"op_type", s.op_type},
+                     {"version", s.version},
+                     {"kernel", s.kernel},
+                     {"fused", s.fused},
+                     {"inputs", s.inputs},
+                     {"outputs", s.outputs},
                      {"output_layout", s.blocked_output ? "blocked" : "plain"}});
   for (const auto& v : p.values)
-    values.push_back({{"name", v.name}, {"bytes", v.bytes}, {"offset", v.offset}, {"first_step", v.first_step}, {"last_step", v.last_step}});
+    values.push_back(
+        {{"name", v.name}, {"bytes", v.bytes}, {"offset", v.offset}, {"first_step", v.first_step}, {"last_step", v.last_step}});
   return {{"model", model_path},
           {"executor", p.executor},
           {"planner", p.planner},
           {"concurrent", p.concurrent},
           {"peak_arena_bytes", p.peak_arena_bytes},
           {"lower_bound_bytes", p.lower_bound_bytes},
-          {"ratio", p.lower_bound_bytes ? static_cast<double>(p.peak_arena_bytes) / static_cast<double>(p.lower_bound_bytes) : 1.0},
+          {"ratio",
+           p.lower_bound_bytes ? static_cast<double>(p.peak_arena_bytes) / static_cast<double>(p.lower_bound_bytes) : 1.0},
           {"steps", steps},
           {"values", values}};
 }
@@ -52,10 +60,12 @@ void add_plan_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("plan", "Compile a model and print its plan: steps, kernels, lifetimes, arena offsets");
   cmd->add_option("model", args->model, "Model file (.onnx or .onnxtxt)")->required();
   cmd->add_option("--planner", args->planner, "Offset assignment: greedy (by size) or first-fit")
-      ->check(CLI::IsMember({"greedy", "first-fit"}))->capture_default_str();
+      ->check(CLI::IsMember({"greedy", "first-fit"}))
+      ->capture_default_str();
   cmd->add_option("--executor", args->executor,
                   "Plan for this executor: linear (lifetimes in the fixed order) or dataflow/parallel (safe for any order)")
-      ->check(CLI::IsMember(optimized_executors()))->capture_default_str();
+      ->check(CLI::IsMember(optimized_executors()))
+      ->capture_default_str();
   args->in.add_to(cmd);
   args->prepare.add_to(cmd);
   args->devices.add_to(cmd);
@@ -79,8 +89,8 @@ void add_plan_command(CLI::App& app, int& exit_code) {
                   << s["version"].get<int64_t>() << (s["fused"].empty() ? "" : " +" + s["fused"].dump()) << "  ["
                   << s["kernel"].get<std::string>() << (s["output_layout"] == "blocked" ? ", blocked out" : "") << "]  "
                   << s["node"].get<std::string>() << "\n";
-      std::cout << p.steps.size() << " steps, " << j["values"].size() << " values in the arena; planner "
-                << p.planner << (p.concurrent ? " (safe for any schedule)" : " (fixed order)") << "\n"
+      std::cout << p.steps.size() << " steps, " << j["values"].size() << " values in the arena; planner " << p.planner
+                << (p.concurrent ? " (safe for any schedule)" : " (fixed order)") << "\n"
                 << "peak arena " << p.peak_arena_bytes << " bytes, lower bound " << p.lower_bound_bytes << " bytes, ratio "
                 << std::fixed << std::setprecision(3) << j["ratio"].get<double>() << "\n";
     }

@@ -26,7 +26,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
     std::vector<std::filesystem::path> files(args->inputs.begin(), args->inputs.end());
     Certificate merged = merge_certificates(files);
     merged.write(args->out);
-    std::cout << "merged " << args->inputs.size() << " reports: " << merged.summary["total"] << " tests, verdict " << merged.verdict << "\n";
+    std::cout << "merged " << args->inputs.size() << " reports: " << merged.summary["total"] << " tests, verdict "
+              << merged.verdict << "\n";
     exit_code = merged.verdict == "certified" ? 0 : 1;
   });
 }

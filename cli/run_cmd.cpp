@@ -28,13 +28,19 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "Execute a model on inputs and write its outputs");
   cmd->add_option("model", args->model, "Model file (.onnx, or .onnxtxt text syntax)")->required();
-  cmd->add_option("--input,-i", args->inputs, "NAME=FILE with FILE a TensorProto/SequenceProto/OptionalProto .pb or a numpy .npy");
-  cmd->add_option("--output-dir,-o", args->output_dir, "Write each output as NAME.pb (or .npy) here; default: print a summary only");
-  cmd->add_option("--output-format", args->output_format, "pb or npy")->check(CLI::IsMember({"pb", "npy"}))->capture_default_str();
-  cmd->add_option("--executor", args->executor, "Executor: reference (the interpreter), linear, dataflow or parallel (optimized)")
+  cmd->add_option("--input,-i", args->inputs,
+                  "NAME=FILE with FILE a TensorProto/SequenceProto/OptionalProto .pb or a numpy .npy");
+  cmd->add_option("--output-dir,-o", args->output_dir,
+                  "Write each output as NAME.pb (or .npy) here; default: print a summary only");
+  cmd->add_option("--output-format", args->output_format, "pb or npy")
+      ->check(CLI::IsMember({"pb", "npy"}))
+      ->capture_default_str();
+  cmd->add_option("--executor", args->executor,
+                  "Executor: reference (the interpreter), linear, dataflow or parallel (optimized)")
       ->capture_default_str();
   cmd->add_option("--threads", args->threads, "Threads: per kernel (linear, dataflow) or workers (parallel)")
-      ->check(CLI::Range(1, 256))->capture_default_str();
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_flag("--verify-arena-run", args->verify_arena_run,
                 "Optimized executors: run a second time in the planned memory arena and require the same bits");
   args->prepare.add_to(cmd);
@@ -43,7 +49,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
     require_executor(args->executor);
     std::vector<std::string> outputs;
     NamedValues feed;
-    SessionOptions options{.executor = args->executor, .threads = args->threads, .check = !args->prepare.no_check,
+    SessionOptions options{.executor = args->executor,
+                           .threads = args->threads,
+                           .check = !args->prepare.no_check,
                            .verify_arena_run = args->verify_arena_run};
     if (args->devices.given()) {  // the device set instead of the executor
       options.devices = args->devices.names();

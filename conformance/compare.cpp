@@ -82,8 +82,7 @@ Comparison compare_tensors(const Tensor& a, const Tensor& e, const Tolerance& to
   for (int64_t i = 0; i < a.size(); ++i) {
     if (!floating) {
       // Integers and bool compare exactly, as integers.
-      if (a.as_int64(i) != e.as_int64(i) ||
-          (t == DType::UInt64 && a.data<uint64_t>()[i] != e.data<uint64_t>()[i])) {
+      if (a.as_int64(i) != e.as_int64(i) || (t == DType::UInt64 && a.data<uint64_t>()[i] != e.data<uint64_t>()[i])) {
         fail_at(i, std::to_string(a.as_int64(i)), std::to_string(e.as_int64(i)));
         c.max_abs = std::max(c.max_abs, std::fabs(a.as_double(i) - e.as_double(i)));
       }
@@ -126,7 +125,8 @@ Comparison compare_values(const Value& actual, const Value& expected, const Tole
   };
   // An optional that holds a value may stand for the value itself in test data, and vice versa.
   if (actual.is_optional() && !expected.is_optional() && actual.optional) return compare_values(*actual.optional, expected, tol);
-  if (expected.is_optional() && !actual.is_optional() && expected.optional) return compare_values(actual, *expected.optional, tol);
+  if (expected.is_optional() && !actual.is_optional() && expected.optional)
+    return compare_values(actual, *expected.optional, tol);
   if (actual.kind != expected.kind) {
     c.ok = false;
     c.message = std::string("got a ") + kind_name(actual) + ", expected a " + kind_name(expected);

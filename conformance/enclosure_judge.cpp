@@ -30,8 +30,10 @@ EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual
   if (!actual.is_tensor()) return fail("expected a tensor");
   const Tensor& a = actual.tensor;
   if (a.dtype() != bounds.type)
-    return fail(std::string("element type ") + std::string(dtype_name(a.dtype())) + ", enclosure of " + std::string(dtype_name(bounds.type)));
-  if (a.shape() != bounds.lo.shape()) return fail("shape " + shape_str(a.shape()) + ", enclosure of shape " + shape_str(bounds.lo.shape()));
+    return fail(std::string("element type ") + std::string(dtype_name(a.dtype())) + ", enclosure of " +
+                std::string(dtype_name(bounds.type)));
+  if (a.shape() != bounds.lo.shape())
+    return fail("shape " + shape_str(a.shape()) + ", enclosure of shape " + shape_str(bounds.lo.shape()));
   if (bounds.exact()) {
     if (!(a == bounds.lo)) return fail("differs from the value the enclosure determines");
     return r;
@@ -107,8 +109,12 @@ double number_or_inf(const nlohmann::json& j) { return j.is_null() ? std::numeri
 nlohmann::json enclosure_json(const std::vector<EnclosureCheck>& checks) {
   nlohmann::json outs = nlohmann::json::array();
   for (const auto& e : checks)
-    outs.push_back({{"output", e.output}, {"ulps_outside", number_or_null(e.ulps_outside)}, {"width_ulps", number_or_null(e.width_ulps)},
-                    {"real_width_ulps", number_or_null(e.real_width_ulps)}, {"outside", e.outside}, {"undefined", e.undefined}});
+    outs.push_back({{"output", e.output},
+                    {"ulps_outside", number_or_null(e.ulps_outside)},
+                    {"width_ulps", number_or_null(e.width_ulps)},
+                    {"real_width_ulps", number_or_null(e.real_width_ulps)},
+                    {"outside", e.outside},
+                    {"undefined", e.undefined}});
   return outs;
 }
 

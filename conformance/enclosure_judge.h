@@ -23,12 +23,12 @@ enum class Judge { Tolerance, Enclosure };
 struct EnclosureCheck {
   std::string output;
   bool ok = true;
-  std::string message;       // why it failed (the first element outside), without the output's name
-  double ulps_outside = 0;   // how far the farthest element lies outside its enclosure, in ulps of its type (0: all inside)
-  double width_ulps = 0;     // the widest enclosure of the output, in ulps of its type (0 for an exact output)
+  std::string message;         // why it failed (the first element outside), without the output's name
+  double ulps_outside = 0;     // how far the farthest element lies outside its enclosure, in ulps of its type (0: all inside)
+  double width_ulps = 0;       // the widest enclosure of the output, in ulps of its type (0 for an exact output)
   double real_width_ulps = 0;  // the same for the output's real enclosure: how far the model itself determines it
-  int64_t outside = 0;       // elements outside their enclosure
-  int64_t undefined = 0;     // elements without a value in the reals (NaN in, ∞ − ∞): anything passes there
+  int64_t outside = 0;         // elements outside their enclosure
+  int64_t undefined = 0;       // elements without a value in the reals (NaN in, ∞ − ∞): anything passes there
   void merge(const EnclosureCheck& o);  // the worse of two data sets' figures for the same output
 };
 

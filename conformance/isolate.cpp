@@ -117,8 +117,8 @@ IsolatedResult IsolatedWorker::run(size_t item, double timeout_seconds) {
   IsolatedResult r;
   if (pid_ < 0 && !start(r)) return r;
   bool bounded = timeout_seconds > 0;
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(bounded ? timeout_seconds : 0));
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                         std::chrono::duration<double>(bounded ? timeout_seconds : 0));
   uint64_t id = item, size = 0;
   ReadStatus got = write_all(fd_, &id, sizeof id) ? read_all(fd_, &size, sizeof size, deadline, bounded) : ReadStatus::Closed;
   if (got == ReadStatus::Ok) {

@@ -8,10 +8,18 @@
 namespace sonnx {
 
 nlohmann::json test_json(const TestResult& t) {
-  nlohmann::json j = {{"name", t.name},       {"status", t.status},   {"op_types", t.op_types},
-                      {"accuracy", t.accuracy}, {"max_abs_error", t.max_abs}, {"max_rel_error", t.max_rel},
-                      {"max_ulp_error", t.max_ulp}, {"time_ms", t.time_ms}, {"message", t.message},
-                      {"loaded", t.loaded},   {"kernels", t.kernels}, {"judge", t.judge}};
+  nlohmann::json j = {{"name", t.name},
+                      {"status", t.status},
+                      {"op_types", t.op_types},
+                      {"accuracy", t.accuracy},
+                      {"max_abs_error", t.max_abs},
+                      {"max_rel_error", t.max_rel},
+                      {"max_ulp_error", t.max_ulp},
+                      {"time_ms", t.time_ms},
+                      {"message", t.message},
+                      {"loaded", t.loaded},
+                      {"kernels", t.kernels},
+                      {"judge", t.judge}};
   if (!t.judge_note.empty()) j["judge_note"] = t.judge_note;
   if (t.judge == "enclosure") {
     j["enclosure"] = enclosure_json(t.enclosure);
@@ -92,7 +100,8 @@ std::string enclosure_markdown(const RunReport& r) {
       widest = std::max(widest, e.width_ulps);
       widest_real = std::max(widest_real, e.real_width_ulps);
       if (e.outside)
-        outside << "| " << t.name << " | " << e.output << " | " << e.outside << " | " << e.ulps_outside << " | " << e.width_ulps << " |\n";
+        outside << "| " << t.name << " | " << e.output << " | " << e.outside << " | " << e.ulps_outside << " | " << e.width_ulps
+                << " |\n";
     }
     undefined += any_undefined;
     ++admissible[bin(widest)];
@@ -100,9 +109,10 @@ std::string enclosure_markdown(const RunReport& r) {
   }
   if (enclosed == 0) return "";
   std::ostringstream md;
-  md << "\n## Judged by enclosure\n\n" << enclosed << " tests judged against their admissible enclosures; the suite's own expected "
-     << "output lies outside in " << suite_outside << ". Each test counts once, by its widest output element; "
-     << undefined << " tests have elements without a real value (a NaN input, ∞ − ∞), which have no width and admit anything.\n\n"
+  md << "\n## Judged by enclosure\n\n"
+     << enclosed << " tests judged against their admissible enclosures; the suite's own expected "
+     << "output lies outside in " << suite_outside << ". Each test counts once, by its widest output element; " << undefined
+     << " tests have elements without a real value (a NaN input, ∞ − ∞), which have no width and admit anything.\n\n"
      << "| widest enclosure (ulps of the output's type) | admissible | real |\n|---|---|---|\n";
   for (size_t k = 0; k < bins; ++k)
     md << "| " << (k < std::size(limits) ? "≤ " + std::to_string(static_cast<int>(limits[k])) : "> 1024 or unbounded") << " | "
@@ -138,7 +148,8 @@ std::string report_markdown(const RunReport& r) {
      << "| total | passed | failed | errored | skipped |\n|---|---|---|---|---|\n"
      << "| " << s.total << " | " << s.passed << " | " << s.failed << " | " << s.errored << " | " << s.skipped << " |\n\n"
      << "## Operator versions\n\n| operator version | passed | loaded | total |\n|---|---|---|---|\n";
-  for (const auto& [op, c] : r.operators) md << "| " << op << " | " << c.passed << " | " << c.loaded << " | " << c.total << " |\n";
+  for (const auto& [op, c] : r.operators)
+    md << "| " << op << " | " << c.passed << " | " << c.loaded << " | " << c.total << " |\n";
   md << enclosure_markdown(r);
   md << "\n## Tests not passed\n\n| test | status | message |\n|---|---|---|\n";
   for (const auto& t : r.tests)

@@ -18,9 +18,9 @@ namespace sonnx {
 
 struct TestResult {
   std::string name;
-  std::string status;  // passed, failed, errored, skipped, crashed, timeout
+  std::string status;                 // passed, failed, errored, skipped, crashed, timeout
   std::vector<std::string> op_types;  // the operator versions the model selects: "ReduceMax-18"
-  std::string accuracy;  // exact, rounding or random (the loosest of the model's operators)
+  std::string accuracy;               // exact, rounding or random (the loosest of the model's operators)
   double max_abs = 0, max_rel = 0, max_ulp = 0;
   double time_ms = 0;
   std::string message;
@@ -37,18 +37,17 @@ struct TestResult {
   double expected_ulps_outside = 0;
 };
 
-
 struct RunOptions {
   std::string executor = "reference";  // make_executor's name
   ExecutorOptions executor_options;    // threads, planner, verify_arena_run, inject_fault, ...
   PrepareOptions prepare;              // check first (a model failing it is a failed test)
   std::vector<SkipEntry> skips;
   std::vector<ToleranceEntry> tolerances;
-  std::string filter;            // regex on test names; empty = all
+  std::string filter;  // regex on test names; empty = all
   Shard shard;
-  bool isolate = true;           // run the tests in a child process (IsolatedWorker)
-  double timeout_seconds = 120;  // per test, when isolated
-  bool progress = false;         // progress line on stderr
+  bool isolate = true;                  // run the tests in a child process (IsolatedWorker)
+  double timeout_seconds = 120;         // per test, when isolated
+  bool progress = false;                // progress line on stderr
   bool prefer_function_bodies = false;  // expand function bodies instead of calling kernels (set_prefer_function_bodies)
   // Enclosure: float outputs must lie in their admissible enclosures (enclosure_judge.h); a test whose
   // model has no enclosure (an operator without one, an undetermined value) falls back to the tolerance.

@@ -96,13 +96,12 @@ DataSet read_data_set(const Model& model, const fs::path& dir) {
   DataSet ds;
   auto in_files = numbered_files(dir, "input_");
   if (in_files.size() > inputs.size())
-    throw LoadError(dir.string() + ": " + std::to_string(in_files.size()) + " input files for " +
-                    std::to_string(inputs.size()) + " graph inputs");
+    throw LoadError(dir.string() + ": " + std::to_string(in_files.size()) + " input files for " + std::to_string(inputs.size()) +
+                    " graph inputs");
   for (size_t k = 0; k < in_files.size(); ++k)
     ds.inputs[inputs[k]->name] = as_declared(read_value_pb(in_files[k], kind_of(inputs[k]->type)), inputs[k]->type);
   auto out_files = numbered_files(dir, "output_");
-  if (out_files.size() > g.outputs.size())
-    throw LoadError(dir.string() + ": more output files than graph outputs");
+  if (out_files.size() > g.outputs.size()) throw LoadError(dir.string() + ": more output files than graph outputs");
   for (size_t k = 0; k < out_files.size(); ++k)
     ds.expected.emplace_back(g.outputs[k].name,
                              as_declared(read_value_pb(out_files[k], kind_of(g.outputs[k].type)), g.outputs[k].type));

@@ -11,9 +11,9 @@
 namespace sonnx {
 
 struct TestCase {
-  std::string name;               // directory name, e.g. test_add_bcast
+  std::string name;  // directory name, e.g. test_add_bcast
   std::filesystem::path dir;
-  std::filesystem::path model;    // dir/model.onnx
+  std::filesystem::path model;                   // dir/model.onnx
   std::vector<std::filesystem::path> data_sets;  // dir/test_data_set_N, sorted
 };
 

@@ -46,9 +46,7 @@ class DDSum {
     lossy_ += (a.lo != 0) | (b.lo != 0) | !(std::fabs(p) >= 0x1p-960);
   }
   // Adds an exact double.
-  void add(double v) {
-    level1(v);
-  }
+  void add(double v) { level1(v); }
   void add(DD v) {
     add(v.hi);
     add(v.lo);

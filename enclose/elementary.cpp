@@ -71,7 +71,7 @@ void quarter_turns(mpfr_t q, double x, bool upward) {
   bool larger_pi = (x >= 0) != upward;
   mpfr_const_pi(half_pi, larger_pi ? MPFR_RNDU : MPFR_RNDD);
   mpfr_div_2ui(half_pi, half_pi, 1, MPFR_RNDN);  // exact
-  mpfr_set_d(q, x, MPFR_RNDN);                    // exact
+  mpfr_set_d(q, x, MPFR_RNDN);                   // exact
   mpfr_div(q, q, half_pi, upward ? MPFR_RNDU : MPFR_RNDD);
   mpfr_clear(half_pi);
 }

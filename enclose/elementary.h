@@ -12,7 +12,7 @@ Interval log(Interval x);   // undefined where x may be < 0 (no real logarithm t
 Interval sqrt(Interval x);  // undefined where x may be < 0
 Interval tanh(Interval x);
 Interval erf(Interval x);
-Interval sigmoid(Interval x);  // 1 / (1 + e^(−x)), increasing
+Interval sigmoid(Interval x);   // 1 / (1 + e^(−x)), increasing
 Interval softplus(Interval x);  // ln(1 + e^x), increasing
 
 // Not monotone: the ends' values, and ±1 where the interval may hold a maximum or minimum

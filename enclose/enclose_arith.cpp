@@ -121,7 +121,8 @@ std::vector<Bounds> range(const OpCall& c) {
   }
   if (D.contains(0)) throw open("delta's enclosure holds 0");
   if (S.has_nan() || L.has_nan() || D.has_nan()) throw open("an input is undefined");
-  if (!std::isfinite(S.lo) || !std::isfinite(S.hi) || !std::isfinite(L.lo) || !std::isfinite(L.hi) || !std::isfinite(D.lo) || !std::isfinite(D.hi))
+  if (!std::isfinite(S.lo) || !std::isfinite(S.hi) || !std::isfinite(L.lo) || !std::isfinite(L.hi) || !std::isfinite(D.lo) ||
+      !std::isfinite(D.hi))
     throw open("an input is not bounded");
   double count;
   if (!admissible && points) {

@@ -64,15 +64,37 @@ Result movement(const OpCall& c) {
 namespace {
 
 const std::map<std::string, Result (*)(const OpCall&)>& table() {
-  static const std::map<std::string, Result (*)(const OpCall&)> t = {
-      {"Identity", movement}, {"Reshape", movement}, {"Flatten", movement}, {"Transpose", movement},
-      {"Squeeze", movement}, {"Unsqueeze", movement}, {"Slice", movement}, {"Gather", movement},
-      {"Expand", movement}, {"Split", movement}, {"Tile", movement}, {"Concat", movement},
-      {"Relu", relu},
-      {"Add", add}, {"Sub", sub}, {"Mul", mul}, {"Div", div},
-      {"Sin", sin}, {"Cos", cos}, {"Exp", exp}, {"Log", log}, {"Sqrt", sqrt}, {"Tanh", tanh}, {"Erf", erf}, {"Sigmoid", sigmoid},
-      {"Conv", conv}, {"Gemm", gemm}, {"MatMul", matmul}, {"BatchNormalization", batch_normalization},
-      {"MaxPool", max_pool}, {"GlobalAveragePool", global_average_pool}};
+  static const std::map<std::string, Result (*)(const OpCall&)> t = {{"Identity", movement},
+                                                                     {"Reshape", movement},
+                                                                     {"Flatten", movement},
+                                                                     {"Transpose", movement},
+                                                                     {"Squeeze", movement},
+                                                                     {"Unsqueeze", movement},
+                                                                     {"Slice", movement},
+                                                                     {"Gather", movement},
+                                                                     {"Expand", movement},
+                                                                     {"Split", movement},
+                                                                     {"Tile", movement},
+                                                                     {"Concat", movement},
+                                                                     {"Relu", relu},
+                                                                     {"Add", add},
+                                                                     {"Sub", sub},
+                                                                     {"Mul", mul},
+                                                                     {"Div", div},
+                                                                     {"Sin", sin},
+                                                                     {"Cos", cos},
+                                                                     {"Exp", exp},
+                                                                     {"Log", log},
+                                                                     {"Sqrt", sqrt},
+                                                                     {"Tanh", tanh},
+                                                                     {"Erf", erf},
+                                                                     {"Sigmoid", sigmoid},
+                                                                     {"Conv", conv},
+                                                                     {"Gemm", gemm},
+                                                                     {"MatMul", matmul},
+                                                                     {"BatchNormalization", batch_normalization},
+                                                                     {"MaxPool", max_pool},
+                                                                     {"GlobalAveragePool", global_average_pool}};
   return t;
 }
 

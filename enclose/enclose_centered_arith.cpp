@@ -63,8 +63,9 @@ bool dd_div(DD a, double ra, DD b, double rb, Centered& y, size_t i) {
   two_sum(q1, q2, q.hi, q.lo);
   double err = 0;
   if (R.hi != 0 || R.lo != 0 || e1 != 0 || !(std::fabs(q1) >= 0x1p-960))
-    err = up(up(up(up(std::fabs(R.lo) + e1) / b_min) + up(up(std::fabs(R.hi) * std::fabs(b.lo)) / down(b_min * std::fabs(b.hi)))) +
-             up(up(kU * std::fabs(q2)) + 2 * kEta));
+    err = up(
+        up(up(up(std::fabs(R.lo) + e1) / b_min) + up(up(std::fabs(R.hi) * std::fabs(b.lo)) / down(b_min * std::fabs(b.hi)))) +
+        up(up(kU * std::fabs(q2)) + 2 * kEta));
   double spread = 0;
   if (ra != 0 || rb != 0) spread = up(up(ra + up(up(up(std::fabs(q.hi) + std::fabs(q.lo)) + err) * rb)) / within);
   if (!std::isfinite(err) || !std::isfinite(spread)) return false;
@@ -83,7 +84,8 @@ Result lipschitz_unary(const OpCall& c, int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd
   for (size_t i = 0; i < y.size(); ++i) {
     mpfr_set_d(v, x->hi[i], MPFR_RNDN);
     int inexact = mpfr_add_d(v, v, x->lo[i], MPFR_RNDN);
-    double in_err = inexact ? up(0x1p-250 * up(std::fabs(x->hi[i]) + std::fabs(x->lo[i]))) : 0;  // moved by ≤ that: f moves ≤ that
+    double in_err = inexact ? up(0x1p-250 * up(std::fabs(x->hi[i]) + std::fabs(x->lo[i])))
+                            : 0;  // moved by ≤ that: f moves ≤ that
     inexact |= f(v, v, MPFR_RNDN);
     auto [m, err] = to_centered(v, inexact ? up(in_err + 0x1p-250) : 0);
     y.set(i, m, add_up(err, x->rad[i]));

@@ -23,7 +23,9 @@ Result conv(const OpCall& c) {
     for (int64_t m = 0; m < g.M; ++m) {
       std::fill(sums.begin(), sums.end(), DDSum{});
       std::fill(rads.begin(), rads.end(), RadiusSum{});
-      auto weight = [&](int64_t w_off) { return std::pair<DD, double>{w->mid(static_cast<size_t>(w_off)), w->rad[static_cast<size_t>(w_off)]}; };
+      auto weight = [&](int64_t w_off) {
+        return std::pair<DD, double>{w->mid(static_cast<size_t>(w_off)), w->rad[static_cast<size_t>(w_off)]};
+      };
       g.for_each_term(bn, m, weight, [&](int64_t x_off, std::pair<DD, double> wv, int64_t o) {
         size_t i = static_cast<size_t>(x_off), oi = static_cast<size_t>(o);
         sums[oi].add_product(x->mid(i), wv.first);
@@ -51,7 +53,8 @@ void product(const Centered& a, int64_t a0, const Centered& b, int64_t b0, int64
       DDSum s;
       RadiusSum r;
       for (int64_t k = 0; k < K; ++k) {
-        size_t ai = static_cast<size_t>(a0 + (ta ? k * M + i : i * K + k)), bi = static_cast<size_t>(b0 + (tb ? j * K + k : k * N + j));
+        size_t ai = static_cast<size_t>(a0 + (ta ? k * M + i : i * K + k)),
+               bi = static_cast<size_t>(b0 + (tb ? j * K + k : k * N + j));
         s.add_product(a.mid(ai), b.mid(bi));
         r.add(a.hi[ai], a.rad[ai], b.hi[bi], b.rad[bi]);
       }
@@ -143,7 +146,8 @@ Result batch_normalization(const OpCall& c) {
     double t_err = up(0x1p-250 * up(std::fabs(mpfr_get_d(t, MPFR_RNDA)) + std::fabs(mpfr_get_d(ms, MPFR_RNDA))));
     std::tie(scale[ch], scale_r[ch]) = to_centered(s, s_err);
     std::tie(shift[ch], shift_r[ch]) = to_centered(t, t_err);
-    ok = ok && std::isfinite(scale[ch].hi) && std::isfinite(shift[ch].hi) && std::isfinite(scale_r[ch]) && std::isfinite(shift_r[ch]);
+    ok = ok && std::isfinite(scale[ch].hi) && std::isfinite(shift[ch].hi) && std::isfinite(scale_r[ch]) &&
+         std::isfinite(shift_r[ch]);
   }
   mpfr_clears(s, t, ms, static_cast<mpfr_ptr>(nullptr));
   if (!ok) return std::nullopt;
@@ -184,7 +188,9 @@ Result max_pool(const OpCall& c) {
     for (const support::Tap& t : taps) {
       size_t j = elem(t);
       if (j == best) continue;
-      double above = x->hi[j] == x->hi[best] && x->lo[j] == x->lo[best] ? 0 : up(up(x->hi[j] - x->hi[best]) + up(x->lo[j] - x->lo[best]));
+      double above = x->hi[j] == x->hi[best] && x->lo[j] == x->lo[best]
+                         ? 0
+                         : up(up(x->hi[j] - x->hi[best]) + up(x->lo[j] - x->lo[best]));
       r = std::max(r, add_up(std::max(above, 0.0), x->rad[j]));  // mid_j + rad_j − mid_best
     }
     y.set(static_cast<size_t>(p * s.out_plane + o), x->mid(best), r);

@@ -78,7 +78,8 @@ std::vector<Bounds> compare(const OpCall& c, Relation relation) {
 int64_t decided_argmax(const Bounds& x, int64_t base, int64_t n, int64_t stride, bool select_last) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   std::vector<double> after(static_cast<size_t>(n) + 1, -inf);  // the largest upper bound from k + 1 on
-  for (int64_t k = n - 1; k >= 0; --k) after[static_cast<size_t>(k)] = std::max(after[static_cast<size_t>(k) + 1], at(x, base + k * stride).hi);
+  for (int64_t k = n - 1; k >= 0; --k)
+    after[static_cast<size_t>(k)] = std::max(after[static_cast<size_t>(k) + 1], at(x, base + k * stride).hi);
   double before = -inf;  // the largest upper bound before k
   for (int64_t k = 0; k < n; ++k) {
     Interval v = at(x, base + k * stride);
@@ -107,7 +108,9 @@ std::vector<Bounds> argmax(const OpCall& c) {
   for (int64_t o = 0; o < v.outer; ++o)
     for (int64_t i = 0; i < v.inner; ++i) {
       int64_t k = decided_argmax(x, v.at(o, 0, i), v.n, v.inner, select_last);
-      if (k < 0) undecided(c, o * v.inner + i, "no element along axis " + std::to_string(axis) + " is the maximum for every choice within its enclosure");
+      if (k < 0)
+        undecided(c, o * v.inner + i,
+                  "no element along axis " + std::to_string(axis) + " is the maximum for every choice within its enclosure");
       po[o * v.inner + i] = k;
     }
   return {Bounds::of(out)};

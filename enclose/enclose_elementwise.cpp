@@ -25,7 +25,8 @@ std::vector<Bounds> broadcast_binary(const OpCall& c, const Bounds& a, const Bou
   Shape shape = support::broadcast_shapes(c.ctx, a.lo.shape(), b.lo.shape());
   Bounds out = float_bounds(a.type, shape);
   auto ia = support::broadcast_index_map(a.lo.shape(), shape), ib = support::broadcast_index_map(b.lo.shape(), shape);
-  for (int64_t i = 0; i < out.lo.size(); ++i) set(out, i, f(element(a, ia[static_cast<size_t>(i)]), element(b, ib[static_cast<size_t>(i)])));
+  for (int64_t i = 0; i < out.lo.size(); ++i)
+    set(out, i, f(element(a, ia[static_cast<size_t>(i)]), element(b, ib[static_cast<size_t>(i)])));
   return {out};
 }
 
@@ -128,8 +129,9 @@ Bounds integer_base_pow(const OpCall& c, const Bounds& x, const Bounds& y) {
     if (admissible) r = widen_ulps(r, kElementaryUlps, *admissible);
     T lo = support::saturating_cast<T>(r.lo), hi = support::saturating_cast<T>(r.hi);
     if (r.has_nan() || lo != hi)
-      throw Undetermined(c.node.label() + ": element " + std::to_string(i) + " of its integer output is not determined at this input: x^y lies in [" +
-                         std::to_string(r.lo) + ", " + std::to_string(r.hi) + "]");
+      throw Undetermined(c.node.label() + ": element " + std::to_string(i) +
+                         " of its integer output is not determined at this input: x^y lies in [" + std::to_string(r.lo) + ", " +
+                         std::to_string(r.hi) + "]");
     po[i] = lo;
   }
   return Bounds::of(out);
@@ -149,21 +151,34 @@ std::vector<Bounds> pow_op(const OpCall& c) {
 
 }  // namespace
 
-SONNX_ENCLOSURE("Add", (7, 13, 14), Allowance::within(0.5), [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a + b; }); });
-SONNX_ENCLOSURE("Sub", (7, 13, 14), Allowance::within(0.5), [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a - b; }); });
-SONNX_ENCLOSURE("Mul", (7, 13, 14), Allowance::within(0.5), [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a * b; }); });
-SONNX_ENCLOSURE("Div", (7, 13, 14), Allowance::within(0.5), [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a / b; }); });
+SONNX_ENCLOSURE("Add", (7, 13, 14), Allowance::within(0.5),
+                [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a + b; }); });
+SONNX_ENCLOSURE("Sub", (7, 13, 14), Allowance::within(0.5),
+                [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a - b; }); });
+SONNX_ENCLOSURE("Mul", (7, 13, 14), Allowance::within(0.5),
+                [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a * b; }); });
+SONNX_ENCLOSURE("Div", (7, 13, 14), Allowance::within(0.5),
+                [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a / b; }); });
 SONNX_ENCLOSURE("Neg", (6, 13), Allowance::exact(), [](const OpCall& c) { return unary(c, [](Interval x) { return -x; }); });
 SONNX_ENCLOSURE("Abs", (6, 13), Allowance::exact(), [](const OpCall& c) { return unary(c, abs); });
-SONNX_ENCLOSURE("Exp", (6, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return exp(x); }); });
-SONNX_ENCLOSURE("Log", (6, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return log(x); }); });
-SONNX_ENCLOSURE("Sqrt", (6, 13), Allowance::within(0.5), [](const OpCall& c) { return unary(c, [](Interval x) { return sqrt(x); }); });
-SONNX_ENCLOSURE("Tanh", (6, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return tanh(x); }); });
-SONNX_ENCLOSURE("Sigmoid", (6, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return sigmoid(x); }); });
-SONNX_ENCLOSURE("Erf", (9, 13), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); });
-SONNX_ENCLOSURE("Softplus", (1, 22), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return softplus(x); }); });
-SONNX_ENCLOSURE("Sin", (7, 22), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return sin(x); }); });
-SONNX_ENCLOSURE("Cos", (7, 22), Allowance::within(kElementaryUlps), [](const OpCall& c) { return unary(c, [](Interval x) { return cos(x); }); });
+SONNX_ENCLOSURE("Exp", (6, 13), Allowance::within(kElementaryUlps),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return exp(x); }); });
+SONNX_ENCLOSURE("Log", (6, 13), Allowance::within(kElementaryUlps),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return log(x); }); });
+SONNX_ENCLOSURE("Sqrt", (6, 13), Allowance::within(0.5),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return sqrt(x); }); });
+SONNX_ENCLOSURE("Tanh", (6, 13), Allowance::within(kElementaryUlps),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return tanh(x); }); });
+SONNX_ENCLOSURE("Sigmoid", (6, 13), Allowance::within(kElementaryUlps),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return sigmoid(x); }); });
+SONNX_ENCLOSURE("Erf", (9, 13), Allowance::within(kElementaryUlps),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); });
+SONNX_ENCLOSURE("Softplus", (1, 22), Allowance::within(kElementaryUlps),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return softplus(x); }); });
+SONNX_ENCLOSURE("Sin", (7, 22), Allowance::within(kElementaryUlps),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return sin(x); }); });
+SONNX_ENCLOSURE("Cos", (7, 22), Allowance::within(kElementaryUlps),
+                [](const OpCall& c) { return unary(c, [](Interval x) { return cos(x); }); });
 SONNX_ENCLOSURE("HardSwish", (14, 22), Allowance::own(), hard_swish_op);
 // Pow's error is relative to its result: an elementary pow of the type (within kElementaryUlps),
 // or x^n by repeated products, whose relative error γ_k after k ≤ 3 roundings (x^4 in a row, x^8

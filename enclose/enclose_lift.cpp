@@ -31,7 +31,8 @@ std::vector<Value> run_reference(const OpCall& c, const std::vector<Value>& valu
 std::vector<Value> run_on_bounds(const OpCall& c, bool upper) { return run_reference(c, bound_values(c, upper)); }
 
 Tensor tensor_of(const OpCall& c, const Value& v) {
-  if (!v.is_tensor()) throw Unsupported("no enclosure for " + c.node.op_type + "-" + std::to_string(c.version) + " making a sequence");
+  if (!v.is_tensor())
+    throw Unsupported("no enclosure for " + c.node.op_type + "-" + std::to_string(c.version) + " making a sequence");
   return v.tensor;
 }
 

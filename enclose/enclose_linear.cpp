@@ -50,14 +50,15 @@ std::vector<Bounds> conv(const OpCall& c) {
 // ---- MatMul and Gemm ----
 
 // The sums Σ_k A[i, k]·B[k, j] for row-major A (M×K) and B (K×N) at the given offsets, row by row.
-void product(const std::vector<MidRad>& a, int64_t a0, const std::vector<MidRad>& b, int64_t b0, int64_t M, int64_t K,
-             int64_t N, bool ta, bool tb, std::vector<DotBound>& y) {
+void product(const std::vector<MidRad>& a, int64_t a0, const std::vector<MidRad>& b, int64_t b0, int64_t M, int64_t K, int64_t N,
+             bool ta, bool tb, std::vector<DotBound>& y) {
   y.assign(static_cast<size_t>(M * N), DotBound{});
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
       DotBound& dot = y[static_cast<size_t>(i * N + j)];
       for (int64_t kk = 0; kk < K; ++kk)
-        dot.add(a[static_cast<size_t>(a0 + (ta ? kk * M + i : i * K + kk))], b[static_cast<size_t>(b0 + (tb ? j * K + kk : kk * N + j))]);
+        dot.add(a[static_cast<size_t>(a0 + (ta ? kk * M + i : i * K + kk))],
+                b[static_cast<size_t>(b0 + (tb ? j * K + kk : kk * N + j))]);
     }
 }
 
@@ -152,7 +153,8 @@ std::vector<Bounds> batch_normalization(const OpCall& c) {
     size_t ch = static_cast<size_t>((i / plane) % C);
     Interval v = (at(x, i) - mean[ch]) * scale[ch] + shift[ch];
     if (g > 0) {
-      double s = magnitude(scale[ch]), err = up(up(g * up(up(magnitude(at(x, i)) * s) + up(magnitude(mean[ch]) * s) + magnitude(shift[ch]))) + tiny);
+      double s = magnitude(scale[ch]),
+             err = up(up(g * up(up(magnitude(at(x, i)) * s) + up(magnitude(mean[ch]) * s) + magnitude(shift[ch]))) + tiny);
       v = {down(v.lo - err), up(v.hi + err)};
     }
     set(y, i, v);
@@ -205,7 +207,8 @@ std::vector<Bounds> softmax(const OpCall& c) {
   const Shape& xs = x.lo.shape();
   int64_t r = static_cast<int64_t>(xs.size());
   int64_t axis = c.ctx.attr_int("axis", c.version >= 13 ? -1 : 1);
-  if (axis < -r || axis >= std::max<int64_t>(r, 1)) throw Trap(c.node.label() + ": axis " + std::to_string(axis) + " is out of range");
+  if (axis < -r || axis >= std::max<int64_t>(r, 1))
+    throw Trap(c.node.label() + ": axis " + std::to_string(axis) + " is out of range");
   if (axis < 0) axis += r;
   Bounds y = float_bounds(x.type, xs);
   std::optional<FloatFormat> type;
@@ -234,7 +237,8 @@ MatMulGeometry matmul_geometry(const OpCall& c, Shape as, Shape bs) {
   if (b_vec) bs.push_back(1);
   MatMulGeometry g;
   g.M = as[as.size() - 2], g.K = as.back(), g.N = bs.back();
-  if (bs[bs.size() - 2] != g.K) throw Trap(c.node.label() + ": inner dimensions " + shape_str(as) + " and " + shape_str(bs) + " differ");
+  if (bs[bs.size() - 2] != g.K)
+    throw Trap(c.node.label() + ": inner dimensions " + shape_str(as) + " and " + shape_str(bs) + " differ");
   Shape a_batch(as.begin(), as.end() - 2), b_batch(bs.begin(), bs.end() - 2);
   g.y_shape = support::broadcast_shapes(c.ctx, a_batch, b_batch);
   g.a_batch = support::broadcast_index_map(a_batch, g.y_shape);
@@ -247,7 +251,8 @@ MatMulGeometry matmul_geometry(const OpCall& c, Shape as, Shape bs) {
 ConvGeometry conv_geometry(const OpCall& c, const Shape& xs, const Shape& ws) {
   size_t rank = xs.size() < 3 ? 0 : xs.size() - 2;
   if (rank < 1 || rank > 3 || ws.size() != xs.size())
-    throw Unsupported("no enclosure for Conv-" + std::to_string(c.version) + " on X " + shape_str(xs) + " and W " + shape_str(ws));
+    throw Unsupported("no enclosure for Conv-" + std::to_string(c.version) + " on X " + shape_str(xs) + " and W " +
+                      shape_str(ws));
   // The reference's own reading of the attributes and geometry (traps where the kernel traps).
   support::ConvSetup s = support::conv_setup(c.ctx, xs, ws);
   ConvGeometry g;

@@ -19,14 +19,20 @@ namespace sonnx::enclose {
 
 struct OpCall {
   OpCall(const Node& n, int64_t v, std::vector<const Bounds*> inputs, Interpreter& ref, int64_t domain_opset, Semantics s)
-      : node(n), version(v), in(std::move(inputs)), reference(ref), opset(domain_opset), semantics(s), ctx(n, v, {}, nullptr, nullptr) {}
+      : node(n),
+        version(v),
+        in(std::move(inputs)),
+        reference(ref),
+        opset(domain_opset),
+        semantics(s),
+        ctx(n, v, {}, nullptr, nullptr) {}
   const Node& node;
-  int64_t version;                 // the operator version selected
-  std::vector<const Bounds*> in;   // null for an omitted optional input
-  Interpreter& reference;          // runs the reference kernel (enclose_lift.cpp)
-  int64_t opset;                   // the node's domain opset
+  int64_t version;                // the operator version selected
+  std::vector<const Bounds*> in;  // null for an omitted optional input
+  Interpreter& reference;         // runs the reference kernel (enclose_lift.cpp)
+  int64_t opset;                  // the node's domain opset
   Semantics semantics;
-  OpContext ctx;                   // the node's attributes and traps, as a reference kernel reads them
+  OpContext ctx;                        // the node's attributes and traps, as a reference kernel reads them
   const Bounds& input(size_t k) const;  // Trap when it is omitted
 };
 
@@ -79,9 +85,9 @@ struct EnclosureRegistrar {
 
 // SONNX_ENCLOSURE("Add", (7, 13, 14), Allowance::within(0.5), function): the enclosure of exactly
 // those versions of an ai.onnx operator. The function comes last, so a lambda may hold commas.
-#define SONNX_ENCLOSURE(op, versions, allowance, ...)                                                 \
-  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)( \
-      op, {SONNX_EXPAND versions}, allowance, __VA_ARGS__)
+#define SONNX_ENCLOSURE(op, versions, allowance, ...)                                                                        \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)(op, {SONNX_EXPAND versions}, \
+                                                                                                allowance, __VA_ARGS__)
 
 // Element i of float bounds as an interval.
 inline Interval at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }

@@ -13,7 +13,6 @@ namespace sonnx::enclose {
 
 namespace {
 
-
 // ---- AveragePool ----
 
 // Per spatial axis and output index: how many window positions fall inside the padded input
@@ -105,7 +104,8 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
   if (xs.size() < 3 || ws.size() != xs.size()) c.ctx.fail("X " + shape_str(xs) + " and W " + shape_str(ws) + " do not fit");
   size_t r = xs.size() - 2;
   int64_t N = xs[0], C = xs[1], group = support::conv_group(c.ctx);
-  if (ws[0] != C || C % group) c.ctx.fail("W " + shape_str(ws) + " does not fit X " + shape_str(xs) + " in " + std::to_string(group) + " groups");
+  if (ws[0] != C || C % group)
+    c.ctx.fail("W " + shape_str(ws) + " does not fit X " + shape_str(xs) + " in " + std::to_string(group) + " groups");
   int64_t Cg = C / group, Mg = ws[1], M = Mg * group;
   std::vector<int64_t> in(xs.begin() + 2, xs.end()), kernel(ws.begin() + 2, ws.end());
   if (c.ctx.has_attr("kernel_shape") && c.ctx.attr_ints("kernel_shape") != kernel)
@@ -115,12 +115,14 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
   const std::vector<int64_t>& dilations = attrs.dilations;
   support::TransposedGeometry geo = support::transposed_geometry(c.ctx, attrs, in, kernel);
   if (b && b->type != x.type) c.ctx.fail("bias B has a different element type from X");
-  if (b && b->lo.size() != M) c.ctx.fail("bias B has " + std::to_string(b->lo.size()) + " elements, expected M=" + std::to_string(M));
+  if (b && b->lo.size() != M)
+    c.ctx.fail("bias B has " + std::to_string(b->lo.size()) + " elements, expected M=" + std::to_string(M));
   Shape ys = {N, M};
   ys.insert(ys.end(), geo.out.begin(), geo.out.end());
   shape_size(ys);  // traps on an absurd output_shape before the tap table is built
   support::TapTable table = support::TapTable::transposed(in, kernel, geo.out, strides, dilations, geo.pad_begin);
-  int64_t in_plane = support::element_count(in), out_plane = support::element_count(geo.out), k_plane = support::element_count(kernel);
+  int64_t in_plane = support::element_count(in), out_plane = support::element_count(geo.out),
+          k_plane = support::element_count(kernel);
   std::vector<MidRad> xm = mid_rad(x), wm = mid_rad(w);
   Bounds y = float_bounds(x.type, ys);
   TypeSum ts = type_sum(c, x.type);
@@ -133,7 +135,8 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
         DotBound dot;
         for (int64_t ch = g * Cg; ch < (g + 1) * Cg; ++ch)
           for (const support::Tap& t : taps)
-            dot.add(xm[static_cast<size_t>((n * C + ch) * in_plane + t.in_off)], wm[static_cast<size_t>((ch * Mg + mm) * k_plane + t.k_off)]);
+            dot.add(xm[static_cast<size_t>((n * C + ch) * in_plane + t.in_off)],
+                    wm[static_cast<size_t>((ch * Mg + mm) * k_plane + t.k_off)]);
         MidRad bias = b ? MidRad::of(at(*b, m)) : MidRad{};
         set(y, (n * M + m) * out_plane + o, dot.affine(1, bias, ts));
       }

@@ -104,7 +104,8 @@ Recurrence read(const OpCall& c, int64_t gates, const std::vector<std::string>& 
   if (peephole && peephole < c.in.size() && c.in[peephole]) {
     const Bounds& pb = c.input(peephole);
     if (pb.lo.shape() != Shape{r.p.num_directions, 3 * r.p.hidden})
-      throw Trap(c.node.label() + ": P has shape " + shape_str(pb.lo.shape()) + ", expected " + shape_str({r.p.num_directions, 3 * r.p.hidden}));
+      throw Trap(c.node.label() + ": P has shape " + shape_str(pb.lo.shape()) + ", expected " +
+                 shape_str({r.p.num_directions, 3 * r.p.hidden}));
     for (int64_t i = 0; i < n; ++i) r.P[static_cast<size_t>(i)] = at(pb, i);
     r.has_peephole = true;
   }
@@ -222,7 +223,6 @@ Arith arith(const OpCall& c, DType type) {
   return {f, TypeSum::of(f)};
 }
 
-
 // GRU (gates z, r, h in W, R and B):
 //   z = f(X·Wz + H·Rz + Wbz + Rbz), r = f(X·Wr + H·Rr + Wbr + Rbr)
 //   h̃ = g(X·Wh + (r ⊙ H)·Rh + Rbh + Wbh)          linear_before_reset = 0
@@ -329,7 +329,8 @@ std::vector<Bounds> lstm(const OpCall& c) {
     for (int64_t j = 0; j < H; ++j) {
       const size_t u = static_cast<size_t>(j);
       const Interval pre_i = gate(0, j, Pi[j], cell[j]), gi = activate_clipped(r, f, pre_i, a, op);
-      const Interval gf = input_forget ? a.store(complement(r, f, pre_i, gi, a)) : activate_clipped(r, f, gate(2, j, Pf[j], cell[j]), a, op);
+      const Interval gf = input_forget ? a.store(complement(r, f, pre_i, gi, a))
+                                       : activate_clipped(r, f, gate(2, j, Pf[j], cell[j]), a, op);
       const Interval gc = activate_clipped(r, g, gate(3, j, zero, zero), a, op);
       // Two products and a sum (or fused): γ_3·(|f|·|C| + |i|·|c̃|).
       const double m = up(up(magnitude(gf) * magnitude(cell[j])) + up(magnitude(gi) * magnitude(gc)));

@@ -114,7 +114,7 @@ enum class Policy { Stretch, NotLarger, NotSmaller };
 struct AxisSpec {
   int64_t in = 0;
   From from = From::Keep;
-  Interval scale;  // From::Scale: the given scale
+  Interval scale;    // From::Scale: the given scale
   int64_t size = 0;  // From::Size, From::Aspect: the given size
   Interval roi_start = Interval::point(0), roi_end = Interval::point(1);
 };
@@ -141,7 +141,8 @@ bool is_point(Interval i) { return i.lo == i.hi && std::isfinite(i.lo); }
 Interval checked_scale(const OpCall& c, Interval s) {
   if (s.lo > 0 && std::isfinite(s.hi)) return s;
   if (!s.has_nan() && (s.lo == s.hi || s.hi <= 0)) c.ctx.fail("scales must be positive and finite");
-  throw Undetermined(resize_name(c) + ": a scale is " + (s.has_nan() ? "undefined" : "not known to be positive and finite") + " at this input");
+  throw Undetermined(resize_name(c) + ": a scale is " + (s.has_nan() ? "undefined" : "not known to be positive and finite") +
+                     " at this input");
 }
 
 Spec spec_of(const OpCall& c, const Params& p) {
@@ -177,7 +178,8 @@ Spec spec_of(const OpCall& c, const Params& p) {
   if (p.coord == CoordMode::TfCropAndResize) {
     std::vector<Interval> roi = optional_intervals(c, 1);
     if (!roi.empty()) {
-      if (roi.size() != 2 * n) c.ctx.fail("roi has " + std::to_string(roi.size()) + " values, expected " + std::to_string(2 * n));
+      if (roi.size() != 2 * n)
+        c.ctx.fail("roi has " + std::to_string(roi.size()) + " values, expected " + std::to_string(2 * n));
       for (size_t i = 0; i < n; ++i) {
         s.axes[named[i]].roi_start = roi[i];
         s.axes[named[i]].roi_end = roi[n + i];
@@ -195,7 +197,8 @@ Spec spec_of(const OpCall& c, const Params& p) {
   if (!scales.empty() && !sizes.empty()) c.ctx.fail("only one of scales and sizes may be given");
   if (scales.empty() && sizes.empty()) c.ctx.fail("one of scales and sizes must be given");
   if (!sizes.empty()) {
-    if (sizes.size() != n) c.ctx.fail("sizes has " + std::to_string(sizes.size()) + " values for " + std::to_string(n) + " axes");
+    if (sizes.size() != n)
+      c.ctx.fail("sizes has " + std::to_string(sizes.size()) + " values for " + std::to_string(n) + " axes");
     for (int64_t v : sizes)
       if (v < 0) c.ctx.fail("sizes must not be negative");
     std::string policy = c.version >= 18 ? c.ctx.attr_string("keep_aspect_ratio_policy", "stretch") : "stretch";
@@ -209,7 +212,8 @@ Spec spec_of(const OpCall& c, const Params& p) {
       a.size = sizes[i];
     }
   } else {
-    if (scales.size() != n) c.ctx.fail("scales has " + std::to_string(scales.size()) + " values for " + std::to_string(n) + " axes");
+    if (scales.size() != n)
+      c.ctx.fail("scales has " + std::to_string(scales.size()) + " values for " + std::to_string(n) + " axes");
     for (size_t i = 0; i < n; ++i) {
       AxisSpec& a = s.axes[named[i]];
       a.from = From::Scale;
@@ -281,7 +285,8 @@ int64_t floor_of(const OpCall& c, const RI& r) {
     throw Undetermined(resize_name(c) + ": an output length is not determined at this input");
   double lo = std::floor(r.v.lo), hi = std::floor(r.v.hi);
   if (lo != hi)
-    throw Undetermined(resize_name(c) + ": an output length is not determined at this input: the scales' (or roi's) enclosures leave " +
+    throw Undetermined(resize_name(c) +
+                       ": an output length is not determined at this input: the scales' (or roi's) enclosures leave " +
                        "floor of a value in [" + std::to_string(r.v.lo) + ", " + std::to_string(r.v.hi) + "] open");
   return static_cast<int64_t>(lo);
 }
@@ -297,7 +302,9 @@ std::vector<int64_t> lengths(const OpCall& c, const M& k, const Spec& s, const P
     auto in = k(static_cast<double>(a.in));
     int64_t len = a.in;
     if (a.from == From::Scale) {
-      auto factor = p.coord == CoordMode::TfCropAndResize && c.version >= 11 ? (axes[d].roi_end - axes[d].roi_start) * axes[d].scale : axes[d].scale;
+      auto factor = p.coord == CoordMode::TfCropAndResize && c.version >= 11
+                        ? (axes[d].roi_end - axes[d].roi_start) * axes[d].scale
+                        : axes[d].scale;
       len = floor_of(c, in * factor);
     } else if (a.from == From::Size) {
       len = a.size;
@@ -333,7 +340,8 @@ T coordinate(const OpCall& c, const M& k, const Axis<T>& a, CoordMode mode, int6
     case CoordMode::Asymmetric: return x / a.scale;
     case CoordMode::TfHalfPixelForNN: return (x + half) / a.scale;
     case CoordMode::TfCropAndResize:
-      if (a.out > 1) return a.roi_start * (in - one) + x * (a.roi_end - a.roi_start) * (in - one) / k(static_cast<double>(a.out - 1));
+      if (a.out > 1)
+        return a.roi_start * (in - one) + x * (a.roi_end - a.roi_start) * (in - one) / k(static_cast<double>(a.out - 1));
       return half * (a.roi_start + a.roi_end) * (in - one);
   }
   return k(0.0);
@@ -359,9 +367,13 @@ Q cubic_weight(const QMaker& k, Q d, const Q& A) {
 }
 
 template <class T, class M>
-T keys_inner(const M& k, const T& d, const T& A) { return ((A + k(2)) * d - (A + k(3))) * d * d + k(1); }
+T keys_inner(const M& k, const T& d, const T& A) {
+  return ((A + k(2)) * d - (A + k(3))) * d * d + k(1);
+}
 template <class T, class M>
-T keys_outer(const M& k, const T& d, const T& A) { return ((A * d - k(5) * A) * d + k(8) * A) * d - k(4) * A; }
+T keys_outer(const M& k, const T& d, const T& A) {
+  return ((A * d - k(5) * A) * d + k(8) * A) * d - k(4) * A;
+}
 
 struct IMaker {  // exact interval constants
   Interval operator()(double v) const { return Interval::point(v); }
@@ -445,7 +457,9 @@ struct BothMaker {
 Both cubic_weight(const BothMaker& k, const Both& d, const Both& A) {
   return {cubic_weight(EAMaker{k.f}, d.ea, A.ea), cubic_weight(RIMaker{k.f}, d.ri, A.ri)};
 }
-Both variable(Interval box, int id, const FloatFormat* f) { return {EA::variable(box, 0.5 * box.lo + 0.5 * box.hi, id, f), RI{box, f}}; }
+Both variable(Interval box, int id, const FloatFormat* f) {
+  return {EA::variable(box, 0.5 * box.lo + 0.5 * box.hi, id, f), RI{box, f}};
+}
 
 // A tap's weight as the output sum takes it: both forms.
 struct TapW {
@@ -511,7 +525,8 @@ Taps interp_taps(const M& k, int64_t x0, const T& x, const T& f, const TapRule<T
   Taps taps;
   for (const auto& [i, w] : raw) {
     if (defined && is_zero(w)) continue;
-    TapW v = defined ? weight_of(w) : TapW{{Interval::undefined(), Interval::undefined(), {}, 0, nullptr}, Interval::undefined()};
+    TapW v = defined ? weight_of(w)
+                     : TapW{{Interval::undefined(), Interval::undefined(), {}, 0, nullptr}, Interval::undefined()};
     taps.push_back({std::clamp<int64_t>(i, 0, r.in - 1), v});
   }
   return taps;
@@ -555,9 +570,11 @@ int64_t nearest_of(const Q& x, NearestRound rule, bool downsampling) {
 constexpr double kMaxCoordinate = 1e15;  // beyond it the reference traps
 
 // The alternatives of output index o along an axis, from its exact coordinate: exactly one.
-std::vector<Alt> alternatives(const OpCall& c, const QMaker& k, const Axis<Q>& a, const TapRule<Q>& r, const Params& p, int64_t o) {
+std::vector<Alt> alternatives(const OpCall& c, const QMaker& k, const Axis<Q>& a, const TapRule<Q>& r, const Params& p,
+                              int64_t o) {
   Q x = coordinate(c, k, a, p.coord, o);
-  if (p.coord == CoordMode::TfCropAndResize && (x.sign() < 0 || x.cmp(static_cast<double>(a.in - 1)) > 0)) return {Alt{true, {}}};
+  if (p.coord == CoordMode::TfCropAndResize && (x.sign() < 0 || x.cmp(static_cast<double>(a.in - 1)) > 0))
+    return {Alt{true, {}}};
   if (abs(x).cmp(kMaxCoordinate) > 0) c.ctx.fail("resize coordinate is not finite (check scales/roi)");
   if (p.mode == ResizeMode::Nearest) {
     int64_t i = nearest_of(x, p.nearest, a.scale.cmp(1) < 0);
@@ -570,13 +587,13 @@ std::vector<Alt> alternatives(const OpCall& c, const QMaker& k, const Axis<Q>& a
 constexpr int64_t kMaxPieces = 8;  // a coordinate interval over more integers is not enclosed
 
 // The alternatives of output index o along axis d, from the interval of its computed coordinate.
-std::vector<Alt> alternatives(const OpCall& c, const BothMaker& k, const Axis<RI>& a, const TapRule<Both>& r, const Params& p, int64_t o,
-                              int d) {
+std::vector<Alt> alternatives(const OpCall& c, const BothMaker& k, const Axis<RI>& a, const TapRule<Both>& r, const Params& p,
+                              int64_t o, int d) {
   Interval x = coordinate(c, RIMaker{k.f}, a, p.coord, o).v;
   std::vector<Alt> alts;
   auto open = [&](const std::string& why) {
-    return Undetermined(resize_name(c) + ": the coordinate of output index " + std::to_string(o) + " is not determined closely enough at this input (" +
-                        why + ")");
+    return Undetermined(resize_name(c) + ": the coordinate of output index " + std::to_string(o) +
+                        " is not determined closely enough at this input (" + why + ")");
   };
   if (x.has_nan()) throw open("undefined");
   if (p.coord == CoordMode::TfCropAndResize) {
@@ -591,7 +608,8 @@ std::vector<Alt> alternatives(const OpCall& c, const BothMaker& k, const Axis<RI
     // The rule is nondecreasing in x: every index between its values at the ends. Upsample's rule
     // (version 10) depends on whether the scale is below 1: both where that is open.
     double lo = nearest_of(x.lo, p.nearest, a.scale.v.hi < 1), hi = nearest_of(x.hi, p.nearest, !(a.scale.v.lo >= 1));
-    int64_t first = std::clamp<int64_t>(static_cast<int64_t>(lo), 0, a.in - 1), last = std::clamp<int64_t>(static_cast<int64_t>(hi), 0, a.in - 1);
+    int64_t first = std::clamp<int64_t>(static_cast<int64_t>(lo), 0, a.in - 1),
+            last = std::clamp<int64_t>(static_cast<int64_t>(hi), 0, a.in - 1);
     for (int64_t i = first; i <= last; ++i) alts.push_back(Alt{false, one_tap(i)});
     return alts;
   }
@@ -609,7 +627,8 @@ std::vector<Alt> alternatives(const OpCall& c, const BothMaker& k, const Axis<RI
 int64_t first_offset(const Q& s, double support, const OpCall&) { return (Q(-support) / s).floor() + 1; }
 int64_t first_offset(const Both& s, double support, const OpCall& c) {  // the smallest any ŝ in the box allows
   Interval q = Interval::point(-support) / Interval::point(s.ea.R.lo);
-  if (!std::isfinite(q.lo) || q.lo < -1e6) throw Undetermined(resize_name(c) + ": the antialias window is not determined at this input");
+  if (!std::isfinite(q.lo) || q.lo < -1e6)
+    throw Undetermined(resize_name(c) + ": the antialias window is not determined at this input");
   return static_cast<int64_t>(std::floor(q.lo)) + 1;
 }
 
@@ -638,7 +657,8 @@ Geometry geometry(const OpCall& c, const BothMaker& k, const Spec& s, const Para
     a.out = out[d];
     if (a.out > 0 && a.in == 0) c.ctx.fail("cannot resize an empty axis to a non-empty one");
     Interval sbox = min(a.scale, RIMaker{k.f}(1.0)).v;  // the computed min(scale, 1)
-    TapRule<Both> r{a.in, p.mode, p.antialias, p.exclude_outside, k(p.cubic_a), variable(sbox, 2 * static_cast<int>(d) + 1, k.f), 0};
+    TapRule<Both> r{a.in, p.mode, p.antialias, p.exclude_outside, k(p.cubic_a), variable(sbox, 2 * static_cast<int>(d) + 1, k.f),
+                    0};
     if (p.antialias) r.first = first_offset(r.s, p.mode == ResizeMode::Linear ? 1.0 : 2.0, c);
     for (int64_t o = 0; o < a.out; ++o) g[d].push_back(alternatives(c, k, a, r, p, o, static_cast<int>(d)));
   }
@@ -705,7 +725,8 @@ void each_tap(const std::vector<const Alt*>& pick, const std::vector<int64_t>& s
 // semantics, the sum of the products in any order in the type, γ_(n+9)·Σ|ŵ_i·x_i| and one smallest
 // subnormal a term (as DotBound's TypeSum).
 template <class Get>
-Interval combination(const std::vector<const Alt*>& pick, const std::vector<int64_t>& strides, const FloatFormat* type, Get value) {
+Interval combination(const std::vector<const Alt*>& pick, const std::vector<int64_t>& strides, const FloatFormat* type,
+                     Get value) {
   std::vector<std::pair<EA, Interval>> terms;
   std::vector<std::pair<Interval, Interval>> ri_terms, centre_terms;
   DotBound by_ri;  // the rounded intervals' enclosure
@@ -719,7 +740,8 @@ Interval combination(const std::vector<const Alt*>& pick, const std::vector<int6
     exact.add(w.exact_point() ? w.R : wr, x);
     ri_point = ri_point && wr.lo == 1 && wr.hi == 1;
   });
-  if (terms.size() == 1 && ((terms[0].first.exact_point() && terms[0].first.R.lo == 1) || ri_point)) return terms[0].second;  // moves the value
+  if (terms.size() == 1 && ((terms[0].first.exact_point() && terms[0].first.R.lo == 1) || ri_point))
+    return terms[0].second;  // moves the value
   if (std::optional<double> e = exact.result()) return Interval::point(*e);
   // In the type, the sum's rounding (TypeSum) dwarfs DotBound's own; exactly, Dot2 is tighter.
   Interval y_ri = type ? by_ri.result(1, TypeSum::of(*type)) : accurate_dot(ri_terms);
@@ -728,9 +750,10 @@ Interval combination(const std::vector<const Alt*>& pick, const std::vector<int6
     Interval m{std::max(y.lo, y_ri.lo), std::min(y.hi, y_ri.hi)};
     return m.lo <= m.hi ? m : hull(y, y_ri);  // (disjoint only if one of them were unsound)
   };
-  bool plain = !type;  // exact weights (the rationals' enclosures): the EA form adds nothing
+  bool plain = !type;                 // exact weights (the rationals' enclosures): the EA form adds nothing
   for (const auto& [w, x] : terms) {  // an unbounded weight (a normalization my bounds cannot keep from 0)
-    if (!std::isfinite(w.R.lo) || !std::isfinite(w.R.hi) || !std::isfinite(w.e)) return w.R.has_nan() ? w.R : meet(Interval::whole());
+    if (!std::isfinite(w.R.lo) || !std::isfinite(w.R.hi) || !std::isfinite(w.e))
+      return w.R.has_nan() ? w.R : meet(Interval::whole());
     plain = plain && w.G.empty() && w.e == 0;
   }
   if (plain) return y_ri;
@@ -765,8 +788,8 @@ Interval combination(const std::vector<const Alt*>& pick, const std::vector<int6
 // The hull over the combinations of the alternatives of output index idx; `extrapolated` where a
 // picked alternative is outside the crop.
 template <class Get>
-Interval element(const Geometry& g, const std::vector<int64_t>& idx, const std::vector<int64_t>& strides, const FloatFormat* type,
-                 Interval extrapolated, Get value) {
+Interval element(const Geometry& g, const std::vector<int64_t>& idx, const std::vector<int64_t>& strides,
+                 const FloatFormat* type, Interval extrapolated, Get value) {
   std::optional<Interval> h;
   each_combination(g, idx, [&](const std::vector<const Alt*>& pick) {
     bool outside = false, empty = false;

@@ -32,7 +32,8 @@ struct ConvGeometry {
           for (int64_t k2 = 0; k2 < k[2]; ++k2) {
             auto w = weight(w0 + (k0 * k[1] + k1) * k[2] + k2);
             int64_t shift2 = k2 * d[2] - pb[2];  // i2 = o2·s2 + shift2, inside [0, in2) for o2 in [lo2, hi2]
-            int64_t lo2 = std::max<int64_t>(0, ceil_div(-shift2, s[2])), hi2 = std::min(out[2] - 1, floor_div(in[2] - 1 - shift2, s[2]));
+            int64_t lo2 = std::max<int64_t>(0, ceil_div(-shift2, s[2])),
+                    hi2 = std::min(out[2] - 1, floor_div(in[2] - 1 - shift2, s[2]));
             for (int64_t o0 = 0; o0 < out[0]; ++o0) {
               int64_t i0 = o0 * s[0] - pb[0] + k0 * d[0];
               if (i0 < 0 || i0 >= in[0]) continue;

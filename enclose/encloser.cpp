@@ -35,7 +35,9 @@ Bounds Bounds::of(const Tensor& t) {
   return Bounds{t.dtype(), t, t};
 }
 
-Bounds float_bounds(DType type, const Shape& shape) { return Bounds{type, Tensor(DType::Double, shape), Tensor(DType::Double, shape)}; }
+Bounds float_bounds(DType type, const Shape& shape) {
+  return Bounds{type, Tensor(DType::Double, shape), Tensor(DType::Double, shape)};
+}
 
 const Bounds& OpCall::input(size_t k) const {
   if (k >= in.size() || !in[k]) throw Trap(node.label() + ": input " + std::to_string(k) + " is required");

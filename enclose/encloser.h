@@ -35,7 +35,8 @@ enum class Semantics { Real, Admissible };
 // The bounds of every output of the model's main graph, by name. Throws Unsupported naming the first
 // operator version without an enclosure, Undetermined (sonnx/errors.h: a comparison, an index or a
 // shape of floats whose enclosures overlap) and Trap where the reference traps.
-std::map<std::string, Bounds> enclose_model(const Model& model, const NamedValues& inputs, Semantics semantics = Semantics::Real);
+std::map<std::string, Bounds> enclose_model(const Model& model, const NamedValues& inputs,
+                                            Semantics semantics = Semantics::Real);
 
 // Measures of float bounds for the code outside this layer, which inlines none of its arithmetic
 // (the arithmetic headers need -ffp-contract=off): the width of [lo, hi] in ulps of `type` (0 for

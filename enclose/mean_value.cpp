@@ -24,7 +24,8 @@ double err_of(const FloatFormat* f, Interval r, double ep) {
 
 EA operator+(const EA& a, const EA& b) {
   Interval r = bounded(a.R + b.R);
-  return {r, bounded(a.C + b.C), combine(a.G, Interval::point(1), b.G, Interval::point(1)), err_of(fmt(a, b), r, upz(a.e + b.e)), fmt(a, b)};
+  return {r, bounded(a.C + b.C), combine(a.G, Interval::point(1), b.G, Interval::point(1)), err_of(fmt(a, b), r, upz(a.e + b.e)),
+          fmt(a, b)};
 }
 EA operator-(const EA& a) { return {-a.R, -a.C, combine(a.G, Interval::point(-1), {}, {}), a.e, a.f}; }
 EA operator-(const EA& a, const EA& b) { return a + (-b); }
@@ -49,7 +50,14 @@ Grad kinked(const Grad& g, Interval slope) { return combine(g, slope, {}, {}); }
 EA abs(const EA& a) {
   if (a.R.lo >= 0) return a;
   if (a.R.hi <= 0) return -a;
-  return {{0, magnitude(a.R)}, {a.C.lo >= 0 ? a.C.lo : a.C.hi <= 0 ? -a.C.hi : 0, magnitude(a.C)}, kinked(a.G, {-1, 1}), a.e, a.f};
+  return {{0, magnitude(a.R)},
+          {a.C.lo >= 0   ? a.C.lo
+           : a.C.hi <= 0 ? -a.C.hi
+                         : 0,
+           magnitude(a.C)},
+          kinked(a.G, {-1, 1}),
+          a.e,
+          a.f};
 }
 EA max0(const EA& a) {
   if (a.R.lo >= 0) return a;

@@ -54,7 +54,9 @@ struct EA {
   static EA variable(Interval box, double centre, int id, const FloatFormat* f) {
     return {box, Interval::point(centre), {{id, Interval::point(1)}}, 0, f};
   }
-  static EA unbounded(const FloatFormat* f) { return {Interval::whole(), Interval::whole(), {}, std::numeric_limits<double>::infinity(), f}; }
+  static EA unbounded(const FloatFormat* f) {
+    return {Interval::whole(), Interval::whole(), {}, std::numeric_limits<double>::infinity(), f};
+  }
   bool exact_point() const { return R.lo == R.hi && e == 0; }
 };
 

@@ -11,7 +11,7 @@
 namespace sonnx::enclose {
 
 struct FloatFormat {
-  int precision = 53;   // p
+  int precision = 53;        // p
   int min_exponent = -1022;  // e_min: normal numbers are ≥ 2^e_min
   double max_finite = std::numeric_limits<double>::max();
 

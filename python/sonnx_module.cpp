@@ -18,12 +18,24 @@ sonnx::DType dtype_of_array(const py::array& a) {
   const char kind = d.kind();
   const auto size = d.itemsize();
   if (kind == 'b') return sonnx::DType::Bool;
-  if (kind == 'f') return size == 2 ? sonnx::DType::Float16 : size == 4 ? sonnx::DType::Float : size == 8 ? sonnx::DType::Double : sonnx::DType::Undefined;
+  if (kind == 'f')
+    return size == 2   ? sonnx::DType::Float16
+           : size == 4 ? sonnx::DType::Float
+           : size == 8 ? sonnx::DType::Double
+                       : sonnx::DType::Undefined;
   if (kind == 'c') return size == 8 ? sonnx::DType::Complex64 : size == 16 ? sonnx::DType::Complex128 : sonnx::DType::Undefined;
   if (kind == 'i')
-    return size == 1 ? sonnx::DType::Int8 : size == 2 ? sonnx::DType::Int16 : size == 4 ? sonnx::DType::Int32 : size == 8 ? sonnx::DType::Int64 : sonnx::DType::Undefined;
+    return size == 1   ? sonnx::DType::Int8
+           : size == 2 ? sonnx::DType::Int16
+           : size == 4 ? sonnx::DType::Int32
+           : size == 8 ? sonnx::DType::Int64
+                       : sonnx::DType::Undefined;
   if (kind == 'u')
-    return size == 1 ? sonnx::DType::UInt8 : size == 2 ? sonnx::DType::UInt16 : size == 4 ? sonnx::DType::UInt32 : size == 8 ? sonnx::DType::UInt64 : sonnx::DType::Undefined;
+    return size == 1   ? sonnx::DType::UInt8
+           : size == 2 ? sonnx::DType::UInt16
+           : size == 4 ? sonnx::DType::UInt32
+           : size == 8 ? sonnx::DType::UInt64
+                       : sonnx::DType::Undefined;
   if (kind == 'U' || kind == 'S' || kind == 'O') return sonnx::DType::String;
   return sonnx::DType::Undefined;
 }
@@ -53,7 +65,8 @@ py::dtype numpy_dtype(sonnx::DType t) {
 sonnx::Tensor tensor_from_array(const std::string& name, py::array a) {
   const sonnx::DType type = dtype_of_array(a);
   if (type == sonnx::DType::Undefined)
-    throw sonnx::LoadError("input '" + name + "': numpy dtype " + py::str(a.dtype()).cast<std::string>() + " has no ONNX element type");
+    throw sonnx::LoadError("input '" + name + "': numpy dtype " + py::str(a.dtype()).cast<std::string>() +
+                           " has no ONNX element type");
   sonnx::Shape shape(a.shape(), a.shape() + a.ndim());
   if (type == sonnx::DType::String) {
     sonnx::Tensor t(type, shape);
@@ -98,7 +111,9 @@ py::object tensor_to_array(sonnx::Tensor&& t) {
   py::dtype dt = numpy_dtype(type);
   if (dt.kind() == 'O') {  // a small type: widened, element by element
     const bool integral = sonnx::is_small_int(type);
-    py::array out(py::dtype(integral ? (type == sonnx::DType::UInt4 || type == sonnx::DType::UInt2 ? "uint8" : "int8") : "float32"), shape);
+    py::array out(py::dtype(integral ? (type == sonnx::DType::UInt4 || type == sonnx::DType::UInt2 ? "uint8" : "int8")
+                                     : "float32"),
+                  shape);
     for (int64_t i = 0; i < t.size(); ++i) {
       if (integral) {
         if (out.dtype().kind() == 'u') static_cast<uint8_t*>(out.mutable_data())[i] = static_cast<uint8_t>(t.as_int64(i));
@@ -144,9 +159,11 @@ sonnx::NamedValues feed_from_dict(const py::dict& inputs) {
   sonnx::NamedValues feed;
   for (auto [k, v] : inputs) {
     std::string name = py::str(k);
-    if (!py::isinstance<py::array>(v) && !py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v) && !py::isinstance<py::float_>(v) &&
-        !py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v) && !py::hasattr(v, "__array__"))
-      throw sonnx::LoadError("input '" + name + "': expected a numpy array, not " + py::str(py::type::of(v).attr("__name__")).cast<std::string>());
+    if (!py::isinstance<py::array>(v) && !py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v) &&
+        !py::isinstance<py::float_>(v) && !py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v) &&
+        !py::hasattr(v, "__array__"))
+      throw sonnx::LoadError("input '" + name + "': expected a numpy array, not " +
+                             py::str(py::type::of(v).attr("__name__")).cast<std::string>());
     feed.emplace(name, value_from_python(name, v));
   }
   return feed;
@@ -175,9 +192,11 @@ PYBIND11_MODULE(_sonnx, m) {
   static py::exception<sonnx::InternalError> internal(m, "InternalError", error.ptr());
 
   py::enum_<sonnx::Severity>(m, "Severity").value("error", sonnx::Severity::Error).value("warning", sonnx::Severity::Warning);
-  py::class_<sonnx::Diagnostic>(m, "Diagnostic", "A validation finding: rule ID, severity and where (node, op_type, value, graph).")
+  py::class_<sonnx::Diagnostic>(m, "Diagnostic",
+                                "A validation finding: rule ID, severity and where (node, op_type, value, graph).")
       .def_readonly("rule", &sonnx::Diagnostic::rule)
-      .def_property_readonly("severity", [](const sonnx::Diagnostic& d) { return std::string(sonnx::severity_name(d.severity)); })
+      .def_property_readonly("severity",
+                             [](const sonnx::Diagnostic& d) { return std::string(sonnx::severity_name(d.severity)); })
       .def_readonly("node", &sonnx::Diagnostic::node)
       .def_readonly("op_type", &sonnx::Diagnostic::op_type)
       .def_readonly("value", &sonnx::Diagnostic::value)
@@ -228,68 +247,86 @@ PYBIND11_MODULE(_sonnx, m) {
       .def_property_readonly("outputs", &sonnx::ModelHandle::outputs, "[(name, type)] of the graph's outputs")
       .def("__repr__", [](const sonnx::ModelHandle& h) { return "<sonnx.Model " + h.name() + ">"; });
 
-  m.def("load_file", [](const std::filesystem::path& p) { return sonnx::load(p); }, py::arg("path"));
-  m.def("load_bytes",
-        [](const py::bytes& b, const std::string& name, const std::filesystem::path& base_dir) {
-          std::string_view view = b;
-          return sonnx::load_bytes(view, name, base_dir);
-        },
-        py::arg("data"), py::arg("name") = "model", py::arg("base_dir") = std::filesystem::path());
+  m.def(
+      "load_file", [](const std::filesystem::path& p) { return sonnx::load(p); }, py::arg("path"));
+  m.def(
+      "load_bytes",
+      [](const py::bytes& b, const std::string& name, const std::filesystem::path& base_dir) {
+        std::string_view view = b;
+        return sonnx::load_bytes(view, name, base_dir);
+      },
+      py::arg("data"), py::arg("name") = "model", py::arg("base_dir") = std::filesystem::path());
   m.def("check", &sonnx::check, py::arg("model"), py::arg("profile") = "onnx", py::call_guard<py::gil_scoped_release>());
   m.def("executors", &sonnx::executors);
 
   py::class_<sonnx::Session>(m, "Session")
-      .def(py::init([](const sonnx::ModelHandle& model, const std::string& executor, int threads, bool check, const std::string& profile,
-                       uint64_t seed, const std::vector<std::string>& devices, const std::vector<std::string>& plugins,
-                       const std::string& assign) {
-             sonnx::SessionOptions o{.executor = executor, .threads = threads, .check = check, .profile = profile, .seed = seed,
-                                     .verify_arena_run = false, .devices = devices, .plugins = plugins, .assign = assign};
+      .def(py::init([](const sonnx::ModelHandle& model, const std::string& executor, int threads, bool check,
+                       const std::string& profile, uint64_t seed, const std::vector<std::string>& devices,
+                       const std::vector<std::string>& plugins, const std::string& assign) {
+             sonnx::SessionOptions o{.executor = executor,
+                                     .threads = threads,
+                                     .check = check,
+                                     .profile = profile,
+                                     .seed = seed,
+                                     .verify_arena_run = false,
+                                     .devices = devices,
+                                     .plugins = plugins,
+                                     .assign = assign};
              py::gil_scoped_release release;
              return sonnx::Session(model, o);
            }),
            py::arg("model"), py::arg("executor") = "reference", py::arg("threads") = 1, py::arg("check") = true,
            py::arg("profile") = "onnx", py::arg("seed") = 0, py::arg("devices") = std::vector<std::string>{},
            py::arg("plugins") = std::vector<std::string>{}, py::arg("assign") = "first")
-      .def("run",
-           [](const sonnx::Session& s, const py::dict& inputs) {
-             sonnx::NamedValues feed = feed_from_dict(inputs);
-             sonnx::NamedValues out;
-             {
-               py::gil_scoped_release release;
-               out = s.run(feed);
-             }
-             feed.clear();  // under the GIL: the input arrays are released here
-             return outputs_to_dict(std::move(out));
-           },
-           py::arg("inputs"))
+      .def(
+          "run",
+          [](const sonnx::Session& s, const py::dict& inputs) {
+            sonnx::NamedValues feed = feed_from_dict(inputs);
+            sonnx::NamedValues out;
+            {
+              py::gil_scoped_release release;
+              out = s.run(feed);
+            }
+            feed.clear();  // under the GIL: the input arrays are released here
+            return outputs_to_dict(std::move(out));
+          },
+          py::arg("inputs"))
       .def_property_readonly("executor", [](const sonnx::Session& s) { return s.options().executor; })
       .def_property_readonly("threads", [](const sonnx::Session& s) { return s.options().threads; });
 
-  m.def("enclosures",
-        [](const sonnx::ModelHandle& model, const py::dict& inputs, const std::string& semantics, bool check) {
-          sonnx::NamedValues feed = feed_from_dict(inputs);
-          std::map<std::string, sonnx::OutputEnclosure> bounds;
-          {
-            py::gil_scoped_release release;
-            bounds = sonnx::enclosures(model, feed, semantics, check);
-          }
-          feed.clear();
-          py::dict out;
-          for (auto& [name, b] : bounds)
-            out[py::str(name)] = py::make_tuple(tensor_to_array(std::move(b.lower)), tensor_to_array(std::move(b.upper)));
-          return out;
-        },
-        py::arg("model"), py::arg("inputs"), py::arg("semantics") = "real", py::arg("check") = true);
-
-  m.def("conform",
-        [](const std::vector<std::filesystem::path>& dirs, const std::string& executor, int threads, const std::string& filter,
-           const std::string& judge, bool isolate, double timeout, bool check, bool progress) {
-          sonnx::ConformOptions o{.executor = executor, .threads = threads, .filter = filter, .judge = judge, .isolate = isolate,
-                                  .timeout_seconds = timeout, .check = check, .progress = progress};
+  m.def(
+      "enclosures",
+      [](const sonnx::ModelHandle& model, const py::dict& inputs, const std::string& semantics, bool check) {
+        sonnx::NamedValues feed = feed_from_dict(inputs);
+        std::map<std::string, sonnx::OutputEnclosure> bounds;
+        {
           py::gil_scoped_release release;
-          return sonnx::conform(dirs, o).json;
-        },
-        py::arg("dirs"), py::arg("executor") = "reference", py::arg("threads") = 2, py::arg("filter") = "",
-        py::arg("judge") = "tolerance", py::arg("isolate") = true, py::arg("timeout") = 120.0, py::arg("check") = true,
-        py::arg("progress") = false);
+          bounds = sonnx::enclosures(model, feed, semantics, check);
+        }
+        feed.clear();
+        py::dict out;
+        for (auto& [name, b] : bounds)
+          out[py::str(name)] = py::make_tuple(tensor_to_array(std::move(b.lower)), tensor_to_array(std::move(b.upper)));
+        return out;
+      },
+      py::arg("model"), py::arg("inputs"), py::arg("semantics") = "real", py::arg("check") = true);
+
+  m.def(
+      "conform",
+      [](const std::vector<std::filesystem::path>& dirs, const std::string& executor, int threads, const std::string& filter,
+         const std::string& judge, bool isolate, double timeout, bool check, bool progress) {
+        sonnx::ConformOptions o{.executor = executor,
+                                .threads = threads,
+                                .filter = filter,
+                                .judge = judge,
+                                .isolate = isolate,
+                                .timeout_seconds = timeout,
+                                .check = check,
+                                .progress = progress};
+        py::gil_scoped_release release;
+        return sonnx::conform(dirs, o).json;
+      },
+      py::arg("dirs"), py::arg("executor") = "reference", py::arg("threads") = 2, py::arg("filter") = "",
+      py::arg("judge") = "tolerance", py::arg("isolate") = true, py::arg("timeout") = 120.0, py::arg("check") = true,
+      py::arg("progress") = false);
 }

@@ -12,7 +12,7 @@ packages=(
   python3 python3-onnx python3-numpy
   python3-dev pybind11-dev python3-pytest
   dpkg-dev file
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format-14
   libdnnl-dev
   libmpfr-dev
   libre2-dev

@@ -34,7 +34,7 @@ def spec_rules():
 
 def code_rules():
     """rule ID -> check function, from the table in reference/check/rules.cpp."""
-    return dict(re.findall(r'\{"([A-Z][A-Z0-9-]+)", S::\w+, "[^"]*", (\w+)\}', read("reference/check/rules.cpp")))
+    return dict(re.findall(r'\{"([A-Z][A-Z0-9-]+)",\s*S::\w+,\s*"[^"]*",\s*(\w+)\}', read("reference/check/rules.cpp")))
 
 
 def check_locations():

@@ -17,8 +17,12 @@ class BackendTarget : public CertTarget {
  public:
   BackendTarget(std::vector<std::shared_ptr<Backend>> b, bool allow_fallback, bool by_profile)
       : backends_(std::move(b)), allow_fallback_(allow_fallback), by_profile_(by_profile) {}
-  std::string name() const override { return joined([](const Backend& b) { return b.name(); }); }
-  std::string version() const override { return joined([](const Backend& b) { return b.version(); }); }
+  std::string name() const override {
+    return joined([](const Backend& b) { return b.name(); });
+  }
+  std::string version() const override {
+    return joined([](const Backend& b) { return b.version(); });
+  }
   bool enforces_timeout() const override { return false; }
   bool runs_in_process() const override { return true; }
 
@@ -80,7 +84,8 @@ std::unique_ptr<CertTarget> make_backend_target(const std::string& backend, bool
   return std::make_unique<BackendTarget>(std::vector<std::shared_ptr<Backend>>{make_backend(backend)}, allow_fallback, false);
 }
 
-std::unique_ptr<CertTarget> make_device_set_target(const std::vector<std::string>& devices, const std::vector<std::string>& plugins, bool by_profile) {
+std::unique_ptr<CertTarget> make_device_set_target(const std::vector<std::string>& devices,
+                                                   const std::vector<std::string>& plugins, bool by_profile) {
   auto set = select_devices(discover_devices(plugins), devices);
   bool with_cpu = contains_cpu(set);
   return std::make_unique<BackendTarget>(std::move(set), with_cpu, by_profile);

@@ -19,6 +19,7 @@ namespace {
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 std::string family(const std::string& op) {
+  // clang-format off
   static const std::set<std::string> activation{"Relu", "LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "Sigmoid", "HardSigmoid",
                                                 "HardSwish", "Softplus", "Softsign", "Tanh", "ThresholdedRelu", "Gelu", "Mish",
                                                 "Softmax", "LogSoftmax", "Hardmax", "SoftmaxCrossEntropyLoss", "NegativeLogLikelihoodLoss"};
@@ -33,6 +34,7 @@ std::string family(const std::string& op) {
   static const std::set<std::string> math{"Abs", "Acos", "Acosh", "Add", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Clip", "Cos", "Cosh",
                                           "Div", "Erf", "Exp", "Floor", "Log", "Max", "Mean", "Min", "Mod", "Mul", "Neg", "Pow",
                                           "Reciprocal", "Round", "Sign", "Sin", "Sinh", "Sqrt", "Sub", "Sum", "Tan", "Det", "Shrink"};
+  // clang-format on
   std::string base = op.substr(op.rfind('.') == std::string::npos ? 0 : op.rfind('.') + 1);
   if (op.find('.') != std::string::npos && op.find("training") != std::string::npos) return "training";
   if (control.count(base)) return "control flow";
@@ -72,8 +74,8 @@ std::string family_chart(const CertReport& r) {
     int total = c.certified + c.failed + c.unsupported + c.other;
     double x = label_w;
     os << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 15 << "\" text-anchor=\"end\">" << escape_xml(name) << "</text>";
-    for (auto [n, cls] : std::array<std::pair<int, const char*>, 4>{{{c.certified, "certified"}, {c.failed, "failed"},
-                                                                     {c.unsupported, "unsupported"}, {c.other, "untested"}}}) {
+    for (auto [n, cls] : std::array<std::pair<int, const char*>, 4>{
+             {{c.certified, "certified"}, {c.failed, "failed"}, {c.unsupported, "unsupported"}, {c.other, "untested"}}}) {
       if (n == 0) continue;
       double w = static_cast<double>(bar_w) * n / total;
       os << "<rect class=\"" << cls << "\" x=\"" << x << "\" y=\"" << y + 3 << "\" width=\"" << w << "\" height=\"" << row - 6
@@ -114,7 +116,8 @@ std::string error_chart(const CertReport& r) {
     os << "<rect class=\"" << (b <= 2 ? "certified" : "failed") << "\" x=\"" << x << "\" y=\"" << h - bh + 20 << "\" width=\""
        << col - 14 << "\" height=\"" << bh << "\"><title>" << n[b] << " tests</title></rect>";
     os << "<text x=\"" << x + (col - 14) / 2 << "\" y=\"" << h - bh + 15 << "\" text-anchor=\"middle\">" << n[b] << "</text>";
-    os << "<text x=\"" << x + (col - 14) / 2 << "\" y=\"" << h + 36 << "\" text-anchor=\"middle\">" << buckets[b].second << "</text>";
+    os << "<text x=\"" << x + (col - 14) / 2 << "\" y=\"" << h + 36 << "\" text-anchor=\"middle\">" << buckets[b].second
+       << "</text>";
   }
   os << "<text x=\"10\" y=\"" << h + 54 << "\" class=\"legend\">largest ULP error per compared test</text></svg>";
   return os.str();
@@ -146,14 +149,14 @@ std::string cert_report_html(const CertReport& r) {
   os << "<h2>Operators</h2>\n<table><tr><th>operator</th><th>family</th><th>verdict</th><th>tests</th><th>passed</th>"
         "<th>failed</th><th>on the backend</th></tr>\n";
   for (const auto& o : r.operators)
-    os << "<tr><td>" << escape_xml(o.op_type) << "</td><td>" << escape_xml(family(o.op_type)) << "</td><td class=\"" << o.verdict << "\">"
-       << o.verdict << "</td><td>" << o.tests << "</td><td>" << o.passed << "</td><td>" << o.failed << "</td><td>" << o.native
-       << "</td></tr>\n";
+    os << "<tr><td>" << escape_xml(o.op_type) << "</td><td>" << escape_xml(family(o.op_type)) << "</td><td class=\"" << o.verdict
+       << "\">" << o.verdict << "</td><td>" << o.tests << "</td><td>" << o.passed << "</td><td>" << o.failed << "</td><td>"
+       << o.native << "</td></tr>\n";
   os << "</table>\n<h2>Tests that did not pass</h2>\n<table><tr><th>test</th><th>status</th><th>message</th><th>repro</th></tr>\n";
   for (const auto& t : r.tests) {
     if (t.status == "passed" || t.status == "skipped") continue;
-    os << "<tr><td>" << escape_xml(t.name) << "</td><td class=\"" << t.status << "\">" << t.status << "</td><td>" << escape_xml(t.message.substr(0, 400))
-       << "</td><td><code>" << escape_xml(t.repro) << "</code></td></tr>\n";
+    os << "<tr><td>" << escape_xml(t.name) << "</td><td class=\"" << t.status << "\">" << t.status << "</td><td>"
+       << escape_xml(t.message.substr(0, 400)) << "</td><td><code>" << escape_xml(t.repro) << "</code></td></tr>\n";
   }
   os << "</table>\n<script type=\"application/json\" id=\"certificate-data\">" << data << "</script>\n";
   os << "<script>\n"

@@ -44,7 +44,8 @@ void aggregate(CertReport& r) {
     }
   }
   r.operators.clear();
-  for (const char* k : {"operators_certified", "operators_failed", "operators_unsupported", "operators_untested"}) r.summary[k] = 0;
+  for (const char* k : {"operators_certified", "operators_failed", "operators_unsupported", "operators_untested"})
+    r.summary[k] = 0;
   for (auto& [name, o] : ops) {
     if (o.failed > 0) o.verdict = "failed";
     else if (o.native > 0 && o.passed > 0) o.verdict = "certified";
@@ -59,20 +60,20 @@ void aggregate(CertReport& r) {
 
 nlohmann::json cert_test_json(const CertTest& t) {
   nlohmann::json j = {{"name", t.name},
-          {"status", t.status},
-          {"op_types", t.op_types},
-          {"unsupported_ops", t.unsupported_ops},
-          {"fallback_ops", t.fallback_ops},
-          {"fallback", t.fallback_notes},
-          {"accuracy", t.accuracy},
-          {"max_abs_error", t.max_abs},
-          {"max_rel_error", t.max_rel},
-          {"max_ulp_error", t.max_ulp},
-          {"time_ms", t.time_ms},
-          {"message", t.message},
-          {"dir", t.dir},
-          {"repro", t.repro},
-          {"judge", t.judge}};
+                      {"status", t.status},
+                      {"op_types", t.op_types},
+                      {"unsupported_ops", t.unsupported_ops},
+                      {"fallback_ops", t.fallback_ops},
+                      {"fallback", t.fallback_notes},
+                      {"accuracy", t.accuracy},
+                      {"max_abs_error", t.max_abs},
+                      {"max_rel_error", t.max_rel},
+                      {"max_ulp_error", t.max_ulp},
+                      {"time_ms", t.time_ms},
+                      {"message", t.message},
+                      {"dir", t.dir},
+                      {"repro", t.repro},
+                      {"judge", t.judge}};
   if (!t.judge_note.empty()) j["judge_note"] = t.judge_note;
   if (t.judge == "enclosure") j["enclosure"] = enclosure_json(t.enclosure);
   if (!t.localized.empty()) j["localized"] = t.localized;
@@ -83,7 +84,9 @@ CertTest cert_test_from_json(const nlohmann::json& j) {
   CertTest t;
   t.name = j.at("name");
   t.status = j.at("status");
-  auto strings = [&](const char* k) { return j.contains(k) ? j.at(k).get<std::vector<std::string>>() : std::vector<std::string>{}; };
+  auto strings = [&](const char* k) {
+    return j.contains(k) ? j.at(k).get<std::vector<std::string>>() : std::vector<std::string>{};
+  };
   auto text = [&](const char* k) { return j.contains(k) ? j.at(k).get<std::string>() : std::string(); };
   auto number = [&](const char* k) { return j.contains(k) ? j.at(k).get<double>() : 0.0; };
   t.op_types = strings("op_types");
@@ -108,12 +111,18 @@ CertTest cert_test_from_json(const nlohmann::json& j) {
 nlohmann::json cert_report_json(const CertReport& r) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& o : r.operators)
-    ops.push_back({{"op_type", o.op_type}, {"verdict", o.verdict}, {"tests", o.tests}, {"passed", o.passed},
-                   {"failed", o.failed}, {"native", o.native}});
+    ops.push_back({{"op_type", o.op_type},
+                   {"verdict", o.verdict},
+                   {"tests", o.tests},
+                   {"passed", o.passed},
+                   {"failed", o.failed},
+                   {"native", o.native}});
   nlohmann::json tests = nlohmann::json::array();
   for (const auto& t : r.tests) tests.push_back(cert_test_json(t));
-  return {{"backend", r.backend}, {"backend_version", r.backend_version}, {"suites", r.suites}, {"verdict", r.verdict},
-          {"summary", r.summary}, {"operators", ops}, {"tests", tests}};
+  return {{"backend", r.backend}, {"backend_version", r.backend_version},
+          {"suites", r.suites},   {"verdict", r.verdict},
+          {"summary", r.summary}, {"operators", ops},
+          {"tests", tests}};
 }
 
 CertReport cert_report_from_json(const nlohmann::json& j) {

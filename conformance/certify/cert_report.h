@@ -31,12 +31,12 @@ struct CertTest {
   std::string accuracy;
   double max_abs = 0, max_rel = 0, max_ulp = 0, time_ms = 0;
   std::string message;
-  std::string dir;    // the test directory
-  std::string repro;  // the command that replays it
-  std::string judge = "tolerance";  // or "enclosure" (certify --judge enclosure, where the model has one)
-  std::string judge_note;           // why a test under --judge enclosure was judged by the tolerance
+  std::string dir;                        // the test directory
+  std::string repro;                      // the command that replays it
+  std::string judge = "tolerance";        // or "enclosure" (certify --judge enclosure, where the model has one)
+  std::string judge_note;                 // why a test under --judge enclosure was judged by the tolerance
   std::vector<EnclosureCheck> enclosure;  // per output, under the enclosure judge
-  std::string localized;            // --localize: the first node whose output leaves its enclosure
+  std::string localized;                  // --localize: the first node whose output leaves its enclosure
   bool ran_on_backend(const std::string& op) const;
 };
 
@@ -50,7 +50,8 @@ struct CertReport {
   std::string backend, backend_version;
   std::vector<std::string> suites;
   std::string verdict;
-  std::map<std::string, int> summary;  // total, passed, failed, unsupported, crashed, timeout, errored, skipped, fallback, operators_*
+  std::map<std::string, int>
+      summary;  // total, passed, failed, unsupported, crashed, timeout, errored, skipped, fallback, operators_*
   std::vector<CertOperator> operators;
   std::vector<CertTest> tests;
 };

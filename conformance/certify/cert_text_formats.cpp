@@ -76,14 +76,17 @@ std::string cert_report_junit(const CertReport& r) {
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   os << "<testsuites name=\"sonnx certify\">\n";
   os << "  <testsuite name=\"certify " << escape_xml(r.backend) << "\" tests=\"" << s("total") << "\" failures=\"" << s("failed")
-     << "\" errors=\"" << (s("crashed") + s("timeout") + s("errored")) << "\" skipped=\"" << (s("skipped") + s("unsupported")) << "\">\n";
+     << "\" errors=\"" << (s("crashed") + s("timeout") + s("errored")) << "\" skipped=\"" << (s("skipped") + s("unsupported"))
+     << "\">\n";
   for (const auto& t : r.tests) {
     os << "    <testcase classname=\"certify." << escape_xml(r.backend) << "\" name=\"" << escape_xml(t.name) << "\" time=\""
        << t.time_ms / 1000 << "\">";
     std::string body = escape_xml(t.message + (t.repro.empty() ? "" : "\nrepro: " + t.repro));
     if (t.status == "failed") os << "<failure message=\"" << escape_xml(t.message) << "\">" << body << "</failure>";
-    else if (is_failure_status(t.status)) os << "<error type=\"" << t.status << "\" message=\"" << escape_xml(t.message) << "\">" << body << "</error>";
-    else if (t.status == "skipped" || t.status == "unsupported") os << "<skipped message=\"" << t.status << ": " << escape_xml(t.message) << "\"/>";
+    else if (is_failure_status(t.status))
+      os << "<error type=\"" << t.status << "\" message=\"" << escape_xml(t.message) << "\">" << body << "</error>";
+    else if (t.status == "skipped" || t.status == "unsupported")
+      os << "<skipped message=\"" << t.status << ": " << escape_xml(t.message) << "\"/>";
     os << "</testcase>\n";
   }
   os << "  </testsuite>\n</testsuites>\n";

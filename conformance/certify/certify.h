@@ -16,12 +16,12 @@
 namespace sonnx {
 
 struct CertifyOptions {
-  std::string filter;                 // regex on test names; empty = all
-  double timeout_seconds = 60;        // per test, for the target's run
+  std::string filter;           // regex on test names; empty = all
+  double timeout_seconds = 60;  // per test, for the target's run
   Shard shard;
   std::filesystem::path resume_file;  // JSON lines: results already there are kept, new ones appended
   std::vector<SkipEntry> skips;
-  std::string repro_command;          // e.g. "sonnx certify --backend cpu --timeout 60"; "--suite DIR" is added
+  std::string repro_command;  // e.g. "sonnx certify --backend cpu --timeout 60"; "--suite DIR" is added
   bool progress = false;
   // Enclosure: a float output passes when it lies in its admissible enclosure (enclosure_judge.h);
   // a test whose model has no enclosure is judged by the strict tolerances.

@@ -91,7 +91,8 @@ std::string localize_error(const Model& model, CertTarget& target, const TestCas
       return "not localized: the reference cannot run node " + n.label() + " alone: " + e.what();
     }
     TargetResult r = target.run(one, test, data_set, feed);
-    if (r.status != "ok") return "not localized: the backend cannot run node " + n.label() + " alone (" + r.status + ": " + r.message + ")";
+    if (r.status != "ok")
+      return "not localized: the backend cannot run node " + n.label() + " alone (" + r.status + ": " + r.message + ")";
     std::string why;
     std::optional<OutputEnclosures> e = enclose_outputs(one, feed, why);
     if (!e) return "not localized: node " + n.label() + " has no enclosure (" + why + "); " + nodes_before(judged);
@@ -100,7 +101,8 @@ std::string localize_error(const Model& model, CertTarget& target, const TestCas
       if (got == r.outputs.end()) return "node " + n.label() + ": the backend did not produce output '" + vi.name + "'";
       EnclosureCheck c = judge_output(vi.name, got->second, *e);
       if (!c.ok)
-        return "node " + n.label() + " introduces the error: on the backend's own inputs, output '" + vi.name + "': " + c.message + "; " + nodes_before(judged);
+        return "node " + n.label() + " introduces the error: on the backend's own inputs, output '" + vi.name +
+               "': " + c.message + "; " + nodes_before(judged);
       values[vi.name] = got->second;
     }
     ++judged;

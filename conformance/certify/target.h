@@ -41,7 +41,8 @@ class CertTarget {
 std::unique_ptr<CertTarget> make_backend_target(const std::string& backend, bool allow_fallback);
 // Exactly the device set `devices` (names from discover_devices with `plugins`, or plugin paths);
 // cpu is the fallback only when it is in the set. `by_profile`: profile-guided assignment per test.
-std::unique_ptr<CertTarget> make_device_set_target(const std::vector<std::string>& devices, const std::vector<std::string>& plugins, bool by_profile);
+std::unique_ptr<CertTarget> make_device_set_target(const std::vector<std::string>& devices,
+                                                   const std::vector<std::string>& plugins, bool by_profile);
 std::unique_ptr<CertTarget> make_command_target(const std::string& command, double timeout_seconds);
 
 }  // namespace sonnx

@@ -13,14 +13,14 @@
 namespace sonnx::fuzz {
 
 struct FuzzOptions {
-  double seconds = 20;          // stop after this long (0: no time limit)
-  int64_t max_graphs = 0;       // stop after this many graphs (0: no limit)
+  double seconds = 20;     // stop after this long (0: no time limit)
+  int64_t max_graphs = 0;  // stop after this many graphs (0: no limit)
   uint64_t seed = 1;
-  Shard shard;                  // graph i uses seed + i·shard.count + shard.index
-  int opset = 0;                // the graphs' ai.onnx opset: 17 or 27 (0: each recipe draws one)
+  Shard shard;    // graph i uses seed + i·shard.count + shard.index
+  int opset = 0;  // the graphs' ai.onnx opset: 17 or 27 (0: each recipe draws one)
   DiffOptions diff;
   std::filesystem::path out = "fuzz-repros";
-  int max_failures = 3;         // stop after this many (each is shrunk, which takes a while)
+  int max_failures = 3;  // stop after this many (each is shrunk, which takes a while)
   std::function<void(int64_t graphs, int failures, double seconds)> progress;  // called about twice a second
 };
 

@@ -115,7 +115,8 @@ int GenContext::add_int_input(int32_t elem, const std::vector<int64_t>& shape, i
   else
     for (auto& x : t.values<int64_t>()) x = uniform(lo, hi);
   input_values[name] = Value(std::move(t));
-  input_draws.push_back({name, {static_cast<double>(lo), static_cast<double>(hi)},
+  input_draws.push_back({name,
+                         {static_cast<double>(lo), static_cast<double>(hi)},
                          std::string(i32 ? "int32" : "int64") + " [" + std::to_string(lo) + "," + std::to_string(hi) + "]"});
   TVar v;
   v.name = name;
@@ -142,8 +143,7 @@ std::string GenContext::add_int64_const(const std::vector<int64_t>& shape, const
   return name;
 }
 
-std::string GenContext::add_int_const(int32_t elem, const std::vector<int64_t>& shape,
-                                      const std::vector<int64_t>& values) {
+std::string GenContext::add_int_const(int32_t elem, const std::vector<int64_t>& shape, const std::vector<int64_t>& values) {
   if (elem == onnx::TensorProto::INT64) return add_int64_const(shape, values);
   std::string name = fresh_name("k");
   Tensor t(DType::Int32, to_shape(shape));
@@ -162,8 +162,8 @@ std::string GenContext::add_bool_const(bool v) {
 
 int GenContext::add_tensor(int32_t elem, std::vector<int64_t> shape, Interval range, const std::vector<int>& from,
                            const std::string& op_type) {
-  static const std::vector<std::string> fast_ops{"Conv", "Gemm", "MatMul", "MaxPool", "AveragePool",
-                                                 "GlobalAveragePool", "BatchNormalization"};
+  static const std::vector<std::string> fast_ops{
+      "Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool", "BatchNormalization"};
   TVar v;
   v.name = fresh_name("t");
   v.elem = elem;

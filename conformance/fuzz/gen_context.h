@@ -52,7 +52,7 @@ struct Solution;
 // What an operator generator plans: constraints and preferences over fresh symbols, and how to emit.
 struct OpPlan {
   std::vector<z3::expr> constraints;
-  std::vector<z3::expr> prefs;  // dropped together when unsatisfiable
+  std::vector<z3::expr> prefs;                // dropped together when unsatisfiable
   std::function<bool(const Solution&)> emit;  // false: the solved sizes are out of bounds; nothing added
 };
 
@@ -97,13 +97,12 @@ class GenContext {
   // A new output tensor of a node being emitted.
   int add_tensor(int32_t elem, std::vector<int64_t> shape, Interval range, const std::vector<int>& from,
                  const std::string& op_type);
-  onnx::NodeProto& add_node(const std::string& op_type, const std::vector<std::string>& inputs,
-                            const std::vector<int>& outputs);
+  onnx::NodeProto& add_node(const std::string& op_type, const std::vector<std::string>& inputs, const std::vector<int>& outputs);
   std::string fresh_name(const std::string& prefix);
   bool fits(const std::vector<int64_t>& shape) const;  // within the element bound
   bool fits(Interval r) const { return r.mag() <= kMaxMagnitude; }
 
-  std::map<std::string, Value> input_values;  // the drawn value of every graph input
+  std::map<std::string, Value> input_values;    // the drawn value of every graph input
   int index_of(const std::string& name) const;  // tensor index, or -1 (constants are not tensors)
 
  private:
@@ -128,7 +127,7 @@ void set_attr(onnx::NodeProto& n, const std::string& name, const onnx::GraphProt
 struct OpGenerator {
   const char* name;
   bool (*plan)(GenContext& c, OpPlan& p);  // false: not applicable to the current graph
-  int since = 0;  // the operator exists from this ai.onnx opset on (0: at every opset generated)
+  int since = 0;                           // the operator exists from this ai.onnx opset on (0: at every opset generated)
 };
 // Every generator; a recipe's choice indexes the ones that exist at its opset.
 const std::vector<OpGenerator>& op_generators();

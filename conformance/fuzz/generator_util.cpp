@@ -20,8 +20,9 @@ Operand new_broadcast_operand(GenContext& c, OpPlan& p, const std::vector<z3::ex
   Operand o;
   o.range = range;
   o.as_const = c.coin(0.4);
-  size_t rank = like.empty() ? 0 : static_cast<size_t>(c.uniform(c.coin(0.7) ? static_cast<int64_t>(like.size()) : 0,
-                                                                   static_cast<int64_t>(like.size())));
+  size_t rank = like.empty() ? 0
+                             : static_cast<size_t>(c.uniform(c.coin(0.7) ? static_cast<int64_t>(like.size()) : 0,
+                                                             static_cast<int64_t>(like.size())));
   for (size_t i = 0; i < rank; ++i) {
     z3::expr d = c.fresh(p, "b", 1, c.max_dim);
     const z3::expr& l = like[like.size() - rank + i];
@@ -72,8 +73,8 @@ Interval random_range(GenContext& c, bool positive) {
   return {-r, r};
 }
 
-int out_tensor(GenContext& c, int32_t elem, const std::vector<int64_t>& shape, Interval range,
-               const std::vector<int>& from, const std::string& op) {
+int out_tensor(GenContext& c, int32_t elem, const std::vector<int64_t>& shape, Interval range, const std::vector<int>& from,
+               const std::string& op) {
   return c.add_tensor(elem, shape, range, from, op);
 }
 

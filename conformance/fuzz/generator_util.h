@@ -14,10 +14,10 @@ std::vector<z3::expr> dims_of(GenContext& c, const TVar& t);
 
 // An operand of a node being planned.
 struct Operand {
-  int tensor = -1;                 // existing tensor; -1: made at emit time
+  int tensor = -1;  // existing tensor; -1: made at emit time
   std::vector<z3::expr> dims;
   Interval range;
-  bool as_const = false;           // new operand: initializer (true) or graph input (false)
+  bool as_const = false;  // new operand: initializer (true) or graph input (false)
 };
 
 Operand existing(GenContext& c, int tensor);
@@ -42,8 +42,8 @@ Interval monotone(Interval a, double (*f)(double));
 Interval random_range(GenContext& c, bool positive);
 
 // Adds the node's output tensor and returns its index; `from` are the tensors it reads.
-int out_tensor(GenContext& c, int32_t elem, const std::vector<int64_t>& shape, Interval range,
-               const std::vector<int>& from, const std::string& op);
+int out_tensor(GenContext& c, int32_t elem, const std::vector<int64_t>& shape, Interval range, const std::vector<int>& from,
+               const std::string& op);
 inline int32_t kFloat() { return onnx::TensorProto::FLOAT; }
 inline int32_t kBool() { return onnx::TensorProto::BOOL; }
 inline int32_t kInt64() { return onnx::TensorProto::INT64; }

@@ -77,7 +77,9 @@ GeneratedCase generate(const Recipe& recipe) {
   // depends on what the context has seen before, so a reused context made a recipe's graph
   // depend on the graphs generated before it (replays and shrinking saw another graph).
   z3::context z;
-  z3::solver s(z, "QF_NIA");  // nonlinear integer arithmetic: products of dims (reshape, windows)  // nonlinear integer arithmetic: products of dims (reshape, windows)
+  z3::solver s(
+      z,
+      "QF_NIA");  // nonlinear integer arithmetic: products of dims (reshape, windows)  // nonlinear integer arithmetic: products of dims (reshape, windows)
   GenContext c(z, mix(recipe.seed, 0), std::max(1, recipe.max_dim), recipe.opset);
   add_first_input(c, s);
   const auto& generators = op_generators(recipe.opset);

@@ -27,9 +27,9 @@ struct GeneratedCase {
   NamedValues inputs;
   std::vector<InputDraw> input_draws;  // how each input's values were drawn (recorded with repros)
   std::vector<OutputCheck> outputs;
-  std::vector<std::string> op_types;   // main-graph nodes in order
+  std::vector<std::string> op_types;  // main-graph nodes in order
   int nodes() const { return static_cast<int>(op_types.size()); }
-  std::string describe() const;        // recipe, operators, input ranges: printed on failure
+  std::string describe() const;  // recipe, operators, input ranges: printed on failure
 };
 
 GeneratedCase generate(const Recipe& recipe);

@@ -5,7 +5,6 @@
 namespace sonnx::fuzz {
 namespace {
 
-
 void declare(onnx::ValueInfoProto& vi, const std::string& name, int32_t elem, const std::vector<int64_t>& shape) {
   vi.set_name(name);
   auto* tt = vi.mutable_type()->mutable_tensor_type();

@@ -10,7 +10,7 @@ namespace {
 
 struct Unary {
   const char* op;
-  bool (*pre)(const TVar& x);         // applicable to this input
+  bool (*pre)(const TVar& x);  // applicable to this input
   Interval (*range)(Interval x);
   void (*attrs)(GenContext& c, onnx::NodeProto& n, Interval& out);  // may narrow `out`
   int since = 0;  // first ai.onnx opset with the operator (0: generated at every opset)
@@ -24,13 +24,24 @@ Interval unit(Interval) { return {-1, 1}; }
 Interval prob(Interval) { return {0, 1}; }
 void none(GenContext&, onnx::NodeProto&, Interval&) {}
 
+// clang-format off
 const Unary kUnary[] = {
     {"Relu", any, [](Interval x) { return Interval{std::max(0.0, x.lo), std::max(0.0, x.hi)}; }, none},
-    {"LeakyRelu", any, [](Interval x) { return Interval{std::min(x.lo, 0.0), std::max(x.hi, 0.0)}; },
+    // clang-format on
+    {"LeakyRelu", any,
+     [](Interval x) {
+       return Interval{std::min(x.lo, 0.0), std::max(x.hi, 0.0)};
+     },
      [](GenContext& c, onnx::NodeProto& n, Interval&) { set_attr(n, "alpha", static_cast<float>(c.uniform_real(0.01, 0.5))); }},
-    {"Elu", any, [](Interval x) { return Interval{std::min(x.lo, -1.0), std::max(x.hi, 0.0)}; },
+    {"Elu", any,
+     [](Interval x) {
+       return Interval{std::min(x.lo, -1.0), std::max(x.hi, 0.0)};
+     },
      [](GenContext& c, onnx::NodeProto& n, Interval&) { set_attr(n, "alpha", static_cast<float>(c.uniform_real(0.5, 1.0))); }},
-    {"Selu", any, [](Interval x) { return Interval{-1.8, std::max(1.06 * x.hi, 0.0)}; },
+    {"Selu", any,
+     [](Interval x) {
+       return Interval{-1.8, std::max(1.06 * x.hi, 0.0)};
+     },
      [](GenContext&, onnx::NodeProto& n, Interval&) {
        set_attr(n, "alpha", 1.67326f);
        set_attr(n, "gamma", 1.0507f);
@@ -41,37 +52,68 @@ const Unary kUnary[] = {
        set_attr(n, "alpha", static_cast<float>(c.uniform_real(0.1, 0.3)));
        set_attr(n, "beta", 0.5f);
      }},
-    {"HardSwish", any, [](Interval x) { return Interval{-0.375, std::max(x.hi, 0.0)}; }, none},
+    {"HardSwish", any,
+     [](Interval x) {
+       return Interval{-0.375, std::max(x.hi, 0.0)};
+     },
+     none},
     {"Tanh", any, unit, none},
     {"Softsign", any, unit, none},
     {"Erf", any, unit, none},
     {"Sin", [](const TVar& x) { return x.range.mag() < 100; }, unit, none},
     {"Cos", [](const TVar& x) { return x.range.mag() < 100; }, unit, none},
-    {"Abs", any, [](Interval x) { return Interval{0, x.mag()}; }, none},
-    {"Neg", any, [](Interval x) { return Interval{-x.hi, -x.lo}; }, none},
+    {"Abs", any,
+     [](Interval x) {
+       return Interval{0, x.mag()};
+     },
+     none},
+    {"Neg", any,
+     [](Interval x) {
+       return Interval{-x.hi, -x.lo};
+     },
+     none},
     {"Identity", any, same, none},
     {"Exp", [](const TVar& x) { return x.range.hi <= 6; }, [](Interval x) { return monotone(x, std::exp); }, none},
     {"Log", [](const TVar& x) { return x.range.lo >= 0.1; }, [](Interval x) { return monotone(x, std::log); }, none},
     {"Sqrt", [](const TVar& x) { return x.range.lo >= (x.fast_rounding ? 0.1 : 0.0); },
      [](Interval x) { return monotone(x, std::sqrt); }, none},
     {"Reciprocal", [](const TVar& x) { return x.range.lo >= 0.5 || x.range.hi <= -0.5; },
-     [](Interval x) { return Interval{1 / x.hi, 1 / x.lo}; }, none},
+     [](Interval x) {
+       return Interval{1 / x.hi, 1 / x.lo};
+     },
+     none},
     {"Softplus", [](const TVar& x) { return x.range.hi <= 20; },
-     [](Interval x) { return Interval{0, std::max(x.hi, 0.0) + 0.7}; }, none},
+     [](Interval x) {
+       return Interval{0, std::max(x.hi, 0.0) + 0.7};
+     },
+     none},
     {"Floor", exact_input, [](Interval x) { return monotone(x, std::floor); }, none},
     {"Ceil", exact_input, [](Interval x) { return monotone(x, std::ceil); }, none},
-    {"Round", exact_input, [](Interval x) { return Interval{std::round(x.lo) - 1, std::round(x.hi) + 1}; }, none},
+    {"Round", exact_input,
+     [](Interval x) {
+       return Interval{std::round(x.lo) - 1, std::round(x.hi) + 1};
+     },
+     none},
     {"Sign", exact_input, unit, none},
     // Newer than opset 17. Each is x·g(x) with g in [0, 1]: bounded below by its minimum.
-    {"Gelu", any, [](Interval x) { return Interval{-0.18, std::max(x.hi, 0.0)}; },
+    {"Gelu", any,
+     [](Interval x) {
+       return Interval{-0.18, std::max(x.hi, 0.0)};
+     },
      [](GenContext& c, onnx::NodeProto& n, Interval&) {
        if (c.coin(0.7)) set_attr(n, "approximate", std::string(c.coin() ? "tanh" : "none"));
      },
      20},
-    {"Mish", [](const TVar& x) { return x.range.hi <= 20; }, [](Interval x) { return Interval{-0.31, std::max(x.hi, 0.0)}; },
+    {"Mish", [](const TVar& x) { return x.range.hi <= 20; },
+     [](Interval x) {
+       return Interval{-0.31, std::max(x.hi, 0.0)};
+     },
      none, 18},
     // alpha ≥ 0.5: the minimum x·sigmoid(αx) is −0.278/α.
-    {"Swish", any, [](Interval x) { return Interval{-0.56, std::max(x.hi, 0.0)}; },
+    {"Swish", any,
+     [](Interval x) {
+       return Interval{-0.56, std::max(x.hi, 0.0)};
+     },
      [](GenContext& c, onnx::NodeProto& n, Interval&) {
        if (c.coin(0.7)) set_attr(n, "alpha", static_cast<float>(c.uniform_real(0.5, 2.0)));
      },
@@ -114,17 +156,19 @@ bool plan_clip(GenContext& c, OpPlan& p) {
 struct Binary {
   const char* op;
   bool (*pre)(const TVar& a);
-  Interval (*b_range)(GenContext& c, Interval a);    // the range a new second operand is drawn from
-  bool (*b_ok)(Interval b);                          // an existing second operand is acceptable
+  Interval (*b_range)(GenContext& c, Interval a);  // the range a new second operand is drawn from
+  bool (*b_ok)(Interval b);                        // an existing second operand is acceptable
   Interval (*range)(Interval a, Interval b);
 };
 
 Interval signed_b(GenContext& c, Interval) { return random_range(c, false); }
 bool any_b(Interval) { return true; }
 
+// clang-format off
 const Binary kBinary[] = {
     {"Add", any, signed_b, any_b, add},
     {"Sub", any, signed_b, any_b, [](Interval a, Interval b) { return Interval{a.lo - b.hi, a.hi - b.lo}; }},
+    // clang-format on
     {"Mul", any, signed_b, any_b, mul},
     {"Div", any,
      [](GenContext& c, Interval) {
@@ -132,11 +176,21 @@ const Binary kBinary[] = {
        return c.coin() ? r : Interval{-r.hi, -r.lo};
      },
      [](Interval b) { return b.lo >= 0.5 || b.hi <= -0.5; },
-     [](Interval a, Interval b) { return mul(a, Interval{1 / b.hi, 1 / b.lo}); }},
-    {"Max", any, signed_b, any_b, [](Interval a, Interval b) { return Interval{std::max(a.lo, b.lo), std::max(a.hi, b.hi)}; }},
-    {"Min", any, signed_b, any_b, [](Interval a, Interval b) { return Interval{std::min(a.lo, b.lo), std::min(a.hi, b.hi)}; }},
+     [](Interval a, Interval b) {
+       return mul(a, Interval{1 / b.hi, 1 / b.lo});
+     }},
+    {"Max", any, signed_b, any_b,
+     [](Interval a, Interval b) {
+       return Interval{std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
+     }},
+    {"Min", any, signed_b, any_b,
+     [](Interval a, Interval b) {
+       return Interval{std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
+     }},
     {"Pow", [](const TVar& a) { return a.range.lo >= 0.25 && a.range.hi <= 8; },
-     [](GenContext& c, Interval) { return Interval{-c.uniform_real(0, 2), c.uniform_real(0, 2)}; },
+     [](GenContext& c, Interval) {
+       return Interval{-c.uniform_real(0, 2), c.uniform_real(0, 2)};
+     },
      [](Interval b) { return b.lo >= -2 && b.hi <= 2; },
      [](Interval a, Interval b) {
        double v[] = {std::pow(a.lo, b.lo), std::pow(a.lo, b.hi), std::pow(a.hi, b.lo), std::pow(a.hi, b.hi)};
@@ -171,8 +225,8 @@ bool plan_binary(GenContext& c, OpPlan& p) {
   if (a < 0) return false;
   Operand A = existing(c, a);
   Operand B = second_operand(c, p, a, bin.b_ok, bin.b_range(c, A.range));
-  bool swap = bin.b_ok(A.range) && bin.pre(c.tensors[static_cast<size_t>(a)]) && c.coin(0.3) &&
-              std::string(bin.op) != "Div" && std::string(bin.op) != "Pow";
+  bool swap = bin.b_ok(A.range) && bin.pre(c.tensors[static_cast<size_t>(a)]) && c.coin(0.3) && std::string(bin.op) != "Div" &&
+              std::string(bin.op) != "Pow";
   auto out = broadcast(c, p, A.dims, B.dims);
   p.emit = [&c, A, B, out, bin, swap](const Solution& s) {
     std::vector<int64_t> shape = s(out);
@@ -315,7 +369,8 @@ bool plan_bitwise(GenContext& c, OpPlan& p) {
         if (x != y && x != 1 && y != 1) return false;
       }
       return true;
-    }) : -1;
+    })
+                    : -1;
     B = b >= 0 ? existing(c, b) : new_broadcast_operand(c, p, adims, {-100, 100});
     out = broadcast(c, p, adims, B.dims);
   }

@@ -9,7 +9,6 @@
 namespace sonnx::fuzz {
 namespace {
 
-
 bool spatial(const TVar& t) { return is_float(t) && (t.rank() == 3 || t.rank() == 4); }
 
 struct Window {
@@ -207,7 +206,8 @@ bool plan_gemm(GenContext& c, OpPlan& p) {
   p.emit = [&c, x, ta, tb, M, K, N, bias_kind, alpha, beta](const Solution& s) {
     int64_t n = s(N);
     double ws = 1 / std::sqrt(static_cast<double>(K));
-    std::vector<std::string> ins{tv(c, x).name, c.add_float_const(tb ? std::vector<int64_t>{n, K} : std::vector<int64_t>{K, n}, {-ws, ws})};
+    std::vector<std::string> ins{tv(c, x).name,
+                                 c.add_float_const(tb ? std::vector<int64_t>{n, K} : std::vector<int64_t>{K, n}, {-ws, ws})};
     if (bias_kind == 1) ins.push_back(c.add_float_const({n}, {-1, 1}));
     if (bias_kind == 2) ins.push_back(c.add_float_const({M, n}, {-1, 1}));
     if (bias_kind == 3) ins.push_back(c.add_float_const({}, {-1, 1}));
@@ -240,7 +240,8 @@ bool plan_matmul(GenContext& c, OpPlan& p) {
     if (batched) bshape.insert(bshape.begin(), xs.begin(), xs.end() - 2);
     if (!c.fits(shape) || !c.fits(bshape)) return false;
     double ws = 1 / std::sqrt(static_cast<double>(K));
-    std::string b = as_const ? c.add_float_const(bshape, {-ws, ws}) : c.tensors[static_cast<size_t>(c.add_input(bshape, {-ws, ws}))].name;
+    std::string b = as_const ? c.add_float_const(bshape, {-ws, ws})
+                             : c.tensors[static_cast<size_t>(c.add_input(bshape, {-ws, ws}))].name;
     double mag = tv(c, x).range.mag() * std::sqrt(static_cast<double>(K));
     int y = out_tensor(c, kFloat(), shape, {-mag, mag}, {x}, "MatMul");
     c.add_node("MatMul", {tv(c, x).name, b}, {y});
@@ -259,7 +260,7 @@ bool plan_attention(GenContext& c, OpPlan& p) {
   if (x < 0) return false;
   z3::expr N = c.fresh(p, "n", 1, c.max_dim), Dv = c.fresh(p, "dv", 1, c.max_dim);
   p.prefs.push_back(N == c.c(c.uniform(1, c.max_dim)) && Dv == c.c(c.uniform(1, c.max_dim)));
-  int64_t scale = c.uniform(0, 4);  // none, Div on Q, Mul on Q, Div on S, Mul on S
+  int64_t scale = c.uniform(0, 4);      // none, Div on Q, Mul on Q, Div on S, Mul on S
   int64_t axis_form = c.uniform(0, 2);  // the attribute omitted, -1, rank - 1
   bool scale_first = c.coin(), k_const = c.coin(0.3), v_const = c.coin(0.3);
   double cv = c.uniform_real(0.25, 4);
@@ -283,8 +284,9 @@ bool plan_attention(GenContext& c, OpPlan& p) {
       double f = div ? 1 / cv : cv;
       int y = out_tensor(c, kFloat(), tv(c, in).shape, {r.lo * f, r.hi * f}, {in}, div ? "Div" : "Mul");
       std::string k = c.add_float_const({}, {cv, cv});
-      c.add_node(div ? "Div" : "Mul", !div && scale_first ? std::vector<std::string>{k, tv(c, in).name}
-                                                          : std::vector<std::string>{tv(c, in).name, k}, {y});
+      c.add_node(div ? "Div" : "Mul",
+                 !div && scale_first ? std::vector<std::string>{k, tv(c, in).name} : std::vector<std::string>{tv(c, in).name, k},
+                 {y});
       return y;
     };
     int q = scale == 1 || scale == 2 ? scaled(x, scale == 1) : x;
@@ -368,8 +370,9 @@ bool plan_layernorm_nodes(GenContext& c, OpPlan& p) {
       return y;
     };
     auto mean = [&](int in, Interval range) {
-      int y = node("ReduceMean", {in}, c.at_least(18) ? std::vector<std::string>{c.add_int64_const({1}, {-1})}
-                                                      : std::vector<std::string>{}, reduced, range);
+      int y = node("ReduceMean", {in},
+                   c.at_least(18) ? std::vector<std::string>{c.add_int64_const({1}, {-1})} : std::vector<std::string>{}, reduced,
+                   range);
       auto& n = *c.graph.mutable_node(c.graph.node_size() - 1);
       if (!c.at_least(18)) set_attr(n, "axes", std::vector<int64_t>{-1});
       set_attr(n, "keepdims", int64_t{1});

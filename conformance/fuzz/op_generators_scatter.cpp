@@ -9,7 +9,6 @@
 namespace sonnx::fuzz {
 namespace {
 
-
 const char* const kReductions[] = {"none", "add", "mul", "max", "min"};
 
 // The output range: data, updates (a new operand in `u`) and up to `k` combinations per position.

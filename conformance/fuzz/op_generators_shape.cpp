@@ -81,7 +81,7 @@ bool plan_slice(GenContext& c, OpPlan& p) {
     std::vector<int64_t> shape = s(out);
     int64_t dim = tv(c, x).shape[static_cast<size_t>(axis)];
     int64_t start = s(b), end = s(e);
-    if (negative) start -= dim;            // the same position counted from the end
+    if (negative) start -= dim;                   // the same position counted from the end
     if (end == dim && negative) end = INT64_MAX;  // "to the end", clamped
     std::string ks = c.add_int64_const({1}, {start}), ke = c.add_int64_const({1}, {end});
     std::string ka = c.add_int64_const({1}, {neg_axis ? axis - r : axis}), kt = c.add_int64_const({1}, {step});
@@ -135,7 +135,8 @@ bool plan_concat(GenContext& c, OpPlan& p) {
       for (int64_t i = 0; i < r; ++i)
         if (i != axis && t.shape[static_cast<size_t>(i)] != tv(c, x).shape[static_cast<size_t>(i)]) return false;
       return true;
-    }) : -1;
+    })
+                            : -1;
     Operand o;
     if (other >= 0) {
       o = existing(c, other);
@@ -369,8 +370,8 @@ bool plan_tile(GenContext& c, OpPlan& p) {
 // until opset 18, as an input with noop_with_empty_axes from 18) and ArgMax/ArgMin.
 template <int I>
 bool plan_reduce(GenContext& c, OpPlan& p) {
-  static const char* ops[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceL1",
-                              "ReduceL2", "ReduceSumSquare", "ReduceLogSumExp", "ArgMax", "ArgMin"};
+  static const char* ops[] = {"ReduceSum", "ReduceMean",      "ReduceMax",       "ReduceMin", "ReduceL1",
+                              "ReduceL2",  "ReduceSumSquare", "ReduceLogSumExp", "ArgMax",    "ArgMin"};
   std::string op = ops[I];
   bool arg = op.rfind("Arg", 0) == 0;
   int x = c.pick([&](const TVar& t) {

@@ -21,8 +21,8 @@ inline constexpr int kLegacyFuzzOpset = 17;
 inline constexpr int kNewestFuzzOpset = 27;
 
 struct Recipe {
-  uint64_t seed = 0;       // the first graph input's rank, dims and values
-  int max_dim = 8;         // every solved dimension lies in [1, max_dim]
+  uint64_t seed = 0;             // the first graph input's rank, dims and values
+  int max_dim = 8;               // every solved dimension lies in [1, max_dim]
   int opset = kLegacyFuzzOpset;  // the graph's ai.onnx opset import
   std::vector<OpChoice> ops;
 };

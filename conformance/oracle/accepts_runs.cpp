@@ -78,9 +78,7 @@ bool matches(const Value& v, const TypeInfo& type) {
 // Traps allowed whatever the change (those of one change are matched by the caller).
 const AllowedTrap* allowed(const std::string& message) { return match_allowed("", message); }
 
-ModelVerdict failed(std::string kind, std::string message) {
-  return {Outcome::Failed, std::move(kind), std::move(message)};
-}
+ModelVerdict failed(std::string kind, std::string message) { return {Outcome::Failed, std::move(kind), std::move(message)}; }
 
 // The run itself: the verdict as "outcome\nkind\nmessage" (it may come back through a pipe).
 std::string encode(const ModelVerdict& v) {
@@ -178,7 +176,10 @@ AcceptsRunsReport run_accepts_runs(const AcceptsRunsOptions& o) {
       switch (v.outcome) {
         case Outcome::Rejected: ++r.rejected; break;
         case Outcome::Unreadable: ++r.unreadable; break;
-        case Outcome::Ran: ++r.ran; ++r.accepted[change]; break;
+        case Outcome::Ran:
+          ++r.ran;
+          ++r.accepted[change];
+          break;
         case Outcome::AllowedTrap:
           ++r.allowed_traps;
           ++r.accepted[change];

@@ -64,10 +64,10 @@ ModelVerdict accepts_then_runs(const onnx::ModelProto& model, const NamedValues&
                                double time_limit_seconds = 10);
 
 struct AcceptsRunsOptions {
-  uint64_t seed = 1;      // graph i is generated from random_recipe(seed + i)
+  uint64_t seed = 1;  // graph i is generated from random_recipe(seed + i)
   int64_t graphs = 100;
-  int opset = 0;          // 0: each recipe draws one
-  double time_limit_seconds = 10;  // per run (0: in-process, no limit)
+  int opset = 0;                                                   // 0: each recipe draws one
+  double time_limit_seconds = 10;                                  // per run (0: in-process, no limit)
   std::function<void(int64_t graphs, int64_t findings)> progress;  // after each graph
 };
 
@@ -76,8 +76,8 @@ struct AcceptsRunsFinding;
 const KnownFinding* match_known(const std::string& change, const std::string& message);
 
 struct AcceptsRunsFinding {
-  std::string recipe;    // the generated graph (conformance/fuzz/recipe.h)
-  std::string change;    // "generated", a mutation or a near miss
+  std::string recipe;  // the generated graph (conformance/fuzz/recipe.h)
+  std::string change;  // "generated", a mutation or a near miss
   ModelVerdict verdict;
   onnx::ModelProto model;
 };
@@ -89,8 +89,8 @@ struct AcceptsRunsReport {
   int64_t rejected = 0, unreadable = 0, ran = 0, allowed_traps = 0;
   std::vector<AcceptsRunsFinding> unfinished;  // accepted models still running at the time limit
   std::map<std::string, int64_t> traps_by_fragment;
-  std::vector<AcceptsRunsFinding> findings;   // new ones
-  std::map<std::string, int64_t> known;       // per known finding (its bug): how many matched
+  std::vector<AcceptsRunsFinding> findings;  // new ones
+  std::map<std::string, int64_t> known;      // per known finding (its bug): how many matched
   double seconds = 0;
 };
 

@@ -58,10 +58,10 @@ std::string type_key(const onnx::TensorProto& t) {
 // One graph level of the model being mutated.
 struct Level {
   onnx::GraphProto* g = nullptr;
-  std::vector<std::string> outer;   // names assigned by the enclosing graphs
+  std::vector<std::string> outer;                  // names assigned by the enclosing graphs
   std::map<std::string, std::string> outer_types;  // their declared types, where declared
   onnx::GraphProto* parent = nullptr;
-  int owner = -1;                   // index of the node holding this subgraph in `parent`
+  int owner = -1;  // index of the node holding this subgraph in `parent`
 };
 
 std::vector<std::string> assigned_names(const onnx::GraphProto& g) {
@@ -110,10 +110,19 @@ void rename_uses(onnx::GraphProto& g, const std::string& from, const std::string
 size_t element_size(int32_t type) {
   using T = onnx::TensorProto;
   switch (type) {
-    case T::FLOAT: case T::INT32: case T::UINT32: return 4;
-    case T::DOUBLE: case T::INT64: case T::UINT64: return 8;
-    case T::FLOAT16: case T::BFLOAT16: case T::INT16: case T::UINT16: return 2;
-    case T::BOOL: case T::INT8: case T::UINT8: return 1;
+    case T::FLOAT:
+    case T::INT32:
+    case T::UINT32: return 4;
+    case T::DOUBLE:
+    case T::INT64:
+    case T::UINT64: return 8;
+    case T::FLOAT16:
+    case T::BFLOAT16:
+    case T::INT16:
+    case T::UINT16: return 2;
+    case T::BOOL:
+    case T::INT8:
+    case T::UINT8: return 1;
     default: return 0;
   }
 }

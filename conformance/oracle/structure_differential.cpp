@@ -11,8 +11,8 @@ const Profile& structure_profile() {
   static const Profile p = [] {
     Profile q;
     q.name = "structure-oracle";
-    q.rules = {"STRUCT-NAME",       "STRUCT-SSA",     "STRUCT-DEFINED", "STRUCT-OUTPUT",
-               "STRUCT-ACYCLIC",    "STRUCT-TOPO-ORDER", "SONNX-DEAD-NODE"};
+    q.rules = {"STRUCT-NAME",    "STRUCT-SSA",        "STRUCT-DEFINED", "STRUCT-OUTPUT",
+               "STRUCT-ACYCLIC", "STRUCT-TOPO-ORDER", "SONNX-DEAD-NODE"};
     return q;
   }();
   return p;
@@ -71,11 +71,13 @@ std::string compare_structure(const LoadedModel& model, const Validator& validat
       disagree("STRUCT-SSA", path, "ssa_flat " + yes_no(f.ssa) + ", validator " + (ssa_reported ? "reports" : "accepts"));
     bool output_reported = count("STRUCT-OUTPUT", path) > 0;
     if (f.outputs_present && output_reported == f.output)
-      disagree("STRUCT-OUTPUT", path, "output_flat " + yes_no(f.output) + ", validator " + (output_reported ? "reports" : "accepts"));
+      disagree("STRUCT-OUTPUT", path,
+               "output_flat " + yes_no(f.output) + ", validator " + (output_reported ? "reports" : "accepts"));
     if (!model_ssa) continue;
     bool cycle_reported = count("STRUCT-ACYCLIC", path) > 0;
     if (cycle_reported == f.acyclic)
-      disagree("STRUCT-ACYCLIC", path, "acyclic " + yes_no(f.acyclic) + ", validator " + (cycle_reported ? "reports" : "accepts"));
+      disagree("STRUCT-ACYCLIC", path,
+               "acyclic " + yes_no(f.acyclic) + ", validator " + (cycle_reported ? "reports" : "accepts"));
     int dead_reported = count("SONNX-DEAD-NODE", path);
     if (dead_reported != f.dead)
       disagree("SONNX-DEAD-NODE", path,
@@ -84,8 +86,9 @@ std::string compare_structure(const LoadedModel& model, const Validator& validat
     bool topo_reported = count("STRUCT-TOPO-ORDER", path) > 0;
     if (topo_reported == f.topo_expected_ok)
       disagree("STRUCT-TOPO-ORDER", path,
-               std::string("topo_flat ") + (f.topo_expected_ok ? "holds (or the level is cyclic)" : "fails on an acyclic level") +
-                   ", validator " + (topo_reported ? "reports" : "accepts"));
+               std::string("topo_flat ") +
+                   (f.topo_expected_ok ? "holds (or the level is cyclic)" : "fails on an acyclic level") + ", validator " +
+                   (topo_reported ? "reports" : "accepts"));
   }
   // well_defined (the inductive predicate) bundles defined_flat and output_flat at every level:
   // the validator's counterpart is STRUCT-DEFINED or STRUCT-OUTPUT reported somewhere.
@@ -94,7 +97,8 @@ std::string compare_structure(const LoadedModel& model, const Validator& validat
   if (defined_reported == oracle_defined)
     disagree("STRUCT-DEFINED", "the model",
              "well_defined " + yes_no(oracle_defined) + ", validator " +
-                 (defined_reported ? "reports STRUCT-DEFINED or STRUCT-OUTPUT" : "reports neither STRUCT-DEFINED nor STRUCT-OUTPUT"));
+                 (defined_reported ? "reports STRUCT-DEFINED or STRUCT-OUTPUT"
+                                   : "reports neither STRUCT-DEFINED nor STRUCT-OUTPUT"));
   // A finding at a path that is no level of the model is a disagreement too.
   for (const auto& [rule, paths] : reported)
     for (const auto& [path, k] : paths)

@@ -28,12 +28,12 @@ Visible extend(const Visible& outer, const Graph& g);
 
 // top: the main graph, where an input may have an initializer (its default); see ssa_flat's comment.
 bool ssa_flat(const Visible& outer, const Graph& g, bool top = true);  // STRUCT-SSA
-bool defined_flat(const Visible& outer, const Graph& g);  // STRUCT-DEFINED
-bool output_flat(const Visible& outer, const Graph& g);   // STRUCT-OUTPUT
-bool topo_flat(const Visible& outer, const Graph& g);     // STRUCT-TOPO-ORDER
-bool acyclic(const Graph& g);                             // STRUCT-ACYCLIC
-std::vector<bool> useful(const Graph& g);                 // per node (SONNX-DEAD-NODE)
-bool no_dead_node(const Graph& g);                        // SONNX-DEAD-NODE
+bool defined_flat(const Visible& outer, const Graph& g);               // STRUCT-DEFINED
+bool output_flat(const Visible& outer, const Graph& g);                // STRUCT-OUTPUT
+bool topo_flat(const Visible& outer, const Graph& g);                  // STRUCT-TOPO-ORDER
+bool acyclic(const Graph& g);                                          // STRUCT-ACYCLIC
+std::vector<bool> useful(const Graph& g);                              // per node (SONNX-DEAD-NODE)
+bool no_dead_node(const Graph& g);                                     // SONNX-DEAD-NODE
 
 // The inductive predicates over the main graph and every subgraph (ssa, well_defined, topo_sorted).
 bool ssa(const Visible& outer, const Graph& g, bool top = true);

@@ -28,41 +28,47 @@ extern "C" {
 /* Return codes of prepare and execute. */
 enum {
   SONNX_BACKEND_OK = 0,
-  SONNX_BACKEND_ERROR = 1,       /* failed; the host may run the step on its cpu backend instead */
-  SONNX_BACKEND_UNSUPPORTED = 2  /* the backend cannot run this (shape, attribute, ...) */
+  SONNX_BACKEND_ERROR = 1,      /* failed; the host may run the step on its cpu backend instead */
+  SONNX_BACKEND_UNSUPPORTED = 2 /* the backend cannot run this (shape, attribute, ...) */
 };
 
 /* What kind of device a backend drives (`sonnx devices` shows it). */
 enum {
   SONNX_DEVICE_OTHER = 0,
   SONNX_DEVICE_CPU = 1,
-  SONNX_DEVICE_ACCELERATOR = 2,  /* a GPU, NPU, DSP, ... */
-  SONNX_DEVICE_REFERENCE = 3     /* a slow, literal implementation for checking others */
+  SONNX_DEVICE_ACCELERATOR = 2, /* a GPU, NPU, DSP, ... */
+  SONNX_DEVICE_REFERENCE = 3    /* a slow, literal implementation for checking others */
 };
 
 /* ONNX element types used most (any TensorProto.DataType number is allowed). */
 enum {
-  SONNX_FLOAT = 1, SONNX_UINT8 = 2, SONNX_INT8 = 3, SONNX_INT32 = 6, SONNX_INT64 = 7,
-  SONNX_BOOL = 9, SONNX_FLOAT16 = 10, SONNX_DOUBLE = 11
+  SONNX_FLOAT = 1,
+  SONNX_UINT8 = 2,
+  SONNX_INT8 = 3,
+  SONNX_INT32 = 6,
+  SONNX_INT64 = 7,
+  SONNX_BOOL = 9,
+  SONNX_FLOAT16 = 10,
+  SONNX_DOUBLE = 11
 };
 
 /* A dense tensor. */
 typedef struct sonnx_tensor {
-  int32_t elem_type;   /* TensorProto.DataType */
+  int32_t elem_type; /* TensorProto.DataType */
   int32_t rank;
-  int64_t* dims;       /* rank entries */
-  void* data;          /* byte_size bytes, row-major */
+  int64_t* dims; /* rank entries */
+  void* data;    /* byte_size bytes, row-major */
   size_t byte_size;
 } sonnx_tensor;
 
 /* One attribute of a node; tensors and graphs are not passed (type only). */
 typedef struct sonnx_attribute {
   const char* name;
-  int32_t type;        /* AttributeProto.AttributeType: 1 float, 2 int, 3 string, 6 floats, 7 ints, ... */
+  int32_t type; /* AttributeProto.AttributeType: 1 float, 2 int, 3 string, 6 floats, 7 ints, ... */
   float f;
   int64_t i;
   const char* s;
-  size_t count;        /* entries in floats / ints */
+  size_t count; /* entries in floats / ints */
   const float* floats;
   const int64_t* ints;
 } sonnx_attribute;
@@ -71,11 +77,11 @@ typedef struct sonnx_attribute {
  * an empty name is an omitted optional input or output. */
 typedef struct sonnx_node {
   const char* op_type;
-  const char* domain;  /* "" = ai.onnx */
-  int64_t opset;       /* the model's opset for the domain */
+  const char* domain; /* "" = ai.onnx */
+  int64_t opset;      /* the model's opset for the domain */
   size_t num_inputs;
   const char* const* inputs;
-  const int32_t* input_types;  /* element type of each input when known, else 0 */
+  const int32_t* input_types; /* element type of each input when known, else 0 */
   size_t num_outputs;
   const char* const* outputs;
   size_t num_attributes;
@@ -87,11 +93,11 @@ typedef struct sonnx_graph {
   size_t num_nodes;
   const sonnx_node* nodes;
   size_t num_inputs;
-  const char* const* inputs;   /* execute receives tensors in this order; the subgraph's weights
+  const char* const* inputs; /* execute receives tensors in this order; the subgraph's weights
                                   (initializers) come last, as inputs like the others */
   const int32_t* input_types;
   size_t num_outputs;
-  const char* const* outputs;  /* execute must fill tensors in this order */
+  const char* const* outputs; /* execute must fill tensors in this order */
 } sonnx_graph;
 
 /* One capability: an operator, the opset range it is run for, and the element types it accepts
@@ -100,13 +106,13 @@ typedef struct sonnx_capability {
   const char* domain;
   const char* op_type;
   int64_t min_opset;
-  int64_t max_opset;   /* inclusive; 0 = no upper bound */
+  int64_t max_opset; /* inclusive; 0 = no upper bound */
   size_t num_types;
   const int32_t* types;
 } sonnx_capability;
 
 typedef struct sonnx_backend_v1 {
-  uint32_t abi_version;          /* SONNX_BACKEND_ABI_VERSION */
+  uint32_t abi_version; /* SONNX_BACKEND_ABI_VERSION */
   const char* name;
   const char* version;
   size_t num_capabilities;
@@ -119,12 +125,12 @@ typedef struct sonnx_backend_v1 {
   int (*prepare)(const sonnx_graph* graph, void** compiled, char* error, size_t error_size);
   /* Runs a compiled subgraph: inputs in graph->inputs order, outputs to fill in graph->outputs
    * order (the host zeroes them first). */
-  int (*execute)(void* compiled, const sonnx_tensor* inputs, size_t num_inputs, sonnx_tensor* outputs,
-                 size_t num_outputs, char* error, size_t error_size);
+  int (*execute)(void* compiled, const sonnx_tensor* inputs, size_t num_inputs, sonnx_tensor* outputs, size_t num_outputs,
+                 char* error, size_t error_size);
   void (*release_tensor)(sonnx_tensor* tensor); /* frees dims and data of an output */
   void (*release)(void* compiled);
   /* ABI 2: */
-  int32_t device_type;           /* SONNX_DEVICE_* */
+  int32_t device_type; /* SONNX_DEVICE_* */
 } sonnx_backend_v1;
 
 /* The one symbol a plugin exports. */

@@ -35,8 +35,8 @@ struct DeviceInfo {
 };
 
 struct DeviceList {
-  std::vector<DeviceInfo> devices;   // the built-ins, then --plugin, then SONNX_PLUGIN_PATH
-  std::vector<std::string> skipped;  // files on SONNX_PLUGIN_PATH that are not plugins: "path: why"
+  std::vector<DeviceInfo> devices;     // the built-ins, then --plugin, then SONNX_PLUGIN_PATH
+  std::vector<std::string> skipped;    // files on SONNX_PLUGIN_PATH that are not plugins: "path: why"
   std::shared_ptr<const void> detail;  // the loaded devices (internal)
 };
 
@@ -79,13 +79,13 @@ struct DeviceStep {
 // Why profile-guided assignment put a node where it is.
 struct NodeAssignment {
   std::string name, op_type, device;
-  std::vector<double> measured_ms;  // per device of the plan, in its order; < 0: cannot run it
+  std::vector<double> measured_ms;     // per device of the plan, in its order; < 0: cannot run it
   double start_ms = 0, finish_ms = 0;  // predicted, from the start of a run
 };
 
 struct DeviceAssignment {
-  std::vector<NodeAssignment> nodes;  // every main-graph node
-  double predicted_ms = 0;            // the predicted critical path, devices working side by side
+  std::vector<NodeAssignment> nodes;                     // every main-graph node
+  double predicted_ms = 0;                               // the predicted critical path, devices working side by side
   std::vector<std::pair<std::string, double>> alone_ms;  // the same prediction on each device that runs every node
   double copy_ms_per_mib = 0;
   bool from_cache = false;  // the measurements came from the profile cache
@@ -94,8 +94,8 @@ struct DeviceAssignment {
 struct DevicePlan {
   // Name and version, in preference order, then the fallback when the list lacked it.
   std::vector<std::pair<std::string, std::string>> devices;
-  std::optional<std::string> fallback;  // the device that runs what the others cannot; none without fallback
-  std::vector<DeviceStep> steps;  // in run order
+  std::optional<std::string> fallback;         // the device that runs what the others cannot; none without fallback
+  std::vector<DeviceStep> steps;               // in run order
   std::vector<std::string> unsupported_ops;    // nodes no preferred device runs, on the fallback: "Op" or "domain.Op"
   std::optional<DeviceAssignment> assignment;  // with assign "profile"
   std::string text;                            // the plan listed for people, as `sonnx partition` prints it

@@ -50,12 +50,12 @@ size_t dtype_size(DType t);  // bytes per element in memory; 0 for String and Un
 // Bits per element when serialized: 8·dtype_size, but 4 for int4/uint4/float4e2m1 and 2 for
 // int2/uint2, which TensorProto packs (two or four to a byte).
 int dtype_bits(DType t);
-std::string_view dtype_name(DType t);  // ONNX spelling: "float", "int64", "float16", "float8e4m3fn", ...
+std::string_view dtype_name(DType t);          // ONNX spelling: "float", "int64", "float16", "float8e4m3fn", ...
 DType dtype_from_name(std::string_view name);  // Undefined if unknown
 // The classic types only: kernels test these and must not silently accept the small types below.
-bool is_float(DType t);        // float16, bfloat16, float, double
-bool is_signed_int(DType t);   // int8 .. int64
-bool is_unsigned_int(DType t); // uint8 .. uint64
+bool is_float(DType t);         // float16, bfloat16, float, double
+bool is_signed_int(DType t);    // int8 .. int64
+bool is_unsigned_int(DType t);  // uint8 .. uint64
 inline bool is_integer(DType t) { return is_signed_int(t) || is_unsigned_int(t); }
 // The IR 9–13 types (small_types.h).
 bool is_float8(DType t);       // e4m3fn, e4m3fnuz, e5m2, e5m2fnuz, e8m0
@@ -65,6 +65,7 @@ inline bool is_small_type(DType t) { return is_small_float(t) || is_small_int(t)
 inline bool is_sub_byte(DType t) { return dtype_bits(t) > 0 && dtype_bits(t) < 8; }
 
 // C++ storage type for each element type.
+// clang-format off
 template <DType D> struct dtype_traits;
 #define SONNX_DTYPE_TRAIT(D, T) \
   template <> struct dtype_traits<DType::D> { using type = T; };
@@ -95,7 +96,9 @@ SONNX_DTYPE_TRAIT(Float8E8M0, float8e8m0_t)
 SONNX_DTYPE_TRAIT(UInt2, uint2_t)
 SONNX_DTYPE_TRAIT(Int2, int2_t)
 #undef SONNX_DTYPE_TRAIT
+// clang-format on
 
+// clang-format off
 template <class T> constexpr DType dtype_of();
 template <> constexpr DType dtype_of<float>() { return DType::Float; }
 template <> constexpr DType dtype_of<uint8_t>() { return DType::UInt8; }
@@ -123,6 +126,7 @@ template <> constexpr DType dtype_of<float4e2m1_t>() { return DType::Float4E2M1;
 template <> constexpr DType dtype_of<float8e8m0_t>() { return DType::Float8E8M0; }
 template <> constexpr DType dtype_of<uint2_t>() { return DType::UInt2; }
 template <> constexpr DType dtype_of<int2_t>() { return DType::Int2; }
+// clang-format on
 
 }  // namespace sonnx
 #pragma GCC visibility pop

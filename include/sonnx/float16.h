@@ -24,7 +24,7 @@ struct float16_t {
       return static_cast<uint16_t>(sign | 0x7c00u | (mag > 0x7f800000u ? 0x200u : 0u));
     }
     if (mag >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to Inf
-    if (mag < 0x33000001u) return static_cast<uint16_t>(sign);              // rounds to ±0
+    if (mag < 0x33000001u) return static_cast<uint16_t>(sign);             // rounds to ±0
     int exp = static_cast<int>(mag >> 23) - 127;
     uint32_t mant = (mag & 0x7fffffu) | 0x800000u;
     int shift;  // how many mantissa bits to drop

@@ -14,6 +14,7 @@
 namespace sonnx {
 
 // Float bit patterns, in the low bits of the byte (float4: bits 0–3, bits 4–7 are zero).
+// clang-format off
 struct float8e4m3fn_t { uint8_t bits = 0; bool operator==(const float8e4m3fn_t&) const = default; };
 struct float8e4m3fnuz_t { uint8_t bits = 0; bool operator==(const float8e4m3fnuz_t&) const = default; };
 struct float8e5m2_t { uint8_t bits = 0; bool operator==(const float8e5m2_t&) const = default; };
@@ -25,14 +26,15 @@ struct uint4_t { uint8_t v = 0; bool operator==(const uint4_t&) const = default;
 struct int4_t { int8_t v = 0; bool operator==(const int4_t&) const = default; };     // -8..7
 struct uint2_t { uint8_t v = 0; bool operator==(const uint2_t&) const = default; };  // 0..3
 struct int2_t { int8_t v = 0; bool operator==(const int2_t&) const = default; };     // -2..1
+// clang-format on
 
 template <class T>
-inline constexpr bool is_small_float_v =
-    std::is_same_v<T, float8e4m3fn_t> || std::is_same_v<T, float8e4m3fnuz_t> || std::is_same_v<T, float8e5m2_t> ||
-    std::is_same_v<T, float8e5m2fnuz_t> || std::is_same_v<T, float8e8m0_t> || std::is_same_v<T, float4e2m1_t>;
+inline constexpr bool is_small_float_v = std::is_same_v<T, float8e4m3fn_t> || std::is_same_v<T, float8e4m3fnuz_t> ||
+                                         std::is_same_v<T, float8e5m2_t> || std::is_same_v<T, float8e5m2fnuz_t> ||
+                                         std::is_same_v<T, float8e8m0_t> || std::is_same_v<T, float4e2m1_t>;
 template <class T>
-inline constexpr bool is_small_int_v =
-    std::is_same_v<T, uint4_t> || std::is_same_v<T, int4_t> || std::is_same_v<T, uint2_t> || std::is_same_v<T, int2_t>;
+inline constexpr bool is_small_int_v = std::is_same_v<T, uint4_t> || std::is_same_v<T, int4_t> || std::is_same_v<T, uint2_t> ||
+                                       std::is_same_v<T, int2_t>;
 template <class T>
 inline constexpr bool is_small_type_v = is_small_float_v<T> || is_small_int_v<T>;
 

@@ -56,12 +56,12 @@ void sonnx_model_free(sonnx_model* model);
 
 /* Checking against a profile ("onnx", "sonnx" or a profile JSON file). */
 typedef struct {
-  const char* rule;     /* stable rule ID (spec/restrictions.md) */
-  int is_error;         /* 1 error, 0 warning */
-  const char* node;     /* "" for graph-level findings */
+  const char* rule; /* stable rule ID (spec/restrictions.md) */
+  int is_error;     /* 1 error, 0 warning */
+  const char* node; /* "" for graph-level findings */
   const char* op_type;
   const char* value;
-  const char* graph;    /* "main", "main/loop:body", "function dom.f" */
+  const char* graph; /* "main", "main/loop:body", "function dom.f" */
   const char* message;
 } sonnx_diagnostic;
 

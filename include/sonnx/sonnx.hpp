@@ -92,10 +92,10 @@ ProfileRules profile_rules(const std::string& profile = "onnx");
 
 struct SessionOptions {
   std::string executor = "reference";  // reference (the interpreter), linear, dataflow, parallel
-  int threads = 1;                      // per kernel (linear, dataflow) or workers (parallel)
-  bool check = true;                    // validate first and refuse a model with errors (CheckFailed)
-  std::string profile = "onnx";         // the profile `check` uses
-  uint64_t seed = 0;                    // random operators (RandomNormal, Dropout in training, ...)
+  int threads = 1;                     // per kernel (linear, dataflow) or workers (parallel)
+  bool check = true;                   // validate first and refuse a model with errors (CheckFailed)
+  std::string profile = "onnx";        // the profile `check` uses
+  uint64_t seed = 0;                   // random operators (RandomNormal, Dropout in training, ...)
   // Optimized executors: the first run of each input shape is repeated in the planned memory arena
   // and must give the same bits (else InternalError). Costs a second run per new shape.
   bool verify_arena_run = false;
@@ -202,31 +202,31 @@ std::map<std::string, OutputEnclosure> enclosures(const ModelHandle& model, cons
 // One test of a conformance run or a certification.
 struct TestOutcome {
   std::string name;
-  std::string status;  // passed, failed, errored, skipped, crashed, timeout (certify also: unsupported)
+  std::string status;                 // passed, failed, errored, skipped, crashed, timeout (certify also: unsupported)
   std::vector<std::string> op_types;  // operator versions the model selects: "Conv-11"
   double max_abs = 0, max_rel = 0, max_ulp = 0;  // worst errors over the outputs
   double time_ms = 0;
   std::string message;
   std::string judge = "tolerance";  // how the outputs were judged: tolerance, or enclosure where the model has one
-  std::string repro;      // certify: the command that replays the test
-  std::string localized;  // certify with localize: the first node whose output leaves its enclosure
+  std::string repro;                // certify: the command that replays the test
+  std::string localized;            // certify with localize: the first node whose output leaves its enclosure
 };
 
 struct ConformOptions {
   std::string executor = "reference";
   int threads = 2;
-  std::string filter{};              // regular expression on test names; empty: all
-  std::string judge = "tolerance";  // or "enclosure" (spec/accuracy.md)
-  bool isolate = true;             // each test in a child process (a crash is that test's result)
-  double timeout_seconds = 120;    // per test, when isolated
-  bool check = true;               // validate each model first (profile onnx)
+  std::string filter{};                // regular expression on test names; empty: all
+  std::string judge = "tolerance";     // or "enclosure" (spec/accuracy.md)
+  bool isolate = true;                 // each test in a child process (a crash is that test's result)
+  double timeout_seconds = 120;        // per test, when isolated
+  bool check = true;                   // validate each model first (profile onnx)
   std::filesystem::path skips{};       // empty: the skip list sonnx ships
   std::filesystem::path tolerances{};  // empty: the tolerance overrides sonnx ships
-  bool progress = false;           // a progress line on stderr
-  std::string shard{};               // "K/N": run shard K (0-based) of N; empty: all (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS)
+  bool progress = false;               // a progress line on stderr
+  std::string shard{};                 // "K/N": run shard K (0-based) of N; empty: all (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS)
   // Where an operator version has both a kernel and a function body, expand the body instead.
   bool prefer_function_bodies = false;
-  std::string inject_fault{};        // TEST ONLY: plant a bug after every step of this op type (optimized executors)
+  std::string inject_fault{};  // TEST ONLY: plant a bug after every step of this op type (optimized executors)
 };
 
 struct ConformReport {
@@ -246,23 +246,23 @@ struct ConformReport {
 ConformReport conform(const std::vector<std::filesystem::path>& dirs, const ConformOptions& options = {});
 
 struct CertificationOptions {
-  std::string backend = "cpu";     // reference, cpu, or a plugin shared library (.so)
+  std::string backend = "cpu";  // reference, cpu, or a plugin shared library (.so)
   // Instead of a backend, an external runtime run as COMMAND MODEL INPUT_DIR OUTPUT_DIR (input_K.pb
   // in, output_K.pb out; exit 0 ok, 3 unsupported). Empty: the backend.
   std::string backend_command{};
-  bool fallback = true;            // run what the backend cannot on cpu
+  bool fallback = true;  // run what the backend cannot on cpu
   // Instead of a backend, exactly this device set (as SessionOptions::devices; the assignment is
   // made per test, "profile" measuring each test's model afresh).
   std::vector<std::string> devices{};
   std::vector<std::string> plugins{};
   std::string assign = "first";
-  std::string filter{};            // regular expression on test names; empty: all
+  std::string filter{};             // regular expression on test names; empty: all
   std::string judge = "tolerance";  // or "enclosure"
-  bool localize = false;           // enclosure judge, a backend: name the first node of a failing test leaving its enclosure
-  double timeout_seconds = 60;     // per test
-  std::string shard{};             // "K/N", as ConformOptions::shard
-  std::filesystem::path skips{};   // a skip list (pattern and reason per line); empty: none
-  std::filesystem::path resume{};  // JSON lines: results already there are kept, new ones appended as they come
+  bool localize = false;            // enclosure judge, a backend: name the first node of a failing test leaving its enclosure
+  double timeout_seconds = 60;      // per test
+  std::string shard{};              // "K/N", as ConformOptions::shard
+  std::filesystem::path skips{};    // a skip list (pattern and reason per line); empty: none
+  std::filesystem::path resume{};   // JSON lines: results already there are kept, new ones appended as they come
   bool progress = false;
 };
 
@@ -274,11 +274,11 @@ struct CertifiedOperator {
 
 struct Certificate {
   std::string backend, backend_version;
-  std::string verdict;  // certified or failed
+  std::string verdict;                 // certified or failed
   std::map<std::string, int> summary;  // total, passed, failed, unsupported, crashed, timeout, errored, skipped, ...
   std::vector<CertifiedOperator> operators;
   std::vector<TestOutcome> tests;
-  std::string json;  // the full certificate, as `sonnx certify --format json` prints it
+  std::string json;                                     // the full certificate, as `sonnx certify --format json` prints it
   void write(const std::filesystem::path& file) const;  // .json, .md, .xml or .html
 
   std::shared_ptr<const void> detail;  // the certifier's full report (internal)

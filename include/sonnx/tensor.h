@@ -118,7 +118,7 @@ class Tensor {
   int64_t size_ = 0;
   std::vector<std::byte> bytes_;
   std::vector<std::string> strings_;
-  std::byte* view_ = nullptr;  // set for a view or a shared tensor: the bytes live there, bytes_ is empty
+  std::byte* view_ = nullptr;          // set for a view or a shared tensor: the bytes live there, bytes_ is empty
   std::shared_ptr<const void> owner_;  // set for a shared tensor: keeps view_ alive
   bool held_ = false;                  // no bytes: a kernel holds the values (held())
 };

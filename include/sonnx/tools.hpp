@@ -33,8 +33,8 @@ struct PlanOptions {
 struct PlannedStep {
   size_t index = 0;
   std::string node, op_type;
-  int64_t version = 0;  // the operator version selected
-  std::string kernel;   // the fast kernel's name, "reference", or "reference:function" (a function body)
+  int64_t version = 0;                       // the operator version selected
+  std::string kernel;                        // the fast kernel's name, "reference", or "reference:function" (a function body)
   std::vector<std::string> fused;            // ops fused into it, first "Op (folded)" for one folded into its weights
   std::vector<std::string> inputs, outputs;  // value names, "" where omitted
   bool blocked_output = false;               // its output stays in the kernel's blocked layout
@@ -50,7 +50,7 @@ struct CompiledPlan {
   std::string executor, planner;
   bool concurrent = false;  // safe for any schedule (dataflow, parallel), else for the fixed order
   int64_t peak_arena_bytes = 0;
-  int64_t lower_bound_bytes = 0;  // the most bytes live at one step
+  int64_t lower_bound_bytes = 0;   // the most bytes live at one step
   std::vector<PlannedStep> steps;  // the main graph's, in order
   std::vector<PlannedValue> values;
 };
@@ -84,8 +84,8 @@ struct StepTime {
 struct BenchmarkResult {
   int runs = 0;
   double median_ms = 0, min_ms = 0;
-  int64_t arena_bytes = 0;    // an optimized executor's planned arena; 0 otherwise
-  int64_t max_rss_bytes = 0;  // the process's peak resident memory after the runs
+  int64_t arena_bytes = 0;        // an optimized executor's planned arena; 0 otherwise
+  int64_t max_rss_bytes = 0;      // the process's peak resident memory after the runs
   std::vector<StepTime> profile;  // with BenchmarkOptions::profile: the most expensive first
   // With a device set:
   size_t steps = 0;                    // steps of the plan
@@ -99,15 +99,15 @@ struct BenchmarkResult {
 BenchmarkResult benchmark(ModelHandle model, const NamedValues& inputs, const BenchmarkOptions& options = {});
 
 struct FuzzingOptions {
-  double seconds = 20;     // stop after this long (0: no time limit)
-  int64_t max_graphs = 0;  // stop after this many graphs (0: no limit)
-  uint64_t seed = 1;       // graph i uses seed + i (per shard: + i*N + K)
-  std::string shard{};     // "K/N", as ConformOptions::shard
-  int opset = 0;           // the graphs' ai.onnx opset: 17 or 27; 0: each graph draws one
-  std::vector<std::string> executors{};  // optimized executors compared with the reference; empty: all
-  int threads = 1;         // kernel threads of linear and dataflow (parallel uses at least 2 workers)
+  double seconds = 20;                        // stop after this long (0: no time limit)
+  int64_t max_graphs = 0;                     // stop after this many graphs (0: no limit)
+  uint64_t seed = 1;                          // graph i uses seed + i (per shard: + i*N + K)
+  std::string shard{};                        // "K/N", as ConformOptions::shard
+  int opset = 0;                              // the graphs' ai.onnx opset: 17 or 27; 0: each graph draws one
+  std::vector<std::string> executors{};       // optimized executors compared with the reference; empty: all
+  int threads = 1;                            // kernel threads of linear and dataflow (parallel uses at least 2 workers)
   std::filesystem::path out = "fuzz-repros";  // where shrunk failures are written as ONNX test directories
-  int max_failures = 3;    // stop after this many (each is shrunk, which takes a while)
+  int max_failures = 3;                       // stop after this many (each is shrunk, which takes a while)
   // TEST ONLY: plant a bug in the first executor compared (the first element of every output of
   // this op type + 1), to show the fuzzer finds and shrinks it.
   std::string inject_fault{};

@@ -19,10 +19,10 @@ struct Value {
   enum class Kind { None, Tensor, Sequence, Optional };
 
   Kind kind = Kind::None;
-  sonnx::Tensor tensor;                 // Kind::Tensor
-  std::vector<Value> sequence;          // Kind::Sequence: the elements
+  sonnx::Tensor tensor;                    // Kind::Tensor
+  std::vector<Value> sequence;             // Kind::Sequence: the elements
   DType sequence_elem = DType::Undefined;  // element type of an (empty) sequence, if known
-  std::shared_ptr<Value> optional;      // Kind::Optional: null when empty
+  std::shared_ptr<Value> optional;         // Kind::Optional: null when empty
 
   Value() = default;
   Value(sonnx::Tensor t) : kind(Kind::Tensor), tensor(std::move(t)) {}  // NOLINT implicit on purpose

@@ -99,9 +99,9 @@ NamedValues all_values(const Model& model, const NamedValues& inputs) {
 
 }  // namespace
 
-double heft_schedule(const std::vector<std::vector<double>>& cost, const std::vector<std::vector<std::pair<size_t, double>>>& succ,
-                     double copy_ms_per_mib, std::vector<size_t>& placement, std::vector<size_t>& order,
-                     std::vector<NodeCost>& timeline) {
+double heft_schedule(const std::vector<std::vector<double>>& cost,
+                     const std::vector<std::vector<std::pair<size_t, double>>>& succ, double copy_ms_per_mib,
+                     std::vector<size_t>& placement, std::vector<size_t>& order, std::vector<NodeCost>& timeline) {
   const size_t n = cost.size();
   const size_t devices = n ? cost[0].size() : 0;
   std::vector<std::vector<std::pair<size_t, double>>> pred(n);
@@ -197,8 +197,8 @@ PartitionOptions assign_by_profile(const Model& model, const std::vector<std::sh
   bool from_cache = false;
   const std::string key = "profiles/" + profile_key(model, inputs, all) + ".json";
   nlohmann::json cached = use_cache ? read_cache(key) : nlohmann::json(nullptr);
-  if (cached.is_object() && cached.value("nodes", 0) == static_cast<int>(n) && cached["ms"].is_array() && cached["ms"].size() == n &&
-      cached["made_mib"].is_object()) {
+  if (cached.is_object() && cached.value("nodes", 0) == static_cast<int>(n) && cached["ms"].is_array() &&
+      cached["ms"].size() == n && cached["made_mib"].is_object()) {
     for (size_t i = 0; i < n; ++i)
       for (size_t d = 0; d < all.size() && d < cached["ms"][i].size(); ++d) cost[i][d] = cached["ms"][i][d].get<double>();
     copy_rate = cached.value("copy_ms_per_mib", 0.0);

@@ -28,8 +28,8 @@ ExecutionPlan plan_for_device_set(const Model& model, const std::vector<std::sha
 // HEFT itself, on measured costs: cost[i][d] (< 0: device d cannot run node i), the nodes'
 // successors with the MiB each edge carries, and the copy cost per MiB. Fills placement, order
 // and each node's predicted start and finish; returns the predicted makespan (ms).
-double heft_schedule(const std::vector<std::vector<double>>& cost, const std::vector<std::vector<std::pair<size_t, double>>>& succ,
-                     double copy_ms_per_mib, std::vector<size_t>& placement, std::vector<size_t>& order,
-                     std::vector<NodeCost>& timeline);
+double heft_schedule(const std::vector<std::vector<double>>& cost,
+                     const std::vector<std::vector<std::pair<size_t, double>>>& succ, double copy_ms_per_mib,
+                     std::vector<size_t>& placement, std::vector<size_t>& order, std::vector<NodeCost>& timeline);
 
 }  // namespace sonnx

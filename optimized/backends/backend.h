@@ -25,8 +25,8 @@ struct Capability {
   std::string domain;  // "" = ai.onnx
   std::string op_type;
   int64_t min_opset = 1;
-  int64_t max_opset = 0;      // 0 = no upper bound
-  std::vector<DType> types;   // empty = any
+  int64_t max_opset = 0;     // 0 = no upper bound
+  std::vector<DType> types;  // empty = any
 };
 
 // What the partitioner asks about a node: the node, the opset in force for its domain, and the

@@ -23,7 +23,8 @@ std::string capability_mismatch(const std::vector<Capability>& caps, const NodeQ
       // An unknown type cannot be promised to the backend: the node stays off it.
       if (std::find(c.types.begin(), c.types.end(), q.input_types[i]) == c.types.end())
         problem = "input " + std::to_string(i) + " is " +
-                  (q.input_types[i] == DType::Undefined ? std::string("of a type not known before running") : std::string(dtype_name(q.input_types[i]))) +
+                  (q.input_types[i] == DType::Undefined ? std::string("of a type not known before running")
+                                                        : std::string(dtype_name(q.input_types[i]))) +
                   ", which it does not take for " + op;
     }
     if (problem.empty()) return "";

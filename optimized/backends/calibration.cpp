@@ -37,7 +37,8 @@ std::string cache_key(const Backend& b) { return b.name() + " " + b.version(); }
 std::vector<Calibration> calibrate(const std::vector<std::shared_ptr<Backend>>& devices, bool recalibrate) {
   const std::string file = "calibration.json";
   nlohmann::json cache = read_cache(file);
-  if (!cache.is_object() || cache.value("machine", "") != machine_id()) cache = {{"machine", machine_id()}, {"devices", nlohmann::json::object()}};
+  if (!cache.is_object() || cache.value("machine", "") != machine_id())
+    cache = {{"machine", machine_id()}, {"devices", nlohmann::json::object()}};
   std::vector<Calibration> out(devices.size());
   std::vector<size_t> todo;
   for (size_t d = 0; d < devices.size(); ++d) {
@@ -87,7 +88,8 @@ std::vector<Calibration> calibrate(const std::vector<std::shared_ptr<Backend>>& 
     else if (probes > 0) c.figure = std::exp(log_sum / probes);
     if (probes == 0) c.note = "runs none of the calibration probes (Conv, MatMul, Add, Relu on float32)";
     if (!skipped.empty()) c.note += std::string(c.note.empty() ? "" : "; ") + "failed probes: " + skipped;
-    cache["devices"][cache_key(*devices[d])] = {{"figure", c.figure ? nlohmann::json(*c.figure) : nlohmann::json(nullptr)}, {"note", c.note}};
+    cache["devices"][cache_key(*devices[d])] = {{"figure", c.figure ? nlohmann::json(*c.figure) : nlohmann::json(nullptr)},
+                                                {"note", c.note}};
   }
   write_cache(file, cache);
   return out;

@@ -78,7 +78,8 @@ std::vector<std::shared_ptr<Backend>> select_devices(const DeviceCatalog& catalo
     else {
       std::string known;
       for (const auto& d : catalog.devices) known += (known.empty() ? "" : ", ") + d.backend->name();
-      throw LoadError("no device is called '" + name + "' (known: " + known + "; add plugins with --plugin or SONNX_PLUGIN_PATH)");
+      throw LoadError("no device is called '" + name + "' (known: " + known +
+                      "; add plugins with --plugin or SONNX_PLUGIN_PATH)");
     }
     for (const auto& o : out)
       if (o->name() == b->name()) throw LoadError("device '" + name + "' is named twice in the device set");

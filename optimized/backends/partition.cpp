@@ -107,7 +107,8 @@ std::vector<NodeQuery> node_queries(const Model& model) {
 }
 
 std::string device_why_not(const Backend& b, const NodeQuery& q) {
-  if (has_subgraphs(q.node) && !b.runs_everything()) return "a node with subgraphs runs on a built-in device (cpu or reference) only";
+  if (has_subgraphs(q.node) && !b.runs_everything())
+    return "a node with subgraphs runs on a built-in device (cpu or reference) only";
   return b.why_not(q);
 }
 
@@ -153,7 +154,8 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
     if (chosen < 0) {
       if (plan.fallback < 0) {
         std::string why;
-        for (size_t b = 0; b < preferred; ++b) why += (b ? "; " : "") + plan.backends[b]->name() + ": " + device_why_not(*plan.backends[b], q);
+        for (size_t b = 0; b < preferred; ++b)
+          why += (b ? "; " : "") + plan.backends[b]->name() + ": " + device_why_not(*plan.backends[b], q);
         homeless.push_back(n.label() + " (" + why + ")");
         continue;
       }
@@ -199,7 +201,8 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
         if (made.count(s) || std::find(st.inputs.begin(), st.inputs.end(), s) != st.inputs.end()) continue;
         st.inputs.push_back(s);
         int p = deps.writer(i, r);  // made on another device: copied at the boundary
-        if (p >= 0 && plan.steps[static_cast<size_t>(step_of[static_cast<size_t>(p)])].backend != st.backend) st.copies.push_back(s);
+        if (p >= 0 && plan.steps[static_cast<size_t>(step_of[static_cast<size_t>(p)])].backend != st.backend)
+          st.copies.push_back(s);
       }
     for (size_t i : st.nodes)
       for (const auto& s : g.nodes[i].outputs) {
@@ -207,7 +210,8 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
         bool needed = graph_outputs.count(s) > 0;
         for (int j : deps.successors()[i]) {
           auto uj = static_cast<size_t>(j);
-          needed = needed || (step_of[uj] != static_cast<int>(k) && std::find(reads[uj].begin(), reads[uj].end(), s) != reads[uj].end());
+          needed = needed ||
+                   (step_of[uj] != static_cast<int>(k) && std::find(reads[uj].begin(), reads[uj].end(), s) != reads[uj].end());
         }
         if (needed && std::find(st.outputs.begin(), st.outputs.end(), s) == st.outputs.end()) st.outputs.push_back(s);
       }
@@ -255,8 +259,9 @@ std::string plan_text(const ExecutionPlan& plan) {
   }
   if (plan.assignment) {
     const Assignment& a = *plan.assignment;
-    os << "profile-guided assignment" << (a.from_cache ? " (measurements from the profile cache)" : "") << ": predicted critical path "
-       << ms_text(a.makespan_ms) << " ms with copies at " << ms_text(a.copy_ms_per_mib) << " ms/MiB";
+    os << "profile-guided assignment" << (a.from_cache ? " (measurements from the profile cache)" : "")
+       << ": predicted critical path " << ms_text(a.makespan_ms) << " ms with copies at " << ms_text(a.copy_ms_per_mib)
+       << " ms/MiB";
     for (const auto& [name, ms] : a.alone_ms) os << "; " << name << " alone " << ms_text(ms) << " ms";
     os << "\n";
   }

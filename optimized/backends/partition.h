@@ -24,27 +24,27 @@ struct NodeCost {
   double start = 0, finish = 0;  // predicted, in ms from the start of the run
 };
 struct Assignment {
-  std::vector<NodeCost> nodes;   // per main-graph node
-  double copy_ms_per_mib = 0;    // measured cost of a copy at a device boundary
-  double makespan_ms = 0;        // the predicted critical path, devices working side by side
+  std::vector<NodeCost> nodes;                           // per main-graph node
+  double copy_ms_per_mib = 0;                            // measured cost of a copy at a device boundary
+  double makespan_ms = 0;                                // the predicted critical path, devices working side by side
   std::vector<std::pair<std::string, double>> alone_ms;  // the same prediction on each device that runs every node
-  bool from_cache = false;       // the measurements came from the profile cache
+  bool from_cache = false;                               // the measurements came from the profile cache
 };
 
 struct PlanStep {
-  size_t backend = 0;          // index into ExecutionPlan::backends
-  bool control = false;        // an If/Loop/Scan node run by a built-in backend
-  std::vector<size_t> nodes;   // indices into the flat model's main-graph nodes, in run order
+  size_t backend = 0;                // index into ExecutionPlan::backends
+  bool control = false;              // an If/Loop/Scan node run by a built-in backend
+  std::vector<size_t> nodes;         // indices into the flat model's main-graph nodes, in run order
   std::vector<std::string> inputs;   // values it reads from outside the step (incl. outer captures)
   std::vector<std::string> outputs;  // values it makes that later steps or the graph outputs read
   std::vector<std::string> copies;   // inputs produced on another backend (or given by the caller)
-  Model subgraph;              // the step as a model: inputs, initializers it uses, nodes, outputs
+  Model subgraph;                    // the step as a model: inputs, initializers it uses, nodes, outputs
 };
 
 struct ExecutionPlan {
   Model model;  // the model as given (a function call is one node; cpu and reference run bodies)
   std::vector<std::shared_ptr<Backend>> backends;  // preference order, then the fallback if added
-  int fallback = -1;  // index of the fallback backend (cpu), -1 when fallback is disallowed
+  int fallback = -1;                               // index of the fallback backend (cpu), -1 when fallback is disallowed
   std::vector<PlanStep> steps;
   // Nodes placed on the fallback because no preferred backend supports them: "Op" or
   // "domain.Op" per node.

@@ -1,6 +1,5 @@
 #include "partitioned_executor.h"
 
-
 #include "sonnx/errors.h"
 #include "step_timing.h"
 
@@ -124,7 +123,9 @@ NamedValues PartitionedExecutor::outputs(const NamedValues& env) const {
 
 NamedValues PartitionedExecutor::run(const NamedValues& inputs) { return run_steps(inputs, nullptr); }
 
-NamedValues PartitionedExecutor::run(const NamedValues& inputs, const TaskLauncher& launch) { return run_steps(inputs, &launch); }
+NamedValues PartitionedExecutor::run(const NamedValues& inputs, const TaskLauncher& launch) {
+  return run_steps(inputs, &launch);
+}
 
 NamedValues PartitionedExecutor::run_steps(const NamedValues& inputs, const TaskLauncher* launch) {
   NamedValues env = bind(inputs);

@@ -106,15 +106,16 @@ class PluginStep : public CompiledStep {
     }
     // The ABI has no constants: the step's weights cross it as inputs after the step's own.
     for (const auto& [name, t] : model_.graph.initializers) {
-      if (std::any_of(model_.graph.inputs.begin(), model_.graph.inputs.end(), [&](const ValueInfo& vi) { return vi.name == name; }))
+      if (std::any_of(model_.graph.inputs.begin(), model_.graph.inputs.end(),
+                      [&](const ValueInfo& vi) { return vi.name == name; }))
         continue;
       in_names_.push_back(name.c_str());
       in_types_.push_back(static_cast<int32_t>(t.dtype()));
       weights_.push_back(&t);
     }
     for (const auto& vi : model_.graph.outputs) out_names_.push_back(vi.name.c_str());
-    sonnx_graph g{descs_.nodes.size(), descs_.nodes.data(), in_names_.size(), in_names_.data(), in_types_.data(),
-                  out_names_.size(), out_names_.data()};
+    sonnx_graph g{descs_.nodes.size(), descs_.nodes.data(), in_names_.size(), in_names_.data(),
+                  in_types_.data(),    out_names_.size(),   out_names_.data()};
     char err[512] = "";
     int rc = lib_->api->prepare(&g, &compiled_, err, sizeof err);
     if (rc != SONNX_BACKEND_OK)
@@ -163,9 +164,9 @@ class PluginStep : public CompiledStep {
           try {
             Tensor t(type, shape);
             if (t.byte_size() != o.byte_size || (o.byte_size > 0 && !o.data))
-              problem = "output " + std::to_string(k) + " has " + std::to_string(o.byte_size) + " bytes for shape " + shape_str(shape);
-            else if (o.byte_size > 0)
-              std::memcpy(t.raw(), o.data, o.byte_size);
+              problem = "output " + std::to_string(k) + " has " + std::to_string(o.byte_size) + " bytes for shape " +
+                        shape_str(shape);
+            else if (o.byte_size > 0) std::memcpy(t.raw(), o.data, o.byte_size);
             if (problem.empty()) result[model_.graph.outputs[k].name] = std::move(t);
           } catch (const std::exception& e) {
             problem = "output " + std::to_string(k) + ": " + e.what();
@@ -202,7 +203,9 @@ class PluginBackend : public Backend {
   PluginBackend(std::shared_ptr<Library> lib, std::vector<Capability> caps) : lib_(std::move(lib)), caps_(std::move(caps)) {}
   std::string name() const override { return lib_->api->name; }
   std::string version() const override { return lib_->api->version ? lib_->api->version : ""; }
-  std::string type() const override { return device_type_name(lib_->api->abi_version >= 2 ? lib_->api->device_type : SONNX_DEVICE_OTHER); }
+  std::string type() const override {
+    return device_type_name(lib_->api->abi_version >= 2 ? lib_->api->device_type : SONNX_DEVICE_OTHER);
+  }
   std::vector<Capability> capabilities() const override { return caps_; }
   bool supports(const NodeQuery& q) const override { return why_not(q).empty(); }
   std::string why_not(const NodeQuery& q) const override {
@@ -223,7 +226,8 @@ class PluginBackend : public Backend {
 // an empty or inverted opset range, or an element type that is not an ONNX type.
 std::vector<Capability> read_capabilities(const sonnx_backend_v1& api, const std::string& path) {
   if (api.num_capabilities > 0 && !api.capabilities)
-    throw LoadError("backend plugin '" + path + "' declares " + std::to_string(api.num_capabilities) + " capabilities but gives no table");
+    throw LoadError("backend plugin '" + path + "' declares " + std::to_string(api.num_capabilities) +
+                    " capabilities but gives no table");
   std::vector<Capability> caps;
   for (size_t i = 0; i < api.num_capabilities; ++i) {
     const sonnx_capability& c = api.capabilities[i];
@@ -232,9 +236,11 @@ std::vector<Capability> read_capabilities(const sonnx_backend_v1& api, const std
     Capability cap;
     cap.domain = c.domain ? c.domain : "";
     cap.op_type = c.op_type;
-    if (c.min_opset < 1) throw LoadError(row + cap.op_type + " from opset " + std::to_string(c.min_opset) + " (opsets start at 1)");
+    if (c.min_opset < 1)
+      throw LoadError(row + cap.op_type + " from opset " + std::to_string(c.min_opset) + " (opsets start at 1)");
     if (c.max_opset != 0 && c.max_opset < c.min_opset)
-      throw LoadError(row + cap.op_type + " for opsets " + std::to_string(c.min_opset) + " to " + std::to_string(c.max_opset) + " (an empty range)");
+      throw LoadError(row + cap.op_type + " for opsets " + std::to_string(c.min_opset) + " to " + std::to_string(c.max_opset) +
+                      " (an empty range)");
     cap.min_opset = c.min_opset;
     cap.max_opset = c.max_opset;
     if (c.num_types > 0 && !c.types) throw LoadError(row + cap.op_type + " declares element types but gives none");
@@ -259,12 +265,14 @@ std::shared_ptr<Backend> load_plugin_backend(const std::string& path) {
   // The newest ABI first; a plugin written for version 1 answers only that.
   lib->api = entry(SONNX_BACKEND_ABI_VERSION);
   if (!lib->api) lib->api = entry(1);
-  if (!lib->api) throw LoadError("'" + path + "' serves neither backend ABI version " + std::to_string(SONNX_BACKEND_ABI_VERSION) + " nor 1");
+  if (!lib->api)
+    throw LoadError("'" + path + "' serves neither backend ABI version " + std::to_string(SONNX_BACKEND_ABI_VERSION) + " nor 1");
   if (lib->api->abi_version < 1 || lib->api->abi_version > SONNX_BACKEND_ABI_VERSION || !lib->api->prepare || !lib->api->execute)
     throw LoadError("'" + path + "' returned an incomplete backend table (ABI " + std::to_string(lib->api->abi_version) + ")");
   if (!lib->api->name || !*lib->api->name) throw LoadError("backend plugin '" + path + "' has no name");
   std::string name = lib->api->name;
-  if (name == "cpu" || name == "reference") throw LoadError("backend plugin '" + path + "' calls itself '" + name + "', a built-in device's name");
+  if (name == "cpu" || name == "reference")
+    throw LoadError("backend plugin '" + path + "' calls itself '" + name + "', a built-in device's name");
   auto caps = read_capabilities(*lib->api, path);
   return std::make_shared<PluginBackend>(std::move(lib), std::move(caps));
 }

@@ -23,9 +23,9 @@ namespace sonnx {
 class Interpreter;
 
 struct ExecutorOptions {
-  int threads = 1;                          // Linear/Dataflow: threads a kernel may use; Parallel: workers
+  int threads = 1;  // Linear/Dataflow: threads a kernel may use; Parallel: workers
   Planner planner = Planner::GreedyBySize;
-  uint64_t seed = 0;                        // random operators
+  uint64_t seed = 0;  // random operators
   // The "run twice and compare" check: the run that makes a memory plan (on the heap) is repeated
   // in the planned arena and the two results must be bitwise equal (else InternalError); the
   // arena run's result is returned. Costs a second run per new input-shape signature, so it is off

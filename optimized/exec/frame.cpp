@@ -30,8 +30,7 @@ Value place_output(Frame& f, int slot, Value v) {
   auto s = static_cast<size_t>(slot);
   bool placeable = v.is_tensor() && v.tensor.dtype() != DType::String;
   if (f.measure) (*f.measure)[s] = placeable ? static_cast<int64_t>(v.tensor.byte_size()) : -1;
-  if (!placeable || !f.plan || f.plan->offset[s] < 0 || static_cast<int64_t>(v.tensor.byte_size()) > f.plan->bytes[s])
-    return v;
+  if (!placeable || !f.plan || f.plan->offset[s] < 0 || static_cast<int64_t>(v.tensor.byte_size()) > f.plan->bytes[s]) return v;
   Tensor view = Tensor::view(v.tensor.dtype(), v.tensor.shape(), f.arena + f.plan->offset[s]);
   if (v.tensor.byte_size()) std::memcpy(view.raw(), v.tensor.raw(), v.tensor.byte_size());
   return Value(std::move(view));
@@ -43,7 +42,8 @@ Value place_output(Frame& f, int slot, Value v) {
 Tensor allocate_output(Frame& f, int slot, DType type, const Shape& shape, int64_t bytes) {
   auto s = static_cast<size_t>(slot);
   if (f.measure) (*f.measure)[s] = bytes;
-  if (f.plan && f.plan->offset[s] >= 0 && bytes <= f.plan->bytes[s]) return Tensor::view(type, shape, f.arena + f.plan->offset[s]);
+  if (f.plan && f.plan->offset[s] >= 0 && bytes <= f.plan->bytes[s])
+    return Tensor::view(type, shape, f.arena + f.plan->offset[s]);
   if (bytes <= shape_size(shape) * static_cast<int64_t>(dtype_size(type))) return Tensor(type, shape);
   f.storage[s] = Tensor(DType::UInt8, {bytes});
   return Tensor::view(type, shape, f.storage[s].raw());
@@ -70,7 +70,8 @@ std::optional<Tensor> as_view(Frame& f, const Step& step, const std::vector<cons
   const Tensor& t = v->tensor;
   auto us = static_cast<size_t>(s);
   auto* bytes = const_cast<std::byte*>(t.raw());  // never written through: kernels only read inputs
-  if (f.plan && f.plan->offset[us] >= 0 && bytes == f.arena + f.plan->offset[us]) return Tensor::view(t.dtype(), std::move(shape), bytes);
+  if (f.plan && f.plan->offset[us] >= 0 && bytes == f.arena + f.plan->offset[us])
+    return Tensor::view(t.dtype(), std::move(shape), bytes);
   bool kept = f.cg.producer(x) < 0 || f.cg.is_output(x);
   if (!t.is_shared() && !(kept && !f.cg.is_output(s))) return std::nullopt;
   if (f.measure) (*f.measure)[us] = -1;  // a view of bytes outside the arena on every run: none planned
@@ -190,8 +191,8 @@ std::vector<Value> run_chain(Frame& f, const Step& step, const std::vector<const
     std::vector<const Value*> in;
     for (const auto& name : n.inputs) in.push_back(find(name));
     std::vector<Value> out = k == 0 ? run_reference(f, n, step.version, step.kernel, step.opset, in, step_seed)
-                                    : run_reference(f, n, step.fused_versions[k - 1], step.fused_kernels[k - 1],
-                                                    step.opset, in, step_seed);
+                                    : run_reference(f, n, step.fused_versions[k - 1], step.fused_kernels[k - 1], step.opset, in,
+                                                    step_seed);
     for (size_t i = 0; i < n.outputs.size() && i < out.size(); ++i) local[n.outputs[i]] = std::move(out[i]);
   }
   std::vector<Value> result;
@@ -202,8 +203,13 @@ std::vector<Value> run_chain(Frame& f, const Step& step, const std::vector<const
 }  // namespace
 
 Frame::Frame(const CompiledGraph& graph, const Frame* parent_frame, uint64_t seed_value)
-    : cg(graph), parent(parent_frame), seed(seed_value), own(graph.num_slots()), at(graph.num_slots(), nullptr),
-      layout(graph.num_slots(), nullptr), storage(graph.num_slots()),
+    : cg(graph),
+      parent(parent_frame),
+      seed(seed_value),
+      own(graph.num_slots()),
+      at(graph.num_slots(), nullptr),
+      layout(graph.num_slots(), nullptr),
+      storage(graph.num_slots()),
       readers_left(new std::atomic<int>[graph.num_slots()]) {
   for (size_t s = 0; s < graph.num_slots(); ++s) readers_left[s] = static_cast<int>(graph.readers(static_cast<int>(s)).size());
   if (parent) {
@@ -274,7 +280,8 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   if (fast) {
     for (const Value* v : in) fast = fast && (!v || v->is_tensor());
     DType t = in[0] ? in[0]->tensor.dtype() : DType::Undefined;
-    fast = fast && in[0] && (kernel->any_element_type() || t == DType::Float || (t == DType::Float16 && kernel->takes_float16()));
+    fast = fast && in[0] &&
+           (kernel->any_element_type() || t == DType::Float || (t == DType::Float16 && kernel->takes_float16()));
     if (kernel->any_element_type())  // they copy by element size: strings go to the reference
       for (const Value* v : in) fast = fast && !(v && v->tensor.dtype() == DType::String);
   }
@@ -320,7 +327,10 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   }
   if (f.fold_record && step.foldable) record_folded(f, i, step, in);
   if (f.observer)
-    f.observer->step_done(f, i, fast || view ? kernel : taken ? &folded_marker : nullptr,
+    f.observer->step_done(f, i,
+                          fast || view ? kernel
+                          : taken      ? &folded_marker
+                                       : nullptr,
                           f.timed ? std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() : 0.0);
   // Drop what no later step reads (values this frame produced; never graph outputs).
   auto release = [&](int s) {
@@ -344,8 +354,7 @@ void run_step(Frame& f, int i, const FastKernel* kernel) {
   for (int s : read) drop_read(s);
 }
 
-std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs,
-                              uint64_t seed) {
+std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs, uint64_t seed) {
   Frame f(g, &parent, seed);
   std::vector<const Value*> in;
   for (const auto& v : inputs) in.push_back(&v);

@@ -33,20 +33,20 @@ struct Frame {
 
   const CompiledGraph& cg;
   const Frame* parent;
-  uint64_t seed;                       // per-step random streams derive from it
-  std::vector<Value> own;              // values produced in this frame
-  std::vector<const Value*> at;        // each slot's value: own, an input, a constant or an outer value
+  uint64_t seed;                           // per-step random streams derive from it
+  std::vector<Value> own;                  // values produced in this frame
+  std::vector<const Value*> at;            // each slot's value: own, an input, a constant or an outer value
   std::vector<FastKernel::Layout> layout;  // per slot: the blocked layout of its bytes (null: plain)
-  std::vector<Tensor> storage;         // per slot: the buffer of a blocked tensor off the arena
+  std::vector<Tensor> storage;             // per slot: the buffer of a blocked tensor off the arena
   std::unique_ptr<std::atomic<int>[]> readers_left;
-  std::byte* arena = nullptr;          // with `plan`: planned tensors are views into it
+  std::byte* arena = nullptr;  // with `plan`: planned tensors are views into it
   const MemoryPlan* plan = nullptr;
   std::vector<int64_t>* measure = nullptr;  // when set: record each produced tensor's bytes (-1 otherwise)
   // When set (the planning run): per step, the record of each small foldable step (Step::foldable).
   std::vector<std::shared_ptr<const FoldedStep>>* fold_record = nullptr;
-  Interpreter* fallback = nullptr;     // runs nodes without a kernel (context-dependent function bodies)
-  StepObserver* observer = nullptr;    // told about each step of this frame
-  bool timed = false;                  // the observer wants each step's time
+  Interpreter* fallback = nullptr;            // runs nodes without a kernel (context-dependent function bodies)
+  StepObserver* observer = nullptr;           // told about each step of this frame
+  bool timed = false;                         // the observer wants each step's time
   StepObserver* subgraph_observer = nullptr;  // the observer of frames nested in this one
 
   const Value* lookup(const std::string& name) const;  // by name, through the enclosing frames
@@ -61,7 +61,6 @@ struct Frame {
 void run_step(Frame& frame, int i, const FastKernel* fast = nullptr);
 
 // Runs a compiled subgraph to completion in schedule order (If/Loop/Scan bodies; no arena).
-std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs,
-                              uint64_t seed);
+std::vector<Value> run_nested(const CompiledGraph& g, const Frame& parent, const std::vector<Value>& inputs, uint64_t seed);
 
 }  // namespace sonnx

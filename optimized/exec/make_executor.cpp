@@ -51,8 +51,8 @@ std::unique_ptr<Executor> make_executor(Model model, const std::string& name, co
 std::unique_ptr<OptimizedExecutor> make_optimized_executor(Model model, const std::string& name,
                                                            const ExecutorOptions& options) {
   if (!is_optimized(name)) unknown(name);
-  return make_optimized_executor(std::make_shared<const CompiledModel>(std::move(model), compile_options_for(name, options)), name,
-                                 options);
+  return make_optimized_executor(std::make_shared<const CompiledModel>(std::move(model), compile_options_for(name, options)),
+                                 name, options);
 }
 
 std::unique_ptr<OptimizedExecutor> make_optimized_executor(std::shared_ptr<const CompiledModel> compiled,

@@ -51,7 +51,8 @@ void ParallelExecutor::execute_impl(Frame& frame) {
   size_t n = successors.size();
   if (priority_.size() != n) priority_.assign(n, 0.0);
   step_ms_.assign(n, 0.0);
-  scheduler_.run(frame.cg.dependencies(), [&](int i) { run_one(frame, i); }, &priority_, launch_);
+  scheduler_.run(
+      frame.cg.dependencies(), [&](int i) { run_one(frame, i); }, &priority_, launch_);
   // Ready steps are taken longest remaining path first (HEFT's upward rank): a step's time plus
   // the longest rank among its successors. Not reached after an error.
   for (size_t i = n; i-- > 0;) {

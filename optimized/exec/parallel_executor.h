@@ -30,7 +30,7 @@ class ParallelExecutor final : public OptimizedExecutor {
   void execute_impl(Frame& frame) override;
 
  private:
-  void run_one(Frame& frame, int i);  // step i, on as many threads as it may use; times it
+  void run_one(Frame& frame, int i);           // step i, on as many threads as it may use; times it
   std::shared_ptr<const CompiledModel> wide_;  // the same model, kernels prepared for `threads` threads
   ReadyScheduler scheduler_;
   // Set by run_launched for its run.

@@ -105,8 +105,8 @@ void ReadyScheduler::run_ready(std::unique_lock<std::mutex>& lock) {
   if (finished() || (launched && !ready_.empty())) run_done_.notify_all();  // a launched run's caller may take them
 }
 
-void ReadyScheduler::run(const DependencyGraph& graph, const std::function<void(int)>& run_step, const std::vector<double>* priority,
-                         const TaskLauncher* launch) {
+void ReadyScheduler::run(const DependencyGraph& graph, const std::function<void(int)>& run_step,
+                         const std::vector<double>* priority, const TaskLauncher* launch) {
   std::unique_lock lock(mutex_);
   graph_ = &graph;
   run_step_ = &run_step;

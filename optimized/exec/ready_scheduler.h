@@ -44,8 +44,8 @@ class ReadyScheduler {
 
  private:
   struct Launched;
-  void work();                                         // a pool worker
-  void run_ready(std::unique_lock<std::mutex>& lock);  // runs one ready step (lock held, ready_ not empty)
+  void work();                                             // a pool worker
+  void run_ready(std::unique_lock<std::mutex>& lock);      // runs one ready step (lock held, ready_ not empty)
   static void help(const std::shared_ptr<Launched>& run);  // a launched task
   bool finished() const { return running_ == 0 && (remaining_ == 0 || error_ || ready_.empty()); }
   void push_ready(int step);

@@ -70,7 +70,8 @@ class ThreadProduct {
     args_.emplace(DNNL_ARG_SRC, memory(p.pd.src_desc(), eng, nullptr));
     args_.emplace(DNNL_ARG_WEIGHTS, memory(p.pd.weights_desc(), eng, nullptr));
     args_.emplace(DNNL_ARG_DST, memory(p.pd.dst_desc(), eng, nullptr));
-    if (p.pd.scratchpad_desc().get_size() > 0) args_.emplace(DNNL_ARG_SCRATCHPAD, memory(p.pd.scratchpad_desc(), eng, scratchpad));
+    if (p.pd.scratchpad_desc().get_size() > 0)
+      args_.emplace(DNNL_ARG_SCRATCHPAD, memory(p.pd.scratchpad_desc(), eng, scratchpad));
   }
 
   void run(const float* a, const float* b, float* c) {
@@ -165,16 +166,19 @@ class AttentionKernel final : public FastKernel {
     if (r < 2 || sk.size() != r || sv.size() != r) decline("Q, K and V must have the same rank, at least 2");
     Geometry g;
     for (size_t i = 0; i + 2 < r; ++i) {
-      if (sq[i] != sk[i] || sq[i] != sv[i]) decline("the batch dims differ: " + shape_str(sq) + ", " + shape_str(sk) + ", " + shape_str(sv));
+      if (sq[i] != sk[i] || sq[i] != sv[i])
+        decline("the batch dims differ: " + shape_str(sq) + ", " + shape_str(sk) + ", " + shape_str(sv));
       g.batches *= sq[i];
     }
     g.M = sq[r - 2];
     g.D = sq[r - 1];
     g.N = sk[r - 1];
     g.Dv = sv[r - 1];
-    if (sk[r - 2] != g.D || sv[r - 2] != g.N) decline("inner dimensions differ: " + shape_str(sq) + ", " + shape_str(sk) + ", " + shape_str(sv));
+    if (sk[r - 2] != g.D || sv[r - 2] != g.N)
+      decline("inner dimensions differ: " + shape_str(sq) + ", " + shape_str(sk) + ", " + shape_str(sv));
     auto rank = static_cast<int64_t>(r);
-    if (axis < -rank || axis >= rank || (axis < 0 ? axis + rank : axis) != rank - 1) decline("the softmax is not over the last axis");
+    if (axis < -rank || axis >= rank || (axis < 0 ? axis + rank : axis) != rank - 1)
+      decline("the softmax is not over the last axis");
     g.out.assign(sq.begin(), sq.end() - 1);
     g.out.push_back(g.Dv);
     return g;
@@ -302,8 +306,6 @@ class AttentionKernel final : public FastKernel {
       }
     }
   }
-
-
 };
 
 // The position of `name` in the step's inputs, or -1.
@@ -374,7 +376,8 @@ std::unique_ptr<FastKernel> make_attention_kernel(const FastKernelRequest& r) {
     try {
       Geometry g = k->geometry(*sq, *sk, *sv);
       std::shared_ptr<const Product> scores[2], values[2];
-      if (g.M > 0 && g.D > 0 && g.N > 0 && g.Dv > 0) k->prepare(g, blocks(g.M, g.batches, omp_get_max_threads()), scores, values);
+      if (g.M > 0 && g.D > 0 && g.N > 0 && g.Dv > 0)
+        k->prepare(g, blocks(g.M, g.batches, omp_get_max_threads()), scores, values);
     } catch (const Trap&) {
       return nullptr;  // shapes the kernel does not take: the nodes run one by one
     } catch (const dnnl::error&) {

@@ -102,7 +102,8 @@ class DecomposedLayerNormKernel final : public FastKernel {
           float p = yr[j][i] * yr[j][i];
           sq[j] += p;
         }
-      for (int64_t j = 0; j < count; ++j) finish_row(yr[j], cols, r0 + j, static_cast<float>(sq[j] / n), eps, scale, scale_stride, bias, bias_stride);
+      for (int64_t j = 0; j < count; ++j)
+        finish_row(yr[j], cols, r0 + j, static_cast<float>(sq[j] / n), eps, scale, scale_stride, bias, bias_stride);
     }
   }
 
@@ -110,8 +111,8 @@ class DecomposedLayerNormKernel final : public FastKernel {
   static constexpr int64_t kRows = 4;
 
   // y = d / sqrt(var + eps) [· scale] [+ bias] over one row of d (in place).
-  void finish_row(float* yr, int64_t cols, int64_t r, float var, float eps, const std::vector<float>& scale, int64_t scale_stride,
-                  const std::vector<float>& bias, int64_t bias_stride) const {
+  void finish_row(float* yr, int64_t cols, int64_t r, float var, float eps, const std::vector<float>& scale,
+                  int64_t scale_stride, const std::vector<float>& bias, int64_t bias_stride) const {
     float s = std::sqrt(var + eps);
     for (int64_t i = 0; i < cols; ++i) yr[i] = yr[i] / s;
     if (at.scale >= 0) {
@@ -130,7 +131,9 @@ class DecomposedLayerNormKernel final : public FastKernel {
     }
   }
 
-  [[noreturn]] void fail(const std::string& why) const { throw Trap(label + ": the fused layer normalization does not apply: " + why); }
+  [[noreturn]] void fail(const std::string& why) const {
+    throw Trap(label + ": the fused layer normalization does not apply: " + why);
+  }
 
   std::vector<int64_t> values(const std::vector<const Tensor*>& in, int k) const {
     const Tensor* t = arg(in, static_cast<size_t>(k));
@@ -151,7 +154,9 @@ int position(const Node& n, const std::string& name) {
 }
 
 // The input of `n` other than `from` (n has two inputs, one of them `from`).
-const std::string& other_input(const Node& n, const std::string& from) { return n.inputs[0] == from ? n.inputs[1] : n.inputs[0]; }
+const std::string& other_input(const Node& n, const std::string& from) {
+  return n.inputs[0] == from ? n.inputs[1] : n.inputs[0];
+}
 
 bool keeps_dims(const Node& n) {
   const Attribute* k = n.attr("keepdims");

@@ -186,7 +186,8 @@ class BinaryKernel final : public FastKernel {
 
   int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
     if (auto p = blocked_plan(in, layouts)) return p->b.floats() * static_cast<int64_t>(sizeof(float));
-    if (output_dtype(in, k) == DType::Float16) return shape_size(output_shapes(in).at(k)) * static_cast<int64_t>(sizeof(float16_t));
+    if (output_dtype(in, k) == DType::Float16)
+      return shape_size(output_shapes(in).at(k)) * static_cast<int64_t>(sizeof(float16_t));
     return FastKernel::output_bytes(in, layouts, k);
   }
 
@@ -356,7 +357,7 @@ class BinaryKernel final : public FastKernel {
   BinaryOp op_;
   std::string label_;
   int64_t version_;
-  DType elem_;  // both operands' element type: Float or Float16
+  DType elem_;                // both operands' element type: Float or Float16
   bool blocked_out_ = false;  // writes its result blocked where the operands allow
 };
 

@@ -68,9 +68,9 @@ Tensor layout_to_plain(const Tensor& t, FastKernel::Layout layout);
 // What the compiler knows when it prepares a node.
 struct FastKernelRequest {
   const Node* node = nullptr;
-  int64_t version = 0;                          // the operator version selected (schema since_version)
+  int64_t version = 0;                             // the operator version selected (schema since_version)
   std::map<std::string, const Tensor*> constants;  // inputs that are initializers, by name
-  std::vector<TypeInfo> input_types;            // declared/inferred types of the inputs, when known
+  std::vector<TypeInfo> input_types;               // declared/inferred types of the inputs, when known
   // Elementwise activation folded into this node by the compiler (e.g. Conv followed by Relu):
   // "" none, "Relu", "Clip" with clip_min/clip_max, "LeakyRelu" / "Elu" with alpha, "HardSigmoid"
   // with alpha and beta, "Sigmoid", "Tanh", "HardSwish", "Swish" (x * Sigmoid(x), the
@@ -106,19 +106,18 @@ struct FastKernelSlot {
 
 struct FastKernelRegistrar {
   FastKernelSlot slot;
-  FastKernelRegistrar(const char* domain, const char* op, std::initializer_list<int64_t> versions, FastKernelSlot s)
-      : slot(s) {
+  FastKernelRegistrar(const char* domain, const char* op, std::initializer_list<int64_t> versions, FastKernelSlot s) : slot(s) {
     OpRecords::instance().fill(domain, op, versions, &OpRecord::fast_kernel, &slot, "fast kernel");
   }
 };
 
 // SONNX_FAST_KERNEL("", "Relu", (1, 6, 13, 14), make_unary_kernel): the factory for exactly those
 // versions. SONNX_FAST_KERNEL_FUSED: one that also takes fused activations and sums.
-#define SONNX_FAST_KERNEL(domain, op, versions, factory)                                            \
-  static const ::sonnx::FastKernelRegistrar SONNX_CONCAT(sonnx_fast_kernel_, __COUNTER__)( \
-      domain, op, {SONNX_EXPAND versions}, {factory, false})
-#define SONNX_FAST_KERNEL_FUSED(domain, op, versions, factory)                                      \
-  static const ::sonnx::FastKernelRegistrar SONNX_CONCAT(sonnx_fast_kernel_, __COUNTER__)( \
-      domain, op, {SONNX_EXPAND versions}, {factory, true})
+#define SONNX_FAST_KERNEL(domain, op, versions, factory)                                                                       \
+  static const ::sonnx::FastKernelRegistrar SONNX_CONCAT(sonnx_fast_kernel_, __COUNTER__)(domain, op, {SONNX_EXPAND versions}, \
+                                                                                          {factory, false})
+#define SONNX_FAST_KERNEL_FUSED(domain, op, versions, factory)                                                                 \
+  static const ::sonnx::FastKernelRegistrar SONNX_CONCAT(sonnx_fast_kernel_, __COUNTER__)(domain, op, {SONNX_EXPAND versions}, \
+                                                                                          {factory, true})
 
 }  // namespace sonnx

@@ -36,8 +36,7 @@ constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 // so every element goes through the same instruction.
 [[gnu::target("avx512f")]] void half_to_float_avx512(const float16_t* x, float* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    _mm512_storeu_ps(y + i, widen16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i))));
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, widen16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i))));
   if (i == n) return;
   alignas(32) float16_t h[16] = {};
   alignas(64) float f[16];
@@ -48,8 +47,7 @@ constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 
 [[gnu::target("avx512f")]] void float_to_half_avx512(const float* x, float16_t* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), narrow16(_mm512_loadu_ps(x + i)));
+  for (; i + 16 <= n; i += 16) _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), narrow16(_mm512_loadu_ps(x + i)));
   if (i == n) return;
   alignas(64) float f[16] = {};
   alignas(32) float16_t h[16];
@@ -60,8 +58,7 @@ constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 
 [[gnu::target("avx,f16c")]] void half_to_float_f16c(const float16_t* x, float* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(y + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
   if (i == n) return;
   alignas(16) float16_t h[8] = {};
   alignas(32) float f[8];

@@ -57,9 +57,7 @@ int64_t FastKernel::output_bytes(const std::vector<const Tensor*>& inputs, const
   return shape_size(output_shapes(inputs).at(k)) * static_cast<int64_t>(sizeof(float));
 }
 
-Tensor FastKernel::plain_input(size_t k) const {
-  throw InternalError(name() + " holds no input " + std::to_string(k));
-}
+Tensor FastKernel::plain_input(size_t k) const { throw InternalError(name() + " holds no input " + std::to_string(k)); }
 
 void FastKernel::run_with_layouts(const std::vector<const Tensor*>& inputs, const std::vector<Layout>&,
                                   const std::vector<Tensor*>& outputs, std::vector<Layout>& out_layouts) const {

@@ -121,13 +121,15 @@ class MovementKernel final : public FastKernel {
     auto desc = [](const Shape& s, tag t) { return dnnl::memory::desc(to_dims(s), dnnl::memory::data_type::f32, t); };
     // Channels last (what oneDNN's AVX-512 convolutions pick): per pixel, each input's channels in turn.
     // Blocked: per image, each input's whole blocks in turn.
-    for (auto [t, block] : {std::pair{tag::nhwc, int64_t{1}}, std::pair{tag::nChw16c, int64_t{16}}, std::pair{tag::nChw8c, int64_t{8}}}) {
+    for (auto [t, block] :
+         {std::pair{tag::nhwc, int64_t{1}}, std::pair{tag::nChw16c, int64_t{16}}, std::pair{tag::nChw8c, int64_t{8}}}) {
       bool all = true;
       for (size_t k = 0; all && k < in.size(); ++k)
-        all = layouts[k] && in[k]->dim(1) % block == 0 && *static_cast<const dnnl::memory::desc*>(layouts[k]) == desc(in[k]->shape(), t);
+        all = layouts[k] && in[k]->dim(1) % block == 0 &&
+              *static_cast<const dnnl::memory::desc*>(layouts[k]) == desc(in[k]->shape(), t);
       if (!all) continue;
       int64_t units = t == tag::nhwc ? y.dim(0) * y.dim(2) * y.dim(3) : y.dim(0);  // pixels, or images
-      int64_t per = t == tag::nhwc ? 1 : y.dim(2) * y.dim(3);                     // floats per channel in a unit
+      int64_t per = t == tag::nhwc ? 1 : y.dim(2) * y.dim(3);                      // floats per channel in a unit
       float* py = y.data<float>();
       int64_t at = 0, row = y.dim(1) * per;
       for (const Tensor* x : in) {
@@ -238,8 +240,7 @@ class MovementKernel final : public FastKernel {
       bool in_x = d + x.size() >= r;
       int64_t a = in_x ? x[d + x.size() - r] : 1;
       int64_t b = d + shape.size() >= r ? shape[d + shape.size() - r] : 1;
-      if (a != b && a != 1 && b != 1)
-        bad("cannot broadcast " + shape_str(x) + " to " + shape_str(shape));
+      if (a != b && a != 1 && b != 1) bad("cannot broadcast " + shape_str(x) + " to " + shape_str(shape));
       s.out.push_back(a == 1 ? b : a);
       s.strides.push_back(in_x && a != 1 ? in_st[d + x.size() - r] : 0);
     }
@@ -271,7 +272,8 @@ class MovementKernel final : public FastKernel {
           } else if (out[i] == 0) {
             has_zero = true;
             if (!allow_zero) {
-              if (static_cast<int64_t>(i) >= rank) bad("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
+              if (static_cast<int64_t>(i) >= rank)
+                bad("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
               out[i] = x[i];
             }
           } else if (out[i] < -1) {

@@ -115,8 +115,9 @@ class LayerNormKernel final : public FastKernel {
     for (size_t k = 1; k < 3; ++k) {
       RowParam p;
       if (arg(in, k) && !row_param(*arg(in, k), x, a, p))
-        fail(label, version, std::string(k == 1 ? "Scale" : "B") + " of shape " + shape_str(arg(in, k)->shape()) +
-                                 " does not broadcast to X's shape " + shape_str(x));
+        fail(label, version,
+             std::string(k == 1 ? "Scale" : "B") + " of shape " + shape_str(arg(in, k)->shape()) +
+                 " does not broadcast to X's shape " + shape_str(x));
     }
     Shape stats = x;
     for (size_t d = a; d < stats.size(); ++d) stats[d] = 1;
@@ -169,9 +170,9 @@ class ChannelGroupNormKernel final : public FastKernel {
  public:
   std::string label;
   int64_t version = 0;
-  bool instance = true;      // InstanceNormalization: y = scale * (x - mean) / sqrt(var + eps) + B
-  int64_t groups = 0;        // GroupNormalization: num_groups
-  bool per_channel = true;   // scale and bias index by channel (else by group)
+  bool instance = true;     // InstanceNormalization: y = scale * (x - mean) / sqrt(var + eps) + B
+  int64_t groups = 0;       // GroupNormalization: num_groups
+  bool per_channel = true;  // scale and bias index by channel (else by group)
   double epsilon = 1e-5;
   std::string name() const override { return instance ? "fast:instancenorm" : "fast:groupnorm"; }
 

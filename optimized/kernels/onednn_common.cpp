@@ -69,7 +69,8 @@ bool read_window_attrs(const FastKernelRequest& r, size_t rank, bool with_ceil, 
   for (auto k : w.kernel)
     if (k < 1 || k > support::kMaxWindowValue) return false;
   Attrs a(*r.node);
-  std::optional<support::WindowAttrs> attrs = a.typed([&](const AttrReader& g) { return support::window_attrs(g, rank, with_ceil); });
+  std::optional<support::WindowAttrs> attrs = a.typed(
+      [&](const AttrReader& g) { return support::window_attrs(g, rank, with_ceil); });
   if (!attrs) return false;
   static_cast<support::WindowAttrs&>(w) = std::move(*attrs);
   return true;
@@ -208,19 +209,28 @@ void Activation::append_to(dnnl::post_ops& ops) const {
 
 bool read_activation(const FastKernelRequest& r, Activation& act) {
   using K = Activation::Kind;
-  static const std::pair<const char*, K> kinds[] = {
-      {"", K::None},           {"Relu", K::Relu},       {"Clip", K::Clip},       {"LeakyRelu", K::LeakyRelu},
-      {"Elu", K::Elu},         {"Sigmoid", K::Sigmoid}, {"Tanh", K::Tanh},       {"HardSigmoid", K::HardSigmoid},
-      {"HardSwish", K::HardSwish}, {"Swish", K::Swish}, {"DecomposedHardSwish", K::DecomposedHardSwish},
-      {"XHardSigmoid", K::XHardSigmoid}, {"GeluErf", K::GeluErf}};
-  const auto* it = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto& k) { return r.fused_activation == k.first; });
+  static const std::pair<const char*, K> kinds[] = {{"", K::None},
+                                                    {"Relu", K::Relu},
+                                                    {"Clip", K::Clip},
+                                                    {"LeakyRelu", K::LeakyRelu},
+                                                    {"Elu", K::Elu},
+                                                    {"Sigmoid", K::Sigmoid},
+                                                    {"Tanh", K::Tanh},
+                                                    {"HardSigmoid", K::HardSigmoid},
+                                                    {"HardSwish", K::HardSwish},
+                                                    {"Swish", K::Swish},
+                                                    {"DecomposedHardSwish", K::DecomposedHardSwish},
+                                                    {"XHardSigmoid", K::XHardSigmoid},
+                                                    {"GeluErf", K::GeluErf}};
+  const auto* it = std::find_if(std::begin(kinds), std::end(kinds),
+                                [&](const auto& k) { return r.fused_activation == k.first; });
   if (it == std::end(kinds)) return false;
   // oneDNN's clip needs lo <= hi; the reference gives hi everywhere when lo > hi, which we leave
   // to it. NaN bounds are left to it too.
   if (it->second == K::Clip && !(r.clip_min <= r.clip_max)) return false;
   // The post-op form of x·HardSigmoid(x) needs beta = 1/2 and a finite alpha > 0 (see append_to).
-  if (it->second == K::XHardSigmoid && !(r.beta == 0.5f && r.alpha > 0.0f && std::isfinite(6.0f * r.alpha) &&
-                                          std::isfinite(1.0f / (6.0f * r.alpha))))
+  if (it->second == K::XHardSigmoid &&
+      !(r.beta == 0.5f && r.alpha > 0.0f && std::isfinite(6.0f * r.alpha) && std::isfinite(1.0f / (6.0f * r.alpha))))
     return false;
   act.kind = it->second;
   act.lo = r.clip_min;

@@ -156,10 +156,12 @@ void clip_inplace(float* p, int64_t n, float lo, float hi);  // as reference Cli
 // Float32 unary functions (unary.cpp), each element as its reference kernel computes it: the exact
 // ones in float, the others in double rounded once to float (so they agree bitwise with the
 // reference). Swish is x * Sigmoid(x), as the decomposed Sigmoid → Mul computes it.
+// clang-format off
 enum class UnaryOp {
   Relu, LeakyRelu, Neg, Abs, Clip, Sigmoid, Tanh, Erf, Gelu, GeluTanh, HardSwish, HardSigmoid, Elu,
   Exp, Log, Sqrt, Reciprocal, Softplus, Square, PowHalf, Identity, Pow, Swish
 };
+// clang-format on
 struct UnaryFn {
   UnaryOp op = UnaryOp::Identity;
   float alpha = 0, beta = 0;  // LeakyRelu/Elu alpha; HardSigmoid alpha, beta; Clip lo, hi; Pow exponent
@@ -180,13 +182,15 @@ void exp_minus_each(const float* x, const double* m, double* e, int64_t n);
 // beta; beta must be 0.5 and alpha > 0 for the post-op form); GeluErf is x·(erf(x/alpha) + 1)·0.5 as
 // Div → Erf → Add → Mul → Mul compute it (alpha = float(√2), oneDNN's gelu_erf as a post-op).
 struct Activation {
+  // clang-format off
   enum class Kind {
     None, Relu, Clip, LeakyRelu, Elu, Sigmoid, Tanh, HardSigmoid, HardSwish, Swish, DecomposedHardSwish, XHardSigmoid,
     GeluErf
   } kind = Kind::None;
-  float lo = 0, hi = 0;  // Clip bounds
-  float alpha = 0, beta = 0;  // LeakyRelu, Elu, HardSigmoid
-  void apply(float* p, int64_t n) const;  // as the reference nodes compute it (NaN stays NaN)
+  // clang-format on
+  float lo = 0, hi = 0;                       // Clip bounds
+  float alpha = 0, beta = 0;                  // LeakyRelu, Elu, HardSigmoid
+  void apply(float* p, int64_t n) const;      // as the reference nodes compute it (NaN stays NaN)
   void append_to(dnnl::post_ops& ops) const;  // as oneDNN eltwise post-ops (for finite data)
 };
 // Reads request.fused_activation; false if it names something unsupported.

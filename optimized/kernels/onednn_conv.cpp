@@ -30,7 +30,7 @@ struct ConvEntry {
   dnnl::convolution_forward prim;
   memory weights;  // constant weights in pd's layout (empty otherwise); may be the kernel's master
   bool reorder_src = false, reorder_dst = false;
-  memory::desc dst_desc;  // pd's destination layout: the Layout token of a blocked output
+  memory::desc dst_desc;                  // pd's destination layout: the Layout token of a blocked output
   dnnl::reorder src_in, dst_in, dst_out;  // plain->blocked src, plain->blocked dst (sum), blocked->plain dst
   // 1 for a convolution too small to split over threads (made and run on one), else 0: the caller's.
   int threads = 0;
@@ -41,7 +41,8 @@ struct ConvEntry {
 
 // Multiply-adds ×2 of a convolution of input shape x into output shape y with this kernel's weights.
 double conv_flops_of(const Shape& w_shape, int64_t group, const Shape& x, const Shape& y) {
-  double f = 2.0 * static_cast<double>(x[0]) * static_cast<double>(w_shape[0]) * static_cast<double>(x[1] / std::max<int64_t>(group, 1));
+  double f = 2.0 * static_cast<double>(x[0]) * static_cast<double>(w_shape[0]) *
+             static_cast<double>(x[1] / std::max<int64_t>(group, 1));
   for (size_t i = 2; i < y.size(); ++i) f *= static_cast<double>(y[i]);
   for (size_t i = 2; i < w_shape.size(); ++i) f *= static_cast<double>(w_shape[i]);
   return f;
@@ -103,10 +104,11 @@ class ConvKernel final : public FastKernel {
     int64_t C = x[1];
     if (C % group != 0)
       fail(label, version,
-           "channels C=" + std::to_string(C) + " and M=" + std::to_string(M) + " must be divisible by group=" +
-               std::to_string(group));
+           "channels C=" + std::to_string(C) + " and M=" + std::to_string(M) +
+               " must be divisible by group=" + std::to_string(group));
     if (C / group != Cg)
-      fail(label, version, "weight W " + shape_str(w_shape) + " must have C/group=" + std::to_string(C / group) + " input channels");
+      fail(label, version,
+           "weight W " + shape_str(w_shape) + " must have C/group=" + std::to_string(C / group) + " input channels");
     Window win = window_for(w, Shape(x.begin() + 2, x.end()), label, version);
     Shape out = {x[0], M};
     out.insert(out.end(), win.out.begin(), win.out.end());
@@ -120,7 +122,8 @@ class ConvKernel final : public FastKernel {
     const Tensor* wt = arg(in, 1);
     if (!x || !wt) fail(label, version, "inputs X and W are required");
     if (x->dtype() != DType::Float || wt->dtype() != DType::Float) fail(label, version, "X and W have different element types");
-    if (wt->shape() != w_shape) fail(label, version, "weight W " + shape_str(wt->shape()) + " differs from its declared shape " + shape_str(w_shape));
+    if (wt->shape() != w_shape)
+      fail(label, version, "weight W " + shape_str(wt->shape()) + " differs from its declared shape " + shape_str(w_shape));
     Shape out = out_shape_for(x->shape(), nullptr);
     if (has_bias) {
       const Tensor* b = arg(in, 2);
@@ -154,8 +157,10 @@ class ConvKernel final : public FastKernel {
       pl[i] = e->win.pad_begin[i];
       pr[i] = e->win.pad_end[i];
     }
-    bool blocked = force_blocked || conv_prefers_blocked(ConvShape{x[1], M, group, x.size() > 2 ? x[2] : 1, e->win.out.empty() ? 1 : e->win.out[0],
-                                                  w_shape.size() > 2 ? w_shape[2] : 1, w.strides.empty() ? 1 : w.strides[0]});
+    bool blocked = force_blocked ||
+                   conv_prefers_blocked(ConvShape{x[1], M, group, x.size() > 2 ? x[2] : 1,
+                                                  e->win.out.empty() ? 1 : e->win.out[0], w_shape.size() > 2 ? w_shape[2] : 1,
+                                                  w.strides.empty() ? 1 : w.strides[0]});
     memory::desc src_plain = plain_desc(x), dst_plain = plain_desc(e->out_shape);
     memory::desc any_src(to_dims(x), memory::data_type::f32, memory::format_tag::any);
     memory::desc any_dst(to_dims(e->out_shape), memory::data_type::f32, memory::format_tag::any);
@@ -163,8 +168,8 @@ class ConvKernel final : public FastKernel {
     memory::desc bdesc = has_bias ? plain_desc({M}) : memory::desc();
     memory::desc src_d = like ? like->pd.src_desc() : blocked ? any_src : src_plain;
     memory::desc dst_d = like ? like->dst_desc : blocked ? any_dst : dst_plain;
-    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_d,
-                                      wdesc, bdesc, dst_d, strides, dil, pl, pr);
+    dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_d, wdesc,
+                                      bdesc, dst_d, strides, dil, pl, pr);
     dnnl::post_ops ops;
     if (fused_sum) ops.append_sum(1.0f);
     if (with_act) act.append_to(ops);
@@ -190,8 +195,7 @@ class ConvKernel final : public FastKernel {
   // master (once held) or of the graph's plain tensor.
   memory constant_weights(const memory::desc& d) const {
     if (master && master.get_desc() == d) return master;
-    memory src = held ? master
-                      : memory(plain_weights_desc(), cpu_engine(), const_cast<float*>(const_weights->data<float>()));
+    memory src = held ? master : memory(plain_weights_desc(), cpu_engine(), const_cast<float*>(const_weights->data<float>()));
     memory dst(d, cpu_engine());
     run_reorder(make_reorder(src.get_desc(), d), src, dst);
     thread_stream().wait();
@@ -332,7 +336,8 @@ class ConvKernel final : public FastKernel {
     };
     bool finite = act.kind == Activation::Kind::None ||
                   (weights_finite && bias_finite && all_finite(x.data<float>(), count(x, x_layout)) &&
-                   (weights_const || all_finite(wt.data<float>(), wt.size())) && (!has_bias || bias_const || all_finite(bias, M)) &&
+                   (weights_const || all_finite(wt.data<float>(), wt.size())) &&
+                   (!has_bias || bias_const || all_finite(bias, M)) &&
                    (!sum || all_finite(sum->data<float>(), count(*sum, sum_layout))));
     if (!finite) {
       std::call_once(e->exact_once, [&] { e->exact = build(x.shape(), false, e.get()); });

@@ -36,7 +36,7 @@ class DeconvKernel final : public FastKernel {
   int64_t version = 0;
   Shape w_shape;  // [C, M/group, k...]
   int64_t group = 1;
-  support::TransposedAttrs attrs;  // read by the reference's reader
+  support::TransposedAttrs attrs;   // read by the reference's reader
   const Tensor* weights = nullptr;  // the model's constant W (outlives the compiled graph's kernels)
   bool has_bias = false;
   mutable std::mutex mu;
@@ -52,7 +52,8 @@ class DeconvKernel final : public FastKernel {
     out.assign(r, 0);
     pad_begin.assign(r, 0);
     for (size_t i = 0; i < r; ++i)
-      if (std::string why = attrs.axis(i, in[i], w_shape[i + 2], version, out[i], pad_begin[i]); !why.empty()) fail(label, version, why);
+      if (std::string why = attrs.axis(i, in[i], w_shape[i + 2], version, out[i], pad_begin[i]); !why.empty())
+        fail(label, version, why);
   }
 
   std::vector<Shape> output_shapes(const std::vector<const Tensor*>& in) const override {
@@ -60,11 +61,13 @@ class DeconvKernel final : public FastKernel {
     const Tensor* w = arg(in, 1);
     if (!x || !w) fail(label, version, "inputs X and W are required");
     if (x->dtype() != w->dtype()) fail(label, version, "X and W have different element types");
-    if (x->rank() < 3) fail(label, version, "input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x->shape()));
+    if (x->rank() < 3)
+      fail(label, version, "input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x->shape()));
     if (x->rank() != w->rank())
       fail(label, version, "weight W " + shape_str(w->shape()) + " must have the rank of X " + shape_str(x->shape()));
     if (w->dim(0) != x->dim(1))
-      fail(label, version, "weight W " + shape_str(w->shape()) + " must have C=" + std::to_string(x->dim(1)) + " as first dimension");
+      fail(label, version,
+           "weight W " + shape_str(w->shape()) + " must have C=" + std::to_string(x->dim(1)) + " as first dimension");
     if (has_bias) {
       const Tensor* b = arg(in, 2);
       if (!b || b->dtype() != x->dtype()) fail(label, version, "bias B has a different element type from X");
@@ -101,8 +104,8 @@ class DeconvKernel final : public FastKernel {
     memory::desc w_plain = plain_weights_desc();
     memory::desc w_any(w_plain.dims(), memory::data_type::f32, memory::format_tag::any);
     dnnl::deconvolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
-                                           plain ? src_plain : any_src, w_any, memory::desc(), plain ? dst_plain : any_dst, s,
-                                           d, pl, pr);
+                                           plain ? src_plain : any_src, w_any, memory::desc(), plain ? dst_plain : any_dst, s, d,
+                                           pl, pr);
     e->pd = dnnl::deconvolution_forward::primitive_desc(desc, user_scratchpad_attr(), eng);
     e->prim = dnnl::deconvolution_forward(e->pd);
     e->reorder_src = e->pd.src_desc() != src_plain;
@@ -169,7 +172,9 @@ class DeconvKernel final : public FastKernel {
       run_reorder(e->src_in, src, blocked);
       src = blocked;
     }
-    memory out_mem = e->reorder_dst ? memory(e->pd.dst_desc(), eng, thread_scratch(1, e->pd.dst_desc().get_size() / sizeof(float) + 1)) : dst;
+    memory out_mem = e->reorder_dst
+                         ? memory(e->pd.dst_desc(), eng, thread_scratch(1, e->pd.dst_desc().get_size() / sizeof(float) + 1))
+                         : dst;
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, e->weights}, {DNNL_ARG_DST, out_mem}};
     if (memory sp = thread_scratchpad(e->pd.scratchpad_desc())) args[DNNL_ARG_SCRATCHPAD] = sp;
     e->prim.execute(s, args);
@@ -214,7 +219,8 @@ std::unique_ptr<FastKernel> make_conv_transpose_kernel(const FastKernelRequest& 
   k->group = *group;
   std::vector<int64_t> kernel(k->w_shape.begin() + 2, k->w_shape.end());
   if (a.has("kernel_shape") && a.ints("kernel_shape", {}) != kernel) return nullptr;
-  std::optional<support::TransposedAttrs> attrs = a.typed([&](const AttrReader& g) { return support::transposed_attrs(g, rank); });
+  std::optional<support::TransposedAttrs> attrs = a.typed(
+      [&](const AttrReader& g) { return support::transposed_attrs(g, rank); });
   if (!attrs || !a.ok()) return nullptr;  // the reference reports them
   k->attrs = std::move(*attrs);
   // Prepare the primitive now when X's shape is known (oneDNN may refuse a configuration: decline).

@@ -229,8 +229,8 @@ class GemmKernel final : public FastKernel {
     int64_t Kb = tb ? b[1] : b[0], N = tb ? b[0] : b[1];
     if (K != Kb)
       fail(label, version,
-           "inner dimensions differ: A' is [" + std::to_string(M) + "," + std::to_string(K) + "], B' is [" +
-               std::to_string(Kb) + "," + std::to_string(N) + "]");
+           "inner dimensions differ: A' is [" + std::to_string(M) + "," + std::to_string(K) + "], B' is [" + std::to_string(Kb) +
+               "," + std::to_string(N) + "]");
     return {M, K, N};
   }
 
@@ -313,7 +313,7 @@ class MatMulKernel final : public FastKernel {
   const float* finite_b = nullptr;  // a constant B whose values are all finite (checked once)
   bool held_b_finite = false;       // the same for the B this kernel holds
   bool bias_finite = false;
-  Epilogue epilogue;                           // bias and act, for the fused form
+  Epilogue epilogue;  // bias and act, for the fused form
 
   struct Geometry {
     int64_t M = 0, K = 0, N = 0;
@@ -366,7 +366,8 @@ class MatMulKernel final : public FastKernel {
       const Shape& bs = bias->shape();
       bool row = bs.size() <= g.out.size() && bs.back() == g.N &&
                  std::all_of(bs.begin(), bs.end() - 1, [](int64_t d) { return d == 1; });
-      if (!g.fold || !row) fail(label, version, "the fused bias " + shape_str(bs) + " is not a row of the output " + shape_str(g.out));
+      if (!g.fold || !row)
+        fail(label, version, "the fused bias " + shape_str(bs) + " is not a row of the output " + shape_str(g.out));
     }
     return {g.out};
   }

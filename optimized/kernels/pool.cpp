@@ -23,9 +23,9 @@ namespace {
 
 // The input positions a window covers along one axis, for every output index.
 struct AxisTaps {
-  std::vector<int64_t> begin;               // per output index: offset into `idx`
-  std::vector<int64_t> idx;                 // input indices
-  std::vector<int64_t> padded_count;        // kernel positions inside [-pad_begin, in + pad_end)
+  std::vector<int64_t> begin;         // per output index: offset into `idx`
+  std::vector<int64_t> idx;           // input indices
+  std::vector<int64_t> padded_count;  // kernel positions inside [-pad_begin, in + pad_end)
   int64_t count(int64_t o) const { return begin[o + 1] - begin[o]; }
 };
 

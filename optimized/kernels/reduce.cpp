@@ -80,7 +80,8 @@ class ReduceKernel final : public FastKernel {
   std::vector<bool> reduced(int64_t rank) const {
     std::vector<bool> flag(static_cast<size_t>(rank), axes.empty());
     for (int64_t a : axes) {
-      if (a < -rank || a >= rank) fail(label, version, "axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank));
+      if (a < -rank || a >= rank)
+        fail(label, version, "axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank));
       auto d = static_cast<size_t>(a < 0 ? a + rank : a);
       if (flag[d]) fail(label, version, "axis " + std::to_string(a) + " is given more than once");
       flag[d] = true;

@@ -118,7 +118,8 @@ class SoftmaxKernel final : public FastKernel {
       std::vector<double> m(static_cast<size_t>(inner)), sum(static_cast<size_t>(inner));
       std::vector<double> e(static_cast<size_t>(n * inner));
 #pragma omp for schedule(static)
-      for (int64_t o = 0; o < outer; ++o) block(px + o * n * inner, py + o * n * inner, n, inner, m.data(), sum.data(), e.data());
+      for (int64_t o = 0; o < outer; ++o)
+        block(px + o * n * inner, py + o * n * inner, n, inner, m.data(), sum.data(), e.data());
     }
   }
 

@@ -35,11 +35,11 @@ class SplitKernel final : public FastKernel {
  public:
   std::string label;
   int64_t version = 0;
-  size_t parts = 0;                 // the node's output count
+  size_t parts = 0;  // the node's output count
   int64_t axis = 0;
-  bool has_split_attr = false;      // versions 1, 2, 11
+  bool has_split_attr = false;  // versions 1, 2, 11
   std::vector<int64_t> split_attr;
-  bool has_num_outputs = false;     // version 18
+  bool has_num_outputs = false;  // version 18
   int64_t num_outputs = 0;
 
   std::string name() const override { return "fast:split"; }
@@ -103,8 +103,7 @@ class SplitKernel final : public FastKernel {
       if (l > dim) bad("split length larger than the axis");
       total += l;
     }
-    if (total != dim)
-      bad("split lengths sum to " + std::to_string(total) + " but the axis has size " + std::to_string(dim));
+    if (total != dim) bad("split lengths sum to " + std::to_string(total) + " but the axis has size " + std::to_string(dim));
     return len;
   }
 
@@ -135,7 +134,8 @@ class SplitKernel final : public FastKernel {
     for (size_t k = 0; k < parts; ++k) {
       Tensor& y = *out[k];
       if (y.dtype() != x.dtype()) throw InternalError("fast:split: output " + std::to_string(k) + " has another element type");
-      if (y.size() > 0) copy_rows(x.raw() + static_cast<size_t>(start * inner) * esz, dim * inner, y.raw(), outer, len[k] * inner, esz);
+      if (y.size() > 0)
+        copy_rows(x.raw() + static_cast<size_t>(start * inner) * esz, dim * inner, y.raw(), outer, len[k] * inner, esz);
       start += len[k];
     }
   }

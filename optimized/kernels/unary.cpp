@@ -114,14 +114,15 @@ double tanh_poly(double x) {
 // also for tiny x). From |x| = 4 on erf rounds to ±1 in float. NaN passes through (the comparison
 // is false). Unrolled so the loops using it vectorize.
 [[gnu::always_inline]] inline double erf_poly(double x) {
-  static constexpr double c[26] = {
-      0.3535309956434057,     -0.17657623330137562,   0.13167511689449732,    -0.10771044252787708,
-      0.09020899412191605,    -0.07472786577164021,   0.05988690479448044,    -0.0457651100136828,
-      0.03306063457996253,    -0.022473571728846446,  0.014349587071839446,   -0.00860620491993831,
-      0.004853600412388914,   -0.0025782737657559316, 0.0012924715711051247,  -0.000612839760133983,
-      0.0002758193292650573,  -0.00011788172916847266, 4.7468486837505436e-05, -1.831794249413248e-05,
-      7.205678579898981e-06,  -2.606271524340488e-06, 6.346694695261807e-07,  -1.9033457367466042e-07,
-      1.4836685015605047e-07, -4.740790105783022e-08};
+  static constexpr double c[26] = {0.3535309956434057,     -0.17657623330137562,   0.13167511689449732,
+                                   -0.10771044252787708,   0.09020899412191605,    -0.07472786577164021,
+                                   0.05988690479448044,    -0.0457651100136828,    0.03306063457996253,
+                                   -0.022473571728846446,  0.014349587071839446,   -0.00860620491993831,
+                                   0.004853600412388914,   -0.0025782737657559316, 0.0012924715711051247,
+                                   -0.000612839760133983,  0.0002758193292650573,  -0.00011788172916847266,
+                                   4.7468486837505436e-05, -1.831794249413248e-05, 7.205678579898981e-06,
+                                   -2.606271524340488e-06, 6.346694695261807e-07,  -1.9033457367466042e-07,
+                                   1.4836685015605047e-07, -4.740790105783022e-08};
   double t = x * x / 8.0 - 1.0;
   double p = c[25];
 #pragma GCC unroll 25
@@ -183,15 +184,13 @@ void UnaryFn::apply(const float* x, float* y, int64_t n) const {
     // The product of two floats is exact in double, so pow(x, 2) rounded to float is x·x in float.
     case UnaryOp::Square: return map_float(x, y, n, [](float v) { return v * v; });
     // pow(x, 0.5) is sqrt(x) except pow(-0, 0.5) = +0 and pow(-inf, 0.5) = +inf.
-    case UnaryOp::PowHalf:
-      return map_double(x, y, n, [](double v) { return v == 0.0 ? 0.0 : v == -inf ? inf : std::sqrt(v); });
+    case UnaryOp::PowHalf: return map_double(x, y, n, [](double v) { return v == 0.0 ? 0.0 : v == -inf ? inf : std::sqrt(v); });
     case UnaryOp::Pow: return map_double(x, y, n, [e = static_cast<double>(a)](double v) { return std::pow(v, e); });
     case UnaryOp::Sigmoid: return blocked(sigmoid_loop, x, y, n);
     case UnaryOp::Swish: return blocked(swish_loop, x, y, n);
     case UnaryOp::Tanh: return blocked(tanh_loop, x, y, n);
     case UnaryOp::Erf: return blocked(erf_loop, x, y, n);
-    case UnaryOp::Gelu:
-      return map_double(x, y, n, [](double v) { return 0.5 * v * (1.0 + std::erf(v / std::numbers::sqrt2)); });
+    case UnaryOp::Gelu: return map_double(x, y, n, [](double v) { return 0.5 * v * (1.0 + std::erf(v / std::numbers::sqrt2)); });
     case UnaryOp::GeluTanh: {
       const double k = std::sqrt(2.0 / std::numbers::pi);
       return map_double(x, y, n, [k](double v) { return 0.5 * v * (1.0 + std::tanh(k * (v + 0.044715 * v * v * v))); });
@@ -283,7 +282,8 @@ class UnaryKernel final : public FastKernel {
 
   int64_t output_bytes(const std::vector<const Tensor*>& in, const std::vector<Layout>& layouts, size_t k) const override {
     if (auto b = blocked(in, layouts)) return b->floats() * static_cast<int64_t>(sizeof(float));
-    if (output_dtype(in, k) == DType::Float16) return shape_size(output_shapes(in).at(k)) * static_cast<int64_t>(sizeof(float16_t));
+    if (output_dtype(in, k) == DType::Float16)
+      return shape_size(output_shapes(in).at(k)) * static_cast<int64_t>(sizeof(float16_t));
     return FastKernel::output_bytes(in, layouts, k);
   }
 
@@ -313,7 +313,7 @@ class UnaryKernel final : public FastKernel {
   UnaryFn fn_;
   std::string label_;
   size_t out_rank_;
-  DType elem_;  // X's element type: Float or Float16
+  DType elem_;                // X's element type: Float or Float16
   bool blocked_out_ = false;  // writes Y blocked when X is
 };
 

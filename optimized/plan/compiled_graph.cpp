@@ -234,9 +234,10 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
       constant_nodes.insert(&n);
       constants[n.outputs[0]] = value;
       const Tensor& t = *value;
-      constants_.emplace_back(add_slot(n.outputs[0]), t.dtype() == DType::String
-                                                          ? Value(t)
-                                                          : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));
+      constants_.emplace_back(add_slot(n.outputs[0]),
+                              t.dtype() == DType::String
+                                  ? Value(t)
+                                  : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));
     }
   for (auto& group : group_nodes(g, options.fuse && options.fast_kernels, fold)) {
     const Node* first = group.nodes.front();
@@ -288,7 +289,8 @@ void CompiledGraph::decide_kinds() {
   for (Step& step : steps_) {
     const std::string& op = step.node->op_type;
     step.shape_only = op == "Shape" || op == "Size";
-    step.view = step.fast && step.fast->output_is_input_view() && step.fused.empty() && !step.inputs.empty() && step.outputs.size() == 1;
+    step.view = step.fast && step.fast->output_is_input_view() && step.fused.empty() && !step.inputs.empty() &&
+                step.outputs.size() == 1;
     step.unfused_when_refused = !step.fused.empty() && (step.fused.front()->op_type == "Add" || op != "Conv");
   }
 }
@@ -318,7 +320,8 @@ void CompiledGraph::build_dependencies() {
   for (size_t i = 0; i < n; ++i)
     for (int s : steps_[i].outputs)
       if (s >= 0) {
-        if (producer_[static_cast<size_t>(s)] >= 0) throw Trap("value '" + slot_names_[static_cast<size_t>(s)] + "' is assigned twice");
+        if (producer_[static_cast<size_t>(s)] >= 0)
+          throw Trap("value '" + slot_names_[static_cast<size_t>(s)] + "' is assigned twice");
         producer_[static_cast<size_t>(s)] = static_cast<int>(i);
       }
   // Dependencies in node-list order; then renumber the steps in Kahn's order.
@@ -362,7 +365,7 @@ void CompiledGraph::build_dependencies() {
   for (size_t a = 0; a < n; ++a)
     for (size_t w = 0; w < words; ++w)
       for (uint64_t bits = reach_[a][w]; bits; bits &= bits - 1) {
-        ++related[a];                                                          // a descendant of a
+        ++related[a];                                                    // a descendant of a
         ++related[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))];  // an ancestor of it
       }
   alone_.assign(n, 0);
@@ -421,8 +424,9 @@ std::string check_well_formed(const CompiledGraph& g) {
     for (int s : step.outputs) {
       if (s < 0) continue;
       auto us = static_cast<size_t>(s);
-      if (given[us]) return "step " + std::to_string(i) + " (" + step.label() + ") assigns '" + g.slot_name(s) +
-                            "', a graph input, constant or outer value (STRUCT-SSA)";
+      if (given[us])
+        return "step " + std::to_string(i) + " (" + step.label() + ") assigns '" + g.slot_name(s) +
+               "', a graph input, constant or outer value (STRUCT-SSA)";
       if (produced_by[us] >= 0) return "'" + g.slot_name(s) + "' is produced twice (STRUCT-SSA)";
       produced_by[us] = static_cast<int>(i);
       available[us] = 1;

@@ -31,19 +31,19 @@ struct CompileOptions {
 };
 
 struct Step {
-  const Node* node = nullptr;     // the node run (for a fused step: the first, e.g. the Conv)
-  std::vector<const Node*> fused;  // nodes folded into it (Add, Relu, ...), in order
-  const Node* folded = nullptr;    // a BatchNormalization (or scalar Mul, then Add) folded into node's weights and bias
-  std::vector<int64_t> fused_versions;              // their operator versions
-  std::vector<const KernelEntry*> fused_kernels;    // their reference kernels (to run unfused)
-  int64_t opset = 0;              // the model's (or function's) opset for the node's domain
-  int64_t version = 0;            // operator version selected (schema since_version)
-  const KernelEntry* kernel = nullptr;   // reference kernel; null: run through the interpreter
-  std::unique_ptr<FastKernel> fast;      // set when a fast kernel applies
-  std::vector<int> inputs;   // slot per input, -1 when omitted (a fused sum adds one last input)
-  std::vector<int> outputs;  // slot per output, -1 when omitted
-  std::vector<int> captures; // slots of values its subgraphs read from this scope
-  bool blocked_output = false;  // its output stays in the fast kernel's blocked layout (choose_layouts)
+  const Node* node = nullptr;           // the node run (for a fused step: the first, e.g. the Conv)
+  std::vector<const Node*> fused;       // nodes folded into it (Add, Relu, ...), in order
+  const Node* folded = nullptr;         // a BatchNormalization (or scalar Mul, then Add) folded into node's weights and bias
+  std::vector<int64_t> fused_versions;  // their operator versions
+  std::vector<const KernelEntry*> fused_kernels;  // their reference kernels (to run unfused)
+  int64_t opset = 0;                              // the model's (or function's) opset for the node's domain
+  int64_t version = 0;                            // operator version selected (schema since_version)
+  const KernelEntry* kernel = nullptr;            // reference kernel; null: run through the interpreter
+  std::unique_ptr<FastKernel> fast;               // set when a fast kernel applies
+  std::vector<int> inputs;                        // slot per input, -1 when omitted (a fused sum adds one last input)
+  std::vector<int> outputs;                       // slot per output, -1 when omitted
+  std::vector<int> captures;                      // slots of values its subgraphs read from this scope
+  bool blocked_output = false;                    // its output stays in the fast kernel's blocked layout (choose_layouts)
   // A shape computation: a Shape or Size, or a deterministic step reading only constants and
   // outputs of such steps. Its outputs are a function of the shapes the Shape and Size steps read,
   // so the memory plan (one per input-shape signature) records them from the planning run, and a
@@ -114,10 +114,8 @@ class CompiledGraph {
 
  private:
   int add_slot(const std::string& name);
-  void build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner,
-                   const CompiledGraph* plain_source);
-  void hold_weights(const Step& step, const std::vector<std::string>& input_names,
-                    std::map<std::string, Tensor*>& holdable);
+  void build_steps(const Model& model, const CompileOptions& options, Graph* weights_owner, const CompiledGraph* plain_source);
+  void hold_weights(const Step& step, const std::vector<std::string>& input_names, std::map<std::string, Tensor*>& holdable);
   void release(Tensor& t, const std::string& name);  // t becomes a Tensor::held, here and in constants_
   void build_dependencies();
   void decide_kinds();

@@ -40,9 +40,8 @@ CompiledModel::CompiledModel(std::shared_ptr<const CompiledModel> base, CompileO
     : options_(options), base_(std::move(base)) {
   options_.hold_weights = false;
   const Model& m = base_->model();
-  root_ = with_kernel_threads(options_, [&] {
-    return std::make_unique<CompiledGraph>(m, m.graph, options_, nullptr, &base_->root());
-  });
+  root_ = with_kernel_threads(options_,
+                              [&] { return std::make_unique<CompiledGraph>(m, m.graph, options_, nullptr, &base_->root()); });
 }
 
 std::shared_ptr<const MemoryPlan> CompiledModel::find_plan(const PlanKey& key) const {
@@ -51,8 +50,7 @@ std::shared_ptr<const MemoryPlan> CompiledModel::find_plan(const PlanKey& key) c
   return it == plans_.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<const MemoryPlan> CompiledModel::add_plan(const PlanKey& key,
-                                                          std::shared_ptr<const MemoryPlan> plan) const {
+std::shared_ptr<const MemoryPlan> CompiledModel::add_plan(const PlanKey& key, std::shared_ptr<const MemoryPlan> plan) const {
   // The proven invariant (spec/memory_plan.mlw, Planners.plan_in_order), executed on every plan an
   // executor may use, in every build: a plan that fails it is a bug in the planner.
   if (plan->concurrent != std::get<2>(key))

@@ -72,8 +72,7 @@ using Readers = std::map<std::string, std::vector<const Node*>>;
 
 // The Sigmoid and Mul of y * Sigmoid(y) when p's output y is read by exactly those two nodes (once
 // each) and the Sigmoid's output only by the Mul; {null, null} otherwise.
-std::pair<const Node*, const Node*> swish_after(const Node& p, std::map<std::string, int>& uses,
-                                                const Readers& readers) {
+std::pair<const Node*, const Node*> swish_after(const Node& p, std::map<std::string, int>& uses, const Readers& readers) {
   if (p.outputs.size() != 1 || p.outputs[0].empty()) return {};
   const std::string& y = p.outputs[0];
   auto it = readers.find(y);
@@ -251,7 +250,8 @@ bool conv_params(const Graph& g, const Node& conv, const Tensor*& cw, const Tens
   cw = conv.inputs.size() > 1 ? graph_constant(g, conv.inputs[1]) : nullptr;
   cb = conv.inputs.size() > 2 && !conv.inputs[2].empty() ? graph_constant(g, conv.inputs[2]) : nullptr;
   if (!cw || cw->dtype() != DType::Float || cw->rank() < 3) return false;
-  return !(conv.inputs.size() > 2 && !conv.inputs[2].empty() && (!cb || cb->dtype() != DType::Float || cb->size() != cw->dim(0)));
+  return !(conv.inputs.size() > 2 && !conv.inputs[2].empty() &&
+           (!cb || cb->dtype() != DType::Float || cb->size() != cw->dim(0)));
 }
 
 // W' = W·s, B' = B·s + t; false when a folded value is not finite.
@@ -357,8 +357,8 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const ConvFold& f
         folded = {m};
         if (const Node* a = next_of(*m); a && scalar_operand(g, *a, "Add", m->outputs[0], v)) folded.push_back(a);
       }
-      if (!folded.empty() && (fold ? fold(n, folded, grp.folded_w, grp.folded_b)
-                                   : fold_into_conv(g, n, folded, grp.folded_w, grp.folded_b))) {
+      if (!folded.empty() &&
+          (fold ? fold(n, folded, grp.folded_w, grp.folded_b) : fold_into_conv(g, n, folded, grp.folded_w, grp.folded_b))) {
         grp.folded = folded;
         grp.nodes.insert(grp.nodes.end(), folded.begin(), folded.end());
         taken.insert(folded.begin(), folded.end());

@@ -13,8 +13,8 @@ namespace sonnx {
 namespace {
 
 bool plain_node(const Node& n, const char* op, size_t inputs) {
-  return n.op_type == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1 &&
-         !n.outputs[0].empty() && !n.attr("broadcast");
+  return n.op_type == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1 && !n.outputs[0].empty() &&
+         !n.attr("broadcast");
 }
 
 bool is_scalar_float(const Graph& g, const std::string& name) {

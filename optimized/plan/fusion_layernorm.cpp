@@ -12,8 +12,8 @@ namespace sonnx {
 namespace {
 
 bool plain(const Node& n, const char* op, size_t inputs) {
-  return n.op_type == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1 &&
-         !n.outputs[0].empty() && !n.attr("broadcast");
+  return n.op_type == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1 && !n.outputs[0].empty() &&
+         !n.attr("broadcast");
 }
 
 // The single axis of a ReduceMean keeping its dims (attribute or constant input), if it has one.
@@ -91,7 +91,6 @@ bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::m
   take_pattern_group(nodes, "LayerNorm", taken, grp);
   return true;
 }
-
 
 const Node* sole_reader(const Graph& g, const std::map<std::string, int>& uses, const std::string& name) {
   auto it = uses.find(name);

@@ -40,8 +40,7 @@ std::vector<int> view_groups(const CompiledGraph& g, const std::function<bool(in
   for (const Step& step : g.steps()) {
     if (!step.is_view()) continue;
     int x = step.inputs[0], s = step.outputs[0];
-    if (x < 0 || s < 0 || g.producer(x) < 0 || g.steps()[static_cast<size_t>(g.producer(x))].blocked_output ||
-        !shares(x, s))
+    if (x < 0 || s < 0 || g.producer(x) < 0 || g.steps()[static_cast<size_t>(g.producer(x))].blocked_output || !shares(x, s))
       continue;
     int r = root[static_cast<size_t>(x)];
     root[static_cast<size_t>(s)] = r >= 0 ? r : x;
@@ -49,8 +48,7 @@ std::vector<int> view_groups(const CompiledGraph& g, const std::function<bool(in
   return root;
 }
 
-MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& tensor_bytes, Planner planner,
-                            bool concurrent) {
+MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& tensor_bytes, Planner planner, bool concurrent) {
   MemoryPlan p;
   p.planner = planner;
   p.concurrent = concurrent;
@@ -70,8 +68,9 @@ MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& 
     for (int r : g.readers(static_cast<int>(s))) p.last[s] = std::max<int64_t>(p.last[s], r);
   }
   // A view group is placed as its first value, with the bytes and lifetime of the whole group.
-  std::vector<int> view_of =
-      view_groups(g, [&](int x, int s) { return in_arena[static_cast<size_t>(x)] && in_arena[static_cast<size_t>(s)]; });
+  std::vector<int> view_of = view_groups(g, [&](int x, int s) {
+    return in_arena[static_cast<size_t>(x)] && in_arena[static_cast<size_t>(s)];
+  });
   std::vector<std::vector<int>> ends(m);  // per placed value: its group's readers (or producers)
   for (size_t s = 0; s < m; ++s) {
     if (!in_arena[s]) continue;
@@ -142,8 +141,7 @@ StepFacts facts_from_steps(const CompiledGraph& g) {
     for (int s : steps[i].captures) read(s);
   }
   f.ends.resize(m);
-  for (size_t s = 0; s < m; ++s)
-    f.ends[s] = readers[s].empty() ? std::vector<int>{f.producer[s]} : std::move(readers[s]);
+  for (size_t s = 0; s < m; ++s) f.ends[s] = readers[s].empty() ? std::vector<int>{f.producer[s]} : std::move(readers[s]);
   return f;
 }
 
@@ -242,8 +240,10 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
     // pairwise apart, so their ends grow with their offsets, and an entering value can only
     // overlap the live value just before it in that order or those starting inside its range.
     std::vector<int> by_first = placed, by_last = placed;
-    std::sort(by_first.begin(), by_first.end(), [&](int a, int b) { return f.producer[static_cast<size_t>(a)] < f.producer[static_cast<size_t>(b)]; });
-    std::sort(by_last.begin(), by_last.end(), [&](int a, int b) { return last(static_cast<size_t>(a)) < last(static_cast<size_t>(b)); });
+    std::sort(by_first.begin(), by_first.end(),
+              [&](int a, int b) { return f.producer[static_cast<size_t>(a)] < f.producer[static_cast<size_t>(b)]; });
+    std::sort(by_last.begin(), by_last.end(),
+              [&](int a, int b) { return last(static_cast<size_t>(a)) < last(static_cast<size_t>(b)); });
     using Key = std::tuple<int64_t, int64_t, int>;  // offset, end, slot
     auto key = [&](size_t s) { return Key{p.offset[s], p.offset[s] + bytes[s], static_cast<int>(s)}; };
     std::set<Key> live;
@@ -263,7 +263,8 @@ std::string check_memory_plan(const CompiledGraph& g, const MemoryPlan& p) {
     }
   } else {
     // Any two values may conflict: compare those whose byte ranges intersect, visited by offset.
-    std::sort(placed.begin(), placed.end(), [&](int a, int b) { return p.offset[static_cast<size_t>(a)] < p.offset[static_cast<size_t>(b)]; });
+    std::sort(placed.begin(), placed.end(),
+              [&](int a, int b) { return p.offset[static_cast<size_t>(a)] < p.offset[static_cast<size_t>(b)]; });
     for (size_t i = 0; i < placed.size(); ++i) {
       auto a = static_cast<size_t>(placed[i]);
       for (size_t j = i + 1; j < placed.size(); ++j) {

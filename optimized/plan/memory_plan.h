@@ -23,12 +23,12 @@ struct FoldedStep {
 
 struct MemoryPlan {
   Planner planner = Planner::GreedyBySize;
-  bool concurrent = false;          // safe for any schedule, including concurrent steps
-  std::vector<int64_t> offset;      // per slot; -1 when the slot is not in the arena
-  std::vector<int64_t> bytes;       // per slot: planned bytes (aligned), 0 when not in the arena
-  std::vector<int64_t> first, last; // per slot: lifetime in steps of the schedule (-1: not placed)
+  bool concurrent = false;           // safe for any schedule, including concurrent steps
+  std::vector<int64_t> offset;       // per slot; -1 when the slot is not in the arena
+  std::vector<int64_t> bytes;        // per slot: planned bytes (aligned), 0 when not in the arena
+  std::vector<int64_t> first, last;  // per slot: lifetime in steps of the schedule (-1: not placed)
   int64_t arena_bytes = 0;
-  int64_t lower_bound_bytes = 0;    // max over steps of the bytes live at that step
+  int64_t lower_bound_bytes = 0;  // max over steps of the bytes live at that step
   // per step: the foldable step's record from the planning run, null when it is not kept
   std::vector<std::shared_ptr<const FoldedStep>> folded;
 };
@@ -43,8 +43,7 @@ std::vector<int> view_groups(const CompiledGraph& g, const std::function<bool(in
 // when it is not a tensor that can live in the arena. With `concurrent`, two values conflict
 // unless every step touching one finishes before the other's producer starts in every schedule
 // (CompiledGraph::precedes); otherwise, when their lifetimes in the schedule overlap.
-MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& tensor_bytes, Planner planner,
-                            bool concurrent);
+MemoryPlan make_memory_plan(const CompiledGraph& g, const std::vector<int64_t>& tensor_bytes, Planner planner, bool concurrent);
 
 // Checks the plan's invariant (spec/memory_plan.md §2, memory_plan.mlw Plan.valid_plan and within)
 // against the conflict relation it was made for; returns a description of the first violation, or

@@ -52,14 +52,13 @@ std::vector<size_t> placement_order(Planner planner, const std::vector<int64_t>&
   std::iota(order.begin(), order.end(), size_t{0});
   if (planner == Planner::GreedyBySize)
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
-  else
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return first_step[a] < first_step[b]; });
+  else std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return first_step[a] < first_step[b]; });
   return order;
 }
 }  // namespace
 
-std::vector<int64_t> plan_offsets(Planner planner, const std::vector<int64_t>& sizes,
-                                  const std::vector<int64_t>& first_step, const ConflictFn& conflicts) {
+std::vector<int64_t> plan_offsets(Planner planner, const std::vector<int64_t>& sizes, const std::vector<int64_t>& first_step,
+                                  const ConflictFn& conflicts) {
   return plan_in_order(sizes, placement_order(planner, sizes, first_step), conflicts);
 }
 
@@ -69,7 +68,7 @@ std::vector<int64_t> plan_offsets_for_intervals(Planner planner, const std::vect
   int64_t steps = 0;
   for (int64_t l : last) steps = std::max(steps, l + 1);
   std::vector<std::vector<size_t>> live_at(static_cast<size_t>(steps));  // placed values live at each step
-  std::vector<size_t> seen(sizes.size(), SIZE_MAX);                       // last t that collected each value
+  std::vector<size_t> seen(sizes.size(), SIZE_MAX);                      // last t that collected each value
   std::vector<std::pair<int64_t, int64_t>> conf;
   for (size_t t : placement_order(planner, sizes, first)) {
     conf.clear();
@@ -89,8 +88,8 @@ int64_t arena_size(const std::vector<int64_t>& sizes, const std::vector<int64_t>
   return a;
 }
 
-int64_t live_lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first,
-                    const std::vector<int64_t>& last, int64_t steps) {
+int64_t live_lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first, const std::vector<int64_t>& last,
+                         int64_t steps) {
   // Sweep: add each value's size at its first step, remove it after its last.
   std::vector<int64_t> delta(static_cast<size_t>(steps) + 1, 0);
   for (size_t t = 0; t < sizes.size(); ++t) {

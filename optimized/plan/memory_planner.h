@@ -26,8 +26,8 @@ std::vector<int64_t> plan_in_order(const std::vector<int64_t>& sizes, const std:
                                    const ConflictFn& conflicts);
 
 // greedy-by-size: largest first (ties: lower number first). first-fit: by first step, then number.
-std::vector<int64_t> plan_offsets(Planner planner, const std::vector<int64_t>& sizes,
-                                  const std::vector<int64_t>& first_step, const ConflictFn& conflicts);
+std::vector<int64_t> plan_offsets(Planner planner, const std::vector<int64_t>& sizes, const std::vector<int64_t>& first_step,
+                                  const ConflictFn& conflicts);
 
 // The same plan as plan_offsets with the interval conflict relation (first[a] <= last[b] and
 // first[b] <= last[a]), found through the values live at each step instead of every placed value:
@@ -38,7 +38,7 @@ std::vector<int64_t> plan_offsets_for_intervals(Planner planner, const std::vect
 int64_t arena_size(const std::vector<int64_t>& sizes, const std::vector<int64_t>& offsets);
 
 // max over steps s of the bytes of the values with first ≤ s ≤ last.
-int64_t live_lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first,
-                    const std::vector<int64_t>& last, int64_t steps);
+int64_t live_lower_bound(const std::vector<int64_t>& sizes, const std::vector<int64_t>& first, const std::vector<int64_t>& last,
+                         int64_t steps);
 
 }  // namespace sonnx

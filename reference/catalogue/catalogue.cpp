@@ -25,14 +25,20 @@ namespace {
 std::string canonical(std::string_view domain) { return domain == "ai.onnx" ? std::string() : std::string(domain); }
 
 Attribute::Type attribute_type(const std::string& t) {
-  static const std::map<std::string, Attribute::Type> types{
-      {"float", Attribute::Type::Float},       {"int", Attribute::Type::Int},
-      {"string", Attribute::Type::String},     {"tensor", Attribute::Type::Tensor},
-      {"graph", Attribute::Type::Graph},       {"floats", Attribute::Type::Floats},
-      {"ints", Attribute::Type::Ints},         {"strings", Attribute::Type::Strings},
-      {"tensors", Attribute::Type::Tensors},   {"graphs", Attribute::Type::Graphs},
-      {"sparse_tensor", Attribute::Type::SparseTensor}, {"sparse_tensors", Attribute::Type::SparseTensors},
-      {"type_proto", Attribute::Type::TypeProto},       {"type_protos", Attribute::Type::TypeProtos}};
+  static const std::map<std::string, Attribute::Type> types{{"float", Attribute::Type::Float},
+                                                            {"int", Attribute::Type::Int},
+                                                            {"string", Attribute::Type::String},
+                                                            {"tensor", Attribute::Type::Tensor},
+                                                            {"graph", Attribute::Type::Graph},
+                                                            {"floats", Attribute::Type::Floats},
+                                                            {"ints", Attribute::Type::Ints},
+                                                            {"strings", Attribute::Type::Strings},
+                                                            {"tensors", Attribute::Type::Tensors},
+                                                            {"graphs", Attribute::Type::Graphs},
+                                                            {"sparse_tensor", Attribute::Type::SparseTensor},
+                                                            {"sparse_tensors", Attribute::Type::SparseTensors},
+                                                            {"type_proto", Attribute::Type::TypeProto},
+                                                            {"type_protos", Attribute::Type::TypeProtos}};
   auto it = types.find(t);
   if (it == types.end()) throw InternalError("operator catalogue: unknown attribute type " + t);
   return it->second;
@@ -61,7 +67,9 @@ std::vector<Formal> formals(const nlohmann::json& list) {
     x.name = f.at("name");
     x.type = f.at("type");
     std::string option = f.at("option");
-    x.option = option == "variadic" ? Formal::Option::Variadic : option == "optional" ? Formal::Option::Optional : Formal::Option::Single;
+    x.option = option == "variadic"   ? Formal::Option::Variadic
+               : option == "optional" ? Formal::Option::Optional
+                                      : Formal::Option::Single;
     x.heterogeneous = f.value("heterogeneous", false);
     out.push_back(std::move(x));
   }
@@ -103,7 +111,8 @@ const Catalogue& catalogue() {
         if (a.contains("default")) spec.default_value = default_of(spec, a.at("default"));
         s.attributes.push_back(std::move(spec));
       }
-      for (const auto& t : j.at("type_constraints")) s.type_constraints.push_back({t.at("name"), t.at("types").get<std::vector<std::string>>()});
+      for (const auto& t : j.at("type_constraints"))
+        s.type_constraints.push_back({t.at("name"), t.at("types").get<std::vector<std::string>>()});
       c.index[{s.domain, s.name, s.version}] = c.schemas.size();
       c.schemas.push_back(std::move(s));
     }

@@ -53,8 +53,8 @@ void check_no_implicit_conversion(CheckContext& c) {
           first_type = got;
         } else if (got != first_type && reported.insert(graph + "\n" + node_id(n)).second) {
           c.report("SONNX-NO-IMPLICIT-CONVERSION", graph, &n, names[i],
-                   "SONNX-NO-IMPLICIT-CONVERSION: an operator computes in one element type; '" + names[i] + "' (" + formals[i].name +
-                       ") of " + s->id() + " is " + got + " while '" + first_name + "' is " + first_type +
+                   "SONNX-NO-IMPLICIT-CONVERSION: an operator computes in one element type; '" + names[i] + "' (" +
+                       formals[i].name + ") of " + s->id() + " is " + got + " while '" + first_name + "' is " + first_type +
                        ": convert one explicitly with Cast");
         }
       }

@@ -82,8 +82,7 @@ void check_function_bodies(CheckContext& c) {
     for (const auto& r : results) {
       if (params.count(r))
         bad(nullptr, r, "result '" + r + "' is one of the function's parameters (return it through Identity)");
-      else if (r.empty() || !produced.count(r))
-        bad(nullptr, r, "result '" + r + "' is not produced by a node of the body");
+      else if (r.empty() || !produced.count(r)) bad(nullptr, r, "result '" + r + "' is not produced by a node of the body");
     }
     // Acyclic, decided by the same Kahn's algorithm as graphs.
     Graph body;

@@ -36,8 +36,7 @@ void visit_nodes(const std::vector<Node>& nodes, const std::string& path, const 
 
 void for_each_node(const Model& m, const NodeVisitor& visit) {
   visit_nodes(m.graph.nodes, m.graph.path, m.opset_imports, nullptr, visit);
-  for (const auto& f : m.functions)
-    visit_nodes(f.nodes, function_path(f), f.opset_imports, &f, visit);
+  for (const auto& f : m.functions) visit_nodes(f.nodes, function_path(f), f.opset_imports, &f, visit);
 }
 
 namespace {

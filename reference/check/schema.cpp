@@ -28,7 +28,6 @@ Resolved resolve(const Model& m, const Node& n, const std::map<std::string, int6
   return r;
 }
 
-
 // Calls f(node, schema, path) for every node that resolves to a schema (not to a local function).
 template <class F>
 void for_each_schema_node(CheckContext& c, F f) {
@@ -59,7 +58,8 @@ void check_operator_exists(CheckContext& c) {
     if (r.local || !r.domain_imported || r.schema) return;
     c.report("OP-EXISTS", path, &n, "",
              "OP-EXISTS: every operator exists in the imported opset; " + qualified_op_type(n) + " does not exist at version " +
-                 std::to_string(r.version) + " of domain '" + (n.domain.empty() ? "ai.onnx" : n.domain) + "' (and no model-local function has that name)");
+                 std::to_string(r.version) + " of domain '" + (n.domain.empty() ? "ai.onnx" : n.domain) +
+                 "' (and no model-local function has that name)");
   });
 }
 
@@ -67,12 +67,16 @@ void check_arity(CheckContext& c) {
   const Model& m = c.model.ir;
   for_each_node(m, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
     Resolved r = resolve(m, n, opsets);
-    auto bad = [&](const std::string& what) { c.report("OP-ARITY", path, &n, "", "OP-ARITY: input and output counts follow the schema; " + qualified_op_type(n) + " " + what); };
+    auto bad = [&](const std::string& what) {
+      c.report("OP-ARITY", path, &n, "",
+               "OP-ARITY: input and output counts follow the schema; " + qualified_op_type(n) + " " + what);
+    };
     if (r.local) {
       if (n.inputs.size() > r.local->inputs.size())
         bad("has " + std::to_string(n.inputs.size()) + " inputs, the function takes " + std::to_string(r.local->inputs.size()));
       if (n.outputs.size() > r.local->outputs.size())
-        bad("has " + std::to_string(n.outputs.size()) + " outputs, the function gives " + std::to_string(r.local->outputs.size()));
+        bad("has " + std::to_string(n.outputs.size()) + " outputs, the function gives " +
+            std::to_string(r.local->outputs.size()));
       return;
     }
     if (!r.schema || !r.schema->documents_structure()) return;
@@ -92,14 +96,16 @@ void check_arity(CheckContext& c) {
     if (!s.inputs.empty() && s.inputs.back().option == catalogue::Formal::Option::Variadic)
       for (size_t i = s.inputs.size() - 1; i < n.inputs.size(); ++i)
         if (n.inputs[i].empty())
-          bad("omits element " + std::to_string(i - (s.inputs.size() - 1)) + " of its variadic input '" + s.inputs.back().name + "'");
+          bad("omits element " + std::to_string(i - (s.inputs.size() - 1)) + " of its variadic input '" + s.inputs.back().name +
+              "'");
   });
 }
 
 void check_deprecated(CheckContext& c) {
   for_each_schema_node(c, [&](const Node& n, const catalogue::Schema& s, const std::string& path) {
     if (s.deprecated)
-      c.report("OP-DEPRECATED", path, &n, "", "OP-DEPRECATED: " + qualified_op_type(n) + " is deprecated since version " + std::to_string(s.version));
+      c.report("OP-DEPRECATED", path, &n, "",
+               "OP-DEPRECATED: " + qualified_op_type(n) + " is deprecated since version " + std::to_string(s.version));
   });
 }
 
@@ -108,7 +114,8 @@ void check_required_attributes(CheckContext& c) {
     if (!s.documents_structure()) return;
     for (const auto& attr : s.attributes)
       if (attr.required && !n.attr(attr.name))
-        c.report("ATTR-REQUIRED", path, &n, "", "ATTR-REQUIRED: every required attribute is present; " + qualified_op_type(n) + " lacks '" + attr.name + "'");
+        c.report("ATTR-REQUIRED", path, &n, "",
+                 "ATTR-REQUIRED: every required attribute is present; " + qualified_op_type(n) + " lacks '" + attr.name + "'");
   });
 }
 
@@ -120,8 +127,8 @@ void check_attribute_types(CheckContext& c) {
       if (!spec || !a.ref_attr_name.empty()) continue;
       if (spec->type != a.type)
         c.report("ATTR-TYPE", path, &n, "",
-                 "ATTR-TYPE: attributes have their schema's type; '" + a.name + "' of " + qualified_op_type(n) + " is " + attribute_type_name(a.type) +
-                     ", " + s.id() + " says " + attribute_type_name(spec->type));
+                 "ATTR-TYPE: attributes have their schema's type; '" + a.name + "' of " + qualified_op_type(n) + " is " +
+                     attribute_type_name(a.type) + ", " + s.id() + " says " + attribute_type_name(spec->type));
     }
   });
 }
@@ -131,7 +138,8 @@ void check_unknown_attributes(CheckContext& c) {
     if (!s.documents_structure()) return;
     for (const auto& a : n.attributes)
       if (!s.attribute(a.name))
-        c.report("ATTR-UNKNOWN", path, &n, "", "ATTR-UNKNOWN: no attribute outside the schema; " + s.id() + " has no attribute '" + a.name + "'");
+        c.report("ATTR-UNKNOWN", path, &n, "",
+                 "ATTR-UNKNOWN: no attribute outside the schema; " + s.id() + " has no attribute '" + a.name + "'");
   });
 }
 
@@ -143,9 +151,9 @@ void check_opset_known(CheckContext& c) {
     int64_t known = catalogue::max_opset(n.domain);
     if (known > 0 && it->second > known)
       c.report("OP-OPSET-KNOWN", path, &n, "",
-               "OP-OPSET-KNOWN: every imported opset is one the operator catalogue describes; " + qualified_op_type(n) + " is used at " +
-                   (n.domain.empty() ? std::string("ai.onnx") : n.domain) + " opset " + std::to_string(it->second) +
-                   ", the catalogue ends at " + std::to_string(known));
+               "OP-OPSET-KNOWN: every imported opset is one the operator catalogue describes; " + qualified_op_type(n) +
+                   " is used at " + (n.domain.empty() ? std::string("ai.onnx") : n.domain) + " opset " +
+                   std::to_string(it->second) + ", the catalogue ends at " + std::to_string(known));
   });
 }
 

@@ -53,8 +53,8 @@ void check_dead_nodes(CheckContext& c) {
     for (size_t i = 0; i < l.nodes.size(); ++i)
       if (!live[i])
         c.report("SONNX-DEAD-NODE", l.path, &l.nodes[i], "",
-                 "SONNX-DEAD-NODE: every node lies on a path to a graph output; " + node_id(l.nodes[i]) + " (" + l.nodes[i].op_type +
-                     ") contributes to no output");
+                 "SONNX-DEAD-NODE: every node lies on a path to a graph output; " + node_id(l.nodes[i]) + " (" +
+                     l.nodes[i].op_type + ") contributes to no output");
   });
 }
 
@@ -68,7 +68,8 @@ void check_unused_values(CheckContext& c) {
       for (const auto& o : l.nodes[i].outputs)
         if (!o.empty() && !used.count(o))
           c.report("SONNX-UNUSED-VALUE", l.path, &l.nodes[i], o,
-                   "SONNX-UNUSED-VALUE: every node output is consumed or is a graph output; '" + o + "' of " + node_id(l.nodes[i]) + " is neither");
+                   "SONNX-UNUSED-VALUE: every node output is consumed or is a graph output; '" + o + "' of " +
+                       node_id(l.nodes[i]) + " is neither");
     }
   });
 }
@@ -78,7 +79,8 @@ void check_unused_inputs(CheckContext& c) {
   auto used = consumed_names(g.nodes);
   for (const auto& in : g.inputs)
     if (!used.count(in.name))
-      c.report("SONNX-UNUSED-INPUT", g.path, nullptr, in.name, "SONNX-UNUSED-INPUT: every graph input is consumed by a node (C1); '" + in.name + "' is not");
+      c.report("SONNX-UNUSED-INPUT", g.path, nullptr, in.name,
+               "SONNX-UNUSED-INPUT: every graph input is consumed by a node (C1); '" + in.name + "' is not");
   // A parameter its body does not read leaves the call's actual input unread once inlined.
   for_each_node_list(c.model.ir, [&](const NodeList& l) {
     if (l.graph || !l.function) return;  // the body itself, not its subgraphs
@@ -96,10 +98,14 @@ void check_omitted_io(CheckContext& c) {
     for (const auto& n : l.nodes) {
       for (size_t i = 0; i < n.inputs.size(); ++i)
         if (n.inputs[i].empty())
-          c.report("SONNX-OMITTED-IO", l.path, &n, "", "SONNX-OMITTED-IO: no optional input is omitted; input " + std::to_string(i) + " of " + node_id(n) + " is empty");
+          c.report("SONNX-OMITTED-IO", l.path, &n, "",
+                   "SONNX-OMITTED-IO: no optional input is omitted; input " + std::to_string(i) + " of " + node_id(n) +
+                       " is empty");
       for (size_t i = 0; i < n.outputs.size(); ++i)
         if (n.outputs[i].empty())
-          c.report("SONNX-OMITTED-IO", l.path, &n, "", "SONNX-OMITTED-IO: no optional output is omitted; output " + std::to_string(i) + " of " + node_id(n) + " is empty");
+          c.report("SONNX-OMITTED-IO", l.path, &n, "",
+                   "SONNX-OMITTED-IO: no optional output is omitted; output " + std::to_string(i) + " of " + node_id(n) +
+                       " is empty");
     }
   });
 }

@@ -11,17 +11,18 @@
 namespace sonnx {
 
 void check_explicit_attributes(CheckContext& c) {
-  for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
-    auto it = opsets.find(n.domain);
-    if (it == opsets.end()) return;
-    const auto* s = catalogue::find(n.domain, n.op_type, it->second);
-    if (!s) return;
-    for (const auto& attr : s->attributes)
-      if (!attr.required && attr.default_value && !n.attr(attr.name))
-        c.report("SONNX-EXPLICIT-ATTR", path, &n, "",
-                 "SONNX-EXPLICIT-ATTR: every attribute with a default is given explicitly; " + node_id(n) + " (" + n.op_type +
-                     ") relies on the default of '" + attr.name + "'");
-  });
+  for_each_node(c.model.ir,
+                [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>& opsets, const Function*) {
+                  auto it = opsets.find(n.domain);
+                  if (it == opsets.end()) return;
+                  const auto* s = catalogue::find(n.domain, n.op_type, it->second);
+                  if (!s) return;
+                  for (const auto& attr : s->attributes)
+                    if (!attr.required && attr.default_value && !n.attr(attr.name))
+                      c.report("SONNX-EXPLICIT-ATTR", path, &n, "",
+                               "SONNX-EXPLICIT-ATTR: every attribute with a default is given explicitly; " + node_id(n) + " (" +
+                                   n.op_type + ") relies on the default of '" + attr.name + "'");
+                });
 }
 
 void check_static_types(CheckContext& c) {
@@ -32,10 +33,13 @@ void check_static_types(CheckContext& c) {
   auto need = [&](const std::string& name, const Node* n, const char* what) {
     auto it = declared.find(name);
     if (it == declared.end())
-      c.report("SONNX-STATIC-TYPE", g.path, n, name, std::string("SONNX-STATIC-TYPE: every value has a declared type and static shape; ") + what + " '" + name + "' has no declared type");
+      c.report("SONNX-STATIC-TYPE", g.path, n, name,
+               std::string("SONNX-STATIC-TYPE: every value has a declared type and static shape; ") + what + " '" + name +
+                   "' has no declared type");
     else if (!it->second->is_static_tensor())
       c.report("SONNX-STATIC-TYPE", g.path, n, name,
-               std::string("SONNX-STATIC-TYPE: every value has a declared type and static shape; ") + what + " '" + name + "' is declared " + it->second->str());
+               std::string("SONNX-STATIC-TYPE: every value has a declared type and static shape; ") + what + " '" + name +
+                   "' is declared " + it->second->str());
   };
   for (const auto& v : g.inputs) need(v.name, nullptr, "graph input");
   for (const auto& v : g.outputs) need(v.name, nullptr, "graph output");
@@ -55,7 +59,8 @@ void check_operator_set(CheckContext& c) {
     // (they are visited too), not the call.
     if (called_function(m, n)) return;
     auto report = [&](const std::string& what) {
-      c.report("SONNX-OPERATOR-SET", path, &n, "", "SONNX-OPERATOR-SET: only operators of the " + c.profile.name + " operator set; " + what);
+      c.report("SONNX-OPERATOR-SET", path, &n, "",
+               "SONNX-OPERATOR-SET: only operators of the " + c.profile.name + " operator set; " + what);
     };
     auto allowed = c.profile.operators.find(n.op_type);
     if (!n.domain.empty() || allowed == c.profile.operators.end()) {
@@ -74,7 +79,8 @@ void check_operator_set(CheckContext& c) {
 }
 
 void check_deterministic(CheckContext& c) {
-  static const std::set<std::string> random_ops{"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"};
+  static const std::set<std::string> random_ops{"RandomNormal",      "RandomUniform", "RandomNormalLike",
+                                                "RandomUniformLike", "Bernoulli",     "Multinomial"};
   const Model& m = c.model.ir;
   for_each_node_list(m, [&](const NodeList& l) {
     // Constants a Dropout's training_mode may name: the initializers of its graph (a function body
@@ -85,14 +91,17 @@ void check_deterministic(CheckContext& c) {
     for (const auto& n : l.nodes) {
       if (!n.domain.empty() || called_function(m, n)) continue;
       if (random_ops.count(n.op_type)) {
-        c.report("SONNX-DETERMINISTIC", l.path, &n, "", "SONNX-DETERMINISTIC: only deterministic operators; " + n.op_type + " samples random numbers");
+        c.report("SONNX-DETERMINISTIC", l.path, &n, "",
+                 "SONNX-DETERMINISTIC: only deterministic operators; " + n.op_type + " samples random numbers");
       } else if (n.op_type == "Dropout" && n.inputs.size() > 2 && !n.inputs[2].empty()) {
         // training_mode must be a constant false for the node to be deterministic.
         auto it = constants.find(n.inputs[2]);
-        bool constant_false = it != constants.end() && it->second->size() == 1 && it->second->dtype() == DType::Bool && !it->second->data<bool>()[0];
+        bool constant_false = it != constants.end() && it->second->size() == 1 && it->second->dtype() == DType::Bool &&
+                              !it->second->data<bool>()[0];
         if (!constant_false)
           c.report("SONNX-DETERMINISTIC", l.path, &n, n.inputs[2],
-                   "SONNX-DETERMINISTIC: only deterministic operators; Dropout's training_mode '" + n.inputs[2] + "' is not a constant false");
+                   "SONNX-DETERMINISTIC: only deterministic operators; Dropout's training_mode '" + n.inputs[2] +
+                       "' is not a constant false");
       }
     }
   });
@@ -101,17 +110,21 @@ void check_deterministic(CheckContext& c) {
 void check_inference_only(CheckContext& c) {
   const char* training = "ai.onnx.preview.training";
   if (c.model.proto.training_info_size() > 0)
-    c.report("SONNX-INFERENCE-ONLY", "main", nullptr, "", "SONNX-INFERENCE-ONLY: the model carries training information (training_info)");
+    c.report("SONNX-INFERENCE-ONLY", "main", nullptr, "",
+             "SONNX-INFERENCE-ONLY: the model carries training information (training_info)");
   for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
     if (n.domain == training)
-      c.report("SONNX-INFERENCE-ONLY", path, &n, "", "SONNX-INFERENCE-ONLY: no training operators; " + n.op_type + " is in " + training);
+      c.report("SONNX-INFERENCE-ONLY", path, &n, "",
+               "SONNX-INFERENCE-ONLY: no training operators; " + n.op_type + " is in " + training);
   });
 }
 
 void check_no_control_flow(CheckContext& c) {
   for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
-    if (n.has_subgraph() || (n.domain.empty() && (n.op_type == "If" || n.op_type == "Loop" || n.op_type == "Scan" || n.op_type == "SequenceMap")))
-      c.report("SONNX-NO-CONTROL-FLOW", path, &n, "", "SONNX-NO-CONTROL-FLOW: no control-flow operators; " + node_id(n) + " is " + n.op_type);
+    if (n.has_subgraph() ||
+        (n.domain.empty() && (n.op_type == "If" || n.op_type == "Loop" || n.op_type == "Scan" || n.op_type == "SequenceMap")))
+      c.report("SONNX-NO-CONTROL-FLOW", path, &n, "",
+               "SONNX-NO-CONTROL-FLOW: no control-flow operators; " + node_id(n) + " is " + n.op_type);
   });
 }
 
@@ -122,11 +135,13 @@ void check_no_sparse(CheckContext& c) {
   for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
     for (const auto& v : *list)
       if (v.type.kind == TypeInfo::Kind::SparseTensor)
-        c.report("SONNX-NO-SPARSE", g.path, nullptr, v.name, "SONNX-NO-SPARSE: no sparse tensors; '" + v.name + "' has a sparse tensor type");
+        c.report("SONNX-NO-SPARSE", g.path, nullptr, v.name,
+                 "SONNX-NO-SPARSE: no sparse tensors; '" + v.name + "' has a sparse tensor type");
   for_each_node(c.model.ir, [&](const Node& n, const std::string& path, const std::map<std::string, int64_t>&, const Function*) {
     for (const auto& a : n.attributes)
       if (a.type == Attribute::Type::SparseTensor || a.type == Attribute::Type::SparseTensors)
-        c.report("SONNX-NO-SPARSE", path, &n, "", "SONNX-NO-SPARSE: no sparse tensors; attribute '" + a.name + "' of " + node_id(n) + " is sparse");
+        c.report("SONNX-NO-SPARSE", path, &n, "",
+                 "SONNX-NO-SPARSE: no sparse tensors; attribute '" + a.name + "' of " + node_id(n) + " is sparse");
   });
 }
 
@@ -137,9 +152,10 @@ void check_no_input_defaults(CheckContext& c) {
   for (const auto& [name, t] : g.initializers) constants.insert(name);
   for (const auto& v : g.inputs)
     if (constants.count(v.name))
-      c.report("SONNX-NO-INPUT-DEFAULT", g.path, nullptr, v.name,
-               "SONNX-NO-INPUT-DEFAULT: no graph input has a default; input '" + v.name +
-                   "' is also an initializer, so the model computes with it or with the caller's tensor depending on the runtime");
+      c.report(
+          "SONNX-NO-INPUT-DEFAULT", g.path, nullptr, v.name,
+          "SONNX-NO-INPUT-DEFAULT: no graph input has a default; input '" + v.name +
+              "' is also an initializer, so the model computes with it or with the caller's tensor depending on the runtime");
 }
 
 }  // namespace sonnx

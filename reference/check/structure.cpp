@@ -20,11 +20,15 @@ namespace sonnx {
 void check_names(CheckContext& c) {
   for_each_graph(c.model.ir.graph, [&](const Graph& g, const std::set<std::string>&) {
     for (const auto& v : g.inputs)
-      if (v.name.empty()) c.report("STRUCT-NAME", g.path, nullptr, "", "STRUCT-NAME: every graph input is named; an input has an empty name");
+      if (v.name.empty())
+        c.report("STRUCT-NAME", g.path, nullptr, "", "STRUCT-NAME: every graph input is named; an input has an empty name");
     for (const auto& v : g.outputs)
-      if (v.name.empty()) c.report("STRUCT-NAME", g.path, nullptr, "", "STRUCT-NAME: every graph output is named; an output has an empty name");
+      if (v.name.empty())
+        c.report("STRUCT-NAME", g.path, nullptr, "", "STRUCT-NAME: every graph output is named; an output has an empty name");
     for (const auto& [name, t] : g.initializers)
-      if (name.empty()) c.report("STRUCT-NAME", g.path, nullptr, "", "STRUCT-NAME: every initializer is named; an initializer has an empty name");
+      if (name.empty())
+        c.report("STRUCT-NAME", g.path, nullptr, "",
+                 "STRUCT-NAME: every initializer is named; an initializer has an empty name");
     for (const auto& n : g.nodes)
       if (n.outputs.empty())
         c.report("STRUCT-NAME", g.path, &n, "", "STRUCT-NAME: a node has at least one output (C4); " + node_id(n) + " has none");
@@ -38,9 +42,11 @@ void check_ssa(CheckContext& c) {
       if (name.empty()) return;
       if (outer.count(name)) {
         c.report("STRUCT-SSA", g.path, n, name,
-                 "STRUCT-SSA: a subgraph may not re-assign a name of an enclosing scope; '" + name + "' is assigned again by " + what);
+                 "STRUCT-SSA: a subgraph may not re-assign a name of an enclosing scope; '" + name + "' is assigned again by " +
+                     what);
       } else if (!assigned.insert(name).second) {
-        c.report("STRUCT-SSA", g.path, n, name, "STRUCT-SSA: every value is assigned exactly once; '" + name + "' is assigned again by " + what);
+        c.report("STRUCT-SSA", g.path, n, name,
+                 "STRUCT-SSA: every value is assigned exactly once; '" + name + "' is assigned again by " + what);
       }
     };
     // A main-graph input that also has an initializer is one value: the initializer is the input's
@@ -56,7 +62,8 @@ void check_ssa(CheckContext& c) {
       if (!input_names.count(name)) assign(name, nullptr, what);
       else if (!defaults_allowed)
         c.report("STRUCT-SSA", g.path, nullptr, name,
-                 "STRUCT-SSA: a subgraph input has no initializer (IR version >= 4); '" + name + "' is assigned again by " + what);
+                 "STRUCT-SSA: a subgraph input has no initializer (IR version >= 4); '" + name + "' is assigned again by " +
+                     what);
     };
     for (const auto& [name, t] : g.initializers) assign_constant(name, "an initializer");
     for (const auto& s : g.sparse_initializers) assign_constant(s, "a sparse initializer");
@@ -82,7 +89,8 @@ void check_outputs_produced(CheckContext& c) {
     std::set<std::string> defined = defined_names(g);
     for (const auto& o : g.outputs)
       if (!o.name.empty() && !defined.count(o.name) && !outer.count(o.name))
-        c.report("STRUCT-OUTPUT", g.path, nullptr, o.name, "STRUCT-OUTPUT: every graph output is produced; '" + o.name + "' is not");
+        c.report("STRUCT-OUTPUT", g.path, nullptr, o.name,
+                 "STRUCT-OUTPUT: every graph output is produced; '" + o.name + "' is not");
   });
 }
 

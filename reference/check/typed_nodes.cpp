@@ -53,8 +53,7 @@ const InferenceResult& inference_of(CheckContext& c) {
 bool inference_applies(const CheckContext& c) {
   if (c.has_recursion) return false;
   for (const auto& d : c.out)
-    if (d.severity == Severity::Error &&
-        (d.rule.starts_with("STRUCT-") || d.rule == "FUNC-BODY" || d.rule == "FUNC-RECURSION"))
+    if (d.severity == Severity::Error && (d.rule.starts_with("STRUCT-") || d.rule == "FUNC-BODY" || d.rule == "FUNC-RECURSION"))
       return false;
   return true;
 }
@@ -69,12 +68,15 @@ std::string constraint_spelling(const TypeInfo& t) {
       // The documents spell a map's tensor values by their element type: "map(int64, string)".
       if (!t.inner) return "";
       return "map(" + std::string(dtype_name(t.map_key)) + ", " +
-             (t.inner->kind == TypeInfo::Kind::Tensor ? std::string(dtype_name(t.inner->elem)) : constraint_spelling(*t.inner)) + ")";
+             (t.inner->kind == TypeInfo::Kind::Tensor ? std::string(dtype_name(t.inner->elem)) : constraint_spelling(*t.inner)) +
+             ")";
     case TypeInfo::Kind::Unknown: break;
   }
   return "";
 }
 
-bool known_spelling(const std::string& s) { return !s.empty() && s.find("undefined") == std::string::npos && s.find("()") == std::string::npos; }
+bool known_spelling(const std::string& s) {
+  return !s.empty() && s.find("undefined") == std::string::npos && s.find("()") == std::string::npos;
+}
 
 }  // namespace sonnx

@@ -44,8 +44,8 @@ void check_node_constraints(CheckContext& c, const Node& n, const std::string& g
       auto [it, fresh] = bound.emplace(f.type, got);
       if (!fresh && it->second != got)
         c.report("TYPE-INFERENCE", graph, &n, names[i],
-                 "TYPE-INFERENCE: types satisfy the schemas' constraints; " + where + " of " + s->id() + " is " + got + ", but " +
-                     f.type + " is already " + it->second);
+                 "TYPE-INFERENCE: types satisfy the schemas' constraints; " + where + " of " + s->id() + " is " + got +
+                     ", but " + f.type + " is already " + it->second);
     }
   };
   visit(n.inputs, s->inputs, "input");

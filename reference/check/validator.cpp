@@ -12,5 +12,4 @@ std::vector<Diagnostic> validate(const LoadedModel& model, const Profile& profil
   return out;
 }
 
-
 }  // namespace sonnx

@@ -70,7 +70,8 @@ const Table& table() {
   return t;
 }
 
-const Attribute* attribute_value(const std::string& name, const Function& fn, const Node& call, const catalogue::Schema* schema) {
+const Attribute* attribute_value(const std::string& name, const Function& fn, const Node& call,
+                                 const catalogue::Schema* schema) {
   if (const Attribute* a = call.attr(name)) return a;
   if (schema)
     if (const auto* spec = schema->attribute(name); spec && spec->default_value) return &*spec->default_value;
@@ -132,14 +133,16 @@ DType graph_output_elem_type(const Node& call, const std::string& target) {
 }
 
 // Replaces `$elem_type(X)` markers in `nodes` (and their subgraphs).
-bool substitute(std::vector<Node>& nodes, const Function& fn, const Node& call, const std::vector<TypeInfo>& types, std::string& why) {
+bool substitute(std::vector<Node>& nodes, const Function& fn, const Node& call, const std::vector<TypeInfo>& types,
+                std::string& why) {
   for (auto& n : nodes)
     for (auto& a : n.attributes) {
       if (a.ref_attr_name.starts_with(kElemTypeMarker) && a.ref_attr_name[kElemTypeMarker.size()] == '@') {
         std::string target = a.ref_attr_name.substr(kElemTypeMarker.size());
         DType t = graph_output_elem_type(call, target);
         if (t == DType::Undefined) {
-          why = "the function body of " + fn.name + " needs the element type of an output of graph attribute " + target + ", which is not declared";
+          why = "the function body of " + fn.name + " needs the element type of an output of graph attribute " + target +
+                ", which is not declared";
           return false;
         }
         a.ref_attr_name.clear();
@@ -206,7 +209,8 @@ class VariadicExpansion {
 
   size_t count_of(const std::string& base) const {
     auto it = counts_.find(base);
-    if (it == counts_.end()) throw std::runtime_error("'" + base + "...' names no variadic formal or element of an 'each' block");
+    if (it == counts_.end())
+      throw std::runtime_error("'" + base + "...' names no variadic formal or element of an 'each' block");
     return it->second;
   }
 
@@ -276,7 +280,8 @@ class VariadicExpansion {
   bool selected(const std::string& xs, size_t i, const std::string& filter) const {
     if (filter.empty()) return true;
     auto it = first_input_.find(xs);
-    if (it == first_input_.end()) throw std::runtime_error("'each ... when " + filter + "' needs '" + xs + "' to be a variadic input");
+    if (it == first_input_.end())
+      throw std::runtime_error("'each ... when " + filter + "' needs '" + xs + "' to be a variadic input");
     size_t pos = it->second + i;
     if (pos >= types_.size() || types_[pos].kind == TypeInfo::Kind::Unknown)
       throw std::runtime_error("the type of input " + std::to_string(pos) + " is not known");
@@ -300,7 +305,8 @@ class VariadicExpansion {
       m.inputs = renamed_list(n.inputs, b);
       m.outputs = renamed_list(n.outputs, b);
       for (auto& a : m.attributes) {
-        if (a.ref_attr_name.starts_with(kElemTypeMarker)) a.ref_attr_name = std::string(kElemTypeMarker) + renamed(a.ref_attr_name.substr(kElemTypeMarker.size()), b);
+        if (a.ref_attr_name.starts_with(kElemTypeMarker))
+          a.ref_attr_name = std::string(kElemTypeMarker) + renamed(a.ref_attr_name.substr(kElemTypeMarker.size()), b);
         if (a.g) {
           auto g = std::make_shared<Graph>(*a.g);
           g->inputs = renamed_infos(a.g->inputs, b);
@@ -322,7 +328,8 @@ class VariadicExpansion {
 };
 
 bool expand_variadics(Function& fn, const Node& call, const std::vector<TypeInfo>& types, std::string& why) {
-  bool variadic = (!fn.inputs.empty() && fn.inputs.back().ends_with("...")) || (!fn.outputs.empty() && fn.outputs.back().ends_with("..."));
+  bool variadic = (!fn.inputs.empty() && fn.inputs.back().ends_with("...")) ||
+                  (!fn.outputs.empty() && fn.outputs.back().ends_with("..."));
   if (!variadic) return true;
   if (!VariadicExpansion(call, types).run(fn, why)) return false;
   for (size_t i = 0; i < fn.nodes.size(); ++i) fn.nodes[i].index = i;
@@ -357,7 +364,8 @@ bool instantiate(const Alternative& alt, const Node& call, const catalogue::Sche
   out = alt.fn;
   out.nodes.clear();
   for (size_t i = 0; i < alt.fn.nodes.size(); ++i)
-    if (i >= alt.node_guards.size() || guard_holds(alt.node_guards[i], alt.fn, call, schema, input_types)) out.nodes.push_back(alt.fn.nodes[i]);
+    if (i >= alt.node_guards.size() || guard_holds(alt.node_guards[i], alt.fn, call, schema, input_types))
+      out.nodes.push_back(alt.fn.nodes[i]);
   if (!expand_variadics(out, call, input_types, why)) return false;
   if (!substitute(out.nodes, out, call, input_types, why)) return false;
   if (schema)

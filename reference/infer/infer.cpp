@@ -12,9 +12,7 @@
 
 namespace sonnx {
 
-std::string InferenceIssue::str() const {
-  return graph + ": " + (node.empty() ? "?" : node) + " (" + op_type + "): " + message;
-}
+std::string InferenceIssue::str() const { return graph + ": " + (node.empty() ? "?" : node) + " (" + op_type + "): " + message; }
 
 namespace {
 
@@ -49,7 +47,6 @@ class Scope {
 };
 
 TypeInfo type_of_tensor(const Tensor& t) { return tensor_type(t.dtype(), known_dims(t.shape())); }
-
 
 class Engine {
  public:
@@ -248,8 +245,8 @@ class Engine {
     Scope inner(&scope);
     Graph holder;  // the body as a graph, for ordering and messages
     holder.nodes = std::move(body);
-    holder.path = (g.path.empty() ? "main" : g.path) + "/" + (n.name.empty() ? "#" + std::to_string(n.index) : n.name) +
-                  ":" + n.op_type + "-body";
+    holder.path = (g.path.empty() ? "main" : g.path) + "/" + (n.name.empty() ? "#" + std::to_string(n.index) : n.name) + ":" +
+                  n.op_type + "-body";
     std::map<std::string, const TypeInfo*> none;
     for (size_t idx : node_order(holder)) infer_node(holder, holder.nodes[idx], inner, none, depth + 1);
     if (res_is_local(n) && holder.nodes.size() == fn.nodes.size()) {

@@ -13,8 +13,7 @@ void add_inferred_types(Model& model) {
     for (const auto& v : *list) known.insert(v.name);
   for (const auto& [name, t] : model.graph.initializers) known.insert(name);
   for (const auto& [name, type] : inferred.types)
-    if (type.kind != TypeInfo::Kind::Unknown && !known.count(name))
-      model.graph.value_info.push_back({name, type});
+    if (type.kind != TypeInfo::Kind::Unknown && !known.count(name)) model.graph.value_info.push_back({name, type});
 }
 
 }  // namespace sonnx

@@ -29,16 +29,15 @@ TypeInfo merge_types(const TypeInfo& inferred, const TypeInfo& declared, std::st
         return out;
       }
       if (inferred.shape->size() != declared.shape->size()) {
-        conflict = "inferred rank " + std::to_string(inferred.shape->size()) + " (" + inferred.str() +
-                   ") but declared rank " + std::to_string(declared.shape->size()) + " (" + declared.str() + ")";
+        conflict = "inferred rank " + std::to_string(inferred.shape->size()) + " (" + inferred.str() + ") but declared rank " +
+                   std::to_string(declared.shape->size()) + " (" + declared.str() + ")";
         return inferred;
       }
       for (size_t i = 0; i < out.shape->size(); ++i) {
         Dim& d = (*out.shape)[i];
         const Dim& e = (*declared.shape)[i];
         if (d.value && e.value && *d.value != *e.value) {
-          conflict = "inferred " + inferred.str() + " but declared " + declared.str() + " (dimension " +
-                     std::to_string(i) + ")";
+          conflict = "inferred " + inferred.str() + " but declared " + declared.str() + " (dimension " + std::to_string(i) + ")";
           return inferred;
         }
         if (!d.value && e.value) d = e;

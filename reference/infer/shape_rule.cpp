@@ -33,8 +33,14 @@ std::vector<Dim> known_dims(const std::vector<int64_t>& dims) {
 }
 
 InferContext::InferContext(const Node& node, int64_t version, std::vector<Input> inputs, SubgraphInferrer subgraphs)
-    : AttrReader(node), node_(node), version_(version), inputs_(std::move(inputs)), subgraphs_(std::move(subgraphs)),
-      outputs_(node.outputs.size()), partials_(node.outputs.size()), values_(node.outputs.size()) {}
+    : AttrReader(node),
+      node_(node),
+      version_(version),
+      inputs_(std::move(inputs)),
+      subgraphs_(std::move(subgraphs)),
+      outputs_(node.outputs.size()),
+      partials_(node.outputs.size()),
+      values_(node.outputs.size()) {}
 
 DType InferContext::input_elem(size_t i) const {
   const TypeInfo* t = input_type(i);

@@ -52,10 +52,10 @@ using SubgraphInferrer = std::function<std::vector<TypeInfo>(const Graph&, const
 class InferContext final : public AttrReader {
  public:
   struct Input {
-    const TypeInfo* type = nullptr;     // null: omitted, or nothing is known about it
-    const Tensor* value = nullptr;      // the whole value, when known (initializer, Constant, folded)
+    const TypeInfo* type = nullptr;         // null: omitted, or nothing is known about it
+    const Tensor* value = nullptr;          // the whole value, when known (initializer, Constant, folded)
     const PartialValue* partial = nullptr;  // propagated elements of a small integer tensor
-    bool present = false;               // the node names this input
+    bool present = false;                   // the node names this input
   };
   InferContext(const Node& node, int64_t version, std::vector<Input> inputs, SubgraphInferrer subgraphs);
 
@@ -86,7 +86,9 @@ class InferContext final : public AttrReader {
 
   // Outputs. Each starts unknown (Kind::Unknown); a rule sets what it can tell.
   void set_output(size_t i, TypeInfo t);
-  void set_output(size_t i, DType elem, std::optional<std::vector<Dim>> shape) { set_output(i, tensor_type(elem, std::move(shape))); }
+  void set_output(size_t i, DType elem, std::optional<std::vector<Dim>> shape) {
+    set_output(i, tensor_type(elem, std::move(shape)));
+  }
   void set_output_partial(size_t i, PartialValue v);
   void set_output_value(size_t i, Tensor v);
   const TypeInfo& output(size_t i) const { return outputs_.at(i); }
@@ -114,8 +116,7 @@ struct ShapeRuleRegistrar {
 };
 
 // SONNX_SHAPE_RULE("", "Relu", (1, 6, 13, 14), relu_shape): the rule for exactly those versions.
-#define SONNX_SHAPE_RULE(domain, op, versions, fn)                                             \
-  static const ::sonnx::ShapeRuleRegistrar SONNX_CONCAT(sonnx_shape_rule_, __COUNTER__)( \
-      domain, op, {SONNX_EXPAND versions}, fn)
+#define SONNX_SHAPE_RULE(domain, op, versions, fn) \
+  static const ::sonnx::ShapeRuleRegistrar SONNX_CONCAT(sonnx_shape_rule_, __COUNTER__)(domain, op, {SONNX_EXPAND versions}, fn)
 
 }  // namespace sonnx

@@ -138,11 +138,12 @@ void splice_graph_calls(std::vector<Node>& nodes, const Node& call, const std::s
     std::string attr = n.op_type.substr(1);
     const Attribute* ga = call.attr(attr);
     if (!ga || !ga->g)
-      throw Unsupported(call.label() + ": the function body calls the graph attribute '" + attr + "', which the node does not give");
+      throw Unsupported(call.label() + ": the function body calls the graph attribute '" + attr +
+                        "', which the node does not give");
     const Graph& g = *ga->g;
     if (g.inputs.size() != n.inputs.size() || g.outputs.size() != n.outputs.size())
-      throw Unsupported(call.label() + ": graph attribute '" + attr + "' has " + std::to_string(g.inputs.size()) + " inputs and " +
-                        std::to_string(g.outputs.size()) + " outputs; the function body calls it with " +
+      throw Unsupported(call.label() + ": graph attribute '" + attr + "' has " + std::to_string(g.inputs.size()) +
+                        " inputs and " + std::to_string(g.outputs.size()) + " outputs; the function body calls it with " +
                         std::to_string(n.inputs.size()) + " and " + std::to_string(n.outputs.size()));
     // Fresh with respect to the body (whose own names all start with `prefix`, fresh in the caller).
     std::string p = fresh_prefix(prefix + attr, counter, taken);
@@ -204,8 +205,7 @@ std::vector<Node> expand_call(const Node& call, const Function& fn, const std::s
   std::set<std::string> in_subgraphs;
   collect_subgraph_definitions(fn.nodes, in_subgraphs);
   for (const auto& d : in_subgraphs) names[d] = prefix + d;
-  for (size_t i = 0; i < fn.inputs.size(); ++i)
-    names[fn.inputs[i]] = i < call.inputs.size() ? call.inputs[i] : "";
+  for (size_t i = 0; i < fn.inputs.size(); ++i) names[fn.inputs[i]] = i < call.inputs.size() ? call.inputs[i] : "";
   for (size_t i = 0; i < fn.outputs.size(); ++i)
     if (i < call.outputs.size() && !call.outputs[i].empty()) names[fn.outputs[i]] = call.outputs[i];
   std::vector<Node> out;

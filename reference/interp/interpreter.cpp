@@ -73,8 +73,7 @@ NamedValues Interpreter::run(const NamedValues& inputs) {
     if (it != inputs.end()) {
       check_given_input(in, it->second);
       scope.values[in.name] = it->second;
-    }
-    else if (!scope.values.count(in.name)) throw Trap("graph input '" + in.name + "' was not given");
+    } else if (!scope.values.count(in.name)) throw Trap("graph input '" + in.name + "' was not given");
   }
   for (const auto& [name, v] : inputs)
     if (!declared.count(name)) throw Trap("'" + name + "' is not an input of the graph");
@@ -171,9 +170,7 @@ std::vector<Value> Interpreter::run_node(const Node& node, const std::vector<con
     std::string why;
     if (!runnable(r, node, domain_opset, why)) throw Unsupported(node.label() + ": " + why);
     if (const KernelEntry* k = r.kernel) {
-      SubgraphRunner runner = [this, &scope](const Graph& g, const std::vector<Value>& in) {
-        return run_graph(g, in, &scope);
-      };
+      SubgraphRunner runner = [this, &scope](const Graph& g, const std::vector<Value>& in) { return run_graph(g, in, &scope); };
       OpContext ctx(node, r.version, inputs, runner, &rng_);
       ctx.set_graph_nodes(current_nodes_);
       return k->fn(ctx);
@@ -182,14 +179,15 @@ std::vector<Value> Interpreter::run_node(const Node& node, const std::vector<con
   return call_function(node, inputs, scope, domain_opset);
 }
 
-std::vector<Value> Interpreter::call_function(const Node& node, const std::vector<const Value*>& inputs,
-                                              const ValueScope& scope, int64_t domain_opset) {
+std::vector<Value> Interpreter::call_function(const Node& node, const std::vector<const Value*>& inputs, const ValueScope& scope,
+                                              int64_t domain_opset) {
   std::vector<TypeInfo> types;
   for (const Value* v : inputs) types.push_back(v ? type_of(*v) : TypeInfo{});
   Function fn;
   std::string why;
   if (!build_function_body(model_, node, domain_opset, types, fn, why)) throw Unsupported(node.label() + ": " + why);
-  if (++call_depth_ > kMaxCallDepth) throw Trap(node.label() + ": function calls nested deeper than " + std::to_string(kMaxCallDepth));
+  if (++call_depth_ > kMaxCallDepth)
+    throw Trap(node.label() + ": function calls nested deeper than " + std::to_string(kMaxCallDepth));
   // Fresh: no name of the model starts with it, and every other name a scope holds was made with an
   // earlier "__call" prefix (fresh_prefix, inliner.h).
   std::string prefix = fresh_prefix("__call", call_counter_, model_names_);

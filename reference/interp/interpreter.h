@@ -49,7 +49,7 @@ class Interpreter {
   std::mt19937_64 rng_;
   int call_depth_ = 0;
   int call_counter_ = 0;
-  std::set<std::string> model_names_;  // every name of the model's graph, at any depth
+  std::set<std::string> model_names_;                 // every name of the model's graph, at any depth
   const std::vector<Node>* current_nodes_ = nullptr;  // the node list run_nodes is executing
 };
 

@@ -12,7 +12,8 @@ std::filesystem::path data_dir() {
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(&data_dir), &info) && info.dli_fname) {
       std::error_code ec;
-      auto installed = std::filesystem::weakly_canonical(std::filesystem::path(info.dli_fname).parent_path() / SONNX_LIB_TO_DATA, ec);
+      auto installed = std::filesystem::weakly_canonical(std::filesystem::path(info.dli_fname).parent_path() / SONNX_LIB_TO_DATA,
+                                                         ec);
       if (!ec && std::filesystem::is_directory(installed / "spec" / "profiles", ec)) return installed;
     }
     return std::filesystem::path(SONNX_SOURCE_DIR);

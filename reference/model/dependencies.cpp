@@ -32,7 +32,9 @@ std::vector<std::vector<size_t>> as_sizes(const std::vector<std::vector<int>>& s
 }
 }  // namespace
 
-std::optional<std::vector<size_t>> DependencyGraph::topological_order() const { return kahn_order(size(), as_sizes(successors_)); }
+std::optional<std::vector<size_t>> DependencyGraph::topological_order() const {
+  return kahn_order(size(), as_sizes(successors_));
+}
 
 std::vector<size_t> DependencyGraph::cycle() const { return kahn_cycle(size(), as_sizes(successors_)); }
 

@@ -65,23 +65,15 @@ DType dtype_from_name(std::string_view name) {
   return DType::Undefined;
 }
 
-bool is_float(DType t) {
-  return t == DType::Float || t == DType::Double || t == DType::Float16 || t == DType::BFloat16;
-}
-bool is_signed_int(DType t) {
-  return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64;
-}
-bool is_unsigned_int(DType t) {
-  return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;
-}
+bool is_float(DType t) { return t == DType::Float || t == DType::Double || t == DType::Float16 || t == DType::BFloat16; }
+bool is_signed_int(DType t) { return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64; }
+bool is_unsigned_int(DType t) { return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64; }
 
 bool is_float8(DType t) {
-  return t == DType::Float8E4M3FN || t == DType::Float8E4M3FNUZ || t == DType::Float8E5M2 ||
-         t == DType::Float8E5M2FNUZ || t == DType::Float8E8M0;
+  return t == DType::Float8E4M3FN || t == DType::Float8E4M3FNUZ || t == DType::Float8E5M2 || t == DType::Float8E5M2FNUZ ||
+         t == DType::Float8E8M0;
 }
 bool is_small_float(DType t) { return is_float8(t) || t == DType::Float4E2M1; }
-bool is_small_int(DType t) {
-  return t == DType::UInt4 || t == DType::Int4 || t == DType::UInt2 || t == DType::Int2;
-}
+bool is_small_int(DType t) { return t == DType::UInt4 || t == DType::Int4 || t == DType::UInt2 || t == DType::Int2; }
 
 }  // namespace sonnx

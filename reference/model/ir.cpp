@@ -14,8 +14,7 @@ std::string TypeInfo::str() const {
     case Kind::Unknown: return "unknown";
     case Kind::Tensor:
     case Kind::SparseTensor: {
-      std::string s = std::string(kind == Kind::Tensor ? "tensor(" : "sparse_tensor(") +
-                      std::string(dtype_name(elem)) + ")";
+      std::string s = std::string(kind == Kind::Tensor ? "tensor(" : "sparse_tensor(") + std::string(dtype_name(elem)) + ")";
       if (!shape) return s + "[*]";
       s += "[";
       for (size_t i = 0; i < shape->size(); ++i) {
@@ -26,16 +25,15 @@ std::string TypeInfo::str() const {
     }
     case Kind::Sequence: return "seq(" + (inner ? inner->str() : "?") + ")";
     case Kind::Optional: return "optional(" + (inner ? inner->str() : "?") + ")";
-    case Kind::Map:
-      return "map(" + std::string(dtype_name(map_key)) + "," + (inner ? inner->str() : "?") + ")";
+    case Kind::Map: return "map(" + std::string(dtype_name(map_key)) + "," + (inner ? inner->str() : "?") + ")";
   }
   return "unknown";
 }
 
 const char* attribute_type_name(Attribute::Type t) {
-  static const char* names[] = {"UNDEFINED", "FLOAT",   "INT",    "STRING",        "TENSOR",
-                                "GRAPH",     "FLOATS",  "INTS",   "STRINGS",       "TENSORS",
-                                "GRAPHS",    "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
+  static const char* names[] = {"UNDEFINED",      "FLOAT",      "INT",        "STRING",  "TENSOR", "GRAPH",
+                                "FLOATS",         "INTS",       "STRINGS",    "TENSORS", "GRAPHS", "SPARSE_TENSOR",
+                                "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
   auto i = static_cast<size_t>(t);
   return i < std::size(names) ? names[i] : "UNDEFINED";
 }

@@ -24,13 +24,13 @@ struct Dim {
 struct TypeInfo {
   enum class Kind { Unknown, Tensor, SparseTensor, Sequence, Optional, Map };
   Kind kind = Kind::Unknown;
-  DType elem = DType::Undefined;             // Tensor / SparseTensor element type
-  std::optional<std::vector<Dim>> shape;     // Tensor: absent = unknown rank
-  std::shared_ptr<TypeInfo> inner;           // Sequence / Optional element; Map value
-  DType map_key = DType::Undefined;          // Map key type
+  DType elem = DType::Undefined;          // Tensor / SparseTensor element type
+  std::optional<std::vector<Dim>> shape;  // Tensor: absent = unknown rank
+  std::shared_ptr<TypeInfo> inner;        // Sequence / Optional element; Map value
+  DType map_key = DType::Undefined;       // Map key type
 
-  bool is_static_tensor() const;             // Tensor with known type and every dim a number
-  std::string str() const;                   // "tensor(float)[1,3,?]", "seq(tensor(int64))", ...
+  bool is_static_tensor() const;  // Tensor with known type and every dim a number
+  std::string str() const;        // "tensor(float)[1,3,?]", "seq(tensor(int64))", ...
 };
 
 struct ValueInfo {
@@ -40,9 +40,23 @@ struct ValueInfo {
 
 struct Attribute {
   // Numbered as onnx::AttributeProto::AttributeType.
-  enum class Type { Undefined = 0, Float = 1, Int = 2, String = 3, Tensor = 4, Graph = 5, Floats = 6,
-                    Ints = 7, Strings = 8, Tensors = 9, Graphs = 10, SparseTensor = 11,
-                    SparseTensors = 12, TypeProto = 13, TypeProtos = 14 };
+  enum class Type {
+    Undefined = 0,
+    Float = 1,
+    Int = 2,
+    String = 3,
+    Tensor = 4,
+    Graph = 5,
+    Floats = 6,
+    Ints = 7,
+    Strings = 8,
+    Tensors = 9,
+    Graphs = 10,
+    SparseTensor = 11,
+    SparseTensors = 12,
+    TypeProto = 13,
+    TypeProtos = 14
+  };
   std::string name;
   Type type = Type::Undefined;
   std::string ref_attr_name;  // inside a function body: refers to the caller's attribute
@@ -63,7 +77,7 @@ const char* attribute_type_name(Attribute::Type t);
 struct Node {
   std::string name;
   std::string op_type;
-  std::string domain;  // "" is ai.onnx
+  std::string domain;                // "" is ai.onnx
   std::vector<std::string> inputs;   // "" = omitted optional input
   std::vector<std::string> outputs;  // "" = omitted optional output
   std::vector<Attribute> attributes;

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <sstream>
 
-
 #include "sonnx/errors.h"
 #include "tensor_proto.h"
 #include "text_syntax.h"
@@ -88,7 +87,8 @@ ValueInfo value_info_from_proto(const onnx::ValueInfoProto& v) {
   return ValueInfo{v.name(), v.has_type() ? type_from_proto(v.type()) : TypeInfo{}};
 }
 
-Attribute attribute_from_proto(const onnx::AttributeProto& a, const fs::path& base_dir, const std::string& graph_path, const Node& owner) {
+Attribute attribute_from_proto(const onnx::AttributeProto& a, const fs::path& base_dir, const std::string& graph_path,
+                               const Node& owner) {
   using T = Attribute::Type;
   Attribute out;
   out.name = a.name();
@@ -101,7 +101,9 @@ Attribute attribute_from_proto(const onnx::AttributeProto& a, const fs::path& ba
     case T::Int: out.i = a.i(); break;
     case T::String: out.s = a.s(); break;
     case T::Tensor: out.t = tensor_from_proto(a.t(), base_dir); break;
-    case T::Graph: out.g = std::make_shared<Graph>(graph_from_proto(a.g(), base_dir, subgraph_path(graph_path, owner, a.name()))); break;
+    case T::Graph:
+      out.g = std::make_shared<Graph>(graph_from_proto(a.g(), base_dir, subgraph_path(graph_path, owner, a.name())));
+      break;
     case T::TypeProto: out.tp = type_from_proto(a.tp()); break;
     case T::Floats: out.floats.assign(a.floats().begin(), a.floats().end()); break;
     case T::Ints: out.ints.assign(a.ints().begin(), a.ints().end()); break;
@@ -111,7 +113,8 @@ Attribute attribute_from_proto(const onnx::AttributeProto& a, const fs::path& ba
       break;
     case T::Graphs:
       for (int i = 0; i < a.graphs_size(); ++i)
-        out.graphs.push_back(std::make_shared<Graph>(graph_from_proto(a.graphs(i), base_dir, subgraph_path(graph_path, owner, a.name(), i))));
+        out.graphs.push_back(
+            std::make_shared<Graph>(graph_from_proto(a.graphs(i), base_dir, subgraph_path(graph_path, owner, a.name(), i))));
       break;
     default: break;  // sparse tensors and the UNDEFINED type stay as declared; the validator reports them
   }
@@ -252,7 +255,8 @@ std::unique_ptr<LoadedModel> load_model_bytes(std::string_view bytes, const std:
   auto lm = std::make_unique<LoadedModel>();
   if (bytes.empty()) throw LoadError("'" + name + "': no bytes");
   if (bytes.size() > static_cast<size_t>(INT32_MAX))
-    throw LoadError("'" + name + "': a model held in memory must be under 2 GiB (protobuf's limit); keep its weights as external data");
+    throw LoadError("'" + name +
+                    "': a model held in memory must be under 2 GiB (protobuf's limit); keep its weights as external data");
   if (!lm->proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     throw LoadError("'" + name + "': not a valid ONNX ModelProto (protobuf parse failed: truncated or not a model)");
   build_ir(*lm, "'" + name + "'", base_dir);

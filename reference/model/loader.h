@@ -14,7 +14,8 @@
 namespace sonnx {
 
 struct LoadedModel {
-  onnx::ModelProto proto;  // as read from a .onnx file, less the main graph's initializers (in ir); from a .onnxtxt file, its header only
+  onnx::ModelProto
+      proto;  // as read from a .onnx file, less the main graph's initializers (in ir); from a .onnxtxt file, its header only
   Model ir;
 };
 

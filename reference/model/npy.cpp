@@ -12,11 +12,11 @@ namespace sonnx {
 
 namespace {
 const std::map<std::string, DType>& descr_types() {
-  static const std::map<std::string, DType> m{
-      {"<f4", DType::Float},   {"<f8", DType::Double},  {"<f2", DType::Float16}, {"|i1", DType::Int8},
-      {"|u1", DType::UInt8},   {"<i2", DType::Int16},   {"<u2", DType::UInt16},  {"<i4", DType::Int32},
-      {"<u4", DType::UInt32},  {"<i8", DType::Int64},   {"<u8", DType::UInt64},  {"|b1", DType::Bool},
-      {"<c8", DType::Complex64}, {"<c16", DType::Complex128}};
+  static const std::map<std::string, DType> m{{"<f4", DType::Float},     {"<f8", DType::Double},     {"<f2", DType::Float16},
+                                              {"|i1", DType::Int8},      {"|u1", DType::UInt8},      {"<i2", DType::Int16},
+                                              {"<u2", DType::UInt16},    {"<i4", DType::Int32},      {"<u4", DType::UInt32},
+                                              {"<i8", DType::Int64},     {"<u8", DType::UInt64},     {"|b1", DType::Bool},
+                                              {"<c8", DType::Complex64}, {"<c16", DType::Complex128}};
   return m;
 }
 
@@ -50,7 +50,8 @@ Tensor read_npy(const std::filesystem::path& file) {
   std::string header = bytes.substr(header_start, header_len);
   std::smatch m;
   DType type = DType::Undefined;
-  if (std::regex_search(header, m, std::regex("'descr'\\s*:\\s*\\[\\s*\\(\\s*'([^']*)'\\s*,\\s*'([^']*)'\\s*\\)\\s*,?\\s*\\]"))) {
+  if (std::regex_search(header, m,
+                        std::regex("'descr'\\s*:\\s*\\[\\s*\\(\\s*'([^']*)'\\s*,\\s*'([^']*)'\\s*\\)\\s*,?\\s*\\]"))) {
     type = dtype_from_name(m[1].str());
     if (!is_small_type(type) || m[2].str() != small_field_format(type))
       throw bad("unsupported structured dtype [('" + m[1].str() + "', '" + m[2].str() +
@@ -62,7 +63,8 @@ Tensor read_npy(const std::filesystem::path& file) {
     std::string descr = m[1];
     if (descr == "<U" || descr.rfind("<U", 0) == 0) throw bad("string arrays are not supported");
     if (descr.rfind("|V", 0) == 0)
-      throw bad("dtype '" + descr + "' (raw bytes, as numpy saves ml_dtypes arrays) does not say its element type; "
+      throw bad("dtype '" + descr +
+                "' (raw bytes, as numpy saves ml_dtypes arrays) does not say its element type; "
                 "save float8/float4/int4/int2 data as a one-field structured array such as [('float8e4m3fn', '|u1')]");
     auto it = descr_types().find(descr);
     if (it == descr_types().end()) throw bad("unsupported dtype '" + descr + "'");
@@ -106,7 +108,8 @@ void write_npy(const std::filesystem::path& file, const Tensor& t) {
     descr = "[('" + std::string(dtype_name(t.dtype())) + "', '" + small_field_format(t.dtype()) + "')]";
   if (descr.empty()) throw LoadError("cannot write " + std::string(dtype_name(t.dtype())) + " tensors as .npy");
   std::string shape = "(";
-  for (size_t i = 0; i < t.shape().size(); ++i) shape += std::to_string(t.shape()[i]) + (t.shape().size() == 1 ? "," : i + 1 < t.shape().size() ? ", " : "");
+  for (size_t i = 0; i < t.shape().size(); ++i)
+    shape += std::to_string(t.shape()[i]) + (t.shape().size() == 1 ? "," : i + 1 < t.shape().size() ? ", " : "");
   shape += ")";
   std::string header = "{'descr': " + descr + ", 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;

@@ -18,9 +18,7 @@ uint8_t widen_field(DType type, unsigned field) {
   return static_cast<uint8_t>(static_cast<int8_t>(v));
 }
 
-bool is_canonical_byte(DType type, uint8_t byte) {
-  return !is_sub_byte(type) || widen_field(type, byte) == byte;
-}
+bool is_canonical_byte(DType type, uint8_t byte) { return !is_sub_byte(type) || widen_field(type, byte) == byte; }
 
 std::string serialize_elements(const Tensor& t) {
   if (!is_sub_byte(t.dtype())) return std::string(reinterpret_cast<const char*>(t.raw()), t.byte_size());
@@ -38,8 +36,8 @@ std::string serialize_elements(const Tensor& t) {
 
 void deserialize_elements(Tensor& t, std::string_view bytes) {
   if (bytes.size() != serialized_size(t.dtype(), t.size()))
-    throw InternalError("deserialize_elements: " + std::to_string(bytes.size()) + " bytes for " +
-                        std::to_string(t.size()) + " elements of " + std::string(dtype_name(t.dtype())));
+    throw InternalError("deserialize_elements: " + std::to_string(bytes.size()) + " bytes for " + std::to_string(t.size()) +
+                        " elements of " + std::string(dtype_name(t.dtype())));
   if (!is_sub_byte(t.dtype())) {
     if (!bytes.empty()) std::memcpy(t.raw(), bytes.data(), bytes.size());  // little-endian, as this host
     return;

@@ -61,8 +61,7 @@ double decode(const Format& f, uint32_t bits) {
     return std::bit_cast<double>(d);
   }
   double magnitude = e == 0 ? std::ldexp(static_cast<double>(m), f.min_normal_exp() - f.man_bits)
-                            : std::ldexp(static_cast<double>((1u << f.man_bits) + m),
-                                         static_cast<int>(e) - f.bias - f.man_bits);
+                            : std::ldexp(static_cast<double>((1u << f.man_bits) + m), static_cast<int>(e) - f.bias - f.man_bits);
   return negative ? -magnitude : magnitude;
 }
 
@@ -77,8 +76,7 @@ double round_to_precision(const Format& f, double a) {
 uint32_t encode_magnitude(const Format& f, double a) {
   if (a == 0) return 0;
   int ex = std::ilogb(a);
-  if (ex < f.min_normal_exp())
-    return static_cast<uint32_t>(std::ldexp(a, f.man_bits - f.min_normal_exp()));  // subnormal
+  if (ex < f.min_normal_exp()) return static_cast<uint32_t>(std::ldexp(a, f.man_bits - f.min_normal_exp()));  // subnormal
   auto m = static_cast<uint32_t>(std::ldexp(a, f.man_bits - ex)) - (1u << f.man_bits);
   return (static_cast<uint32_t>(ex + f.bias) << f.man_bits) | m;
 }
@@ -88,8 +86,8 @@ uint32_t encode(const Format& f, double d, const NarrowOptions& o) {
   uint32_t sign = negative ? (1u << f.sign_shift()) : 0u;
   uint32_t fnuz_nan = 1u << f.sign_shift();
   uint32_t max_bits = (f.max_exp_field() << f.man_bits) | f.max_man_field();
-  uint32_t inf_bits = f.exp_all_ones() << f.man_bits;                       // IEEE only
-  uint32_t fn_nan = (f.exp_all_ones() << f.man_bits) | f.man_all_ones();   // FN only
+  uint32_t inf_bits = f.exp_all_ones() << f.man_bits;                     // IEEE only
+  uint32_t fn_nan = (f.exp_all_ones() << f.man_bits) | f.man_all_ones();  // FN only
   bool saturate = o.saturate || f.specials == Specials::Finite;
 
   if (std::isnan(d)) {
@@ -136,16 +134,10 @@ double small_to_double(float8e8m0_t x) {
   return std::ldexp(1.0, static_cast<int>(x.bits) - 127);
 }
 
-float8e4m3fn_t to_float8e4m3fn(double d, const NarrowOptions& o) {
-  return {static_cast<uint8_t>(encode(kE4M3FN, d, o))};
-}
-float8e4m3fnuz_t to_float8e4m3fnuz(double d, const NarrowOptions& o) {
-  return {static_cast<uint8_t>(encode(kE4M3FNUZ, d, o))};
-}
+float8e4m3fn_t to_float8e4m3fn(double d, const NarrowOptions& o) { return {static_cast<uint8_t>(encode(kE4M3FN, d, o))}; }
+float8e4m3fnuz_t to_float8e4m3fnuz(double d, const NarrowOptions& o) { return {static_cast<uint8_t>(encode(kE4M3FNUZ, d, o))}; }
 float8e5m2_t to_float8e5m2(double d, const NarrowOptions& o) { return {static_cast<uint8_t>(encode(kE5M2, d, o))}; }
-float8e5m2fnuz_t to_float8e5m2fnuz(double d, const NarrowOptions& o) {
-  return {static_cast<uint8_t>(encode(kE5M2FNUZ, d, o))};
-}
+float8e5m2fnuz_t to_float8e5m2fnuz(double d, const NarrowOptions& o) { return {static_cast<uint8_t>(encode(kE5M2FNUZ, d, o))}; }
 float4e2m1_t to_float4e2m1(double d) { return {static_cast<uint8_t>(encode(kE2M1, d, NarrowOptions{}))}; }
 
 // e8m0 holds 2^(bits − 127) for bits 0..254 and NaN as 0xFF: no sign, no zero, no inf. Cast-24's
@@ -156,7 +148,7 @@ float8e8m0_t to_float8e8m0(double d, const NarrowOptions& o) {
   constexpr uint8_t kNaN = 0xFF, kMax = 0xFE, kMin = 0x00;
   if (std::isnan(d)) return {kNaN};
   double a = std::fabs(d);
-  if (a > std::ldexp(1.0, 127)) return {o.saturate ? kMax : kNaN};  // inf included
+  if (a > std::ldexp(1.0, 127)) return {o.saturate ? kMax : kNaN};   // inf included
   if (a < std::ldexp(1.0, -127)) return {o.saturate ? kMin : kNaN};  // 0 included
   int ex = std::ilogb(a);
   double fraction = std::ldexp(a, -ex);  // in [1, 2), exact

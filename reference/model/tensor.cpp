@@ -62,8 +62,7 @@ void Tensor::unshare() {
   owner_.reset();
 }
 
-Tensor::Tensor(const Tensor& o)
-    : type_(o.type_), shape_(o.shape_), size_(o.size_), strings_(o.strings_), held_(o.held_) {
+Tensor::Tensor(const Tensor& o) : type_(o.type_), shape_(o.shape_), size_(o.size_), strings_(o.strings_), held_(o.held_) {
   if (o.owner_) {
     view_ = o.view_;
     owner_ = o.owner_;
@@ -83,17 +82,14 @@ void Tensor::check_type(DType want) const {
   if (held_)
     throw InternalError("the values of this " + shape_str(shape_) + " tensor are held by a fast kernel and cannot be read here");
   if (want != type_)
-    throw InternalError("tensor of type " + std::string(dtype_name(type_)) + " accessed as " +
-                        std::string(dtype_name(want)));
+    throw InternalError("tensor of type " + std::string(dtype_name(type_)) + " accessed as " + std::string(dtype_name(want)));
 }
 
 double Tensor::as_double(int64_t i) const {
-  if (is_small_type(type_))
-    return visit_small_dtype(type_, [&]<class T>() { return small_to_double(data<T>()[i]); });
+  if (is_small_type(type_)) return visit_small_dtype(type_, [&]<class T>() { return small_to_double(data<T>()[i]); });
   return visit_dtype(type_, [&]<class T>() -> double {
     if constexpr (std::is_arithmetic_v<T>) return static_cast<double>(data<T>()[i]);
-    else if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>)
-      return static_cast<float>(data<T>()[i]);
+    else if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>) return static_cast<float>(data<T>()[i]);
     else throw Trap("expected a numeric tensor, got " + std::string(dtype_name(type_)));
   });
 }
@@ -126,8 +122,7 @@ std::vector<int64_t> Tensor::to_int64_vector() const {
 }
 
 Tensor Tensor::reshaped(Shape shape) const {
-  if (shape_size(shape) != size_)
-    throw Trap("cannot reshape " + shape_str(shape_) + " to " + shape_str(shape));
+  if (shape_size(shape) != size_) throw Trap("cannot reshape " + shape_str(shape_) + " to " + shape_str(shape));
   Tensor t = *this;
   t.shape_ = std::move(shape);
   return t;

@@ -99,10 +99,18 @@ Bytes map_external(const onnx::TensorProto& p, const fs::path& base_dir, size_t 
 // other types are unpacked or normalised by deserialize_elements).
 bool raw_is_storage(DType type) {
   switch (type) {
-    case DType::Float: case DType::Double: case DType::Float16: case DType::BFloat16:
-    case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64:
-    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64:
-      return true;
+    case DType::Float:
+    case DType::Double:
+    case DType::Float16:
+    case DType::BFloat16:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64: return true;
     default: return false;
   }
 }
@@ -110,8 +118,8 @@ bool raw_is_storage(DType type) {
 template <class T, class Src>
 void copy_field(Tensor& t, const Src& field, const char* what) {
   if (static_cast<int64_t>(field.size()) != t.size())
-    throw LoadError("tensor data: " + std::to_string(field.size()) + " values in " + what + " for " +
-                    std::to_string(t.size()) + " elements");
+    throw LoadError("tensor data: " + std::to_string(field.size()) + " values in " + what + " for " + std::to_string(t.size()) +
+                    " elements");
   T* out = t.data<T>();
   for (int64_t i = 0; i < t.size(); ++i) {
     if constexpr (std::is_same_v<T, float16_t> || std::is_same_v<T, bfloat16_t>) out[i].bits = static_cast<uint16_t>(field[i]);
@@ -162,7 +170,8 @@ namespace {
 
 // `take`: the same proto, whose raw_data may be taken over (null: copy what is needed).
 Tensor read_tensor_proto(const onnx::TensorProto& p, const fs::path& base_dir, onnx::TensorProto* take) {
-  if (!is_valid_dtype(p.data_type())) throw LoadError("tensor '" + p.name() + "': unknown data type " + std::to_string(p.data_type()));
+  if (!is_valid_dtype(p.data_type()))
+    throw LoadError("tensor '" + p.name() + "': unknown data type " + std::to_string(p.data_type()));
   auto type = static_cast<DType>(p.data_type());
   Shape shape(p.dims().begin(), p.dims().end());
   int64_t count;
@@ -193,8 +202,8 @@ Tensor read_tensor_proto(const onnx::TensorProto& p, const fs::path& base_dir, o
                     shape_str(shape) + " of " + std::string(dtype_name(type)));
   }
   if (raw_form && raw.size != expected_bytes)
-    throw LoadError("tensor '" + p.name() + "': " + std::to_string(raw.size) + " bytes of data for shape " +
-                    shape_str(shape) + " of " + std::string(dtype_name(type)));
+    throw LoadError("tensor '" + p.name() + "': " + std::to_string(raw.size) + " bytes of data for shape " + shape_str(shape) +
+                    " of " + std::string(dtype_name(type)));
   // ONNX raw data is little-endian, as is this host: kept bytes (mapped, or taken over) become the
   // storage as they are when aligned for the type, without a copy.
   if (raw_form && raw.owner && raw_is_storage(type) && count > 0 &&
@@ -237,7 +246,9 @@ Tensor read_tensor_proto(const onnx::TensorProto& p, const fs::path& base_dir, o
 
 }  // namespace
 
-Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) { return read_tensor_proto(p, base_dir, nullptr); }
+Tensor tensor_from_proto(const onnx::TensorProto& p, const fs::path& base_dir) {
+  return read_tensor_proto(p, base_dir, nullptr);
+}
 
 Tensor tensor_from_proto(onnx::TensorProto&& p, const fs::path& base_dir) { return read_tensor_proto(p, base_dir, &p); }
 

@@ -137,9 +137,9 @@ class Lexer {
 
 const std::map<std::string, Attribute::Type>& attribute_types() {
   static const std::map<std::string, Attribute::Type> m{
-      {"int", Attribute::Type::Int},         {"float", Attribute::Type::Float},   {"string", Attribute::Type::String},
-      {"tensor", Attribute::Type::Tensor},   {"graph", Attribute::Type::Graph},   {"ints", Attribute::Type::Ints},
-      {"floats", Attribute::Type::Floats},   {"strings", Attribute::Type::Strings}, {"tensors", Attribute::Type::Tensors},
+      {"int", Attribute::Type::Int},       {"float", Attribute::Type::Float},     {"string", Attribute::Type::String},
+      {"tensor", Attribute::Type::Tensor}, {"graph", Attribute::Type::Graph},     {"ints", Attribute::Type::Ints},
+      {"floats", Attribute::Type::Floats}, {"strings", Attribute::Type::Strings}, {"tensors", Attribute::Type::Tensors},
       {"graphs", Attribute::Type::Graphs}};
   return m;
 }
@@ -195,7 +195,8 @@ class Parser {
   }
 
   // Nodes up to the closing '}', with `when ... { }` blocks where `node_guards` is given.
-  void guarded_nodes(std::vector<Node>& nodes, std::vector<std::vector<Condition>>* node_guards, std::vector<Condition>& active) {
+  void guarded_nodes(std::vector<Node>& nodes, std::vector<std::vector<Condition>>* node_guards,
+                     std::vector<Condition>& active) {
     while (!accept("}")) {
       if (at_end()) fail(cur(), "expected '}' before the end of the text");
       if (is_id("when") && (next().kind == Token::Kind::Id || (next().kind == Token::Kind::Punct && next().text == "$"))) {
@@ -297,7 +298,8 @@ class Parser {
     return v;
   }
   double real() {
-    if (cur().kind != Token::Kind::Int && cur().kind != Token::Kind::Float) fail(cur(), "expected a number, found " + spelling(cur()));
+    if (cur().kind != Token::Kind::Int && cur().kind != Token::Kind::Float)
+      fail(cur(), "expected a number, found " + spelling(cur()));
     double v = std::strtod(cur().text.c_str(), nullptr);
     advance();
     return v;
@@ -340,7 +342,8 @@ class Parser {
       if (starts_type()) v.type = type();
       v.name = element_suffix(quotable_id());
       if (accept("=")) {
-        if (!initializers) fail(at, "an initializer ('" + v.name + "' = ...) is only allowed in a graph's inputs or initializer list");
+        if (!initializers)
+          fail(at, "an initializer ('" + v.name + "' = ...) is only allowed in a graph's inputs or initializer list");
         if (v.type.kind != TypeInfo::Kind::Tensor) fail(at, "initializer '" + v.name + "' needs a tensor type");
         if (is("[")) fail(cur(), "external data is not supported in the text syntax; write the values or use a .onnx file");
         std::vector<int64_t> dims;
@@ -473,7 +476,8 @@ class Parser {
     if (is_id("when")) {
       advance();
       const Token& f = expect_id();
-      if (f.text != "sequence" && f.text != "tensor") fail(f, "'each ... when' takes 'sequence' or 'tensor', not '" + f.text + "'");
+      if (f.text != "sequence" && f.text != "tensor")
+        fail(f, "'each ... when' takes 'sequence' or 'tensor', not '" + f.text + "'");
       filter = f.text;
     }
     n.attributes.push_back(text_attr("filter", filter));
@@ -584,8 +588,9 @@ class Parser {
       advance();
     } else if (is("[")) {
       list(a, type);
-    } else if (t.kind == Token::Kind::Id && (next().kind == Token::Kind::Id || next().kind == Token::Kind::String ||
-                                             (next().kind == Token::Kind::Punct && (next().text == "[" || next().text == "{")))) {
+    } else if (t.kind == Token::Kind::Id &&
+               (next().kind == Token::Kind::Id || next().kind == Token::Kind::String ||
+                (next().kind == Token::Kind::Punct && (next().text == "[" || next().text == "{")))) {
       a.type = Attribute::Type::Tensor;
       a.t = tensor();
     } else if (t.kind == Token::Kind::Id && next().kind == Token::Kind::Punct && next().text == "(") {
@@ -625,8 +630,12 @@ class Parser {
       floats = floats || it.kind == Token::Kind::Float;
     }
     if (type == Attribute::Type::Floats) floats = true;
-    if (items.empty() && type == Attribute::Type::Undefined) fail(open, "an empty list needs a declared type (ints, floats or strings)");
-    a.type = type != Attribute::Type::Undefined ? type : strings ? Attribute::Type::Strings : floats ? Attribute::Type::Floats : Attribute::Type::Ints;
+    if (items.empty() && type == Attribute::Type::Undefined)
+      fail(open, "an empty list needs a declared type (ints, floats or strings)");
+    a.type = type != Attribute::Type::Undefined ? type
+             : strings                          ? Attribute::Type::Strings
+             : floats                           ? Attribute::Type::Floats
+                                                : Attribute::Type::Ints;
     for (const auto& it : items) {
       if (a.type == Attribute::Type::Strings) {
         if (!strings) fail(it, "expected a string");
@@ -686,7 +695,8 @@ class Parser {
     }
     if (item.kind == Token::Kind::String) fail(item, "expected a number");
     bool floating = is_float(type) || is_small_float(type);
-    if (item.kind == Token::Kind::Float && !floating) fail(item, "a fractional element in a tensor of " + std::string(dtype_name(type)));
+    if (item.kind == Token::Kind::Float && !floating)
+      fail(item, "a fractional element in a tensor of " + std::string(dtype_name(type)));
     if (type == DType::Complex64 || type == DType::Complex128) fail(item, "complex tensor literals are not supported");
     if (floating) {
       double d = std::strtod(item.text.c_str(), nullptr);
@@ -789,8 +799,10 @@ class Parser {
           expect("]");
         }
       } else {
-        fail(key, "unknown model header key '" + key.text +
-                      "' (ir_version, opset_import, producer_name, producer_version, domain, model_version, doc_string or metadata_props)");
+        fail(
+            key,
+            "unknown model header key '" + key.text +
+                "' (ir_version, opset_import, producer_name, producer_version, domain, model_version, doc_string or metadata_props)");
       }
     } while (accept(","));
     expect(">");
@@ -813,7 +825,8 @@ class Parser {
     for (auto& n : g.nodes)
       for (auto& a : n.attributes) {
         if (a.g) set_paths(*a.g, subgraph_path(path, n, a.name));
-        for (size_t i = 0; i < a.graphs.size(); ++i) set_paths(*a.graphs[i], subgraph_path(path, n, a.name, static_cast<int>(i)));
+        for (size_t i = 0; i < a.graphs.size(); ++i)
+          set_paths(*a.graphs[i], subgraph_path(path, n, a.name, static_cast<int>(i)));
       }
   }
 

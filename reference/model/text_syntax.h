@@ -62,7 +62,7 @@ struct Alternative {
   std::vector<Condition> guard;  // empty: always applies
   Function fn;
   std::vector<std::vector<Condition>> node_guards;  // per node of fn.nodes: the guards of its blocks
-  int line = 0;  // where the alternative starts
+  int line = 0;                                     // where the alternative starts
 };
 
 // Parses a model: an optional header, its graph, then model-local functions. Throws ParseError

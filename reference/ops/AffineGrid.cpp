@@ -48,7 +48,8 @@ std::vector<Value> affine_grid(OpContext& ctx) {
       }
       for (int64_t r = 0; r < dims; ++r) {
         double v = 0;
-        for (int64_t k = 0; k <= dims; ++k) v += th[static_cast<size_t>((n * dims + r) * (dims + 1) + k)] * pos[static_cast<size_t>(k)];
+        for (int64_t k = 0; k <= dims; ++k)
+          v += th[static_cast<size_t>((n * dims + r) * (dims + 1) + k)] * pos[static_cast<size_t>(k)];
         grid[at++] = v;
       }
     });

@@ -169,7 +169,8 @@ std::vector<double> to_hidden(const std::vector<double>& v, int64_t batch, int64
     for (int64_t h = 0; h < heads; ++h)
       for (int64_t s = 0; s < seq; ++s)
         for (int64_t d = 0; d < size; ++d)
-          r[static_cast<size_t>(((b * seq + s) * heads + h) * size + d)] = v[static_cast<size_t>(((b * heads + h) * seq + s) * size + d)];
+          r[static_cast<size_t>(((b * seq + s) * heads + h) * size + d)] =
+              v[static_cast<size_t>(((b * heads + h) * seq + s) * size + d)];
   return r;
 }
 
@@ -180,20 +181,20 @@ Tensor heads_tensor(OpContext& ctx, DType type, const Heads& h) {
 std::vector<Value> attention(OpContext& ctx) {
   check_attention_attrs(ctx);
   const Tensor& q_t = ctx.input(0);
-  if (q_t.rank() != ctx.input(1).rank() || q_t.rank() != ctx.input(2).rank())
-    ctx.fail("Q, K and V must have the same rank");
+  if (q_t.rank() != ctx.input(1).rank() || q_t.rank() != ctx.input(2).rank()) ctx.fail("Q, K and V must have the same rank");
   Heads q = read_heads(ctx, q_t, "q_num_heads", "Q");
   Heads k = with_past(ctx, read_heads(ctx, ctx.input(1), "kv_num_heads", "K"), 4, "past_key");
   Heads v = with_past(ctx, read_heads(ctx, ctx.input(2), "kv_num_heads", "V"), 5, "past_value");
   if (k.batch != q.batch || v.batch != q.batch || k.size != q.size || v.heads != k.heads || v.seq != k.seq)
-    ctx.fail("Q, K and V have inconsistent shapes " + shape_str(q_t.shape()) + ", " + shape_str(ctx.input(1).shape()) +
-             ", " + shape_str(ctx.input(2).shape()));
+    ctx.fail("Q, K and V have inconsistent shapes " + shape_str(q_t.shape()) + ", " + shape_str(ctx.input(1).shape()) + ", " +
+             shape_str(ctx.input(2).shape()));
   if (k.heads < 1 || q.heads % k.heads != 0)
     ctx.fail("q_num_heads " + std::to_string(q.heads) + " must be a multiple of kv_num_heads " + std::to_string(k.heads));
   int64_t past_len = ctx.has_input(4) ? ctx.input(4).dim(2) : 0;
   AttnShape a{q.batch, q.heads, k.heads, q.seq, k.seq, past_len};
   std::vector<double> bias = attention_bias(ctx, a);
-  double scale = ctx.has_attr("scale") ? static_cast<double>(ctx.attr_float("scale", 1.0f)) : 1.0 / std::sqrt(static_cast<double>(q.size));
+  double scale = ctx.has_attr("scale") ? static_cast<double>(ctx.attr_float("scale", 1.0f))
+                                       : 1.0 / std::sqrt(static_cast<double>(q.size));
   auto softcap = static_cast<double>(ctx.attr_float("softcap", 0.0f));
   int64_t mode = ctx.attr_int("qk_matmul_output_mode", 0);
   int64_t group = q.heads / k.heads;
@@ -225,7 +226,8 @@ std::vector<Value> attention(OpContext& ctx) {
         }
       }
   Tensor y_t = q_t.rank() == 4 ? float_tensor(ctx, q_t.dtype(), Shape{q.batch, q.heads, q.seq, v.size}, y)
-                                : float_tensor(ctx, q_t.dtype(), Shape{q.batch, q.seq, q.heads * v.size}, to_hidden(y, q.batch, q.heads, q.seq, v.size));
+                               : float_tensor(ctx, q_t.dtype(), Shape{q.batch, q.seq, q.heads * v.size},
+                                              to_hidden(y, q.batch, q.heads, q.seq, v.size));
   std::vector<Value> out;
   out.emplace_back(std::move(y_t));
   out.emplace_back(heads_tensor(ctx, ctx.input(1).dtype(), k));

@@ -44,8 +44,7 @@ FeatureMap feature_map(const OpContext& ctx, const Shape& s, bool spatial) {
   int64_t c = s[1];
   int64_t inner = element_count(s, 2, s.size());
   m.features = spatial ? c : c * inner;
-  for (int64_t i = 0; i < size; ++i)
-    m.of[static_cast<size_t>(i)] = spatial ? (i / inner) % c : i % (c * inner);
+  for (int64_t i = 0; i < size; ++i) m.of[static_cast<size_t>(i)] = spatial ? (i / inner) % c : i % (c * inner);
   return m;
 }
 

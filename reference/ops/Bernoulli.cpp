@@ -23,8 +23,8 @@ std::vector<Value> bernoulli(OpContext& ctx) {
     return 0;
   });
   if (out_type == DType::Bool) return one(bits);
-  if (out_type != DType::Float && out_type != DType::Double && out_type != DType::Float16 &&
-      out_type != DType::BFloat16 && !is_integer(out_type))
+  if (out_type != DType::Float && out_type != DType::Double && out_type != DType::Float16 && out_type != DType::BFloat16 &&
+      !is_integer(out_type))
     ctx.fail("output element type " + std::string(dtype_name(out_type)) + " is not supported");
   return one(cast_tensor(ctx, bits, out_type));
 }

@@ -14,7 +14,9 @@ using namespace support;
 namespace {
 
 // The element's pattern of `bits` bits (4 or 2) as stored one per byte.
-uint8_t low_bits(const std::byte* p, int bits) { return static_cast<uint8_t>(std::to_integer<uint8_t>(*p) & ((1u << bits) - 1)); }
+uint8_t low_bits(const std::byte* p, int bits) {
+  return static_cast<uint8_t>(std::to_integer<uint8_t>(*p) & ((1u << bits) - 1));
+}
 
 std::byte stored(uint8_t pattern, DType to, int bits) {
   // Signed narrow types keep their value sign-extended in the byte.
@@ -31,8 +33,8 @@ std::vector<Value> bitcast(OpContext& ctx) {
   if (x.dtype() == DType::String || to == DType::String) ctx.fail("strings cannot be bitcast");
   int from_bits = dtype_bits(x.dtype()), to_bits = dtype_bits(to);
   if (from_bits != to_bits)
-    ctx.fail(std::string(dtype_name(x.dtype())) + " (" + std::to_string(from_bits) + " bits) and " + std::string(dtype_name(to)) +
-             " (" + std::to_string(to_bits) + " bits) differ in width");
+    ctx.fail(std::string(dtype_name(x.dtype())) + " (" + std::to_string(from_bits) + " bits) and " +
+             std::string(dtype_name(to)) + " (" + std::to_string(to_bits) + " bits) differ in width");
   Tensor y(to, x.shape());
   const std::byte* src = x.raw();
   std::byte* dst = y.raw();

@@ -22,7 +22,8 @@ std::vector<Value> bit_shift(OpContext& ctx) {
   const Tensor& y = ctx.input(1);
   require_same_type(ctx, x, y);
   std::string direction = ctx.attr_string("direction", "");
-  if (direction != "LEFT" && direction != "RIGHT") ctx.fail("attribute direction must be \"LEFT\" or \"RIGHT\", got \"" + direction + "\"");
+  if (direction != "LEFT" && direction != "RIGHT")
+    ctx.fail("attribute direction must be \"LEFT\" or \"RIGHT\", got \"" + direction + "\"");
   bool left = direction == "LEFT";
   auto run = [&]<class T>() { return binary_elementwise<T, T>(ctx, x, y, [&](T a, T b) { return shift_one<T>(a, b, left); }); };
   switch (x.dtype()) {

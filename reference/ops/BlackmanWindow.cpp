@@ -7,7 +7,9 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> blackman_window(OpContext& ctx) { return cosine_window(ctx, 0.41999998688697815f, 0.5f, 0.07999999821186066f); }
+std::vector<Value> blackman_window(OpContext& ctx) {
+  return cosine_window(ctx, 0.41999998688697815f, 0.5f, 0.07999999821186066f);
+}
 }  // namespace
 SONNX_KERNEL("", "BlackmanWindow", 17, blackman_window, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "BlackmanWindow", (17), window_fn_shape_rule);

@@ -50,7 +50,8 @@ std::vector<Value> causal_conv_with_state(OpContext& ctx) {
     const Tensor& p = ctx.input(3);
     require_same_type(ctx, x, p);
     if (p.shape() != state_shape)
-      ctx.fail("past_state must have shape (batch, channels, k - 1) = " + shape_str(state_shape) + ", got " + shape_str(p.shape()));
+      ctx.fail("past_state must have shape (batch, channels, k - 1) = " + shape_str(state_shape) + ", got " +
+               shape_str(p.shape()));
     past = float_values(ctx, p);
   }
   int64_t padded_len = carry + length;

@@ -67,10 +67,12 @@ void center_crop_pad_shape(InferContext& ctx) {
   if (!x) return ctx.set_output(0, t, std::nullopt);
   int64_t r = static_cast<int64_t>(x->size());
   std::vector<int64_t> axes = ctx.attr_ints("axes");
-  if (!ctx.has_attr("axes")) for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  if (!ctx.has_attr("axes"))
+    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
   axes = infer_axes(ctx, axes, r);
   Dims o = *x;
-  if (shape && shape->elems.size() != axes.size()) ctx.fail("shape has " + std::to_string(shape->elems.size()) + " values for " + std::to_string(axes.size()) + " axes");
+  if (shape && shape->elems.size() != axes.size())
+    ctx.fail("shape has " + std::to_string(shape->elems.size()) + " values for " + std::to_string(axes.size()) + " axes");
   for (size_t i = 0; i < axes.size(); ++i) o[static_cast<size_t>(axes[i])] = shape ? shape->elems[i] : Dim{};
   ctx.set_output(0, t, o);
 }

@@ -22,7 +22,8 @@ std::vector<Value> col2im(OpContext& ctx) {
   std::vector<int64_t> dil = ctx.attr_ints("dilations", std::vector<int64_t>(d, 1));
   std::vector<int64_t> str = ctx.attr_ints("strides", std::vector<int64_t>(d, 1));
   std::vector<int64_t> pads = ctx.attr_ints("pads", std::vector<int64_t>(2 * d, 0));
-  if (dil.size() != d || str.size() != d || pads.size() != 2 * d) ctx.fail("dilations, strides and pads must match image_shape's length");
+  if (dil.size() != d || str.size() != d || pads.size() != 2 * d)
+    ctx.fail("dilations, strides and pads must match image_shape's length");
   int64_t block_size = 1, blocks = 1;
   std::vector<int64_t> counts(d);
   for (size_t i = 0; i < d; ++i) {
@@ -36,7 +37,8 @@ std::vector<Value> col2im(OpContext& ctx) {
     if (block_size > x.size() + 1 || blocks > x.size() + 1) ctx.fail("block_shape or image_shape is larger than the input");
   }
   const int64_t N = x.dim(0), L = x.dim(2);
-  if (x.dim(1) % block_size != 0) ctx.fail("input dim 1 (" + std::to_string(x.dim(1)) + ") is not a multiple of prod(block_shape)");
+  if (x.dim(1) % block_size != 0)
+    ctx.fail("input dim 1 (" + std::to_string(x.dim(1)) + ") is not a multiple of prod(block_shape)");
   if (L != blocks) ctx.fail("input has " + std::to_string(L) + " blocks; the geometry gives " + std::to_string(blocks));
   const int64_t C = x.dim(1) / block_size;
   Shape out_shape{N, C};
@@ -46,9 +48,15 @@ std::vector<Value> col2im(OpContext& ctx) {
   std::vector<int64_t> target(static_cast<size_t>(block_size * L));
   std::vector<int64_t> k(d, 0), l(d, 0);
   for (int64_t kk = 0; kk < block_size; ++kk) {
-    for (int64_t i = static_cast<int64_t>(d) - 1, r = kk; i >= 0; --i) { k[i] = r % block[i]; r /= block[i]; }
+    for (int64_t i = static_cast<int64_t>(d) - 1, r = kk; i >= 0; --i) {
+      k[i] = r % block[i];
+      r /= block[i];
+    }
     for (int64_t ll = 0; ll < L; ++ll) {
-      for (int64_t i = static_cast<int64_t>(d) - 1, r = ll; i >= 0; --i) { l[i] = r % counts[i]; r /= counts[i]; }
+      for (int64_t i = static_cast<int64_t>(d) - 1, r = ll; i >= 0; --i) {
+        l[i] = r % counts[i];
+        r /= counts[i];
+      }
       int64_t flat = 0;
       for (size_t i = 0; i < d && flat >= 0; ++i) {
         int64_t p = l[i] * str[i] + k[i] * dil[i] - pads[i];

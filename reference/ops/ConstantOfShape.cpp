@@ -42,7 +42,8 @@ void constant_of_shape_shape(InferContext& ctx) {
     t = a->t.dtype();
   }
   DType st = ctx.input_elem(0);
-  if (st != DType::Undefined && st != DType::Int64) ctx.fail("the shape input must be int64, got " + std::string(dtype_name(st)));
+  if (st != DType::Undefined && st != DType::Int64)
+    ctx.fail("the shape input must be int64, got " + std::string(dtype_name(st)));
   if (auto p = ctx.input_partial(0)) {
     if (p->scalar) ctx.fail("the shape input must be 1-D");
     for (const auto& d : p->elems)

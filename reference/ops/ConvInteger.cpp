@@ -29,7 +29,8 @@ std::vector<Value> conv_integer(OpContext& ctx) {
     std::vector<int64_t> v = z.to_int64_vector();
     if (v.size() == 1) wzp.assign(static_cast<size_t>(s.M), v[0]);
     else if (z.rank() == 1 && z.size() == s.M) wzp = v;
-    else ctx.fail("w_zero_point must be a scalar or have M=" + std::to_string(s.M) + " values, got shape " + shape_str(z.shape()));
+    else
+      ctx.fail("w_zero_point must be a scalar or have M=" + std::to_string(s.M) + " values, got shape " + shape_str(z.shape()));
   }
   std::vector<int64_t> xv = x.to_int64_vector(), wv = w.to_int64_vector();
   Tensor y(DType::Int32, s.out_shape);
@@ -39,7 +40,10 @@ std::vector<Value> conv_integer(OpContext& ctx) {
     int64_t zw;
   };
   conv_loop(
-      s, [&](int64_t m) { return Acc{0u, wzp[static_cast<size_t>(m)]}; },
+      s,
+      [&](int64_t m) {
+        return Acc{0u, wzp[static_cast<size_t>(m)]};
+      },
       [&](Acc& acc, int64_t xi, int64_t wi) {
         acc.sum += static_cast<uint32_t>((xv[static_cast<size_t>(xi)] - xzp) * (wv[static_cast<size_t>(wi)] - acc.zw));
       },

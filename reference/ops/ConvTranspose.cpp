@@ -65,7 +65,8 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
             for (int64_t c = g * Cg; c < (g + 1) * Cg; ++c) {
               int64_t xbase = (n * C + c) * in_plane;
               int64_t wbase = (c * Mg + mm) * k_plane;
-              for (const Tap& t : taps) acc += xd[static_cast<size_t>(xbase + t.in_off)] * wd[static_cast<size_t>(wbase + t.k_off)];
+              for (const Tap& t : taps)
+                acc += xd[static_cast<size_t>(xbase + t.in_off)] * wd[static_cast<size_t>(wbase + t.k_off)];
             }
             py[(n * M + m) * out_plane + o] = to_storage<T>(acc + bias[static_cast<size_t>(m)]);
           }

@@ -20,8 +20,8 @@ using namespace support;
 namespace {
 
 struct DftSpec {
-  int64_t axis = 1;    // normalized
-  int64_t n = 0;       // the transform length
+  int64_t axis = 1;  // normalized
+  int64_t n = 0;     // the transform length
   bool inverse = false;
   bool onesided = false;
 };
@@ -95,7 +95,8 @@ Tensor transform(const OpContext& ctx, const Tensor& x, const DftSpec& d) {
 void check_signal(const OpContext& ctx, const Tensor& x) {
   if (x.rank() < 2) ctx.fail("input must have rank 2 or more ([batch, signal..., 1 or 2]), has shape " + shape_str(x.shape()));
   const int64_t comps = x.dim(x.rank() - 1);
-  if (comps != 1 && comps != 2) ctx.fail("the last dimension of the input must be 1 (real) or 2 (complex), is " + std::to_string(comps));
+  if (comps != 1 && comps != 2)
+    ctx.fail("the last dimension of the input must be 1 (real) or 2 (complex), is " + std::to_string(comps));
 }
 
 // The optional scalar dft_length input, or `def`.

@@ -19,8 +19,8 @@ namespace {
 // The value of the plane `x` (spatial sizes `in`, row-major strides `st`) at the real point `p`:
 // multilinear interpolation over the 2^r neighbouring pixels, those outside the plane counting as
 // zero. A NaN coordinate gives NaN; a point farther than one pixel outside gives zero.
-double sample(const double* x, const std::vector<int64_t>& in, const std::vector<int64_t>& st,
-              const std::vector<double>& p, std::vector<int64_t>& lo, std::vector<double>& frac) {
+double sample(const double* x, const std::vector<int64_t>& in, const std::vector<int64_t>& st, const std::vector<double>& p,
+              std::vector<int64_t>& lo, std::vector<double>& frac) {
   size_t r = in.size();
   for (size_t d = 0; d < r; ++d) {
     if (std::isnan(p[d])) return std::numeric_limits<double>::quiet_NaN();
@@ -104,8 +104,7 @@ std::vector<Value> deform_conv(OpContext& ctx) {
     std::vector<double> p(r), frac(r);
     std::vector<int64_t> lo(r);
     for (int64_t n = 0; n < s.N; ++n) {
-      for (int64_t m = 0; m < s.M; ++m)
-        std::fill_n(acc.begin() + m * O, O, bias[static_cast<size_t>(m)]);
+      for (int64_t m = 0; m < s.M; ++m) std::fill_n(acc.begin() + m * O, O, bias[static_cast<size_t>(m)]);
       for (int64_t ic = 0; ic < s.C; ++ic) {
         int64_t og = ic / c_per_og;
         const double* plane = xd.data() + (n * s.C + ic) * s.in_plane;
@@ -114,8 +113,8 @@ std::vector<Value> deform_conv(OpContext& ctx) {
           for_each_index(out_sp, [&](const std::vector<int64_t>& o, int64_t ol) {
             for (size_t d = 0; d < r; ++d) {
               double base = static_cast<double>(o[d] * s.g.strides[d] - s.g.pad_begin[d] + k[d] * s.g.dilations[d]);
-              p[d] = base + od[static_cast<size_t>(((n * offset_group * K + ch) * static_cast<int64_t>(r) +
-                                                    static_cast<int64_t>(d)) * O + ol)];
+              p[d] = base + od[static_cast<size_t>(
+                                ((n * offset_group * K + ch) * static_cast<int64_t>(r) + static_cast<int64_t>(d)) * O + ol)];
             }
             double v = sample(plane, s.g.in, in_st, p, lo, frac);
             if (!maskd.empty()) v *= maskd[static_cast<size_t>((n * offset_group * K + ch) * O + ol)];

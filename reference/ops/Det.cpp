@@ -42,7 +42,8 @@ std::vector<Value> det(OpContext& ctx) {
   std::vector<double> y(static_cast<size_t>(batch));
   auto mm = static_cast<size_t>(m * m);
   for (size_t b = 0; b < y.size(); ++b) {
-    std::vector<double> mat(xv.begin() + static_cast<std::ptrdiff_t>(b * mm), xv.begin() + static_cast<std::ptrdiff_t>((b + 1) * mm));
+    std::vector<double> mat(xv.begin() + static_cast<std::ptrdiff_t>(b * mm),
+                            xv.begin() + static_cast<std::ptrdiff_t>((b + 1) * mm));
     y[b] = determinant(std::move(mat), m);
   }
   return one(float_tensor(ctx, x.dtype(), out_shape, y));

@@ -55,7 +55,8 @@ std::vector<int> axis_labels(const Term& t, int64_t dims, int64_t total) {
 std::vector<Value> einsum(OpContext& ctx) {
   if (!ctx.has_attr("equation")) ctx.fail("attribute 'equation' is required");
   std::string eq;
-  for (char c : ctx.attr_string("equation", "")) if (c != ' ') eq += c;
+  for (char c : ctx.attr_string("equation", ""))
+    if (c != ' ') eq += c;
   size_t n = ctx.num_inputs();
   if (n == 0) ctx.fail("at least one input is required");
   for (size_t k = 0; k < n; ++k)
@@ -100,7 +101,8 @@ std::vector<Value> einsum(OpContext& ctx) {
           ctx.fail("a repeated letter in term " + std::to_string(k) + " spans dimensions of different sizes");
       int64_t& s = size[static_cast<size_t>(l)];
       if (s == -1 || s == 1) s = d;
-      else if (d != s && d != 1) ctx.fail("operand dimensions " + std::to_string(s) + " and " + std::to_string(d) + " do not match");
+      else if (d != s && d != 1)
+        ctx.fail("operand dimensions " + std::to_string(s) + " and " + std::to_string(d) + " do not match");
     }
   }
 
@@ -200,7 +202,8 @@ namespace {
 // of the operands' letters; "..." stands for the broadcast of the operands' remaining dims.
 void einsum_shape(InferContext& ctx) {
   std::string eq;
-  for (char c : ctx.attr_string("equation", "")) if (c != ' ') eq += c;
+  for (char c : ctx.attr_string("equation", ""))
+    if (c != ' ') eq += c;
   std::vector<size_t> all;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) all.push_back(i);
   DType t = common_elem(ctx, all);
@@ -213,7 +216,8 @@ void einsum_shape(InferContext& ctx) {
     if (c == std::string::npos) break;
     p = c + 1;
   }
-  if (terms.size() != ctx.num_inputs()) ctx.fail("the equation has " + std::to_string(terms.size()) + " operands, the node " + std::to_string(ctx.num_inputs()));
+  if (terms.size() != ctx.num_inputs())
+    ctx.fail("the equation has " + std::to_string(terms.size()) + " operands, the node " + std::to_string(ctx.num_inputs()));
   std::map<char, Dim> letters;
   std::map<char, int> count;
   std::vector<const Dims*> ellipses;
@@ -244,7 +248,8 @@ void einsum_shape(InferContext& ctx) {
       auto it = letters.find(c);
       if (it == letters.end()) letters[c] = d;
       else if (it->second.value && d.value && *it->second.value != *d.value && *it->second.value != 1 && *d.value != 1)
-        ctx.fail(std::string("subscript '") + c + "' has sizes " + std::to_string(*it->second.value) + " and " + std::to_string(*d.value));
+        ctx.fail(std::string("subscript '") + c + "' has sizes " + std::to_string(*it->second.value) + " and " +
+                 std::to_string(*d.value));
       else if (d.value && (!it->second.value || *it->second.value == 1)) it->second = d;
       ++count[c];
     }
@@ -254,7 +259,8 @@ void einsum_shape(InferContext& ctx) {
   if (arrow != std::string::npos) out_terms = eq.substr(arrow + 2);
   else {
     if (any_ellipsis) out_terms = "...";
-    for (const auto& [c, n] : count) if (n == 1) out_terms += c;
+    for (const auto& [c, n] : count)
+      if (n == 1) out_terms += c;
   }
   Dims o;
   for (size_t j = 0; j < out_terms.size();) {

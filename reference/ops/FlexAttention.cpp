@@ -27,8 +27,7 @@ bool floating(DType p) { return p == DType::Float || p == DType::Double || p == 
 DType precision_of(const OpContext& ctx, DType t1) {
   if (!ctx.has_attr("softmax_precision")) return t1 == DType::Double ? DType::Double : DType::Float;
   auto p = static_cast<DType>(ctx.attr_int("softmax_precision", 1));
-  if (!floating(p))
-    ctx.fail("softmax_precision must name a floating type (1, 10, 11 or 16)");
+  if (!floating(p)) ctx.fail("softmax_precision must name a floating type (1, 10, 11 or 16)");
   return p;
 }
 
@@ -72,7 +71,8 @@ std::vector<Value> flex_attention(OpContext& ctx) {
   if (hkv < 1 || hq % hkv != 0)
     ctx.fail("Q's head count " + std::to_string(hq) + " must be a multiple of K's " + std::to_string(hkv));
   DType prec = precision_of(ctx, q_t.dtype());
-  double scale = ctx.has_attr("scale") ? static_cast<double>(ctx.attr_float("scale", 1.0f)) : 1.0 / std::sqrt(static_cast<double>(e));
+  double scale = ctx.has_attr("scale") ? static_cast<double>(ctx.attr_float("scale", 1.0f))
+                                       : 1.0 / std::sqrt(static_cast<double>(e));
   std::vector<double> q = float_values(ctx, q_t), k = float_values(ctx, k_t), v = float_values(ctx, v_t);
   int64_t group = hq / hkv;
 
@@ -93,11 +93,11 @@ std::vector<Value> flex_attention(OpContext& ctx) {
   for (size_t row = 0; row < s.size(); row += static_cast<size_t>(kv_len)) {
     double mx = -std::numeric_limits<double>::infinity(), sum = 0;
     for (int64_t j = 0; j < kv_len; ++j) mx = std::max(mx, s[row + static_cast<size_t>(j)]);
-    for (int64_t j = 0; j < kv_len; ++j) sum += (s[row + static_cast<size_t>(j)] = std::exp(s[row + static_cast<size_t>(j)] - mx));
+    for (int64_t j = 0; j < kv_len; ++j)
+      sum += (s[row + static_cast<size_t>(j)] = std::exp(s[row + static_cast<size_t>(j)] - mx));
     for (int64_t j = 0; j < kv_len; ++j) s[row + static_cast<size_t>(j)] /= sum;
   }
-  s = ctx.has_attr("prob_mod") ? run_modifier(ctx, "prob_mod", prec, score_shape, s)
-                               : rounded(ctx, prec, score_shape, s);
+  s = ctx.has_attr("prob_mod") ? run_modifier(ctx, "prob_mod", prec, score_shape, s) : rounded(ctx, prec, score_shape, s);
 
   std::vector<double> y(static_cast<size_t>(batch * hq * len * ev), 0.0);
   for (int64_t b = 0; b < batch; ++b)
@@ -144,8 +144,8 @@ void flex_attention_shape(InferContext& ctx) {
     if (!g) continue;
     if (g->inputs.size() != 1 || g->outputs.size() != 1) ctx.fail(std::string(name) + " must have one input and one output");
     std::vector<TypeInfo> out = ctx.infer_subgraph(*g, {tensor_type(prec, scores)});
-    if (out.size() == 1 && out[0].kind == TypeInfo::Kind::Tensor && prec != DType::Undefined && out[0].elem != DType::Undefined &&
-        out[0].elem != prec)
+    if (out.size() == 1 && out[0].kind == TypeInfo::Kind::Tensor && prec != DType::Undefined &&
+        out[0].elem != DType::Undefined && out[0].elem != prec)
       ctx.fail(std::string(name) + " returns " + std::string(dtype_name(out[0].elem)) + ", not the softmax precision " +
                std::string(dtype_name(prec)));
   }

@@ -42,8 +42,7 @@ std::vector<Value> gru(OpContext& ctx) {
         C pre;
         if (linear_before_reset)
           pre = dot_row(W, 2 * H + j, I, x) + r[u] * (dot_row(R, 2 * H + j, H, h) + Rb[2 * H + j]) + Wb[2 * H + j];
-        else
-          pre = dot_row(W, 2 * H + j, I, x) + dot_row(R, 2 * H + j, H, rh.data()) + Rb[2 * H + j] + Wb[2 * H + j];
+        else pre = dot_row(W, 2 * H + j, I, x) + dot_row(R, 2 * H + j, H, rh.data()) + Rb[2 * H + j] + Wb[2 * H + j];
         const C hh = g(p.clipped(pre));
         next[u] = (C(1) - z[u]) * hh + z[u] * h[j];
       }

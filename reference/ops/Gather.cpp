@@ -58,7 +58,8 @@ void gather_shape(InferContext& ctx) {
   PartialValue g;
   g.scalar = idx->empty();
   for (int64_t i : *ind) {
-    if (i < -n || i >= n) ctx.fail("index " + std::to_string(i) + " is out of range for a dimension of size " + std::to_string(n));
+    if (i < -n || i >= n)
+      ctx.fail("index " + std::to_string(i) + " is out of range for a dimension of size " + std::to_string(n));
     g.elems.push_back(p->elems[static_cast<size_t>(i < 0 ? i + n : i)]);
   }
   ctx.set_output_partial(0, std::move(g));

@@ -36,8 +36,9 @@ std::vector<Value> gemm_impl(OpContext& ctx, bool legacy) {
   double alpha = ctx.attr_float("alpha", 1.0f), beta = ctx.attr_float("beta", 1.0f);
   int64_t M = ta ? a.dim(1) : a.dim(0), K = ta ? a.dim(0) : a.dim(1);
   int64_t Kb = tb ? b.dim(1) : b.dim(0), N = tb ? b.dim(0) : b.dim(1);
-  if (K != Kb) ctx.fail("inner dimensions differ: A' is [" + std::to_string(M) + "," + std::to_string(K) + "], B' is [" +
-                        std::to_string(Kb) + "," + std::to_string(N) + "]");
+  if (K != Kb)
+    ctx.fail("inner dimensions differ: A' is [" + std::to_string(M) + "," + std::to_string(K) + "], B' is [" +
+             std::to_string(Kb) + "," + std::to_string(N) + "]");
   // Strides that read A' and B' from the stored matrices.
   int64_t a_sm = ta ? 1 : K, a_sk = ta ? M : 1;
   int64_t b_sk = tb ? 1 : N, b_sn = tb ? K : 1;
@@ -78,7 +79,8 @@ std::vector<Value> gemm_impl(OpContext& ctx, bool legacy) {
         for (int64_t n = 0; n < N; ++n) {
           U acc = 0;
           for (int64_t k = 0; k < K; ++k)
-            acc = static_cast<U>(acc + static_cast<U>(static_cast<U>(pa[m * a_sm + k * a_sk]) * static_cast<U>(pb[k * b_sk + n * b_sn])));
+            acc = static_cast<U>(
+                acc + static_cast<U>(static_cast<U>(pa[m * a_sm + k * a_sk]) * static_cast<U>(pb[k * b_sk + n * b_sn])));
           U cv = pc ? static_cast<U>(pc[cmap[static_cast<size_t>(m * N + n)]]) : U(0);
           if (integral) {
             py[m * N + n] = static_cast<T>(static_cast<U>(static_cast<U>(ua * acc) + static_cast<U>(ub * cv)));

@@ -79,8 +79,7 @@ std::vector<Value> gradient(OpContext& ctx) {
     if (selected.insert(it->second).second)
       for (const auto& in : (*graph_nodes)[it->second].inputs) todo.push_back(in);
   }
-  if (!independent.count(y) && !producer.count(y))
-    ctx.fail("y '" + y + "' is neither computed in the graph nor one of xs/zs");
+  if (!independent.count(y) && !producer.count(y)) ctx.fail("y '" + y + "' is neither computed in the graph nor one of xs/zs");
   // A topological order of the selected nodes (the node list need not be sorted): repeatedly take
   // the first node whose inputs from selected nodes are all placed.
   std::vector<size_t> order;
@@ -173,7 +172,7 @@ std::vector<Value> gradient(OpContext& ctx) {
     const Node& n = (*graph_nodes)[*it];
     auto git = grad.find(n.outputs[0]);
     if (git == grad.end()) continue;  // y does not depend on this output
-    Grad g_out = git->second;  // copy: accumulate() may insert into `grad`
+    Grad g_out = git->second;         // copy: accumulate() may insert into `grad`
     const std::string& op = n.op_type;
     if (op == "Identity") {
       accumulate(n.inputs[0], g_out.shape, g_out.v, [](size_t) { return 1.0; });

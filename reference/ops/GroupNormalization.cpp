@@ -24,8 +24,7 @@ Groups group_layout(OpContext& ctx, const Tensor& x) {
   if (!ctx.has_attr("num_groups")) ctx.fail("attribute num_groups is required");
   Groups g{x.dim(0), x.dim(1), ctx.attr_int("num_groups", 0), element_count(x.shape(), 2)};
   if (g.groups < 1 || g.c % g.groups != 0)
-    ctx.fail("num_groups " + std::to_string(g.groups) + " must be positive and divide the " + std::to_string(g.c) +
-             " channels");
+    ctx.fail("num_groups " + std::to_string(g.groups) + " must be positive and divide the " + std::to_string(g.c) + " channels");
   return g;
 }
 

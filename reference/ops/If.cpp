@@ -14,8 +14,8 @@ std::vector<Value> if_op(OpContext& ctx) {
   const Graph& branch = ctx.attr_graph(cond ? "then_branch" : "else_branch");
   std::vector<Value> out = ctx.run_subgraph(branch, {});
   if (out.size() != ctx.num_outputs())
-    ctx.fail(std::string(cond ? "then" : "else") + "_branch has " + std::to_string(out.size()) +
-             " outputs but the node has " + std::to_string(ctx.num_outputs()));
+    ctx.fail(std::string(cond ? "then" : "else") + "_branch has " + std::to_string(out.size()) + " outputs but the node has " +
+             std::to_string(ctx.num_outputs()));
   return out;
 }
 }  // namespace

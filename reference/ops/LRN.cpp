@@ -18,8 +18,8 @@ std::vector<Value> lrn(OpContext& ctx) {
   auto beta = static_cast<double>(ctx.attr_float("beta", 0.75f));
   auto bias = static_cast<double>(ctx.attr_float("bias", 1.0f));
   AxisView v = axis_view(x.shape(), 1);  // [N, C, D1*...*Dk]
-  int64_t before = (size - 1) / 2;  // floor((size-1)/2)
-  int64_t after = size / 2;         // ceil((size-1)/2), size ≥ 1
+  int64_t before = (size - 1) / 2;       // floor((size-1)/2)
+  int64_t after = size / 2;              // ceil((size-1)/2), size ≥ 1
   std::vector<double> xv = float_values(ctx, x);
   std::vector<double> y(xv.size());
   for (int64_t o = 0; o < v.outer; ++o)

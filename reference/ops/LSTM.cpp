@@ -27,7 +27,8 @@ std::vector<Value> lstm(OpContext& ctx) {
     if (ctx.has_input(7)) {
       const Tensor& pt = ctx.input(7);
       if (pt.dtype() != dtype_of<T>()) ctx.fail("P must have the element type of X");
-      if (pt.shape() != Shape{nd, 3 * H}) ctx.fail("P has shape " + shape_str(pt.shape()) + ", expected " + shape_str({nd, 3 * H}));
+      if (pt.shape() != Shape{nd, 3 * H})
+        ctx.fail("P has shape " + shape_str(pt.shape()) + ", expected " + shape_str({nd, 3 * H}));
       P = to_compute<T, C>(pt);
     }
     std::vector<C> gi(static_cast<size_t>(H)), gf(static_cast<size_t>(H)), gc(static_cast<size_t>(H)),

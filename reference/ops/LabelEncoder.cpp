@@ -86,7 +86,8 @@ class KeyIndex {
 
  private:
   static uint64_t bits_of(const Tensor& t, int64_t i) {
-    return t.dtype() == DType::Float ? std::bit_cast<uint32_t>(t.data<float>()[i]) : std::bit_cast<uint64_t>(t.data<double>()[i]);
+    return t.dtype() == DType::Float ? std::bit_cast<uint32_t>(t.data<float>()[i])
+                                     : std::bit_cast<uint64_t>(t.data<double>()[i]);
   }
   template <class M, class K>
   static int64_t lookup(const M& m, const K& k) {

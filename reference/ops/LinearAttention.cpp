@@ -59,7 +59,8 @@ std::vector<Value> linear_attention(OpContext& ctx) {
   if (!ctx.has_attr("q_num_heads") || !ctx.has_attr("kv_num_heads")) ctx.fail("q_num_heads and kv_num_heads are required");
   int64_t hq = ctx.attr_int("q_num_heads", 0), hkv = ctx.attr_int("kv_num_heads", 0);
   if (hq < 1 || hkv < 1 || hq % hkv != 0)
-    ctx.fail("q_num_heads (" + std::to_string(hq) + ") must be a positive multiple of kv_num_heads (" + std::to_string(hkv) + ")");
+    ctx.fail("q_num_heads (" + std::to_string(hq) + ") must be a positive multiple of kv_num_heads (" + std::to_string(hkv) +
+             ")");
   const Tensor& q_t = ctx.input(0);
   if (q_t.rank() != 3) ctx.fail("query must be 3-D (B, T, q_num_heads * head size), got shape " + shape_str(q_t.shape()));
   int64_t batch = q_t.dim(0), seq = q_t.dim(1);
@@ -92,7 +93,8 @@ std::vector<Value> linear_attention(OpContext& ctx) {
   if (ctx.has_input(3)) {
     const Tensor& p = ctx.input(3);
     if (p.shape() != state_shape)
-      ctx.fail("past_state must have shape (B, kv_num_heads, dk, dv) = " + shape_str(state_shape) + ", got " + shape_str(p.shape()));
+      ctx.fail("past_state must have shape (B, kv_num_heads, dk, dv) = " + shape_str(state_shape) + ", got " +
+               shape_str(p.shape()));
     state = float_values(ctx, p);
     state_type = p.dtype();
   }

@@ -27,7 +27,8 @@ std::vector<Value> linear_regressor(OpContext& ctx) {
   if (targets < 1) ctx.fail("targets must be positive");
   if (static_cast<int64_t>(coef.size()) != targets * c)
     ctx.fail("coefficients has " + std::to_string(coef.size()) + " entries, not targets * C = " + std::to_string(targets * c));
-  if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != targets) ctx.fail("intercepts must have one entry per target");
+  if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != targets)
+    ctx.fail("intercepts must have one entry per target");
   const PostTransform post = post_transform_named(ctx, ctx.attr_string("post_transform", "NONE"));
   const std::vector<double> in = real_values(ctx, x);
   std::vector<double> out;

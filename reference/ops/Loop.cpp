@@ -28,8 +28,7 @@ std::vector<Value> loop(OpContext& ctx) {
     ctx.fail("body has " + std::to_string(body.inputs.size()) + " inputs, expected " + std::to_string(n_carried + 2) +
              " (iteration number, condition and " + std::to_string(n_carried) + " loop-carried values)");
   if (body.outputs.size() < n_carried + 1)
-    ctx.fail("body has " + std::to_string(body.outputs.size()) + " outputs, expected at least " +
-             std::to_string(n_carried + 1));
+    ctx.fail("body has " + std::to_string(body.outputs.size()) + " outputs, expected at least " + std::to_string(n_carried + 1));
   size_t n_scan = body.outputs.size() - 1 - n_carried;
 
   std::vector<Value> carried;
@@ -51,8 +50,8 @@ std::vector<Value> loop(OpContext& ctx) {
       Value& v = out[1 + n_carried + k];
       if (!v.is_tensor()) ctx.fail("scan output " + std::to_string(k) + " of the body must be a tensor");
       if (!scans[k].empty() && scans[k][0].shape() != v.tensor.shape())
-        ctx.fail("scan output " + std::to_string(k) + " changed shape across iterations: " +
-                 shape_str(scans[k][0].shape()) + " then " + shape_str(v.tensor.shape()));
+        ctx.fail("scan output " + std::to_string(k) + " changed shape across iterations: " + shape_str(scans[k][0].shape()) +
+                 " then " + shape_str(v.tensor.shape()));
       scans[k].push_back(std::move(v.tensor));
     }
   }
@@ -100,8 +99,9 @@ void loop_shape(InferContext& ctx) {
   for (size_t i = 0; i < n_carried; ++i)
     // A value whose kind changes (an empty optional initial value, a sequence after) is what the
     // body makes of it.
-    ctx.set_output(i, in[i + 2].kind != out[i + 1].kind ? out[i + 1]
-                                                        : union_type(ctx, in[i + 2], out[i + 1], "loop-carried value " + std::to_string(i)));
+    ctx.set_output(i, in[i + 2].kind != out[i + 1].kind
+                          ? out[i + 1]
+                          : union_type(ctx, in[i + 2], out[i + 1], "loop-carried value " + std::to_string(i)));
   for (size_t i = n_carried; i + 1 < out.size(); ++i) {
     const TypeInfo& t = out[i + 1];
     if (t.kind != TypeInfo::Kind::Tensor) {

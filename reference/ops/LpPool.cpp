@@ -20,7 +20,8 @@ std::vector<Value> lp_pool_with(OpContext& ctx, double p_norm) {
     pool_loop(s, [&](int64_t p, int64_t o, const std::vector<int64_t>&, const std::vector<Tap>& taps) {
       const T* plane = px + p * s.in_plane;
       double sum = 0;
-      for (const Tap& t : taps) sum += std::pow(std::fabs(static_cast<double>(static_cast<compute_t<T>>(plane[t.in_off]))), p_norm);
+      for (const Tap& t : taps)
+        sum += std::pow(std::fabs(static_cast<double>(static_cast<compute_t<T>>(plane[t.in_off]))), p_norm);
       py[p * s.out_plane + o] = to_storage<T>(std::pow(sum, 1.0 / p_norm));
     });
     return out;
@@ -28,9 +29,7 @@ std::vector<Value> lp_pool_with(OpContext& ctx, double p_norm) {
 }
 
 std::vector<Value> lp_pool_v1(OpContext& ctx) { return lp_pool_with(ctx, ctx.attr_float("p", 2.0f)); }
-std::vector<Value> lp_pool_v2(OpContext& ctx) {
-  return lp_pool_with(ctx, static_cast<double>(ctx.attr_int("p", 2)));
-}
+std::vector<Value> lp_pool_v2(OpContext& ctx) { return lp_pool_with(ctx, static_cast<double>(ctx.attr_int("p", 2))); }
 }  // namespace
 SONNX_KERNEL("", "LpPool", 1, lp_pool_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "LpPool", 2, lp_pool_v2, Accuracy::Rounding);

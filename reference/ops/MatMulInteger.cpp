@@ -38,7 +38,8 @@ std::vector<Value> matmul_integer(OpContext& ctx) {
         int64_t zb = bzp.size() == 1 ? bzp[0] : bzp[static_cast<size_t>(mb * N + n)];
         uint32_t acc = 0;  // 32-bit wraparound
         for (int64_t k = 0; k < K; ++k) {
-          int64_t prod = (av[static_cast<size_t>((ma * M + m) * K + k)] - za) * (bv[static_cast<size_t>((mb * K + k) * N + n)] - zb);
+          int64_t prod = (av[static_cast<size_t>((ma * M + m) * K + k)] - za) *
+                         (bv[static_cast<size_t>((mb * K + k) * N + n)] - zb);
           acc += static_cast<uint32_t>(prod);
         }
         py[bi * M * N + m * N + n] = static_cast<int32_t>(acc);

@@ -18,12 +18,14 @@ std::vector<Value> max_unpool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& ind = ctx.input(1);
   if (x.rank() < 3) ctx.fail("input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x.shape()));
-  if (ind.shape() != x.shape()) ctx.fail("indices I " + shape_str(ind.shape()) + " must have the shape of X " + shape_str(x.shape()));
+  if (ind.shape() != x.shape())
+    ctx.fail("indices I " + shape_str(ind.shape()) + " must have the shape of X " + shape_str(x.shape()));
   if (!is_integer(ind.dtype())) ctx.fail("indices I must be an integer tensor");
   size_t r = static_cast<size_t>(x.rank() - 2);
   if (!ctx.has_attr("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
   std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
-  if (kernel.size() != r) ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " values, expected " + std::to_string(r));
+  if (kernel.size() != r)
+    ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " values, expected " + std::to_string(r));
   for (auto k : kernel)
     if (k < 1 || k > kMaxWindowValue) ctx.fail("kernel size " + std::to_string(k) + " is out of range");
   std::vector<int64_t> strides = per_axis_attr(ctx, "strides", r, 1, 1);

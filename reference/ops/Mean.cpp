@@ -14,8 +14,8 @@ std::vector<Value> mean(OpContext& ctx) {
   return one(visit_float(ctx, ins[0]->dtype(), [&]<class T>() {
     using C = compute_t<T>;
     C n = static_cast<C>(ins.size());
-    return variadic_fold<T>(ins, out_shape, [](C acc, C v) { return acc + v; },
-                            [&](C acc) { return to_storage<T>(acc / n); });
+    return variadic_fold<T>(
+        ins, out_shape, [](C acc, C v) { return acc + v; }, [&](C acc) { return to_storage<T>(acc / n); });
   }));
 }
 }  // namespace

@@ -64,7 +64,8 @@ void multinomial_shape(InferContext& ctx) {
   require_rank(ctx, 0, 2, "input");
   const Dims* x = ctx.input_shape(0);
   Dim b = x ? (*x)[0] : Dim{};
-  ctx.set_output(0, dtype_attr(ctx, "dtype", DType::Int32), Dims{b, size_dim(ctx, ctx.attr_int("sample_size", 1), "sample_size")});
+  ctx.set_output(0, dtype_attr(ctx, "dtype", DType::Int32),
+                 Dims{b, size_dim(ctx, ctx.attr_int("sample_size", 1), "sample_size")});
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "Multinomial", (7, 22), multinomial_shape);

@@ -35,7 +35,8 @@ bool suppresses(const Box& a, const Box& b, double iou_threshold) {
 std::vector<Value> non_max_suppression(OpContext& ctx) {
   const Tensor& boxes = ctx.input(0);
   const Tensor& scores = ctx.input(1);
-  if (boxes.rank() != 3 || boxes.dim(2) != 4) ctx.fail("boxes must be [num_batches, spatial_dimension, 4], got " + shape_str(boxes.shape()));
+  if (boxes.rank() != 3 || boxes.dim(2) != 4)
+    ctx.fail("boxes must be [num_batches, spatial_dimension, 4], got " + shape_str(boxes.shape()));
   if (scores.rank() != 3 || scores.dim(0) != boxes.dim(0) || scores.dim(2) != boxes.dim(1))
     ctx.fail("scores " + shape_str(scores.shape()) + " must be [num_batches, num_classes, spatial_dimension] for boxes " +
              shape_str(boxes.shape()));

@@ -91,8 +91,8 @@ std::vector<Value> pad_v11(OpContext& ctx) {
     if (c.size() != 1) ctx.fail("constant_value must hold exactly one value");
     fill = c.reshaped({});
   }
-  return one(pad(ctx, x, pads_for_all_axes(ctx, x.rank(), int_values(ctx, pads, "pads")), ctx.attr_string("mode", "constant"),
-                 fill));
+  return one(
+      pad(ctx, x, pads_for_all_axes(ctx, x.rank(), int_values(ctx, pads, "pads")), ctx.attr_string("mode", "constant"), fill));
 }
 
 // Versions 18+: `pads` names the axes of the optional `axes` input (all axes when omitted); the
@@ -156,8 +156,7 @@ void pad_shape(InferContext& ctx) {
     return;
   }
   size_t n = axes.size();
-  if (pads->size() != 2 * n)
-    ctx.fail("pads has " + std::to_string(pads->size()) + " values, expected " + std::to_string(2 * n));
+  if (pads->size() != 2 * n) ctx.fail("pads has " + std::to_string(pads->size()) + " values, expected " + std::to_string(2 * n));
   Dims out = *x;
   for (size_t i = 0; i < n; ++i) {
     Dim& d = out[static_cast<size_t>(axes[i])];

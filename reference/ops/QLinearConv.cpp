@@ -34,7 +34,8 @@ std::vector<Value> qlinear_conv(OpContext& ctx) {
     std::vector<double> v = real_values(ctx, t);
     if (v.size() == 1) return std::vector<double>(static_cast<size_t>(s.M), v[0]);
     if (t.rank() != 1 || t.size() != s.M)
-      ctx.fail(std::string(what) + " must be a scalar or have M=" + std::to_string(s.M) + " values, got shape " + shape_str(t.shape()));
+      ctx.fail(std::string(what) + " must be a scalar or have M=" + std::to_string(s.M) + " values, got shape " +
+               shape_str(t.shape()));
     return v;
   };
   std::vector<double> wscale = per_channel(4, "w_scale"), wzp = per_channel(5, "w_zero_point");
@@ -57,7 +58,10 @@ std::vector<Value> qlinear_conv(OpContext& ctx) {
       int64_t zw;
     };
     conv_loop(
-        s, [&](int64_t m) { return Acc{bias[static_cast<size_t>(m)], static_cast<int64_t>(wzp[static_cast<size_t>(m)])}; },
+        s,
+        [&](int64_t m) {
+          return Acc{bias[static_cast<size_t>(m)], static_cast<int64_t>(wzp[static_cast<size_t>(m)])};
+        },
         [&](Acc& acc, int64_t xi, int64_t wi) {
           acc.sum += (xv[static_cast<size_t>(xi)] - xzp) * (wv[static_cast<size_t>(wi)] - acc.zw);
         },

@@ -71,8 +71,7 @@ std::vector<Value> quantize_v19(OpContext& ctx) {
     if (zp && static_cast<int64_t>(zp->dtype()) != o) ctx.fail("output_dtype differs from y_zero_point's type");
     qtype = static_cast<DType>(o);
   }
-  if (!is_quantized_integer(qtype) && !is_small_float(qtype))
-    ctx.fail("cannot quantize into " + std::string(dtype_name(qtype)));
+  if (!is_quantized_integer(qtype) && !is_small_float(qtype)) ctx.fail("cannot quantize into " + std::string(dtype_name(qtype)));
   DType precision = scale.dtype();
   if (int64_t p = ctx.version() >= 23 ? ctx.attr_int("precision", 0) : 0; p != 0) precision = static_cast<DType>(p);
   if (precision == DType::Float8E8M0) precision = DType::Float;  // a power of two: division is exact

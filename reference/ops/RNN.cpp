@@ -21,8 +21,7 @@ std::vector<Value> rnn(OpContext& ctx) {
       const C* Rb = Wb + H;
       const RnnActivation& f = p.acts[static_cast<size_t>(d)];
       for (int64_t j = 0; j < H; ++j)
-        next[static_cast<size_t>(j)] =
-            f(p.clipped(dot_row(W, j, I, x) + dot_row(R, j, H, h) + Wb[j] + Rb[j]));
+        next[static_cast<size_t>(j)] = f(p.clipped(dot_row(W, j, I, x) + dot_row(R, j, H, h) + Wb[j] + Rb[j]));
       std::copy(next.begin(), next.end(), h);
     };
     return run_rnn<T>(ctx, p, false, step);

@@ -10,8 +10,8 @@ namespace {
 std::vector<Value> random_normal(OpContext& ctx) {
   double mean = ctx.attr_float("mean", 0.f), scale = ctx.attr_float("scale", 1.f);
   NodeRng rng(ctx);
-  return one(random_float_tensor(ctx, dtype_attr(ctx, DType::Float), shape_attr(ctx),
-                                     [&] { return mean + scale * rng.normal01(); }));
+  return one(
+      random_float_tensor(ctx, dtype_attr(ctx, DType::Float), shape_attr(ctx), [&] { return mean + scale * rng.normal01(); }));
 }
 }  // namespace
 SONNX_KERNEL("", "RandomNormal", 1, random_normal, Accuracy::Random);

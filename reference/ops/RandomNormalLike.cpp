@@ -10,8 +10,7 @@ std::vector<Value> random_normal_like(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   double mean = ctx.attr_float("mean", 0.f), scale = ctx.attr_float("scale", 1.f);
   NodeRng rng(ctx);
-  return one(random_float_tensor(ctx, dtype_attr(ctx, x.dtype()), x.shape(),
-                                     [&] { return mean + scale * rng.normal01(); }));
+  return one(random_float_tensor(ctx, dtype_attr(ctx, x.dtype()), x.shape(), [&] { return mean + scale * rng.normal01(); }));
 }
 }  // namespace
 SONNX_KERNEL("", "RandomNormalLike", 1, random_normal_like, Accuracy::Random);

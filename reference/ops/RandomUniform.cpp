@@ -11,7 +11,7 @@ std::vector<Value> random_uniform(OpContext& ctx) {
   double low = ctx.attr_float("low", 0.f), high = ctx.attr_float("high", 1.f);
   NodeRng rng(ctx);
   return one(random_float_tensor(ctx, dtype_attr(ctx, DType::Float), shape_attr(ctx),
-                                     [&] { return low + (high - low) * rng.uniform01(); }));
+                                 [&] { return low + (high - low) * rng.uniform01(); }));
 }
 }  // namespace
 SONNX_KERNEL("", "RandomUniform", 1, random_uniform, Accuracy::Random);

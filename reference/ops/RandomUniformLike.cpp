@@ -10,8 +10,8 @@ std::vector<Value> random_uniform_like(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   double low = ctx.attr_float("low", 0.f), high = ctx.attr_float("high", 1.f);
   NodeRng rng(ctx);
-  return one(random_float_tensor(ctx, dtype_attr(ctx, x.dtype()), x.shape(),
-                                     [&] { return low + (high - low) * rng.uniform01(); }));
+  return one(
+      random_float_tensor(ctx, dtype_attr(ctx, x.dtype()), x.shape(), [&] { return low + (high - low) * rng.uniform01(); }));
 }
 }  // namespace
 SONNX_KERNEL("", "RandomUniformLike", 1, random_uniform_like, Accuracy::Random);

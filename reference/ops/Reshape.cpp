@@ -34,8 +34,7 @@ Tensor reshape(const OpContext& ctx, const Tensor& data, const std::vector<int64
     for (size_t i = 0; i < shape.size(); ++i)
       if (static_cast<int64_t>(i) != infer_at) known = checked_mul(ctx, known, shape[i]);
     if (known == 0) ctx.fail("cannot infer the -1 dimension when the other dimensions multiply to 0");
-    if (data.size() % known != 0)
-      ctx.fail("cannot reshape " + shape_str(data.shape()) + " to " + shape_str(requested));
+    if (data.size() % known != 0) ctx.fail("cannot reshape " + shape_str(data.shape()) + " to " + shape_str(requested));
     shape[static_cast<size_t>(infer_at)] = data.size() / known;
   }
   // shape_size traps on absurd products, so the element-count comparison below is safe.
@@ -89,8 +88,7 @@ void reshape_dims(InferContext& ctx, const PartialValue& req, bool allow_zero) {
       infer_at = static_cast<int64_t>(i);
       out.push_back(Dim{});
     } else if (v == 0 && !allow_zero) {
-      if (in && i >= in->size())
-        ctx.fail("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
+      if (in && i >= in->size()) ctx.fail("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
       out.push_back(in ? (*in)[i] : Dim{});
     } else if (v < -1) {
       ctx.fail("invalid shape entry " + std::to_string(v));
@@ -105,8 +103,7 @@ void reshape_dims(InferContext& ctx, const PartialValue& req, bool allow_zero) {
     Dims rest = out;
     rest.erase(rest.begin() + infer_at);
     if (auto known = dims_product(rest); known && total) {
-      if (*known == 0 || *total % *known != 0)
-        ctx.fail("cannot reshape " + dims_str(*in) + " to " + dims_str(req.elems));
+      if (*known == 0 || *total % *known != 0) ctx.fail("cannot reshape " + dims_str(*in) + " to " + dims_str(req.elems));
       out[static_cast<size_t>(infer_at)] = known_dim(*total / *known);
     } else {
       // Symbols common to both sides cancel: [N,3,4] to [N,-1] gives 12.
@@ -152,7 +149,8 @@ void reshape_shape(InferContext& ctx) {
   // Reshape keeps the data: a small integer value's elements go through.
   if (auto p = ctx.input_partial(0); p && ctx.output(0).shape) {
     const Dims& o = *ctx.output(0).shape;
-    if (o.size() <= 1 && (o.empty() ? p->elems.size() == 1 : (o[0].value && *o[0].value == static_cast<int64_t>(p->elems.size())))) {
+    if (o.size() <= 1 &&
+        (o.empty() ? p->elems.size() == 1 : (o[0].value && *o[0].value == static_cast<int64_t>(p->elems.size())))) {
       p->scalar = o.empty();
       ctx.set_output_partial(0, std::move(*p));
     }

@@ -70,7 +70,8 @@ std::vector<Value> resize_v11(OpContext& ctx) {
   if (!scales.empty() && !sizes.empty()) ctx.fail("only one of scales and sizes may be given");
   if (scales.empty() && sizes.empty()) ctx.fail("one of scales and sizes must be given");
   if (!sizes.empty()) {
-    if (sizes.size() != r) ctx.fail("sizes has " + std::to_string(sizes.size()) + " values, expected the rank " + std::to_string(r));
+    if (sizes.size() != r)
+      ctx.fail("sizes has " + std::to_string(sizes.size()) + " values, expected the rank " + std::to_string(r));
     for (size_t d = 0; d < r; ++d) {
       if (sizes[d] < 0) ctx.fail("sizes must not be negative");
       axes[d].out = sizes[d];
@@ -78,7 +79,8 @@ std::vector<Value> resize_v11(OpContext& ctx) {
       axes[d].resized_length = static_cast<double>(sizes[d]);
     }
   } else {
-    if (scales.size() != r) ctx.fail("scales has " + std::to_string(scales.size()) + " values, expected the rank " + std::to_string(r));
+    if (scales.size() != r)
+      ctx.fail("scales has " + std::to_string(scales.size()) + " values, expected the rank " + std::to_string(r));
     for (size_t d = 0; d < r; ++d) {
       double s = scales[d];
       if (!(s > 0) || !std::isfinite(s)) ctx.fail("scales must be positive and finite");
@@ -222,8 +224,10 @@ void resize_shape(InferContext& ctx) {
   if (sizes && scales && !sizes->empty() && !scales->empty()) ctx.fail("only one of scales and sizes may be given");
   if (!ctx.has_input(3) && scales && scales->empty() && ctx.version() >= 11) ctx.fail("one of scales and sizes must be given");
   if (sizes && !sizes->empty()) {
-    if (sizes->size() != axes.size()) ctx.fail("sizes has " + std::to_string(sizes->size()) + " values for " + std::to_string(axes.size()) + " axes");
-    for (size_t i = 0; i < axes.size(); ++i) o[static_cast<size_t>(axes[i])] = stretch ? size_dim(ctx, (*sizes)[i], "sizes") : Dim{};
+    if (sizes->size() != axes.size())
+      ctx.fail("sizes has " + std::to_string(sizes->size()) + " values for " + std::to_string(axes.size()) + " axes");
+    for (size_t i = 0; i < axes.size(); ++i)
+      o[static_cast<size_t>(axes[i])] = stretch ? size_dim(ctx, (*sizes)[i], "sizes") : Dim{};
   } else if (scales && !scales->empty()) {
     scale_dims(ctx, o, axes, *scales);
   } else {

@@ -115,7 +115,8 @@ std::vector<Value> roi_align_with(OpContext& ctx, bool half_pixel) {
           for (int64_t iy = 0; iy < gh; ++iy) {
             double yy = sh + static_cast<double>(ph) * bin_h + (static_cast<double>(iy) + 0.5) * bin_h / static_cast<double>(gh);
             for (int64_t ix = 0; ix < gw; ++ix) {
-              double xx = sw + static_cast<double>(pw) * bin_w + (static_cast<double>(ix) + 0.5) * bin_w / static_cast<double>(gw);
+              double xx = sw + static_cast<double>(pw) * bin_w +
+                          (static_cast<double>(ix) + 0.5) * bin_w / static_cast<double>(gw);
               samples.push_back(make_sample(yy, xx));
             }
           }
@@ -166,8 +167,9 @@ void roi_align_shape(InferContext& ctx) {
   const Dims* rois = ctx.input_shape(1);
   Dim n = rois ? (*rois)[0] : Dim{};
   if (const Dims* b = ctx.input_shape(2)) n = unify_dim(ctx, n, (*b)[0], "rois and batch_indices");
-  ctx.set_output(0, ctx.input_elem(0), Dims{n, x ? (*x)[1] : Dim{}, size_dim(ctx, ctx.attr_int("output_height", 1), "output_height"),
-                                            size_dim(ctx, ctx.attr_int("output_width", 1), "output_width")});
+  ctx.set_output(0, ctx.input_elem(0),
+                 Dims{n, x ? (*x)[1] : Dim{}, size_dim(ctx, ctx.attr_int("output_height", 1), "output_height"),
+                      size_dim(ctx, ctx.attr_int("output_width", 1), "output_width")});
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "RoiAlign", (10, 16, 22), roi_align_shape);

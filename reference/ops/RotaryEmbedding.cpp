@@ -65,8 +65,8 @@ std::vector<int64_t> cache_rows(OpContext& ctx, const RopeLayout& l, const Tenso
     return rows;
   }
   if (cache.shape() != Shape{l.batch, l.seq, half})
-    ctx.fail("without position_ids the caches must have shape (batch, sequence_length, " + std::to_string(half) +
-             "), got " + shape_str(cache.shape()));
+    ctx.fail("without position_ids the caches must have shape (batch, sequence_length, " + std::to_string(half) + "), got " +
+             shape_str(cache.shape()));
   for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int64_t>(i);
   return rows;
 }

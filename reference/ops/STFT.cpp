@@ -84,7 +84,8 @@ void stft_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   Dim len;
-  if (auto l = ctx.has_input(3) ? ctx.input_ints(3) : std::nullopt; l && l->size() == 1) len = size_dim(ctx, (*l)[0], "frame_length");
+  if (auto l = ctx.has_input(3) ? ctx.input_ints(3) : std::nullopt; l && l->size() == 1)
+    len = size_dim(ctx, (*l)[0], "frame_length");
   else if (const Dims* w = ctx.has_input(2) ? ctx.input_shape(2) : nullptr; w && w->size() == 1) len = (*w)[0];
   auto step = ctx.input_ints(1);
   Dim frames;

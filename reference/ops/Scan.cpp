@@ -36,11 +36,10 @@ void check_direction(const OpContext& ctx, int64_t d) {
 // The body's signature against N state variables and M scan inputs; returns K (scan outputs).
 size_t check_body(const OpContext& ctx, const Graph& body, size_t n_state, size_t n_scan_in) {
   if (body.inputs.size() != n_state + n_scan_in)
-    ctx.fail("body has " + std::to_string(body.inputs.size()) + " inputs, expected " +
-             std::to_string(n_state + n_scan_in));
+    ctx.fail("body has " + std::to_string(body.inputs.size()) + " inputs, expected " + std::to_string(n_state + n_scan_in));
   if (body.outputs.size() < n_state)
-    ctx.fail("body has " + std::to_string(body.outputs.size()) + " outputs, fewer than the " +
-             std::to_string(n_state) + " state variables");
+    ctx.fail("body has " + std::to_string(body.outputs.size()) + " outputs, fewer than the " + std::to_string(n_state) +
+             " state variables");
   return body.outputs.size() - n_state;
 }
 
@@ -84,8 +83,8 @@ std::vector<Value> scan_v8(OpContext& ctx) {
     }
   }
 
-  std::vector<std::vector<Tensor>> final_states(n);              // [state][batch]
-  std::vector<std::vector<std::vector<Tensor>>> outs(k_out);      // [output][batch][step]
+  std::vector<std::vector<Tensor>> final_states(n);           // [state][batch]
+  std::vector<std::vector<std::vector<Tensor>>> outs(k_out);  // [output][batch][step]
   for (int64_t b = 0; b < batch; ++b) {
     std::vector<Value> state;
     for (const Tensor* t : inits) state.emplace_back(take_axis(*t, 0, b));
@@ -104,8 +103,7 @@ std::vector<Value> scan_v8(OpContext& ctx) {
   }
 
   std::vector<Value> result;
-  for (size_t i = 0; i < n; ++i)
-    result.emplace_back(batch == 0 ? *inits[i] : stack_axis(ctx, final_states[i], 0));
+  for (size_t i = 0; i < n; ++i) result.emplace_back(batch == 0 ? *inits[i] : stack_axis(ctx, final_states[i], 0));
   for (size_t k = 0; k < k_out; ++k) {
     // The element shape comes from any step that ran; padding steps are zeros of that shape.
     const Tensor* sample = nullptr;

@@ -7,8 +7,7 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> scatter(OpContext& ctx) {
-  return one(scatter_elements(ctx, ctx.input(0), ctx.input(1), ctx.input(2), ctx.attr_int("axis", 0),
-                                    Reduction::None));
+  return one(scatter_elements(ctx, ctx.input(0), ctx.input(1), ctx.input(2), ctx.attr_int("axis", 0), Reduction::None));
 }
 }  // namespace
 SONNX_KERNEL("", "Scatter", 9, scatter, Accuracy::Exact);

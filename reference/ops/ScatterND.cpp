@@ -22,10 +22,10 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
   if (k < 1 || k > r) ctx.fail("indices.shape[-1] must be in [1, rank(data)]");
   Shape want(indices.shape().begin(), indices.shape().end() - 1);
   want.insert(want.end(), data.shape().begin() + k, data.shape().end());
-  if (updates.shape() != want)
-    ctx.fail("updates has shape " + shape_str(updates.shape()) + ", expected " + shape_str(want));
-  ScatterSlices slices = scatter_nd_slices(ctx, data.shape(), indices);  // not a structured binding: the lambdas capture it (clang 14)
-  const std::vector<int64_t>& base = slices.base;  // where each tuple's slice starts
+  if (updates.shape() != want) ctx.fail("updates has shape " + shape_str(updates.shape()) + ", expected " + shape_str(want));
+  ScatterSlices slices = scatter_nd_slices(ctx, data.shape(),
+                                           indices);  // not a structured binding: the lambdas capture it (clang 14)
+  const std::vector<int64_t>& base = slices.base;     // where each tuple's slice starts
   int64_t tuples = static_cast<int64_t>(base.size()), slice = slices.slice;
   Tensor out = data;
   if (reduction == Reduction::None) {  // a plain copy: any element type

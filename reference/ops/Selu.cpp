@@ -11,9 +11,7 @@ namespace {
 Tensor selu(OpContext& ctx, float default_alpha, float default_gamma) {
   double alpha = ctx.attr_float("alpha", default_alpha);
   double gamma = ctx.attr_float("gamma", default_gamma);
-  return float_unary(ctx, ctx.input(0), [&](double x) {
-    return x <= 0.0 ? gamma * (alpha * std::exp(x) - alpha) : gamma * x;
-  });
+  return float_unary(ctx, ctx.input(0), [&](double x) { return x <= 0.0 ? gamma * (alpha * std::exp(x) - alpha) : gamma * x; });
 }
 
 std::vector<Value> selu_v1(OpContext& ctx) { return one(selu(ctx, 1.6732f, 1.0507f)); }

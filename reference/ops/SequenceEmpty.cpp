@@ -5,9 +5,7 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> sequence_empty(OpContext& ctx) {
-  return {Value::make_sequence({}, dtype_attr(ctx, DType::Float))};
-}
+std::vector<Value> sequence_empty(OpContext& ctx) { return {Value::make_sequence({}, dtype_attr(ctx, DType::Float))}; }
 }  // namespace
 SONNX_KERNEL("", "SequenceEmpty", 11, sequence_empty, Accuracy::Exact);
 namespace {

@@ -8,17 +8,14 @@ using namespace support;
 namespace {
 // Element type of an output sequence when there is no element to look at: the body output's
 // declared tensor type.
-DType declared_elem(const ValueInfo& vi) {
-  return vi.type.kind == TypeInfo::Kind::Tensor ? vi.type.elem : DType::Undefined;
-}
+DType declared_elem(const ValueInfo& vi) { return vi.type.kind == TypeInfo::Kind::Tensor ? vi.type.elem : DType::Undefined; }
 
 std::vector<Value> sequence_map(OpContext& ctx) {
   const Graph& body = ctx.attr_graph("body");
   const Value& first = sequence_input(ctx, 0);
   size_t n = first.sequence.size();
   if (body.inputs.size() != ctx.num_inputs())
-    ctx.fail("body has " + std::to_string(body.inputs.size()) + " inputs but the node has " +
-             std::to_string(ctx.num_inputs()));
+    ctx.fail("body has " + std::to_string(body.inputs.size()) + " inputs but the node has " + std::to_string(ctx.num_inputs()));
   for (size_t i = 1; i < ctx.num_inputs(); ++i) {
     const Value& v = ctx.value(i);
     if (v.is_sequence() && v.sequence.size() != n)

@@ -144,8 +144,8 @@ void split_shape(InferContext& ctx) {
     } else if (ctx.version() >= 18) {
       int64_t chunk = (*d.value + static_cast<int64_t>(n) - 1) / static_cast<int64_t>(n);
       if (chunk * (static_cast<int64_t>(n) - 1) > *d.value)
-        ctx.fail("an axis of size " + std::to_string(*d.value) + " cannot be split into " + std::to_string(n) +
-                 " parts of " + std::to_string(chunk) + " with a smaller last part");
+        ctx.fail("an axis of size " + std::to_string(*d.value) + " cannot be split into " + std::to_string(n) + " parts of " +
+                 std::to_string(chunk) + " with a smaller last part");
       int64_t left = *d.value;
       for (size_t i = 0; i < n; ++i) {
         int64_t s = std::min(chunk, left);

@@ -77,7 +77,8 @@ void split_to_sequence_shape(InferContext& ctx) {
     auto split = ctx.input_ints(1);
     const Dims* ss = ctx.input_shape(1);
     Dim piece;
-    if (split && ss && ss->empty() && (*x)[static_cast<size_t>(axis)].value && *(*x)[static_cast<size_t>(axis)].value % (*split)[0] == 0)
+    if (split && ss && ss->empty() && (*x)[static_cast<size_t>(axis)].value &&
+        *(*x)[static_cast<size_t>(axis)].value % (*split)[0] == 0)
       piece = known_dim((*split)[0]);
     else if (split && ss && ss->size() == 1 && !split->empty() &&
              std::all_of(split->begin(), split->end(), [&](int64_t v) { return v == (*split)[0]; }))

@@ -11,8 +11,8 @@ std::vector<Value> string_concat(OpContext& ctx) {
   const Tensor& y = ctx.input(1);
   require_type(ctx, x, DType::String, "X");
   require_type(ctx, y, DType::String, "Y");
-  return one(binary_elementwise<std::string, std::string>(
-      ctx, x, y, [](const std::string& a, const std::string& b) { return a + b; }));
+  return one(
+      binary_elementwise<std::string, std::string>(ctx, x, y, [](const std::string& a, const std::string& b) { return a + b; }));
 }
 
 void string_concat_shape(InferContext& ctx) {

@@ -71,38 +71,38 @@ bool latin_ext_a_odd_upper(char32_t c) { return (c >= 0x139 && c <= 0x148) || (c
 
 char32_t to_lower(char32_t c) {
   if (c >= U'A' && c <= U'Z') return c + 32;
-  if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 32;                 // À..Þ except ×
+  if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 32;  // À..Þ except ×
   if (latin_ext_a_even_upper(c)) return (c % 2 == 0) ? c + 1 : c;
   if (latin_ext_a_odd_upper(c)) return (c % 2 == 1) ? c + 1 : c;
-  if (c == 0x130) return U'i';                                             // İ
-  if (c == 0x178) return 0xFF;                                             // Ÿ
-  if (c >= 0x391 && c <= 0x3A9 && c != 0x3A2) return c + 32;               // Greek capitals
+  if (c == 0x130) return U'i';                                // İ
+  if (c == 0x178) return 0xFF;                                // Ÿ
+  if (c >= 0x391 && c <= 0x3A9 && c != 0x3A2) return c + 32;  // Greek capitals
   if (c == 0x386) return 0x3AC;
   if (c >= 0x388 && c <= 0x38A) return c + 37;
   if (c == 0x38C) return 0x3CC;
   if (c == 0x38E || c == 0x38F) return c + 63;
-  if (c >= 0x410 && c <= 0x42F) return c + 32;                             // Cyrillic А..Я
-  if (c >= 0x400 && c <= 0x40F) return c + 80;                             // Ѐ..Џ
+  if (c >= 0x410 && c <= 0x42F) return c + 32;  // Cyrillic А..Я
+  if (c >= 0x400 && c <= 0x40F) return c + 80;  // Ѐ..Џ
   return c;
 }
 
 char32_t to_upper(char32_t c) {
   if (c >= U'a' && c <= U'z') return c - 32;
-  if (c >= 0xE0 && c <= 0xFE && c != 0xF7) return c - 32;                 // à..þ except ÷
-  if (c == 0xFF) return 0x178;                                             // ÿ
-  if (c == 0xB5) return 0x39C;                                             // micro sign -> Μ
+  if (c >= 0xE0 && c <= 0xFE && c != 0xF7) return c - 32;  // à..þ except ÷
+  if (c == 0xFF) return 0x178;                             // ÿ
+  if (c == 0xB5) return 0x39C;                             // micro sign -> Μ
   if (latin_ext_a_even_upper(c)) return (c % 2 == 1) ? c - 1 : c;
   if (latin_ext_a_odd_upper(c)) return (c % 2 == 0) ? c - 1 : c;
-  if (c == 0x131) return U'I';                                             // dotless ı
-  if (c == 0x17F) return U'S';                                             // long s
-  if (c >= 0x3B1 && c <= 0x3C9 && c != 0x3C2) return c - 32;               // Greek smalls
-  if (c == 0x3C2) return 0x3A3;                                            // final sigma
+  if (c == 0x131) return U'I';                                // dotless ı
+  if (c == 0x17F) return U'S';                                // long s
+  if (c >= 0x3B1 && c <= 0x3C9 && c != 0x3C2) return c - 32;  // Greek smalls
+  if (c == 0x3C2) return 0x3A3;                               // final sigma
   if (c == 0x3AC) return 0x386;
   if (c >= 0x3AD && c <= 0x3AF) return c - 37;
   if (c == 0x3CC) return 0x38C;
   if (c == 0x3CD || c == 0x3CE) return c - 63;
-  if (c >= 0x430 && c <= 0x44F) return c - 32;                             // Cyrillic а..я
-  if (c >= 0x450 && c <= 0x45F) return c - 80;                             // ѐ..џ
+  if (c >= 0x430 && c <= 0x44F) return c - 32;  // Cyrillic а..я
+  if (c >= 0x450 && c <= 0x45F) return c - 80;  // ѐ..џ
   return c;
 }
 
@@ -120,7 +120,8 @@ std::vector<Value> string_normalizer(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.dtype() != DType::String) ctx.fail("input must be a string tensor");
   bool two_dim = x.rank() == 2;
-  if (!(x.rank() == 1 || (two_dim && x.dim(0) == 1))) ctx.fail("input must have shape [C] or [1, C], got " + shape_str(x.shape()));
+  if (!(x.rank() == 1 || (two_dim && x.dim(0) == 1)))
+    ctx.fail("input must have shape [C] or [1, C], got " + shape_str(x.shape()));
 
   std::string action = ctx.attr_string("case_change_action", "NONE");
   CaseChange how;

@@ -29,7 +29,7 @@ size_t whitespace_at(const std::string& s, size_t i) {
   if (c0 == 0xc2 && (b(1) == 0x85 || b(1) == 0xa0)) return 2;
   if (c0 == 0xe1 && b(1) == 0x9a && b(2) == 0x80) return 3;  // U+1680
   if (c0 == 0xe2 && b(1) == 0x80 && ((b(2) >= 0x80 && b(2) <= 0x8a) || b(2) == 0xa8 || b(2) == 0xa9 || b(2) == 0xaf))
-    return 3;                                                  // U+2000-U+200A, U+2028, U+2029, U+202F
+    return 3;                                                // U+2000-U+200A, U+2028, U+2029, U+202F
   if (c0 == 0xe2 && b(1) == 0x81 && b(2) == 0x9f) return 3;  // U+205F
   if (c0 == 0xe3 && b(1) == 0x80 && b(2) == 0x80) return 3;  // U+3000
   return 0;

@@ -20,8 +20,8 @@ void check_update_shape(OpContext& ctx, const Tensor& past, const Tensor& update
   for (size_t d = 0; d < past.shape().size(); ++d) {
     bool ok = d == axis ? update.shape()[d] <= past.shape()[d] : update.shape()[d] == past.shape()[d];
     if (!ok)
-      ctx.fail("update of shape " + shape_str(update.shape()) + " does not fit past_cache of shape " +
-               shape_str(past.shape()) + " (axis " + std::to_string(axis) + ")");
+      ctx.fail("update of shape " + shape_str(update.shape()) + " does not fit past_cache of shape " + shape_str(past.shape()) +
+               " (axis " + std::to_string(axis) + ")");
   }
   if (update.dtype() != past.dtype()) ctx.fail("update and past_cache have different element types");
 }

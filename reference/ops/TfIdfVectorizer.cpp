@@ -47,7 +47,8 @@ std::vector<Value> tfidf(OpContext& ctx, const Tensor& x, const std::vector<K>& 
   }
   const size_t num_ngrams = g;
   if (indexes.size() != num_ngrams)
-    ctx.fail("ngram_indexes has " + std::to_string(indexes.size()) + " entries, the pool has " + std::to_string(num_ngrams) + " n-grams");
+    ctx.fail("ngram_indexes has " + std::to_string(indexes.size()) + " entries, the pool has " + std::to_string(num_ngrams) +
+             " n-grams");
   int64_t out_len = 0;
   for (int64_t i : indexes) {
     if (i < 0) ctx.fail("ngram_indexes must not be negative");

@@ -113,7 +113,8 @@ bool goes_true(const Ensemble& e, size_t i, double x) {
 
 // The leaf a row reaches from `root`; a cycle among the nodes traps.
 size_t leaf_of(const OpContext& ctx, const Ensemble& e, size_t root, const double* row) {
-  if (e.true_leaf[root] && e.false_leaf[root] && e.true_ids[root] == e.false_ids[root]) return static_cast<size_t>(e.true_ids[root]);
+  if (e.true_leaf[root] && e.false_leaf[root] && e.true_ids[root] == e.false_ids[root])
+    return static_cast<size_t>(e.true_ids[root]);
   size_t i = root;
   for (size_t steps = 0; steps <= e.modes.size(); ++steps) {
     bool t = goes_true(e, i, row[e.features[i]]);

@@ -51,7 +51,7 @@ struct KernelEntry {
 struct OpRecord {
   std::string domain;  // "" = ai.onnx
   std::string op_type;
-  int64_t version = 0;  // the schema's since_version
+  int64_t version = 0;                // the schema's since_version
   std::optional<KernelEntry> kernel;  // registered at exactly this version (it may serve later ones)
   ShapeRuleFn shape_rule = nullptr;
   const FastKernelSlot* fast_kernel = nullptr;
@@ -86,8 +86,8 @@ class OpRecords {
   void add_kernel(KernelEntry e);
   void add_shape_rule(std::string_view domain, std::string_view op, std::initializer_list<int64_t> versions, ShapeRuleFn fn);
   template <class Slot>
-  void fill(std::string_view domain, std::string_view op, std::initializer_list<int64_t> versions,
-            const Slot* OpRecord::*slot, const Slot* value, const char* what) {
+  void fill(std::string_view domain, std::string_view op, std::initializer_list<int64_t> versions, const Slot* OpRecord::*slot,
+            const Slot* value, const char* what) {
     for (int64_t v : versions) {
       OpRecord& r = record(domain, op, v);
       if (r.*slot) duplicate(r, what);

@@ -89,8 +89,8 @@ bool runnable(const OpResolution& r, const Node& node, int64_t domain_opset, std
   return false;
 }
 
-bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
-                         const std::vector<TypeInfo>& input_types, Function& out, std::string& why) {
+bool build_function_body(const Model& model, const Node& node, int64_t domain_opset, const std::vector<TypeInfo>& input_types,
+                         Function& out, std::string& why) {
   if (const Function* local = called_function(model, node)) {
     out = *local;
     return true;

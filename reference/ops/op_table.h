@@ -19,9 +19,9 @@ struct OpResolution {
   bool is_local_function = false;  // a function of the model defines the operator (one that shadows no standard operator)
   bool has_schema = false;
   const catalogue::Schema* schema = nullptr;
-  bool opset_known = true;  // the domain's opset is within the catalogue (a newer one may change any operator)
-  bool has_function_body = false;  // a local function or a body of ours (spec/functions/)
-  bool context_dependent = false;  // the body needs the call's input types ($elem_type)
+  bool opset_known = true;              // the domain's opset is within the catalogue (a newer one may change any operator)
+  bool has_function_body = false;       // a local function or a body of ours (spec/functions/)
+  bool context_dependent = false;       // the body needs the call's input types ($elem_type)
   const KernelEntry* kernel = nullptr;  // the reference kernel for `version`; null: run the body
 };
 
@@ -51,16 +51,14 @@ OpResolution resolve_op(const Model& model, const Node& node, int64_t domain_ops
 // or a function body for it, at an opset the catalogue knows. Otherwise `why` reads
 // "unsupported: Op-N ..." (docs/design.md §2.3: a version we do not implement is refused by name).
 bool runnable(const OpResolution& r, const Node& node, int64_t domain_opset, std::string& why);
-inline OpResolution resolve_op(const Model& model, const Node& node) {
-  return resolve_op(model, node, node_opset(model, node));
-}
+inline OpResolution resolve_op(const Model& model, const Node& node) { return resolve_op(model, node, node_opset(model, node)); }
 
 // The function body a node runs when it has no kernel: a model-local function, else sonnx's body
 // of the operator version (spec/functions/, reference/functions/function_bodies.h): the first
 // alternative whose guard holds for the node, `$elem_type(X)` taken from `input_types`. Returns
 // false when there is none; `why` says what was looked for.
-bool build_function_body(const Model& model, const Node& node, int64_t domain_opset,
-                         const std::vector<TypeInfo>& input_types, Function& out, std::string& why);
+bool build_function_body(const Model& model, const Node& node, int64_t domain_opset, const std::vector<TypeInfo>& input_types,
+                         Function& out, std::string& why);
 
 // The accuracy class of one node: its kernel's; a node without a kernel of its own (it runs a
 // function body) counts as rounding, or random when its operator's kernel samples.

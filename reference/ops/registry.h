@@ -22,8 +22,7 @@ using SubgraphRunner = std::function<std::vector<Value>(const Graph&, const std:
 // What a kernel sees of the node it executes.
 class OpContext final : public AttrReader {
  public:
-  OpContext(const Node& node, int64_t version, std::vector<const Value*> inputs, SubgraphRunner runner,
-            std::mt19937_64* rng)
+  OpContext(const Node& node, int64_t version, std::vector<const Value*> inputs, SubgraphRunner runner, std::mt19937_64* rng)
       : AttrReader(node), node_(node), version_(version), inputs_(std::move(inputs)), runner_(std::move(runner)), rng_(rng) {}
 
   int64_t version() const { return version_; }  // the operator version selected (schema since_version)
@@ -32,8 +31,8 @@ class OpContext final : public AttrReader {
   size_t num_outputs() const { return node_.outputs.size(); }
   bool has_input(size_t i) const { return i < inputs_.size() && inputs_[i] != nullptr; }
   bool has_output(size_t i) const { return i < node_.outputs.size() && !node_.outputs[i].empty(); }
-  const Value& value(size_t i) const;    // traps when omitted
-  const Tensor& input(size_t i) const;   // traps when omitted or not a tensor
+  const Value& value(size_t i) const;   // traps when omitted
+  const Tensor& input(size_t i) const;  // traps when omitted or not a tensor
 
   // Attributes: AttrReader's, and
   const Tensor& attr_tensor(const std::string& name) const;  // traps when absent

@@ -27,9 +27,7 @@ std::string read_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-sonnx::NamedValues mlp_input(float x0, float x1) {
-  return {{"X", sonnx::Tensor::from_vector<float>({1, 2}, {x0, x1})}};
-}
+sonnx::NamedValues mlp_input(float x0, float x1) { return {{"X", sonnx::Tensor::from_vector<float>({1, 2}, {x0, x1})}}; }
 
 bool has_rule(const std::vector<sonnx::Diagnostic>& ds, const std::string& rule) {
   for (const auto& d : ds)

@@ -18,7 +18,7 @@
 
 namespace {
 
-const std::string kPlugins = SONNX_TEST_PLUGIN_DIR;    // the plugins' build folder
+const std::string kPlugins = SONNX_TEST_PLUGIN_DIR;     // the plugins' build folder
 const std::string kModels = SONNX_TEST_BACKEND_MODELS;  // tests/backends
 
 sonnx::Tensor random_tensor(const sonnx::Shape& shape, uint32_t seed) {

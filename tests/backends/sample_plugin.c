@@ -61,7 +61,7 @@ static const sonnx_capability kCaps[] = {
 };
 /* SONNX_SAMPLE_CAPS=lie: two operators more than it runs (Abs, Sub). */
 static const sonnx_capability kLyingCaps[] = {
-    {"", "Add", 7, 0, 1, kFloat}, {"", "Mul", 7, 0, 1, kFloat},  {"", "Relu", 6, 0, 1, kFloat},
+    {"", "Add", 7, 0, 1, kFloat},  {"", "Mul", 7, 0, 1, kFloat}, {"", "Relu", 6, 0, 1, kFloat},
     {"", "Conv", 1, 0, 1, kFloat}, {"", "Sub", 7, 0, 1, kFloat}, {"", "Abs", 6, 0, 1, kFloat},
 };
 /* SONNX_SAMPLE_CAPS=bad: Relu for opsets 14 to 6, an empty range. */
@@ -290,9 +290,17 @@ static void release_tensor(sonnx_tensor* t) {
   t->data = NULL;
 }
 
-static sonnx_backend_v1 kBackend = {
-    SONNX_BACKEND_ABI_VERSION, SONNX_SAMPLE_NAME, "1.0", sizeof kCaps / sizeof kCaps[0], kCaps, supports, prepare, execute,
-    release_tensor, release, SONNX_DEVICE_ACCELERATOR};
+static sonnx_backend_v1 kBackend = {SONNX_BACKEND_ABI_VERSION,
+                                    SONNX_SAMPLE_NAME,
+                                    "1.0",
+                                    sizeof kCaps / sizeof kCaps[0],
+                                    kCaps,
+                                    supports,
+                                    prepare,
+                                    execute,
+                                    release_tensor,
+                                    release,
+                                    SONNX_DEVICE_ACCELERATOR};
 
 const sonnx_backend_v1* sonnx_backend_get(uint32_t host_abi_version) {
   if (host_abi_version != SONNX_BACKEND_ABI_VERSION) return NULL;

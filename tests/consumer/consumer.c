@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "error: %s\n", sonnx_last_error());
     return 1;
   }
-  printf("sonnx %s: %zu findings, %zu errors\n", sonnx_version(), sonnx_diagnostics_count(found), sonnx_diagnostics_errors(found));
+  printf("sonnx %s: %zu findings, %zu errors\n", sonnx_version(), sonnx_diagnostics_count(found),
+         sonnx_diagnostics_errors(found));
   const float x[2] = {1.0f, 2.0f};
   const int64_t dims[2] = {1, 2};
   sonnx_named_tensor input = {"X", SONNX_FLOAT, dims, 2, x, sizeof x};

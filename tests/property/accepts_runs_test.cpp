@@ -175,11 +175,11 @@ onnx::ModelProto loop_with_an_empty_initial_value() {
 
 TEST(AcceptsRuns, FormerFindingsAreRejectedByTheCheck) {
   EXPECT_TRUE(known_findings().empty()) << "a pinned finding needs its minimal model in this file";
-  for (const auto& [what, model] : {std::pair{"an empty element of Sum's variadic input", sum_with_an_empty_input()},
-                                    std::pair{"an empty initial value of Loop", loop_with_an_empty_initial_value()},
-                                    std::pair{"a Loop body returning an outer float as its condition",
-                                              loop_body_returns_an_outer_value_as_its_condition()},
-                                    std::pair{"Resize with neither scales nor sizes", resize_without_scales_or_sizes()}}) {
+  for (const auto& [what, model] :
+       {std::pair{"an empty element of Sum's variadic input", sum_with_an_empty_input()},
+        std::pair{"an empty initial value of Loop", loop_with_an_empty_initial_value()},
+        std::pair{"a Loop body returning an outer float as its condition", loop_body_returns_an_outer_value_as_its_condition()},
+        std::pair{"Resize with neither scales nor sizes", resize_without_scales_or_sizes()}}) {
     NamedValues in;
     in["x"] = Value(Tensor::from_vector<float>({2}, {1, 2}));
     ModelVerdict v = accepts_then_runs(model, in, 1, 0);

@@ -127,8 +127,8 @@ class ChainBuilder {
     return s;
   }
   void add_step(const ChainStep& s) {
-    static const char* const unary[] = {"Relu", "Neg", "Abs", "Sigmoid", "Tanh", "Erf", "Exp", "Log", "Sqrt",
-                                        "Reciprocal", "Softplus", "HardSwish", "Gelu"};
+    static const char* const unary[] = {"Relu", "Neg",  "Abs",        "Sigmoid",  "Tanh",      "Erf", "Exp",
+                                        "Log",  "Sqrt", "Reciprocal", "Softplus", "HardSwish", "Gelu"};
     const std::string x = values_.back();
     if (s.op % 2) return add_binary(s.arg, x);  // half the steps
     const uint32_t n_unary = std::size(unary), kind = (s.op / 2) % (n_unary + 5);
@@ -208,14 +208,11 @@ std::string within_one_ulp(const Tensor& got, const Tensor& want) {
 rc::Gen<Chain> gen_chain() {
   auto step = rc::gen::build<ChainStep>(rc::gen::set(&ChainStep::op, rc::gen::arbitrary<uint32_t>()),
                                         rc::gen::set(&ChainStep::arg, rc::gen::arbitrary<uint32_t>()));
-  auto shape = rc::gen::mapcat(rc::gen::inRange<size_t>(1, 5), [](size_t rank) {
-    return rc::gen::container<Shape>(rank, rc::gen::inRange<int64_t>(1, 7));
-  });
-  auto steps = rc::gen::mapcat(rc::gen::inRange<size_t>(1, 9), [step](size_t n) {
-    return rc::gen::container<std::vector<ChainStep>>(n, step);
-  });
-  return rc::gen::build<Chain>(rc::gen::set(&Chain::shape, shape),
-                               rc::gen::set(&Chain::seed, rc::gen::arbitrary<uint32_t>()),
+  auto shape = rc::gen::mapcat(rc::gen::inRange<size_t>(1, 5),
+                               [](size_t rank) { return rc::gen::container<Shape>(rank, rc::gen::inRange<int64_t>(1, 7)); });
+  auto steps = rc::gen::mapcat(rc::gen::inRange<size_t>(1, 9),
+                               [step](size_t n) { return rc::gen::container<std::vector<ChainStep>>(n, step); });
+  return rc::gen::build<Chain>(rc::gen::set(&Chain::shape, shape), rc::gen::set(&Chain::seed, rc::gen::arbitrary<uint32_t>()),
                                rc::gen::set(&Chain::steps, steps));
 }
 

@@ -32,7 +32,8 @@ rc::Gen<Recipe> gen_recipe() {
   return rc::gen::build<Recipe>(rc::gen::set(&Recipe::seed, rc::gen::cast<uint64_t>(rc::gen::arbitrary<uint32_t>())),
                                 rc::gen::set(&Recipe::max_dim, rc::gen::inRange(1, 9)),
                                 rc::gen::set(&Recipe::opset, rc::gen::element(kLegacyFuzzOpset, kNewestFuzzOpset)),
-                                rc::gen::set(&Recipe::ops, rc::gen::scale(0.12, rc::gen::container<std::vector<OpChoice>>(choice))));
+                                rc::gen::set(&Recipe::ops,
+                                             rc::gen::scale(0.12, rc::gen::container<std::vector<OpChoice>>(choice))));
 }
 
 RC_GTEST_PROP(FuzzProperty, EveryExecutorAndPlannerMatchesTheReference, ()) {
@@ -115,9 +116,30 @@ TEST(FuzzGenerator, CoversTheOperatorFamilies) {
   EXPECT_GE(graphs_at[kLegacyFuzzOpset], 150);
   EXPECT_GE(graphs_at[kNewestFuzzOpset], 150);
   EXPECT_GE(ops.size(), 50u);
-  for (const char* op : {"Add", "Mul", "Div", "ReduceSum", "ReduceMax", "Reshape", "Transpose", "Slice", "Gather",
-                         "Concat", "Split", "Pad", "Conv", "MaxPool", "AveragePool", "Gemm", "MatMul", "Softmax",
-                         "LayerNormalization", "BatchNormalization", "Cast", "Where", "If", "Loop"})
+  for (const char* op : {"Add",
+                         "Mul",
+                         "Div",
+                         "ReduceSum",
+                         "ReduceMax",
+                         "Reshape",
+                         "Transpose",
+                         "Slice",
+                         "Gather",
+                         "Concat",
+                         "Split",
+                         "Pad",
+                         "Conv",
+                         "MaxPool",
+                         "AveragePool",
+                         "Gemm",
+                         "MatMul",
+                         "Softmax",
+                         "LayerNormalization",
+                         "BatchNormalization",
+                         "Cast",
+                         "Where",
+                         "If",
+                         "Loop"})
     EXPECT_TRUE(ops17.count(op)) << op << " never generated at opset 17";
   // The operators added after opset 17 (and Scatter*, generated for their opset-18 reductions),
   // only at the newest opset.
@@ -126,8 +148,8 @@ TEST(FuzzGenerator, CoversTheOperatorFamilies) {
     EXPECT_TRUE(ops.count(op)) << op << " never generated";
     EXPECT_FALSE(ops17.count(op)) << op << " generated at opset 17, where it does not exist";
   }
-  for (const char* form : {"Reduce axes input", "Reduce noop_with_empty_axes", "Pad axes input", "Pad wrap",
-                           "Split num_outputs", "AveragePool dilations", "ScatterElements max/min", "ScatterND max/min"}) {
+  for (const char* form : {"Reduce axes input", "Reduce noop_with_empty_axes", "Pad axes input", "Pad wrap", "Split num_outputs",
+                           "AveragePool dilations", "ScatterElements max/min", "ScatterND max/min"}) {
     EXPECT_TRUE(forms27.count(form)) << form << " never generated at opset 27";
     EXPECT_FALSE(forms17.count(form)) << form << " generated at opset 17";
   }
@@ -146,11 +168,29 @@ TEST(FuzzGenerator, ReachesEveryFastKernel) {
     for (const Step& step : compiled.root().steps())
       if (step.fast) ++reached[step.fast->name()];
   }
-  for (const char* kernel : {"onednn:conv", "onednn:deconv", "onednn:gemm", "onednn:matmul", "fast:maxpool",
-                             "fast:averagepool", "fast:globalaveragepool", "fast:batchnorm", "fast:binary",
-                             "fast:movement", "fast:resize", "fast:softmax", "fast:logsoftmax", "fast:reduce",
-                             "fast:layernorm", "fast:instancenorm", "fast:groupnorm", "fast:layernorm-nodes",
-                             "fast:unary", "fast:split", "fast:pad", "fast:where", "fast:attention"})
+  for (const char* kernel : {"onednn:conv",
+                             "onednn:deconv",
+                             "onednn:gemm",
+                             "onednn:matmul",
+                             "fast:maxpool",
+                             "fast:averagepool",
+                             "fast:globalaveragepool",
+                             "fast:batchnorm",
+                             "fast:binary",
+                             "fast:movement",
+                             "fast:resize",
+                             "fast:softmax",
+                             "fast:logsoftmax",
+                             "fast:reduce",
+                             "fast:layernorm",
+                             "fast:instancenorm",
+                             "fast:groupnorm",
+                             "fast:layernorm-nodes",
+                             "fast:unary",
+                             "fast:split",
+                             "fast:pad",
+                             "fast:where",
+                             "fast:attention"})
     EXPECT_GE(reached[kernel], 1) << kernel << " is never reached by the fuzzer's graphs";
 }
 

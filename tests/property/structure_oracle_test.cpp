@@ -72,7 +72,8 @@ Validator validator_under_test() { return real_validator(); }
 #endif
 
 // The first disagreement on the chosen variants of one recipe's graph, or "".
-std::string differential(const fuzz::Recipe& r, bool generated, bool mutations, bool near_misses, std::string* change = nullptr) {
+std::string differential(const fuzz::Recipe& r, bool generated, bool mutations, bool near_misses,
+                         std::string* change = nullptr) {
   fuzz::GeneratedCase g = fuzz::generate(r);
   for (const auto& v : variants(g, r.seed, generated, mutations, near_misses)) {
     auto lm = load(v.proto);
@@ -120,7 +121,9 @@ TEST(StructureOracle, TheVariantsExerciseEveryRuleBothWays) {
       if (!lm) continue;
       for (const auto& lv : level_verdicts(lm->ir.graph)) {
         std::string where = lv.path == "main" ? "main" : "subgraph";
-        auto note = [&](const char* rule, bool holds) { seen[rule].insert(std::string(holds ? "holds" : "fails") + " in " + where); };
+        auto note = [&](const char* rule, bool holds) {
+          seen[rule].insert(std::string(holds ? "holds" : "fails") + " in " + where);
+        };
         note("STRUCT-SSA", lv.ssa);
         note("STRUCT-DEFINED", lv.defined);
         note("STRUCT-OUTPUT", lv.output);
@@ -130,7 +133,8 @@ TEST(StructureOracle, TheVariantsExerciseEveryRuleBothWays) {
       }
     }
   }
-  for (const char* rule : {"STRUCT-SSA", "STRUCT-DEFINED", "STRUCT-OUTPUT", "STRUCT-TOPO-ORDER", "STRUCT-ACYCLIC", "SONNX-DEAD-NODE"})
+  for (const char* rule :
+       {"STRUCT-SSA", "STRUCT-DEFINED", "STRUCT-OUTPUT", "STRUCT-TOPO-ORDER", "STRUCT-ACYCLIC", "SONNX-DEAD-NODE"})
     for (const char* how : {"holds in main", "fails in main", "holds in subgraph", "fails in subgraph"})
       EXPECT_TRUE(seen[rule].count(how)) << rule << " never " << how;
   for (NearMiss m : all_near_misses()) EXPECT_GT(applied[near_miss_name(m)], 0) << near_miss_name(m) << " never applied";
@@ -173,7 +177,8 @@ TEST(StructureOracle, SatisfiesTheProvedTheorems) {
 
 // Hand-made corners, each with the verdict structure.mlw gives (and the one exception).
 Graph graph_of(std::vector<std::string> inputs, std::vector<std::string> inits,
-               std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> nodes, std::vector<std::string> outputs) {
+               std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> nodes,
+               std::vector<std::string> outputs) {
   Graph g;
   g.path = "main";
   for (auto& x : inputs) g.inputs.push_back({x, {}});

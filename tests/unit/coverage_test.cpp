@@ -92,7 +92,7 @@ TEST(OperatorCoverage, AVersionFrom18OnNeverBorrowsAnOlderKernel) {
   OpRecords table;
   table.add_kernel({"", "X", 1, no_op, Accuracy::Exact});
   table.add_kernel({"", "X", 13, no_op, Accuracy::Exact});
-  table.add_shape_rule("", "X", {14}, nullptr);  // a record without a kernel is skipped
+  table.add_shape_rule("", "X", {14}, nullptr);            // a record without a kernel is skipped
   table.add_kernel({"", "W", 1, no_op, Accuracy::Exact});  // another operator is never borrowed
   EXPECT_EQ(table.kernel("", "X", 11)->since_version, 1);
   EXPECT_EQ(table.kernel("ai.onnx", "X", 17)->since_version, 13);

@@ -107,9 +107,10 @@ TEST(EncloseAdmissible, ADotProductInAnyOrderOfTheTypeLiesInside) {
 TEST(EncloseAdmissible, TheReferenceLiesInTheAdmissibleEnclosureOfASmallNetwork) {
   std::mt19937 rng(14);
   const Shape xs{1, 3, 8, 8};
-  OneNodeModel conv = one_node_model("Conv", 11, {Value(testing::random_float_tensor(xs, rng)),
-                                                  Value(testing::random_float_tensor({4, 3, 3, 3}, rng)),
-                                                  Value(testing::random_float_tensor({4}, rng))});
+  OneNodeModel conv = one_node_model("Conv", 11,
+                                     {Value(testing::random_float_tensor(xs, rng)),
+                                      Value(testing::random_float_tensor({4, 3, 3, 3}, rng)),
+                                      Value(testing::random_float_tensor({4}, rng))});
   Bounds y = enclose_output(conv, Semantics::Admissible);
   Tensor r = reference_output(conv);
   for (int64_t i = 0; i < r.size(); ++i) EXPECT_TRUE(bound_at(y, i).contains(r.as_double(i))) << i;
@@ -118,7 +119,8 @@ TEST(EncloseAdmissible, TheReferenceLiesInTheAdmissibleEnclosureOfASmallNetwork)
 // ---- the judge ----
 
 Bounds bounds_of(const Shape& shape, std::vector<double> lo, std::vector<double> hi) {
-  return Bounds{DType::Float, Tensor::from_vector<double>(shape, std::move(lo)), Tensor::from_vector<double>(shape, std::move(hi))};
+  return Bounds{DType::Float, Tensor::from_vector<double>(shape, std::move(lo)),
+                Tensor::from_vector<double>(shape, std::move(hi))};
 }
 
 TEST(EnclosureJudge, PassesInsideAndMeasuresHowFarOutside) {

@@ -122,8 +122,8 @@ Reals dense(Reals& x, const std::vector<float>& w, const std::vector<float>& b) 
 }
 
 // (x − mean)·scale / sqrt(var + eps) + B per channel, over planes of `plane` elements.
-void batch_norm(Reals& x, size_t plane, const std::vector<float>& scale, const std::vector<float>& bias, const std::vector<float>& mean,
-                const std::vector<float>& var, float eps) {
+void batch_norm(Reals& x, size_t plane, const std::vector<float>& scale, const std::vector<float>& bias,
+                const std::vector<float>& mean, const std::vector<float>& var, float eps) {
   mpfr_t s;
   mpfr_init2(s, kBits);
   for (size_t i = 0; i < x.size(); ++i) {
@@ -185,7 +185,8 @@ TEST(EncloseCentered, ADeepDenseNetworkStaysWithinAnUlpOfFloat) {
     if (l % 3 == 2) {
       std::vector<float> scale = uniform_floats(kWidth, rng, 0.5f, 2), bias = uniform_floats(kWidth, rng, -0.2f, 0.2f),
                          mean = uniform_floats(kWidth, rng, -0.2f, 0.2f), var = uniform_floats(kWidth, rng, 0.5f, 2);
-      for (auto& [name, v] : std::vector<std::pair<std::string, std::vector<float>*>>{{"s", &scale}, {"B", &bias}, {"m", &mean}, {"v", &var}})
+      for (auto& [name, v] :
+           std::vector<std::pair<std::string, std::vector<float>*>>{{"s", &scale}, {"B", &bias}, {"m", &mean}, {"v", &var}})
         feed[name + L] = floats({kWidth}, *v);
       nodes.push_back(named_node("BatchNormalization", {cur, "s" + L, "B" + L, "m" + L, "v" + L}, "n" + L));
       batch_norm(h, 1, scale, bias, mean, var, 1e-5f);
@@ -209,8 +210,8 @@ TEST(EncloseCentered, ADeepDenseNetworkStaysWithinAnUlpOfFloat) {
 }
 
 // 2-D convolution (NCHW, one image, square kernel, symmetric padding and stride) into `out`.
-Reals conv2d(Reals& x, size_t C, size_t H, const std::vector<float>& w, const std::vector<float>& b, size_t K, size_t pad, size_t stride,
-             size_t& out) {
+Reals conv2d(Reals& x, size_t C, size_t H, const std::vector<float>& w, const std::vector<float>& b, size_t K, size_t pad,
+             size_t stride, size_t& out) {
   size_t M = b.size();
   out = (H + 2 * pad - K) / stride + 1;
   Reals y(M * out * out);
@@ -224,9 +225,11 @@ Reals conv2d(Reals& x, size_t C, size_t H, const std::vector<float>& w, const st
         for (size_t c = 0; c < C; ++c)
           for (size_t ky = 0; ky < K; ++ky)
             for (size_t kx = 0; kx < K; ++kx) {
-              long iy = static_cast<long>(oy * stride + ky) - static_cast<long>(pad), ix = static_cast<long>(ox * stride + kx) - static_cast<long>(pad);
+              long iy = static_cast<long>(oy * stride + ky) - static_cast<long>(pad),
+                   ix = static_cast<long>(ox * stride + kx) - static_cast<long>(pad);
               if (iy < 0 || ix < 0 || iy >= static_cast<long>(H) || ix >= static_cast<long>(H)) continue;
-              mpfr_mul_d(p, x[(c * H + static_cast<size_t>(iy)) * H + static_cast<size_t>(ix)], w[((m * C + c) * K + ky) * K + kx], MPFR_RNDN);
+              mpfr_mul_d(p, x[(c * H + static_cast<size_t>(iy)) * H + static_cast<size_t>(ix)],
+                         w[((m * C + c) * K + ky) * K + kx], MPFR_RNDN);
               mpfr_add(acc, acc, p, MPFR_RNDN);
             }
       }
@@ -240,19 +243,20 @@ Reals conv2d(Reals& x, size_t C, size_t H, const std::vector<float>& w, const st
 void check_conv_network(unsigned divisor, double max_ulps) {
   constexpr size_t C = 3, H = 12, M = 8, K = 3, classes = 5;
   std::mt19937 rng(13);
-  std::vector<float> x = uniform_floats(C * H * H, rng, -1, 1), w1 = uniform_floats(M * C * K * K, rng, -0.5f, 0.5f), b1 = uniform_floats(M, rng, -0.1f, 0.1f);
-  std::vector<float> scale = uniform_floats(M, rng, 0.5f, 2), bias = uniform_floats(M, rng, -0.2f, 0.2f), mean = uniform_floats(M, rng, -0.2f, 0.2f),
-                     var = uniform_floats(M, rng, 0.5f, 2);
+  std::vector<float> x = uniform_floats(C * H * H, rng, -1, 1), w1 = uniform_floats(M * C * K * K, rng, -0.5f, 0.5f),
+                     b1 = uniform_floats(M, rng, -0.1f, 0.1f);
+  std::vector<float> scale = uniform_floats(M, rng, 0.5f, 2), bias = uniform_floats(M, rng, -0.2f, 0.2f),
+                     mean = uniform_floats(M, rng, -0.2f, 0.2f), var = uniform_floats(M, rng, 0.5f, 2);
   std::vector<float> w2 = uniform_floats(M * M * K * K, rng, -0.3f, 0.3f), b2 = uniform_floats(M, rng, -0.1f, 0.1f);
   std::vector<float> w3 = uniform_floats(M * M, rng, -0.3f, 0.3f), b3 = uniform_floats(M, rng, -0.1f, 0.1f);
   std::vector<float> wd = uniform_floats(classes * M, rng, -1, 1), bd = uniform_floats(classes, rng, -0.1f, 0.1f);
-  NamedValues feed = {{"x", floats({1, C, H, H}, x)},      {"divisor", floats({}, {static_cast<float>(divisor)})},
-                      {"w1", floats({M, C, K, K}, w1)},   {"b1", floats({M}, b1)},
-                      {"s", floats({M}, scale)},          {"B", floats({M}, bias)},
-                      {"mean", floats({M}, mean)},        {"var", floats({M}, var)},
-                      {"w2", floats({M, M, K, K}, w2)},   {"b2", floats({M}, b2)},
-                      {"w3", floats({M, M, 1, 1}, w3)},   {"b3", floats({M}, b3)},
-                      {"wd", floats({classes, M}, wd)},   {"bd", floats({classes}, bd)}};
+  NamedValues feed = {{"x", floats({1, C, H, H}, x)},   {"divisor", floats({}, {static_cast<float>(divisor)})},
+                      {"w1", floats({M, C, K, K}, w1)}, {"b1", floats({M}, b1)},
+                      {"s", floats({M}, scale)},        {"B", floats({M}, bias)},
+                      {"mean", floats({M}, mean)},      {"var", floats({M}, var)},
+                      {"w2", floats({M, M, K, K}, w2)}, {"b2", floats({M}, b2)},
+                      {"w3", floats({M, M, 1, 1}, w3)}, {"b3", floats({M}, b3)},
+                      {"wd", floats({classes, M}, wd)}, {"bd", floats({classes}, bd)}};
   using sonnx::testing::attr_int;
   using sonnx::testing::attr_ints;
   std::vector<onnx::NodeProto> nodes = {
@@ -260,7 +264,8 @@ void check_conv_network(unsigned divisor, double max_ulps) {
       named_node("Conv", {"xd", "w1", "b1"}, "c1", {attr_ints("pads", {1, 1, 1, 1}), attr_ints("strides", {1, 1})}),
       named_node("BatchNormalization", {"c1", "s", "B", "mean", "var"}, "n1"),
       named_node("Relu", {"n1"}, "r1"),
-      named_node("MaxPool", {"r1"}, "p1", {attr_ints("kernel_shape", {3, 3}), attr_ints("strides", {2, 2}), attr_ints("pads", {1, 1, 1, 1})}),
+      named_node("MaxPool", {"r1"}, "p1",
+                 {attr_ints("kernel_shape", {3, 3}), attr_ints("strides", {2, 2}), attr_ints("pads", {1, 1, 1, 1})}),
       named_node("Conv", {"p1", "w2", "b2"}, "c2", {attr_ints("pads", {1, 1, 1, 1})}),
       named_node("Conv", {"p1", "w3", "b3"}, "c3"),
       named_node("Sub", {"c2", "c3"}, "d"),
@@ -321,8 +326,8 @@ TEST(EncloseCentered, ArithmeticSinAndCosHoldTheExactValueOfIntervalOperands) {
   for (size_t i = 0; i < n; i += 2) v[i] = -v[i];
   NamedValues feed = {{"x", floats({n}, x)}, {"w", floats({n}, w)}, {"v", floats({n}, v)}, {"three", floats({}, {3})}};
   std::vector<onnx::NodeProto> nodes = {named_node("Div", {"x", "three"}, "xd"), named_node("Mul", {"xd", "w"}, "m"),
-                                        named_node("Div", {"m", "v"}, "d"),       named_node("Sin", {"d"}, "s"),
-                                        named_node("Cos", {"xd"}, "c"),           named_node("Sub", {"s", "c"}, "y")};
+                                        named_node("Div", {"m", "v"}, "d"),      named_node("Sin", {"d"}, "s"),
+                                        named_node("Cos", {"xd"}, "c"),          named_node("Sub", {"s", "c"}, "y")};
   OneNodeModel model = graph_model(15, nodes, feed, {"d", "s", "c", "y"});
   auto out = enclose_model(model.model, model.feed);
   Reals d(n), sn(n), cs(n), y(n);
@@ -346,9 +351,10 @@ TEST(EncloseCentered, ArithmeticSinAndCosHoldTheExactValueOfIntervalOperands) {
 // thousands of float ulps wide.
 TEST(EncloseCentered, ACancellationAfterCosIsEnclosedWithinAnUlpOfFloat) {
   const float tau = static_cast<float>(2 * M_PI);
-  NamedValues feed = {{"k", floats({2}, {9, 3})}, {"tau", floats({}, {tau})}, {"size", floats({}, {9})}, {"half", floats({}, {0.5f})}};
+  NamedValues feed = {
+      {"k", floats({2}, {9, 3})}, {"tau", floats({}, {tau})}, {"size", floats({}, {9})}, {"half", floats({}, {0.5f})}};
   std::vector<onnx::NodeProto> nodes = {named_node("Div", {"tau", "size"}, "inc"), named_node("Mul", {"k", "inc"}, "angle"),
-                                        named_node("Cos", {"angle"}, "c"),        named_node("Mul", {"half", "c"}, "hc"),
+                                        named_node("Cos", {"angle"}, "c"), named_node("Mul", {"half", "c"}, "hc"),
                                         named_node("Sub", {"half", "hc"}, "y")};
   OneNodeModel model = graph_model(17, nodes, feed, {"y"});
   Bounds b = enclose_model(model.model, model.feed).at("y");
@@ -407,13 +413,14 @@ TEST(EncloseCentered, MonotoneFunctionsHoldTheExactValue) {
     float lo, hi;
   };
   const Fn fns[] = {{"Exp", mpfr_exp, -20, 20}, {"Log", mpfr_log, 1e-3f, 1e3f}, {"Sqrt", mpfr_sqrt, 0, 100},
-                    {"Tanh", mpfr_tanh, -5, 5},  {"Erf", mpfr_erf, -4, 4},      {"Sigmoid", nullptr, -20, 20}};
+                    {"Tanh", mpfr_tanh, -5, 5}, {"Erf", mpfr_erf, -4, 4},       {"Sigmoid", nullptr, -20, 20}};
   std::mt19937 rng(16);
   for (const Fn& f : fns) {
     std::vector<float> x = uniform_floats(64, rng, f.lo, f.hi);
     x[0] = f.lo == 0 ? 4 : f.lo < 0 ? 0 : 1;  // exact there
     NamedValues feed = {{"x", floats({64}, x)}, {"three", floats({}, {3})}};
-    std::vector<onnx::NodeProto> nodes = {named_node("Div", {"x", "three"}, "xd"), named_node(f.op, {"xd"}, "y"), named_node(f.op, {"x"}, "z")};
+    std::vector<onnx::NodeProto> nodes = {named_node("Div", {"x", "three"}, "xd"), named_node(f.op, {"xd"}, "y"),
+                                          named_node(f.op, {"x"}, "z")};
     OneNodeModel model = graph_model(15, nodes, feed, {"y", "z"});
     auto out = enclose_model(model.model, model.feed);
     Reals y(64), z(64);

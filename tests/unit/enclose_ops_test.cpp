@@ -195,8 +195,8 @@ TEST(EncloseOps, PowHoldsTheExactValueByTheCasesOfItsExponent) {
 // The real enclosure holds the exact value within `max_ulps` double ulps; the admissible one holds
 // the reference interpreter's float result; with an ulps allowance k, the reference's result moved
 // up 2k + 1 floats (twice the allowance and the rounding) lies outside it.
-void check_unary_model(const std::string& op, int64_t opset, const std::vector<float>& x, const ExactFn& exact,
-                       double max_ulps, double allowance_ulps) {
+void check_unary_model(const std::string& op, int64_t opset, const std::vector<float>& x, const ExactFn& exact, double max_ulps,
+                       double allowance_ulps) {
   OneNodeModel m = one_node_model(op, opset, {floats({static_cast<int64_t>(x.size())}, x)});
   Bounds real = enclose_output(m), admissible = enclose_output(m, Semantics::Admissible);
   ASSERT_EQ(real.type, DType::Float);
@@ -209,7 +209,8 @@ void check_unary_model(const std::string& op, int64_t opset, const std::vector<f
     if (magnitude(e) > 0x1p-1000) {  // not in the subnormal doubles, where an ulp is no relative width
       EXPECT_LE(ulps_of_double(e), max_ulps) << op << "(" << x[k] << ")";
     }
-    ASSERT_TRUE(a.contains(r.as_double(i))) << op << "(" << x[k] << "): reference " << r.as_double(i) << " outside [" << a.lo << ", " << a.hi << "]";
+    ASSERT_TRUE(a.contains(r.as_double(i))) << op << "(" << x[k] << "): reference " << r.as_double(i) << " outside [" << a.lo
+                                            << ", " << a.hi << "]";
     if (allowance_ulps > 0 && r.as_double(i) > 0.5) {
       EXPECT_LT(a.hi, float_steps_up(r.as_double(i), static_cast<int>(2 * allowance_ulps) + 1)) << op << "(" << x[k] << ")";
       ++rejected;
@@ -244,7 +245,9 @@ TEST(EncloseOps, HardSwishModelHoldsTheExactAndTheReferenceResult) {
   // exact value at points all over p lies inside HardSwish's enclosure.
   std::vector<float> around = {-1.5f, -3.0f, 3.0f, -2.0f, 0.5f};
   NamedValues feed = {{"x", floats({5}, around)}, {"big", floats({5}, std::vector<float>(5, 0x1p54f))}};
-  OneNodeModel m = graph_model(14, {named_node("Add", {"x", "big"}, "s"), named_node("Sub", {"s", "big"}, "p"), named_node("HardSwish", {"p"}, "y")},
+  OneNodeModel m = graph_model(14,
+                               {named_node("Add", {"x", "big"}, "s"), named_node("Sub", {"s", "big"}, "p"),
+                                named_node("HardSwish", {"p"}, "y")},
                                feed, {"p", "y"});
   auto b = enclose_model(m.model, m.feed);
   const Bounds &p = b.at("p"), &y = b.at("y");
@@ -337,7 +340,7 @@ Average probe_average(const std::string& op, int64_t opset, const Shape& xs, std
 // bound moved twice that far is rejected. Returns how many output elements it checked: none where
 // the reference refuses the configuration (then so must the encloser).
 int64_t check_average(const std::string& op, int64_t opset, const Shape& xs, std::vector<Value> others, const Attrs& attrs,
-                   std::mt19937& rng) {
+                      std::mt19937& rng) {
   std::vector<float> x = wide_floats(static_cast<size_t>(shape_size(xs)), rng);
   std::vector<Value> inputs = {floats(xs, x)};
   inputs.insert(inputs.end(), others.begin(), others.end());
@@ -353,7 +356,8 @@ int64_t check_average(const std::string& op, int64_t opset, const Shape& xs, std
   Bounds real = enclose_output(m), admissible = enclose_output(m, Semantics::Admissible);
   EXPECT_EQ(real.type, DType::Float);
   if (real.lo.shape() != r.shape()) {
-    ADD_FAILURE() << op << "-" << opset << ": shape " << shape_str(real.lo.shape()) << ", the reference's " << shape_str(r.shape());
+    ADD_FAILURE() << op << "-" << opset << ": shape " << shape_str(real.lo.shape()) << ", the reference's "
+                  << shape_str(r.shape());
     return 0;
   }
   FloatFormat f = float_format(DType::Float);
@@ -390,7 +394,9 @@ TEST(EncloseOps, AveragePoolHoldsTheExactMeanUnderEveryAttribute) {
     std::vector<int64_t> k = {kernel(rng), kernel(rng)}, s = {stride(rng), stride(rng)};
     Attrs attrs = {attr_ints("kernel_shape", k), attr_ints("strides", s)};
     std::string auto_pad = auto_pads[pads_kind(rng)];
-    if (auto_pad == "NOTSET") attrs.push_back(attr_ints("pads", {std::min<int64_t>(pad(rng), k[0] - 1), std::min<int64_t>(pad(rng), k[1] - 1), std::min<int64_t>(pad(rng), k[0] - 1), std::min<int64_t>(pad(rng), k[1] - 1)}));
+    if (auto_pad == "NOTSET")
+      attrs.push_back(attr_ints("pads", {std::min<int64_t>(pad(rng), k[0] - 1), std::min<int64_t>(pad(rng), k[1] - 1),
+                                         std::min<int64_t>(pad(rng), k[0] - 1), std::min<int64_t>(pad(rng), k[1] - 1)}));
     else attrs.push_back(attr_string("auto_pad", auto_pad));
     attrs.push_back(attr_int("count_include_pad", coin(rng)));
     if (opset >= 10) attrs.push_back(attr_int("ceil_mode", coin(rng)));
@@ -412,7 +418,7 @@ TEST(EncloseOps, ReduceSumAndReduceMeanHoldTheExactResultOverAnyAxes) {
     int64_t opset;
     bool axes_input;
   };
-  const Version versions[] = {{"ReduceSum", 1, false}, {"ReduceSum", 11, false}, {"ReduceSum", 13, true},
+  const Version versions[] = {{"ReduceSum", 1, false},  {"ReduceSum", 11, false},  {"ReduceSum", 13, true},
                               {"ReduceMean", 1, false}, {"ReduceMean", 13, false}, {"ReduceMean", 18, true}};
   int64_t elements = 0;
   for (int t = 0; t < 120; ++t) {
@@ -427,7 +433,8 @@ TEST(EncloseOps, ReduceSumAndReduceMeanHoldTheExactResultOverAnyAxes) {
     if (!v.axes_input && !axes.empty()) attrs.push_back(attr_ints("axes", axes));
     if (v.axes_input) {
       attrs.push_back(attr_int("noop_with_empty_axes", coin(rng)));
-      if (!axes.empty() || coin(rng)) others.push_back(Value(Tensor::from_vector<int64_t>({static_cast<int64_t>(axes.size())}, axes)));
+      if (!axes.empty() || coin(rng))
+        others.push_back(Value(Tensor::from_vector<int64_t>({static_cast<int64_t>(axes.size())}, axes)));
     }
     int64_t n = check_average(v.op, v.opset, xs, others, attrs, rng);
     EXPECT_GT(n, 0) << v.op << "-" << v.opset;
@@ -438,8 +445,10 @@ TEST(EncloseOps, ReduceSumAndReduceMeanHoldTheExactResultOverAnyAxes) {
 
 // ConvTranspose as sums: for each output element the (x index, w index) pairs it adds, read off the
 // reference on float64 one-hot X and W (the output is 1 exactly where the pair meets).
-std::vector<std::vector<std::pair<int64_t, int64_t>>> probe_conv_transpose(int64_t opset, const Shape& xs, const Shape& ws, const Attrs& attrs) {
-  OneNodeModel m = one_node_model("ConvTranspose", opset, {Value(Tensor(DType::Double, xs)), Value(Tensor(DType::Double, ws))}, attrs);
+std::vector<std::vector<std::pair<int64_t, int64_t>>> probe_conv_transpose(int64_t opset, const Shape& xs, const Shape& ws,
+                                                                           const Attrs& attrs) {
+  OneNodeModel m = one_node_model("ConvTranspose", opset, {Value(Tensor(DType::Double, xs)), Value(Tensor(DType::Double, ws))},
+                                  attrs);
   std::vector<std::vector<std::pair<int64_t, int64_t>>> pairs;
   for (int64_t i = 0; i < shape_size(xs); ++i)
     for (int64_t k = 0; k < shape_size(ws); ++k) {
@@ -474,7 +483,8 @@ TEST(EncloseOps, ConvTransposeHoldsTheExactSumUnderEveryAttribute) {
     if (kind < 4) attrs.push_back(attr_string("auto_pad", auto_pads[kind]));
     if (kind == 0) attrs.push_back(attr_ints("pads", {coin(rng), coin(rng), coin(rng), 0}));
     if (kind == 4) attrs.push_back(attr_ints("output_shape", {5 + coin(rng), 6}));
-    std::vector<float> x = wide_floats(18, rng), w = wide_floats(static_cast<size_t>(shape_size(ws)), rng), b = wide_floats(static_cast<size_t>(Mg * group), rng);
+    std::vector<float> x = wide_floats(18, rng), w = wide_floats(static_cast<size_t>(shape_size(ws)), rng),
+                       b = wide_floats(static_cast<size_t>(Mg * group), rng);
     OneNodeModel m = one_node_model("ConvTranspose", opset, {floats(xs, x), floats(ws, w), floats({Mg * group}, b)}, attrs);
     Tensor r;
     try {
@@ -509,7 +519,8 @@ TEST(EncloseOps, ConvTransposeHoldsTheExactSumUnderEveryAttribute) {
 
 // Expects enclose_model to throw Undetermined naming the node and saying that this input leaves
 // the output open.
-void expect_undetermined(const OneNodeModel& m, const std::string& output, const std::string& node, Semantics s = Semantics::Real) {
+void expect_undetermined(const OneNodeModel& m, const std::string& output, const std::string& node,
+                         Semantics s = Semantics::Real) {
   try {
     enclose_model(m.model, m.feed, s).at(output);
     ADD_FAILURE() << node << " should be undetermined";
@@ -529,9 +540,10 @@ TEST(EncloseOps, ComparisonsOfPointsAreTheReferencesResults) {
     const char* op;
     int64_t opset;
   };
-  const Version versions[] = {{"Equal", 11}, {"Equal", 13}, {"Equal", 19}, {"Greater", 7}, {"Greater", 9}, {"Greater", 13},
-                              {"Less", 7}, {"Less", 9}, {"Less", 13}, {"GreaterOrEqual", 12}, {"GreaterOrEqual", 16},
-                              {"LessOrEqual", 12}, {"LessOrEqual", 16}};
+  const Version versions[] = {
+      {"Equal", 11},          {"Equal", 13},       {"Equal", 19},      {"Greater", 7}, {"Greater", 9},
+      {"Greater", 13},        {"Less", 7},         {"Less", 9},        {"Less", 13},   {"GreaterOrEqual", 12},
+      {"GreaterOrEqual", 16}, {"LessOrEqual", 12}, {"LessOrEqual", 16}};
   for (const Version& v : versions) {
     OneNodeModel m = one_node_model(v.op, v.opset, {floats({2000}, a), floats({1, 2000}, b)});  // broadcast too
     Bounds out = enclose_output(m, Semantics::Admissible);
@@ -552,20 +564,25 @@ TEST(EncloseOps, ComparisonsOfIntervalsAreDecidedExactlyWhereTheyDoNotOverlap) {
   std::vector<float> x = uniform_floats(500, rng, -10, 10), c(x.size());
   for (size_t i = 0; i < x.size(); ++i) c[i] = static_cast<float>(std::sin(static_cast<double>(x[i])));
   NamedValues feed = {{"x", floats({500}, x)}, {"c", floats({500}, c)}};
-  OneNodeModel m = graph_model(13, {named_node("Sin", {"x"}, "s"), named_node("Greater", {"s", "c"}, "gt"), named_node("LessOrEqual", {"s", "c"}, "le")},
+  OneNodeModel m = graph_model(13,
+                               {named_node("Sin", {"x"}, "s"), named_node("Greater", {"s", "c"}, "gt"),
+                                named_node("LessOrEqual", {"s", "c"}, "le")},
                                feed, {"gt", "le"});
   auto out = enclose_model(m.model, m.feed);
   for (int64_t i = 0; i < 500; ++i) {
     Exact e(0, 300);
     kSin(e.get(), x[static_cast<size_t>(i)]);
     bool greater = mpfr_cmp_d(e.get(), c[static_cast<size_t>(i)]) > 0;
-    EXPECT_EQ(out.at("gt").lo.data<bool>()[i], greater) << "sin(" << x[static_cast<size_t>(i)] << ") > " << c[static_cast<size_t>(i)];
+    EXPECT_EQ(out.at("gt").lo.data<bool>()[i], greater)
+        << "sin(" << x[static_cast<size_t>(i)] << ") > " << c[static_cast<size_t>(i)];
     EXPECT_EQ(out.at("le").lo.data<bool>()[i], !greater);
   }
   expect_undetermined(m, "gt", "gt_node", Semantics::Admissible);
-  OneNodeModel same = graph_model(13, {named_node("Sin", {"x"}, "s"), named_node("Greater", {"s", "s"}, "gt")}, {{"x", floats({500}, x)}}, {"gt"});
+  OneNodeModel same = graph_model(13, {named_node("Sin", {"x"}, "s"), named_node("Greater", {"s", "s"}, "gt")},
+                                  {{"x", floats({500}, x)}}, {"gt"});
   expect_undetermined(same, "gt", "gt_node");
-  OneNodeModel equal = graph_model(19, {named_node("Sin", {"x"}, "s"), named_node("Equal", {"s", "s"}, "eq")}, {{"x", floats({500}, x)}}, {"eq"});
+  OneNodeModel equal = graph_model(19, {named_node("Sin", {"x"}, "s"), named_node("Equal", {"s", "s"}, "eq")},
+                                   {{"x", floats({500}, x)}}, {"eq"});
   expect_undetermined(equal, "eq", "eq_node");
   OneNodeModel points = one_node_model("Equal", 19, {floats({500}, x), floats({500}, x)});
   for (int64_t i = 0; i < 500; ++i) EXPECT_TRUE(enclose_output(points).lo.data<bool>()[i]) << "the same point is equal";
@@ -589,11 +606,14 @@ TEST(EncloseOps, ArgMaxIsDecidedWhereOneElementAlwaysWins) {
   // Through Sin: distinct maxima are decided; two equal maxima of an interval are not.
   std::vector<float> x = uniform_floats(40, rng, -1.5f, 1.5f);
   NamedValues feed = {{"x", floats({4, 10}, x)}};
-  OneNodeModel decided = graph_model(13, {named_node("Sin", {"x"}, "s"), named_node("ArgMax", {"s"}, "am", {attr_int("axis", 1)})}, feed, {"am"});
+  OneNodeModel decided = graph_model(13,
+                                     {named_node("Sin", {"x"}, "s"), named_node("ArgMax", {"s"}, "am", {attr_int("axis", 1)})},
+                                     feed, {"am"});
   Tensor want = Interpreter(decided.model).run(decided.feed).at("am").tensor;
   EXPECT_EQ(enclose_model(decided.model, decided.feed).at("am").lo, want);
   x[3] = x[7] = 1.5f;  // row 0 has its largest sine twice
-  OneNodeModel tie = graph_model(13, {named_node("Sin", {"x"}, "s"), named_node("ArgMax", {"s"}, "am", {attr_int("axis", 1)})}, {{"x", floats({4, 10}, x)}}, {"am"});
+  OneNodeModel tie = graph_model(13, {named_node("Sin", {"x"}, "s"), named_node("ArgMax", {"s"}, "am", {attr_int("axis", 1)})},
+                                 {{"x", floats({4, 10}, x)}}, {"am"});
   expect_undetermined(tie, "am", "am_node");
 }
 
@@ -618,13 +638,16 @@ TEST(EncloseOps, CastRoundsIntoTheTargetTypeAndCarriesIt) {
       for (int64_t i = 0; i < r.size(); ++i) {
         double v = r.as_double(i);
         Interval e = bound_at(b, i);
-        bool as_reference = std::isfinite(v) ? e.lo == v && e.hi == v : std::isinf(e.lo) && std::isinf(e.hi);  // inf bounds nothing
+        bool as_reference = std::isfinite(v) ? e.lo == v && e.hi == v
+                                             : std::isinf(e.lo) && std::isinf(e.hi);  // inf bounds nothing
         EXPECT_TRUE(as_reference) << "Cast to " << dtype_name(to) << " of " << x[static_cast<size_t>(i)];
       }
     }
   // Of an interval: Cast(Sin(x)) to float16 holds sin(x) rounded to nearest in float16.
   std::vector<float> y = uniform_floats(1000, rng, 0.01f, 3.0f);
-  OneNodeModel m = graph_model(13, {named_node("Sin", {"x"}, "s"), named_node("Cast", {"s"}, "h", {attr_int("to", static_cast<int64_t>(DType::Float16))})},
+  OneNodeModel m = graph_model(13,
+                               {named_node("Sin", {"x"}, "s"),
+                                named_node("Cast", {"s"}, "h", {attr_int("to", static_cast<int64_t>(DType::Float16))})},
                                {{"x", floats({1000}, y)}}, {"h"});
   Bounds h = enclose_model(m.model, m.feed).at("h");
   ASSERT_EQ(h.type, DType::Float16);
@@ -642,7 +665,8 @@ TEST(EncloseOps, CastRoundsIntoTheTargetTypeAndCarriesIt) {
   // The reference's float16 result (sin in float, then the cast) lies in the admissible enclosure.
   Bounds admissible = enclose_model(m.model, m.feed, Semantics::Admissible).at("h");
   Tensor r = Interpreter(m.model).run(m.feed).at("h").tensor;
-  for (int64_t i = 0; i < 1000; ++i) EXPECT_TRUE(bound_at(admissible, i).contains(r.as_double(i))) << "sin(" << y[static_cast<size_t>(i)] << ")";
+  for (int64_t i = 0; i < 1000; ++i)
+    EXPECT_TRUE(bound_at(admissible, i).contains(r.as_double(i))) << "sin(" << y[static_cast<size_t>(i)] << ")";
   // CastLike takes the type of its second input (a float input, not its float64 bounds).
   for (int64_t opset : {15, 19, 21, 23, 24, 25})
     for (DType to : {DType::Float16, DType::Double, DType::Int32}) {
@@ -653,20 +677,25 @@ TEST(EncloseOps, CastRoundsIntoTheTargetTypeAndCarriesIt) {
       for (int64_t i = 0; i < want.size(); ++i) {
         double v = want.as_double(i);
         Interval e = b.exact() ? Interval::point(b.lo.as_double(i)) : bound_at(b, i);
-        EXPECT_TRUE(std::isfinite(v) ? e.lo == v && e.hi == v : std::isinf(e.lo) && std::isinf(e.hi)) << "CastLike-" << opset << " of " << x[static_cast<size_t>(i)];
+        EXPECT_TRUE(std::isfinite(v) ? e.lo == v && e.hi == v : std::isinf(e.lo) && std::isinf(e.hi))
+            << "CastLike-" << opset << " of " << x[static_cast<size_t>(i)];
       }
     }
-  OneNodeModel like_float = graph_model(15, {named_node("Sin", {"x"}, "s"), named_node("CastLike", {"x", "s"}, "c")}, {{"x", floats(s, x)}}, {"c"});
-  EXPECT_EQ(enclose_model(like_float.model, like_float.feed).at("c").type, DType::Float) << "the type of a float input with float64 bounds";
+  OneNodeModel like_float = graph_model(15, {named_node("Sin", {"x"}, "s"), named_node("CastLike", {"x", "s"}, "c")},
+                                        {{"x", floats(s, x)}}, {"c"});
+  EXPECT_EQ(enclose_model(like_float.model, like_float.feed).at("c").type, DType::Float)
+      << "the type of a float input with float64 bounds";
 }
 
 TEST(EncloseOps, CastToAnIntegerIsUndeterminedWhereTheBoundsTruncateApart) {
   // (1/3)·3 is enclosed around 1 (1/3 is not a double): truncated to 0 or 1.
-  OneNodeModel m = graph_model(13, {named_node("Div", {"x", "three"}, "q"), named_node("Mul", {"q", "three"}, "s"),
-                                    named_node("Cast", {"s"}, "i", {attr_int("to", static_cast<int64_t>(DType::Int32))})},
+  OneNodeModel m = graph_model(13,
+                               {named_node("Div", {"x", "three"}, "q"), named_node("Mul", {"q", "three"}, "s"),
+                                named_node("Cast", {"s"}, "i", {attr_int("to", static_cast<int64_t>(DType::Int32))})},
                                {{"x", floats({1}, {1.0f})}, {"three", floats({1}, {3.0f})}}, {"i"});
   expect_undetermined(m, "i", "i_node");
-  OneNodeModel to_bool = one_node_model("Cast", 13, {floats({2}, {0.5f, 0.0f})}, {attr_int("to", static_cast<int64_t>(DType::Bool))});
+  OneNodeModel to_bool = one_node_model("Cast", 13, {floats({2}, {0.5f, 0.0f})},
+                                        {attr_int("to", static_cast<int64_t>(DType::Bool))});
   try {
     enclose_output(to_bool);
     ADD_FAILURE() << "a Cast to bool is not monotone";
@@ -679,20 +708,25 @@ TEST(EncloseOps, ScatterNDMovesTheBoundsAndBoundsItsSumsAndProducts) {
   std::mt19937 rng(42);
   std::vector<float> data = wide_floats(20, rng), updates = wide_floats(8, rng);
   Value indices(Tensor::from_vector<int64_t>({2, 1}, {3, 1}));
-  for (auto [opset, reduction] : std::vector<std::pair<int64_t, std::string>>{{11, ""}, {13, ""}, {16, "none"}, {18, "none"}, {18, "max"}, {18, "min"}}) {
+  for (auto [opset, reduction] :
+       std::vector<std::pair<int64_t, std::string>>{{11, ""}, {13, ""}, {16, "none"}, {18, "none"}, {18, "max"}, {18, "min"}}) {
     Attrs attrs;
     if (!reduction.empty()) attrs.push_back(attr_string("reduction", reduction));
     OneNodeModel m = one_node_model("ScatterND", opset, {floats({5, 4}, data), indices, floats({2, 4}, updates)}, attrs);
     Bounds b = enclose_output(m, Semantics::Admissible);
     Tensor r = reference_output(m);
     ASSERT_EQ(b.type, DType::Float);
-    for (int64_t i = 0; i < r.size(); ++i) EXPECT_TRUE(bound_at(b, i).lo == r.as_double(i) && bound_at(b, i).hi == r.as_double(i)) << "ScatterND-" << opset << " " << reduction;
+    for (int64_t i = 0; i < r.size(); ++i)
+      EXPECT_TRUE(bound_at(b, i).lo == r.as_double(i) && bound_at(b, i).hi == r.as_double(i))
+          << "ScatterND-" << opset << " " << reduction;
   }
   // Of intervals: each element of ScatterND(Sin(data), indices, Sin(updates)) holds the exact sine
   // of the element ScatterND(data, indices, updates) puts there.
   OneNodeModel points = one_node_model("ScatterND", 16, {floats({5, 4}, data), indices, floats({2, 4}, updates)});
   Tensor moved = reference_output(points);
-  OneNodeModel m = graph_model(16, {named_node("Sin", {"d"}, "sd"), named_node("Sin", {"u"}, "su"), named_node("ScatterND", {"sd", "i", "su"}, "y")},
+  OneNodeModel m = graph_model(16,
+                               {named_node("Sin", {"d"}, "sd"), named_node("Sin", {"u"}, "su"),
+                                named_node("ScatterND", {"sd", "i", "su"}, "y")},
                                {{"d", floats({5, 4}, data)}, {"i", indices}, {"u", floats({2, 4}, updates)}}, {"y"});
   Bounds y = enclose_model(m.model, m.feed).at("y");
   for (int64_t i = 0; i < y.lo.size(); ++i) EXPECT_TRUE(holds(kSin, moved.as_double(i), bound_at(y, i))) << "element " << i;
@@ -702,7 +736,9 @@ TEST(EncloseOps, ScatterNDMovesTheBoundsAndBoundsItsSumsAndProducts) {
   std::vector<int64_t> rows = {3, 1, 3};
   std::vector<float> more = wide_floats(12, rng);
   for (std::string reduction : {"add", "mul"}) {
-    OneNodeModel m = one_node_model("ScatterND", 18, {floats({5, 4}, data), Value(Tensor::from_vector<int64_t>({3, 1}, rows)), floats({3, 4}, more)},
+    OneNodeModel m = one_node_model("ScatterND", 18,
+                                    {floats({5, 4}, data), Value(Tensor::from_vector<int64_t>({3, 1}, rows)),
+                                     floats({3, 4}, more)},
                                     {attr_string("reduction", reduction)});
     Bounds real = enclose_output(m), admissible = enclose_output(m, Semantics::Admissible);
     Tensor r = reference_output(m);
@@ -732,8 +768,8 @@ TEST(EncloseOps, CastIntoTheSmallFloatsRoundsAsTheReferenceAndCarriesTheType) {
   std::vector<float> x = uniform_floats(500, rng, -500.0f, 500.0f);  // beyond e4m3fn's 448 and float4's 6
   x.push_back(0.0f);
   Shape s = {static_cast<int64_t>(x.size())};
-  const std::pair<DType, int64_t> types[] = {{DType::Float8E4M3FN, 19}, {DType::Float8E4M3FNUZ, 19}, {DType::Float8E5M2, 19},
-                                             {DType::Float8E5M2FNUZ, 19}, {DType::Float4E2M1, 23}, {DType::Float8E8M0, 24}};
+  const std::pair<DType, int64_t> types[] = {{DType::Float8E4M3FN, 19},   {DType::Float8E4M3FNUZ, 19}, {DType::Float8E5M2, 19},
+                                             {DType::Float8E5M2FNUZ, 19}, {DType::Float4E2M1, 23},     {DType::Float8E8M0, 24}};
   for (auto [to, opset] : types)
     for (int64_t saturate : {0, 1}) {
       Attrs attrs = {attr_int("to", static_cast<int64_t>(to))};
@@ -746,14 +782,19 @@ TEST(EncloseOps, CastIntoTheSmallFloatsRoundsAsTheReferenceAndCarriesTheType) {
       for (int64_t i = 0; i < r.size(); ++i) {
         double v = r.as_double(i);
         Interval e = bound_at(b, i);
-        if (std::isnan(v) || (to == DType::Float8E8M0 && x[static_cast<size_t>(i)] < 0)) EXPECT_TRUE(e.has_nan()) << dtype_name(to) << " of " << x[static_cast<size_t>(i)];
-        else EXPECT_TRUE(e.lo == v && e.hi == v) << dtype_name(to) << " saturate " << saturate << " of " << x[static_cast<size_t>(i)] << ": " << v;
+        if (std::isnan(v) || (to == DType::Float8E8M0 && x[static_cast<size_t>(i)] < 0))
+          EXPECT_TRUE(e.has_nan()) << dtype_name(to) << " of " << x[static_cast<size_t>(i)];
+        else
+          EXPECT_TRUE(e.lo == v && e.hi == v)
+              << dtype_name(to) << " saturate " << saturate << " of " << x[static_cast<size_t>(i)] << ": " << v;
       }
     }
   // Of an interval: Cast(Sin(y)) to float8e4m3fn holds sin(y) rounded to nearest at 4 bits (sin(y)
   // in [0.14, 1]: normal in e4m3fn), at most one e4m3fn ulp wide.
   std::vector<float> y = uniform_floats(300, rng, 0.2f, 3.0f);
-  OneNodeModel m = graph_model(19, {named_node("Sin", {"y"}, "s"), named_node("Cast", {"s"}, "q", {attr_int("to", static_cast<int64_t>(DType::Float8E4M3FN))})},
+  OneNodeModel m = graph_model(19,
+                               {named_node("Sin", {"y"}, "s"),
+                                named_node("Cast", {"s"}, "q", {attr_int("to", static_cast<int64_t>(DType::Float8E4M3FN))})},
                                {{"y", floats({300}, y)}}, {"q"});
   Bounds q = enclose_model(m.model, m.feed).at("q");
   Tensor r = Interpreter(m.model).run(m.feed).at("q").tensor;
@@ -773,15 +814,17 @@ TEST(EncloseOps, CastIntoTheSmallFloatsRoundsAsTheReferenceAndCarriesTheType) {
 
 TEST(EncloseOps, CastIntoInt4IsDecidedByTheRoundingNotByTheWrappedBits) {
   // Points: the reference's result, 9 and -9 wrapped.
-  OneNodeModel points = one_node_model("Cast", 21, {floats({4}, {9.0f, -9.0f, 2.5f, -0.4f})}, {attr_int("to", static_cast<int64_t>(DType::Int4))});
+  OneNodeModel points = one_node_model("Cast", 21, {floats({4}, {9.0f, -9.0f, 2.5f, -0.4f})},
+                                       {attr_int("to", static_cast<int64_t>(DType::Int4))});
   Bounds b = enclose_output(points);
   ASSERT_TRUE(b.exact());
   EXPECT_EQ(b.lo, reference_output(points));
   // (1/3)·3 is enclosed around 1 and rounds to 1 (a truncation would leave 0 or 1 open); (1/3)·1.5
   // is enclosed around 1/2, which rounds to 0 or 1.
   auto model = [](float factor) {
-    return graph_model(21, {named_node("Div", {"x", "three"}, "q"), named_node("Mul", {"q", "f"}, "s"),
-                            named_node("Cast", {"s"}, "i", {attr_int("to", static_cast<int64_t>(DType::Int4))})},
+    return graph_model(21,
+                       {named_node("Div", {"x", "three"}, "q"), named_node("Mul", {"q", "f"}, "s"),
+                        named_node("Cast", {"s"}, "i", {attr_int("to", static_cast<int64_t>(DType::Int4))})},
                        {{"x", floats({1}, {1.0f})}, {"three", floats({1}, {3.0f})}, {"f", floats({1}, {factor})}}, {"i"});
   };
   OneNodeModel one = model(3.0f);
@@ -803,11 +846,13 @@ TEST(EncloseOps, MaxPoolIndicesAreThoseOfAKnownInputOnly) {
     ASSERT_TRUE(indices.exact());
     EXPECT_EQ(indices.lo, reference_output(m, 1)) << "storage_order " << storage_order;
   }
-  OneNodeModel through_sin = graph_model(22, {named_node("Sin", {"x"}, "s"), [&] {
-                                                onnx::NodeProto n = named_node("MaxPool", {"s"}, "y", attrs);
-                                                n.add_output("ind");
-                                                return n;
-                                              }()},
+  OneNodeModel through_sin = graph_model(22,
+                                         {named_node("Sin", {"x"}, "s"),
+                                          [&] {
+                                            onnx::NodeProto n = named_node("MaxPool", {"s"}, "y", attrs);
+                                            n.add_output("ind");
+                                            return n;
+                                          }()},
                                          {{"x", floats({2, 3, 6, 6}, x)}}, {"y", "ind"});
   expect_undetermined(through_sin, "ind", "y_node");
 }
@@ -843,7 +888,8 @@ TEST(EncloseOps, ResizeNearestMovesTheBoundsAndEnclosesInterpolation) {
       {13, {floats({1, 1, 3, 4}, x), Value(), scales}, {attr_string("coordinate_transformation_mode", "asymmetric")}},
       {18, {floats({1, 1, 3, 4}, x), Value(), Value(), Value(testing::i64({1, 1, 5, 7}))}, {}},
       {19, {floats({1, 1, 3, 4}, x), Value(), scales}, {attr_string("coordinate_transformation_mode", "half_pixel_symmetric")}},
-      {19, {floats({1, 1, 3, 4}, x), floats({8}, {0, 0, 0.1f, 0.2f, 1, 1, 0.8f, 1.3f}), scales},
+      {19,
+       {floats({1, 1, 3, 4}, x), floats({8}, {0, 0, 0.1f, 0.2f, 1, 1, 0.8f, 1.3f}), scales},
        {attr_string("coordinate_transformation_mode", "tf_crop_and_resize"), attr_float("extrapolation_value", 0.1f)}}};
   for (const Case& c : cases) {
     OneNodeModel m = one_node_model("Resize", c.opset, c.inputs, c.attrs);
@@ -853,10 +899,12 @@ TEST(EncloseOps, ResizeNearestMovesTheBoundsAndEnclosesInterpolation) {
     ASSERT_EQ(b.lo.shape(), r.shape());
     for (int64_t i = 0; i < r.size(); ++i) EXPECT_TRUE(bound_at(b, i).contains(r.as_double(i))) << "Resize-" << c.opset;
     Bounds real = enclose_output(m);
-    for (int64_t i = 0; i < r.size(); ++i) EXPECT_LE(real.hi.data<double>()[i] - real.lo.data<double>()[i], 1e-7 * std::fabs(r.as_double(i)));
+    for (int64_t i = 0; i < r.size(); ++i)
+      EXPECT_LE(real.hi.data<double>()[i] - real.lo.data<double>()[i], 1e-7 * std::fabs(r.as_double(i)));
   }
   // Linear interpolation has its enclosure too (enclose_resize.cpp; tests/unit/enclose_resample_test.cpp).
-  OneNodeModel linear = one_node_model("Resize", 19, {floats({1, 1, 3, 4}, x), Value(), scales}, {attr_string("mode", "linear")});
+  OneNodeModel linear = one_node_model("Resize", 19, {floats({1, 1, 3, 4}, x), Value(), scales},
+                                       {attr_string("mode", "linear")});
   Bounds lb = enclose_output(linear, Semantics::Admissible);
   Tensor lr = reference_output(linear);
   ASSERT_EQ(lb.lo.shape(), lr.shape());

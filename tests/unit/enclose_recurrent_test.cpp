@@ -62,7 +62,8 @@ struct Act {
   std::string name;
   float alpha = 0, beta = 0;
   bool takes_alpha() const {
-    return name == "Affine" || name == "LeakyRelu" || name == "ThresholdedRelu" || name == "ScaledTanh" || name == "HardSigmoid" || name == "Elu";
+    return name == "Affine" || name == "LeakyRelu" || name == "ThresholdedRelu" || name == "ScaledTanh" ||
+           name == "HardSigmoid" || name == "Elu";
   }
   bool takes_beta() const { return name == "Affine" || name == "ScaledTanh" || name == "HardSigmoid"; }
 };
@@ -111,8 +112,8 @@ struct Instance {
   int64_t opset = 22, layout = 0, S = 3, B = 2, I = 3, H = 3, nd = 1;
   std::string direction = "forward";
   bool linear_before_reset = false, bias = true, initial = true, seq_lens = false, peephole = false, input_forget = false;
-  float clip = 0;  // none
-  std::vector<Act> acts;  // empty: the defaults
+  float clip = 0;               // none
+  std::vector<Act> acts;        // empty: the defaults
   bool duplicate_acts = false;  // bidirectional: one list for both directions
   std::vector<float> X, W, R, Bias, H0, C0, P;
   std::vector<int32_t> lens;
@@ -224,7 +225,8 @@ Result<N> evaluate(const Instance& t, bool other = false) {
           for (int64_t j = 0; j < H; ++j) {
             const size_t u = static_cast<size_t>(j);
             N gi = activate(t.act(d, 0), clipped(pre(j, h, true, {N(Pi[j]) * c[j]})));
-            N gf = t.input_forget ? N(1) - gi : activate(t.act(d, 0), clipped(pre(2 * H + j, h, true, {N(Pi[2 * H + j]) * c[j]})));
+            N gf = t.input_forget ? N(1) - gi
+                                  : activate(t.act(d, 0), clipped(pre(2 * H + j, h, true, {N(Pi[2 * H + j]) * c[j]})));
             N gc = activate(t.act(d, 1), clipped(pre(3 * H + j, h, true)));
             cn[u] = other ? fma_of(gf, c[j], gi * gc) : gf * c[j] + gi * gc;
           }
@@ -261,7 +263,8 @@ OneNodeModel model(const Instance& t, DType type = DType::Float) {
   if (t.layout == 1) {  // [S][B][I] → [B][S][I]; [nd][B][H] → [B][nd][H]
     for (int64_t s = 0; s < S; ++s)
       for (int64_t b = 0; b < Bn; ++b)
-        for (int64_t i = 0; i < I; ++i) X[static_cast<size_t>((b * S + s) * I + i)] = t.X[static_cast<size_t>((s * Bn + b) * I + i)];
+        for (int64_t i = 0; i < I; ++i)
+          X[static_cast<size_t>((b * S + s) * I + i)] = t.X[static_cast<size_t>((s * Bn + b) * I + i)];
     for (int64_t d = 0; d < nd; ++d)
       for (int64_t b = 0; b < Bn; ++b)
         for (int64_t h = 0; h < H; ++h) {
@@ -270,9 +273,12 @@ OneNodeModel model(const Instance& t, DType type = DType::Float) {
         }
   }
   Shape state = t.layout == 1 ? Shape{Bn, nd, H} : Shape{nd, Bn, H};
-  std::vector<Value> in = {f32(t.layout == 1 ? Shape{Bn, S, I} : Shape{S, Bn, I}, X), f32({nd, G * H, I}, t.W), f32({nd, G * H, H}, t.R),
+  std::vector<Value> in = {f32(t.layout == 1 ? Shape{Bn, S, I} : Shape{S, Bn, I}, X),
+                           f32({nd, G * H, I}, t.W),
+                           f32({nd, G * H, H}, t.R),
                            t.bias ? f32({nd, 2 * G * H}, t.Bias) : Value(),
-                           t.seq_lens ? Value(Tensor::from_vector<int32_t>({Bn}, t.lens)) : Value(), t.initial ? f32(state, H0) : Value()};
+                           t.seq_lens ? Value(Tensor::from_vector<int32_t>({Bn}, t.lens)) : Value(),
+                           t.initial ? f32(state, H0) : Value()};
   if (t.lstm) {
     in.push_back(t.initial ? f32(state, C0) : Value());
     in.push_back(t.peephole ? f32({nd, 3 * H}, t.P) : Value());
@@ -306,9 +312,10 @@ int64_t output_index(const Instance& t, size_t k, int64_t i) {
 }
 
 std::string describe(const Instance& t) {
-  std::string s = std::string(t.lstm ? "LSTM" : "GRU") + "-" + std::to_string(t.opset) + " " + t.direction + " layout " + std::to_string(t.layout) +
-                  (t.linear_before_reset ? " lbr" : "") + (t.bias ? " B" : "") + (t.initial ? " initial" : "") + (t.seq_lens ? " seq_lens" : "") +
-                  (t.peephole ? " P" : "") + (t.input_forget ? " input_forget" : "") + (t.clip > 0 ? " clip" : "");
+  std::string s = std::string(t.lstm ? "LSTM" : "GRU") + "-" + std::to_string(t.opset) + " " + t.direction + " layout " +
+                  std::to_string(t.layout) + (t.linear_before_reset ? " lbr" : "") + (t.bias ? " B" : "") +
+                  (t.initial ? " initial" : "") + (t.seq_lens ? " seq_lens" : "") + (t.peephole ? " P" : "") +
+                  (t.input_forget ? " input_forget" : "") + (t.clip > 0 ? " clip" : "");
   for (const Act& a : t.acts) s += " " + a.name;
   return s;
 }
@@ -357,7 +364,8 @@ std::vector<Instance> activation_instances(std::mt19937& rng) {
   std::vector<Instance> out;
   for (int k = 0; k < 12; ++k) {
     bool lstm = k >= static_cast<int>(gru_lists.size());
-    const std::vector<Act>& acts = lstm ? lstm_lists[static_cast<size_t>(k) - gru_lists.size()] : gru_lists[static_cast<size_t>(k)];
+    const std::vector<Act>& acts = lstm ? lstm_lists[static_cast<size_t>(k) - gru_lists.size()]
+                                        : gru_lists[static_cast<size_t>(k)];
     Instance t = random_instance(rng, lstm, k);
     t.acts = acts;
     bool per_direction = acts.size() == (lstm ? 6u : 4u);
@@ -407,8 +415,8 @@ struct Widths {
   void print(const std::string& what) const {
     std::printf("[ measured ] %s widths in ulps (%d bits), %zu elements: relative to |y|: median %.1f, 99%% %.1f, max %.1f; "
                 "at max(|y|, 1): median %.1f, max %.1f (%s)\n",
-                what.c_str(), precision, relative.size(), quantile(relative, 0.5), quantile(relative, 0.99), quantile(relative, 1),
-                quantile(at_unit_scale, 0.5), quantile(at_unit_scale, 1), widest.c_str());
+                what.c_str(), precision, relative.size(), quantile(relative, 0.5), quantile(relative, 0.99),
+                quantile(relative, 1), quantile(at_unit_scale, 0.5), quantile(at_unit_scale, 1), widest.c_str());
   }
 };
 
@@ -427,7 +435,8 @@ TEST(EncloseRecurrent, RealEnclosureHoldsTheRecurrenceInMpfrAndIsNarrow) {
       for (int64_t i = 0; i < b.lo.size(); ++i) {
         const Big& v = (*exact[k])[static_cast<size_t>(i)];
         Interval r = bound_at(b, output_index(t, k, i));
-        ASSERT_TRUE(v.inside(r)) << "output " << k << " element " << i << ": " << v.to_double() << " outside [" << r.lo << ", " << r.hi << "]";
+        ASSERT_TRUE(v.inside(r)) << "output " << k << " element " << i << ": " << v.to_double() << " outside [" << r.lo << ", "
+                                 << r.hi << "]";
         widths.add(r, describe(t) + ", output " + std::to_string(k));
       }
     }
@@ -458,14 +467,16 @@ TEST(EncloseRecurrent, AdmissibleEnclosureHoldsTheFloat32Results) {
       ASSERT_EQ(y.shape(), a.lo.shape());
       for (int64_t i = 0; i < y.size(); ++i) {
         Interval ai = bound_at(a, i), ri = bound_at(r, i);
-        ASSERT_TRUE(ai.contains(y.as_double(i))) << name << " element " << i << ": " << y.as_double(i) << " outside [" << ai.lo << ", " << ai.hi << "]";
+        ASSERT_TRUE(ai.contains(y.as_double(i)))
+            << name << " element " << i << ": " << y.as_double(i) << " outside [" << ai.lo << ", " << ai.hi << "]";
         ASSERT_TRUE(ai.lo <= ri.lo && ri.hi <= ai.hi) << name << " element " << i;
         widths.add(ai, describe(t) + ", output " + std::to_string(k));
       }
       for (int64_t i = 0; i < y.size(); ++i) {
         Interval ai = bound_at(a, output_index(t, k, i));
         float v = (*others[k])[static_cast<size_t>(i)];
-        ASSERT_TRUE(ai.contains(v)) << name << " element " << i << " (other arrangement): " << v << " outside [" << ai.lo << ", " << ai.hi << "]";
+        ASSERT_TRUE(ai.contains(v)) << name << " element " << i << " (other arrangement): " << v << " outside [" << ai.lo << ", "
+                                    << ai.hi << "]";
       }
     }
   }
@@ -489,7 +500,8 @@ TEST(EncloseRecurrent, AdmissibleEnclosureHoldsTheReferenceInFloat16AndDouble) {
         ASSERT_EQ(a.type, type);
         for (int64_t i = 0; i < y.size(); ++i) {
           Interval ai = bound_at(a, i);
-          ASSERT_TRUE(ai.contains(y.as_double(i))) << name << " element " << i << ": " << y.as_double(i) << " outside [" << ai.lo << ", " << ai.hi << "]";
+          ASSERT_TRUE(ai.contains(y.as_double(i)))
+              << name << " element " << i << ": " << y.as_double(i) << " outside [" << ai.lo << ", " << ai.hi << "]";
           widths.add(ai, describe(t) + ", output " + std::to_string(k));
         }
       }

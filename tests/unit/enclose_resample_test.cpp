@@ -79,10 +79,14 @@ Rat rmin(const Rat& a, const Rat& b) { return a < b ? a : b; }
 Rat rmax(const Rat& a, const Rat& b) { return a > b ? a : b; }
 
 // The width of i in double ulps of m (the magnitude the result is computed from).
-double ulps_of(Interval i, double m) { return m == 0 ? (i.hi == i.lo ? 0 : INFINITY) : (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(m) - 52); }
+double ulps_of(Interval i, double m) {
+  return m == 0 ? (i.hi == i.lo ? 0 : INFINITY) : (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(m) - 52);
+}
 
 // The width of i in float ulps of m.
-double float_ulps_of(Interval i, double m) { return m == 0 ? (i.hi == i.lo ? 0 : INFINITY) : (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(m) - 23); }
+double float_ulps_of(Interval i, double m) {
+  return m == 0 ? (i.hi == i.lo ? 0 : INFINITY) : (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(m) - 23);
+}
 
 template <class F>
 std::string undetermined_message(F f) {
@@ -109,8 +113,9 @@ struct ResizeCase {
   float extrapolation = 0;
 
   std::string str() const {
-    std::string s = "Resize-" + std::to_string(opset) + " " + mode + " " + ctm + (mode == "nearest" ? " " + nearest : "") + (antialias ? " antialias" : "") +
-                    (exclude ? " exclude_outside" : "") + " policy " + policy + (scales.empty() ? " sizes" : " scales") + " shape [";
+    std::string s = "Resize-" + std::to_string(opset) + " " + mode + " " + ctm + (mode == "nearest" ? " " + nearest : "") +
+                    (antialias ? " antialias" : "") + (exclude ? " exclude_outside" : "") + " policy " + policy +
+                    (scales.empty() ? " sizes" : " scales") + " shape [";
     for (int64_t d : shape) s += std::to_string(d) + ",";
     return s + "]";
   }
@@ -131,7 +136,9 @@ struct ResizeCase {
         if (!axes.empty()) attrs.push_back(attr_ints("axes", axes));
       }
       in.push_back(!roi.empty() ? floats({static_cast<int64_t>(roi.size())}, roi) : opset == 11 ? floats({0}, {}) : Value());
-      in.push_back(!scales.empty() ? floats({static_cast<int64_t>(scales.size())}, scales) : opset == 11 ? floats({0}, {}) : Value());
+      in.push_back(!scales.empty() ? floats({static_cast<int64_t>(scales.size())}, scales)
+                   : opset == 11   ? floats({0}, {})
+                                   : Value());
       if (!sizes.empty()) in.push_back(Value(testing::i64(sizes)));
     }
     return one_node_model("Resize", opset, in, attrs);
@@ -202,7 +209,8 @@ Rat exact_coordinate(const ResizeCase& c, const ExactAxis& a, int64_t o) {
   if (m == "align_corners") return a.resized == Rat(1) ? Rat(0) : x * (in - Rat(1)) / (a.resized - Rat(1));
   if (m == "asymmetric") return x / a.scale;
   if (m == "tf_half_pixel_for_nn") return (x + half) / a.scale;
-  if (a.out > 1) return a.roi_start * (in - Rat(1)) + x * (a.roi_end - a.roi_start) * (in - Rat(1)) / Rat(static_cast<double>(a.out - 1));
+  if (a.out > 1)
+    return a.roi_start * (in - Rat(1)) + x * (a.roi_end - a.roi_start) * (in - Rat(1)) / Rat(static_cast<double>(a.out - 1));
   return half * (a.roi_start + a.roi_end) * (in - Rat(1));
 }
 
@@ -326,9 +334,10 @@ std::pair<double, double> check_resize(const ResizeCase& c, const std::vector<fl
   for (int64_t lin = 0; lin < ref.size(); ++lin) {
     const ExactElement& e = exact[static_cast<size_t>(lin)];
     Interval r = bound_at(real, lin), a = bound_at(adm, lin);
-    EXPECT_TRUE(e.v.inside(r)) << c.str() << " element " << lin << ": exact " << e.v.approx() << " outside [" << r.lo << ", " << r.hi << "]";
-    EXPECT_TRUE(a.contains(ref.as_double(lin))) << c.str() << " element " << lin << ": reference " << ref.as_double(lin) << " outside ["
-                                                << a.lo << ", " << a.hi << "]";
+    EXPECT_TRUE(e.v.inside(r)) << c.str() << " element " << lin << ": exact " << e.v.approx() << " outside [" << r.lo << ", "
+                               << r.hi << "]";
+    EXPECT_TRUE(a.contains(ref.as_double(lin)))
+        << c.str() << " element " << lin << ": reference " << ref.as_double(lin) << " outside [" << a.lo << ", " << a.hi << "]";
     // Dot2: an ulp of the result and γ_n²·Σ|w·x|; the weights' own enclosures (one ulp each, and the
     // product of an axis' weight by the other's: a few ulps of Σ|w·x| in all).
     EXPECT_LE(ulps_of(r, e.mag), 16) << c.str() << " element " << lin << " of " << e.terms << " terms";
@@ -444,8 +453,9 @@ TEST(EncloseResample, ResizeHoldsTheExactValueAndTheReferenceUnderEveryAttribute
       if (round == 1 && c.mode == "cubic") adm_cubic = std::max(adm_cubic, a);
     }
   }
-  std::cout << "Resize: widest real enclosure " << real_w << " double ulps of sum |w x|; widest admissible on inputs in [-1, 1]: linear "
-            << adm_linear << ", cubic " << adm_cubic << " float ulps of sum |w x|\n";
+  std::cout << "Resize: widest real enclosure " << real_w
+            << " double ulps of sum |w x|; widest admissible on inputs in [-1, 1]: linear " << adm_linear << ", cubic "
+            << adm_cubic << " float ulps of sum |w x|\n";
 }
 
 // X computed by the model: Div(p, 3), intervals one double wide around the rationals p/3.
@@ -460,14 +470,20 @@ TEST(EncloseResample, ResizeOfIntervalsHoldsTheExactValue) {
     std::vector<float> p(static_cast<size_t>(n));
     for (float& v : p) v = u(rng);
     std::vector<onnx::NodeProto> nodes = {named_node("Div", {"p", "three"}, "x")};
-    NamedValues feed = {{"p", floats(c.shape, p)}, {"three", floats({}, {3})}, {"scales", floats({static_cast<int64_t>(c.scales.size())}, c.scales)}};
+    NamedValues feed = {{"p", floats(c.shape, p)},
+                        {"three", floats({}, {3})},
+                        {"scales", floats({static_cast<int64_t>(c.scales.size())}, c.scales)}};
     std::vector<std::string> ins = {"x", "", "scales"};
     if (!c.roi.empty()) {
       feed["roi"] = floats({static_cast<int64_t>(c.roi.size())}, c.roi);
       ins[1] = "roi";
     }
-    Attrs attrs = {attr_string("mode", c.mode), attr_string("coordinate_transformation_mode", c.ctm), attr_string("nearest_mode", c.nearest),
-                   attr_float("cubic_coeff_a", c.a), attr_int("exclude_outside", c.exclude), attr_float("extrapolation_value", c.extrapolation)};
+    Attrs attrs = {attr_string("mode", c.mode),
+                   attr_string("coordinate_transformation_mode", c.ctm),
+                   attr_string("nearest_mode", c.nearest),
+                   attr_float("cubic_coeff_a", c.a),
+                   attr_int("exclude_outside", c.exclude),
+                   attr_float("extrapolation_value", c.extrapolation)};
     if (!c.axes.empty()) attrs.push_back(attr_ints("axes", c.axes));
     nodes.push_back(named_node("Resize", ins, "y", attrs));
     OneNodeModel m = graph_model(c.opset, nodes, feed, {"y"});
@@ -510,7 +526,9 @@ TEST(EncloseResample, ResizeNearestTieIsTheExactIndex) {
 // Scales computed by the model (Div: an interval one double wide) leave a length or an index open.
 TEST(EncloseResample, ResizeIsUndeterminedWhereTheScalesLeaveALengthOrAnIntegerOpen) {
   auto model = [](Value x, const std::vector<float>& num, const std::vector<float>& den, const std::string& ctm) {
-    return graph_model(13, {named_node("Div", {"n", "d"}, "s"), named_node("Resize", {"x", "", "s"}, "y", {attr_string("coordinate_transformation_mode", ctm)})},
+    return graph_model(13,
+                       {named_node("Div", {"n", "d"}, "s"),
+                        named_node("Resize", {"x", "", "s"}, "y", {attr_string("coordinate_transformation_mode", ctm)})},
                        {{"x", x}, {"n", floats({4}, num)}, {"d", floats({4}, den)}}, {"y"});
   };
   // in 3 · (1/3 ± ulp) straddles 1: the output length is open.
@@ -522,7 +540,8 @@ TEST(EncloseResample, ResizeIsUndeterminedWhereTheScalesLeaveALengthOrAnIntegerO
   }
   // Scale 2/3 ± ulp: length floor(4·2/3) = 2, x_original of index 1 is 1.5 ± ulp, which
   // round_prefer_floor takes to 1 or 2. An int32 X cannot hold both: Undetermined.
-  OneNodeModel ints = model(Value(Tensor::from_vector<int32_t>({1, 1, 1, 4}, {10, 11, 12, 13})), {1, 1, 1, 2}, {1, 1, 1, 3}, "asymmetric");
+  OneNodeModel ints = model(Value(Tensor::from_vector<int32_t>({1, 1, 1, 4}, {10, 11, 12, 13})), {1, 1, 1, 2}, {1, 1, 1, 3},
+                            "asymmetric");
   std::string why = undetermined_message([&] { enclose_model(ints.model, ints.feed); });
   EXPECT_NE(why.find("y_node"), std::string::npos) << why;
   EXPECT_NE(why.find("element 1"), std::string::npos) << why;
@@ -535,9 +554,13 @@ TEST(EncloseResample, ResizeIsUndeterminedWhereTheScalesLeaveALengthOrAnIntegerO
   EXPECT_EQ(bound_at(y, 1).lo, 11.0);
   EXPECT_EQ(bound_at(y, 1).hi, 12.0);
   // Linear interpolation is continuous in x_original: the same open coordinate costs a few ulps.
-  OneNodeModel lin = graph_model(13, {named_node("Div", {"n", "d"}, "s"),
-                                      named_node("Resize", {"x", "", "s"}, "y", {attr_string("coordinate_transformation_mode", "asymmetric"), attr_string("mode", "linear")})},
-                                 {{"x", floats({1, 1, 1, 4}, {10, 11, 12, 13})}, {"n", floats({4}, {1, 1, 1, 2})}, {"d", floats({4}, {1, 1, 1, 3})}}, {"y"});
+  OneNodeModel lin = graph_model(
+      13,
+      {named_node("Div", {"n", "d"}, "s"),
+       named_node("Resize", {"x", "", "s"}, "y",
+                  {attr_string("coordinate_transformation_mode", "asymmetric"), attr_string("mode", "linear")})},
+      {{"x", floats({1, 1, 1, 4}, {10, 11, 12, 13})}, {"n", floats({4}, {1, 1, 1, 2})}, {"d", floats({4}, {1, 1, 1, 3})}},
+      {"y"});
   Bounds ly = enclose_model(lin.model, lin.feed).at("y");
   EXPECT_TRUE(bound_at(ly, 1).contains(11.5)) << bound_at(ly, 1).lo << " " << bound_at(ly, 1).hi;
   EXPECT_LE(ulps_of(bound_at(ly, 1), 11.5), 8);
@@ -597,7 +620,8 @@ TEST(EncloseResample, ModOfPointsIsTheExactRemainder) {
           EXPECT_EQ(e.lo, e.hi) << "fmod is exact";
         }
         widest = std::max(widest, ulps_of(e, std::max(std::fabs(e.lo), std::fabs(e.hi))));
-        EXPECT_TRUE(bound_at(adm, i).contains(r.as_double(i))) << dtype_name(type) << " " << x << " mod " << y << " fmod=" << fmod;
+        EXPECT_TRUE(bound_at(adm, i).contains(r.as_double(i)))
+            << dtype_name(type) << " " << x << " mod " << y << " fmod=" << fmod;
       }
     }
   EXPECT_LE(widest, 2);
@@ -618,8 +642,11 @@ TEST(EncloseResample, ModOfIntervalsHoldsTheExactRemainder) {
     for (int trial = 0; trial < 4; ++trial) {
       std::vector<float> p(8), q(8), r(8), t(8);
       for (size_t i = 0; i < 8; ++i) p[i] = u(rng), q[i] = 3, r[i] = u(rng), t[i] = 7;
-      OneNodeModel m = graph_model(13, {named_node("Div", {"p", "q"}, "x"), named_node("Div", {"r", "t"}, "y"), named_node("Mod", {"x", "y"}, "z", {attr_int("fmod", fmod)})},
-                                   {{"p", floats({8}, p)}, {"q", floats({8}, q)}, {"r", floats({8}, r)}, {"t", floats({8}, t)}}, {"z"});
+      OneNodeModel m = graph_model(13,
+                                   {named_node("Div", {"p", "q"}, "x"), named_node("Div", {"r", "t"}, "y"),
+                                    named_node("Mod", {"x", "y"}, "z", {attr_int("fmod", fmod)})},
+                                   {{"p", floats({8}, p)}, {"q", floats({8}, q)}, {"r", floats({8}, r)}, {"t", floats({8}, t)}},
+                                   {"z"});
       Bounds z = enclose_model(m.model, m.feed).at("z");
       Bounds adm = enclose_model(m.model, m.feed, Semantics::Admissible).at("z");
       Tensor ref = Interpreter(m.model).run(m.feed).at("z").tensor;
@@ -635,7 +662,9 @@ TEST(EncloseResample, ModOfIntervalsHoldsTheExactRemainder) {
   EXPECT_LE(widest, 16);
   // x ≈ 2/3 and y ≈ 1/3, each an interval one double wide: x/y straddles 2, so the remainder is only
   // bounded by its sign and |y|; the exact 0 lies there.
-  OneNodeModel m = graph_model(13, {named_node("Div", {"p", "q"}, "x"), named_node("Div", {"r", "q"}, "y"), named_node("Mod", {"x", "y"}, "z", {attr_int("fmod", 1)})},
+  OneNodeModel m = graph_model(13,
+                               {named_node("Div", {"p", "q"}, "x"), named_node("Div", {"r", "q"}, "y"),
+                                named_node("Mod", {"x", "y"}, "z", {attr_int("fmod", 1)})},
                                {{"p", floats({1}, {2})}, {"q", floats({1}, {3})}, {"r", floats({1}, {1})}}, {"z"});
   Interval b = bound_at(enclose_model(m.model, m.feed).at("z"), 0);
   EXPECT_TRUE(b.contains(0));
@@ -649,7 +678,8 @@ TEST(EncloseResample, RangeHoldsTheExactElementsAndTheReference) {
   struct Case {
     double start, limit, delta;
   };
-  std::vector<Case> cases = {{0, 1, 0.1}, {1, 5, 2}, {10, -3, -0.7}, {-2.5, 3.25, 0.25}, {3, 1, 1}, {0.1, 100.3, 1.3}, {-1e-3, 1e-3, 7e-5}, {5, 5, 1}};
+  std::vector<Case> cases = {{0, 1, 0.1}, {1, 5, 2},         {10, -3, -0.7},      {-2.5, 3.25, 0.25},
+                             {3, 1, 1},   {0.1, 100.3, 1.3}, {-1e-3, 1e-3, 7e-5}, {5, 5, 1}};
   double real_w = 0, adm_w = 0;
   for (DType type : {DType::Float, DType::Double})
     for (const Case& k : cases) {
@@ -658,7 +688,8 @@ TEST(EncloseResample, RangeHoldsTheExactElementsAndTheReference) {
       };
       OneNodeModel m = one_node_model("Range", 11, {scalar(k.start), scalar(k.limit), scalar(k.delta)});
       Tensor r = reference_output(m);
-      Rat s = m.feed.at("in0").tensor.as_double(0), l = m.feed.at("in1").tensor.as_double(0), d = m.feed.at("in2").tensor.as_double(0);
+      Rat s = m.feed.at("in0").tensor.as_double(0), l = m.feed.at("in1").tensor.as_double(0),
+          d = m.feed.at("in2").tensor.as_double(0);
       int64_t n = std::max<int64_t>(((l - s) / d).ceil(), 0);
       Bounds real = enclose_output(m);
       ASSERT_EQ(real.lo.shape(), (Shape{n})) << k.start << " " << k.limit << " " << k.delta;
@@ -676,7 +707,8 @@ TEST(EncloseResample, RangeHoldsTheExactElementsAndTheReference) {
         EXPECT_TRUE(e.inside(bound_at(real, i))) << i;
         real_w = std::max(real_w, ulps_of(bound_at(real, i), m));
         if (!what.empty()) continue;
-        EXPECT_TRUE(bound_at(adm, i).contains(r.as_double(i))) << dtype_name(type) << " " << k.start << ":" << k.limit << ":" << k.delta << " element " << i;
+        EXPECT_TRUE(bound_at(adm, i).contains(r.as_double(i)))
+            << dtype_name(type) << " " << k.start << ":" << k.limit << ":" << k.delta << " element " << i;
         adm_w = std::max(adm_w, bound_at(adm, i).width() / float_format(type).ulp(m));
       }
       EXPECT_TRUE(what.empty()) << what;
@@ -695,13 +727,15 @@ TEST(EncloseResample, RangeCountIsUndeterminedWhereTheBoundsLeaveItOpen) {
   std::string why = undetermined_message([&] { enclose_output(m, Semantics::Admissible); });
   EXPECT_NE(why.find("number of elements"), std::string::npos) << why;
   // limit and delta both 1/3 ± ulp: (limit − start)/delta straddles 1, so 1 or 2 elements.
-  OneNodeModel open = graph_model(13, {named_node("Div", {"one", "three"}, "third"), named_node("Range", {"zero", "third", "third"}, "y")},
-                                  {{"zero", floats({}, {0})}, {"one", floats({}, {1})}, {"three", floats({}, {3})}}, {"y"});
+  OneNodeModel open =
+      graph_model(13, {named_node("Div", {"one", "three"}, "third"), named_node("Range", {"zero", "third", "third"}, "y")},
+                  {{"zero", floats({}, {0})}, {"one", floats({}, {1})}, {"three", floats({}, {3})}}, {"y"});
   why = undetermined_message([&] { enclose_model(open.model, open.feed); });
   EXPECT_NE(why.find("y_node"), std::string::npos) << why;
   EXPECT_NE(why.find("number of elements"), std::string::npos) << why;
   // Integers are exact: the reference's result.
-  OneNodeModel ints = one_node_model("Range", 11, {Value(Tensor::scalar<int32_t>(10)), Value(Tensor::scalar<int32_t>(-3)), Value(Tensor::scalar<int32_t>(-4))});
+  OneNodeModel ints = one_node_model(
+      "Range", 11, {Value(Tensor::scalar<int32_t>(10)), Value(Tensor::scalar<int32_t>(-3)), Value(Tensor::scalar<int32_t>(-4))});
   EXPECT_TRUE(enclose_output(ints).lo == reference_output(ints));
 }
 

@@ -57,7 +57,10 @@ TEST(Enclose, ElementaryFunctionsHoldTheExactValueWithinTwoUlps) {
     Interval (*bound)(Interval);
     int (*exact)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
   };
-  const Fn fns[] = {{"exp", exp, mpfr_exp}, {"tanh", tanh, mpfr_tanh}, {"erf", erf, mpfr_erf}, {"log", log, mpfr_log},
+  const Fn fns[] = {{"exp", exp, mpfr_exp},
+                    {"tanh", tanh, mpfr_tanh},
+                    {"erf", erf, mpfr_erf},
+                    {"log", log, mpfr_log},
                     {"sqrt", sqrt, mpfr_sqrt}};
   std::mt19937 rng(2);
   for (const Fn& f : fns)
@@ -130,9 +133,9 @@ Model small_model(std::mt19937& rng) {
   m.graph.initializers.emplace_back("b", testing::random_float_tensor({4}, rng));
   m.graph.initializers.emplace_back("fc", testing::random_float_tensor({5, 4}, rng));
   m.graph.initializers.emplace_back("fb", testing::random_float_tensor({5}, rng));
-  for (Node n : {ir_node("Conv", {"x", "w", "b"}, {"c"}), ir_node("Relu", {"c"}, {"r"}), ir_node("GlobalAveragePool", {"r"}, {"p"}),
-                 ir_node("Flatten", {"p"}, {"f"}), ir_node("Gemm", {"f", "fc", "fb"}, {"g"}, {testing::int_attr("transB", 1)}),
-                 ir_node("Softmax", {"g"}, {"y"})})
+  for (Node n : {ir_node("Conv", {"x", "w", "b"}, {"c"}), ir_node("Relu", {"c"}, {"r"}),
+                 ir_node("GlobalAveragePool", {"r"}, {"p"}), ir_node("Flatten", {"p"}, {"f"}),
+                 ir_node("Gemm", {"f", "fc", "fb"}, {"g"}, {testing::int_attr("transB", 1)}), ir_node("Softmax", {"g"}, {"y"})})
     testing::add_node(m.graph, n);
   m.graph.outputs.push_back({"y", testing::float_type({1, 5})});
   add_inferred_types(m);
@@ -193,13 +196,13 @@ TEST(Enclose, InfinitiesAreExtendedRealsAndNaNIsUndefined) {
   const Bounds& e = b.at("e");
   EXPECT_EQ(e.lo.data<double>()[0], 1.0);
   EXPECT_EQ(e.hi.data<double>()[0], 1.0);
-  EXPECT_TRUE(std::isnan(e.lo.data<double>()[1]) && std::isnan(e.hi.data<double>()[1])) << "NaN denotes no real: e^NaN is undefined";
+  EXPECT_TRUE(std::isnan(e.lo.data<double>()[1]) && std::isnan(e.hi.data<double>()[1]))
+      << "NaN denotes no real: e^NaN is undefined";
   EXPECT_EQ(e.lo.data<double>()[2], INFINITY) << "e^∞ = ∞, a point of the extended reals";
   EXPECT_EQ(e.hi.data<double>()[2], INFINITY);
   EXPECT_TRUE(b.at("s").exact());
   EXPECT_EQ(b.at("s").lo, testing::i64({3}));
 }
-
 
 TEST(Enclose, InfinitiesTakeTheirLimitsExactly) {
   const Interval minus_inf = Interval::point(-INFINITY), two = Interval::point(2);

@@ -40,9 +40,7 @@ Attribute int_attr(const std::string& name, int64_t v) {
 struct GraphBuilder {
   Model m;
   std::mt19937 rng{3};
-  GraphBuilder() {
-    m = testing::empty_model(13);
-  }
+  GraphBuilder() { m = testing::empty_model(13); }
   void node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
             std::vector<Attribute> attrs = {}) {
     testing::add_node(m.graph, testing::ir_node(op, std::move(in), std::move(out), std::move(attrs)));
@@ -94,7 +92,8 @@ void expect_close(const NamedValues& got, const NamedValues& want, const std::st
     const Tensor& e = w.tensor;
     ASSERT_EQ(a.shape(), e.shape()) << what << " " << name;
     for (int64_t i = 0; i < e.size(); ++i)
-      ASSERT_NEAR(a.data<float>()[i], e.data<float>()[i], 1e-5 + 1e-4 * std::fabs(e.data<float>()[i])) << what << " " << name << "[" << i << "]";
+      ASSERT_NEAR(a.data<float>()[i], e.data<float>()[i], 1e-5 + 1e-4 * std::fabs(e.data<float>()[i]))
+          << what << " " << name << "[" << i << "]";
   }
 }
 
@@ -124,7 +123,7 @@ TEST(OptimizedExecutors, FusesConvWithItsAddAndRelu) {
     fused += !s.fused.empty();
     with_sum += s.fused.size() == 2 && s.fused[0]->op_type == "Add";
   }
-  EXPECT_EQ(fused, 4);   // c1, c2a, c2b with Relu; c3 with Add and Relu
+  EXPECT_EQ(fused, 4);  // c1, c2a, c2b with Relu; c3 with Add and Relu
   EXPECT_EQ(with_sum, 1);
 }
 
@@ -201,8 +200,7 @@ TEST(OptimizedExecutors, FoldsAnInferenceBatchNormalizationIntoTheConv) {
   b.node("Conv", {"X", b.weight("W", {6, 4, 3, 3}), b.weight("B", {6})}, {"c"});
   Tensor var = testing::random_float_tensor({6}, b.rng, 0.5f, 2.0f);  // variances are positive
   b.m.graph.initializers.emplace_back("var", var);
-  b.node("BatchNormalization", {"c", b.weight("scale", {6}), b.weight("bias", {6}), b.weight("mean", {6}), "var"}, {"n"},
-         {[] {
+  b.node("BatchNormalization", {"c", b.weight("scale", {6}), b.weight("bias", {6}), b.weight("mean", {6}), "var"}, {"n"}, {[] {
            Attribute a;
            a.name = "epsilon";
            a.type = Attribute::Type::Float;
@@ -516,7 +514,8 @@ TEST(OptimizedExecutors, AHardSwishIntermediateWithAnotherReaderIsNotFused) {
     for (const auto& step : cm.root().steps())
       for (const Node* n : step.fused) EXPECT_NE(n->op_type, "Div") << "reader of " << reader;
     NamedValues in = inputs_for(m, 12);
-    expect_close(make_optimized_executor(m, "linear")->run(in), Interpreter(m).run(in), std::string("linear, reader of ") + reader);
+    expect_close(make_optimized_executor(m, "linear")->run(in), Interpreter(m).run(in),
+                 std::string("linear, reader of ") + reader);
   }
   Model m = decomposed_hard_swish_model(false, false);
   for (auto& [name, t] : m.graph.initializers)
@@ -534,8 +533,8 @@ TEST(OptimizedExecutors, FusesXTimesHardSigmoidIntoTheConv) {
     bool extra_reader;
     bool fused;
   };
-  for (const C& c : {C{1.0f / 6, 0.5f, false, true}, C{0.2f, 0.5f, false, true}, C{0.2f, 0.4f, false, false},
-                     C{0.2f, 0.5f, true, false}}) {
+  for (const C& c :
+       {C{1.0f / 6, 0.5f, false, true}, C{0.2f, 0.5f, false, true}, C{0.2f, 0.4f, false, false}, C{0.2f, 0.5f, true, false}}) {
     GraphBuilder b;
     b.m.graph.inputs.push_back({"X", float_type({1, 8, 6, 6})});
     b.node("Conv", {"X", b.weight("W", {16, 8, 3, 3}), b.weight("B", {16})}, {"y"}, {ints_attr("pads", {1, 1, 1, 1})});
@@ -553,7 +552,8 @@ TEST(OptimizedExecutors, FusesXTimesHardSigmoidIntoTheConv) {
       b.node("Neg", {"h"}, {"Z"});
       b.m.graph.outputs.push_back({"Z", float_type({1, 16, 6, 6})});
     }
-    std::string what = "alpha " + std::to_string(c.alpha) + " beta " + std::to_string(c.beta) + (c.extra_reader ? " read twice" : "");
+    std::string what = "alpha " + std::to_string(c.alpha) + " beta " + std::to_string(c.beta) +
+                       (c.extra_reader ? " read twice" : "");
     if (c.fused) {
       expect_fused_conv_matches(b.m, 2, what);
       continue;
@@ -617,9 +617,7 @@ TEST(OptimizedExecutors, ConcurrentPlanSeparatesBranchesThatMayRunTogether) {
 TEST(ParallelExecutor, OnlyStepsThatNoOtherStepCanRunBesideAreAlone) {
   CompiledModel cm(branching_model());
   const CompiledGraph& g = cm.root();
-  auto step_of = [&](const std::string& out) {
-    return g.producer(g.slot_of(out));
-  };
+  auto step_of = [&](const std::string& out) { return g.producer(g.slot_of(out)); };
   EXPECT_TRUE(g.runs_alone(step_of("cat")));  // every branch is before it, Sigmoid after
   EXPECT_TRUE(g.runs_alone(step_of("Y")));
   for (const char* branch : {"b1", "b2a", "b2", "p3", "b3", "b4"}) EXPECT_FALSE(g.runs_alone(step_of(branch))) << branch;
@@ -701,7 +699,6 @@ TEST(OptimizedExecutors, RuntimeErrorsAreTrapsAndTheExecutorRunsAgain) {
   }
   EXPECT_THROW(make_executor(b.m, "nosuch"), std::invalid_argument);
 }
-
 
 TEST(ExecutorFactory, MakesEveryExecutorByNameAndTheyAgree) {
   Model m = branching_model();

@@ -56,8 +56,9 @@ struct AttentionModel {
       node("Constant", {}, "c", {a});
     }
     std::string q = "Q";
-    if (on_q(sc)) q = node(divides(sc) ? "Div" : "Mul", sc == Scale::MulQ ? std::vector<std::string>{"c", "Q"}
-                                                                        : std::vector<std::string>{"Q", "c"}, "Qs");
+    if (on_q(sc))
+      q = node(divides(sc) ? "Div" : "Mul",
+               sc == Scale::MulQ ? std::vector<std::string>{"c", "Q"} : std::vector<std::string>{"Q", "c"}, "Qs");
     std::string scores = node("MatMul", {q, "Kt"}, "S");
     if (sc == Scale::DivS || sc == Scale::MulS) scores = node(divides(sc) ? "Div" : "Mul", {scores, "c"}, "Ss");
     if (softmax_attrs.empty() && opset >= 13) softmax_attrs.push_back(axis_attr(-1));
@@ -73,7 +74,8 @@ struct AttentionModel {
     a.i = axis;
     return a;
   }
-  std::string node(const std::string& op, std::vector<std::string> in, const std::string& out, std::vector<Attribute> attrs = {}) {
+  std::string node(const std::string& op, std::vector<std::string> in, const std::string& out,
+                   std::vector<Attribute> attrs = {}) {
     testing::add_node(m.graph, testing::ir_node(op, std::move(in), {out}, std::move(attrs)));
     return out;
   }
@@ -334,7 +336,8 @@ TEST(FastAttention, NonFiniteInputsGiveTheReferencesNaNAndInfinities) {
         continue;
       }
       ++specials;
-      ASSERT_TRUE(std::isnan(e) ? std::isnan(x) : x == e) << scale_name(sc) << " element " << i << ": " << x << ", the reference " << e;
+      ASSERT_TRUE(std::isnan(e) ? std::isnan(x) : x == e)
+          << scale_name(sc) << " element " << i << ": " << x << ", the reference " << e;
     }
     EXPECT_GE(specials, 3 * 5 + kOddRows.q[2]) << "the planted values did not reach the output";
   }

@@ -152,7 +152,8 @@ TEST(FastBlocked, BinaryKeepsTheBlockedLayoutBitwise) {
             k->expect_blocked_input();
             ASSERT_TRUE(k->can_produce_blocked_output());
             k->produce_blocked_output();
-            std::string what = std::string(op) + " " + shape_str(os) + (other_blocked ? " blocked" : "") + (swapped ? " swapped" : "");
+            std::string what = std::string(op) + " " + shape_str(os) + (other_blocked ? " blocked" : "") +
+                               (swapped ? " swapped" : "");
             int64_t bytes = k->output_bytes(in, layouts, 0);
             ASSERT_EQ(bytes, static_cast<int64_t>(bx.desc.get_size())) << what;
             Tensor storage(DType::UInt8, {bytes});
@@ -244,7 +245,8 @@ TEST(FastBlocked, UnaryKeepsTheBlockedLayout) {
 TEST(FastBlocked, ASqueezeExcitationBlockStaysBlocked) {
   Model m = testing::empty_model(13);
   std::mt19937 rng(4);
-  auto node = [&](const std::string& op, std::vector<std::string> in, const std::string& out, std::vector<Attribute> attrs = {}) {
+  auto node = [&](const std::string& op, std::vector<std::string> in, const std::string& out,
+                  std::vector<Attribute> attrs = {}) {
     testing::add_node(m.graph, testing::ir_node(op, std::move(in), {out}, std::move(attrs)));
   };
   auto weight = [&](const std::string& name, const Shape& s) {

@@ -85,9 +85,9 @@ void expect_agreement(const Tensor& got, const Tensor& want, int64_t max_ulp, co
     bool same = d == 0 && (half_is_nan(g[i].bits) || g[i].bits == w[i].bits);
     if (!same && d > max_ulp && ++bad <= 5)
       ADD_FAILURE() << what << ": element " << i
-                    << (x ? ", x=" + std::to_string(static_cast<float>(x->values<float16_t>()[i % x->size()])) : "")
-                    << " got " << static_cast<float>(g[i]) << " (0x" << std::hex << g[i].bits << ") want "
-                    << static_cast<float>(w[i]) << " (0x" << w[i].bits << std::dec << ")";
+                    << (x ? ", x=" + std::to_string(static_cast<float>(x->values<float16_t>()[i % x->size()])) : "") << " got "
+                    << static_cast<float>(g[i]) << " (0x" << std::hex << g[i].bits << ") want " << static_cast<float>(w[i])
+                    << " (0x" << w[i].bits << std::dec << ")";
   }
   EXPECT_EQ(bad, 0) << what;
 }
@@ -226,8 +226,18 @@ std::vector<UnaryCase> all_cases() {
       // Before 11 the float bounds are rounded to float16: the defaults (float's lowest and max)
       // become ±inf, 0.1 the nearest float16 and 1e5 +inf.
       {"Clip", 6, true, {}, {}, {}},
-      {"Clip", 6, true, {attr_float("min", -1.5f), attr_float("max", 2.0f)}, {float_attr("min", -1.5f), float_attr("max", 2.0f)}, {}},
-      {"Clip", 6, true, {attr_float("min", 0.1f), attr_float("max", 1e5f)}, {float_attr("min", 0.1f), float_attr("max", 1e5f)}, {}},
+      {"Clip",
+       6,
+       true,
+       {attr_float("min", -1.5f), attr_float("max", 2.0f)},
+       {float_attr("min", -1.5f), float_attr("max", 2.0f)},
+       {}},
+      {"Clip",
+       6,
+       true,
+       {attr_float("min", 0.1f), attr_float("max", 1e5f)},
+       {float_attr("min", 0.1f), float_attr("max", 1e5f)},
+       {}},
       {"Clip", 13, true, {}, {}, {}},  // omitted bounds are ±65504: inf is clipped
       {"Clip", 13, true, {}, {}, {h(0.0f), h(6.0f)}},
       {"Clip", 13, true, {}, {}, {h(-0.25f)}},
@@ -240,8 +250,12 @@ std::vector<UnaryCase> all_cases() {
       {"Gelu", 20, false, {attr_string("approximate", "tanh")}, {}, {}},
       {"HardSwish", 14, false, {}, {}, {}},
       {"HardSigmoid", 6, false, {}, {}, {}},
-      {"HardSigmoid", 6, false, {attr_float("alpha", 0.125f), attr_float("beta", 0.25f)},
-       {float_attr("alpha", 0.125f), float_attr("beta", 0.25f)}, {}},
+      {"HardSigmoid",
+       6,
+       false,
+       {attr_float("alpha", 0.125f), attr_float("beta", 0.25f)},
+       {float_attr("alpha", 0.125f), float_attr("beta", 0.25f)},
+       {}},
       {"Elu", 6, false, {}, {}, {}},
       {"Elu", 6, false, {attr_float("alpha", 0.5f)}, {float_attr("alpha", 0.5f)}, {}},
       {"Exp", 13, false, {}, {}, {}},
@@ -373,13 +387,24 @@ void check_binary(const std::string& op, const Tensor& a, const Tensor& b) {
 TEST(FastFloat16, BinaryMatchesTheReferenceOnEveryBroadcastPattern) {
   std::mt19937 rng(5);
   const std::vector<std::pair<Shape, Shape>> patterns{
-      {{2, 3, 4, 5}, {2, 3, 4, 5}}, {{2, 3, 4, 5}, {1, 3, 1, 1}}, {{1, 3, 1, 1}, {2, 3, 4, 5}},
-      {{2, 3, 4, 5}, {}},           {{}, {2, 3}},                 {{3, 1, 5}, {1, 4, 1}},
-      {{4, 5}, {2, 3, 4, 5}},       {{5}, {2, 1, 5}},             {{2, 1}, {1, 7}},
-      {{1, 1}, {1, 1}},             {{0, 3}, {1, 3}},             {{6, 1, 1, 8}, {1, 2, 3, 1}},
+      {{2, 3, 4, 5}, {2, 3, 4, 5}},
+      {{2, 3, 4, 5}, {1, 3, 1, 1}},
+      {{1, 3, 1, 1}, {2, 3, 4, 5}},
+      {{2, 3, 4, 5}, {}},
+      {{}, {2, 3}},
+      {{3, 1, 5}, {1, 4, 1}},
+      {{4, 5}, {2, 3, 4, 5}},
+      {{5}, {2, 1, 5}},
+      {{2, 1}, {1, 7}},
+      {{1, 1}, {1, 1}},
+      {{0, 3}, {1, 3}},
+      {{6, 1, 1, 8}, {1, 2, 3, 1}},
       {{2, 1000}, {1, 1000}},  // rows of several conversion chunks
       // Long enough to be split over threads: one long row, rows, rows starting mid-odometer.
-      {{2, 40, 30, 30}, {2, 40, 30, 30}}, {{20001}, {}}, {{2, 40, 30, 30}, {1, 40, 1, 1}}, {{3, 1, 9001}, {1, 4, 1}}};
+      {{2, 40, 30, 30}, {2, 40, 30, 30}},
+      {{20001}, {}},
+      {{2, 40, 30, 30}, {1, 40, 1, 1}},
+      {{3, 1, 9001}, {1, 4, 1}}};
   for (const char* op : {"Add", "Sub", "Mul", "Div"})
     for (const auto& [sa, sb] : patterns) check_binary(op, mixed_halves(sa, rng), mixed_halves(sb, rng));
 }
@@ -445,7 +470,8 @@ Model float16_chain_model() {
   m.graph.inputs.push_back({"x", half_type({2, 3, 128, 128})});
   std::mt19937 rng(3);
   m.graph.initializers.emplace_back("bias", mixed_halves({1, 3, 1, 1}, rng));
-  for (Node n : {testing::ir_node("Relu", {"x"}, {"r"}), testing::ir_node("Add", {"r", "bias"}, {"a"}), testing::ir_node("Sigmoid", {"a"}, {"y"})}) {
+  for (Node n : {testing::ir_node("Relu", {"x"}, {"r"}), testing::ir_node("Add", {"r", "bias"}, {"a"}),
+                 testing::ir_node("Sigmoid", {"a"}, {"y"})}) {
     testing::add_node(m.graph, n);
   }
   m.graph.outputs.push_back({"y", half_type({2, 3, 128, 128})});

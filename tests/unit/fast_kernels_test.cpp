@@ -36,15 +36,15 @@ Tensor random_tensor(const Shape& s, std::mt19937& rng) {
 struct Case {
   std::string op;
   int64_t opset = 11;
-  std::vector<Shape> shapes;                 // one per input; an empty-named input has shape {-1}
+  std::vector<Shape> shapes;  // one per input; an empty-named input has shape {-1}
   std::vector<onnx::AttributeProto> attrs;
-  std::set<size_t> constant = {1, 2};        // inputs given as constants
-  bool dynamic = false;                      // X's declared dims unknown
-  std::string act;                           // fused activation
+  std::set<size_t> constant = {1, 2};  // inputs given as constants
+  bool dynamic = false;                // X's declared dims unknown
+  std::string act;                     // fused activation
   float lo = 0, hi = 0;
-  float alpha = 0, beta = 0;                 // of LeakyRelu, Elu, HardSigmoid
-  bool sum = false;                          // fused sum: one extra input of the output's shape
-  int nan_at = -1;                           // put a NaN into X at this element
+  float alpha = 0, beta = 0;  // of LeakyRelu, Elu, HardSigmoid
+  bool sum = false;           // fused sum: one extra input of the output's shape
+  int nan_at = -1;            // put a NaN into X at this element
 };
 
 struct Prepared {
@@ -150,7 +150,8 @@ Tensor reference_activation(const Case& c, const Tensor& y_in) {
     y = run_op("Div", 14, {t, Value(Tensor::scalar<float>(6))}).at(0);
   }
   if (c.act == "XHardSigmoid")
-    y = run_op("Mul", 14, {y, run_op("HardSigmoid", 6, {y}, {attr_float("alpha", c.alpha), attr_float("beta", c.beta)}).at(0)}).at(0);
+    y = run_op("Mul", 14, {y, run_op("HardSigmoid", 6, {y}, {attr_float("alpha", c.alpha), attr_float("beta", c.beta)}).at(0)})
+            .at(0);
   return y.tensor;
 }
 
@@ -215,11 +216,27 @@ TEST(FastKernelConv, AttributeCombinations) {
       {"group 2", {1, 8, 9, 9}, {12, 4, 3, 3}, {attr_int("group", 2), ints("pads", {1, 1, 1, 1})}, true},
       {"group 4 M=8", {2, 8, 7, 7}, {8, 2, 1, 1}, {attr_int("group", 4)}, true},
       {"depthwise", {1, 16, 14, 14}, {16, 1, 3, 3}, {attr_int("group", 16), ints("pads", {1, 1, 1, 1})}, true},
-      {"depthwise stride 2", {1, 32, 14, 14}, {32, 1, 3, 3}, {attr_int("group", 32), ints("pads", {1, 1, 1, 1}), ints("strides", {2, 2})}, true},
+      {"depthwise stride 2",
+       {1, 32, 14, 14},
+       {32, 1, 3, 3},
+       {attr_int("group", 32), ints("pads", {1, 1, 1, 1}), ints("strides", {2, 2})},
+       true},
       {"depthwise multiplier 2", {1, 8, 10, 10}, {16, 1, 3, 3}, {attr_int("group", 8)}, false},
-      {"SAME_UPPER stride 2", {1, 4, 10, 11}, {8, 4, 4, 3}, {attr_string("auto_pad", "SAME_UPPER"), ints("strides", {2, 2})}, true},
-      {"SAME_LOWER stride 2", {1, 4, 10, 11}, {8, 4, 4, 3}, {attr_string("auto_pad", "SAME_LOWER"), ints("strides", {2, 2})}, true},
-      {"SAME_UPPER dilated", {1, 4, 9, 9}, {8, 4, 3, 3}, {attr_string("auto_pad", "SAME_UPPER"), ints("dilations", {2, 2})}, true},
+      {"SAME_UPPER stride 2",
+       {1, 4, 10, 11},
+       {8, 4, 4, 3},
+       {attr_string("auto_pad", "SAME_UPPER"), ints("strides", {2, 2})},
+       true},
+      {"SAME_LOWER stride 2",
+       {1, 4, 10, 11},
+       {8, 4, 4, 3},
+       {attr_string("auto_pad", "SAME_LOWER"), ints("strides", {2, 2})},
+       true},
+      {"SAME_UPPER dilated",
+       {1, 4, 9, 9},
+       {8, 4, 3, 3},
+       {attr_string("auto_pad", "SAME_UPPER"), ints("dilations", {2, 2})},
+       true},
       {"VALID", {1, 4, 9, 8}, {8, 4, 3, 3}, {attr_string("auto_pad", "VALID"), ints("strides", {2, 1})}, true},
       {"NOTSET explicit", {1, 4, 9, 8}, {8, 4, 3, 3}, {attr_string("auto_pad", "NOTSET"), ints("pads", {1, 0, 0, 2})}, true},
       {"kernel_shape given", {1, 3, 8, 8}, {4, 3, 2, 2}, {ints("kernel_shape", {2, 2})}, true},
@@ -246,8 +263,9 @@ TEST(FastKernelConv, AttributeCombinations) {
 }
 
 TEST(FastKernelConv, FusedActivationsAndSum) {
-  std::vector<std::pair<Shape, Shape>> shapes = {
-      {{1, 8, 10, 10}, {16, 8, 3, 3}}, {{1, 16, 9, 9}, {16, 1, 3, 3}}, {{1, 64, 6, 6}, {16, 64, 1, 1}}};
+  std::vector<std::pair<Shape, Shape>> shapes = {{{1, 8, 10, 10}, {16, 8, 3, 3}},
+                                                 {{1, 16, 9, 9}, {16, 1, 3, 3}},
+                                                 {{1, 64, 6, 6}, {16, 64, 1, 1}}};
   for (const auto& [x, w] : shapes) {
     for (int f = 0; f < 6; ++f) {
       Case c;
@@ -280,9 +298,10 @@ TEST(FastKernelConv, MoreFusedActivations) {
     const char* name;
     float alpha, beta;
   };
-  for (const Act& a : {Act{"Sigmoid", 0, 0}, Act{"Tanh", 0, 0}, Act{"LeakyRelu", 0.1f, 0}, Act{"Elu", 0.7f, 0},
-                       Act{"HardSigmoid", 0.2f, 0.5f}, Act{"HardSigmoid", 0.6f, 0.25f}, Act{"HardSwish", 0, 0}, Act{"Swish", 0, 0},
-                       Act{"DecomposedHardSwish", 0, 0}, Act{"XHardSigmoid", 1.0f / 6, 0.5f}, Act{"XHardSigmoid", 0.2f, 0.5f}})
+  for (const Act& a :
+       {Act{"Sigmoid", 0, 0}, Act{"Tanh", 0, 0}, Act{"LeakyRelu", 0.1f, 0}, Act{"Elu", 0.7f, 0}, Act{"HardSigmoid", 0.2f, 0.5f},
+        Act{"HardSigmoid", 0.6f, 0.25f}, Act{"HardSwish", 0, 0}, Act{"Swish", 0, 0}, Act{"DecomposedHardSwish", 0, 0},
+        Act{"XHardSigmoid", 1.0f / 6, 0.5f}, Act{"XHardSigmoid", 0.2f, 0.5f}})
     for (bool sum : {false, true})
       for (bool dynamic : {false, true}) {
         Case c;
@@ -445,7 +464,12 @@ TEST(FastKernelGemm, AttributeCombinations) {
       {"plain", {5, 7}, {7, 3}, {-2}, {}, 13},
       {"transA", {7, 5}, {7, 3}, {5, 3}, {attr_int("transA", 1)}, 13},
       {"transB", {5, 7}, {3, 7}, {3}, {attr_int("transB", 1)}, 13},
-      {"transA transB alpha beta", {7, 5}, {3, 7}, {5, 1}, {attr_int("transA", 1), attr_int("transB", 1), attr_float("alpha", 0.5f), attr_float("beta", 2.0f)}, 11},
+      {"transA transB alpha beta",
+       {7, 5},
+       {3, 7},
+       {5, 1},
+       {attr_int("transA", 1), attr_int("transB", 1), attr_float("alpha", 0.5f), attr_float("beta", 2.0f)},
+       11},
       {"C scalar", {4, 6}, {6, 8}, {}, {attr_float("beta", -1.5f)}, 13},
       {"C [1,1]", {4, 6}, {6, 8}, {1, 1}, {}, 9},
       {"C [1,N]", {4, 6}, {6, 8}, {1, 8}, {attr_float("alpha", 3.0f)}, 7},
@@ -499,8 +523,8 @@ TEST(FastKernelGemm, TrapsAndDeclines) {
 }
 
 TEST(FastKernelMatMul, Shapes) {
-  std::vector<std::pair<Shape, Shape>> cases = {
-      {{5, 7}, {7, 3}}, {{2, 3, 5, 7}, {7, 4}}, {{3, 5, 7}, {3, 7, 2}}, {{2, 1, 5, 7}, {3, 7, 2}}, {{5, 7}, {2, 7, 3}}, {{1, 256}, {256, 1000}}};
+  std::vector<std::pair<Shape, Shape>> cases = {{{5, 7}, {7, 3}},          {{2, 3, 5, 7}, {7, 4}}, {{3, 5, 7}, {3, 7, 2}},
+                                                {{2, 1, 5, 7}, {3, 7, 2}}, {{5, 7}, {2, 7, 3}},    {{1, 256}, {256, 1000}}};
   for (const auto& [a, b] : cases)
     for (int variant = 0; variant < 3; ++variant) {
       Case c;
@@ -574,9 +598,15 @@ TEST(FastKernelPool, MaxAndAverageVariants) {
       {"2x2", {2, 3, 8, 9}, {ints("kernel_shape", {2, 2})}},
       {"asym pads", {1, 2, 7, 8}, {ints("kernel_shape", {3, 2}), ints("pads", {2, 0, 1, 1})}},
       {"ceil_mode", {1, 2, 8, 8}, {ints("kernel_shape", {3, 3}), ints("strides", {2, 2}), attr_int("ceil_mode", 1)}},
-      {"ceil_mode pads", {1, 2, 9, 10}, {ints("kernel_shape", {3, 3}), ints("strides", {2, 2}), ints("pads", {1, 1, 1, 1}), attr_int("ceil_mode", 1)}},
-      {"SAME_UPPER", {1, 2, 9, 10}, {ints("kernel_shape", {3, 2}), ints("strides", {2, 3}), attr_string("auto_pad", "SAME_UPPER")}},
-      {"SAME_LOWER", {1, 2, 9, 10}, {ints("kernel_shape", {3, 2}), ints("strides", {2, 3}), attr_string("auto_pad", "SAME_LOWER")}},
+      {"ceil_mode pads",
+       {1, 2, 9, 10},
+       {ints("kernel_shape", {3, 3}), ints("strides", {2, 2}), ints("pads", {1, 1, 1, 1}), attr_int("ceil_mode", 1)}},
+      {"SAME_UPPER",
+       {1, 2, 9, 10},
+       {ints("kernel_shape", {3, 2}), ints("strides", {2, 3}), attr_string("auto_pad", "SAME_UPPER")}},
+      {"SAME_LOWER",
+       {1, 2, 9, 10},
+       {ints("kernel_shape", {3, 2}), ints("strides", {2, 3}), attr_string("auto_pad", "SAME_LOWER")}},
       {"VALID", {1, 2, 9, 10}, {ints("kernel_shape", {3, 3}), ints("strides", {2, 2}), attr_string("auto_pad", "VALID")}},
       {"1-D", {2, 3, 15}, {ints("kernel_shape", {4}), ints("strides", {3}), ints("pads", {1, 2})}},
   };

@@ -92,7 +92,8 @@ TEST(FastMovement, TransposeSliceExpandMatchTheReferenceBitwise) {
     expect_bitwise(NodeCase("Slice", 13, {x, i64(s.starts), i64(s.ends), i64(s.axes)}, {}), "Slice without steps");
   }
   expect_bitwise(NodeCase("Slice", 13, {x, i64({1, 1}), i64({2, 3})}, {}), "Slice without axes");
-  expect_bitwise(NodeCase("Slice", 1, {x}, {attr_ints("starts", {1}), attr_ints("ends", {3}), attr_ints("axes", {2})}), "Slice-1");
+  expect_bitwise(NodeCase("Slice", 1, {x}, {attr_ints("starts", {1}), attr_ints("ends", {3}), attr_ints("axes", {2})}),
+                 "Slice-1");
   Tensor v = data({3, 1}, rng);
   expect_bitwise(NodeCase("Expand", 13, {v, i64({2, 1, 4})}, {}), "Expand");
   expect_bitwise(NodeCase("Expand", 13, {v, i64({1})}, {}), "Expand to a smaller shape");
@@ -120,8 +121,8 @@ TEST(FastMovement, ConcatKeepsChannelsLastAndBlockedLayouts) {
   std::mt19937 rng(11);
   Tensor a = data({2, 16, 3, 5}, rng), b = data({2, 32, 3, 5}, rng);
   Tensor want = NodeCase("Concat", 13, {a, b}, {attr_int("axis", 1)}).reference();
-  for (auto [t, expect_kept] : {std::pair{tag::nhwc, true}, std::pair{tag::nChw16c, true}, std::pair{tag::nChw8c, true},
-                                std::pair{tag::nchw, false}}) {
+  for (auto [t, expect_kept] :
+       {std::pair{tag::nhwc, true}, std::pair{tag::nChw16c, true}, std::pair{tag::nChw8c, true}, std::pair{tag::nchw, false}}) {
     NodeCase c("Concat", 13, {a, b}, {attr_int("axis", 1)});
     auto k = make_fast_kernel(c.req);
     ASSERT_NE(k, nullptr);
@@ -222,8 +223,10 @@ TEST(FastResize, NearestMatchesTheReferenceBitwise) {
                  "Resize-19 half_pixel_symmetric");
   expect_both_trap(NodeCase("Resize", 13, {x, none, f32({1, 2})}, {}), "Resize with scales of the wrong rank");
   EXPECT_EQ(make_fast_kernel(NodeCase("Resize", 13, {x, none, up}, {attr_string("mode", "linear")}).req), nullptr);
-  EXPECT_EQ(make_fast_kernel(NodeCase("Resize", 13, {x, none, up}, {attr_string("coordinate_transformation_mode", "tf_crop_and_resize")}).req),
-            nullptr);
+  EXPECT_EQ(
+      make_fast_kernel(
+          NodeCase("Resize", 13, {x, none, up}, {attr_string("coordinate_transformation_mode", "tf_crop_and_resize")}).req),
+      nullptr);
 }
 
 // ---- ConvTranspose on oneDNN ----
@@ -251,7 +254,10 @@ TEST(FastDeconv, MatchesTheReferenceOverAttributeCombinations) {
   std::vector<C> cases = {
       {"2x2 stride 2", {1, 4, 5, 6}, {4, 3, 2, 2}, {attr_ints("strides", {2, 2})}},
       {"3x3 pads", {2, 3, 5, 5}, {3, 2, 3, 3}, {attr_ints("strides", {2, 2}), attr_ints("pads", {1, 1, 1, 1})}, false},
-      {"output_padding", {1, 2, 4, 4}, {2, 2, 3, 3}, {attr_ints("strides", {2, 2}), attr_ints("pads", {1, 1, 1, 1}), attr_ints("output_padding", {1, 1})}},
+      {"output_padding",
+       {1, 2, 4, 4},
+       {2, 2, 3, 3},
+       {attr_ints("strides", {2, 2}), attr_ints("pads", {1, 1, 1, 1}), attr_ints("output_padding", {1, 1})}},
       {"groups", {1, 4, 5, 4}, {4, 3, 3, 2}, {attr_int("group", 2), attr_ints("dilations", {2, 1})}},
       {"output_shape", {1, 2, 3, 3}, {2, 2, 3, 3}, {attr_ints("strides", {3, 2}), attr_ints("output_shape", {10, 8})}},
       {"SAME_UPPER", {1, 2, 3, 4}, {2, 1, 3, 3}, {attr_ints("strides", {2, 2}), attr_string("auto_pad", "SAME_UPPER")}},

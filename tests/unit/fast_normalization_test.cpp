@@ -182,7 +182,8 @@ TEST(FastReduce, MatchesTheReferenceWithAxesAsAttributeOrConstantInput) {
           for (bool specials : {false, true}) {
             Tensor x = data(s, rng, specials);
             std::string what = describe(s, std::string(op.name) + " keepdims " + std::to_string(keep) + " axes " +
-                                               std::to_string(axes.size()) + (axes.empty() ? "" : " first " + std::to_string(axes[0])));
+                                               std::to_string(axes.size()) +
+                                               (axes.empty() ? "" : " first " + std::to_string(axes[0])));
             std::vector<onnx::AttributeProto> attrs{attr_int("keepdims", keep)};
             if (!axes.empty()) attrs.push_back(attr_ints("axes", axes));
             OneNode a(op.name, op.attr_version, {x}, attrs);
@@ -248,7 +249,7 @@ TEST(FastLayerNorm, MatchesTheReferenceOnEveryAxisWithAndWithoutBias) {
       Shape tail(s.begin() + static_cast<std::ptrdiff_t>(a), s.end());
       Shape one_tail = tail;
       one_tail.insert(one_tail.begin(), 1);  // a leading 1 broadcasts too
-      Shape last{s.back()};               // varies along the last axis only
+      Shape last{s.back()};                  // varies along the last axis only
       for (const Shape& ps : {tail, one_tail, last})
         for (bool bias : {false, true})
           for (size_t outputs : {1, 3}) {
@@ -265,8 +266,7 @@ TEST(FastLayerNorm, MatchesTheReferenceOnEveryAxisWithAndWithoutBias) {
 
 TEST(FastLayerNorm, ScaleVaryingAcrossRows) {
   std::mt19937 rng(6);
-  OneNode n("LayerNormalization", 17, {data({4, 3, 8}, rng, false), random_float_tensor({4, 1, 8}, rng)},
-            {attr_int("axis", 2)});
+  OneNode n("LayerNormalization", 17, {data({4, 3, 8}, rng, false), random_float_tensor({4, 1, 8}, rng)}, {attr_int("axis", 2)});
   n.check(0, "scale per row");
 }
 
@@ -284,7 +284,8 @@ TEST(FastInstanceNorm, MatchesTheReference) {
   std::mt19937 rng(7);
   for (const Shape& s : {Shape{2, 3, 10}, Shape{1, 4, 5, 6}, Shape{3, 2}, Shape{2, 3, 2, 2, 3}})
     for (bool specials : {false, true}) {
-      OneNode n("InstanceNormalization", 6, {data(s, rng, specials), random_float_tensor({s[1]}, rng), random_float_tensor({s[1]}, rng)},
+      OneNode n("InstanceNormalization", 6,
+                {data(s, rng, specials), random_float_tensor({s[1]}, rng), random_float_tensor({s[1]}, rng)},
                 {attr_float("epsilon", 1e-4f)});
       n.check(0, describe(s, "InstanceNormalization"));
     }
@@ -380,7 +381,7 @@ TEST(FusedLayerNorm, RunsAsOneStepBitwiseAsTheNodes) {
     LayerNormModel b(opset, s);
     std::string y1 = b.layer_norm("X", "ln1", -1, 16, true);
     b.node("Relu", {y1}, "r");
-    b.m.graph.value_info.push_back({"r", float_type(s)});  // as sonnx's model preparation infers it
+    b.m.graph.value_info.push_back({"r", float_type(s)});     // as sonnx's model preparation infers it
     std::string y2 = b.layer_norm("r", "ln2", 2, 16, false);  // axis given as the last, no affine part
     b.output(y2, s);
     CompiledModel cm(b.m);

@@ -126,8 +126,8 @@ void expect_both_trap(const NodeCase& c, const std::string& what) {
   EXPECT_EQ(fast, ref) << what;
 }
 
-const DType kTypes[] = {DType::Float, DType::Int64, DType::UInt8, DType::Float16, DType::Double, DType::Bool,
-                        DType::Complex128, DType::Float8E4M3FN};
+const DType kTypes[] = {DType::Float,  DType::Int64, DType::UInt8,      DType::Float16,
+                        DType::Double, DType::Bool,  DType::Complex128, DType::Float8E4M3FN};
 
 // ---- Split ----
 
@@ -255,8 +255,10 @@ TEST(FastPad, EveryVersionAndModeMatchesTheReferenceBitwise) {
     for (const P& p : cases)
       for (const char* mode : {"constant", "reflect", "edge"}) {
         std::vector<onnx::AttributeProto> m = {attr_string("mode", mode), attr_float("value", -1.3f)};
-        expect_bitwise(NodeCase("Pad", 1, {x}, {m[0], m[1], attr_ints("paddings", p.pads)}), "Pad-1 " + std::string(mode) + " " + p.what + " " + t);
-        expect_bitwise(NodeCase("Pad", 2, {x}, {m[0], m[1], attr_ints("pads", p.pads)}), "Pad-2 " + std::string(mode) + " " + p.what + " " + t);
+        expect_bitwise(NodeCase("Pad", 1, {x}, {m[0], m[1], attr_ints("paddings", p.pads)}),
+                       "Pad-1 " + std::string(mode) + " " + p.what + " " + t);
+        expect_bitwise(NodeCase("Pad", 2, {x}, {m[0], m[1], attr_ints("pads", p.pads)}),
+                       "Pad-2 " + std::string(mode) + " " + p.what + " " + t);
       }
     expect_bitwise(NodeCase("Pad", 2, {x}, {attr_ints("pads", {1, 1, 1, 1, 1, 1})}), "Pad-2 default mode and value " + t);
   }
@@ -280,14 +282,17 @@ TEST(FastPad, AxesInputEmptyTensorsAndScalars) {
     }
   Tensor empty = random_tensor(DType::Float, {3, 0, 5}, rng);
   expect_bitwise(NodeCase("Pad", 13, {empty, i64({1, 2, 0, 0, 1, 1})}, {}), "constant pad of an empty axis");
-  expect_bitwise(NodeCase("Pad", 13, {empty, i64({1, 0, 1, 0, 0, 1})}, {attr_string("mode", "edge")}), "edge, empty axis unpadded");
+  expect_bitwise(NodeCase("Pad", 13, {empty, i64({1, 0, 1, 0, 0, 1})}, {attr_string("mode", "edge")}),
+                 "edge, empty axis unpadded");
   expect_bitwise(NodeCase("Pad", 13, {x, i64({0, -4, 0, 0, 0, 0})}, {attr_string("mode", "reflect")}), "cropped to empty");
   expect_bitwise(NodeCase("Pad", 13, {Tensor::scalar<float>(2.5f), i64({})}, {}), "a scalar");
   expect_bitwise(NodeCase("Pad", 13, {random_tensor(DType::Int32, {7}, rng), i64({2, 3}), Tensor::scalar<int32_t>(-9)}, {}),
                  "1-D int32");
-  expect_bitwise(NodeCase("Pad", 19, {random_tensor(DType::Int8, {1, 2}, rng), i64({3, 5, 4, 7})}, {attr_string("mode", "wrap")}),
+  expect_bitwise(NodeCase("Pad", 19, {random_tensor(DType::Int8, {1, 2}, rng), i64({3, 5, 4, 7})},
+                          {attr_string("mode", "wrap")}),
                  "wrap around a single element");
-  expect_bitwise(NodeCase("Pad", 13, {random_tensor(DType::Int8, {1, 2}, rng), i64({3, 5, 4, 7})}, {attr_string("mode", "reflect")}),
+  expect_bitwise(NodeCase("Pad", 13, {random_tensor(DType::Int8, {1, 2}, rng), i64({3, 5, 4, 7})},
+                          {attr_string("mode", "reflect")}),
                  "reflect a single element");
   expect_bitwise(NodeCase("Pad", 13, {x, Tensor::from_vector<int32_t>({6}, {1, 0, 2, 0, 3, 1})}, {}), "int32 pads");
 }
@@ -307,7 +312,8 @@ TEST(FastPad, InputsTheReferenceRefusesTrapInBoth) {
   expect_both_trap(NodeCase("Pad", 13, {x, i64({int64_t{1} << 62, 0, 1, 0})}, {}), "an absurd pad");
   Tensor empty = random_tensor(DType::Float, {0, 4}, rng);
   for (const char* mode : {"reflect", "edge"})
-    expect_both_trap(NodeCase("Pad", 13, {empty, i64({1, 0, 0, 0})}, {attr_string("mode", mode)}), std::string(mode) + " of an empty axis");
+    expect_both_trap(NodeCase("Pad", 13, {empty, i64({1, 0, 0, 0})}, {attr_string("mode", mode)}),
+                     std::string(mode) + " of an empty axis");
   expect_both_trap(NodeCase("Pad", 19, {x, i64({-3, 0, 1, 0})}, {attr_string("mode", "wrap")}), "wrap of a cropped-away axis");
   expect_both_trap(NodeCase("Pad", 18, {x, i64({1, 1, 1, 1}), none, i64({0, -2})}, {}), "an axis given twice");
   expect_both_trap(NodeCase("Pad", 18, {x, i64({1, 1}), none, i64({2})}, {}), "an axis out of range");
@@ -324,9 +330,11 @@ TEST(FastPad, DeclinesWhatItDoesNotServe) {
   unknown.req.input_types[0] = TypeInfo{};
   EXPECT_NE(make_fast_kernel(unknown.req), nullptr) << "an element type unknown when prepared is taken at run time";
   EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 13, {Tensor(DType::String, {2}), i64({1, 1})}, {}).req), nullptr) << "strings";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 1, {x}, {attr_ints("pads", {1, 1, 1, 1})}).req), nullptr) << "Pad-1 without paddings";
+  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 1, {x}, {attr_ints("pads", {1, 1, 1, 1})}).req), nullptr)
+      << "Pad-1 without paddings";
   EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 2, {x}, {}).req), nullptr) << "Pad-2 without pads";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {attr_int("mode", 1)}).req), nullptr) << "mode of type int";
+  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {attr_int("mode", 1)}).req), nullptr)
+      << "mode of type int";
   EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {}, 2).req), nullptr) << "two outputs";
   EXPECT_NE(make_fast_kernel(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {}).req), nullptr);
 }
@@ -391,7 +399,8 @@ TEST(FastPadWhereSplit, LargeOutputsOnTwoThreadsMatchTheReferenceBitwise) {
   Tensor x = random_tensor(DType::Float, {3, 5, 300, 301}, rng);  // 1.35M elements
   expect_bitwise(NodeCase("Split", 18, {x}, {attr_int("axis", 3), attr_int("num_outputs", 3)}, 3), "large Split axis 3");
   expect_bitwise(NodeCase("Split", 13, {x, i64({1, 2})}, {attr_int("axis", 0)}, 2), "large Split axis 0");
-  expect_bitwise(NodeCase("Pad", 19, {x, i64({0, 1, 2, 3, 0, 2, -1, 4})}, {attr_string("mode", "reflect")}), "large reflect Pad");
+  expect_bitwise(NodeCase("Pad", 19, {x, i64({0, 1, 2, 3, 0, 2, -1, 4})}, {attr_string("mode", "reflect")}),
+                 "large reflect Pad");
   expect_bitwise(NodeCase("Pad", 19, {x, i64({1, 0, 0, 0, 1, 0, 0, 0})}, {attr_string("mode", "wrap")}), "large Pad of axis 0");
   expect_bitwise(NodeCase("Pad", 19, {x, i64({0, 0, 3, 0, 0, 0, 0, 0}), Tensor::scalar<float>(2)}, {}), "large constant Pad");
   expect_bitwise(NodeCase("Pad", 19, {x, i64({0, 0, 0, 0, 0, 0, 0, 0})}, {}), "large Pad without pads");

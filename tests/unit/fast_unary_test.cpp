@@ -22,9 +22,9 @@ constexpr int64_t kMaxUlp = 1;
 
 // Random values over many binades plus every special value the functions treat apart.
 Tensor mixed_input(const Shape& s, std::mt19937& rng) {
-  static const float specials[] = {kNaN, kInf, -kInf, 0.0f, -0.0f, 1e-40f, -1e-40f, 3e38f, -3e38f, 1e30f, -1e30f,
-                                   88.8f, -88.8f, 104.0f, -104.0f, 3.0f, -3.0f, 0.5f, -0.5f, 1.0f, -1.0f, 2.5f, -2.5f,
-                                   20.0f, -20.0f, 1e-8f, -1e-8f, 10.0f, -10.0f, 6.0f};
+  static const float specials[] = {kNaN,   kInf,  -kInf,  0.0f,   -0.0f,   1e-40f, -1e-40f, 3e38f, -3e38f, 1e30f,
+                                   -1e30f, 88.8f, -88.8f, 104.0f, -104.0f, 3.0f,   -3.0f,   0.5f,  -0.5f,  1.0f,
+                                   -1.0f,  2.5f,  -2.5f,  20.0f,  -20.0f,  1e-8f,  -1e-8f,  10.0f, -10.0f, 6.0f};
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::uniform_int_distribution<int> exponent(-30, 12), pick(0, 3);
   Tensor t(DType::Float, s);
@@ -111,7 +111,12 @@ std::vector<UnaryCase> all_cases() {
       {"LeakyRelu", 16, true, {}, {}, {}},
       {"LeakyRelu", 16, true, {attr_float("alpha", 0.3f)}, {float_attr("alpha", 0.3f)}, {}},
       {"Clip", 6, true, {}, {}, {}},
-      {"Clip", 6, true, {attr_float("min", -1.5f), attr_float("max", 2.0f)}, {float_attr("min", -1.5f), float_attr("max", 2.0f)}, {}},
+      {"Clip",
+       6,
+       true,
+       {attr_float("min", -1.5f), attr_float("max", 2.0f)},
+       {float_attr("min", -1.5f), float_attr("max", 2.0f)},
+       {}},
       {"Clip", 13, true, {}, {}, {}},
       {"Clip", 13, true, {}, {}, {scalar(0.0f), scalar(6.0f)}},
       {"Clip", 13, true, {}, {}, {scalar(-0.25f)}},
@@ -124,8 +129,12 @@ std::vector<UnaryCase> all_cases() {
       {"Gelu", 20, false, {attr_string("approximate", "tanh")}, {}, {}},
       {"HardSwish", 14, false, {}, {}, {}},
       {"HardSigmoid", 6, false, {}, {}, {}},
-      {"HardSigmoid", 6, false, {attr_float("alpha", 0.125f), attr_float("beta", 0.25f)},
-       {float_attr("alpha", 0.125f), float_attr("beta", 0.25f)}, {}},
+      {"HardSigmoid",
+       6,
+       false,
+       {attr_float("alpha", 0.125f), attr_float("beta", 0.25f)},
+       {float_attr("alpha", 0.125f), float_attr("beta", 0.25f)},
+       {}},
       {"Elu", 6, false, {}, {}, {}},
       {"Elu", 6, false, {attr_float("alpha", 0.5f)}, {float_attr("alpha", 0.5f)}, {}},
       {"Exp", 13, false, {}, {}, {}},

@@ -25,9 +25,10 @@ Model folding_model() {
   m.graph.initializers.emplace_back("ax0", i64({0}));
   m.graph.initializers.emplace_back("minus1", i64({-1}));
   m.graph.initializers.emplace_back("zero", Tensor::scalar<float>(0));
-  for (Node n : {ir_node("Shape", {"x"}, {"s"}), ir_node("Gather", {"s", "zero_index"}, {"g"}), ir_node("Unsqueeze", {"g", "ax0"}, {"u"}),
-                 ir_node("Concat", {"u", "minus1"}, {"c"}), ir_node("Reshape", {"x", "c"}, {"r"}), ir_node("Neg", {"r"}, {"out"}),
-                 ir_node("Greater", {"x", "zero"}, {"pos"}), ir_node("NonZero", {"pos"}, {"nz"}), ir_node("Shape", {"nz"}, {"k"})}) {
+  for (Node n :
+       {ir_node("Shape", {"x"}, {"s"}), ir_node("Gather", {"s", "zero_index"}, {"g"}), ir_node("Unsqueeze", {"g", "ax0"}, {"u"}),
+        ir_node("Concat", {"u", "minus1"}, {"c"}), ir_node("Reshape", {"x", "c"}, {"r"}), ir_node("Neg", {"r"}, {"out"}),
+        ir_node("Greater", {"x", "zero"}, {"pos"}), ir_node("NonZero", {"pos"}, {"nz"}), ir_node("Shape", {"nz"}, {"k"})}) {
     if (n.op_type == "Concat") n.attributes.push_back(int_attr("axis", 0));
     testing::add_node(m.graph, n);
   }

@@ -45,10 +45,8 @@ TEST(FunctionBodies, EveryFunctionDefinedVersionHasOne) {
     if (!s.function) continue;
     ++defined;
     bool has = find_body(s.domain, s.name, s.version) != nullptr;
-    if (kWithoutBody.count(s.id()))
-      EXPECT_FALSE(has) << s.id() << " has a body now: take it off kWithoutBody";
-    else
-      EXPECT_TRUE(has) << s.id() << " is defined by a function and has no body in spec/functions/";
+    if (kWithoutBody.count(s.id())) EXPECT_FALSE(has) << s.id() << " has a body now: take it off kWithoutBody";
+    else EXPECT_TRUE(has) << s.id() << " is defined by a function and has no body in spec/functions/";
   }
   EXPECT_EQ(defined, 46);
 }
@@ -101,7 +99,8 @@ TEST(FunctionBodies, GuardsSelectByAttributeValueOrSchemaDefault) {
   EXPECT_TRUE(has(mean, "Div"));
   EXPECT_FALSE(has(mean, "Gather"));  // no weight input
   auto none = op_types_of_body("NegativeLogLikelihoodLoss", 22,
-                               call("NegativeLogLikelihoodLoss", {"x", "t", "w"}, {testing::ir_string_attr("reduction", "none")}));
+                               call("NegativeLogLikelihoodLoss", {"x", "t", "w"},
+                                    {testing::ir_string_attr("reduction", "none")}));
   EXPECT_FALSE(has(none, "ReduceSum"));
   EXPECT_TRUE(has(none, "Gather"));
 }
@@ -223,8 +222,8 @@ TEST(FunctionBodies, LayerNormalizationBodyWithNegativeAxisAndNoBias) {
   double inv = 1.0 / std::sqrt(1.25);
   std::vector<double> want{-1.5 * inv, -0.5 * inv * 2, 0.5 * inv, 1.5 * inv};
   for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(y[i], want[i], 1e-6) << i;
-  EXPECT_NEAR(testing::values_of<float>(out[1]).at(0), 2.5, 1e-7);   // Mean
-  EXPECT_NEAR(testing::values_of<float>(out[2]).at(0), inv, 1e-6);   // InvStdDev
+  EXPECT_NEAR(testing::values_of<float>(out[1]).at(0), 2.5, 1e-7);  // Mean
+  EXPECT_NEAR(testing::values_of<float>(out[2]).at(0), inv, 1e-6);  // InvStdDev
 }
 
 TEST(FunctionBodies, ClipBodyWithOnlyAnUpperBound) {
@@ -261,7 +260,9 @@ void expect_kernel_and_body_agree(const KernelVsBody& c) {
   ASSERT_EQ(by_kernel.tensor.dtype(), by_body.tensor.dtype());
   ASSERT_EQ(by_kernel.tensor.shape(), by_body.tensor.shape());
   for (int64_t i = 0; i < by_kernel.tensor.size(); ++i)
-    EXPECT_NEAR(by_kernel.tensor.as_double(i), by_body.tensor.as_double(i), 1e-6 * (1 + std::fabs(by_kernel.tensor.as_double(i)))) << i;
+    EXPECT_NEAR(by_kernel.tensor.as_double(i), by_body.tensor.as_double(i),
+                1e-6 * (1 + std::fabs(by_kernel.tensor.as_double(i))))
+        << i;
 }
 
 TEST(FunctionBodies, KernelAndBodyAgreeWhereTheSuiteHasNoTest) {
@@ -277,7 +278,10 @@ TEST(FunctionBodies, KernelAndBodyAgreeWhereTheSuiteHasNoTest) {
       {"HardSwish", 14, {tensor<float>({5}, {-4, -1, 0, 1, 4})}, {}},
       {"MeanVarianceNormalization", 9, {mvn_x}, {}},
       {"NegativeLogLikelihoodLoss", 12, {logp, target}, {}},
-      {"NegativeLogLikelihoodLoss", 12, {logp, target}, {testing::attr_string("reduction", "none"), testing::attr_int("ignore_index", 2)}},
+      {"NegativeLogLikelihoodLoss",
+       12,
+       {logp, target},
+       {testing::attr_string("reduction", "none"), testing::attr_int("ignore_index", 2)}},
       {"SoftmaxCrossEntropyLoss", 12, {logp, target}, {testing::attr_string("reduction", "sum")}},
       {"Range", 27, {tensor<float>({}, {1}), tensor<float>({}, {10}), tensor<float>({}, {3})}, {}},
       {"Range", 27, {tensor<int64_t>({}, {10}), tensor<int64_t>({}, {1}), tensor<int64_t>({}, {-4})}, {}},
@@ -427,12 +431,28 @@ TEST(FunctionBodies, CausalConvWithStateKernelAndBodyAgree) {
   Value past = fb_wavy_tensor({2, 3, 2}, 2.5f);
   auto h = [](const Value& v) { return testing::retyped<float16_t>(v); };
   const std::vector<KernelVsBodyCase> cases = {
-      {"hand case with bias", "", "CausalConvWithState", 27,
-       {tensor<float>({1, 2, 3}, {1, 2, 3, 4, 5, 6}), tensor<float>({2, 1, 2}, {0.5f, 1, -1, 2}), tensor<float>({2}, {0.25f, -1})}, {}, 2},
-      {"past state, no bias", "", "CausalConvWithState", 27,
-       {tensor<float>({1, 1, 2}, {1, 2}), tensor<float>({1, 1, 3}, {1, 10, 100}), none, tensor<float>({1, 1, 2}, {7, 8})}, {}, 2},
-      {"input shorter than k - 1", "", "CausalConvWithState", 27,
-       {tensor<float>({1, 1, 1}, {4}), tensor<float>({1, 1, 4}, {1, 2, 3, 4}), none, tensor<float>({1, 1, 3}, {1, 2, 3})}, {}, 2},
+      {"hand case with bias",
+       "",
+       "CausalConvWithState",
+       27,
+       {tensor<float>({1, 2, 3}, {1, 2, 3, 4, 5, 6}), tensor<float>({2, 1, 2}, {0.5f, 1, -1, 2}),
+        tensor<float>({2}, {0.25f, -1})},
+       {},
+       2},
+      {"past state, no bias",
+       "",
+       "CausalConvWithState",
+       27,
+       {tensor<float>({1, 1, 2}, {1, 2}), tensor<float>({1, 1, 3}, {1, 10, 100}), none, tensor<float>({1, 1, 2}, {7, 8})},
+       {},
+       2},
+      {"input shorter than k - 1",
+       "",
+       "CausalConvWithState",
+       27,
+       {tensor<float>({1, 1, 1}, {4}), tensor<float>({1, 1, 4}, {1, 2, 3, 4}), none, tensor<float>({1, 1, 3}, {1, 2, 3})},
+       {},
+       2},
       {"silu, bias and past", "", "CausalConvWithState", 27, {x, w, b, past}, {act("silu")}, 2},
       {"swish, no past", "", "CausalConvWithState", 27, {x, w, b}, {act("swish")}, 2},
       {"none given explicitly", "", "CausalConvWithState", 27, {x, w, none, past}, {act("none")}, 2},
@@ -465,21 +485,51 @@ TEST(FunctionBodies, LinearAttentionKernelAndBodyAgree) {
   constexpr double kTol = 1e-5;
   const std::vector<KernelVsBodyCase> cases = {
       {"linear, no past", "", "LinearAttention", 27, {q, k, v}, attrs("linear", 4, 2), 2, kTol},
-      {"linear, past, scale", "", "LinearAttention", 27, {q, k, v, past}, with(attrs("linear", 4, 2), attr_float("scale", 0.7f)), 2, kTol},
+      {"linear, past, scale",
+       "",
+       "LinearAttention",
+       27,
+       {q, k, v, past},
+       with(attrs("linear", 4, 2), attr_float("scale", 0.7f)),
+       2,
+       kTol},
       {"gated, per key dim", "", "LinearAttention", 27, {q, k, v, past, decay_key}, attrs("gated", 4, 2), 2, kTol},
       {"gated, per head", "", "LinearAttention", 27, {q, k, v, none, decay_head}, attrs("gated", 4, 2), 2, kTol},
       {"delta, beta per head", "", "LinearAttention", 27, {q, k, v, past, none, beta_head}, attrs("delta", 4, 2), 2, kTol},
       {"delta, one beta", "", "LinearAttention", 27, {q, k, v, none, none, beta_one}, attrs("delta", 4, 2), 2, kTol},
-      {"gated_delta (default rule)", "", "LinearAttention", 27, {q, k, v, past, decay_key, beta_head},
-       {attr_int("q_num_heads", 4), attr_int("kv_num_heads", 2)}, 2, kTol},
-      {"gated_delta, per-head decay, one beta", "", "LinearAttention", 27, {q, k, v, past, decay_head, beta_one},
-       attrs("gated_delta", 4, 2), 2, kTol},
-      {"gated_delta, Hq = Hkv", "", "LinearAttention", 27, {q2, k, v, none, decay_head, beta_one},
-       attrs("gated_delta", 2, 2), 2, kTol},
-      {"one token (decode)", "", "LinearAttention", 27,
+      {"gated_delta (default rule)",
+       "",
+       "LinearAttention",
+       27,
+       {q, k, v, past, decay_key, beta_head},
+       {attr_int("q_num_heads", 4), attr_int("kv_num_heads", 2)},
+       2,
+       kTol},
+      {"gated_delta, per-head decay, one beta",
+       "",
+       "LinearAttention",
+       27,
+       {q, k, v, past, decay_head, beta_one},
+       attrs("gated_delta", 4, 2),
+       2,
+       kTol},
+      {"gated_delta, Hq = Hkv",
+       "",
+       "LinearAttention",
+       27,
+       {q2, k, v, none, decay_head, beta_one},
+       attrs("gated_delta", 2, 2),
+       2,
+       kTol},
+      {"one token (decode)",
+       "",
+       "LinearAttention",
+       27,
        {fb_wavy_tensor({2, 1, 12}, 0.1f), fb_wavy_tensor({2, 1, 6}, 1.2f, 0.5f), fb_wavy_tensor({2, 1, 4}, 2.3f), past,
         fb_wavy_tensor({2, 1, 6}, 0.8f, 0.4f), fb_wavy_tensor({2, 1, 2}, 0.6f, 0.5f)},
-       attrs("gated_delta", 4, 2), 2, kTol},
+       attrs("gated_delta", 4, 2),
+       2,
+       kTol},
   };
   for (const auto& c : cases) expect_kernel_and_body_agree(c);
 }
@@ -493,11 +543,14 @@ TEST(FunctionBodies, FlexAttentionKernelAndBodyAgree) {
   auto modifier = [](const std::string& attr, const std::vector<onnx::NodeProto>& nodes, DType elem = DType::Float) {
     return attr_graph(attr, graph(attr + "_graph", nodes, {vi("x", elem)}, {vi("y", elem)}));
   };
-  auto constant = [](const std::string& name, const Tensor& t) { return node("Constant", {}, {name}, {attr_tensor("value", t)}); };
+  auto constant = [](const std::string& name, const Tensor& t) {
+    return node("Constant", {}, {name}, {attr_tensor("value", t)});
+  };
   std::vector<float> mask;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j) mask.push_back(j > i + 1 ? -kInf : 0.0f);
-  auto causal = modifier("score_mod", {constant("m", Tensor::from_vector<float>({1, 1, 3, 4}, mask)), node("Add", {"x", "m"}, {"y"})});
+  auto causal = modifier("score_mod",
+                         {constant("m", Tensor::from_vector<float>({1, 1, 3, 4}, mask)), node("Add", {"x", "m"}, {"y"})});
   auto softcap = modifier("score_mod", {constant("c", Tensor::scalar<float>(0.5f)), node("Div", {"x", "c"}, {"d"}),
                                         node("Tanh", {"d"}, {"t"}), node("Mul", {"t", "c"}, {"y"})});
   auto outer_bias = modifier("score_mod", {node("Add", {"x", "bias"}, {"y"})});
@@ -522,7 +575,14 @@ TEST(FunctionBodies, FlexAttentionKernelAndBodyAgree) {
       {"no modifiers, Hq = Hkv, scale", preview, "FlexAttention", 1, {q_same, k, v}, {attr_float("scale", 0.3f)}},
       {"score_mod causal mask", preview, "FlexAttention", 1, {q, k, v}, {causal}},
       {"score_mod soft cap and prob_mod", preview, "FlexAttention", 1, {q, k, v}, {softcap, halve}},
-      {"score_mod reads the enclosing graph", preview, "FlexAttention", 1, {q, k, v}, {outer_bias}, 1, 1e-6,
+      {"score_mod reads the enclosing graph",
+       preview,
+       "FlexAttention",
+       1,
+       {q, k, v},
+       {outer_bias},
+       1,
+       1e-6,
        {{"bias", fb_wavy_tensor({3, 4}, 0.7f)}}},
       {"modifier names clash with the body's", preview, "FlexAttention", 1, {q, k, v}, {clash}},
       {"score_mod passes its input through", preview, "FlexAttention", 1, {q, k, v}, {identity}},
@@ -546,12 +606,27 @@ TEST(FunctionBodies, MeanVarianceNormalizationAndSoftmaxCrossEntropyKernelAndBod
       {"MVN-9 axes [2, 3]", "", "MeanVarianceNormalization", 9, {x}, {attr_ints("axes", {2, 3})}},
       {"MVN-9 axes [1]", "", "MeanVarianceNormalization", 9, {x}, {attr_ints("axes", {1})}},
       {"SCE-12 mean with log_prob", "", "SoftmaxCrossEntropyLoss", 12, {scores, labels}, {}, 2},
-      {"SCE-12 weights, none", "", "SoftmaxCrossEntropyLoss", 12, {scores, labels, weights},
-       {attr_string("reduction", "none")}, 2},
-      {"SCE-12 weights, ignore_index, mean", "", "SoftmaxCrossEntropyLoss", 12, {scores, labels, weights},
-       {attr_int("ignore_index", 3)}, 2},
-      {"SCE-12 3-D scores, sum, ignore_index", "", "SoftmaxCrossEntropyLoss", 12, {scores3, labels3, none},
-       {attr_string("reduction", "sum"), attr_int("ignore_index", 2)}, 2},
+      {"SCE-12 weights, none",
+       "",
+       "SoftmaxCrossEntropyLoss",
+       12,
+       {scores, labels, weights},
+       {attr_string("reduction", "none")},
+       2},
+      {"SCE-12 weights, ignore_index, mean",
+       "",
+       "SoftmaxCrossEntropyLoss",
+       12,
+       {scores, labels, weights},
+       {attr_int("ignore_index", 3)},
+       2},
+      {"SCE-12 3-D scores, sum, ignore_index",
+       "",
+       "SoftmaxCrossEntropyLoss",
+       12,
+       {scores3, labels3, none},
+       {attr_string("reduction", "sum"), attr_int("ignore_index", 2)},
+       2},
   };
   for (const auto& c : cases) expect_kernel_and_body_agree(c);
 }
@@ -567,7 +642,8 @@ namespace {
 // model, the linear executor and the kernel agree.
 TEST(FunctionBodies, GraphCallsAreSplicedWhenAModelIsInlined) {
   using namespace testing;
-  auto score_mod = attr_graph("score_mod", graph("sm", {node("Add", {"x", "bias"}, {"y"})}, {vi("x", DType::Float)}, {vi("y", DType::Float)}));
+  auto score_mod = attr_graph("score_mod", graph("sm", {node("Add", {"x", "bias"}, {"y"})}, {vi("x", DType::Float)},
+                                                 {vi("y", DType::Float)}));
   onnx::GraphProto pm = graph("pm", {node("Mul", {"x", "half"}, {"y"})}, {vi("x", DType::Float)}, {vi("y", DType::Float)});
   onnx::TensorProto half;
   half.set_name("half");
@@ -590,8 +666,10 @@ TEST(FunctionBodies, GraphCallsAreSplicedWhenAModelIsInlined) {
   }
   *mp.mutable_graph() = g;
   Model m = model_from_proto(mp, {});
-  NamedValues in{{"Q", fb_wavy_tensor({1, 2, 2, 3}, 0.1f)}, {"K", fb_wavy_tensor({1, 1, 3, 3}, 0.5f)},
-                 {"V", fb_wavy_tensor({1, 1, 3, 2}, 0.9f)}, {"bias", fb_wavy_tensor({2, 3}, 1.3f)}};
+  NamedValues in{{"Q", fb_wavy_tensor({1, 2, 2, 3}, 0.1f)},
+                 {"K", fb_wavy_tensor({1, 1, 3, 3}, 0.5f)},
+                 {"V", fb_wavy_tensor({1, 1, 3, 2}, 0.9f)},
+                 {"bias", fb_wavy_tensor({2, 3}, 1.3f)}};
   NamedValues by_kernel = Interpreter(m).run(in);
   PreferBodies prefer;
   Model flat = inline_model(m);

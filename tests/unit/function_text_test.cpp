@@ -94,16 +94,22 @@ TEST(FunctionText, GraphAttributesAndElementTypeMarker) {
 TEST(FunctionText, ErrorsSayWhereAndWhat) {
   expect_parse_error(parse_function, "<domain: \"\">\nF (X) => (Y) {\n  Y = Relu (X\n}", 4, 1, "expected ',' or ')', found '}'");
   expect_parse_error(parse_function, "<domain: \"\", colour: 1> F (X) => (Y) {}", 1, 14, "unknown function header key 'colour'");
-  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = Relu <a: lists = 1> (X)\n}", 2, 16, "unknown attribute type 'lists'");
-  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = Relu <a: int = 1.5> (X)\n}", 2, 22, "expected an integer");
-  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = C <value = float[3] {1, 2}> ()\n}", 2, 18, "has 2 elements");
-  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = C <v = []> ()\n}", 2, 14, "empty list needs a declared type");
+  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = Relu <a: lists = 1> (X)\n}", 2, 16,
+                     "unknown attribute type 'lists'");
+  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = Relu <a: int = 1.5> (X)\n}", 2, 22,
+                     "expected an integer");
+  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = C <value = float[3] {1, 2}> ()\n}", 2, 18,
+                     "has 2 elements");
+  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = C <v = []> ()\n}", 2, 14,
+                     "empty list needs a declared type");
   expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = C <v = \"abc> ()\n}", 2, 14, "unterminated string");
   expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = Relu (X) ;\n}", 2, 16, "unexpected character ';'");
-  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = C <v = $shape(X)> ()\n}", 2, 15, "unknown substitution");
+  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = C <v = $shape(X)> ()\n}", 2, 15,
+                     "unknown substitution");
   expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = Relu (X)", 2, 15, "expected '}'");
   expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  Y = Relu (X)\n}\nG", 4, 1, "text after");
-  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  when present(X) { Y = Relu (X) }\n}", 2, 3, "only allowed in a body file");
+  expect_parse_error(parse_function, "<domain: \"\"> F (X) => (Y) {\n  when present(X) { Y = Relu (X) }\n}", 2, 3,
+                     "only allowed in a body file");
 }
 
 TEST(FunctionText, AlternativesWithGuardsAndGuardedBlocks) {

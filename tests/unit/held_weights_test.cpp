@@ -61,7 +61,8 @@ void expect_close(const Tensor& got, const Tensor& want, const std::string& what
   auto w = want.values<float>();
   int bad = 0;
   for (size_t i = 0; i < g.size(); ++i)
-    if (!(std::isnan(g[i]) && std::isnan(w[i])) && !(std::fabs(static_cast<double>(g[i]) - w[i]) <= 1e-4 + 1e-4 * std::fabs(static_cast<double>(w[i]))) && ++bad <= 3)
+    if (!(std::isnan(g[i]) && std::isnan(w[i])) &&
+        !(std::fabs(static_cast<double>(g[i]) - w[i]) <= 1e-4 + 1e-4 * std::fabs(static_cast<double>(w[i]))) && ++bad <= 3)
       ADD_FAILURE() << what << ": element " << i << " got " << g[i] << " want " << w[i];
   EXPECT_EQ(bad, 0) << what;
 }
@@ -167,7 +168,8 @@ TEST(HeldWeights, AnInitializerThatIsAGraphInputIsNoConstantOfTheKernels) {
   m.graph.initializers.emplace_back("cw", testing::random_float_tensor({8, 4, 3, 3}, rng));
   for (const char* p : {"scale", "bias", "mean"}) m.graph.initializers.emplace_back(p, testing::random_float_tensor({8}, rng));
   m.graph.initializers.emplace_back("var", testing::random_float_tensor({8}, rng, 0.5f, 2.0f));
-  for (Node n : {ir_node("Conv", {"x4", "cw"}, {"c"}), ir_node("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"y2"})}) {
+  for (Node n :
+       {ir_node("Conv", {"x4", "cw"}, {"c"}), ir_node("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"y2"})}) {
     testing::add_node(m.graph, n);
   }
   m.graph.outputs.push_back({"y2", float_type({1, 8, 4, 4})});
@@ -194,9 +196,9 @@ Model conv_model(const std::map<std::string, Tensor>& values, const std::functio
   Model m = testing::empty_model(13);
   m.graph.inputs.push_back({"x", float_type({1, 4, 10, 10})});
   for (const auto& [name, t] : values) m.graph.initializers.emplace_back(name, make_weight(t));
-  for (Node n : {ir_node("Conv", {"x", "cw", "cb"}, {"c"}),
-                 ir_node("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"n"}), ir_node("Relu", {"n"}, {"r"}),
-                 ir_node("Conv", {"r", "dw"}, {"y"}, {int_attr("group", 16)})})
+  for (Node n :
+       {ir_node("Conv", {"x", "cw", "cb"}, {"c"}), ir_node("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"n"}),
+        ir_node("Relu", {"n"}, {"r"}), ir_node("Conv", {"r", "dw"}, {"y"}, {int_attr("group", 16)})})
     testing::add_node(m.graph, n);
   m.graph.outputs.push_back({"y", float_type({1, 16, 6, 6})});
   add_inferred_types(m);
@@ -261,8 +263,7 @@ TEST(HeldWeights, AHeldConvWeightChangesNoBitOfTheResult) {
       NamedValues got = b->run(conv_input(seed, seed == 4));
       if (std::string(name) == "parallel")  // its wide kernels split the work another way
         expect_close(got.at("y").tensor, want.at("y").tensor, std::string(name) + " seed " + std::to_string(seed));
-      else
-        EXPECT_EQ(got, want) << name << ", seed " << seed;
+      else EXPECT_EQ(got, want) << name << ", seed " << seed;
     }
   }
 }

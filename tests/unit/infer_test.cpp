@@ -216,7 +216,7 @@ TEST(Infer, RulesAreKeyedByExactVersions) {
   auto& reg = OpRecords::instance();
   EXPECT_NE(reg.shape_rule("", "Relu", 14), nullptr);
   EXPECT_NE(reg.shape_rule("", "Relu", 6), nullptr);
-  EXPECT_EQ(reg.shape_rule("", "Relu", 7), nullptr);   // no Relu-7 exists
+  EXPECT_EQ(reg.shape_rule("", "Relu", 7), nullptr);  // no Relu-7 exists
   EXPECT_EQ(reg.shape_rule("", "Relu", 15), nullptr);
   EXPECT_NE(reg.shape_rule("ai.onnx", "Reshape", 25), nullptr);
 }

@@ -157,10 +157,14 @@ Model colliding_model() {
   else2.g->nodes = {make_node("Neg", "", {"X"}, {"__inl1_e"})};
   else2.g->outputs = {{"__inl1_e", {}}};
   else2.g->path = "main/if:else_branch";
-  m.graph.nodes = {make_node("Abs", "", {"X"}, {"__inl0_t"}), make_node("Abs", "", {"X"}, {"__call0_t"}),
-                   make_node("Neg", "", {"X"}, {"u"}),       make_node("If", "", {"C"}, {"I"}, {then2, else2}),
-                   make_node("F", "local", {"C", "X"}, {"A"}), make_node("Add", "", {"A", "__inl0_t"}, {"S1"}),
-                   make_node("Add", "", {"S1", "__call0_t"}, {"S2"}), make_node("Add", "", {"S2", "u"}, {"S3"}),
+  m.graph.nodes = {make_node("Abs", "", {"X"}, {"__inl0_t"}),
+                   make_node("Abs", "", {"X"}, {"__call0_t"}),
+                   make_node("Neg", "", {"X"}, {"u"}),
+                   make_node("If", "", {"C"}, {"I"}, {then2, else2}),
+                   make_node("F", "local", {"C", "X"}, {"A"}),
+                   make_node("Add", "", {"A", "__inl0_t"}, {"S1"}),
+                   make_node("Add", "", {"S1", "__call0_t"}, {"S2"}),
+                   make_node("Add", "", {"S2", "u"}, {"S3"}),
                    make_node("Add", "", {"S3", "I"}, {"Y"})};
   for (size_t i = 0; i < m.graph.nodes.size(); ++i) m.graph.nodes[i].index = i;
   return m;

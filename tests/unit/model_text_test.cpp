@@ -36,8 +36,8 @@ g (float s, float[] u, float[?, N, 3] d, seq(int64[2]) q, map(string, float) mp,
   EXPECT_EQ(m.opset_imports.at(""), 21);
   EXPECT_EQ(m.opset_imports.at("ai.onnx.ml"), 3);
   ASSERT_EQ(m.graph.inputs.size(), 8u);
-  EXPECT_EQ(input(m, 0).type.str(), "tensor(float)[]");    // no brackets: a scalar
-  EXPECT_FALSE(input(m, 1).type.shape.has_value());         // `[]`: rank unknown
+  EXPECT_EQ(input(m, 0).type.str(), "tensor(float)[]");  // no brackets: a scalar
+  EXPECT_FALSE(input(m, 1).type.shape.has_value());      // `[]`: rank unknown
   const auto& dims = *input(m, 2).type.shape;
   ASSERT_EQ(dims.size(), 3u);
   EXPECT_FALSE(dims[0].value.has_value());

@@ -101,9 +101,7 @@ TEST_F(NpyTest, Int64RoundTrip) {
              "i64.npy");
 }
 
-TEST_F(NpyTest, BoolRoundTrip) {
-  round_trip(Tensor::from_vector<bool>({2, 2}, {true, false, false, true}), "bool.npy");
-}
+TEST_F(NpyTest, BoolRoundTrip) { round_trip(Tensor::from_vector<bool>({2, 2}, {true, false, false, true}), "bool.npy"); }
 
 TEST_F(NpyTest, Float16RoundTrip) {
   round_trip(Tensor::from_vector<float16_t>({3}, {float16_t(1.0f), float16_t(-2.5f), float16_t(65504.0f)}), "f16.npy");
@@ -135,17 +133,16 @@ TEST_F(NpyTest, ZeroSizeRoundTrip) {
 
 TEST_F(NpyTest, ReadsHandMadeFilesAsNumpyWritesThem) {
   // numpy's own spelling: one-element shape tuple with a trailing comma, no trailing dict comma.
-  Tensor a = read_npy(write_bytes("a.npy", npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (3,)}",
-                                                    f32_bytes({1.f, 2.f, 3.f}))));
+  Tensor a = read_npy(
+      write_bytes("a.npy", npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (3,)}", f32_bytes({1.f, 2.f, 3.f}))));
   EXPECT_EQ(a.shape(), (Shape{3}));
   EXPECT_EQ(a.values<float>()[2], 3.f);
-  Tensor s = read_npy(write_bytes("s.npy", npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': ()}",
-                                                    f32_bytes({9.f}))));
+  Tensor s = read_npy(write_bytes("s.npy", npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': ()}", f32_bytes({9.f}))));
   EXPECT_EQ(s.rank(), 0);
   EXPECT_EQ(s.values<float>()[0], 9.f);
   // Version 2.0 (4-byte header length).
-  Tensor v2 = read_npy(write_bytes("v2.npy", npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }",
-                                                      f32_bytes({4.f, 5.f}), 2)));
+  Tensor v2 = read_npy(
+      write_bytes("v2.npy", npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }", f32_bytes({4.f, 5.f}), 2)));
   EXPECT_EQ(v2.shape(), (Shape{1, 2}));
   EXPECT_EQ(v2.values<float>()[1], 5.f);
 }
@@ -198,11 +195,11 @@ TEST_F(NpyTest, RefusesSizeMismatch) {
 
 TEST_F(NpyTest, RefusesMissingFileAndUnknownDtype) {
   EXPECT_THROW(read_npy(path("does-not-exist.npy")), LoadError);
-  EXPECT_THROW(read_npy(write_bytes("big.npy", npy_file("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }",
-                                                        f32_bytes({1})))),
+  EXPECT_THROW(read_npy(write_bytes("big.npy",
+                                    npy_file("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", f32_bytes({1})))),
                LoadError);
-  EXPECT_THROW(read_npy(write_bytes("obj.npy", npy_file("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }",
-                                                        std::string(8, '\0')))),
+  EXPECT_THROW(read_npy(write_bytes("obj.npy",
+                                    npy_file("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\0')))),
                LoadError);
 }
 

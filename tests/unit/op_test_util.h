@@ -64,9 +64,8 @@ inline onnx::AttributeProto attr_strings(const std::string& name, const std::vec
 // --- Building graphs: the one-node models below, and subgraph attributes and multi-node models
 // in the tests.
 
-inline onnx::NodeProto node(const std::string& op, const std::vector<std::string>& in,
-                            const std::vector<std::string>& out, const std::vector<onnx::AttributeProto>& attrs = {},
-                            const std::string& domain = "") {
+inline onnx::NodeProto node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out,
+                            const std::vector<onnx::AttributeProto>& attrs = {}, const std::string& domain = "") {
   onnx::NodeProto n;
   n.set_op_type(op);
   n.set_domain(domain);
@@ -77,8 +76,8 @@ inline onnx::NodeProto node(const std::string& op, const std::vector<std::string
 }
 
 // A value_info; elem Undefined leaves the type out, dims of -1 are left unknown.
-inline onnx::ValueInfoProto vi(const std::string& name, DType elem = DType::Undefined,
-                               const std::vector<int64_t>& dims = {}, bool has_shape = false) {
+inline onnx::ValueInfoProto vi(const std::string& name, DType elem = DType::Undefined, const std::vector<int64_t>& dims = {},
+                               bool has_shape = false) {
   onnx::ValueInfoProto v;
   v.set_name(name);
   if (elem != DType::Undefined) {
@@ -282,9 +281,7 @@ inline Value none() { return Value(); }
 
 inline Value bool_scalar(bool b) { return Value(Tensor::scalar<bool>(b)); }
 inline Value i64_scalar(int64_t v) { return Value(Tensor::scalar<int64_t>(v)); }
-inline Value seq_of(const std::vector<Value>& elems, DType elem = DType::Undefined) {
-  return Value::make_sequence(elems, elem);
-}
+inline Value seq_of(const std::vector<Value>& elems, DType elem = DType::Undefined) { return Value::make_sequence(elems, elem); }
 
 // start, start + 1, ..., n values.
 inline std::vector<float> iota_f(int n, float start = 0) {

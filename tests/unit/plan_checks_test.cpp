@@ -23,8 +23,8 @@ Model chain_model() {
   Model m = testing::empty_model(13);
   m.graph.inputs.push_back({"x", float_type({4, 4})});
   m.graph.outputs.push_back({"y", float_type({4, 4})});
-  for (Node n : {testing::ir_node("Relu", {"x"}, {"a"}), testing::ir_node("Neg", {"a"}, {"b"}), testing::ir_node("Neg", {"b"}, {"c"}),
-                 testing::ir_node("Add", {"a", "c"}, {"y"})}) {
+  for (Node n : {testing::ir_node("Relu", {"x"}, {"a"}), testing::ir_node("Neg", {"a"}, {"b"}),
+                 testing::ir_node("Neg", {"b"}, {"c"}), testing::ir_node("Add", {"a", "c"}, {"y"})}) {
     testing::add_node(m.graph, n);
   }
   return m;

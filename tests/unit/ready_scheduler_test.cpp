@@ -90,7 +90,8 @@ DependencyGraph diamonds(int k) {
 
 // Runs every step once and checks, as each starts, that its predecessors have finished.
 struct Checked {
-  explicit Checked(const DependencyGraph& g) : graph(g), done(new std::atomic<int>[g.size()]), runs(new std::atomic<int>[g.size()]) {
+  explicit Checked(const DependencyGraph& g)
+      : graph(g), done(new std::atomic<int>[g.size()]), runs(new std::atomic<int>[g.size()]) {
     for (size_t i = 0; i < g.size(); ++i) done[i] = runs[i] = 0;
     for (size_t p = 0; p < g.size(); ++p)
       for (int s : g.successors()[p]) preds_of[static_cast<size_t>(s)].push_back(static_cast<int>(p));
@@ -123,7 +124,8 @@ TEST(ReadyScheduler, TakesTheHighestPriorityAmongReadySteps) {
   std::vector<double> priority{1, 3, 2};
   ReadyScheduler s;
   std::vector<int> order;
-  s.run(g, [&](int i) { order.push_back(i); }, &priority);
+  s.run(
+      g, [&](int i) { order.push_back(i); }, &priority);
   EXPECT_EQ(order, (std::vector<int>{1, 2, 0}));
 }
 
@@ -174,7 +176,8 @@ TEST(ReadyScheduler, ALaunchedRunFinishesAloneWhenTheLauncherRunsNothingInTime) 
   std::vector<std::function<void()>> tasks;
   TaskLauncher keep = [&](std::function<void()> t) { tasks.push_back(std::move(t)); };
   Checked c(g);
-  s.run(g, [&](int i) { c(i); }, nullptr, &keep);
+  s.run(
+      g, [&](int i) { c(i); }, nullptr, &keep);
   for (size_t i = 0; i < g.size(); ++i) EXPECT_EQ(c.runs[i], 1);
   EXPECT_FALSE(tasks.empty());  // the diamonds' sides were offered
   for (auto& t : tasks) t();    // too late: they find the run over and run nothing
@@ -191,7 +194,8 @@ TEST(ReadyScheduler, LaunchedTasksOnOtherThreadsShareTheRun) {
     threads.emplace_back(std::move(t));
   };
   Checked c(g);
-  s.run(g, [&](int i) { c(i); }, nullptr, &spawn);
+  s.run(
+      g, [&](int i) { c(i); }, nullptr, &spawn);
   for (auto& t : threads) t.join();
   EXPECT_FALSE(c.early);
   for (size_t i = 0; i < g.size(); ++i) EXPECT_EQ(c.runs[i], 1);

@@ -39,7 +39,7 @@ inline Tensor random_float_tensor(const Shape& shape, std::mt19937& rng, float l
 
 // An IR node named after its first output.
 inline Node ir_node(const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
-                 std::vector<Attribute> attrs = {}) {
+                    std::vector<Attribute> attrs = {}) {
   Node n;
   n.name = out[0] + "_node";
   n.op_type = op;
@@ -90,8 +90,7 @@ inline bool half_is_nan(uint16_t h) { return (h & 0x7fff) > 0x7c00; }
 
 // Distance in representable float16 values (−0 and +0 are one point); 0 when both are NaN.
 inline int64_t half_ulp_distance(uint16_t a, uint16_t b) {
-  if (half_is_nan(a) || half_is_nan(b))
-    return half_is_nan(a) && half_is_nan(b) ? 0 : std::numeric_limits<int64_t>::max();
+  if (half_is_nan(a) || half_is_nan(b)) return half_is_nan(a) && half_is_nan(b) ? 0 : std::numeric_limits<int64_t>::max();
   auto ordered = [](uint16_t h) -> int64_t { return (h & 0x8000) ? -int64_t{h & 0x7fff} : int64_t{h}; };
   return std::abs(ordered(a) - ordered(b));
 }

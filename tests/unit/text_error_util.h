@@ -12,7 +12,8 @@ namespace sonnx::text {
 
 // `parse` is parse_model or parse_function.
 template <class Result>
-void expect_parse_error(Result (*parse)(std::string_view), std::string_view text, int line, int column, const std::string& words) {
+void expect_parse_error(Result (*parse)(std::string_view), std::string_view text, int line, int column,
+                        const std::string& words) {
   try {
     parse(text);
     ADD_FAILURE() << "accepted:\n" << text;

@@ -79,7 +79,8 @@ TEST(Traceability, FailsOnARuleWithoutACheck) {
   auto spec = spec_rule_ids("### STRUCT-SSA\n### NEW-RULE-WITHOUT-CHECK\n");
   auto gaps = traceability_gaps(spec, code_rule_ids(), profiled_rule_ids(), fixture_rule_ids());
   bool found = false;
-  for (const auto& g : gaps) found = found || g.find("NEW-RULE-WITHOUT-CHECK is in spec/restrictions.md but has no check") != std::string::npos;
+  for (const auto& g : gaps)
+    found = found || g.find("NEW-RULE-WITHOUT-CHECK is in spec/restrictions.md but has no check") != std::string::npos;
   EXPECT_TRUE(found);
 }
 

@@ -31,11 +31,11 @@ Model view_model() {
   m.graph.initializers.emplace_back("s234", i64({2, 3, 4}));
   m.graph.initializers.emplace_back("ax0", i64({0}));
   Attribute axis = int_attr("axis", 0);
-  for (Node n : {ir_node("Relu", {"x"}, {"a"}), ir_node("Reshape", {"a", "s64"}, {"b"}), ir_node("Unsqueeze", {"b", "ax0"}, {"b2"}),
-                 ir_node("Neg", {"b2"}, {"d"}), ir_node("Reshape", {"d", "s234"}, {"e"}), ir_node("Reshape", {"b2", "s234"}, {"f"}),
-                 ir_node("Add", {"e", "f"}, {"y"}),
-                 ir_node("Identity", {"x"}, {"z"}), ir_node("Neg", {"z"}, {"v"}), ir_node("Flatten", {"d"}, {"w"}, {axis}),
-                 ir_node("Sigmoid", {"x"}, {"t"}), ir_node("Mul", {"t", "x"}, {"u"})}) {
+  for (Node n :
+       {ir_node("Relu", {"x"}, {"a"}), ir_node("Reshape", {"a", "s64"}, {"b"}), ir_node("Unsqueeze", {"b", "ax0"}, {"b2"}),
+        ir_node("Neg", {"b2"}, {"d"}), ir_node("Reshape", {"d", "s234"}, {"e"}), ir_node("Reshape", {"b2", "s234"}, {"f"}),
+        ir_node("Add", {"e", "f"}, {"y"}), ir_node("Identity", {"x"}, {"z"}), ir_node("Neg", {"z"}, {"v"}),
+        ir_node("Flatten", {"d"}, {"w"}, {axis}), ir_node("Sigmoid", {"x"}, {"t"}), ir_node("Mul", {"t", "x"}, {"u"})}) {
     testing::add_node(m.graph, n);
   }
   m.graph.outputs.push_back({"y", float_type({2, 3, 4})});
@@ -78,7 +78,9 @@ TEST(Views, ShareTheirInputsBytesAndComputeWhatTheReferenceComputes) {
       EXPECT_EQ(off("f"), off("a")) << name;
       EXPECT_EQ(off("e"), off("d")) << name;
       // The group {a, b, b2, f} is read by y after d is made: d has bytes of its own.
-      EXPECT_TRUE(off("d") + p.bytes[static_cast<size_t>(g.slot_of("d"))] <= off("a") || off("a") + p.bytes[static_cast<size_t>(g.slot_of("a"))] <= off("d")) << name;
+      EXPECT_TRUE(off("d") + p.bytes[static_cast<size_t>(g.slot_of("d"))] <= off("a") ||
+                  off("a") + p.bytes[static_cast<size_t>(g.slot_of("a"))] <= off("d"))
+          << name;
       EXPECT_FALSE(exec->kernels_run().contains("reference")) << name;
     }
 }

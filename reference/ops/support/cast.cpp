@@ -9,7 +9,6 @@ namespace sonnx::support {
 
 namespace {
 
-
 // Formats a float or double in the style described above.
 template <class F>
 std::string format_real(F v) {

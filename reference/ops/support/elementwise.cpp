@@ -13,8 +13,7 @@ Shape broadcast_shapes(const OpContext& ctx, const Shape& a, const Shape& b) {
   for (size_t i = 0; i < rank; ++i) {
     int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      ctx.fail("shapes " + shape_str(a) + " and " + shape_str(b) + " cannot be broadcast");
+    if (da != db && da != 1 && db != 1) ctx.fail("shapes " + shape_str(a) + " and " + shape_str(b) + " cannot be broadcast");
     out[i] = da == 1 ? db : da;
   }
   return out;
@@ -32,8 +31,7 @@ std::vector<int64_t> broadcast_index_map(const Shape& in_shape, const Shape& out
   auto in_strides = strides_of(in_shape);
   // Effective stride per output dim: 0 where the input dim is missing or 1 (repeated).
   std::vector<int64_t> eff(rank, 0);
-  for (size_t i = offset; i < rank; ++i)
-    eff[i] = in_shape[i - offset] == 1 ? 0 : in_strides[i - offset];
+  for (size_t i = offset; i < rank; ++i) eff[i] = in_shape[i - offset] == 1 ? 0 : in_strides[i - offset];
   std::vector<int64_t> map(static_cast<size_t>(shape_size(out_shape)));
   for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {
     int64_t src = 0;
@@ -49,7 +47,8 @@ Tensor broadcast_to(const Tensor& t, const Shape& out_shape) {
 
 Tensor legacy_broadcast(const OpContext& ctx, const Tensor& a, const Tensor& b) {
   if (ctx.attr_int("broadcast", 0) == 0) {
-    if (a.shape() != b.shape()) ctx.fail("shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) + " differ and broadcast=0");
+    if (a.shape() != b.shape())
+      ctx.fail("shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) + " differ and broadcast=0");
     return b;
   }
   int64_t rank_a = a.rank(), rank_b = b.rank();
@@ -62,7 +61,8 @@ Tensor legacy_broadcast(const OpContext& ctx, const Tensor& a, const Tensor& b) 
   Shape b_full(static_cast<size_t>(rank_a), 1);
   for (int64_t i = 0; i < rank_b; ++i) {
     int64_t d = b.dim(i);
-    if (d != a.dim(axis + i) && d != 1) ctx.fail("legacy broadcast: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) + " do not match at axis");
+    if (d != a.dim(axis + i) && d != 1)
+      ctx.fail("legacy broadcast: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) + " do not match at axis");
     b_full[static_cast<size_t>(axis + i)] = d;
   }
   return broadcast_to(b.reshaped(b_full), a.shape());

@@ -56,7 +56,9 @@ Tensor unary_elementwise(const Tensor& in, F f) {
 template <class F>
 Tensor float_unary(const OpContext& ctx, const Tensor& x, F f) {
   return visit_float(ctx, x.dtype(), [&]<class T>() {
-    return unary_elementwise<T, T>(x, [&](T v) { return round_from_double<T>(f(static_cast<double>(static_cast<compute_t<T>>(v)))); });
+    return unary_elementwise<T, T>(x, [&](T v) {
+      return round_from_double<T>(f(static_cast<double>(static_cast<compute_t<T>>(v))));
+    });
   });
 }
 

@@ -35,8 +35,7 @@ inline int64_t pad_wrap_index(int64_t i, int64_t dim, int64_t begin, int64_t end
 
 // An integer-typed tensor (any integer element type) read as int64 values; traps otherwise.
 inline std::vector<int64_t> int_values(const OpContext& ctx, const Tensor& t, const std::string& what) {
-  if (!is_integer(t.dtype()))
-    ctx.fail(what + " must be an integer tensor, got " + std::string(dtype_name(t.dtype())));
+  if (!is_integer(t.dtype())) ctx.fail(what + " must be an integer tensor, got " + std::string(dtype_name(t.dtype())));
   return t.to_int64_vector();
 }
 
@@ -89,8 +88,7 @@ void move_element(const Tensor& src, int64_t s, Tensor& dst, int64_t d) {
 // A new tensor of `out_shape` and in's element type whose element i is in[map[i]] (any element
 // type). A map entry of -1 takes `fill` (element 0 of a tensor of the same type) or, without
 // fill, the type's zero value (0, false, empty string; the all-zero byte of a small type).
-inline Tensor take(const Tensor& in, const Shape& out_shape, const std::vector<int64_t>& map,
-                   const Tensor* fill = nullptr) {
+inline Tensor take(const Tensor& in, const Shape& out_shape, const std::vector<int64_t>& map, const Tensor* fill = nullptr) {
   Tensor out(in.dtype(), out_shape);
   if (fill && fill->dtype() != in.dtype()) throw InternalError("take: fill has another element type");
   visit_element_width(in.dtype(), [&]<size_t N>() {
@@ -206,8 +204,7 @@ T reduce_values(const OpContext& ctx, Reduction r, const T& acc, const T& v) {
 // into a tensor of `data_shape` at p with p[axis] (axis normalized) replaced by indices[p].
 // Negative indices count from the end; an index out of range, or a dim of indices outside the
 // axis larger than data's, traps.
-inline std::vector<int64_t> axis_index_map(const OpContext& ctx, const Shape& data_shape, const Tensor& indices,
-                                           int64_t axis) {
+inline std::vector<int64_t> axis_index_map(const OpContext& ctx, const Shape& data_shape, const Tensor& indices, int64_t axis) {
   for (size_t d = 0; d < data_shape.size(); ++d)
     if (static_cast<int64_t>(d) != axis && indices.shape()[d] > data_shape[d])
       ctx.fail("indices shape " + shape_str(indices.shape()) + " exceeds data shape " + shape_str(data_shape) +
@@ -218,9 +215,8 @@ inline std::vector<int64_t> axis_index_map(const OpContext& ctx, const Shape& da
   for_each_index(indices.shape(), [&](const std::vector<int64_t>& p, int64_t lin) {
     int64_t at = 0;
     for (size_t d = 0; d < p.size(); ++d) {
-      int64_t coord = static_cast<int64_t>(d) == axis
-                          ? checked_index(ctx, idx[static_cast<size_t>(lin)], data_shape[d], "index")
-                          : p[d];
+      int64_t coord = static_cast<int64_t>(d) == axis ? checked_index(ctx, idx[static_cast<size_t>(lin)], data_shape[d], "index")
+                                                      : p[d];
       at += coord * strides[d];
     }
     map[static_cast<size_t>(lin)] = at;
@@ -243,7 +239,8 @@ inline ScatterSlices scatter_nd_slices(const OpContext& ctx, const Shape& data_s
   ScatterSlices s{std::vector<int64_t>(static_cast<size_t>(tuples), 0), element_count(data_shape, k)};
   for (int64_t t = 0; t < tuples; ++t)
     for (size_t j = 0; j < k; ++j)
-      s.base[static_cast<size_t>(t)] += checked_index(ctx, idx[static_cast<size_t>(t) * k + j], data_shape[j], "index") * strides[j];
+      s.base[static_cast<size_t>(t)] += checked_index(ctx, idx[static_cast<size_t>(t) * k + j], data_shape[j], "index") *
+                                        strides[j];
   return s;
 }
 
@@ -300,8 +297,7 @@ inline Tensor slice_axis(const Tensor& t, int64_t axis, int64_t start, int64_t l
   Tensor out(t.dtype(), out_shape);
   int64_t outer = element_count(t.shape(), 0, ax);
   int64_t inner = element_count(t.shape(), ax + 1, t.shape().size());
-  for (int64_t o = 0; o < outer; ++o)
-    copy_elements(t, (o * dim + start) * inner, out, o * len * inner, len * inner);
+  for (int64_t o = 0; o < outer; ++o) copy_elements(t, (o * dim + start) * inner, out, o * len * inner, len * inner);
   return out;
 }
 

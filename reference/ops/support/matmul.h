@@ -17,11 +17,11 @@ namespace sonnx::support {
 // dimensions (all but the last two) broadcast.
 struct MatMulGeometry {
   int64_t M = 0, K = 0, N = 0;
-  Shape out_shape;                  // the result's shape
-  Shape batch_shape;                // broadcast batch dims
-  std::vector<int64_t> a_batch;     // for each batch index, the matrix index into A
-  std::vector<int64_t> b_batch;     // likewise for B
-  Shape a3, b3;                     // A and B viewed as [batches..., M, K] / [..., K, N]
+  Shape out_shape;               // the result's shape
+  Shape batch_shape;             // broadcast batch dims
+  std::vector<int64_t> a_batch;  // for each batch index, the matrix index into A
+  std::vector<int64_t> b_batch;  // likewise for B
+  Shape a3, b3;                  // A and B viewed as [batches..., M, K] / [..., K, N]
 };
 
 inline MatMulGeometry matmul_geometry(const OpContext& ctx, const Shape& a_shape, const Shape& b_shape) {
@@ -34,8 +34,7 @@ inline MatMulGeometry matmul_geometry(const OpContext& ctx, const Shape& a_shape
   g.M = a[a.size() - 2];
   g.K = a[a.size() - 1];
   g.N = b[b.size() - 1];
-  if (b[b.size() - 2] != g.K)
-    ctx.fail("inner dimensions differ: " + shape_str(a_shape) + " x " + shape_str(b_shape));
+  if (b[b.size() - 2] != g.K) ctx.fail("inner dimensions differ: " + shape_str(a_shape) + " x " + shape_str(b_shape));
   Shape ab(a.begin(), a.end() - 2), bb(b.begin(), b.end() - 2);
   g.batch_shape = broadcast_shapes(ctx, ab, bb);
   g.a_batch = broadcast_index_map(ab, g.batch_shape);

@@ -12,8 +12,7 @@ namespace sonnx::support {
 // The scalar inputs R (learning rate, float or double) and T (update count, int64).
 inline double learning_rate_input(const OpContext& ctx) {
   const Tensor& r = ctx.input(0);
-  if ((r.dtype() != DType::Float && r.dtype() != DType::Double) || r.size() != 1)
-    ctx.fail("R must be a float or double scalar");
+  if ((r.dtype() != DType::Float && r.dtype() != DType::Double) || r.size() != 1) ctx.fail("R must be a float or double scalar");
   return r.as_double(0);
 }
 inline int64_t update_count_input(const OpContext& ctx) {
@@ -29,8 +28,7 @@ inline size_t optimizer_tensor_count(const OpContext& ctx, size_t groups, size_t
   if (ctx.num_inputs() < 2 || (ctx.num_inputs() - 2) % groups != 0)
     ctx.fail("expected R, T and " + std::to_string(groups) + " inputs per optimized tensor");
   size_t n = (ctx.num_inputs() - 2) / groups;
-  if (ctx.num_outputs() != n * out_groups)
-    ctx.fail("expected " + std::to_string(out_groups) + " outputs per optimized tensor");
+  if (ctx.num_outputs() != n * out_groups) ctx.fail("expected " + std::to_string(out_groups) + " outputs per optimized tensor");
   return n;
 }
 

@@ -33,16 +33,16 @@ struct AxisLayout {
 // The layout of quantization parameters of `count` elements for a tensor of shape `x`: one value
 // (a scalar or a one-element tensor) is per tensor; otherwise, when `allow_axis`, a 1-D tensor of
 // x[axis] values is per axis. Traps on anything else.
-inline AxisLayout axis_layout(const OpContext& ctx, const Shape& param_shape, const Shape& x, bool allow_axis,
-                              int64_t axis, const std::string& what) {
+inline AxisLayout axis_layout(const OpContext& ctx, const Shape& param_shape, const Shape& x, bool allow_axis, int64_t axis,
+                              const std::string& what) {
   AxisLayout l;
   if (shape_size(param_shape) == 1 && param_shape.size() <= 1) return l;
   if (!allow_axis) ctx.fail(what + " must be a scalar, got shape " + shape_str(param_shape));
   if (param_shape.size() != 1) ctx.fail(what + " must be a scalar or 1-D, got shape " + shape_str(param_shape));
   int64_t a = normalize_axis(ctx, axis, static_cast<int64_t>(x.size()));
   if (param_shape[0] != x[static_cast<size_t>(a)])
-    ctx.fail(what + " has " + std::to_string(param_shape[0]) + " values, but axis " + std::to_string(a) + " of " +
-             shape_str(x) + " has " + std::to_string(x[static_cast<size_t>(a)]));
+    ctx.fail(what + " has " + std::to_string(param_shape[0]) + " values, but axis " + std::to_string(a) + " of " + shape_str(x) +
+             " has " + std::to_string(x[static_cast<size_t>(a)]));
   l.per_axis = true;
   l.dim = x[static_cast<size_t>(a)];
   l.stride = shape_size(Shape(x.begin() + a + 1, x.end()));

@@ -6,13 +6,14 @@
 
 namespace sonnx::support {
 
-std::vector<int64_t> scale_index_map(const OpContext& ctx, const Shape& x, const Shape& scale, int64_t axis,
-                                     int64_t block_size, const char* what) {
+std::vector<int64_t> scale_index_map(const OpContext& ctx, const Shape& x, const Shape& scale, int64_t axis, int64_t block_size,
+                                     const char* what) {
   const int64_t n = shape_size(x), rank = static_cast<int64_t>(x.size());
   const int64_t count = shape_size(scale);
   if (count == 1 && scale.size() <= 1 && block_size <= 0) return std::vector<int64_t>(static_cast<size_t>(n), 0);
   if (rank == 0) ctx.fail(std::string(what) + " " + shape_str(scale) + " does not fit a scalar input");
-  if (axis < -rank || axis >= rank) ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  if (axis < -rank || axis >= rank)
+    ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   if (axis < 0) axis += rank;
   int64_t inner = 1;
   for (int64_t d = axis + 1; d < rank; ++d) inner *= x[static_cast<size_t>(d)];
@@ -51,8 +52,14 @@ double round_to_precision(double v, DType precision) {
 
 bool is_quantized_integer(DType t) {
   switch (t) {
-    case DType::Int8: case DType::UInt8: case DType::Int16: case DType::UInt16:
-    case DType::Int4: case DType::UInt4: case DType::Int2: case DType::UInt2: return true;
+    case DType::Int8:
+    case DType::UInt8:
+    case DType::Int16:
+    case DType::UInt16:
+    case DType::Int4:
+    case DType::UInt4:
+    case DType::Int2:
+    case DType::UInt2: return true;
     default: return false;
   }
 }

@@ -13,8 +13,8 @@ namespace sonnx::support {
 // scale has one element), per axis (1-D of length x.shape[axis]) or blocked (the rank of x, equal
 // dims except along `axis`, where it has ceil(D / block_size) with block_size > 0). Traps on a
 // scale shape that is none of these. `what` names the scale input in messages.
-std::vector<int64_t> scale_index_map(const OpContext& ctx, const Shape& x, const Shape& scale, int64_t axis,
-                                     int64_t block_size, const char* what);
+std::vector<int64_t> scale_index_map(const OpContext& ctx, const Shape& x, const Shape& scale, int64_t axis, int64_t block_size,
+                                     const char* what);
 
 // v rounded to nearest even into the precision of a floating type (float, float16, bfloat16,
 // double), as a double; other types leave v as it is.

@@ -222,8 +222,10 @@ inline Tensor reduce_tensor(const OpContext& ctx, ReduceKind kind, const Tensor&
     const T* px = x.data<T>();
     if constexpr (is_floating_v<T>) {
       std::vector<std::vector<double>> groups(static_cast<size_t>(g.out_size));
-      for (int64_t i = 0; i < x.size(); ++i) groups[static_cast<size_t>(g.out_index[static_cast<size_t>(i)])].push_back(to_double(px[i]));
-      for (int64_t o = 0; o < g.out_size; ++o) po[o] = round_from_double<T>(reduce_group_double(kind, groups[static_cast<size_t>(o)]));
+      for (int64_t i = 0; i < x.size(); ++i)
+        groups[static_cast<size_t>(g.out_index[static_cast<size_t>(i)])].push_back(to_double(px[i]));
+      for (int64_t o = 0; o < g.out_size; ++o)
+        po[o] = round_from_double<T>(reduce_group_double(kind, groups[static_cast<size_t>(o)]));
     } else {
       std::vector<std::vector<T>> groups(static_cast<size_t>(g.out_size));
       for (int64_t i = 0; i < x.size(); ++i) groups[static_cast<size_t>(g.out_index[static_cast<size_t>(i)])].push_back(px[i]);

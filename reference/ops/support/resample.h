@@ -261,7 +261,8 @@ inline Tensor resample(const OpContext& ctx, const Tensor& x, const std::vector<
     T* py = y.data<T>();
     for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {
       double acc = 0;
-      bool inside = walk(idx, [&](int64_t off, double w) { acc += w * static_cast<double>(static_cast<compute_t<T>>(px[off])); });
+      bool inside = walk(idx,
+                         [&](int64_t off, double w) { acc += w * static_cast<double>(static_cast<compute_t<T>>(px[off])); });
       if (!inside) acc = p.extrapolation;
       if constexpr (is_floating_v<T>) py[lin] = to_storage<T>(acc);
       else py[lin] = saturating_cast<T>(round_half_even(acc));  // integers: nearest value, ties to even

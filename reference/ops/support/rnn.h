@@ -17,8 +17,7 @@ namespace sonnx::support {
 // Activation functions by name (the list in the RNN/GRU/LSTM schemas).
 
 struct RnnActivation {
-  enum class Kind { Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu,
-                    Softsign, Softplus };
+  enum class Kind { Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus };
   Kind kind = Kind::Tanh;
   double alpha = 0;
   double beta = 0;
@@ -79,8 +78,7 @@ inline std::vector<RnnActivation> rnn_activations(const OpContext& ctx, const st
   bool duplicate = false;
   if (names.size() == k && want == 2 * k) duplicate = true;
   else if (names.size() < want)
-    ctx.fail("activations lists " + std::to_string(names.size()) + " functions, " + std::to_string(want) +
-             " are required");
+    ctx.fail("activations lists " + std::to_string(names.size()) + " functions, " + std::to_string(want) + " are required");
   else names.resize(want);
 
   std::vector<float> alphas = ctx.attr_floats("activation_alpha");
@@ -176,7 +174,7 @@ std::vector<C> to_compute(const Tensor& t) {
 // `initial_c_input`: index of initial_c or -1.
 template <class T, class C = compute_t<T>>
 RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, const std::vector<std::string>& default_acts,
-                             int initial_c_input) {
+                              int initial_c_input) {
   RnnProblem<C> p;
   p.gates = gates;
   p.layout = ctx.version() >= 14 ? ctx.attr_int("layout", 0) : 0;
@@ -241,7 +239,8 @@ RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, const std::ve
   if (ctx.has_input(4)) {
     const Tensor& sl = ctx.input(4);
     if (!is_integer(sl.dtype())) ctx.fail("sequence_lens must be an integer tensor");
-    if (sl.shape() != Shape{p.batch}) ctx.fail("sequence_lens has shape " + shape_str(sl.shape()) + ", expected [" + std::to_string(p.batch) + "]");
+    if (sl.shape() != Shape{p.batch})
+      ctx.fail("sequence_lens has shape " + shape_str(sl.shape()) + ", expected [" + std::to_string(p.batch) + "]");
     p.seq_lens = sl.to_int64_vector();
     for (int64_t len : p.seq_lens)
       if (len < 0 || len > p.seq_length)

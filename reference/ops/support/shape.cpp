@@ -47,8 +47,7 @@ Dim unify_dim(const InferContext& ctx, const Dim& a, const Dim& b, const std::st
 
 void require_rank(const InferContext& ctx, size_t input, int64_t rank, const std::string& what) {
   auto r = ctx.input_rank(input);
-  if (r && *r != rank)
-    ctx.fail(what + " must have rank " + std::to_string(rank) + ", got " + std::to_string(*r));
+  if (r && *r != rank) ctx.fail(what + " must have rank " + std::to_string(rank) + ", got " + std::to_string(*r));
 }
 
 std::optional<Dims> broadcast_shapes(const InferContext& ctx, const std::vector<const Dims*>& shapes) {
@@ -59,7 +58,7 @@ std::optional<Dims> broadcast_shapes(const InferContext& ctx, const std::vector<
   }
   Dims out(rank);
   for (size_t k = 0; k < rank; ++k) {  // k counts from the last axis
-    std::optional<int64_t> known;     // the one known size other than 1
+    std::optional<int64_t> known;      // the one known size other than 1
     std::string symbol;
     bool unknown = false, symbols_differ = false;
     for (const Dim* d : [&] {
@@ -71,12 +70,13 @@ std::optional<Dims> broadcast_shapes(const InferContext& ctx, const std::vector<
       if (d->value) {
         if (*d->value == 1) continue;
         if (known && *known != *d->value)
-          ctx.fail("cannot broadcast dimensions " + std::to_string(*known) + " and " + std::to_string(*d->value) +
-                   " (shapes " + [&] {
+          ctx.fail("cannot broadcast dimensions " + std::to_string(*known) + " and " + std::to_string(*d->value) + " (shapes " +
+                   [&] {
                      std::string s;
                      for (const Dims* x : shapes) s += (s.empty() ? "" : ", ") + dims_str(*x);
                      return s;
-                   }() + ")");
+                   }() +
+                   ")");
         known = *d->value;
       } else if (!d->param.empty()) {
         if (!symbol.empty() && symbol != d->param) symbols_differ = true;
@@ -312,13 +312,15 @@ Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vec
   Dims out(r);
   for (size_t i = 0; i < r; ++i) {
     if (!in_spatial[i].value) continue;
-    if (*in_spatial[i].value > kMaxDimValue) ctx.fail("input dimension " + std::to_string(*in_spatial[i].value) + " is too large");
+    if (*in_spatial[i].value > kMaxDimValue)
+      ctx.fail("input dimension " + std::to_string(*in_spatial[i].value) + " is too large");
     WindowAttrs axis{{a.strides[i]}, {a.dilations[i]}, {}, {}, a.auto_pad, a.ceil_mode};
     if (a.auto_pad == AutoPad::NotSet) axis.pad_begin = {a.pad_begin[i]}, axis.pad_end = {a.pad_end[i]};
     std::string why;
     WindowGeometry g = axis.over({*in_spatial[i].value}, {kernel[i]}, why);
     if (!why.empty()) ctx.fail(why);
-    if (windows_meet_input && !(why = window_without_input(g, 0)).empty()) ctx.fail("spatial axis " + std::to_string(i) + ": " + why);
+    if (windows_meet_input && !(why = window_without_input(g, 0)).empty())
+      ctx.fail("spatial axis " + std::to_string(i) + ": " + why);
     out[i] = known_dim(g.out[0]);
   }
   return out;
@@ -344,11 +346,12 @@ std::optional<Dims> conv_like_dims(const InferContext& ctx, const Dim& channels,
 void conv_rule(InferContext& ctx, size_t w_input, DType t) {
   const Dims* x = ctx.input_shape(0);
   const Dims* w = ctx.input_shape(w_input);
-  if (x && w && x->size() != w->size()) ctx.fail("X has rank " + std::to_string(x->size()) + ", W has " + std::to_string(w->size()));
+  if (x && w && x->size() != w->size())
+    ctx.fail("X has rank " + std::to_string(x->size()) + ", W has " + std::to_string(w->size()));
   int64_t group = conv_group(ctx);
   if (x && w && x->size() >= 2 && (*x)[1].value && (*w)[1].value && *(*x)[1].value != *(*w)[1].value * group)
-    ctx.fail("X has " + std::to_string(*(*x)[1].value) + " channels, W expects " + std::to_string(*(*w)[1].value) +
-             " x group " + std::to_string(group));
+    ctx.fail("X has " + std::to_string(*(*x)[1].value) + " channels, W expects " + std::to_string(*(*w)[1].value) + " x group " +
+             std::to_string(group));
   std::optional<std::vector<int64_t>> kernel;
   if (ctx.has_attr("kernel_shape")) {
     kernel = ctx.attr_ints("kernel_shape");
@@ -369,7 +372,8 @@ TypeInfo union_type(const InferContext& ctx, const TypeInfo& a, const TypeInfo& 
   TypeInfo out = a;
   if (a.kind == TypeInfo::Kind::Tensor || a.kind == TypeInfo::Kind::SparseTensor) {
     if (a.elem != DType::Undefined && b.elem != DType::Undefined && a.elem != b.elem)
-      ctx.fail(what + ": element types " + std::string(dtype_name(a.elem)) + " and " + std::string(dtype_name(b.elem)) + " differ");
+      ctx.fail(what + ": element types " + std::string(dtype_name(a.elem)) + " and " + std::string(dtype_name(b.elem)) +
+               " differ");
     if (out.elem == DType::Undefined) out.elem = b.elem;
     if (!a.shape || !b.shape || a.shape->size() != b.shape->size()) {
       out.shape.reset();
@@ -381,8 +385,7 @@ TypeInfo union_type(const InferContext& ctx, const TypeInfo& a, const TypeInfo& 
   }
   if ((a.kind == TypeInfo::Kind::Sequence || a.kind == TypeInfo::Kind::Optional) && a.inner && b.inner)
     out.inner = std::make_shared<TypeInfo>(union_type(ctx, *a.inner, *b.inner, what));
-  else
-    out.inner.reset();
+  else out.inner.reset();
   return out;
 }
 

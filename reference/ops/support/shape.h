@@ -81,8 +81,8 @@ std::optional<Dims> matmul_dims(const InferContext& ctx, const Dims* a, const Di
 // support::window_output, unknown ones stay unknown. `kernel` are the kernel's spatial sizes.
 // With `windows_meet_input`, a known axis where some window has no element of the input fails
 // (support::window_without_input).
-Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vector<int64_t>& kernel,
-                 bool ceil_mode, bool use_dilations = true, bool windows_meet_input = false);
+Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vector<int64_t>& kernel, bool ceil_mode,
+                 bool use_dilations = true, bool windows_meet_input = false);
 
 // Conv-like output [N, channels, spatial...] of input `x` (input 0) and a kernel with spatial sizes
 // `kernel` (null: unknown); `channels` the output channel dim. Fails on a rank mismatch.

@@ -16,9 +16,18 @@ namespace sonnx::support {
 inline DType output_datatype_attr(const OpContext& ctx) {
   const int64_t v = ctx.attr_int("output_datatype", 1);
   switch (static_cast<DType>(v)) {
-    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64: case DType::Int8:
-    case DType::Int16: case DType::Int32: case DType::Int64: case DType::Float16: case DType::Float:
-    case DType::Double: case DType::BFloat16: return static_cast<DType>(v);
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::Float16:
+    case DType::Float:
+    case DType::Double:
+    case DType::BFloat16: return static_cast<DType>(v);
     default: ctx.fail("output_datatype " + std::to_string(v) + " is not allowed");
   }
 }
@@ -54,8 +63,7 @@ inline std::vector<Value> cosine_window(OpContext& ctx, float a0, float a1, floa
 // The discrete Fourier transform of one signal s[0..n-1], bins 0..bins-1, by the defining sum in
 // double precision: X[k] = sum_m s[m] * exp(-+2*pi*i*k*m/n), divided by n when inverse (the
 // numpy.fft convention). k*m is reduced modulo n first so the angle stays exact for long signals.
-inline std::vector<std::complex<double>> dft_of(const std::vector<std::complex<double>>& s, int64_t bins,
-                                                bool inverse) {
+inline std::vector<std::complex<double>> dft_of(const std::vector<std::complex<double>>& s, int64_t bins, bool inverse) {
   const int64_t n = static_cast<int64_t>(s.size());
   const double pi = 3.14159265358979323846;
   const double sign = inverse ? 1.0 : -1.0;

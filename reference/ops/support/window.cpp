@@ -39,8 +39,8 @@ std::string window_output(WindowGeometry& g, AutoPad ap, bool ceil_mode) {
       case AutoPad::Valid: {
         int64_t span = in - extent;
         if (span < 0)
-          return "the window (extent " + std::to_string(extent) + ") does not fit the input of size " +
-                 std::to_string(in) + " on spatial axis " + std::to_string(i);
+          return "the window (extent " + std::to_string(extent) + ") does not fit the input of size " + std::to_string(in) +
+                 " on spatial axis " + std::to_string(i);
         g.out[i] = span / s + 1;  // = ceil((in - extent + 1) / s)
         break;
       }
@@ -94,7 +94,8 @@ std::vector<int64_t> per_axis_attr(const AttrReader& ctx, const std::string& nam
   if (v.size() != rank)
     ctx.fail("attribute '" + name + "' has " + std::to_string(v.size()) + " values, expected " + std::to_string(rank));
   for (auto x : v) {
-    if (x < min_value) ctx.fail("attribute '" + name + "' has value " + std::to_string(x) + " below " + std::to_string(min_value));
+    if (x < min_value)
+      ctx.fail("attribute '" + name + "' has value " + std::to_string(x) + " below " + std::to_string(min_value));
     if (x > kMaxWindowValue) ctx.fail("attribute '" + name + "' has an unreasonably large value " + std::to_string(x));
   }
   return v;
@@ -170,7 +171,8 @@ std::string TransposedAttrs::axis(size_t i, int64_t in, int64_t k, int64_t versi
   // In 128 bits, then bounded so that every length and pad below (and their sums) fits in int64:
   // a shape rule may ask about lengths up to 2^40 with strides up to 2^24.
   constexpr __int128 kMax = std::numeric_limits<int64_t>::max() / 4;
-  __int128 full = static_cast<__int128>(strides[i]) * (in - 1) + output_padding[i] + static_cast<__int128>(k - 1) * dilations[i] + 1;
+  __int128 full = static_cast<__int128>(strides[i]) * (in - 1) + output_padding[i] +
+                  static_cast<__int128>(k - 1) * dilations[i] + 1;
   bool fixed = !output_shape.empty() || auto_pad == AutoPad::SameUpper || auto_pad == AutoPad::SameLower;
   __int128 want = !output_shape.empty() ? output_shape[i] : static_cast<__int128>(in) * strides[i];
   if (full > kMax || (fixed && want > kMax)) return "the output of spatial axis " + std::to_string(i) + " is absurdly long";

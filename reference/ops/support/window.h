@@ -140,9 +140,9 @@ class TapTable {
   }
   // Pairs for a transposed window (ConvTranspose): input index i meets kernel index k at output
   // position o when o + pad_begin = i*s + k*d.
-  static TapTable transposed(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
-                             const std::vector<int64_t>& out, const std::vector<int64_t>& strides,
-                             const std::vector<int64_t>& dilations, const std::vector<int64_t>& pad_begin) {
+  static TapTable transposed(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel, const std::vector<int64_t>& out,
+                             const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
+                             const std::vector<int64_t>& pad_begin) {
     TapTable t;
     t.init(in, kernel, out);
     for (size_t d = 0; d < in.size(); ++d)
@@ -217,12 +217,11 @@ inline ConvSetup conv_setup(const OpContext& ctx, const Shape& x, const Shape& w
   s.M = w[0];
   s.group = conv_group(ctx);
   if (s.C % s.group != 0 || s.M % s.group != 0)
-    ctx.fail("channels C=" + std::to_string(s.C) + " and M=" + std::to_string(s.M) + " must be divisible by group=" +
-             std::to_string(s.group));
+    ctx.fail("channels C=" + std::to_string(s.C) + " and M=" + std::to_string(s.M) +
+             " must be divisible by group=" + std::to_string(s.group));
   s.Cg = s.C / s.group;
   s.Mg = s.M / s.group;
-  if (w[1] != s.Cg)
-    ctx.fail("weight W " + shape_str(w) + " must have C/group=" + std::to_string(s.Cg) + " input channels");
+  if (w[1] != s.Cg) ctx.fail("weight W " + shape_str(w) + " must have C/group=" + std::to_string(s.Cg) + " input channels");
   std::vector<int64_t> kernel(w.begin() + 2, w.end());
   if (ctx.has_attr("kernel_shape")) {
     std::vector<int64_t> ks = ctx.attr_ints("kernel_shape");

@@ -18,8 +18,8 @@ onnx::AttributeProto attr_to(DType t) { return attr_int("to", static_cast<int64_
 
 TEST(CastOp, FloatToIntegerTruncatesAndSaturates) {
   auto out = run1("Cast", 13, {f32({5}, {2.9f, -2.9f, kNaN, 1e10f, -kInf})}, {attr_to(DType::Int32)});
-  EXPECT_EQ(values_of<int32_t>(out), (std::vector<int32_t>{2, -2, 0, std::numeric_limits<int32_t>::max(),
-                                                            std::numeric_limits<int32_t>::min()}));
+  EXPECT_EQ(values_of<int32_t>(out),
+            (std::vector<int32_t>{2, -2, 0, std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()}));
 }
 
 TEST(CastOp, IntegerToIntegerKeepsLowBits) {
@@ -61,8 +61,8 @@ TEST(CastOp, FloatToBFloat16RoundsToNearestEven) {
 TEST(CastOp, NumbersToString) {
   auto s = run1("Cast", 9, {f32({10}, {0.1f, 1.0f, -0.0f, 1e-5f, 1e20f, kNaN, kInf, -kInf, 123456.7f, 0.5f})},
                 {attr_to(DType::String)});
-  EXPECT_EQ(values_of<std::string>(s), (std::vector<std::string>{"0.1", "1.0", "-0.0", "1e-05", "1e+20", "NaN", "INF",
-                                                                  "-INF", "123456.7", "0.5"}));
+  EXPECT_EQ(values_of<std::string>(s),
+            (std::vector<std::string>{"0.1", "1.0", "-0.0", "1e-05", "1e+20", "NaN", "INF", "-INF", "123456.7", "0.5"}));
   auto d = run1("Cast", 13, {tensor<double>({3}, {0.1, 1e16, 2.5e-7})}, {attr_to(DType::String)});
   EXPECT_EQ(values_of<std::string>(d), (std::vector<std::string>{"0.1", "1e+16", "2.5e-07"}));
   auto i = run1("Cast", 13, {tensor<int64_t>({2}, {-42, 0})}, {attr_to(DType::String)});

@@ -36,8 +36,8 @@ TEST(CausalConvWithStateOp, HandComputedWithBias) {
 
 // past [7, 8], input [1, 2], weight [1, 10, 100]: P = [7, 8, 1, 2].
 TEST(CausalConvWithStateOp, PastStateIsTheLeftContext) {
-  auto out = causal({tensor<float>({1, 1, 2}, {1, 2}), tensor<float>({1, 1, 3}, {1, 10, 100}), none(),
-                     tensor<float>({1, 1, 2}, {7, 8})});
+  auto out = causal(
+      {tensor<float>({1, 1, 2}, {1, 2}), tensor<float>({1, 1, 3}, {1, 10, 100}), none(), tensor<float>({1, 1, 2}, {7, 8})});
   expect_floats_near(out[0], {7 + 80 + 100, 8 + 10 + 200});
   expect_floats_near(out[1], {1, 2});
 }

@@ -10,10 +10,10 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // If
 std::vector<onnx::AttributeProto> if_branches() {
-  auto then_g = graph("then", {node("Constant", {}, {"t"}, {attr_tensor("value", Tensor::from_vector<float>({2}, {1, 2}))})},
-                      {}, {vi("t")});
-  auto else_g = graph("else", {node("Constant", {}, {"e"}, {attr_tensor("value", Tensor::from_vector<float>({1}, {9}))})},
-                      {}, {vi("e")});
+  auto then_g = graph("then", {node("Constant", {}, {"t"}, {attr_tensor("value", Tensor::from_vector<float>({2}, {1, 2}))})}, {},
+                      {vi("t")});
+  auto else_g = graph("else", {node("Constant", {}, {"e"}, {attr_tensor("value", Tensor::from_vector<float>({1}, {9}))})}, {},
+                      {vi("e")});
   return {attr_graph("then_branch", then_g), attr_graph("else_branch", else_g)};
 }
 
@@ -93,15 +93,17 @@ TEST(LoopOp, BodyConditionIgnoredWhenConditionInputOmitted) {
 }
 
 TEST(LoopOp, NoTripCountAndNoConditionTraps) {
-  expect_trap([] { run_op("Loop", 16, {Value(), Value(), i64_scalar(0)}, {attr_graph("body", sum_body())}, 2); },
-              "never terminates");
+  expect_trap(
+      [] {
+        run_op("Loop", 16, {Value(), Value(), i64_scalar(0)}, {attr_graph("body", sum_body())}, 2);
+      },
+      "never terminates");
 }
 
 TEST(LoopOp, ScanOutputsStackVectorsOnNewAxis) {
   // Body: (i, c, x[2]) -> (c, x, x * 2); scan output [M, 2].
   auto body = graph("body",
-                    {node("Identity", {"c"}, {"c_out"}), node("Identity", {"x"}, {"x_out"}),
-                     node("Add", {"x", "x"}, {"y"})},
+                    {node("Identity", {"c"}, {"c_out"}), node("Identity", {"x"}, {"x_out"}), node("Add", {"x", "x"}, {"y"})},
                     {vi("i"), vi("c"), vi("x")}, {vi("c_out"), vi("x_out"), vi("y", DType::Float, {2}, true)});
   auto out = run_op("Loop", 16, {i64_scalar(2), Value(), tensor<float>({2}, {1, -1})}, {attr_graph("body", body)}, 2);
   EXPECT_EQ(out[1].tensor.shape(), (Shape{2, 2}));
@@ -125,8 +127,8 @@ TEST(LoopOp, CarriesSequences) {
 // Scan
 // Body: (sum, x) -> (sum + x, sum + x) over float vectors.
 onnx::GraphProto running_sum_body(const std::vector<int64_t>& elem_dims = {2}) {
-  return graph("body", {node("Add", {"sum", "x"}, {"sum_out"}), node("Identity", {"sum_out"}, {"so"})},
-               {vi("sum"), vi("x")}, {vi("sum_out"), vi("so", DType::Float, elem_dims, true)});
+  return graph("body", {node("Add", {"sum", "x"}, {"sum_out"}), node("Identity", {"sum_out"}, {"so"})}, {vi("sum"), vi("x")},
+               {vi("sum_out"), vi("so", DType::Float, elem_dims, true)});
 }
 
 TEST(ScanOp, Version9ForwardSum) {
@@ -142,9 +144,9 @@ TEST(ScanOp, InputAxisReverseDirectionAndOutputAxisPrepend) {
   // Running sums: [3,6], [5,11], [6,15]. Prepending reverses them: [6,15], [5,11], [3,6], stacked on
   // output axis 1: [[6,5,3],[15,11,6]].
   auto out = run_op("Scan", 16, {tensor<float>({2}, {0, 0}), tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6})},
-                    {attr_graph("body", running_sum_body()), attr_int("num_scan_inputs", 1),
-                     attr_ints("scan_input_axes", {-1}), attr_ints("scan_input_directions", {1}),
-                     attr_ints("scan_output_axes", {1}), attr_ints("scan_output_directions", {1})},
+                    {attr_graph("body", running_sum_body()), attr_int("num_scan_inputs", 1), attr_ints("scan_input_axes", {-1}),
+                     attr_ints("scan_input_directions", {1}), attr_ints("scan_output_axes", {1}),
+                     attr_ints("scan_output_directions", {1})},
                     2);
   EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{6, 15}));
   EXPECT_EQ(out[1].tensor.shape(), (Shape{2, 3}));
@@ -155,8 +157,7 @@ TEST(ScanOp, NegativeAxisNeedsVersion11) {
   expect_trap(
       [] {
         run_op("Scan", 9, {tensor<float>({2}, {0, 0}), tensor<float>({3, 2}, {1, 2, 3, 4, 5, 6})},
-               {attr_graph("body", running_sum_body()), attr_int("num_scan_inputs", 1), attr_ints("scan_input_axes", {-2})},
-               2);
+               {attr_graph("body", running_sum_body()), attr_int("num_scan_inputs", 1), attr_ints("scan_input_axes", {-2})}, 2);
       },
       "version 11");
 }
@@ -180,17 +181,16 @@ TEST(ScanOp, Version8BatchesWithSequenceLensPadsWithZeros) {
   EXPECT_EQ(out[1].tensor.shape(), (Shape{2, 3, 2}));
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{1, 1, 3, 3, 0, 0, 1, 0, 3, 0, 6, 0}));
   // Reverse direction: [3,0],[2,0],[1,0] -> sums [3,0],[5,0],[6,0].
-  auto rev = run_op("Scan", 8,
-                    {Value(), tensor<float>({1, 2}, {0, 0}), tensor<float>({1, 3, 2}, {1, 0, 2, 0, 3, 0})},
-                    {attr_graph("body", running_sum_body()), attr_int("num_scan_inputs", 1), attr_ints("directions", {1})},
-                    2);
+  auto rev = run_op("Scan", 8, {Value(), tensor<float>({1, 2}, {0, 0}), tensor<float>({1, 3, 2}, {1, 0, 2, 0, 3, 0})},
+                    {attr_graph("body", running_sum_body()), attr_int("num_scan_inputs", 1), attr_ints("directions", {1})}, 2);
   EXPECT_EQ(values_of<float>(rev[1]), (std::vector<float>{3, 0, 5, 0, 6, 0}));
 }
 
 TEST(ScanOp, SequenceLensOutOfRangeTraps) {
   expect_trap(
       [] {
-        run_op("Scan", 8, {tensor<int64_t>({1}, {4}), tensor<float>({1, 2}, {0, 0}), tensor<float>({1, 3, 2}, {1, 1, 2, 2, 3, 3})},
+        run_op("Scan", 8,
+               {tensor<int64_t>({1}, {4}), tensor<float>({1, 2}, {0, 0}), tensor<float>({1, 3, 2}, {1, 1, 2, 2, 3, 3})},
                {attr_graph("body", running_sum_body()), attr_int("num_scan_inputs", 1)}, 2);
       },
       "sequence_lens");

@@ -104,8 +104,7 @@ TEST(SmallTypesPad, DefaultConstantIsTheZeroByteAndTypesMustAgree) {
     // The zero byte is what Cast makes of 0 (float8e8m0 has no zero: its smallest value 2^-127).
     EXPECT_EQ(codes_of(run1("Cast", 25, {Value(Tensor::scalar<float>(0))}, {attr_int("to", static_cast<int>(d))}).tensor),
               Codes{0});
-    expect_trap([&] { run1("Pad", v, {codes(d, {1}, {1}), ints({1, 1}), Value(Tensor::scalar<float>(0))}); },
-                "constant_value");
+    expect_trap([&] { run1("Pad", v, {codes(d, {1}, {1}), ints({1, 1}), Value(Tensor::scalar<float>(0))}); }, "constant_value");
   });
 }
 
@@ -239,8 +238,9 @@ TEST(SmallTypesControlFlow, IfLoopScanPassValuesThrough) {
     // If: the taken branch returns the outer x (as a tensor, then inside a sequence).
     onnx::GraphProto then_b = identities({}, {{"X", "o"}});
     onnx::GraphProto else_b = identities({}, {{"E", "o"}});
-    onnx::GraphProto g = graph("m", {node("If", {"C"}, {"Y"}, {attr_graph("then_branch", then_b), attr_graph("else_branch", else_b)})},
-                               {vi("C"), vi("X"), vi("E")}, {vi("Y")});
+    onnx::GraphProto g =
+        graph("m", {node("If", {"C"}, {"Y"}, {attr_graph("then_branch", then_b), attr_graph("else_branch", else_b)})},
+              {vi("C"), vi("X"), vi("E")}, {vi("Y")});
     NamedValues out = run_graph(g, {{"", v}}, {{"C", bool_scalar(true)}, {"X", x}, {"E", codes(d, {1}, {0})}});
     expect_codes(out["Y"], d, {3}, in);
     Value seq = seq_of({x}, d);
@@ -280,7 +280,8 @@ TEST(SmallTypesGenericCopy, ConcatWhereGatherScatterExpandTileSlice) {
     expect_codes(run1("Tile", 13, {x, ints({2})}), d, {6}, {a, b, c, a, b, c});
     expect_codes(run1("Slice", 13, {x, ints({2}), ints({-4}), ints({0}), ints({-1})}), d, {3}, {c, b, a});
     // A reduction computes: still refused for these types.
-    EXPECT_ANY_THROW(run1("ScatterND", 18, {x, tensor<int64_t>({1, 1}, {1}), codes(d, {1}, {z})}, {attr_string("reduction", "add")}));
+    EXPECT_ANY_THROW(
+        run1("ScatterND", 18, {x, tensor<int64_t>({1, 1}, {1}), codes(d, {1}, {z})}, {attr_string("reduction", "add")}));
   }
 }
 

@@ -56,8 +56,11 @@ TEST(DeformConvOp, BadShapesTrap) {
   Value x = tensor<float>({1, 2, 3, 3}, iota_f(18));
   Value w = tensor<float>({1, 2, 1, 1}, {1, 1});
   // offset must be [1, 2, 3, 3] for one offset group and a 1x1 kernel.
-  expect_trap([&] { run_op("DeformConv", 19, {x, w, tensor<float>({1, 2, 2, 3}, std::vector<float>(12, 0))}); },
-              "offset has shape");
+  expect_trap(
+      [&] {
+        run_op("DeformConv", 19, {x, w, tensor<float>({1, 2, 2, 3}, std::vector<float>(12, 0))});
+      },
+      "offset has shape");
   // mask must be [1, 1, 3, 3].
   expect_trap(
       [&] {
@@ -69,8 +72,7 @@ TEST(DeformConvOp, BadShapesTrap) {
   // 2 channels cannot be split into 3 offset groups.
   expect_trap(
       [&] {
-        run_op("DeformConv", 19, {x, w, tensor<float>({1, 6, 3, 3}, std::vector<float>(54, 0))},
-               {attr_int("offset_group", 3)});
+        run_op("DeformConv", 19, {x, w, tensor<float>({1, 6, 3, 3}, std::vector<float>(54, 0))}, {attr_int("offset_group", 3)});
       },
       "offset_group");
 }

@@ -73,7 +73,9 @@ double spec_value(const SpecFloat& f, unsigned code) {
 unsigned code_count(const SpecFloat& f) { return 1u << (1 + f.exp_bits + f.man_bits); }
 
 template <class S>
-double decode_code(unsigned code) { return small_to_double(S{static_cast<uint8_t>(code)}); }
+double decode_code(unsigned code) {
+  return small_to_double(S{static_cast<uint8_t>(code)});
+}
 
 bool same_double(double a, double b) {
   return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
@@ -278,13 +280,13 @@ TEST(ElementTypes, Float8SpecificCases) {
 
 TEST(ElementTypes, Float4FollowsOnnxFloat4Note) {
   // Ties at 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5 go to the even code.
-  std::vector<std::pair<double, double>> cases{{0.25, 0}, {0.2500001, 0.5}, {0.75, 1}, {1.25, 1}, {1.75, 2},
-                                               {2.5, 2},  {3.5, 4},         {5, 4},     {5.0001, 6}, {7, 6},
-                                               {1e300, 6}, {kInf, 6},       {-kInf, -6}, {-3.5, -4}};
+  std::vector<std::pair<double, double>> cases{{0.25, 0},  {0.2500001, 0.5}, {0.75, 1},   {1.25, 1},   {1.75, 2},
+                                               {2.5, 2},   {3.5, 4},         {5, 4},      {5.0001, 6}, {7, 6},
+                                               {1e300, 6}, {kInf, 6},        {-kInf, -6}, {-3.5, -4}};
   for (auto [x, want] : cases) EXPECT_EQ(small_to_double(to_float4e2m1(x)), want) << x;
   EXPECT_EQ(to_float4e2m1(-0.0).bits, 0x8);
   EXPECT_EQ(to_float4e2m1(-0.1).bits, 0x8);  // rounds to -0
-  EXPECT_EQ(to_float4e2m1(kNaN).bits, 0x8);   // unspecified; onnx's reference and test data: -0
+  EXPECT_EQ(to_float4e2m1(kNaN).bits, 0x8);  // unspecified; onnx's reference and test data: -0
   EXPECT_EQ(to_float4e2m1(-kNaN).bits, 0x8);
 }
 
@@ -314,7 +316,7 @@ TEST(ElementTypes, Float8E8M0RoundModes) {
   EXPECT_EQ(enc(std::ldexp(1.0, 127), R::Nearest, false), 254);
   EXPECT_EQ(enc(std::ldexp(1.25, 127), R::Up), 254);
   EXPECT_EQ(enc(std::ldexp(1.25, 127), R::Nearest, false), 255);  // x > E8M0_MAX
-  EXPECT_EQ(enc(std::ldexp(1.0, -128), R::Up), 0);               // x < E8M0_MIN
+  EXPECT_EQ(enc(std::ldexp(1.0, -128), R::Up), 0);                // x < E8M0_MIN
   EXPECT_EQ(enc(std::ldexp(1.0, -128), R::Nearest, false), 255);
   EXPECT_EQ(enc(-2.0, R::Up), 128);  // unspecified by ONNX; we convert the magnitude
 }
@@ -358,7 +360,7 @@ TEST(ElementTypes, SmallIntegersRoundToEvenThenKeepLowBits) {
   EXPECT_EQ(to_int4(-8.5).v, -8);
   EXPECT_EQ(to_uint4(15.5).v, 0);  // 16
   EXPECT_EQ(to_uint4(-0.4).v, 0);
-  EXPECT_EQ(to_int2(1.5).v, -2);   // 2
+  EXPECT_EQ(to_int2(1.5).v, -2);  // 2
   EXPECT_EQ(to_uint2(2.4999).v, 2);
   EXPECT_EQ(to_int4(kNaN).v, 0);
   EXPECT_EQ(to_int4(-kInf).v, 0);
@@ -472,14 +474,11 @@ TEST(ElementTypesCast, BetweenSmallAndClassicTypes) {
   auto u4 = cast(21, Tensor::from_vector<float>({4}, {2.5f, 3.5f, 15.5f, -1.0f}), DType::UInt4);
   EXPECT_EQ(codes<uint4_t>(u4), (std::vector<int>{2, 4, 0, 15}));
   // A float8 into an integer truncates and saturates (the float → integer rule); into bool, ≠ 0.
-  auto f8 = cast(19, Tensor::from_vector<float>({4}, {448.0f, -2.75f, static_cast<float>(kNaN), -0.0f}),
-                 DType::Float8E4M3FN);
+  auto f8 = cast(19, Tensor::from_vector<float>({4}, {448.0f, -2.75f, static_cast<float>(kNaN), -0.0f}), DType::Float8E4M3FN);
   auto i8 = cast(19, f8, DType::Int8);
-  EXPECT_EQ(std::vector<int8_t>(i8.values<int8_t>().begin(), i8.values<int8_t>().end()),
-            (std::vector<int8_t>{127, -2, 0, 0}));
+  EXPECT_EQ(std::vector<int8_t>(i8.values<int8_t>().begin(), i8.values<int8_t>().end()), (std::vector<int8_t>{127, -2, 0, 0}));
   auto b = cast(19, f8, DType::Bool);
-  EXPECT_EQ(std::vector<bool>(b.values<bool>().begin(), b.values<bool>().end()),
-            (std::vector<bool>{true, true, true, false}));
+  EXPECT_EQ(std::vector<bool>(b.values<bool>().begin(), b.values<bool>().end()), (std::vector<bool>{true, true, true, false}));
   // One small type into another goes through the exact value: e5m2 57344 into e4m3fn saturates.
   auto e5 = cast(19, Tensor::from_vector<float>({1}, {57344.0f}), DType::Float8E5M2);
   EXPECT_EQ(codes<float8e4m3fn_t>(cast(19, e5, DType::Float8E4M3FN)), (std::vector<int>{0x7E}));
@@ -605,12 +604,16 @@ class ElementTypesFiles : public ::testing::Test {
 };
 
 TEST_F(ElementTypesFiles, NpyRoundTripsEverySmallType) {
-  std::vector<Tensor> ts{
-      small_tensor<float8e4m3fn_t>({3}, {{0x00}, {0x7F}, {0xFE}}), small_tensor<float8e4m3fnuz_t>({1}, {{0x80}}),
-      small_tensor<float8e5m2_t>({2, 1}, {{0x7D}, {0xFC}}),      small_tensor<float8e5m2fnuz_t>({1}, {{0x01}}),
-      small_tensor<uint4_t>({3}, {{0}, {15}, {9}}),              small_tensor<int4_t>({3}, {{-8}, {7}, {-1}}),
-      small_tensor<float4e2m1_t>({1, 3}, {{0xF}, {0x8}, {0x1}}), small_tensor<float8e8m0_t>({}, {{0xFF}}),
-      small_tensor<uint2_t>({5}, {{3}, {0}, {1}, {2}, {3}}),     small_tensor<int2_t>({0}, {})};
+  std::vector<Tensor> ts{small_tensor<float8e4m3fn_t>({3}, {{0x00}, {0x7F}, {0xFE}}),
+                         small_tensor<float8e4m3fnuz_t>({1}, {{0x80}}),
+                         small_tensor<float8e5m2_t>({2, 1}, {{0x7D}, {0xFC}}),
+                         small_tensor<float8e5m2fnuz_t>({1}, {{0x01}}),
+                         small_tensor<uint4_t>({3}, {{0}, {15}, {9}}),
+                         small_tensor<int4_t>({3}, {{-8}, {7}, {-1}}),
+                         small_tensor<float4e2m1_t>({1, 3}, {{0xF}, {0x8}, {0x1}}),
+                         small_tensor<float8e8m0_t>({}, {{0xFF}}),
+                         small_tensor<uint2_t>({5}, {{3}, {0}, {1}, {2}, {3}}),
+                         small_tensor<int2_t>({0}, {})};
   for (const Tensor& t : ts) {
     fs::path p = dir_ / (std::string(dtype_name(t.dtype())) + ".npy");
     write_npy(p, t);
@@ -682,12 +685,16 @@ TEST_F(ElementTypesFiles, ModelOfIrVersion11Loads) {
 // dtype basics.
 
 TEST(ElementTypes, NamesSizesAndPredicates) {
-  std::vector<std::pair<DType, std::string>> names{
-      {DType::Float8E4M3FN, "float8e4m3fn"}, {DType::Float8E4M3FNUZ, "float8e4m3fnuz"},
-      {DType::Float8E5M2, "float8e5m2"},     {DType::Float8E5M2FNUZ, "float8e5m2fnuz"},
-      {DType::UInt4, "uint4"},               {DType::Int4, "int4"},
-      {DType::Float4E2M1, "float4e2m1"},     {DType::Float8E8M0, "float8e8m0"},
-      {DType::UInt2, "uint2"},               {DType::Int2, "int2"}};
+  std::vector<std::pair<DType, std::string>> names{{DType::Float8E4M3FN, "float8e4m3fn"},
+                                                   {DType::Float8E4M3FNUZ, "float8e4m3fnuz"},
+                                                   {DType::Float8E5M2, "float8e5m2"},
+                                                   {DType::Float8E5M2FNUZ, "float8e5m2fnuz"},
+                                                   {DType::UInt4, "uint4"},
+                                                   {DType::Int4, "int4"},
+                                                   {DType::Float4E2M1, "float4e2m1"},
+                                                   {DType::Float8E8M0, "float8e8m0"},
+                                                   {DType::UInt2, "uint2"},
+                                                   {DType::Int2, "int2"}};
   for (auto [t, name] : names) {
     EXPECT_EQ(dtype_name(t), name);
     EXPECT_EQ(dtype_from_name(name), t);

@@ -84,9 +84,7 @@ TEST(SubOp, LegacyWithoutBroadcastNeedsSameShape) {
   EXPECT_THROW(run1("Sub", 6, {f32({2, 3}, {0, 0, 0, 0, 0, 0}), f32({3}, {1, 2, 3})}), Trap);
 }
 
-TEST(SubOp, DifferentTypesTrap) {
-  EXPECT_THROW(run1("Sub", 14, {f32({1}, {1}), tensor<double>({1}, {1})}), Trap);
-}
+TEST(SubOp, DifferentTypesTrap) { EXPECT_THROW(run1("Sub", 14, {f32({1}, {1}), tensor<double>({1}, {1})}), Trap); }
 
 TEST(MulOp, SmallUnsignedTypesWrapWithoutPromotionOverflow) {
   // 65535 * 65535 = 2^32 - 2^17 + 1 ≡ 1 (mod 2^16).
@@ -257,7 +255,8 @@ TEST(FloorCeilOp, Values) {
 }
 
 TEST(RoundOp, HalvesToEven) {
-  auto r = values_of<float>(run1("Round", 11, {f32({9}, {0.5f, 1.5f, 2.5f, -2.5f, -0.5f, 2.6f, -2.4f, 0.49999997f, 8388609.0f})}));
+  auto r = values_of<float>(
+      run1("Round", 11, {f32({9}, {0.5f, 1.5f, 2.5f, -2.5f, -0.5f, 2.6f, -2.4f, 0.49999997f, 8388609.0f})}));
   EXPECT_EQ(r[0], 0.0f);
   EXPECT_EQ(r[1], 2.0f);
   EXPECT_EQ(r[2], 2.0f);
@@ -265,7 +264,7 @@ TEST(RoundOp, HalvesToEven) {
   EXPECT_TRUE(r[4] == 0.0f && std::signbit(r[4]));
   EXPECT_EQ(r[5], 3.0f);
   EXPECT_EQ(r[6], -2.0f);
-  EXPECT_EQ(r[7], 0.0f);  // just below one half
+  EXPECT_EQ(r[7], 0.0f);        // just below one half
   EXPECT_EQ(r[8], 8388609.0f);  // already an integer
   EXPECT_TRUE(std::isnan(first_f32(run1("Round", 11, {f32({1}, {kNaN})}))));
 }
@@ -333,8 +332,8 @@ TEST(HardSigmoidOp, DefaultsAndAttributes) {
 
 TEST(HardSwishOp, Values) {
   auto v = values_of<float>(run1("HardSwish", 14, {f32({4}, {3, -3, 1, 6})}));
-  EXPECT_EQ(v[0], 3.0f);   // 3 * min(1, 1)
-  EXPECT_EQ(v[1], 0.0f);   // -3 * max(0, 0)
+  EXPECT_EQ(v[0], 3.0f);               // 3 * min(1, 1)
+  EXPECT_EQ(v[1], 0.0f);               // -3 * max(0, 0)
   EXPECT_FLOAT_EQ(v[2], 2.0f / 3.0f);  // 1 * (1/6 + 1/2)
   EXPECT_EQ(v[3], 6.0f);
 }
@@ -401,9 +400,11 @@ TEST(ThresholdedReluShrinkOp, Values) {
   EXPECT_EQ(t[1], 1.5f);
   EXPECT_EQ(t[2], 0.0f);
   EXPECT_TRUE(std::isnan(t[3]));
-  auto s = values_of<float>(run1("Shrink", 9, {f32({5}, {-2, -1, 0, 1, 2})}, {attr_float("lambd", 1.5f), attr_float("bias", 1)}));
+  auto s = values_of<float>(
+      run1("Shrink", 9, {f32({5}, {-2, -1, 0, 1, 2})}, {attr_float("lambd", 1.5f), attr_float("bias", 1)}));
   EXPECT_EQ(s, (std::vector<float>{-1, 0, 0, 0, 1}));
-  auto si = values_of<int8_t>(run1("Shrink", 9, {tensor<int8_t>({3}, {-3, 1, 4})}, {attr_float("lambd", 1.5f), attr_float("bias", 1)}));
+  auto si = values_of<int8_t>(
+      run1("Shrink", 9, {tensor<int8_t>({3}, {-3, 1, 4})}, {attr_float("lambd", 1.5f), attr_float("bias", 1)}));
   EXPECT_EQ(si, (std::vector<int8_t>{-2, 0, 3}));
 }
 
@@ -436,7 +437,8 @@ TEST(ClipOp, InputForm) {
   auto inf = values_of<float>(run1("Clip", 13, {f32({2}, {kInf, 3})}));
   EXPECT_EQ(inf[0], std::numeric_limits<float>::max());
   EXPECT_EQ(inf[1], 3.0f);
-  auto i8 = values_of<int8_t>(run1("Clip", 12, {tensor<int8_t>({3}, {-128, 0, 127}), tensor<int8_t>({}, {-5}), tensor<int8_t>({}, {5})}));
+  auto i8 = values_of<int8_t>(
+      run1("Clip", 12, {tensor<int8_t>({3}, {-128, 0, 127}), tensor<int8_t>({}, {-5}), tensor<int8_t>({}, {5})}));
   EXPECT_EQ(i8, (std::vector<int8_t>{-5, 0, 5}));
   EXPECT_THROW(run1("Clip", 13, {f32({1}, {0}), f32({2}, {0, 1})}), Trap);
 }
@@ -482,8 +484,10 @@ TEST(IsNaNIsInfOp, Values) {
   EXPECT_TRUE(values_of<bool>(h)[0]);
   Value x = f32({4}, {kInf, -kInf, kNaN, 1});
   EXPECT_EQ(values_of<bool>(run1("IsInf", 10, {x})), (std::vector<bool>{true, true, false, false}));
-  EXPECT_EQ(values_of<bool>(run1("IsInf", 10, {x}, {attr_int("detect_negative", 0)})), (std::vector<bool>{true, false, false, false}));
-  EXPECT_EQ(values_of<bool>(run1("IsInf", 10, {x}, {attr_int("detect_positive", 0)})), (std::vector<bool>{false, true, false, false}));
+  EXPECT_EQ(values_of<bool>(run1("IsInf", 10, {x}, {attr_int("detect_negative", 0)})),
+            (std::vector<bool>{true, false, false, false}));
+  EXPECT_EQ(values_of<bool>(run1("IsInf", 10, {x}, {attr_int("detect_positive", 0)})),
+            (std::vector<bool>{false, true, false, false}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -541,15 +545,18 @@ TEST(BitShiftOp, LeftRightAndWideShifts) {
   auto r = run1("BitShift", 11, {tensor<uint64_t>({3}, {~uint64_t{0}, 16, 16}), tensor<uint64_t>({3}, {63, 64, 2})},
                 {attr_string("direction", "RIGHT")});
   EXPECT_EQ(values_of<uint64_t>(r), (std::vector<uint64_t>{1, 0, 4}));
-  EXPECT_THROW(run1("BitShift", 11, {tensor<uint8_t>({1}, {1}), tensor<uint8_t>({1}, {1})}, {attr_string("direction", "UP")}), Trap);
-  EXPECT_THROW(run1("BitShift", 11, {tensor<int32_t>({1}, {1}), tensor<int32_t>({1}, {1})}, {attr_string("direction", "LEFT")}), Trap);
+  EXPECT_THROW(run1("BitShift", 11, {tensor<uint8_t>({1}, {1}), tensor<uint8_t>({1}, {1})}, {attr_string("direction", "UP")}),
+               Trap);
+  EXPECT_THROW(run1("BitShift", 11, {tensor<int32_t>({1}, {1}), tensor<int32_t>({1}, {1})}, {attr_string("direction", "LEFT")}),
+               Trap);
 }
 
 TEST(WhereOp, BroadcastsAllThree) {
   auto out = run1("Where", 16, {tensor<bool>({2, 1}, {true, false}), f32({3}, {1, 2, 3}), f32({}, {-1})});
   EXPECT_EQ(out.tensor.shape(), (Shape{2, 3}));
   EXPECT_EQ(values_of<float>(out), (std::vector<float>{1, 2, 3, -1, -1, -1}));
-  auto s = run1("Where", 9, {tensor<bool>({2}, {false, true}), tensor<std::string>({}, {"x"}), tensor<std::string>({2}, {"a", "b"})});
+  auto s = run1("Where", 9,
+                {tensor<bool>({2}, {false, true}), tensor<std::string>({}, {"x"}), tensor<std::string>({2}, {"a", "b"})});
   EXPECT_EQ(values_of<std::string>(s), (std::vector<std::string>{"a", "x"}));
   auto r0 = run1("Where", 16, {tensor<bool>({}, {true}), tensor<int64_t>({}, {7}), tensor<int64_t>({}, {8})});
   EXPECT_EQ(r0.tensor.shape(), Shape{});

@@ -21,8 +21,7 @@ std::vector<float> wavy(size_t n, float phase) {
 
 // Runs FlexAttention(Q, K, V) with `attrs` in a model importing ai.onnx 27 (for the modifier
 // graphs) and ai.onnx.preview 1; `extra` are further graph inputs the modifiers may read.
-Value flex(const std::vector<Value>& qkv, const std::vector<onnx::AttributeProto>& attrs = {},
-           const NamedValues& extra = {}) {
+Value flex(const std::vector<Value>& qkv, const std::vector<onnx::AttributeProto>& attrs = {}, const NamedValues& extra = {}) {
   NamedValues feed{{"Q", qkv[0]}, {"K", qkv[1]}, {"V", qkv[2]}};
   std::vector<onnx::ValueInfoProto> inputs{vi("Q"), vi("K"), vi("V")};
   for (const auto& [name, v] : extra) {
@@ -35,8 +34,7 @@ Value flex(const std::vector<Value>& qkv, const std::vector<onnx::AttributeProto
 }
 
 // A modifier graph (x) -> (y) of the given nodes, x and y of element type `elem`.
-onnx::AttributeProto modifier(const std::string& attr, const std::vector<onnx::NodeProto>& nodes,
-                              DType elem = DType::Float) {
+onnx::AttributeProto modifier(const std::string& attr, const std::vector<onnx::NodeProto>& nodes, DType elem = DType::Float) {
   return attr_graph(attr, graph(attr + "_graph", nodes, {vi("x", elem)}, {vi("y", elem)}));
 }
 
@@ -89,7 +87,8 @@ TEST(FlexAttentionOp, ScoreModCausalMaskEqualsCausalAttention) {
   std::vector<float> mask;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) mask.push_back(j > i ? -kInf : 0.0f);
-  auto mod = modifier("score_mod", {constant("m", Tensor::from_vector<float>({1, 1, 3, 3}, mask)), node("Add", {"x", "m"}, {"y"})});
+  auto mod = modifier("score_mod",
+                      {constant("m", Tensor::from_vector<float>({1, 1, 3, 3}, mask)), node("Add", {"x", "m"}, {"y"})});
   expect_floats_near(flex({a.q, a.k, a.v}, {mod}),
                      values_of<float>(run1("Attention", 23, {a.q, a.k, a.v}, {attr_int("is_causal", 1)})));
 }

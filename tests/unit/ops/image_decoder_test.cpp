@@ -12,7 +12,9 @@ namespace {
 
 using images::Bytes;
 
-Value stream(const Bytes& b) { return tensor<uint8_t>({static_cast<int64_t>(b.size())}, std::vector<uint8_t>(b.begin(), b.end())); }
+Value stream(const Bytes& b) {
+  return tensor<uint8_t>({static_cast<int64_t>(b.size())}, std::vector<uint8_t>(b.begin(), b.end()));
+}
 
 Value decode(const Bytes& b, const std::string& format = "RGB") {
   return run1("ImageDecoder", 20, {stream(b)}, {attr_string("pixel_format", format)});
@@ -105,9 +107,7 @@ TEST(ImageDecoderOp, TiffRgbAndGray) {
   EXPECT_EQ(bytes_of(gray), (std::vector<uint8_t>{9, 250}));
 }
 
-TEST(ImageDecoderOp, WebpLossless) {
-  EXPECT_EQ(bytes_of(decode(images::webp_lossless(3, 2, kRgb))), kRgb);
-}
+TEST(ImageDecoderOp, WebpLossless) { EXPECT_EQ(bytes_of(decode(images::webp_lossless(3, 2, kRgb))), kRgb); }
 
 TEST(ImageDecoderOp, JpegGrayExactAndColorClose) {
   // A flat gray block at quality 100 keeps only its DC coefficient, unquantized: exact.

@@ -62,18 +62,18 @@ inline Bytes tiff(int w, int h, int channels, const Bytes& pixels) {
   auto entry = [&](uint16_t tag, uint16_t type, uint32_t count, uint32_t value) {
     put16(b, tag), put16(b, type), put32(b, count), put32(b, value);  // SHORT values sit in the low bytes
   };
-  entry(256, 4, 1, w);                                      // ImageWidth
-  entry(257, 4, 1, h);                                      // ImageLength
-  entry(258, 3, channels, channels == 3 ? bps_at : 8);      // BitsPerSample
-  entry(259, 3, 1, 1);                                      // Compression: none
-  entry(262, 3, 1, channels == 3 ? 2 : 1);                  // Photometric: RGB or BlackIsZero
-  entry(273, 4, 1, data_at);                                // StripOffsets
-  entry(277, 3, 1, channels);                               // SamplesPerPixel
-  entry(278, 4, 1, h);                                      // RowsPerStrip
-  entry(279, 4, 1, uint32_t(pixels.size()));               // StripByteCounts
-  entry(284, 3, 1, 1);                                      // PlanarConfiguration: contiguous
-  put32(b, 0);                                              // no next IFD
-  put16(b, 8), put16(b, 8), put16(b, 8), put16(b, 0);       // BitsPerSample values (+ padding)
+  entry(256, 4, 1, w);                                  // ImageWidth
+  entry(257, 4, 1, h);                                  // ImageLength
+  entry(258, 3, channels, channels == 3 ? bps_at : 8);  // BitsPerSample
+  entry(259, 3, 1, 1);                                  // Compression: none
+  entry(262, 3, 1, channels == 3 ? 2 : 1);              // Photometric: RGB or BlackIsZero
+  entry(273, 4, 1, data_at);                            // StripOffsets
+  entry(277, 3, 1, channels);                           // SamplesPerPixel
+  entry(278, 4, 1, h);                                  // RowsPerStrip
+  entry(279, 4, 1, uint32_t(pixels.size()));            // StripByteCounts
+  entry(284, 3, 1, 1);                                  // PlanarConfiguration: contiguous
+  put32(b, 0);                                          // no next IFD
+  put16(b, 8), put16(b, 8), put16(b, 8), put16(b, 0);   // BitsPerSample values (+ padding)
   b.insert(b.end(), pixels.begin(), pixels.end());
   return b;
 }

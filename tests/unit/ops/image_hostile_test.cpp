@@ -29,9 +29,12 @@ std::vector<std::pair<std::string, Bytes>> valid_images() {
   Bytes rgb = gradient(8, 8);
   Bytes ppm = images::text("P6 8 8 255\n");
   ppm.insert(ppm.end(), rgb.begin(), rgb.end());
-  return {{"bmp", images::bmp24(8, 8, rgb)},           {"ppm", ppm},
-          {"png", images::png(8, 8, PNG_FORMAT_RGB, rgb)}, {"jpeg", images::jpeg(8, 8, 3, rgb)},
-          {"webp", images::webp_lossless(8, 8, rgb)},   {"tiff", images::tiff(8, 8, 3, rgb)}};
+  return {{"bmp", images::bmp24(8, 8, rgb)},
+          {"ppm", ppm},
+          {"png", images::png(8, 8, PNG_FORMAT_RGB, rgb)},
+          {"jpeg", images::jpeg(8, 8, 3, rgb)},
+          {"webp", images::webp_lossless(8, 8, rgb)},
+          {"tiff", images::tiff(8, 8, 3, rgb)}};
 }
 
 uint32_t crc32(const uint8_t* p, size_t n) {

@@ -75,7 +75,8 @@ TEST(TransposeOp, ComplexAndFloat16) {
   using c64 = std::complex<float>;
   auto out = run_op("Transpose", 13, {tensor<c64>({2, 1}, {c64(1, 2), c64(3, 4)})});
   EXPECT_EQ(values_of<c64>(out[0]), (std::vector<c64>{c64(1, 2), c64(3, 4)}));
-  auto h = run_op("Transpose", 13, {tensor<float16_t>({2, 2}, {float16_t(1.f), float16_t(2.f), float16_t(3.f), float16_t(-0.f)})});
+  auto h = run_op("Transpose", 13,
+                  {tensor<float16_t>({2, 2}, {float16_t(1.f), float16_t(2.f), float16_t(3.f), float16_t(-0.f)})});
   auto hv = values_of<float16_t>(h[0]);
   EXPECT_EQ(hv[1].bits, float16_t(3.f).bits);
   EXPECT_EQ(hv[3].bits, 0x8000);  // -0 moved bit-exactly
@@ -193,13 +194,15 @@ TEST(SliceOp, Version1Attributes) {
                     {attr_ints("starts", {1, 0}), attr_ints("ends", {2, 3}), attr_ints("axes", {0, 1})});
   EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 3}));
   EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{5, 6, 7}));
-  auto d = run_op("Slice", 1, {floats({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})}, {attr_ints("starts", {0, 1}), attr_ints("ends", {-1, 1000})});
+  auto d = run_op("Slice", 1, {floats({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})},
+                  {attr_ints("starts", {0, 1}), attr_ints("ends", {-1, 1000})});
   EXPECT_EQ(values_of<float>(d[0]), (std::vector<float>{2, 3, 4}));
 }
 
 TEST(SliceOp, Int32Indices) {
-  auto out = run_op("Slice", 13, {iota_i32(6), tensor<int32_t>({1}, {-2}), tensor<int32_t>({1}, {-100}),
-                                  tensor<int32_t>({1}, {0}), tensor<int32_t>({1}, {-2})});
+  auto out = run_op("Slice", 13,
+                    {iota_i32(6), tensor<int32_t>({1}, {-2}), tensor<int32_t>({1}, {-100}), tensor<int32_t>({1}, {0}),
+                     tensor<int32_t>({1}, {-2})});
   EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{4, 2, 0}));
 }
 
@@ -253,11 +256,13 @@ TEST(ScatterOp, DeprecatedVersion9) {
 
 TEST(ScatterElementsOp, ReductionsWithDuplicates) {
   auto add = run_op("ScatterElements", 16,
-                    {tensor<int32_t>({1, 5}, {1, 2, 3, 4, 5}), tensor<int64_t>({1, 2}, {1, 1}), tensor<int32_t>({1, 2}, {10, 20})},
+                    {tensor<int32_t>({1, 5}, {1, 2, 3, 4, 5}), tensor<int64_t>({1, 2}, {1, 1}),
+                     tensor<int32_t>({1, 2}, {10, 20})},
                     {attr_int("axis", 1), attr_string("reduction", "add")});
   EXPECT_EQ(values_of<int32_t>(add[0]), (std::vector<int32_t>{1, 32, 3, 4, 5}));
   auto mul = run_op("ScatterElements", 16,
-                    {tensor<int32_t>({1, 5}, {1, 2, 3, 4, 5}), tensor<int64_t>({1, 2}, {1, 1}), tensor<int32_t>({1, 2}, {10, 20})},
+                    {tensor<int32_t>({1, 5}, {1, 2, 3, 4, 5}), tensor<int64_t>({1, 2}, {1, 1}),
+                     tensor<int32_t>({1, 2}, {10, 20})},
                     {attr_int("axis", 1), attr_string("reduction", "mul")});
   EXPECT_EQ(values_of<int32_t>(mul[0]), (std::vector<int32_t>{1, 400, 3, 4, 5}));
   // Without reduction the last duplicate (row-major order) wins.
@@ -274,7 +279,8 @@ TEST(ScatterElementsOp, Axis0StringsAndBoolAdd) {
                   {tensor<std::string>({2, 2}, {"a", "b", "c", "d"}), tensor<int64_t>({1, 2}, {1, 0}),
                    tensor<std::string>({1, 2}, {"x", "y"})});
   EXPECT_EQ(values_of<std::string>(s[0]), (std::vector<std::string>{"a", "y", "x", "d"}));
-  auto b = run_op("ScatterElements", 16, {tensor<bool>({2}, {false, false}), tensor<int64_t>({2}, {1, 1}), tensor<bool>({2}, {true, false})},
+  auto b = run_op("ScatterElements", 16,
+                  {tensor<bool>({2}, {false, false}), tensor<int64_t>({2}, {1, 1}), tensor<bool>({2}, {true, false})},
                   {attr_string("reduction", "add")});
   EXPECT_EQ(values_of<bool>(b[0]), (std::vector<bool>{false, true}));
 }
@@ -309,7 +315,8 @@ TEST(ScatterNDOp, Version18MaxMinOnSlices) {
   EXPECT_EQ(values_of<int64_t>(mx[0]), (std::vector<int64_t>{5, 9, 3, 4}));
   auto mn = run_op("ScatterND", 18, {data, idx, upd}, {attr_string("reduction", "min")});
   EXPECT_EQ(values_of<int64_t>(mn[0]), (std::vector<int64_t>{0, 2, 3, 4}));
-  auto b = run_op("ScatterND", 18, {tensor<bool>({2}, {false, true}), tensor<int64_t>({2, 1}, {0, 1}), tensor<bool>({2}, {true, false})},
+  auto b = run_op("ScatterND", 18,
+                  {tensor<bool>({2}, {false, true}), tensor<int64_t>({2, 1}, {0, 1}), tensor<bool>({2}, {true, false})},
                   {attr_string("reduction", "min")});
   EXPECT_EQ(values_of<bool>(b[0]), (std::vector<bool>{false, false}));
 }
@@ -378,8 +385,9 @@ TEST(PadOp, Version19WrapSpecExample) {
   Value x = floats({3, 2}, {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f});
   auto out = run_op("Pad", 19, {x, ints({2, 1, 1, 1})}, {attr_string("mode", "wrap")});
   EXPECT_EQ(out[0].tensor.shape(), (Shape{6, 4}));
-  EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f,
-                                                          3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f}));
+  EXPECT_EQ(values_of<float>(out[0]),
+            (std::vector<float>{3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f,
+                                3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f}));
 }
 
 TEST(PadOp, Version19WrapAfterCroppingAndLaterVersions) {
@@ -497,8 +505,9 @@ TEST(RangeOp, Version27Float16StashType) {
   EXPECT_EQ(static_cast<float>(values_of<float16_t>(f[0])[3]), 0.2998046875f);
   // Large values: float arithmetic then one rounding; 2048 + 1 and 2048 + 3 are float16 ties
   // (spacing 2) that go to the even neighbours 2048 and 2052.
-  auto big = run_op("Range", 27, {tensor<float16_t>({}, {float16_t(2048.f)}), tensor<float16_t>({}, {float16_t(2052.f)}),
-                                  tensor<float16_t>({}, {float16_t(1.f)})});
+  auto big = run_op("Range", 27,
+                    {tensor<float16_t>({}, {float16_t(2048.f)}), tensor<float16_t>({}, {float16_t(2052.f)}),
+                     tensor<float16_t>({}, {float16_t(1.f)})});
   std::vector<float> got;
   for (auto v : values_of<float16_t>(big[0])) got.push_back(static_cast<float>(v));
   EXPECT_EQ(got, (std::vector<float>{2048, 2048, 2050, 2052}));
@@ -548,7 +557,8 @@ TEST(TopKOp, AxisVersionsAndNaN) {
 }
 
 TEST(TopKOp, Version24Bfloat16) {
-  auto out = run_op("TopK", 24, {tensor<bfloat16_t>({3}, {bfloat16_t(1.f), bfloat16_t(3.f), bfloat16_t(2.f)}), ints({2})}, {}, 2);
+  auto out = run_op("TopK", 24, {tensor<bfloat16_t>({3}, {bfloat16_t(1.f), bfloat16_t(3.f), bfloat16_t(2.f)}), ints({2})}, {},
+                    2);
   auto v = values_of<bfloat16_t>(out[0]);
   EXPECT_EQ(static_cast<float>(v[0]), 3.f);
   EXPECT_EQ(static_cast<float>(v[1]), 2.f);
@@ -567,7 +577,8 @@ TEST(OneHotOp, NegativeIndicesByVersion) {
 }
 
 TEST(OneHotOp, Axis0FloatIndicesStringValues) {
-  auto out = run_op("OneHot", 11, {tensor<float>({2}, {0.7f, 2.2f}), tensor<float>({}, {3.9f}), tensor<std::string>({2}, {"off", "on"})},
+  auto out = run_op("OneHot", 11,
+                    {tensor<float>({2}, {0.7f, 2.2f}), tensor<float>({}, {3.9f}), tensor<std::string>({2}, {"off", "on"})},
                     {attr_int("axis", 0)});
   EXPECT_EQ(out[0].tensor.shape(), (Shape{3, 2}));
   EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"on", "off", "off", "off", "off", "on"}));
@@ -576,12 +587,14 @@ TEST(OneHotOp, Axis0FloatIndicesStringValues) {
 // ---------------------------------------------------------------------------------------------
 // CumSum
 TEST(CumSumOp, ExclusiveReverseAndWrap) {
-  auto er = run_op("CumSum", 14, {floats({3}, {1, 2, 3}), tensor<int32_t>({}, {0})}, {attr_int("exclusive", 1), attr_int("reverse", 1)});
+  auto er = run_op("CumSum", 14, {floats({3}, {1, 2, 3}), tensor<int32_t>({}, {0})},
+                   {attr_int("exclusive", 1), attr_int("reverse", 1)});
   EXPECT_EQ(values_of<float>(er[0]), (std::vector<float>{5, 3, 0}));
   auto e = run_op("CumSum", 11, {floats({3}, {1, 2, 3}), tensor<int64_t>({}, {0})}, {attr_int("exclusive", 1)});
   EXPECT_EQ(values_of<float>(e[0]), (std::vector<float>{0, 1, 3}));
   auto w = run_op("CumSum", 14, {tensor<int32_t>({2}, {std::numeric_limits<int32_t>::max(), 1}), tensor<int64_t>({}, {-1})});
-  EXPECT_EQ(values_of<int32_t>(w[0]), (std::vector<int32_t>{std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()}));
+  EXPECT_EQ(values_of<int32_t>(w[0]),
+            (std::vector<int32_t>{std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()}));
   auto m = run_op("CumSum", 14, {tensor<int64_t>({2, 2}, {1, 2, 3, 4}), tensor<int64_t>({1}, {1})}, {attr_int("reverse", 1)});
   EXPECT_EQ(values_of<int64_t>(m[0]), (std::vector<int64_t>{3, 2, 7, 4}));
 }
@@ -666,7 +679,8 @@ TEST(DepthToSpaceOp, DcrAndCrd) {
   auto dcr = run_op("DepthToSpace", 13, {tensor<int32_t>({1, 8, 1, 1}, v)}, {attr_int("blocksize", 2)});
   EXPECT_EQ(dcr[0].tensor.shape(), (Shape{1, 2, 2, 2}));
   EXPECT_EQ(values_of<int32_t>(dcr[0]), (std::vector<int32_t>{0, 2, 4, 6, 1, 3, 5, 7}));
-  auto crd = run_op("DepthToSpace", 11, {tensor<int32_t>({1, 8, 1, 1}, v)}, {attr_int("blocksize", 2), attr_string("mode", "CRD")});
+  auto crd = run_op("DepthToSpace", 11, {tensor<int32_t>({1, 8, 1, 1}, v)},
+                    {attr_int("blocksize", 2), attr_string("mode", "CRD")});
   EXPECT_EQ(values_of<int32_t>(crd[0]), v);
   auto v1 = run_op("DepthToSpace", 1, {tensor<int32_t>({1, 8, 1, 1}, v)}, {attr_int("blocksize", 2)});
   EXPECT_EQ(values_of<int32_t>(v1[0]), (std::vector<int32_t>{0, 2, 4, 6, 1, 3, 5, 7}));
@@ -678,7 +692,9 @@ TEST(SpaceToDepthOp, InverseOfDcr) {
   EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{0, 4, 1, 5, 2, 6, 3, 7}));
   auto back = run_op("DepthToSpace", 13, {out[0]}, {attr_int("blocksize", 2)});
   EXPECT_EQ(values_of<int32_t>(back[0]), (std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
-  expect_trap([] { run_op("SpaceToDepth", 13, {tensor<int32_t>({1, 1, 3, 2}, {0, 1, 2, 3, 4, 5})}, {attr_int("blocksize", 2)}); });
+  expect_trap([] {
+    run_op("SpaceToDepth", 13, {tensor<int32_t>({1, 1, 3, 2}, {0, 1, 2, 3, 4, 5})}, {attr_int("blocksize", 2)});
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -687,7 +703,8 @@ TEST(ShapeOp, StartEndClamp) {
   Value x = tensor<bool>({2, 3, 4}, std::vector<bool>(24, false));
   EXPECT_EQ(values_of<int64_t>(run_op("Shape", 13, {x})[0]), (std::vector<int64_t>{2, 3, 4}));
   EXPECT_EQ(values_of<int64_t>(run_op("Shape", 15, {x}, {attr_int("start", -1)})[0]), (std::vector<int64_t>{4}));
-  EXPECT_EQ(values_of<int64_t>(run_op("Shape", 15, {x}, {attr_int("start", 1), attr_int("end", 2)})[0]), (std::vector<int64_t>{3}));
+  EXPECT_EQ(values_of<int64_t>(run_op("Shape", 15, {x}, {attr_int("start", 1), attr_int("end", 2)})[0]),
+            (std::vector<int64_t>{3}));
   EXPECT_EQ(values_of<int64_t>(run_op("Shape", 15, {x}, {attr_int("start", -10), attr_int("end", 10)})[0]),
             (std::vector<int64_t>{2, 3, 4}));
   EXPECT_EQ(run_op("Shape", 15, {x}, {attr_int("start", 2), attr_int("end", 1)})[0].tensor.shape(), (Shape{0}));
@@ -736,8 +753,7 @@ TEST(ReverseSequenceOp, BatchAxis0) {
   for (int i = 0; i < 16; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i);
   auto out = run_op("ReverseSequence", 10, {floats({4, 4}, v), ints({1, 2, 3, 4})},
                     {attr_int("time_axis", 1), attr_int("batch_axis", 0)});
-  EXPECT_EQ(values_of<float>(out[0]),
-            (std::vector<float>{0, 1, 2, 3, 5, 4, 6, 7, 10, 9, 8, 11, 15, 14, 13, 12}));
+  EXPECT_EQ(values_of<float>(out[0]), (std::vector<float>{0, 1, 2, 3, 5, 4, 6, 7, 10, 9, 8, 11, 15, 14, 13, 12}));
   auto t = run_op("ReverseSequence", 10, {floats({3, 2}, {0, 1, 2, 3, 4, 5}), ints({3, 0})});
   EXPECT_EQ(values_of<float>(t[0]), (std::vector<float>{4, 1, 2, 3, 0, 5}));
   expect_trap([] { run_op("ReverseSequence", 10, {floats({2, 2}, {0, 1, 2, 3}), ints({3, 1})}); });
@@ -746,7 +762,8 @@ TEST(ReverseSequenceOp, BatchAxis0) {
 // ---------------------------------------------------------------------------------------------
 // Einsum
 TEST(EinsumOp, MatmulTraceDiagonal) {
-  auto mm = run_op("Einsum", 12, {floats({2, 2}, {1, 2, 3, 4}), floats({2, 2}, {5, 6, 7, 8})}, {attr_string("equation", "ij,jk->ik")});
+  auto mm = run_op("Einsum", 12, {floats({2, 2}, {1, 2, 3, 4}), floats({2, 2}, {5, 6, 7, 8})},
+                   {attr_string("equation", "ij,jk->ik")});
   EXPECT_EQ(values_of<float>(mm[0]), (std::vector<float>{19, 22, 43, 50}));
   Value m = floats({3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8});
   auto tr = run_op("Einsum", 12, {m}, {attr_string("equation", "ii")});
@@ -780,12 +797,14 @@ TEST(EinsumOp, EllipsisBatchMatmulWithBroadcast) {
   EXPECT_EQ(imp[0].tensor.shape(), (Shape{3, 2}));
   EXPECT_EQ(values_of<float>(imp[0]), (std::vector<float>{1, 4, 2, 5, 3, 6}));
   // Ellipsis sizes broadcast (1 against 2).
-  auto bc = run_op("Einsum", 12, {floats({1, 2}, {1, 2}), floats({2, 2}, {1, 1, 2, 2})}, {attr_string("equation", "...i,...i->...")});
+  auto bc = run_op("Einsum", 12, {floats({1, 2}, {1, 2}), floats({2, 2}, {1, 1, 2, 2})},
+                   {attr_string("equation", "...i,...i->...")});
   EXPECT_EQ(values_of<float>(bc[0]), (std::vector<float>{3, 6}));
 }
 
 TEST(EinsumOp, IntegersWrapAndErrors) {
-  auto w = run_op("Einsum", 12, {tensor<int8_t>({2}, {100, 100}), tensor<int8_t>({2}, {2, 1})}, {attr_string("equation", "i,i->")});
+  auto w = run_op("Einsum", 12, {tensor<int8_t>({2}, {100, 100}), tensor<int8_t>({2}, {2, 1})},
+                  {attr_string("equation", "i,i->")});
   EXPECT_EQ(values_of<int8_t>(w[0]), (std::vector<int8_t>{44}));  // 300 mod 256
   expect_trap([] { run_op("Einsum", 12, {floats({2}, {1, 2})}, {attr_string("equation", "ij")}); });
   expect_trap([] { run_op("Einsum", 12, {floats({2}, {1, 2}), floats({3}, {1, 2, 3})}, {attr_string("equation", "i,i")}); });

@@ -96,11 +96,11 @@ std::pair<std::vector<double>, std::vector<double>> matrix_form(const Case& c, d
       for (int64_t d = 0; d < n.dk; ++d)
         for (int64_t m = 0; m < n.dv; ++m) S[d][m] = c.past.empty() ? 0.0 : c.past[n.s(b, g, d, m)];
       for (int64_t t = 0; t < n.T; ++t) {
-        double beta = c.shared_beta ? c.beta[static_cast<size_t>(b * n.T + t)] : c.beta[static_cast<size_t>((b * n.T + t) * n.Hkv + g)];
+        double beta = c.shared_beta ? c.beta[static_cast<size_t>(b * n.T + t)]
+                                    : c.beta[static_cast<size_t>((b * n.T + t) * n.Hkv + g)];
         Mat A(static_cast<size_t>(n.dk), std::vector<double>(static_cast<size_t>(n.dk)));
         for (int64_t i = 0; i < n.dk; ++i)
-          for (int64_t j = 0; j < n.dk; ++j)
-            A[i][j] = (i == j ? 1.0 : 0.0) - beta * c.k[n.k(b, t, g, i)] * c.k[n.k(b, t, g, j)];
+          for (int64_t j = 0; j < n.dk; ++j) A[i][j] = (i == j ? 1.0 : 0.0) - beta * c.k[n.k(b, t, g, i)] * c.k[n.k(b, t, g, j)];
         Mat next(static_cast<size_t>(n.dk), std::vector<double>(static_cast<size_t>(n.dv), 0.0));
         for (int64_t i = 0; i < n.dk; ++i)
           for (int64_t m = 0; m < n.dv; ++m) {
@@ -129,8 +129,7 @@ std::vector<Value> inputs_of(const Case& c, bool with_past) {
                         tensor<float>({n.B, n.T, n.Hkv * n.dv}, c.v),
                         with_past ? tensor<float>({n.B, n.Hkv, n.dk, n.dv}, c.past) : none()};
   if (!c.decay.empty() || !c.beta.empty())
-    in.push_back(c.decay.empty() ? none()
-                                 : tensor<float>({n.B, n.T, c.per_key_decay ? n.Hkv * n.dk : n.Hkv}, c.decay));
+    in.push_back(c.decay.empty() ? none() : tensor<float>({n.B, n.T, c.per_key_decay ? n.Hkv * n.dk : n.Hkv}, c.decay));
   if (!c.beta.empty()) in.push_back(tensor<float>({n.B, n.T, c.shared_beta ? 1 : n.Hkv}, c.beta));
   return in;
 }
@@ -209,7 +208,8 @@ TEST(LinearAttentionOp, ChunkedRunEqualsWholeRun) {
   for (auto [from, count] : {std::pair<int64_t, int64_t>{0, 2}, {2, 3}}) {
     std::vector<Value> in{tensor<float>({1, count, 4}, slice(c.q, 4, from, count)),
                           tensor<float>({1, count, 2}, slice(c.k, 2, from, count)),
-                          tensor<float>({1, count, 3}, slice(c.v, 3, from, count)), state,
+                          tensor<float>({1, count, 3}, slice(c.v, 3, from, count)),
+                          state,
                           tensor<float>({1, count, 1}, slice(c.decay, 1, from, count)),
                           tensor<float>({1, count, 1}, slice(c.beta, 1, from, count))};
     auto part = linear_attention(in, "gated_delta", 2, 1);
@@ -232,7 +232,7 @@ TEST(LinearAttentionOp, StateTypeFollowsPastState) {
   auto with_past = linear_attention({q, k, v, tensor<float>({1, 1, 2, 1}, {0.25f, -0.5f})}, "linear", 1, 1, 1);
   EXPECT_EQ(with_past[0].tensor.dtype(), DType::Float16);
   EXPECT_EQ(with_past[1].tensor.dtype(), DType::Float);
-  expect_floats_near(with_past[1], {1.25f, 1.5f});  // past + k ⊗ v
+  expect_floats_near(with_past[1], {1.25f, 1.5f});                             // past + k ⊗ v
   EXPECT_EQ(static_cast<float>(values_of<float16_t>(with_past[0])[0]), 2.0f);  // 1·1.25 + 0.5·1.5
   auto without = linear_attention({q, k, v}, "linear", 1, 1, 1);
   EXPECT_EQ(without[1].tensor.dtype(), DType::Float16);

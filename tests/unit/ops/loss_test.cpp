@@ -21,7 +21,8 @@ TEST(LossOp, NllDocumentationExamples) {
   EXPECT_EQ(none_[0].tensor.shape(), (Shape{2, 2}));
   expect_floats_near(none_[0], {-3, -2, 0, -2});
   // Weighted: -3*0.1 - 2*0.3 - 0*0.2 - 2*0.1 = -1.1; mean divides by 0.1+0.3+0.2+0.1 = 0.7.
-  auto sum = run_op("NegativeLogLikelihoodLoss", 12, {nll_input(), nll_target(), nll_weight()}, {attr_string("reduction", "sum")});
+  auto sum = run_op("NegativeLogLikelihoodLoss", 12, {nll_input(), nll_target(), nll_weight()},
+                    {attr_string("reduction", "sum")});
   EXPECT_EQ(sum[0].tensor.shape(), Shape{});
   expect_floats_near(sum[0], {-1.1f});
   expect_floats_near(run_op("NegativeLogLikelihoodLoss", 13, {nll_input(), nll_target(), nll_weight()})[0], {-1.1f / 0.7f});
@@ -33,8 +34,8 @@ TEST(LossOp, NllIgnoreIndex) {
   expect_floats_near(out[0], {-1});
   // An ignore_index outside [0, C) is fine; any other out-of-range target traps.
   auto t = tensor<int32_t>({2, 2}, {-1, 1, 0, -1});
-  expect_floats_near(run_op("NegativeLogLikelihoodLoss", 13, {nll_input(), t}, {attr_int("ignore_index", -1),
-                                                                                attr_string("reduction", "sum")})[0],
+  expect_floats_near(run_op("NegativeLogLikelihoodLoss", 13, {nll_input(), t},
+                            {attr_int("ignore_index", -1), attr_string("reduction", "sum")})[0],
                      {-2});
   expect_trap([&] { run_op("NegativeLogLikelihoodLoss", 13, {nll_input(), t}); });
 }

@@ -16,17 +16,22 @@ TEST(GemmOp, AlphaBetaBroadcastTranspose) {
   // 2*AB + 0.5*[1,2] = [[8.5,11],[20.5,23]].
   std::vector<onnx::AttributeProto> ab = {attr_float("alpha", 2), attr_float("beta", 0.5f)};
   auto a = run_op("Gemm", 13,
-                  {tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6}), tensor<float>({3, 2}, {1, 0, 0, 1, 1, 1}), tensor<float>({2}, {1, 2})}, ab);
+                  {tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6}), tensor<float>({3, 2}, {1, 0, 0, 1, 1, 1}),
+                   tensor<float>({2}, {1, 2})},
+                  ab);
   expect_near(values_of<float>(a[0]), {8.5f, 11, 20.5f, 23});
   // Same with A and B stored transposed.
   ab.push_back(attr_int("transA", 1));
   ab.push_back(attr_int("transB", 1));
   auto t = run_op("Gemm", 13,
-                  {tensor<float>({3, 2}, {1, 4, 2, 5, 3, 6}), tensor<float>({2, 3}, {1, 0, 1, 0, 1, 1}), tensor<float>({2}, {1, 2})}, ab);
+                  {tensor<float>({3, 2}, {1, 4, 2, 5, 3, 6}), tensor<float>({2, 3}, {1, 0, 1, 0, 1, 1}),
+                   tensor<float>({2}, {1, 2})},
+                  ab);
   expect_near(values_of<float>(t[0]), {8.5f, 11, 20.5f, 23});
   // A column C [2,1] broadcasts along rows.
   auto c = run_op("Gemm", 13,
-                  {tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6}), tensor<float>({3, 2}, {1, 0, 0, 1, 1, 1}), tensor<float>({2, 1}, {1, 2})});
+                  {tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6}), tensor<float>({3, 2}, {1, 0, 0, 1, 1, 1}),
+                   tensor<float>({2, 1}, {1, 2})});
   expect_near(values_of<float>(c[0]), {5, 6, 12, 13});
 }
 
@@ -44,8 +49,9 @@ TEST(GemmOp, OptionalCAndLegacyBroadcast) {
 }
 
 TEST(GemmOp, IntegerWraps) {
-  auto out = run_op("Gemm", 13, {tensor<int32_t>({1, 1}, {std::numeric_limits<int32_t>::max()}), tensor<int32_t>({1, 1}, {2}),
-                                 tensor<int32_t>({1}, {3})});
+  auto out = run_op("Gemm", 13,
+                    {tensor<int32_t>({1, 1}, {std::numeric_limits<int32_t>::max()}), tensor<int32_t>({1, 1}, {2}),
+                     tensor<int32_t>({1}, {3})});
   EXPECT_EQ(values_of<int32_t>(out[0]), (std::vector<int32_t>{1}));  // 2*(2^31-1) = -2 (mod 2^32), + 3
 }
 

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-
 #include "reference/infer/infer.h"
 #include "reference/model/text_syntax.h"
 #include "reference/model/tensor_proto.h"
@@ -50,7 +49,11 @@ TEST(MlOp, ArrayFeatureExtractorOfAVectorIsOneRowAndIndicesAreFlattened) {
 }
 
 TEST(MlOp, ArrayFeatureExtractorIndexOutOfRangeTraps) {
-  expect_trap([] { ml("ArrayFeatureExtractor", 1, {tensor<float>({2}, {1, 2}), tensor<int64_t>({1}, {2})}, {}); }, "outside [0, 2)");
+  expect_trap(
+      [] {
+        ml("ArrayFeatureExtractor", 1, {tensor<float>({2}, {1, 2}), tensor<int64_t>({1}, {2})}, {});
+      },
+      "outside [0, 2)");
   expect_trap([] { ml("ArrayFeatureExtractor", 1, {tensor<float>({2}, {1, 2}), tensor<int64_t>({1}, {-1})}, {}); }, "outside");
 }
 
@@ -67,7 +70,9 @@ TEST(MlOp, BinarizerIsStrictlyGreaterThanTheThreshold) {
 // ---------------------------------------------------------------------------------------------
 // LabelEncoder
 
-Value strings(const std::vector<std::string>& s) { return Value(Tensor::from_vector<std::string>({static_cast<int64_t>(s.size())}, s)); }
+Value strings(const std::vector<std::string>& s) {
+  return Value(Tensor::from_vector<std::string>({static_cast<int64_t>(s.size())}, s));
+}
 
 TEST(MlOp, LabelEncoder4StringsToIntsWithAndWithoutDefault) {
   auto keys = attr_strings("keys_strings", {"a", "b", "c"});
@@ -97,24 +102,35 @@ TEST(MlOp, LabelEncoder4DefaultsOfTensorValuesAndRepeatedKeys) {
   EXPECT_EQ(values_of<double>(d)[0], 0.0);
   EXPECT_TRUE(std::signbit(values_of<double>(d)[0]));
   // A repeated key: the last one wins; the string default is "_Unused".
-  Value s = ml("LabelEncoder", 4, {tensor<int64_t>({2}, {1, 2})}, {attr_ints("keys_int64s", {1, 1}), attr_strings("values_strings", {"x", "y"})});
+  Value s = ml("LabelEncoder", 4, {tensor<int64_t>({2}, {1, 2})},
+               {attr_ints("keys_int64s", {1, 1}), attr_strings("values_strings", {"x", "y"})});
   EXPECT_EQ(values_of<std::string>(s), (std::vector<std::string>{"y", "_Unused"}));
 }
 
 TEST(MlOp, LabelEncoder2ComparesFloatKeysBitwise) {
-  Value y = ml("LabelEncoder", 2, {tensor<float>({2}, {-0.0f, 0.0f})}, {attr_floats("keys_floats", {0.0f}), attr_ints("values_int64s", {3})});
+  Value y = ml("LabelEncoder", 2, {tensor<float>({2}, {-0.0f, 0.0f})},
+               {attr_floats("keys_floats", {0.0f}), attr_ints("values_int64s", {3})});
   EXPECT_EQ(values_of<int64_t>(y), (std::vector<int64_t>{-1, 3}));
 }
 
 TEST(MlOp, LabelEncoderMalformedAttributesTrap) {
-  expect_trap([] { ml("LabelEncoder", 2, {strings({"a"})}, {attr_strings("keys_strings", {"a", "b"}), attr_ints("values_int64s", {1})}); },
-              "differ in length");
-  expect_trap([] {
-    ml("LabelEncoder", 4, {strings({"a"})},
-       {attr_strings("keys_strings", {"a"}), attr_ints("keys_int64s", {1}), attr_ints("values_int64s", {1})});
-  }, "exactly one keys_*");
-  expect_trap([] { ml("LabelEncoder", 4, {tensor<int64_t>({1}, {1})}, {attr_strings("keys_strings", {"a"}), attr_ints("values_int64s", {1})}); },
-              "X (the keys' type)");
+  expect_trap(
+      [] {
+        ml("LabelEncoder", 2, {strings({"a"})}, {attr_strings("keys_strings", {"a", "b"}), attr_ints("values_int64s", {1})});
+      },
+      "differ in length");
+  expect_trap(
+      [] {
+        ml("LabelEncoder", 4, {strings({"a"})},
+           {attr_strings("keys_strings", {"a"}), attr_ints("keys_int64s", {1}), attr_ints("values_int64s", {1})});
+      },
+      "exactly one keys_*");
+  expect_trap(
+      [] {
+        ml("LabelEncoder", 4, {tensor<int64_t>({1}, {1})},
+           {attr_strings("keys_strings", {"a"}), attr_ints("values_int64s", {1})});
+      },
+      "X (the keys' type)");
 }
 
 TEST(MlOp, LabelEncoder1ConvertsBothWays) {
@@ -206,7 +222,8 @@ Value leaves(const std::vector<double>& weights, int64_t post) {
   std::vector<int64_t> ids(static_cast<size_t>(n)), zeros(static_cast<size_t>(n), 0), ones(static_cast<size_t>(n), 1);
   for (int64_t i = 0; i < n; ++i) ids[static_cast<size_t>(i)] = i;
   return ml("TreeEnsemble", 5, {tensor<double>({1, 1}, {0})},
-            {attr_ints("nodes_featureids", zeros), attr_t("nodes_modes", Tensor::from_vector<uint8_t>({n}, std::vector<uint8_t>(static_cast<size_t>(n), 0))),
+            {attr_ints("nodes_featureids", zeros),
+             attr_t("nodes_modes", Tensor::from_vector<uint8_t>({n}, std::vector<uint8_t>(static_cast<size_t>(n), 0))),
              attr_t("nodes_splits", Tensor::from_vector<double>({n}, std::vector<double>(static_cast<size_t>(n), 0))),
              attr_ints("nodes_truenodeids", ids), attr_ints("nodes_trueleafs", ones), attr_ints("nodes_falsenodeids", ids),
              attr_ints("nodes_falseleafs", ones), attr_ints("tree_roots", ids), attr_ints("leaf_targetids", ids),
@@ -222,8 +239,8 @@ TEST(MlOp, TreeEnsemblePostTransforms) {
     for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12) << "element " << i;
   };
   near(leaves({0, ln3}, 0), {0, ln3});
-  near(leaves({0, ln3}, 1), {0.25, 0.75});           // softmax: e^0 : e^ln3 = 1 : 3
-  near(leaves({0, ln3}, 2), {0.5, 0.75});            // logistic: 1/(1+1), 1/(1+1/3)
+  near(leaves({0, ln3}, 1), {0.25, 0.75});                // softmax: e^0 : e^ln3 = 1 : 3
+  near(leaves({0, ln3}, 2), {0.5, 0.75});                 // logistic: 1/(1+1), 1/(1+1/3)
   near(leaves({0, ln3, ln6}, 3), {0, 1.0 / 3, 2.0 / 3});  // softmax over the non-zero scores: 3 : 6
   near(leaves({0, 0}, 3), {0.5, 0.5});
   // probit: standard normal quantiles, Phi^-1(0.5) = 0, Phi^-1(0.975) = 1.959963984540054.
@@ -248,14 +265,18 @@ TEST(MlOp, TreeEnsembleMalformedTreesTrap) {
 
 TEST(MlOp, ScalerPerFeatureAndBroadcast) {
   // (1-1)*2, (2-2)*0.5, (3-1)*2, (4-2)*0.5
-  Value y = ml("Scaler", 1, {tensor<float>({2, 2}, {1, 2, 3, 4})}, {attr_floats("offset", {1, 2}), attr_floats("scale", {2, 0.5f})});
+  Value y = ml("Scaler", 1, {tensor<float>({2, 2}, {1, 2, 3, 4})},
+               {attr_floats("offset", {1, 2}), attr_floats("scale", {2, 0.5f})});
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{0, 0, 4, 1}));
   // One entry applies to every element; int64 in, float out.
   Value i = ml("Scaler", 1, {tensor<int64_t>({3}, {1, 2, 3})}, {attr_floats("offset", {1}), attr_floats("scale", {3})});
   ASSERT_EQ(i.tensor.dtype(), DType::Float);
   EXPECT_EQ(values_of<float>(i), (std::vector<float>{0, 3, 6}));
-  expect_trap([] { ml("Scaler", 1, {tensor<float>({1, 3}, {1, 2, 3})}, {attr_floats("offset", {1, 2}), attr_floats("scale", {1, 2})}); },
-              "features");
+  expect_trap(
+      [] {
+        ml("Scaler", 1, {tensor<float>({1, 3}, {1, 2, 3})}, {attr_floats("offset", {1, 2}), attr_floats("scale", {1, 2})});
+      },
+      "features");
 }
 
 TEST(MlOp, LinearRegressorTwoTargetsAndLogistic) {
@@ -268,7 +289,11 @@ TEST(MlOp, LinearRegressorTwoTargetsAndLogistic) {
   Value l = ml("LinearRegressor", 1, {tensor<int32_t>({1, 2}, {2, 2})},
                {attr_floats("coefficients", {1, -1}), attr_string("post_transform", "LOGISTIC")});
   EXPECT_EQ(values_of<float>(l), (std::vector<float>{0.5f}));
-  expect_trap([] { ml("LinearRegressor", 1, {tensor<float>({1, 2}, {1, 2})}, {attr_floats("coefficients", {1, 1, 1})}); }, "targets * C");
+  expect_trap(
+      [] {
+        ml("LinearRegressor", 1, {tensor<float>({1, 2}, {1, 2})}, {attr_floats("coefficients", {1, 1, 1})});
+      },
+      "targets * C");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,25 +309,32 @@ std::string inferred(const char* text, const std::string& name) {
 
 TEST(MlShape, ArrayFeatureExtractorBinarizerLabelEncoder) {
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
-g (float[N,3,4] X, int64[2,3] I) => (float Z) { Z = ai.onnx.ml.ArrayFeatureExtractor(X, I) })", "Z"),
+g (float[N,3,4] X, int64[2,3] I) => (float Z) { Z = ai.onnx.ml.ArrayFeatureExtractor(X, I) })",
+                     "Z"),
             "tensor(float)[N,3,6]");
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
-g (string[5] X, int64[2] I) => (string Z) { Z = ai.onnx.ml.ArrayFeatureExtractor(X, I) })", "Z"),
+g (string[5] X, int64[2] I) => (string Z) { Z = ai.onnx.ml.ArrayFeatureExtractor(X, I) })",
+                     "Z"),
             "tensor(string)[1,2]");
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
-g (int32[2,N] X) => (int32 Y) { Y = ai.onnx.ml.Binarizer<threshold = 1.0>(X) })", "Y"),
+g (int32[2,N] X) => (int32 Y) { Y = ai.onnx.ml.Binarizer<threshold = 1.0>(X) })",
+                     "Y"),
             "tensor(int32)[2,N]");
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 4]>
-g (string[3] X) => (float Y) { Y = ai.onnx.ml.LabelEncoder<keys_strings = ["a"], values_floats = [1.0]>(X) })", "Y"),
+g (string[3] X) => (float Y) { Y = ai.onnx.ml.LabelEncoder<keys_strings = ["a"], values_floats = [1.0]>(X) })",
+                     "Y"),
             "tensor(float)[3]");
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
-g (int64[3] X) => (string Y) { Y = ai.onnx.ml.LabelEncoder<classes_strings = ["a"]>(X) })", "Y"),
+g (int64[3] X) => (string Y) { Y = ai.onnx.ml.LabelEncoder<classes_strings = ["a"]>(X) })",
+                     "Y"),
             "tensor(string)[3]");
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
-g (int64[N,3] X) => (float Y) { Y = ai.onnx.ml.Scaler<offset = [1.0], scale = [2.0]>(X) })", "Y"),
+g (int64[N,3] X) => (float Y) { Y = ai.onnx.ml.Scaler<offset = [1.0], scale = [2.0]>(X) })",
+                     "Y"),
             "tensor(float)[N,3]");
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
-g (double[N,3] X) => (float Y) { Y = ai.onnx.ml.LinearRegressor<targets = 2, coefficients = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]>(X) })", "Y"),
+g (double[N,3] X) => (float Y) { Y = ai.onnx.ml.LinearRegressor<targets = 2, coefficients = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]>(X) })",
+                     "Y"),
             "tensor(float)[N,2]");
 }
 

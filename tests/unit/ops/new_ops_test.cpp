@@ -246,7 +246,11 @@ TEST(StringSplitOp, ConsecutiveDelimitersDelimitEmptyStrings) {
 
 TEST(StringSplitOp, NoDelimiterSplitsOnWhitespaceRuns) {
   // Leading/trailing whitespace is dropped; all-whitespace gives no substrings; U+00A0 is a space.
-  auto out = run_op("StringSplit", 20, {tensor<std::string>({3}, {"  hello \t world ", "   ", "a\xC2\xA0" "b"})}, {}, 2);
+  auto out = run_op("StringSplit", 20,
+                    {tensor<std::string>({3}, {"  hello \t world ", "   ",
+                                               "a\xC2\xA0"
+                                               "b"})},
+                    {}, 2);
   EXPECT_EQ(out[0].tensor.shape(), (Shape{3, 2}));
   EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"hello", "world", "", "", "a", "b"}));
   EXPECT_EQ(values_of<int64_t>(out[1]), (std::vector<int64_t>{2, 0, 2}));
@@ -339,10 +343,22 @@ TEST(GroupNormalizationOp, EpsilonEntersTheVariance) {
 TEST(GroupNormalizationOp, InvalidGroupsOrParametersTrap) {
   auto four = tensor<float>({4}, {1, 1, 1, 1});
   auto two = tensor<float>({2}, {1, 1});
-  expect_trap([&] { run1("GroupNormalization", 21, {group_norm_input(), four, four}, {attr_int("num_groups", 3)}); }, "num_groups");
+  expect_trap(
+      [&] {
+        run1("GroupNormalization", 21, {group_norm_input(), four, four}, {attr_int("num_groups", 3)});
+      },
+      "num_groups");
   expect_trap([&] { run1("GroupNormalization", 21, {group_norm_input(), four, four}); }, "num_groups");
-  expect_trap([&] { run1("GroupNormalization", 21, {group_norm_input(), two, two}, {attr_int("num_groups", 2)}); }, "per channel");
-  expect_trap([&] { run1("GroupNormalization", 18, {group_norm_input(), four, four}, {attr_int("num_groups", 2)}); }, "per group");
+  expect_trap(
+      [&] {
+        run1("GroupNormalization", 21, {group_norm_input(), two, two}, {attr_int("num_groups", 2)});
+      },
+      "per channel");
+  expect_trap(
+      [&] {
+        run1("GroupNormalization", 18, {group_norm_input(), four, four}, {attr_int("num_groups", 2)});
+      },
+      "per group");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,11 +411,23 @@ TEST(RotaryEmbeddingOp, PartialRotationCopiesTheRest) {
 
 TEST(RotaryEmbeddingOp, InvalidInputsTrap) {
   auto x = tensor<float>({1, 1, 1, 4}, {1, 2, 3, 4});
-  expect_trap([&] { run1("RotaryEmbedding", 23, {x, rope_cos(), rope_sin(), tensor<int64_t>({1, 1}, {2})}); }, "outside the cache");
+  expect_trap(
+      [&] {
+        run1("RotaryEmbedding", 23, {x, rope_cos(), rope_sin(), tensor<int64_t>({1, 1}, {2})});
+      },
+      "outside the cache");
   expect_trap([&] { run1("RotaryEmbedding", 23, {x, rope_cos(), rope_sin()}); }, "without position_ids");
-  expect_trap([&] { run1("RotaryEmbedding", 23, {tensor<float>({1, 1, 4}, {1, 2, 3, 4}), rope_cos(), rope_sin()}); }, "num_heads");
-  expect_trap([&] { run1("RotaryEmbedding", 23, {x, rope_cos(), rope_sin(), tensor<int64_t>({1, 1}, {0})},
-                         {attr_int("rotary_embedding_dim", 3)}); }, "even");
+  expect_trap(
+      [&] {
+        run1("RotaryEmbedding", 23, {tensor<float>({1, 1, 4}, {1, 2, 3, 4}), rope_cos(), rope_sin()});
+      },
+      "num_heads");
+  expect_trap(
+      [&] {
+        run1("RotaryEmbedding", 23, {x, rope_cos(), rope_sin(), tensor<int64_t>({1, 1}, {0})},
+             {attr_int("rotary_embedding_dim", 3)});
+      },
+      "even");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,10 +464,16 @@ TEST(AffineGridOp, ThreeDimensionalGrid) {
 }
 
 TEST(AffineGridOp, MismatchedThetaTraps) {
-  expect_trap([] { run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {1, 0, 0, 0, 1, 0}), tensor<int64_t>({5}, {1, 1, 2, 2, 2})}); },
-              "theta");
-  expect_trap([] { run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {1, 0, 0, 0, 1, 0}), tensor<int64_t>({3}, {1, 2, 2})}); },
-              "size");
+  expect_trap(
+      [] {
+        run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {1, 0, 0, 0, 1, 0}), tensor<int64_t>({5}, {1, 1, 2, 2, 2})});
+      },
+      "theta");
+  expect_trap(
+      [] {
+        run1("AffineGrid", 20, {tensor<float>({1, 2, 3}, {1, 0, 0, 0, 1, 0}), tensor<int64_t>({3}, {1, 2, 2})});
+      },
+      "size");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -538,13 +572,23 @@ TEST(AttentionOp, FullyMaskedRowIsNaN) {
 TEST(AttentionOp, InconsistentInputsTrap) {
   expect_trap([] { run1("Attention", 23, {zeros4(1, 3, 1, 1), zeros4(1, 2, 1, 1), zeros4(1, 2, 1, 1)}); }, "multiple");
   expect_trap([] { run1("Attention", 23, {zeros4(1, 1, 1, 2), zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1)}); }, "inconsistent");
-  expect_trap([] {
-    run1("Attention", 23, {zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), none(), zeros4(1, 1, 1, 1)});
-  }, "together");
-  expect_trap([] { run1("Attention", 23, {tensor<float>({1, 1, 2}, {0, 0}), tensor<float>({1, 1, 2}, {0, 0}),
-                                          tensor<float>({1, 1, 2}, {0, 0})}); }, "q_num_heads");
-  expect_trap([] { run1("Attention", 23, {zeros4(1, 1, 2, 1), zeros4(1, 1, 2, 1), zeros4(1, 1, 2, 1), tensor<bool>({3}, {true, true, true})}); },
-              "does not fit");
+  expect_trap(
+      [] {
+        run1("Attention", 23, {zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), zeros4(1, 1, 1, 1), none(), zeros4(1, 1, 1, 1)});
+      },
+      "together");
+  expect_trap(
+      [] {
+        run1("Attention", 23,
+             {tensor<float>({1, 1, 2}, {0, 0}), tensor<float>({1, 1, 2}, {0, 0}), tensor<float>({1, 1, 2}, {0, 0})});
+      },
+      "q_num_heads");
+  expect_trap(
+      [] {
+        run1("Attention", 23,
+             {zeros4(1, 1, 2, 1), zeros4(1, 1, 2, 1), zeros4(1, 1, 2, 1), tensor<bool>({3}, {true, true, true})});
+      },
+      "does not fit");
 }
 
 TEST(CumProdOp, TheSpecificationsExamples) {
@@ -552,7 +596,8 @@ TEST(CumProdOp, TheSpecificationsExamples) {
   auto x = tensor<float>({3}, {1, 2, 3});
   auto axis = tensor<int64_t>({}, {0});
   auto run = [&](int64_t exclusive, int64_t reverse) {
-    return values_of<float>(run_op("CumProd", 26, {x, axis}, {attr_int("exclusive", exclusive), attr_int("reverse", reverse)})[0]);
+    return values_of<float>(
+        run_op("CumProd", 26, {x, axis}, {attr_int("exclusive", exclusive), attr_int("reverse", reverse)})[0]);
   };
   EXPECT_EQ(run(0, 0), (std::vector<float>{1, 2, 6}));
   EXPECT_EQ(run(1, 0), (std::vector<float>{1, 1, 2}));

@@ -24,8 +24,8 @@ TEST(BatchNormalizationOp, Inference) {
 TEST(BatchNormalizationOp, TrainingModeVersion15) {
   // One channel with values 1, 3: batch mean 2, population variance 1.
   auto out = run_op("BatchNormalization", 15,
-                    {tensor<float>({2, 1}, {1, 3}), tensor<float>({1}, {1}), tensor<float>({1}, {0}),
-                     tensor<float>({1}, {0}), tensor<float>({1}, {1})},
+                    {tensor<float>({2, 1}, {1, 3}), tensor<float>({1}, {1}), tensor<float>({1}, {0}), tensor<float>({1}, {0}),
+                     tensor<float>({1}, {1})},
                     {attr_float("epsilon", 0), attr_int("training_mode", 1)}, 3);
   expect_floats_near(out[0], {-1, 1});
   expect_floats_near(out[1], {0.2f});  // 0 * 0.9 + 2 * 0.1
@@ -54,8 +54,8 @@ TEST(BatchNormalizationOp, OldVersionsTrainWhenStatisticsAreRequested) {
 
 TEST(BatchNormalizationOp, OneDimensionalInputHasOneChannel) {
   auto out = run_op("BatchNormalization", 9,
-                    {tensor<float>({3}, {1, 2, 3}), tensor<float>({1}, {2}), tensor<float>({1}, {1}),
-                     tensor<float>({1}, {1}), tensor<float>({1}, {4})},
+                    {tensor<float>({3}, {1, 2, 3}), tensor<float>({1}, {2}), tensor<float>({1}, {1}), tensor<float>({1}, {1}),
+                     tensor<float>({1}, {4})},
                     {attr_float("epsilon", 0)});
   expect_floats_near(out[0], {1, 2, 3});  // 2 * (x - 1) / 2 + 1
 }
@@ -95,9 +95,7 @@ TEST(LayerNormalizationOp, AxisZeroScaleAndBiasBroadcast) {
                     {attr_float("epsilon", 0.5f), attr_int("axis", 0)}, 3);
   expect_floats_near(out[0], {-1, 4, 1, 1});
   EXPECT_EQ(out[1].tensor.shape(), (Shape{1, 1}));
-  expect_trap([] {
-    run_op("LayerNormalization", 17, {tensor<float>({2, 2}, {1, 3, 2, 2}), tensor<float>({3}, {1, 1, 1})});
-  });
+  expect_trap([] { run_op("LayerNormalization", 17, {tensor<float>({2, 2}, {1, 3, 2, 2}), tensor<float>({3}, {1, 1, 1})}); });
 }
 
 TEST(LpNormalizationOp, P1AndP2) {

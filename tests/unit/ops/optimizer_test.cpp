@@ -26,8 +26,7 @@ TEST(OptimizerOp, AdamFirstStepAndBiasCorrection) {
   // T=0: R_adj = R = 1; G_reg = 0.5*2 + 1 = 2; V_new = 0.5*0 + 0.5*2 = 1; H_new = 0.75*0 + 0.25*4 = 1;
   // X_new = 2 - 1 * 1 / (1 + 0) = 1; X_final = (1 - 0.5) * 1 = 0.5.
   std::vector<onnx::AttributeProto> attrs = {attr_float("alpha", 0.5f), attr_float("beta", 0.75f), attr_float("epsilon", 0),
-                                             attr_float("norm_coefficient", 0.5f),
-                                             attr_float("norm_coefficient_post", 0.5f)};
+                                             attr_float("norm_coefficient", 0.5f), attr_float("norm_coefficient_post", 0.5f)};
   auto out = run_op("Adam", 1,
                     {Value(Tensor::scalar<double>(1)), i64_scalar(0), tensor<double>({1}, {2}), tensor<double>({1}, {1}),
                      tensor<double>({1}, {0}), tensor<double>({1}, {0})},
@@ -47,9 +46,14 @@ TEST(OptimizerOp, MomentumStandardAndNesterovWithTwoTensors) {
   // X1=1, G1=1, V1=2; X2=[0,4], G2=[2,0], V2=[0,0]; R=0.5, T=1, alpha=0.5, beta=2, norm=0.
   // standard: V1_new = 1 + 2*1 = 3, X1_new = 1 - 1.5 = -0.5; V2_new = [4, 0], X2_new = [-2, 4].
   // nesterov: X1_new = 1 - 0.5*(1 + 0.5*3) = -0.25; X2_new = [0 - 0.5*(2 + 2), 4] = [-2, 4].
-  std::vector<Value> in = {Value(Tensor::scalar<float>(0.5f)), i64_scalar(1), tensor<float>({}, {1}),
-                           tensor<float>({2}, {0, 4}), tensor<float>({}, {1}), tensor<float>({2}, {2, 0}),
-                           tensor<float>({}, {2}), tensor<float>({2}, {0, 0})};
+  std::vector<Value> in = {Value(Tensor::scalar<float>(0.5f)),
+                           i64_scalar(1),
+                           tensor<float>({}, {1}),
+                           tensor<float>({2}, {0, 4}),
+                           tensor<float>({}, {1}),
+                           tensor<float>({2}, {2, 0}),
+                           tensor<float>({}, {2}),
+                           tensor<float>({2}, {0, 0})};
   auto attrs = [](const std::string& mode) {
     return std::vector<onnx::AttributeProto>{attr_float("alpha", 0.5f), attr_float("beta", 2), attr_float("norm_coefficient", 0),
                                              attr_string("mode", mode)};
@@ -89,8 +93,7 @@ TEST(GradientOp, ReverseModeThroughAddAndMul) {
   auto g = graph("grad", {grad, node("Add", {"a", "b"}, {"c"}), node("Mul", {"c", "a"}, {"d"})},
                  {vi("a", DType::Float, {}, true), vi("b", DType::Float, {}, true)},
                  {vi("d", DType::Float, {}, true), vi("dd_da", DType::Float, {}, true), vi("dd_db", DType::Float, {}, true)});
-  NamedValues out =
-      run_graph(g, {{"", 13}, {kTraining, 1}}, {{"a", tensor<float>({}, {3})}, {"b", tensor<float>({}, {-1})}});
+  NamedValues out = run_graph(g, {{"", 13}, {kTraining, 1}}, {{"a", tensor<float>({}, {3})}, {"b", tensor<float>({}, {-1})}});
   EXPECT_EQ(values_of<float>(out["d"]), (std::vector<float>{6}));
   EXPECT_EQ(values_of<float>(out["dd_da"]), (std::vector<float>{5}));
   EXPECT_EQ(values_of<float>(out["dd_db"]), (std::vector<float>{3}));

@@ -35,7 +35,7 @@ TEST(QLinearMatMulOp, RoundsHalfToEven) {
                    tensor<float>({}, {ys}), tensor<uint8_t>({}, {10})});
   };
   EXPECT_EQ(values_of<uint8_t>(f(1)[0]), (std::vector<uint8_t>{13}));
-  EXPECT_EQ(values_of<uint8_t>(f(2)[0]), (std::vector<uint8_t>{12}));      // 1.5 -> 2
+  EXPECT_EQ(values_of<uint8_t>(f(2)[0]), (std::vector<uint8_t>{12}));       // 1.5 -> 2
   EXPECT_EQ(values_of<uint8_t>(f(0.01f)[0]), (std::vector<uint8_t>{255}));  // saturates
 }
 
@@ -78,19 +78,22 @@ TEST(QuantizeLinearOp, PerAxis) {
   EXPECT_EQ(values_of<uint8_t>(a1[0]), (std::vector<uint8_t>{1, 11, 3, 12}));
   auto a0 = run_op("QuantizeLinear", 13, {x, tensor<float>({2}, {1, 2}), tensor<uint8_t>({2}, {0, 10})}, {attr_int("axis", 0)});
   EXPECT_EQ(values_of<uint8_t>(a0[0]), (std::vector<uint8_t>{1, 2, 12, 12}));  // 3/2 = 1.5 -> 2
-  auto neg = run_op("QuantizeLinear", 13, {x, tensor<float>({2}, {1, 2}), tensor<uint8_t>({2}, {0, 10})}, {attr_int("axis", -2)});
+  auto neg = run_op("QuantizeLinear", 13, {x, tensor<float>({2}, {1, 2}), tensor<uint8_t>({2}, {0, 10})},
+                    {attr_int("axis", -2)});
   EXPECT_EQ(values_of<uint8_t>(neg[0]), (std::vector<uint8_t>{1, 2, 12, 12}));
   // Version 10 accepts only scalars.
   expect_trap([&] { run_op("QuantizeLinear", 10, {x, tensor<float>({2}, {1, 2})}); });
 }
 
 TEST(DequantizeLinearOp, Basic) {
-  auto a = run_op("DequantizeLinear", 10, {tensor<uint8_t>({3}, {0, 128, 255}), tensor<float>({}, {0.5f}), tensor<uint8_t>({}, {128})});
+  auto a = run_op("DequantizeLinear", 10,
+                  {tensor<uint8_t>({3}, {0, 128, 255}), tensor<float>({}, {0.5f}), tensor<uint8_t>({}, {128})});
   expect_near(values_of<float>(a[0]), {-64, 0, 63.5f});
   auto b = run_op("DequantizeLinear", 13, {tensor<int32_t>({1}, {-5}), tensor<float>({}, {2})});
   expect_near(values_of<float>(b[0]), {-10});
   auto c = run_op("DequantizeLinear", 13,
-                  {tensor<int8_t>({2, 2}, {1, 2, 3, 4}), tensor<float>({2}, {1, 10}), tensor<int8_t>({2}, {0, 1})}, {attr_int("axis", 0)});
+                  {tensor<int8_t>({2, 2}, {1, 2, 3, 4}), tensor<float>({2}, {1, 10}), tensor<int8_t>({2}, {0, 1})},
+                  {attr_int("axis", 0)});
   expect_near(values_of<float>(c[0]), {1, 2, 20, 30});
 }
 

@@ -12,16 +12,18 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Random
 TEST(RandomOp, UniformShapeTypeRangeAndSeedDeterminism) {
-  auto a = run_op("RandomUniform", 1, {}, {attr_ints("shape", {3, 4}), attr_float("low", -2), attr_float("high", -1),
-                                          attr_float("seed", 3), attr_int("dtype", 11)});
+  auto a = run_op("RandomUniform", 1, {},
+                  {attr_ints("shape", {3, 4}), attr_float("low", -2), attr_float("high", -1), attr_float("seed", 3),
+                   attr_int("dtype", 11)});
   EXPECT_EQ(a[0].tensor.dtype(), DType::Double);
   EXPECT_EQ(a[0].tensor.shape(), (Shape{3, 4}));
   for (double v : values_of<double>(a[0])) {
     EXPECT_GE(v, -2.0);
     EXPECT_LT(v, -1.0);
   }
-  auto b = run_op("RandomUniform", 1, {}, {attr_ints("shape", {3, 4}), attr_float("low", -2), attr_float("high", -1),
-                                          attr_float("seed", 3), attr_int("dtype", 11)});
+  auto b = run_op("RandomUniform", 1, {},
+                  {attr_ints("shape", {3, 4}), attr_float("low", -2), attr_float("high", -1), attr_float("seed", 3),
+                   attr_int("dtype", 11)});
   EXPECT_EQ(values_of<double>(a[0]), values_of<double>(b[0]));
   std::set<double> distinct;
   for (double v : values_of<double>(a[0])) distinct.insert(v);
@@ -119,9 +121,7 @@ TEST(DropoutOp, OldTrainingModeAndBadRatio) {
   auto y = values_of<float>(out[0]);
   auto mask = values_of<float>(out[1]);
   for (size_t i = 0; i < y.size(); ++i) EXPECT_EQ(y[i], mask[i] == 1.f ? 2.f : 0.f);
-  expect_trap([] {
-    run_op("Dropout", 13, {tensor<float>({1}, {1}), tensor<float>({}, {1.f}), tensor<bool>({}, {true})});
-  });
+  expect_trap([] { run_op("Dropout", 13, {tensor<float>({1}, {1}), tensor<float>({}, {1.f}), tensor<bool>({}, {true})}); });
 }
 
 }  // namespace

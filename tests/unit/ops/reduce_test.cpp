@@ -130,7 +130,8 @@ TEST(ReduceOp, Float16SumIsComputedInDoubleAndRoundedOnce) {
   // 1 + 2^-11 + 2^-24 lies just above the float16 tie between 1 and 1 + 2^-10, so it rounds up.
   // (Rounding to float first would land exactly on the tie and then round to even, 1.)
   auto out2 = run_op("ReduceSum", 13,
-                     {tensor<float16_t>({3}, {float16_t(1.f), float16_t(std::ldexp(1.f, -11)), float16_t(std::ldexp(1.f, -24))})});
+                     {tensor<float16_t>({3},
+                                        {float16_t(1.f), float16_t(std::ldexp(1.f, -11)), float16_t(std::ldexp(1.f, -24))})});
   EXPECT_EQ(static_cast<float>(values_of<float16_t>(out2[0])[0]), 1.f + std::ldexp(1.f, -10));
 }
 

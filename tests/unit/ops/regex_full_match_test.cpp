@@ -20,8 +20,7 @@ TEST(RegexFullMatchOp, WholeStringOnly) {
 
 TEST(RegexFullMatchOp, KeepsShapeAndRe2Classes) {
   // \d+ and an alternation, on a 2x3 tensor; \w is ASCII in RE2.
-  auto y = run1("RegexFullMatch", 20,
-                {tensor<std::string>({2, 3}, {"123", "12a", "cat", "dog", "cow", "9"})},
+  auto y = run1("RegexFullMatch", 20, {tensor<std::string>({2, 3}, {"123", "12a", "cat", "dog", "cow", "9"})},
                 {attr_string("pattern", R"(\d+|cat|dog)")});
   EXPECT_EQ(y.tensor.shape(), (Shape{2, 3}));
   EXPECT_EQ(matches(y), (std::vector<bool>{true, false, true, true, false, true}));

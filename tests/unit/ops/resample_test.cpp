@@ -45,7 +45,8 @@ TEST(RoiAlignOp, ModesAndCoordinateTransform) {
 
 TEST(RoiAlignOp, BadBatchIndexTraps) {
   expect_trap([] {
-    run_op("RoiAlign", 16, {tensor<float>({1, 1, 2, 2}, {0, 1, 2, 3}), tensor<float>({1, 4}, {0, 0, 1, 1}), tensor<int64_t>({1}, {1})});
+    run_op("RoiAlign", 16,
+           {tensor<float>({1, 1, 2, 2}, {0, 1, 2, 3}), tensor<float>({1, 4}, {0, 0, 1, 1}), tensor<int64_t>({1}, {1})});
   });
 }
 
@@ -71,12 +72,14 @@ TEST(ResizeOp, LinearHalfPixelAndAlignCorners) {
 TEST(ResizeOp, NearestModesAndAsymmetric) {
   auto x = tensor<float>({4}, {1, 2, 3, 4});
   // asymmetric, scale 0.5: x_original 0, 2.
-  auto a = run_op("Resize", 13, {x, none(), tensor<float>({1}, {0.5f})}, {attr_string("coordinate_transformation_mode", "asymmetric")});
+  auto a = run_op("Resize", 13, {x, none(), tensor<float>({1}, {0.5f})},
+                  {attr_string("coordinate_transformation_mode", "asymmetric")});
   expect_near(values_of<float>(a[0]), {1, 3});
   // asymmetric, sizes 8 (scale 2): x_original = o/2; round_prefer_ceil rounds 0.5 up, default floor-preferring down.
   auto up = [&](const char* nm) {
-    return values_of<float>(run_op("Resize", 13, {x, none(), none(), tensor<int64_t>({1}, {8})},
-                                   {attr_string("coordinate_transformation_mode", "asymmetric"), attr_string("nearest_mode", nm)})[0]);
+    return values_of<float>(
+        run_op("Resize", 13, {x, none(), none(), tensor<int64_t>({1}, {8})},
+               {attr_string("coordinate_transformation_mode", "asymmetric"), attr_string("nearest_mode", nm)})[0]);
   };
   expect_near(up("round_prefer_floor"), {1, 1, 2, 2, 3, 3, 4, 4});
   expect_near(up("round_prefer_ceil"), {1, 2, 2, 3, 3, 4, 4, 4});
@@ -90,7 +93,8 @@ TEST(ResizeOp, CubicWeightsAndExcludeOutside) {
   // o=1 -> x=0.5: taps -1(edge->1), 0, 1, 2: -0.09375 + 0.59375 + 1.1875 - 0.375 = 1.3125;
   // with exclude_outside the tap at -1 drops and the rest renormalise: 1.40625 / 1.09375 = 9/7.
   auto x = tensor<float>({4}, {1, 2, 4, 8});
-  std::vector<onnx::AttributeProto> at = {attr_string("mode", "cubic"), attr_string("coordinate_transformation_mode", "asymmetric")};
+  std::vector<onnx::AttributeProto> at = {attr_string("mode", "cubic"),
+                                          attr_string("coordinate_transformation_mode", "asymmetric")};
   auto a = values_of<float>(run_op("Resize", 13, {x, none(), tensor<float>({1}, {2})}, at)[0]);
   ASSERT_EQ(a.size(), 8u);
   EXPECT_NEAR(a[0], 1, 1e-6);
@@ -109,7 +113,8 @@ TEST(ResizeOp, CubicWeightsAndExcludeOutside) {
 
 TEST(ResizeOp, TfCropAndResize) {
   auto x = tensor<float>({4}, {1, 2, 3, 4});
-  std::vector<onnx::AttributeProto> at = {attr_string("mode", "linear"), attr_string("coordinate_transformation_mode", "tf_crop_and_resize"),
+  std::vector<onnx::AttributeProto> at = {attr_string("mode", "linear"),
+                                          attr_string("coordinate_transformation_mode", "tf_crop_and_resize"),
                                           attr_float("extrapolation_value", 10)};
   // roi [0,1]: x_original = 0, 1.5, 3.
   auto a = run_op("Resize", 13, {x, tensor<float>({2}, {0, 1}), none(), tensor<int64_t>({1}, {3})}, at);
@@ -124,7 +129,8 @@ TEST(ResizeOp, Version10And11) {
   auto a = run_op("Resize", 10, {tensor<float>({1, 1, 1, 4}, {1, 2, 3, 4}), tensor<float>({4}, {1, 1, 1, 0.6f})});
   expect_near(values_of<float>(a[0]), {1, 3});
   // Version 11: empty scales with sizes.
-  auto b = run_op("Resize", 11, {tensor<float>({2}, {1, 3}), tensor<float>({0}, {}), tensor<float>({0}, {}), tensor<int64_t>({1}, {4})});
+  auto b = run_op("Resize", 11,
+                  {tensor<float>({2}, {1, 3}), tensor<float>({0}, {}), tensor<float>({0}, {}), tensor<int64_t>({1}, {4})});
   expect_near(values_of<float>(b[0]), {1, 1, 3, 3});
   expect_trap([] {
     run_op("Resize", 13, {tensor<float>({2}, {1, 3}), none(), tensor<float>({1}, {2}), tensor<int64_t>({1}, {4})});
@@ -262,8 +268,7 @@ TEST(GridSampleOp, Version20VolumetricCoordinatesInnermostFirst) {
   // X[d, h, w] = 4d + 2h + w + 1. The grid vector is (x, y, z) = (w, h, d): (1, -1, 1) with
   // align_corners=1 is w=1, h=0, d=1 -> 6; the centre averages all eight values -> 4.5.
   Value x = tensor<float>({1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
-  auto out = run_op("GridSample", 20, {x, tensor<float>({1, 1, 1, 2, 3}, {1, -1, 1, 0, 0, 0})},
-                    {attr_int("align_corners", 1)});
+  auto out = run_op("GridSample", 20, {x, tensor<float>({1, 1, 1, 2, 3}, {1, -1, 1, 0, 0, 0})}, {attr_int("align_corners", 1)});
   EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 1, 1, 1, 2}));
   expect_near(values_of<float>(out[0]), {6, 4.5f});
   // nearest at (w, h, d) = (-1, 1, -1) -> w=0, h=1, d=0 -> 3; cubic at a voxel centre -> the voxel.

@@ -104,20 +104,17 @@ TEST(RnnOp, Layout1IsBatchMajor) {
 
 TEST(RnnOp, ActivationParametersAreConsumedInOrder) {
   // Affine takes alpha 2 and beta 1: H = 2*(x) + 1 = 7 for x = 3.
-  auto out = run_op("RNN", 14,
-                    {tensor<float>({1, 1, 1}, {3}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {0})},
+  auto out = run_op("RNN", 14, {tensor<float>({1, 1, 1}, {3}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {0})},
                     {attr_strings("activations", {"Affine"}), attr_floats("activation_alpha", {2}),
                      attr_floats("activation_beta", {1})},
                     2);
   expect_near(values_of<float>(out[1]), {7});
   // LeakyRelu without alpha uses its operator default 0.01.
-  out = run_op("RNN", 14,
-               {tensor<float>({1, 1, 1}, {-3}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {0})},
+  out = run_op("RNN", 14, {tensor<float>({1, 1, 1}, {-3}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {0})},
                {attr_strings("activations", {"LeakyRelu"})}, 2);
   expect_near(values_of<float>(out[1]), {-0.03f});
   // Bidirectional: Relu takes no alpha, so the single alpha goes to the second direction's Elu.
-  out = run_op("RNN", 14,
-               {tensor<float>({1, 1, 1}, {-1}), tensor<float>({2, 1, 1}, {1, 1}), tensor<float>({2, 1, 1}, {0, 0})},
+  out = run_op("RNN", 14, {tensor<float>({1, 1, 1}, {-1}), tensor<float>({2, 1, 1}, {1, 1}), tensor<float>({2, 1, 1}, {0, 0})},
                {attr_string("direction", "bidirectional"), attr_strings("activations", {"Relu", "Elu"}),
                 attr_floats("activation_alpha", {2})},
                2);
@@ -132,7 +129,7 @@ TEST(RnnOp, MoreActivationFunctions) {
       {"Sigmoid", 0, 0.5f},
       {"Softsign", 3, 0.75f},
       {"Softplus", 0, static_cast<float>(std::log(2.0))},
-      {"Softplus", 100, 100},  // no overflow
+      {"Softplus", 100, 100},    // no overflow
       {"HardSigmoid", 1, 0.7f},  // 0.2*1 + 0.5
       {"HardSigmoid", 10, 1},
       {"ThresholdedRelu", 0.5f, 0},  // default alpha 1
@@ -141,8 +138,7 @@ TEST(RnnOp, MoreActivationFunctions) {
       {"tanh", 0.5f, static_cast<float>(std::tanh(0.5))},  // names match without regard to case
   };
   for (const auto& c : cases) {
-    auto out = run_op("RNN", 14,
-                      {tensor<float>({1, 1, 1}, {c.x}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {0})},
+    auto out = run_op("RNN", 14, {tensor<float>({1, 1, 1}, {c.x}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {0})},
                       {attr_strings("activations", {c.name})}, 2);
     EXPECT_NEAR(values_of<float>(out[1])[0], c.want, 1e-6) << c.name << "(" << c.x << ")";
   }
@@ -150,8 +146,7 @@ TEST(RnnOp, MoreActivationFunctions) {
 
 TEST(RnnOp, ClipBoundsTheActivationInput) {
   // Affine(alpha 2, beta 1) of clip(3, 1) = 3.
-  auto out = run_op("RNN", 14,
-                    {tensor<float>({1, 1, 1}, {3}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {0})},
+  auto out = run_op("RNN", 14, {tensor<float>({1, 1, 1}, {3}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {0})},
                     {attr_strings("activations", {"Affine"}), attr_floats("activation_alpha", {2}),
                      attr_floats("activation_beta", {1}), attr_float("clip", 1)},
                     2);
@@ -172,8 +167,8 @@ TEST(RnnOp, OnlyRequestedOutputsAreProduced) {
 
 TEST(RnnOp, Float16AndDouble) {
   auto out = run_op("RNN", 14,
-                    {tensor<float16_t>({2, 1, 1}, {float16_t(1.f), float16_t(4.f)}), tensor<float16_t>({1, 1, 1}, {float16_t(0.5f)}),
-                     tensor<float16_t>({1, 1, 1}, {float16_t(0.5f)})},
+                    {tensor<float16_t>({2, 1, 1}, {float16_t(1.f), float16_t(4.f)}),
+                     tensor<float16_t>({1, 1, 1}, {float16_t(0.5f)}), tensor<float16_t>({1, 1, 1}, {float16_t(0.5f)})},
                     {attr_strings("activations", {"Relu"})}, 2);
   EXPECT_EQ(static_cast<float>(values_of<float16_t>(out[1])[0]), 2.25f);
   auto outd = run_op("RNN", 14,
@@ -183,7 +178,8 @@ TEST(RnnOp, Float16AndDouble) {
 }
 
 TEST(RnnOp, ZeroBatch) {
-  auto out = run_op("RNN", 14, {tensor<float>({2, 0, 1}, {}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {1})}, {}, 2);
+  auto out = run_op("RNN", 14, {tensor<float>({2, 0, 1}, {}), tensor<float>({1, 1, 1}, {1}), tensor<float>({1, 1, 1}, {1})}, {},
+                    2);
   EXPECT_EQ(out[0].tensor.shape(), (Shape{2, 1, 0, 1}));
   EXPECT_EQ(out[1].tensor.shape(), (Shape{1, 0, 1}));
 }
@@ -231,8 +227,7 @@ TEST(GruOp, Version1HasNoLinearBeforeReset) {
 TEST(GruOp, DefaultActivationsAndBidirectional) {
   // All weights zero: z = 0.5, h = tanh(0) = 0, so H1 = 0.5*H0 in both directions.
   auto w = tensor<float>({2, 3, 1}, {0, 0, 0, 0, 0, 0});
-  auto out = run_op("GRU", 14,
-                    {tensor<float>({1, 1, 1}, {5}), w, w, none(), none(), tensor<float>({2, 1, 1}, {2, 4})},
+  auto out = run_op("GRU", 14, {tensor<float>({1, 1, 1}, {5}), w, w, none(), none(), tensor<float>({2, 1, 1}, {2, 4})},
                     {attr_string("direction", "bidirectional")}, 2);
   expect_near(values_of<float>(out[1]), {1, 2});
 }
@@ -248,8 +243,13 @@ std::vector<onnx::AttributeProto> identity_lstm(std::vector<onnx::AttributeProto
 }
 // X = 2; W (i, o, f, c) = (0.5, 1, 0.5, 1); R = 0; B = 0; initial_c = 1; P (i, o, f) = (1, 0.5, 0).
 std::vector<Value> lstm_inputs() {
-  return {tensor<float>({1, 1, 1}, {2}),    tensor<float>({1, 4, 1}, {0.5f, 1, 0.5f, 1}),
-          tensor<float>({1, 4, 1}, {0, 0, 0, 0}), none(), none(), none(), tensor<float>({1, 1, 1}, {1}),
+  return {tensor<float>({1, 1, 1}, {2}),
+          tensor<float>({1, 4, 1}, {0.5f, 1, 0.5f, 1}),
+          tensor<float>({1, 4, 1}, {0, 0, 0, 0}),
+          none(),
+          none(),
+          none(),
+          tensor<float>({1, 1, 1}, {1}),
           tensor<float>({1, 3}, {1, 0.5f, 0})};
 }
 
@@ -271,7 +271,8 @@ TEST(LstmOp, InputForgetCouplesTheGates) {
 TEST(LstmOp, DefaultActivations) {
   // Zero weights: i = o = f = 0.5, c~ = 0; C = 0.5*C0 = 1, H = 0.5*tanh(1).
   auto z = tensor<float>({1, 4, 1}, {0, 0, 0, 0});
-  auto out = run_op("LSTM", 14, {tensor<float>({1, 1, 1}, {3}), z, z, none(), none(), none(), tensor<float>({1, 1, 1}, {2})}, {}, 3);
+  auto out = run_op("LSTM", 14, {tensor<float>({1, 1, 1}, {3}), z, z, none(), none(), none(), tensor<float>({1, 1, 1}, {2})}, {},
+                    3);
   expect_near(values_of<float>(out[1]), {static_cast<float>(0.5 * std::tanh(1.0))});
   expect_near(values_of<float>(out[2]), {1});
 }

@@ -10,17 +10,18 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Sequences
-Value abc_seq() {
-  return seq_of({tensor<int64_t>({1}, {1}), tensor<int64_t>({2}, {2, 2}), tensor<int64_t>({3}, {3, 3, 3})});
-}
+Value abc_seq() { return seq_of({tensor<int64_t>({1}, {1}), tensor<int64_t>({2}, {2, 2}), tensor<int64_t>({3}, {3, 3, 3})}); }
 
 TEST(SequenceOp, ConstructEmptyAndLength) {
   auto s = run_op("SequenceConstruct", 11, {tensor<float>({1}, {1}), tensor<float>({0}, {})});
   ASSERT_TRUE(s[0].is_sequence());
   EXPECT_EQ(s[0].sequence.size(), 2u);
   EXPECT_EQ(s[0].sequence_elem, DType::Float);
-  expect_trap([] { run_op("SequenceConstruct", 11, {tensor<float>({1}, {1}), tensor<int64_t>({1}, {1})}); },
-              "different element types");
+  expect_trap(
+      [] {
+        run_op("SequenceConstruct", 11, {tensor<float>({1}, {1}), tensor<int64_t>({1}, {1})});
+      },
+      "different element types");
   auto e = run_op("SequenceEmpty", 11, {}, {attr_int("dtype", 7)});
   EXPECT_TRUE(e[0].sequence.empty());
   EXPECT_EQ(e[0].sequence_elem, DType::Int64);
@@ -75,11 +76,17 @@ TEST(SequenceOp, SplitToSequenceNoSplitKeepdimsZeroAndListSplit) {
   EXPECT_EQ(kept[0].sequence[1].tensor.shape(), (Shape{1, 2}));
   auto list = run_op("SplitToSequence", 11, {tensor<int64_t>({3, 2}, {1, 2, 3, 4, 5, 6}), tensor<int32_t>({2}, {1, 2})});
   EXPECT_EQ(list[0].sequence[1].tensor.shape(), (Shape{2, 2}));
-  expect_trap([] { run_op("SplitToSequence", 11, {tensor<int64_t>({3}, {1, 2, 3}), tensor<int64_t>({2}, {1, 1})}); },
-              "sum to 2");
+  expect_trap(
+      [] {
+        run_op("SplitToSequence", 11, {tensor<int64_t>({3}, {1, 2, 3}), tensor<int64_t>({2}, {1, 1})});
+      },
+      "sum to 2");
   expect_trap([] { run_op("SplitToSequence", 11, {tensor<int64_t>({3}, {1, 2, 3}), i64_scalar(0)}); }, "positive");
-  expect_trap([] { run_op("SplitToSequence", 11, {tensor<int64_t>({3}, {1, 2, 3}), tensor<int64_t>({2}, {-1, 4})}); },
-              "negative");
+  expect_trap(
+      [] {
+        run_op("SplitToSequence", 11, {tensor<int64_t>({3}, {1, 2, 3}), tensor<int64_t>({2}, {-1, 4})});
+      },
+      "negative");
   // Zero-length pieces in a 1-D split are accepted (ONNX's test_sequence_model8 relies on it).
   auto zero = run_op("SplitToSequence", 11, {tensor<int64_t>({3}, {1, 2, 3}), tensor<int64_t>({3}, {0, 3, 0})});
   ASSERT_EQ(zero[0].sequence.size(), 3u);
@@ -114,8 +121,11 @@ TEST(SequenceMapOp, MapsOverSequenceWithTensorBroadcastInput) {
   auto empty = run_op("SequenceMap", 17, {seq_of({}, DType::Float), tensor<float>({1}, {10})}, {attr_graph("body", body)});
   EXPECT_TRUE(empty[0].sequence.empty());
   EXPECT_EQ(empty[0].sequence_elem, DType::Float);
-  expect_trap([&] { run_op("SequenceMap", 17, {s, seq_of({tensor<float>({1}, {1})})}, {attr_graph("body", body)}); },
-              "elements");
+  expect_trap(
+      [&] {
+        run_op("SequenceMap", 17, {s, seq_of({tensor<float>({1}, {1})})}, {attr_graph("body", body)});
+      },
+      "elements");
 }
 
 // ---------------------------------------------------------------------------------------------

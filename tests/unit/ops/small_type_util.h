@@ -12,17 +12,21 @@ namespace sonnx::testing {
 
 // The ten small types, in DType order.
 inline const std::vector<DType>& small_dtypes() {
-  static const std::vector<DType> all = {DType::Float8E4M3FN, DType::Float8E4M3FNUZ, DType::Float8E5M2,
-                                         DType::Float8E5M2FNUZ, DType::UInt4,          DType::Int4,
-                                         DType::Float4E2M1,     DType::Float8E8M0,     DType::UInt2,
-                                         DType::Int2};
+  static const std::vector<DType> all = {DType::Float8E4M3FN, DType::Float8E4M3FNUZ,
+                                         DType::Float8E5M2,   DType::Float8E5M2FNUZ,
+                                         DType::UInt4,        DType::Int4,
+                                         DType::Float4E2M1,   DType::Float8E8M0,
+                                         DType::UInt2,        DType::Int2};
   return all;
 }
 
 inline int code_bits(DType d) {
   switch (d) {
-    case DType::UInt4: case DType::Int4: case DType::Float4E2M1: return 4;
-    case DType::UInt2: case DType::Int2: return 2;
+    case DType::UInt4:
+    case DType::Int4:
+    case DType::Float4E2M1: return 4;
+    case DType::UInt2:
+    case DType::Int2: return 2;
     default: return 8;
   }
 }
@@ -53,7 +57,9 @@ inline std::vector<unsigned> counting_codes(DType d, int64_t n) {
   return c;
 }
 
-inline Tensor counting_tensor(DType d, const Shape& shape) { return small_tensor(d, shape, counting_codes(d, shape_size(shape))); }
+inline Tensor counting_tensor(DType d, const Shape& shape) {
+  return small_tensor(d, shape, counting_codes(d, shape_size(shape)));
+}
 
 // The codes of a tensor of a small type, read back from its bytes (masked to the field).
 inline std::vector<unsigned> codes_of(const Tensor& t) {

@@ -97,59 +97,75 @@ const std::map<std::string, Builder>& builders() {
   static const std::map<std::string, Builder> table = {
       {"Identity", [](auto&, const TypeRef& t) { return single("Identity", {sample(t)}, 1); }},
       {"Flatten", [](auto&, const TypeRef& t) { return single("Flatten", {sample(t)}, 1, {attr_int("axis", 1)}); }},
-      {"Reshape", [](auto&, const TypeRef& t) { return single("Reshape", {sample(t), ints({3, 2})}, 1); }},
-      {"Squeeze", [](auto&, const TypeRef& t) {
+      {"Reshape",
+       [](auto&, const TypeRef& t) {
+         return single("Reshape", {sample(t), ints({3, 2})}, 1);
+       }},
+      {"Squeeze",
+       [](auto&, const TypeRef& t) {
          return single("Squeeze", {Value(counting_tensor(t.elem, {1, 3})), ints({0})}, 1);
        }},
-      {"Unsqueeze", [](auto&, const TypeRef& t) { return single("Unsqueeze", {sample(t), ints({0})}, 1); }},
+      {"Unsqueeze",
+       [](auto&, const TypeRef& t) {
+         return single("Unsqueeze", {sample(t), ints({0})}, 1);
+       }},
       {"Transpose", [](auto&, const TypeRef& t) { return single("Transpose", {sample(t)}, 1); }},
-      {"Pad", [](auto&, const TypeRef& t) {
+      {"Pad",
+       [](auto&, const TypeRef& t) {
          return single("Pad", {sample(t), ints({0, 1, 0, 1}), Value(counting_tensor(t.elem, {}))}, 1);
        }},
       {"Shape", [](auto&, const TypeRef& t) { return single("Shape", {sample(t)}, 1); }},
       {"Size", [](auto&, const TypeRef& t) { return single("Size", {sample(t)}, 1); }},
-      {"Constant", [](auto&, const TypeRef& t) {
-         return single("Constant", {}, 1, {tensor_attr("value", counting_tensor(t.elem, {3}))});
-       }},
-      {"ConstantOfShape", [](auto&, const TypeRef& t) {
+      {"Constant",
+       [](auto&, const TypeRef& t) { return single("Constant", {}, 1, {tensor_attr("value", counting_tensor(t.elem, {3}))}); }},
+      {"ConstantOfShape",
+       [](auto&, const TypeRef& t) {
          return single("ConstantOfShape", {ints({2, 3})}, 1, {tensor_attr("value", counting_tensor(t.elem, {1}))});
        }},
-      {"Cast", [](auto&, const TypeRef& t) {
+      {"Cast",
+       [](auto&, const TypeRef& t) {
          if (t.param == "T1") return single("Cast", {sample(t)}, 1, {attr_int("to", static_cast<int>(DType::Float))});
          return single("Cast", {f32s()}, 1, {attr_int("to", static_cast<int>(t.elem))});
        }},
-      {"CastLike", [](auto&, const TypeRef& t) {
+      {"CastLike",
+       [](auto&, const TypeRef& t) {
          if (t.param == "T1") return single("CastLike", {sample(t), f32(0)}, 1);
          return single("CastLike", {f32s(), zero_of(t.elem)}, 1);
        }},
-      {"BitCast", [](auto&, const TypeRef& t) {
+      {"BitCast",
+       [](auto&, const TypeRef& t) {
          DType u = same_width_uint(t.elem);
          if (t.param == "T1") return single("BitCast", {sample(t)}, 1, {attr_int("to", static_cast<int>(u))});
          return single("BitCast", {Value(Tensor(u, {2, 3}))}, 1, {attr_int("to", static_cast<int>(t.elem))});
        }},
-      {"DequantizeLinear", [](auto&, const TypeRef& t) {
+      {"DequantizeLinear",
+       [](auto&, const TypeRef& t) {
          return single("DequantizeLinear", {sample(t), f32(2), zero_of(t.elem)}, 1);
        }},
-      {"QuantizeLinear", [](auto&, const TypeRef& t) {
+      {"QuantizeLinear",
+       [](auto&, const TypeRef& t) {
          return single("QuantizeLinear", {f32s(), f32(2), zero_of(t.elem)}, 1);
        }},
-      {"Dropout", [](auto&, const TypeRef& t) {
+      {"Dropout",
+       [](auto&, const TypeRef& t) {
          if (t.param == "T") return single("Dropout", {sample(t)}, 2);
          return single("Dropout", {f32s(), Value(Tensor(t.elem, {}))}, 2);  // ratio 0 of type T1
        }},
       {"IsInf", [](auto&, const TypeRef& t) { return single("IsInf", {sample(t)}, 1); }},
       {"IsNaN", [](auto&, const TypeRef& t) { return single("IsNaN", {sample(t)}, 1); }},
-      {"TensorScatter", [](auto&, const TypeRef& t) {
-         return single("TensorScatter", {Value(counting_tensor(t.elem, {1, 4, 2})), Value(counting_tensor(t.elem, {1, 1, 2})),
-                                         ints({2})},
-                       1);
+      {"TensorScatter",
+       [](auto&, const TypeRef& t) {
+         return single("TensorScatter",
+                       {Value(counting_tensor(t.elem, {1, 4, 2})), Value(counting_tensor(t.elem, {1, 1, 2})), ints({2})}, 1);
        }},
-      {"QLinearMatMul", [](auto&, const TypeRef& t) {
+      {"QLinearMatMul",
+       [](auto&, const TypeRef& t) {
          // All three quantized types set to t's type; scales float.
          Value a(counting_tensor(t.elem, {2, 2}));
          return single("QLinearMatMul", {a, f32(1), zero_of(t.elem), a, f32(1), zero_of(t.elem), f32(1), zero_of(t.elem)}, 1);
        }},
-      {"If", [](auto&, const TypeRef& t) {
+      {"If",
+       [](auto&, const TypeRef& t) {
          Case c;
          onnx::GraphProto branch = identity_graph({}, {"X"}, {"o"});
          c.graph = graph("survey",
@@ -158,11 +174,13 @@ const std::map<std::string, Builder>& builders() {
          c.feed = {{"C", bool_scalar(true)}, {"X", sample(t)}};
          return c;
        }},
-      {"Loop", [](auto&, const TypeRef& t) {
+      {"Loop",
+       [](auto&, const TypeRef& t) {
          onnx::GraphProto body = identity_graph({"i", "c", "v"}, {"c", "v"}, {"c_out", "v_out"});
          return single("Loop", {i64_scalar(2), Value(), sample(t)}, 1, {attr_graph("body", body)});
        }},
-      {"Scan", [](auto&, const TypeRef& t) {
+      {"Scan",
+       [](auto&, const TypeRef& t) {
          onnx::GraphProto body = identity_graph({"s", "x"}, {"s", "x"}, {"s_out", "y"});
          return single("Scan", {Value(counting_tensor(t.elem, {3})), sample(t)}, 2,
                        {attr_graph("body", body), attr_int("num_scan_inputs", 1)});
@@ -188,8 +206,7 @@ std::string try_case(const catalogue::Schema& s, const TypeRef& t, const Case& c
         inner = &inner->sequence[0];
       }
       if (!inner->is_tensor()) return "output 0 is not a tensor";
-      if (inner->tensor.dtype() != t.elem)
-        return "output 0 has element type " + std::string(dtype_name(inner->tensor.dtype()));
+      if (inner->tensor.dtype() != t.elem) return "output 0 has element type " + std::string(dtype_name(inner->tensor.dtype()));
     }
     return "";
   } catch (const std::exception& e) {

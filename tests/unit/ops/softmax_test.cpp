@@ -40,7 +40,8 @@ TEST(SoftmaxOp, HardmaxCoercedVersusSingleAxis) {
   // Version 11, axis 1: rows of 4 ([1,2,3,4] and [8,7,6,5]), one 1 per row.
   EXPECT_EQ(values_of<float>(run_op("Hardmax", 11, {x})[0]), (std::vector<float>{0, 0, 0, 1, 1, 0, 0, 0}));
   // Version 13, axis 1: one 1 per (n, i) line along dim 1.
-  EXPECT_EQ(values_of<float>(run_op("Hardmax", 13, {x}, {attr_int("axis", 1)})[0]), (std::vector<float>{0, 0, 1, 1, 1, 1, 0, 0}));
+  EXPECT_EQ(values_of<float>(run_op("Hardmax", 13, {x}, {attr_int("axis", 1)})[0]),
+            (std::vector<float>{0, 0, 1, 1, 1, 1, 0, 0}));
   // Ties: the first maximum.
   EXPECT_EQ(values_of<float>(run_op("Hardmax", 13, {tensor<float>({4}, {3, 3, 3, 1})})[0]), (std::vector<float>{1, 0, 0, 0}));
 }

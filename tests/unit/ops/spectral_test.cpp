@@ -93,8 +93,11 @@ TEST(DftOp, Version20InverseOnesidedIsIrfft) {
   EXPECT_NEAR(v[1], 4 - 2 / std::sqrt(3.0), 1e-12);
   EXPECT_NEAR(v[2], 4 + 2 / std::sqrt(3.0), 1e-12);
   // Real input cannot be inverse one-sided; complex input cannot be forward one-sided.
-  expect_trap([] { run_op("DFT", 20, {tensor<float>({1, 2, 1}, {1, 0})}, {attr_int("onesided", 1), attr_int("inverse", 1)}); },
-              "complex");
+  expect_trap(
+      [] {
+        run_op("DFT", 20, {tensor<float>({1, 2, 1}, {1, 0})}, {attr_int("onesided", 1), attr_int("inverse", 1)});
+      },
+      "complex");
   expect_trap([] { run_op("DFT", 20, {tensor<float>({1, 2, 2}, {1, 0, 1, 0})}, {attr_int("onesided", 1)}); }, "complex");
 }
 
@@ -102,7 +105,8 @@ TEST(DftOp, Version20InverseOnesidedIsIrfft) {
 // STFT of [1, 2, 3, 4] with frames of 2 every 2 samples: frames [1, 2] and [3, 4].
 
 TEST(StftOp, FramesWithoutWindow) {
-  auto out = run_op("STFT", 17, {tensor<float>({1, 4, 1}, {1, 2, 3, 4}), tensor<int64_t>({}, {2}), none(), tensor<int64_t>({}, {2})});
+  auto out = run_op("STFT", 17,
+                    {tensor<float>({1, 4, 1}, {1, 2, 3, 4}), tensor<int64_t>({}, {2}), none(), tensor<int64_t>({}, {2})});
   EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 2, 2, 2}));
   expect_near(values_of<float>(out[0]), {3, 0, -1, 0, 7, 0, -1, 0});
 }
@@ -115,7 +119,8 @@ TEST(StftOp, WindowMultipliesEachFrame) {
 
 TEST(StftOp, StepOneTwoSidedAndShortSignal) {
   // Frames of 3 every 1 sample over 4 samples: 2 frames; two-sided: 3 bins each.
-  auto out = run_op("STFT", 17, {tensor<float>({1, 4, 1}, {1, 1, 1, 0}), tensor<int64_t>({}, {1}), none(), tensor<int64_t>({}, {3})},
+  auto out = run_op("STFT", 17,
+                    {tensor<float>({1, 4, 1}, {1, 1, 1, 0}), tensor<int64_t>({}, {1}), none(), tensor<int64_t>({}, {3})},
                     {attr_int("onesided", 0)});
   EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 2, 3, 2}));
   // Frame [1, 1, 1]: [3, 0, 0]. Frame [1, 1, 0]: X1 = 1 + e^{-2pi i/3} = 0.5 - (sqrt(3)/2) i.
@@ -130,10 +135,16 @@ TEST(StftOp, BadArgumentsTrap) {
   auto sig = tensor<float>({1, 4, 1}, {1, 2, 3, 4});
   expect_trap([&] { run_op("STFT", 17, {sig, tensor<int64_t>({}, {0}), none(), tensor<int64_t>({}, {2})}); }, "frame_step");
   expect_trap([&] { run_op("STFT", 17, {sig, tensor<int64_t>({}, {1})}); }, "window or frame_length");
-  expect_trap([&] { run_op("STFT", 17, {sig, tensor<int64_t>({}, {1}), tensor<float>({3}, {1, 1, 1}), tensor<int64_t>({}, {2})}); },
-              "differs");
-  expect_trap([&] { run_op("STFT", 17, {tensor<float>({1, 2, 2}, {1, 0, 1, 0}), tensor<int64_t>({}, {1}), none(), tensor<int64_t>({}, {2})}); },
-              "complex");
+  expect_trap(
+      [&] {
+        run_op("STFT", 17, {sig, tensor<int64_t>({}, {1}), tensor<float>({3}, {1, 1, 1}), tensor<int64_t>({}, {2})});
+      },
+      "differs");
+  expect_trap(
+      [&] {
+        run_op("STFT", 17, {tensor<float>({1, 2, 2}, {1, 0, 1, 0}), tensor<int64_t>({}, {1}), none(), tensor<int64_t>({}, {2})});
+      },
+      "complex");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,11 +192,13 @@ TEST(MelWeightMatrixOp, TriangularFilters) {
 }
 
 TEST(MelWeightMatrixOp, EdgeAboveNyquistTraps) {
-  expect_trap([] {
-    run_op("MelWeightMatrix", 17,
-           {tensor<int64_t>({}, {2}), tensor<int64_t>({}, {8}), tensor<int64_t>({}, {10}), tensor<float>({}, {0}),
-            tensor<float>({}, {50})});
-  }, "spectrogram bins");
+  expect_trap(
+      [] {
+        run_op("MelWeightMatrix", 17,
+               {tensor<int64_t>({}, {2}), tensor<int64_t>({}, {8}), tensor<int64_t>({}, {10}), tensor<float>({}, {0}),
+                tensor<float>({}, {50})});
+      },
+      "spectrogram bins");
 }
 
 }  // namespace

@@ -36,9 +36,12 @@ TEST(StringNormalizerOp, EverythingRemovedGivesOneEmptyString) {
 
 TEST(StringNormalizerOp, Utf8CaseMapping) {
   // é (U+00E9) -> É (U+00C9); ß has no single-letter capital and stays; Greek σ -> Σ; ж -> Ж.
-  auto up = run_op("StringNormalizer", 10, {tensor<std::string>({1}, {"caf\xC3\xA9 stra\xC3\x9F" "e \xCF\x83\xD0\xB6"})},
+  auto up = run_op("StringNormalizer", 10,
+                   {tensor<std::string>({1}, {"caf\xC3\xA9 stra\xC3\x9F"
+                                              "e \xCF\x83\xD0\xB6"})},
                    {attr_string("case_change_action", "UPPER"), attr_string("locale", "en_US")});
-  EXPECT_EQ(strings_of(up[0])[0], "CAF\xC3\x89 STRA\xC3\x9F" "E \xCE\xA3\xD0\x96");
+  EXPECT_EQ(strings_of(up[0])[0], "CAF\xC3\x89 STRA\xC3\x9F"
+                                  "E \xCE\xA3\xD0\x96");
   auto low = run_op("StringNormalizer", 10, {tensor<std::string>({1}, {"\xC4\xB0\xC5\xB8Q"})},
                     {attr_string("case_change_action", "LOWER")});
   // İ (U+0130) -> i, Ÿ (U+0178) -> ÿ (U+00FF), Q -> q
@@ -46,8 +49,9 @@ TEST(StringNormalizerOp, Utf8CaseMapping) {
 }
 
 TEST(StringNormalizerOp, InvalidUtf8AndBadShapeTrap) {
-  expect_trap([] { run_op("StringNormalizer", 10, {tensor<std::string>({1}, {"\xC3"})}, {attr_string("case_change_action", "UPPER")}); },
-              "UTF-8");
+  expect_trap(
+      [] { run_op("StringNormalizer", 10, {tensor<std::string>({1}, {"\xC3"})}, {attr_string("case_change_action", "UPPER")}); },
+      "UTF-8");
   expect_trap([] { run_op("StringNormalizer", 10, {tensor<std::string>({2, 1}, {"a", "b"})}); }, "[C] or [1, C]");
 }
 
@@ -57,9 +61,12 @@ TEST(StringNormalizerOp, InvalidUtf8AndBadShapeTrap) {
 TEST(TfIdfVectorizerOp, StringsAllModes) {
   // Pool: 1-grams "a", "c"; 2-gram ("a", "b"). In a b a b c: a 2, c 1, (a b) 2.
   auto x = tensor<std::string>({5}, {"a", "b", "a", "b", "c"});
-  std::vector<onnx::AttributeProto> attrs{attr_int("min_gram_length", 1), attr_int("max_gram_length", 2),
-                                          attr_int("max_skip_count", 0), attr_ints("ngram_counts", {0, 2}),
-                                          attr_ints("ngram_indexes", {0, 1, 2}), attr_strings("pool_strings", {"a", "c", "a", "b"}),
+  std::vector<onnx::AttributeProto> attrs{attr_int("min_gram_length", 1),
+                                          attr_int("max_gram_length", 2),
+                                          attr_int("max_skip_count", 0),
+                                          attr_ints("ngram_counts", {0, 2}),
+                                          attr_ints("ngram_indexes", {0, 1, 2}),
+                                          attr_strings("pool_strings", {"a", "c", "a", "b"}),
                                           attr_floats("weights", {0.5f, 2, 3})};
   auto with_mode = [&](const char* mode) {
     auto a = attrs;
@@ -92,18 +99,22 @@ TEST(TfIdfVectorizerOp, RowsDoNotShareNgramsAndIndexesPermute) {
 }
 
 TEST(TfIdfVectorizerOp, BadAttributesTrap) {
-  expect_trap([] {
-    run_op("TfIdfVectorizer", 9, {tensor<int64_t>({2}, {1, 2})},
-           {attr_string("mode", "TF"), attr_int("min_gram_length", 1), attr_int("max_gram_length", 1),
-            attr_int("max_skip_count", 0), attr_ints("ngram_counts", {0}), attr_ints("ngram_indexes", {0, 1}),
-            attr_ints("pool_int64s", {1})});
-  }, "ngram_indexes");
-  expect_trap([] {
-    run_op("TfIdfVectorizer", 9, {tensor<int64_t>({2}, {1, 2})},
-           {attr_string("mode", "BM25"), attr_int("min_gram_length", 1), attr_int("max_gram_length", 1),
-            attr_int("max_skip_count", 0), attr_ints("ngram_counts", {0}), attr_ints("ngram_indexes", {0}),
-            attr_ints("pool_int64s", {1})});
-  }, "mode");
+  expect_trap(
+      [] {
+        run_op("TfIdfVectorizer", 9, {tensor<int64_t>({2}, {1, 2})},
+               {attr_string("mode", "TF"), attr_int("min_gram_length", 1), attr_int("max_gram_length", 1),
+                attr_int("max_skip_count", 0), attr_ints("ngram_counts", {0}), attr_ints("ngram_indexes", {0, 1}),
+                attr_ints("pool_int64s", {1})});
+      },
+      "ngram_indexes");
+  expect_trap(
+      [] {
+        run_op("TfIdfVectorizer", 9, {tensor<int64_t>({2}, {1, 2})},
+               {attr_string("mode", "BM25"), attr_int("min_gram_length", 1), attr_int("max_gram_length", 1),
+                attr_int("max_skip_count", 0), attr_ints("ngram_counts", {0}), attr_ints("ngram_indexes", {0}),
+                attr_ints("pool_int64s", {1})});
+      },
+      "mode");
 }
 
 }  // namespace

@@ -78,13 +78,16 @@ TEST(ConvOp, AutoPadValidWithStride) {
 }
 
 TEST(ConvOp, ThreeD) {
-  auto out = run_op("Conv", 11, {tensor<float>({1, 1, 2, 2, 2}, iota_f(8, 1)), tensor<float>({1, 1, 2, 2, 2}, std::vector<float>(8, 1))});
+  auto out = run_op("Conv", 11,
+                    {tensor<float>({1, 1, 2, 2, 2}, iota_f(8, 1)), tensor<float>({1, 1, 2, 2, 2}, std::vector<float>(8, 1))});
   EXPECT_EQ(out[0].tensor.shape(), (Shape{1, 1, 1, 1, 1}));
   expect_near(values_of<float>(out[0]), {36});
 }
 
 TEST(ConvOp, Float16AndDouble) {
-  auto h = run_op("Conv", 11, {tensor<float16_t>({1, 1, 2}, {float16_t(1.5f), float16_t(2.f)}), tensor<float16_t>({1, 1, 1}, {float16_t(2.f)})});
+  auto h = run_op("Conv", 11,
+                  {tensor<float16_t>({1, 1, 2}, {float16_t(1.5f), float16_t(2.f)}),
+                   tensor<float16_t>({1, 1, 1}, {float16_t(2.f)})});
   EXPECT_EQ(static_cast<float>(values_of<float16_t>(h[0])[1]), 4.f);
   auto d = run_op("Conv", 11, {tensor<double>({1, 1, 2}, {1.25, 2}), tensor<double>({1, 1, 1}, {2})});
   EXPECT_EQ(values_of<double>(d[0]), (std::vector<double>{2.5, 4}));
@@ -199,20 +202,30 @@ TEST(MaxPoolOp, PaddingIsNotAValue) {
 // A window with no element of the input has no maximum (spec/ops/MaxPool.md): the kernel traps,
 // whether the window lies in the padding (pads >= kernel) or its dilated taps step over the input.
 TEST(MaxPoolOp, AWindowWithNoInputElementTraps) {
-  expect_trap([] { run_op("MaxPool", 22, {tensor<float>({1, 1, 2}, {1, 2})}, {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1})}); },
-              "lies in the padding");
-  expect_trap([] {
-    run_op("MaxPool", 22, {tensor<float>({1, 1, 1}, {1})},
-           {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2}), attr_ints("pads", {1, 1})});
-  }, "input positions -1 to 1 in steps of 2");
+  expect_trap(
+      [] {
+        run_op("MaxPool", 22, {tensor<float>({1, 1, 2}, {1, 2})}, {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1})});
+      },
+      "lies in the padding");
+  expect_trap(
+      [] {
+        run_op("MaxPool", 22, {tensor<float>({1, 1, 1}, {1})},
+               {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2}), attr_ints("pads", {1, 1})});
+      },
+      "input positions -1 to 1 in steps of 2");
 }
 
 // AveragePool: without count_include_pad such a window has no mean (trap); with it, the mean of
 // padding zeros over the counted positions, 0.
 TEST(AveragePoolOp, AWindowWithNoInputElement) {
   auto x = tensor<float>({1, 1, 2}, {2, 4});
-  expect_trap([&] { run_op("AveragePool", 19, {x}, {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1})}); }, "lies in the padding");
-  auto out = run_op("AveragePool", 19, {x}, {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1}), attr_int("count_include_pad", 1)});
+  expect_trap(
+      [&] {
+        run_op("AveragePool", 19, {x}, {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1})});
+      },
+      "lies in the padding");
+  auto out = run_op("AveragePool", 19, {x},
+                    {attr_ints("kernel_shape", {1}), attr_ints("pads", {1, 1}), attr_int("count_include_pad", 1)});
   expect_near(values_of<float>(out[0]), {0, 2, 4, 0});
 }
 
@@ -225,7 +238,8 @@ TEST(MaxPoolOp, CeilMode) {
   // in 3, pads 1,1, kernel 2, stride 2: ceil((3+2-2)/2)+1 = 3, but the third window would start
   // at 3 = in + pad_begin - 1 + 1, wholly in the end padding: dropped -> 2 outputs.
   auto dr = run_op("MaxPool", 12, {tensor<float>({1, 1, 3}, {1, 2, 3})},
-                   {attr_ints("kernel_shape", {2}), attr_ints("strides", {2}), attr_ints("pads", {1, 1}), attr_int("ceil_mode", 1)});
+                   {attr_ints("kernel_shape", {2}), attr_ints("strides", {2}), attr_ints("pads", {1, 1}),
+                    attr_int("ceil_mode", 1)});
   expect_near(values_of<float>(dr[0]), {1, 3});
 }
 
@@ -274,14 +288,16 @@ TEST(AveragePoolOp, CountIncludePad) {
   // Windows {pad,1},{1,2},{2,3},{3,4},{4,pad}.
   auto ex = run_op("AveragePool", 11, {x}, {attr_ints("kernel_shape", {2}), attr_ints("pads", {1, 1})});
   expect_near(values_of<float>(ex[0]), {1, 1.5f, 2.5f, 3.5f, 4});
-  auto in = run_op("AveragePool", 11, {x}, {attr_ints("kernel_shape", {2}), attr_ints("pads", {1, 1}), attr_int("count_include_pad", 1)});
+  auto in = run_op("AveragePool", 11, {x},
+                   {attr_ints("kernel_shape", {2}), attr_ints("pads", {1, 1}), attr_int("count_include_pad", 1)});
   expect_near(values_of<float>(in[0]), {0.5f, 1.5f, 2.5f, 3.5f, 2});
 }
 
 TEST(AveragePoolOp, CeilModeCountsOnlyRealWindow) {
   // Third window covers only x[4] (and one position past the end, which is not padding).
   auto out = run_op("AveragePool", 11, {tensor<float>({1, 1, 5}, {1, 2, 3, 4, 5})},
-                    {attr_ints("kernel_shape", {2}), attr_ints("strides", {2}), attr_int("ceil_mode", 1), attr_int("count_include_pad", 1)});
+                    {attr_ints("kernel_shape", {2}), attr_ints("strides", {2}), attr_int("ceil_mode", 1),
+                     attr_int("count_include_pad", 1)});
   expect_near(values_of<float>(out[0]), {1.5f, 3.5f, 5});
 }
 
@@ -289,7 +305,8 @@ TEST(AveragePoolOp, TwoDAndVersion1) {
   auto a = run_op("AveragePool", 1, {tensor<float>({1, 1, 2, 2}, {1, 2, 3, 4})}, {attr_ints("kernel_shape", {2, 2})});
   expect_near(values_of<float>(a[0]), {2.5f});
   // Version 1 never counts padding.
-  auto b = run_op("AveragePool", 1, {tensor<float>({1, 1, 2}, {2, 4})}, {attr_ints("kernel_shape", {2}), attr_ints("pads", {1, 0})});
+  auto b = run_op("AveragePool", 1, {tensor<float>({1, 1, 2}, {2, 4})},
+                  {attr_ints("kernel_shape", {2}), attr_ints("pads", {1, 0})});
   expect_near(values_of<float>(b[0]), {2, 3});
 }
 
@@ -313,18 +330,25 @@ TEST(AveragePoolOp, Version19Dilations) {
                      attr_int("count_include_pad", 1)});
   expect_near(values_of<float>(inc[0]), {0.5f, 1, 2, 3, 4, 2, 2.5f});
   // Not counting the padding, the windows touching it have one real element.
-  auto exc = run_op("AveragePool", 19, {x}, {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2}), attr_ints("pads", {2, 2})});
+  auto exc = run_op("AveragePool", 19, {x},
+                    {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2}), attr_ints("pads", {2, 2})});
   expect_near(values_of<float>(exc[0]), {1, 2, 2, 3, 4, 4, 5});
   // Before 19 dilations are refused.
-  expect_trap([&] { run_op("AveragePool", 11, {x}, {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2})}); }, "dilations");
+  expect_trap(
+      [&] {
+        run_op("AveragePool", 11, {x}, {attr_ints("kernel_shape", {2}), attr_ints("dilations", {2})});
+      },
+      "dilations");
 }
 
 TEST(MaxPoolOp, Version22SameAsBefore) {
   // The ceil_mode case of MaxPoolOp.CeilMode: the window starting in the end padding is dropped.
   auto dr = run_op("MaxPool", 22, {tensor<float>({1, 1, 3}, {1, 2, 3})},
-                   {attr_ints("kernel_shape", {2}), attr_ints("strides", {2}), attr_ints("pads", {1, 1}), attr_int("ceil_mode", 1)});
+                   {attr_ints("kernel_shape", {2}), attr_ints("strides", {2}), attr_ints("pads", {1, 1}),
+                    attr_int("ceil_mode", 1)});
   expect_near(values_of<float>(dr[0]), {1, 3});
-  auto bf = run_op("MaxPool", 22, {tensor<bfloat16_t>({1, 1, 2}, {bfloat16_t(1.f), bfloat16_t(-2.f)})}, {attr_ints("kernel_shape", {2})});
+  auto bf = run_op("MaxPool", 22, {tensor<bfloat16_t>({1, 1, 2}, {bfloat16_t(1.f), bfloat16_t(-2.f)})},
+                   {attr_ints("kernel_shape", {2})});
   EXPECT_EQ(static_cast<float>(values_of<bfloat16_t>(bf[0])[0]), 1.f);
 }
 
@@ -416,8 +440,9 @@ TEST(Col2ImOp, OverlappingBlocksAddUp) {
   // Pixel (r, c) comes from block l = 2r + c at offset k = 3 - l (k = (1-r, 1-c) flattened): 4k + l.
   EXPECT_EQ(values_of<float>(padded[0]), (std::vector<float>{12, 9, 6, 3}));
   // A block count that does not match the geometry is refused.
-  EXPECT_THROW(run_op("Col2Im", 18, {tensor<float>({1, 4, 3}, std::vector<float>(12, 1.f)), tensor<int64_t>({2}, {3, 3}),
-                                     tensor<int64_t>({2}, {2, 2})}),
+  EXPECT_THROW(run_op("Col2Im", 18,
+                      {tensor<float>({1, 4, 3}, std::vector<float>(12, 1.f)), tensor<int64_t>({2}, {3, 3}),
+                       tensor<int64_t>({2}, {2, 2})}),
                Trap);
 }
 

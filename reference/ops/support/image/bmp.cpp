@@ -71,7 +71,7 @@ Image decode_bmp(std::span<const uint8_t> data) {
     colors_used = r.u32(46);
     palette_at = 14 + header;
     entry_size = 4;
-    if (compression == 3 || compression == 6) {  // BI_BITFIELDS, BI_ALPHABITFIELDS
+    if (compression == 3 || compression == 6) {         // BI_BITFIELDS, BI_ALPHABITFIELDS
       size_t at = header >= 52 ? 14 + 40 : palette_at;  // in the header, or just after it
       for (int c = 0; c < 3; ++c) masks[c] = r.u32(at + 4 * static_cast<size_t>(c));
       if (header < 52) palette_at += compression == 6 ? 16 : 12;

@@ -38,16 +38,15 @@ Image decode(std::span<const uint8_t> data) {
   if (starts_with(data, {0xFF, 0xD8, 0xFF})) return decode_jpeg(data);
   if (starts_with(data, {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A})) return decode_png(data);
   if (starts_with(data, {'B', 'M'})) return decode_bmp(data);
-  if (starts_with(data, {'I', 'I', 42, 0}) || starts_with(data, {'M', 'M', 0, 42}) ||
-      starts_with(data, {'I', 'I', 43, 0}) || starts_with(data, {'M', 'M', 0, 43}))
+  if (starts_with(data, {'I', 'I', 42, 0}) || starts_with(data, {'M', 'M', 0, 42}) || starts_with(data, {'I', 'I', 43, 0}) ||
+      starts_with(data, {'M', 'M', 0, 43}))
     return decode_tiff(data);
   if (data.size() >= 12 && starts_with(data, {'R', 'I', 'F', 'F'}) && std::memcmp(data.data() + 8, "WEBP", 4) == 0)
     return decode_webp(data);
   if (starts_with(data, {0, 0, 0, 0x0C, 'j', 'P', ' ', ' ', 0x0D, 0x0A, 0x87, 0x0A}) ||
       starts_with(data, {0xFF, 0x4F, 0xFF, 0x51}))
     return decode_jpeg2000(data);
-  if (data.size() >= 3 && data[0] == 'P' && data[1] >= '1' && data[1] <= '6' && is_space(data[2]))
-    return decode_pnm(data);
+  if (data.size() >= 3 && data[0] == 'P' && data[1] >= '1' && data[1] <= '6' && is_space(data[2])) return decode_pnm(data);
   throw ImageError("the encoded stream is in no supported format (BMP, JPEG, JPEG 2000, TIFF, PNG, WebP, PNM)");
 }
 

@@ -18,8 +18,8 @@ struct ImageError : std::runtime_error {
 
 struct Image {
   int64_t height = 0, width = 0;
-  int channels = 0;              // 1 (gray) or 3 (RGB)
-  std::vector<uint8_t> pixels;   // height * width * channels bytes
+  int channels = 0;             // 1 (gray) or 3 (RGB)
+  std::vector<uint8_t> pixels;  // height * width * channels bytes
 };
 
 // The largest image decoded: 65535 pixels a side (JPEG's own limit) and 2^26 pixels in all

@@ -51,8 +51,8 @@ bool decode_into(PngState& s, Image& im) {
   png_set_user_limits(s.png, kMaxSide, kMaxSide);
   png_read_info(s.png, s.info);
   check_dimensions(png_get_image_width(s.png, s.info), png_get_image_height(s.png, s.info), "PNG");
-  png_set_expand(s.png);       // palette -> RGB, gray < 8 bits -> 8, tRNS -> alpha
-  png_set_strip_16(s.png);     // 16 -> 8 bits: the high byte
+  png_set_expand(s.png);    // palette -> RGB, gray < 8 bits -> 8, tRNS -> alpha
+  png_set_strip_16(s.png);  // 16 -> 8 bits: the high byte
   png_set_strip_alpha(s.png);
   png_set_interlace_handling(s.png);
   png_read_update_info(s.png, s.info);

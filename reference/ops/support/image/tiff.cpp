@@ -44,7 +44,8 @@ int on_error(TIFF*, void* user, const char* module, const char* fmt, va_list ap)
   auto* s = static_cast<TiffSource*>(user);
   if (s->message[0] == 0) {
     int n = std::snprintf(s->message, sizeof s->message, "%s: ", module ? module : "TIFF");
-    if (n > 0 && static_cast<size_t>(n) < sizeof s->message) std::vsnprintf(s->message + n, sizeof s->message - static_cast<size_t>(n), fmt, ap);
+    if (n > 0 && static_cast<size_t>(n) < sizeof s->message)
+      std::vsnprintf(s->message + n, sizeof s->message - static_cast<size_t>(n), fmt, ap);
   }
   return 1;  // handled: libtiff's global handler (stderr) is not called
 }
@@ -68,8 +69,8 @@ Image decode_tiff(std::span<const uint8_t> data) {
     throw ImageError(std::string("TIFF data is corrupt: ") + (src.message[0] ? src.message : what));
   };
   // "rm": read only, never memory-map (the callbacks already read from memory).
-  std::unique_ptr<TIFF, Closer> tif(TIFFClientOpenExt("ImageDecoder", "rm", &src, read_proc, write_proc, seek_proc,
-                                                      close_proc, size_proc, nullptr, nullptr, options.get()));
+  std::unique_ptr<TIFF, Closer> tif(TIFFClientOpenExt("ImageDecoder", "rm", &src, read_proc, write_proc, seek_proc, close_proc,
+                                                      size_proc, nullptr, nullptr, options.get()));
   if (!tif) fail("cannot read the header");
   uint32_t width = 0, height = 0;
   if (!TIFFGetField(tif.get(), TIFFTAG_IMAGEWIDTH, &width) || !TIFFGetField(tif.get(), TIFFTAG_IMAGELENGTH, &height))
