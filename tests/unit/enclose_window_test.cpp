@@ -63,6 +63,7 @@ std::vector<WindowCase> transposed_cases() {
        {attr_string("auto_pad", "SAME_UPPER"), attr_ints("strides", {2, 2}), attr_ints("pads", {1})},
        {1, 3, 6, 8}},
       {"VALID", {attr_string("auto_pad", "VALID"), attr_ints("strides", {2, 1})}, {1, 3, 7, 5}},
+      {"VALID ignores malformed pads", {attr_string("auto_pad", "VALID"), attr_ints("pads", {1})}, {1, 3, 5, 5}},
       {"a negative output_padding", {attr_ints("output_padding", {-1, 0})}, {}},
       {"a negative output_shape", {attr_ints("output_shape", {-1, 4})}, {}},
       {"output_shape of the wrong length", {attr_ints("output_shape", {6})}, {}},

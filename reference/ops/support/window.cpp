@@ -162,8 +162,7 @@ TransposedAttrs transposed_attrs(const AttrReader& ctx, size_t rank) {
     ctx.fail("output_shape has " + std::to_string(a.output_shape.size()) + " values, expected " + std::to_string(rank));
   for (int64_t t : a.output_shape)
     if (t < 0) ctx.fail("output_shape has a negative length");
-  if (a.output_shape.empty() && a.auto_pad != AutoPad::SameUpper && a.auto_pad != AutoPad::SameLower)
-    pads_attr(ctx, rank, a.pad_begin, a.pad_end);
+  if (a.output_shape.empty() && a.auto_pad == AutoPad::NotSet) pads_attr(ctx, rank, a.pad_begin, a.pad_end);
   return a;
 }
 

@@ -96,8 +96,8 @@ struct TransposedGeometry {
 // Its attributes, read and checked once for `rank` spatial axes by the reference kernel, its shape
 // rule, the fast kernel and the enclosure: strides and dilations (at least 1), output_padding (at
 // least 0), auto_pad, the requested output_shape (its spatial lengths, given as those or as a full
-// shape; none negative; empty when absent) and, when neither output_shape nor a SAME_* auto_pad
-// fixes the output, the explicit pads.
+// shape; none negative; empty when absent) and, under NOTSET without output_shape, the explicit
+// pads (the other forms ignore them).
 struct TransposedAttrs {
   std::vector<int64_t> strides, dilations, output_padding, output_shape, pad_begin, pad_end;
   AutoPad auto_pad = AutoPad::NotSet;
