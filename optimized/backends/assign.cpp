@@ -237,14 +237,14 @@ PartitionOptions assign_by_profile(const Model& model, const std::vector<std::sh
   }
 
   // The data each dependency carries.
-  const DependencyGraph deps = node_dependencies(g);
+  std::vector<std::vector<std::string>> reads;
+  const DependencyGraph deps = node_dependencies(g, &reads);
   std::vector<std::vector<std::pair<size_t, double>>> succ(n);
   for (size_t i = 0; i < n; ++i) {
     std::map<size_t, double> from;
-    std::vector<std::string> reads = node_reads(g.nodes[i]);
-    for (size_t r = 0; r < reads.size(); ++r)
+    for (size_t r = 0; r < reads[i].size(); ++r)
       if (int p = deps.writer(i, r); p >= 0 && static_cast<size_t>(p) != i) {
-        auto v = made_mib.find(reads[r]);
+        auto v = made_mib.find(reads[i][r]);
         from[static_cast<size_t>(p)] += v == made_mib.end() ? 0 : v->second;
       }
     for (const auto& [p, mib] : from) succ[p].push_back({i, mib});

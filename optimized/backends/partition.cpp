@@ -126,9 +126,8 @@ ExecutionPlan partition(const Model& model, std::vector<std::shared_ptr<Backend>
   }
 
   // Dependencies between main-graph nodes, and a topological order.
-  const DependencyGraph deps = node_dependencies(g);
-  std::vector<std::vector<std::string>> reads(g.nodes.size());
-  for (size_t i = 0; i < g.nodes.size(); ++i) reads[i] = node_reads(g.nodes[i]);
+  std::vector<std::vector<std::string>> reads;
+  const DependencyGraph deps = node_dependencies(g, &reads);
   std::optional<std::vector<size_t>> order = options.order;
   if (!order) order = deps.topological_order();
   if (!order) throw LoadError("the graph has a cycle; it cannot be partitioned");

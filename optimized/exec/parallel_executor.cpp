@@ -1,11 +1,10 @@
 // Relies on execution.mlw Dataflow.confluence: two complete dataflow executions end with the same environment (determinism).
 // Relies on execution.mlw Dataflow.progress: in an acyclic graph an incomplete execution can continue.
 // Relies on memory_plan.mlw Concurrent.concurrent_run_is_sequential: the concurrent conflict relation is sufficient: on a plan valid for it, every run respecting the dependencies gives every value (and every read) its sequential contents.
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 
+#include "optimized/kernels/scoped_threads.h"
 #include "parallel_executor.h"
 
 namespace sonnx {
@@ -26,12 +25,8 @@ void ParallelExecutor::run_one(Frame& frame, int i) {
   // every thread. Deciding this from the graph, not from what happens to be running, keeps the
   // kernel of each step — and so its rounding — the same in every run.
   bool alone = wide_ && frame.cg.runs_alone(i);
-  int threads = omp_get_max_threads();  // restored after: the thread may be the caller's or a launcher's
-  struct Restore {
-    int threads;
-    ~Restore() { omp_set_num_threads(threads); }
-  } restore{threads};
-  omp_set_num_threads(alone ? options().threads : 1);
+  // Restored after: the thread may be the caller's or a launcher's.
+  fast::ScopedThreads threads(alone ? options().threads : 1);
   auto t0 = std::chrono::steady_clock::now();
   run_step(frame, i, alone ? wide_->root().steps()[static_cast<size_t>(i)].fast.get() : nullptr);
   step_ms_[static_cast<size_t>(i)] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

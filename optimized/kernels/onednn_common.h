@@ -15,6 +15,7 @@
 
 #include "fast_kernel.h"
 #include "omp_sync.h"
+#include "scoped_threads.h"
 #include "reference/model/attr_reader.h"
 #include "reference/ops/support/window.h"
 #include "sonnx/errors.h"
@@ -110,20 +111,6 @@ void split_over_threads(int64_t n, int64_t work, Body body) {
     body(n * t / nt, n * (t + 1) / nt);
   }
 }
-
-// The OpenMP threads of the calling thread set to `n` for a scope (n ≤ 0: left as they are).
-class ScopedThreads {
- public:
-  explicit ScopedThreads(int n) : saved_(omp_get_max_threads()) {
-    if (n > 0) omp_set_num_threads(n);
-  }
-  ~ScopedThreads() { omp_set_num_threads(saved_); }
-  ScopedThreads(const ScopedThreads&) = delete;
-  ScopedThreads& operator=(const ScopedThreads&) = delete;
-
- private:
-  int saved_;
-};
 
 using support::AutoPad;
 

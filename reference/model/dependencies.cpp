@@ -52,15 +52,17 @@ std::vector<std::string> node_reads(const Node& n) {
   return r;
 }
 
-DependencyGraph node_dependencies(const Graph& g) {
-  std::vector<std::vector<std::string>> writes, reads;
+DependencyGraph node_dependencies(const Graph& g, std::vector<std::vector<std::string>>* reads) {
+  std::vector<std::vector<std::string>> writes, own_reads;
+  std::vector<std::vector<std::string>>& r = reads ? *reads : own_reads;
   writes.reserve(g.nodes.size());
-  reads.reserve(g.nodes.size());
+  r.clear();
+  r.reserve(g.nodes.size());
   for (const Node& n : g.nodes) {
     writes.push_back(n.outputs);
-    reads.push_back(node_reads(n));
+    r.push_back(node_reads(n));
   }
-  return DependencyGraph(writes, reads);
+  return DependencyGraph(writes, r);
 }
 
 }  // namespace sonnx

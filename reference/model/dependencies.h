@@ -43,8 +43,9 @@ class DependencyGraph {
 // scopes (implicit_inputs), each once.
 std::vector<std::string> node_reads(const Node& n);
 
-// The dependencies between a graph's nodes: node i reads node_reads(g.nodes[i]) and writes its outputs.
-DependencyGraph node_dependencies(const Graph& g);
+// The dependencies between a graph's nodes: node i reads node_reads(g.nodes[i]) and writes its
+// outputs. `reads`, when given, receives those lists (DependencyGraph::writer indexes them).
+DependencyGraph node_dependencies(const Graph& g, std::vector<std::vector<std::string>>* reads = nullptr);
 
 namespace detail {
 inline bool absent(const std::string& s) { return s.empty(); }
