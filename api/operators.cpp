@@ -16,6 +16,7 @@ std::vector<OperatorVersion> operator_versions() {
     v.name = s.name;
     v.version = s.version;
     v.deprecated = s.deprecated;
+    v.attributes = !s.attributes.empty();
     // How a node of exactly this version runs, as the interpreter resolves it.
     Model model;
     model.opset_imports[s.domain] = s.version;
@@ -29,6 +30,7 @@ std::vector<OperatorVersion> operator_versions() {
       v.accuracy = accuracy_name(r.kernel->accuracy);
     }
     if (const OpRecord* rec = OpRecords::instance().find(s.domain, s.name, s.version)) {
+      v.params = rec->params != nullptr;
       v.shape_rule = rec->shape_rule != nullptr;
       v.fast_kernel = rec->fast_kernel != nullptr;
       v.enclosure = rec->enclosure != nullptr;

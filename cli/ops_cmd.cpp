@@ -1,7 +1,7 @@
 // sonnx ops [--missing] [--without PART] [--format text|json] [--since V]: every operator version of
 // the catalogue, how sonnx runs it (a reference kernel, a function body, or not at all:
 // "unsupported", which check refuses under OP-IMPLEMENTED and run and conform refuse by name), and
-// which parts of its record are filled: shape rule, fast kernel, enclosure, upgrade adapter, C
+// which parts of its record are filled: parameter struct, shape rule, fast kernel, enclosure, upgrade adapter, C
 // emitter. Exit 0.
 #include <iostream>
 #include <map>
@@ -28,9 +28,9 @@ struct Part {
   bool OperatorVersion::*has;
 };
 constexpr Part kParts[] = {
-    {"shape_rule", "shape rule", &OperatorVersion::shape_rule}, {"fast_kernel", "fast kernel", &OperatorVersion::fast_kernel},
-    {"enclosure", "enclosure", &OperatorVersion::enclosure},    {"upgrade", "upgrade adapter", &OperatorVersion::upgrade},
-    {"emit_c", "C emitter", &OperatorVersion::emit_c},
+    {"params", "parameter struct", &OperatorVersion::params},      {"shape_rule", "shape rule", &OperatorVersion::shape_rule},
+    {"fast_kernel", "fast kernel", &OperatorVersion::fast_kernel}, {"enclosure", "enclosure", &OperatorVersion::enclosure},
+    {"upgrade", "upgrade adapter", &OperatorVersion::upgrade},     {"emit_c", "C emitter", &OperatorVersion::emit_c},
 };
 
 const Part* part_named(const std::string& name) {
@@ -65,13 +65,14 @@ nlohmann::json to_json(const OperatorVersion& v) {
 
 void add_ops_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<OpsArgs>();
-  auto* cmd = app.add_subcommand("ops",
-                                 "List every operator version of the catalogue (opsets 1-27), how sonnx runs it and which "
-                                 "parts of its record (shape rule, fast kernel, enclosure, upgrade adapter, C emitter) it has");
+  auto* cmd = app.add_subcommand(
+      "ops", "List every operator version of the catalogue (opsets 1-27), how sonnx runs it and which "
+             "parts of its record (parameter struct, shape rule, fast kernel, enclosure, upgrade adapter, C emitter) it has");
   cmd->add_flag("--missing", args->missing, "Only the versions sonnx cannot run yet");
   std::vector<std::string> part_names;
   for (const Part& p : kParts) part_names.push_back(p.name);
-  cmd->add_option("--without", args->without, "Only the versions sonnx runs whose record lacks this part")
+  cmd->add_option("--without", args->without,
+                  "Only the versions sonnx runs whose record lacks this part (params: only those with attributes)")
       ->check(CLI::IsMember(part_names));
   cmd->add_option("--since", args->since, "Only versions introduced at this opset or later");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
@@ -86,7 +87,9 @@ void add_ops_command(CLI::App& app, int& exit_code) {
       ++counts[v.runs];
       for (const Part& p : kParts) filled[p.name] += v.*p.has;
       if (args->missing && v.runs != "unsupported") continue;
-      if (without && (v.runs == "unsupported" || v.*without->has)) continue;
+      // A version without attributes needs no parameter struct.
+      bool needs = without && (without->has != &OperatorVersion::params || v.attributes);
+      if (without && (v.runs == "unsupported" || v.*without->has || !needs)) continue;
       if (args->format == "json") list.push_back(to_json(v));
       else std::cout << describe(v) << "\n";
     }

@@ -3,6 +3,8 @@
 #include "centered_ops.h"
 #include "enclose_sums.h"
 #include "sonnx/errors.h"
+#include "reference/ops/params/batch_normalization.h"
+#include "reference/ops/params/gemm.h"
 #include "reference/ops/support/elementwise.h"
 #include "reference/ops/support/window.h"
 
@@ -70,19 +72,18 @@ void product(const Centered& a, int64_t a0, const Centered& b, int64_t b0, int64
 }  // namespace
 
 Result gemm(const OpCall& c) {
-  if (c.ctx.attr_float("alpha", 1.0f) != 1.0f || c.ctx.attr_float("beta", 1.0f) != 1.0f) return std::nullopt;
+  GemmParams p = GemmParams::read(c.ctx, c.version);
+  if (p.alpha != 1.0f || p.beta != 1.0f) return std::nullopt;
   CenteredPtr a = centered_input(c, 0), b = centered_input(c, 1);
   CenteredPtr cc = c.in.size() > 2 && c.in[2] ? centered_input(c, 2) : nullptr;
   if (!a || !b || (c.in.size() > 2 && c.in[2] && !cc)) return std::nullopt;
-  bool ta = c.ctx.attr_int("transA", 0) != 0, tb = c.ctx.attr_int("transB", 0) != 0;
-  const Shape &as = c.input(0).lo.shape(), &bs = c.input(1).lo.shape();
-  if (as.size() != 2 || bs.size() != 2) throw Trap(c.node.label() + ": A and B must be 2-D");
-  int64_t M = ta ? as[1] : as[0], K = ta ? as[0] : as[1], N = tb ? bs[0] : bs[1];
-  if ((tb ? bs[1] : bs[0]) != K) throw Trap(c.node.label() + ": inner dimensions differ");
+  GemmParams::Dims d;
+  if (std::string why = p.dims(c.input(0).lo.shape(), c.input(1).lo.shape(), d); !why.empty()) c.ctx.fail(why);
+  int64_t M = d.M, K = d.K, N = d.N;
   std::vector<int64_t> ic;
   if (cc) ic = support::broadcast_index_map(c.input(2).lo.shape(), {M, N});
   Centered y(static_cast<size_t>(M * N));
-  product(*a, 0, *b, 0, M, K, N, ta, tb, cc.get(), ic, y, 0);
+  product(*a, 0, *b, 0, M, K, N, p.trans_a, p.trans_b, cc.get(), ic, y, 0);
   return std::vector<Bounds>{output(c, {M, N}, std::move(y))};
 }
 
@@ -115,7 +116,8 @@ std::optional<std::vector<double>> point_values(const Bounds& b) {
 }  // namespace
 
 Result batch_normalization(const OpCall& c) {
-  if (c.ctx.attr_int("training_mode", 0) != 0 || (c.node.outputs.size() > 1 && !c.node.outputs[1].empty())) return std::nullopt;
+  BatchNormParams params = BatchNormParams::read(c.ctx, c.version);
+  if (params.training_mode || !params.spatial || (c.node.outputs.size() > 1 && !c.node.outputs[1].empty())) return std::nullopt;
   CenteredPtr x = centered_input(c, 0);
   const Shape& xs = c.input(0).lo.shape();
   if (!x || xs.size() < 2) return std::nullopt;
@@ -128,7 +130,7 @@ Result batch_normalization(const OpCall& c) {
   }
   // S = scale / sqrt(var + eps) and T = B − mean·S with 256-bit operations, each correctly rounded
   // (relative error ≤ 2^-256): |S − S̃| ≤ 2^-250·|S̃| and |T − T̃| ≤ 2^-250·(|T̃| + |mean·S̃|).
-  double eps = c.ctx.attr_float("epsilon", 1e-5f);
+  double eps = params.epsilon;
   std::vector<DD> scale(static_cast<size_t>(C)), shift(scale.size());
   std::vector<double> scale_r(scale.size()), shift_r(scale.size());
   mpfr_t s, t, ms;
@@ -174,7 +176,7 @@ Result max_pool(const OpCall& c) {
   if (c.node.outputs.size() > 1 && !c.node.outputs[1].empty()) return std::nullopt;
   CenteredPtr x = centered_input(c, 0);
   if (!x) return std::nullopt;
-  support::PoolSetup s = support::pool_setup(c.ctx, c.input(0).lo.shape());
+  support::PoolSetup s = support::pool_setup(c.ctx, PoolParams::read(c.ctx, c.version), c.input(0).lo.shape());
   support::require_windows_meet_input(c.ctx, s.g);
   Centered y(static_cast<size_t>(s.N * s.C * s.out_plane));
   support::pool_loop(s, [&](int64_t p, int64_t o, const std::vector<int64_t>&, const std::vector<support::Tap>& taps) {

@@ -8,6 +8,7 @@
 #include "enclose_ops.h"
 #include "sonnx/errors.h"
 #include "reference/ops/support/elementwise.h"
+#include "reference/ops/params/reduce.h"
 #include "reference/ops/support/reduce.h"
 
 namespace sonnx::enclose {
@@ -95,13 +96,14 @@ std::vector<Bounds> argmax(const OpCall& c) {
   if (c.input(0).exact()) return lift_exact(c);
   const Bounds& x = float_input(c, 0);
   const Shape& xs = x.lo.shape();
-  int64_t axis = support::normalize_axis(c.ctx, c.ctx.attr_int("axis", 0), x.lo.rank());
-  bool select_last = c.version >= 12 && c.ctx.attr_int("select_last_index", 0) != 0;
+  ArgReduceParams p = ArgReduceParams::read(c.ctx, c.version);
+  int64_t axis = support::normalize_axis(c.ctx, p.axis, x.lo.rank());
+  bool select_last = p.select_last_index;
   support::AxisView v = support::axis_view(xs, axis);
   Shape ys;
   for (int64_t d = 0; d < x.lo.rank(); ++d)
     if (d != axis) ys.push_back(xs[static_cast<size_t>(d)]);
-    else if (c.ctx.attr_int("keepdims", 1) != 0) ys.push_back(1);
+    else if (p.keepdims) ys.push_back(1);
   Tensor out(DType::Int64, ys);
   if (out.size() > 0 && v.n == 0) c.ctx.fail("cannot take the arg extreme of an empty axis");
   int64_t* po = out.data<int64_t>();

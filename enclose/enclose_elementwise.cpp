@@ -5,6 +5,7 @@
 #include "elementary.h"
 #include "enclose_ops.h"
 #include "sonnx/errors.h"
+#include "reference/ops/params/activation.h"
 #include "reference/ops/support/elementwise.h"
 
 namespace sonnx::enclose {
@@ -186,7 +187,7 @@ SONNX_ENCLOSURE("HardSwish", (14, 22), Allowance::own(), hard_swish_op);
 // broadcasting is not covered.
 SONNX_ENCLOSURE("Pow", (7, 12, 13, 15), Allowance::within(kElementaryUlps), pow_op);
 SONNX_ENCLOSURE("LeakyRelu", (6, 16), Allowance::within(0.5), [](const OpCall& c) {
-  double alpha = c.ctx.attr_float("alpha", 0.01f);
+  double alpha = AlphaBetaParams::read(c.ctx, c.version).alpha;
   return unary(c, [alpha](Interval x) { return leaky_relu(x, alpha); });
 });
 

@@ -5,6 +5,9 @@
 #include "elementary.h"
 #include "enclose_sums.h"
 #include "sonnx/errors.h"
+#include "reference/ops/params/batch_normalization.h"
+#include "reference/ops/params/gemm.h"
+#include "reference/ops/params/softmax.h"
 #include "reference/ops/support/elementwise.h"
 #include "reference/ops/support/window.h"
 
@@ -78,17 +81,15 @@ std::vector<Bounds> matmul(const OpCall& c) {
 }
 
 std::vector<Bounds> gemm(const OpCall& c) {
-  const Node& n = c.node;
   const Bounds &a = float_input(c, 0), &b = float_input(c, 1);
   const Bounds* cc = c.in.size() > 2 ? c.in[2] : nullptr;
-  bool ta = c.ctx.attr_int("transA", 0) != 0, tb = c.ctx.attr_int("transB", 0) != 0;
-  double alpha = c.ctx.attr_float("alpha", 1.0f), beta = c.ctx.attr_float("beta", 1.0f);
-  const Shape &as = a.lo.shape(), &bs = b.lo.shape();
-  if (as.size() != 2 || bs.size() != 2) throw Trap(n.label() + ": A and B must be 2-D");
-  int64_t M = ta ? as[1] : as[0], K = ta ? as[0] : as[1], N = tb ? bs[0] : bs[1];
-  if ((tb ? bs[1] : bs[0]) != K) throw Trap(n.label() + ": inner dimensions differ");
+  GemmParams p = GemmParams::read(c.ctx, c.version);
+  GemmParams::Dims d;
+  if (std::string why = p.dims(a.lo.shape(), b.lo.shape(), d); !why.empty()) c.ctx.fail(why);
+  int64_t M = d.M, K = d.K, N = d.N;
+  double alpha = p.alpha, beta = p.beta;
   std::vector<DotBound> block;
-  product(mid_rad(a), 0, mid_rad(b), 0, M, K, N, ta, tb, block);
+  product(mid_rad(a), 0, mid_rad(b), 0, M, K, N, p.trans_a, p.trans_b, block);
   Bounds y = float_bounds(a.type, {M, N});
   std::vector<int64_t> ic;
   if (cc) ic = support::broadcast_index_map(cc->lo.shape(), {M, N});
@@ -124,13 +125,15 @@ std::vector<Bounds> global_average_pool(const OpCall& c) {
 
 std::vector<Bounds> batch_normalization(const OpCall& c) {
   const Node& n = c.node;
-  if (c.ctx.attr_int("training_mode", 0) != 0 || (n.outputs.size() > 1 && !n.outputs[1].empty()))
+  BatchNormParams p = BatchNormParams::read(c.ctx, c.version);
+  if (p.training_mode || (n.outputs.size() > 1 && !n.outputs[1].empty()))
     throw Unsupported("no enclosure for BatchNormalization-" + std::to_string(c.version) + " in training mode");
+  if (!p.spatial) throw Unsupported("no enclosure for BatchNormalization-" + std::to_string(c.version) + " with spatial=0");
   const Bounds& x = float_input(c, 0);
   const Shape& xs = x.lo.shape();
   if (xs.size() < 2) throw Trap(n.label() + ": X must have rank at least 2");
   int64_t C = xs[1], plane = x.lo.size() / std::max<int64_t>(1, xs[0] * C);
-  Interval eps = Interval::point(c.ctx.attr_float("epsilon", 1e-5f));
+  Interval eps = Interval::point(p.epsilon);
   std::vector<Interval> scale(static_cast<size_t>(C)), shift(static_cast<size_t>(C)), mean(static_cast<size_t>(C));
   for (size_t k = 1; k <= 4; ++k)
     if (float_input(c, k).lo.size() != C) throw Trap(n.label() + ": input " + std::to_string(k) + " must have C elements");
@@ -206,18 +209,16 @@ std::vector<Bounds> softmax(const OpCall& c) {
   const Bounds& x = float_input(c, 0);
   const Shape& xs = x.lo.shape();
   int64_t r = static_cast<int64_t>(xs.size());
-  int64_t axis = c.ctx.attr_int("axis", c.version >= 13 ? -1 : 1);
-  if (axis < -r || axis >= std::max<int64_t>(r, 1))
-    throw Trap(c.node.label() + ": axis " + std::to_string(axis) + " is out of range");
-  if (axis < 0) axis += r;
+  SoftmaxParams p = SoftmaxParams::read(c.ctx, c.version);
+  int64_t axis = support::normalize_axis(c.ctx, p.axis, r);
   Bounds y = float_bounds(x.type, xs);
   std::optional<FloatFormat> type;
   if (c.semantics == Semantics::Admissible) type = float_format(x.type);
   const FloatFormat* tp = type ? &*type : nullptr;
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < axis; ++i) outer *= xs[static_cast<size_t>(i)];
-  if (c.version >= 13) {  // along one axis
-    int64_t count = r ? xs[static_cast<size_t>(axis)] : 1;
+  if (!p.coerced_2d) {  // along one axis
+    int64_t count = xs[static_cast<size_t>(axis)];
     for (int64_t i = axis + 1; i < r; ++i) inner *= xs[static_cast<size_t>(i)];
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t in = 0; in < inner; ++in) softmax_line(x, y, o * count * inner + in, count, inner, tp);

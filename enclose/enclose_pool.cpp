@@ -6,6 +6,8 @@
 // an average, bounded by DotBound's γ_(n+9) (TypeSum); so their allowance is Allowance::own().
 #include "enclose_sums.h"
 #include "sonnx/errors.h"
+#include "reference/ops/params/conv.h"
+#include "reference/ops/params/reduce.h"
 #include "reference/ops/support/reduce.h"
 #include "reference/ops/support/window.h"
 
@@ -33,11 +35,9 @@ std::vector<std::vector<int64_t>> padded_counts(const support::WindowGeometry& g
 
 std::vector<Bounds> average_pool(const OpCall& c) {
   const Bounds& x = float_input(c, 0);
-  if (c.version < 19)  // no dilations before version 19: refused as the reference refuses them
-    for (int64_t d : c.ctx.attr_ints("dilations", {}))
-      if (d != 1) c.ctx.fail("AveragePool has no dilations in this version");
-  support::PoolSetup s = support::pool_setup(c.ctx, x.lo.shape());
-  bool include_pad = c.ctx.attr_int("count_include_pad", 0) != 0;
+  PoolParams params = PoolParams::read(c.ctx, c.version);
+  support::PoolSetup s = support::pool_setup(c.ctx, params, x.lo.shape());
+  bool include_pad = params.count_include_pad;
   if (!include_pad) support::require_windows_meet_input(c.ctx, s.g);
   std::vector<std::vector<int64_t>> padded = include_pad ? padded_counts(s.g) : std::vector<std::vector<int64_t>>{};
   std::vector<MidRad> xm = mid_rad(x);
@@ -58,26 +58,22 @@ std::vector<Bounds> average_pool(const OpCall& c) {
 
 // ---- ReduceSum and ReduceMean ----
 
-// The reduced axes: the `axes` attribute (up to ReduceSum-11 and ReduceMean-13) or the optional
-// int64 input 1 (from ReduceSum-13 and ReduceMean-18).
-std::vector<int64_t> reduced_axes(const OpCall& c, bool axes_input) {
-  if (!axes_input) return c.ctx.attr_ints("axes", {});
-  if (c.in.size() < 2 || !c.in[1]) return {};
-  const Bounds& axes = c.input(1);
-  if (!axes.exact()) throw Trap(c.node.label() + ": axes must be an integer tensor");
-  return axes.lo.to_int64_vector();
-}
-
-// The sum (or mean) of x's elements over the reduced axes. Integer and boolean inputs are exact
-// values and reduce exactly in the reference (wrapping sums, truncated means).
-std::vector<Bounds> reduce_sum_or_mean(const OpCall& c, bool mean, bool axes_input) {
+// The sum (or mean) of x's elements over the reduced axes (ReduceParams). Integer and boolean
+// inputs are exact values and reduce exactly in the reference (wrapping sums, truncated means).
+std::vector<Bounds> reduce_sum_or_mean(const OpCall& c, bool mean) {
   if (c.input(0).exact()) return lift_exact(c);
   const Bounds& x = float_input(c, 0);
-  std::vector<int64_t> axes = reduced_axes(c, axes_input);
-  if (axes.empty() && axes_input && c.ctx.attr_int("noop_with_empty_axes", 0) != 0) return {x};  // the identity
+  ReduceParams p = ReduceParams::read(c.ctx, c.version);
+  std::vector<int64_t> axes = p.axes;
+  if (p.axes_from_input && c.in.size() > 1 && c.in[1]) {
+    const Bounds& given = c.input(1);
+    if (!given.exact()) c.ctx.fail("axes must be an integer tensor");
+    axes = given.lo.to_int64_vector();
+  }
+  if (axes.empty() && p.noop_with_empty_axes) return {x};  // the identity
   std::vector<bool> reduced(x.lo.shape().size(), true);
   if (!axes.empty()) reduced = support::axis_flags(c.ctx, axes, x.lo.rank());
-  support::ReduceGeometry g = support::reduce_geometry(x.lo.shape(), reduced, c.ctx.attr_int("keepdims", 1) != 0);
+  support::ReduceGeometry g = support::reduce_geometry(x.lo.shape(), reduced, p.keepdims);
   std::vector<DotBound> sums(static_cast<size_t>(g.out_size));
   std::vector<int64_t> counts(sums.size(), 0);
   for (int64_t i = 0; i < x.lo.size(); ++i) {
@@ -103,13 +99,13 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
   if (x.type != w.type) c.ctx.fail("X and W have different element types");
   if (xs.size() < 3 || ws.size() != xs.size()) c.ctx.fail("X " + shape_str(xs) + " and W " + shape_str(ws) + " do not fit");
   size_t r = xs.size() - 2;
-  int64_t N = xs[0], C = xs[1], group = support::conv_group(c.ctx);
+  ConvParams params = ConvParams::read(c.ctx, c.version);
+  int64_t N = xs[0], C = xs[1], group = params.group;
   if (ws[0] != C || C % group)
     c.ctx.fail("W " + shape_str(ws) + " does not fit X " + shape_str(xs) + " in " + std::to_string(group) + " groups");
   int64_t Cg = C / group, Mg = ws[1], M = Mg * group;
   std::vector<int64_t> in(xs.begin() + 2, xs.end()), kernel(ws.begin() + 2, ws.end());
-  if (c.ctx.has_attr("kernel_shape") && c.ctx.attr_ints("kernel_shape") != kernel)
-    c.ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(ws));
+  if (std::string why = params.check_kernel(ws); !why.empty()) c.ctx.fail(why);
   support::TransposedAttrs attrs = support::transposed_attrs(c.ctx, r);
   const std::vector<int64_t>& strides = attrs.strides;
   const std::vector<int64_t>& dilations = attrs.dilations;
@@ -147,10 +143,8 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
 }  // namespace
 
 SONNX_ENCLOSURE("AveragePool", (1, 7, 10, 11, 19, 22), Allowance::own(), average_pool);
-SONNX_ENCLOSURE("ReduceSum", (1, 11), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, false, false); });
-SONNX_ENCLOSURE("ReduceSum", (13), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, false, true); });
-SONNX_ENCLOSURE("ReduceMean", (1, 11, 13), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, true, false); });
-SONNX_ENCLOSURE("ReduceMean", (18), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, true, true); });
+SONNX_ENCLOSURE("ReduceSum", (1, 11, 13), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, false); });
+SONNX_ENCLOSURE("ReduceMean", (1, 11, 13, 18), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, true); });
 SONNX_ENCLOSURE("ConvTranspose", (1, 11, 22), Allowance::own(), conv_transpose);
 
 }  // namespace sonnx::enclose

@@ -109,7 +109,7 @@ using Params = support::ResizeParams;
 
 // How one axis gets its output length and scale.
 enum class From { Keep, Scale, Size, Aspect };
-enum class Policy { Stretch, NotLarger, NotSmaller };
+using support::AspectPolicy;
 
 struct AxisSpec {
   int64_t in = 0;
@@ -121,7 +121,7 @@ struct AxisSpec {
 
 struct Spec {
   std::vector<AxisSpec> axes;
-  Policy policy = Policy::Stretch;
+  AspectPolicy policy = AspectPolicy::Stretch;
   bool points = true;  // every scale and roi value the geometry reads is a point
 };
 
@@ -164,16 +164,7 @@ Spec spec_of(const OpCall& c, const Params& p) {
   }
   // The axes roi, scales and sizes name (versions 18 and 19; all of them before).
   std::vector<size_t> named;
-  if (c.version >= 18 && c.ctx.has_attr("axes")) {
-    std::vector<bool> seen(static_cast<size_t>(rank), false);
-    for (int64_t a : support::normalize_axes(c.ctx, c.ctx.attr_ints("axes", {}), rank)) {
-      if (seen[static_cast<size_t>(a)]) c.ctx.fail("axis " + std::to_string(a) + " is given more than once");
-      seen[static_cast<size_t>(a)] = true;
-      named.push_back(static_cast<size_t>(a));
-    }
-  } else {
-    for (int64_t d = 0; d < rank; ++d) named.push_back(static_cast<size_t>(d));
-  }
+  if (std::string why = p.named_axes(rank, named); !why.empty()) c.ctx.fail(why);
   size_t n = named.size();
   if (p.coord == CoordMode::TfCropAndResize) {
     std::vector<Interval> roi = optional_intervals(c, 1);
@@ -201,14 +192,11 @@ Spec spec_of(const OpCall& c, const Params& p) {
       c.ctx.fail("sizes has " + std::to_string(sizes.size()) + " values for " + std::to_string(n) + " axes");
     for (int64_t v : sizes)
       if (v < 0) c.ctx.fail("sizes must not be negative");
-    std::string policy = c.version >= 18 ? c.ctx.attr_string("keep_aspect_ratio_policy", "stretch") : "stretch";
-    if (policy == "not_larger") s.policy = Policy::NotLarger;
-    else if (policy == "not_smaller") s.policy = Policy::NotSmaller;
-    else if (policy != "stretch") c.ctx.fail("keep_aspect_ratio_policy '" + policy + "' is not supported");
+    s.policy = p.policy;
     for (size_t i = 0; i < n; ++i) {
       AxisSpec& a = s.axes[named[i]];
-      if (s.policy != Policy::Stretch && a.in == 0) c.ctx.fail("cannot keep the aspect ratio of an empty axis");
-      a.from = s.policy == Policy::Stretch ? From::Size : From::Aspect;
+      if (s.policy != AspectPolicy::Stretch && a.in == 0) c.ctx.fail("cannot keep the aspect ratio of an empty axis");
+      a.from = s.policy == AspectPolicy::Stretch ? From::Size : From::Aspect;
       a.size = sizes[i];
     }
   } else {
@@ -241,7 +229,7 @@ auto aspect_scale(const M& k, const Spec& s) {
   for (const AxisSpec& a : s.axes) {
     if (a.from != From::Aspect) continue;
     T r = k(static_cast<double>(a.size)) / k(static_cast<double>(a.in));
-    scale = !scale ? r : s.policy == Policy::NotLarger ? min(*scale, r) : max(*scale, r);
+    scale = !scale ? r : s.policy == AspectPolicy::NotLarger ? min(*scale, r) : max(*scale, r);
   }
   return scale ? *scale : k(1.0);
 }
@@ -805,7 +793,7 @@ Interval element(const Geometry& g, const std::vector<int64_t>& idx, const std::
 
 std::vector<Bounds> resize(const OpCall& c) {
   const Bounds& xb = c.input(0);
-  Params p = support::resize_params(c.ctx);
+  Params p = Params::read(c.ctx, c.version);
   Spec s = spec_of(c, p);
   bool admissible = c.semantics == Semantics::Admissible;
   // The output lengths: exact (rationals where the scales and roi are points, else exact intervals).

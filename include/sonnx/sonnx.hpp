@@ -164,6 +164,8 @@ struct OperatorVersion {
   std::string runs;            // "kernel", "function body" or "unsupported" (refused by name)
   int64_t kernel_version = 0;  // the version whose reference kernel runs it (older only up to opset 17); 0: none
   std::string accuracy;        // that kernel's accuracy class: exact, rounding or random; "" without one
+  bool attributes = false;     // the schema has attributes (a parameter struct applies)
+  bool params = false;         // a typed parameter struct every layer reads its attributes from
   bool shape_rule = false;     // sonnx's own type and shape inference
   bool fast_kernel = false;    // a kernel of the optimized executors
   bool enclosure = false;      // a guaranteed enclosure (sonnx enclose, the enclosure judge)

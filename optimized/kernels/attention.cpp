@@ -29,6 +29,7 @@
 #include <unordered_map>
 
 #include "onednn_common.h"
+#include "reference/ops/params/softmax.h"
 #include "sonnx/errors.h"
 #include "softmax_line.h"
 #include "omp_sync.h"
@@ -347,12 +348,12 @@ std::unique_ptr<FastKernel> make_attention_kernel(const FastKernelRequest& r) {
   const Node& mm2 = *nodes.back();
   auto k = std::make_unique<AttentionKernel>();
   k->label = mm1->label() + " (attention)";
-  Attrs a(softmax);
   // Every node is in the default domain and one opset: the first node at version 13 or later means
-  // Softmax-13 (axis -1 by default), before it Softmax-1/11 (axis 1, the input coerced to 2-D,
-  // which is the last axis alone exactly when axis is the last).
-  k->axis = a.i("axis", r.version >= 13 ? -1 : 1);
-  if (!a.ok()) return nullptr;
+  // Softmax-13, before it Softmax-1/11 (the input coerced to 2-D at the axis, which is the last
+  // axis alone exactly when axis is the last).
+  std::optional<SoftmaxParams> p = Attrs(softmax).params<SoftmaxParams>(r.version >= 13 ? 13 : 1);
+  if (!p) return nullptr;
+  k->axis = p->axis;
   std::string q_name = mm1->inputs[0];
   if (scale_node) {
     auto [x, c] = scale_operands(r, *scale_node);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "onednn_common.h"
+#include "reference/ops/params/batch_normalization.h"
 #include "omp_sync.h"
 
 namespace sonnx::fast {
@@ -78,14 +79,12 @@ std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r) {
   for (size_t k = 1; k < node.outputs.size(); ++k)
     if (!node.outputs[k].empty()) return nullptr;  // training mode
   if (node.outputs.empty() || node.outputs[0].empty()) return nullptr;
-  Attrs a(node);
+  std::optional<BatchNormParams> p = Attrs(node).params<BatchNormParams>(r.version);
+  if (!p || !p->spatial || p->training_mode) return nullptr;
   auto k = std::make_unique<BatchNormKernel>();
   k->label = node.label();
   k->version = r.version;
-  k->epsilon = static_cast<double>(a.f("epsilon", 1e-5f));
-  if (r.version < 9 && a.i("spatial", 1) == 0) return nullptr;
-  if (r.version >= 14 && a.i("training_mode", 0) != 0) return nullptr;
-  if (!a.ok()) return nullptr;
+  k->epsilon = static_cast<double>(p->epsilon);
   return k;
 }
 

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "onednn_common.h"
+#include "reference/ops/params/reduce.h"
 #include "sonnx/errors.h"
 #include "omp_sync.h"
 
@@ -158,11 +159,6 @@ const std::string& other_input(const Node& n, const std::string& from) {
   return n.inputs[0] == from ? n.inputs[1] : n.inputs[0];
 }
 
-bool keeps_dims(const Node& n) {
-  const Attribute* k = n.attr("keepdims");
-  return !k || (k->type == Attribute::Type::Int && k->i == 1);
-}
-
 }  // namespace
 
 std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRequest& r) {
@@ -173,15 +169,17 @@ std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRe
   for (size_t k = 0; k < f.size(); ++k)
     if (f[k]->op_type != ops[k] || f[k]->outputs.size() != 1) return nullptr;
   const Node &power = *f[1], &mean2 = *f[2], &add_eps = *f[3], &div = *f[5];
-  if (!keeps_dims(first) || !keeps_dims(mean2)) return nullptr;
+  // Both means keep the reduced dimensions, and reduce over all axes when none are given.
+  std::optional<ReduceParams> p1 = Attrs(first).params<ReduceParams>(r.version),
+                              p2 = Attrs(mean2).params<ReduceParams>(r.version);
+  if (!p1 || !p2 || !p1->keepdims || !p2->keepdims || p1->noop_with_empty_axes || p2->noop_with_empty_axes) return nullptr;
   auto k = std::make_unique<DecomposedLayerNormKernel>();
   k->label = first.label() + " (decomposed layer normalization)";
-  Attrs a1(first), a2(mean2);
-  // node->inputs has the group's other inputs appended: the version tells whether input 1 is axes.
-  if (r.version >= 18 && first.inputs.size() > 1 && !first.inputs[1].empty()) k->at.axes1 = 1;
-  else k->axes1 = a1.ints("axes", {});
-  if (mean2.inputs.size() > 1 && !mean2.inputs[1].empty()) k->at.axes2 = position(first, mean2.inputs[1]);
-  else k->axes2 = a2.ints("axes", {});
+  // node->inputs has the group's other inputs appended: the parameters tell whether input 1 is axes.
+  if (p1->axes_from_input && first.inputs.size() > 1 && !first.inputs[1].empty()) k->at.axes1 = 1;
+  else k->axes1 = p1->axes;
+  if (p2->axes_from_input && mean2.inputs.size() > 1 && !mean2.inputs[1].empty()) k->at.axes2 = position(first, mean2.inputs[1]);
+  else k->axes2 = p2->axes;
   k->at.exponent = position(first, power.inputs[1]);
   k->at.eps = position(first, other_input(add_eps, mean2.outputs[0]));
   std::string y = div.outputs[0];
@@ -196,7 +194,7 @@ std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRe
   }
   bool found = k->at.exponent > 0 && k->at.eps > 0 && (f.size() < 7 || k->at.scale > 0) && (f.size() < 8 || k->at.bias > 0) &&
                (mean2.inputs.size() < 2 || mean2.inputs[1].empty() || k->at.axes2 > 0);
-  if (!found || !a1.ok() || !a2.ok()) return nullptr;
+  if (!found) return nullptr;
   return k;
 }
 

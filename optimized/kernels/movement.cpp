@@ -10,6 +10,7 @@
 
 #include "fast_kernel.h"
 #include "onednn_common.h"
+#include "reference/ops/params/movement.h"
 
 namespace sonnx::fast {
 
@@ -79,9 +80,13 @@ class MovementKernel final : public FastKernel {
   Op op;
   std::string label;
   int64_t version = 0;
-  std::vector<int64_t> perm, starts, ends, axes;  // attributes of the forms that have them
-  bool has_perm = false, has_axes_attr = false, allow_zero = false;
-  int64_t axis = 0;
+  // The parameters of the forms that have them (reference/ops/params/movement.h).
+  TransposeParams transpose_params;
+  SliceParams slice_params;
+  FlattenParams flatten_params;
+  SqueezeParams squeeze_params;
+  bool allow_zero = false;
+  int64_t axis = 0;  // Concat's, Gather's
 
   std::string name() const override { return "fast:movement"; }
   bool output_is_input_view() const override {
@@ -164,17 +169,11 @@ class MovementKernel final : public FastKernel {
   };
 
   Source transpose(const Shape& x) const {
-    size_t r = x.size();
-    std::vector<int64_t> p = perm;
-    if (!has_perm)
-      for (size_t d = 0; d < r; ++d) p.push_back(static_cast<int64_t>(r - 1 - d));
-    if (p.size() != r) bad("perm has " + std::to_string(p.size()) + " entries for an input of rank " + std::to_string(r));
-    std::vector<bool> seen(r, false);
+    std::vector<int64_t> p;
+    if (std::string why = transpose_params.permutation(static_cast<int64_t>(x.size()), p); !why.empty()) bad(why);
     auto in_st = row_major_strides(x);
     Source s;
     for (int64_t a : p) {
-      if (a < 0 || a >= static_cast<int64_t>(r) || seen[static_cast<size_t>(a)]) bad("perm is not a permutation");
-      seen[static_cast<size_t>(a)] = true;
       s.out.push_back(x[static_cast<size_t>(a)]);
       s.strides.push_back(in_st[static_cast<size_t>(a)]);
     }
@@ -182,8 +181,9 @@ class MovementKernel final : public FastKernel {
   }
 
   Source slice(const Shape& x, const std::vector<const Tensor*>& in) const {
-    std::vector<int64_t> st = starts, en = ends, ax = axes, steps;
-    if (version >= 10) {
+    std::vector<int64_t> st = slice_params.starts, en = slice_params.ends,
+                         ax = slice_params.axes.value_or(std::vector<int64_t>{}), steps;
+    if (slice_params.from_inputs) {
       if (!arg(in, 1) || !arg(in, 2)) bad("inputs 'starts' and 'ends' are required");
       st = ints(in, 1, "starts");
       en = ints(in, 2, "ends");
@@ -252,8 +252,9 @@ class MovementKernel final : public FastKernel {
     switch (op) {
       case Op::Identity: return x;
       case Op::Flatten: {
-        int64_t a = axis < 0 ? axis + rank : axis;
-        if (a < 0 || a > rank) bad("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+        std::optional<int64_t> at = flatten_params.axis_for(rank);
+        if (!at) bad("axis " + std::to_string(flatten_params.axis) + " is out of range for rank " + std::to_string(rank));
+        int64_t a = *at;
         int64_t outer = 1, inner = 1;
         for (int64_t d = 0; d < rank; ++d) (d < a ? outer : inner) *= x[static_cast<size_t>(d)];
         return {outer, inner};
@@ -294,8 +295,9 @@ class MovementKernel final : public FastKernel {
         return out;
       }
       case Op::Squeeze: {
-        std::vector<int64_t> ax = version >= 13 ? ints(in, 1, "axes") : axes;
-        bool all = version >= 13 ? !arg(in, 1) : !has_axes_attr;
+        const SqueezeParams& p = squeeze_params;
+        std::vector<int64_t> ax = p.axes_from_input ? ints(in, 1, "axes") : p.axes.value_or(std::vector<int64_t>{});
+        bool all = p.axes_from_input ? !arg(in, 1) : !p.axes;
         std::vector<bool> drop(x.size(), false);
         if (all) {
           for (size_t d = 0; d < x.size(); ++d) drop[d] = x[d] == 1;
@@ -313,8 +315,9 @@ class MovementKernel final : public FastKernel {
         return out;
       }
       case Op::Unsqueeze: {
-        if (version >= 13 && !arg(in, 1)) bad("input 'axes' is required");
-        std::vector<int64_t> ax = version >= 13 ? ints(in, 1, "axes") : axes;
+        const SqueezeParams& p = squeeze_params;
+        if (p.axes_from_input && !arg(in, 1)) bad("input 'axes' is required");
+        std::vector<int64_t> ax = p.axes_from_input ? ints(in, 1, "axes") : p.axes.value_or(std::vector<int64_t>{});
         int64_t r = rank + static_cast<int64_t>(ax.size());
         std::vector<bool> added(static_cast<size_t>(r), false);
         for (int64_t a : ax) {
@@ -451,41 +454,49 @@ std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r, Op 
   k->label = n.label();
   k->version = r.version;
   Attrs a(n);
+  // The operator's parameters, or a decline where the reference fails on them.
+  auto read = [&](auto& into) {
+    auto p = a.params<std::decay_t<decltype(into)>>(r.version);
+    if (p) into = *p;
+    return p.has_value();
+  };
   switch (k->op) {
     case Op::Transpose:
-      k->has_perm = a.has("perm");
-      k->perm = a.ints("perm", {});
+      if (!read(k->transpose_params)) return nullptr;
       break;
     case Op::Slice:
-      if (r.version < 10) {
-        if (!a.has("starts") || !a.has("ends")) return nullptr;
-        k->starts = a.ints("starts", {});
-        k->ends = a.ints("ends", {});
-        k->axes = a.ints("axes", {});
-      }
+      if (!read(k->slice_params)) return nullptr;
       break;
     case Op::Expand: break;
-    case Op::Concat:
-      if (!a.has("axis") && r.version >= 4) return nullptr;  // required: the reference reports it
-      k->axis = a.i("axis", 1);
+    case Op::Concat: {
+      ConcatParams p;
+      if (!read(p)) return nullptr;
+      k->axis = p.axis;
       for (size_t i = 0; i < n.inputs.size(); ++i)
         if (!input_is_float(r, i)) return nullptr;
       break;
-    case Op::Gather: k->axis = a.i("axis", 0); break;
-    case Op::Reshape:
-      if (r.version < 5) return nullptr;
-      k->allow_zero = r.version >= 14 && a.i("allowzero", 0) != 0;
+    }
+    case Op::Gather: {
+      GatherParams p;
+      if (!read(p)) return nullptr;
+      k->axis = p.axis;
       break;
-    case Op::Flatten: k->axis = a.i("axis", 1); break;
+    }
+    case Op::Reshape: {
+      ReshapeParams p;
+      if (!read(p) || !p.shape_from_input) return nullptr;
+      k->allow_zero = p.allow_zero;
+      break;
+    }
+    case Op::Flatten:
+      if (!read(k->flatten_params)) return nullptr;
+      break;
     case Op::Squeeze:
     case Op::Unsqueeze:
-      k->has_axes_attr = a.has("axes");
-      k->axes = a.ints("axes", {});
-      if (k->op == Op::Unsqueeze && r.version < 13 && !k->has_axes_attr) return nullptr;
+      if (!read(k->squeeze_params)) return nullptr;
       break;
     case Op::Identity: break;
   }
-  if (!a.ok()) return nullptr;
   return k;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "onednn_common.h"
+#include "reference/ops/params/normalization.h"
 #include "omp_sync.h"
 
 namespace sonnx::fast {
@@ -158,9 +159,7 @@ class LayerNormKernel final : public FastKernel {
 
  private:
   size_t normalized_axis(size_t rank) const {
-    auto r = static_cast<int64_t>(rank);
-    if (axis < -r || axis > r) fail(label, version, "axis " + std::to_string(axis) + " is out of range [-r, r]");
-    return static_cast<size_t>(axis < 0 ? axis + r : axis);
+    return static_cast<size_t>(norm_axis(label, version, axis, static_cast<int64_t>(rank)));
   }
 };
 
@@ -239,27 +238,27 @@ std::unique_ptr<FastKernel> make_layer_norm_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (r.version != 17 || n.inputs.size() < 2 || n.inputs.size() > 3 || n.outputs.empty() || n.outputs.size() > 3) return nullptr;
   if (!all_float_inputs(r, 0, 1) || (has_node_input(n, 2) && !input_is_float(r, 2))) return nullptr;
-  Attrs a(n);
+  std::optional<LayerNormParams> p = Attrs(n).params<LayerNormParams>(r.version);
+  // Mean and InvStdDev in bfloat16 stay on the reference (the executor allocates float outputs).
+  if (!p || p->stash_type != DType::Float) return nullptr;
   auto k = std::make_unique<LayerNormKernel>();
   k->label = n.label();
   k->version = r.version;
-  k->axis = a.i("axis", -1);
-  k->epsilon = static_cast<double>(a.f("epsilon", 1e-5f));
+  k->axis = p->axis;
+  k->epsilon = static_cast<double>(p->epsilon);
   k->outputs = n.outputs.size();
-  // Mean and InvStdDev in bfloat16 stay on the reference (the executor allocates float outputs).
-  if (a.i("stash_type", 1) != static_cast<int64_t>(DType::Float) || !a.ok()) return nullptr;
   return k;
 }
 
 std::unique_ptr<FastKernel> make_instance_norm_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.inputs.size() != 3 || n.outputs.size() != 1 || !all_float_inputs(r, 0, 2)) return nullptr;
-  Attrs a(n);
+  std::optional<InstanceNormParams> p = Attrs(n).params<InstanceNormParams>(r.version);
+  if (!p) return nullptr;
   auto k = std::make_unique<ChannelGroupNormKernel>();
   k->label = n.label();
   k->version = r.version;
-  k->epsilon = static_cast<double>(a.f("epsilon", 1e-5f));
-  if (!a.ok()) return nullptr;
+  k->epsilon = static_cast<double>(p->epsilon);
   return k;
 }
 
@@ -267,18 +266,16 @@ std::unique_ptr<FastKernel> make_group_norm_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.inputs.size() != 3 || n.outputs.size() != 1 || !all_float_inputs(r, 0, 2)) return nullptr;
   if (r.version != 18 && r.version != 21) return nullptr;
-  Attrs a(n);
+  // What the reference rejects (no num_groups, bad stash_type) it reports itself.
+  std::optional<GroupNormParams> p = Attrs(n).params<GroupNormParams>(r.version);
+  if (!p) return nullptr;
   auto k = std::make_unique<ChannelGroupNormKernel>();
   k->label = n.label();
   k->version = r.version;
   k->instance = false;
-  k->per_channel = r.version >= 21;
-  k->groups = a.i("num_groups", 0);
-  k->epsilon = static_cast<double>(a.f("epsilon", 1e-5f));
-  int64_t stash = a.i("stash_type", 1);
-  bool stash_ok = r.version < 21 || stash == 1 || stash == 10 || stash == 11 || stash == 16;
-  // What the reference rejects (no num_groups, bad stash_type) it reports itself.
-  if (!a.has("num_groups") || k->groups < 1 || !stash_ok || !a.ok()) return nullptr;
+  k->per_channel = p->per_channel;
+  k->groups = p->num_groups;
+  k->epsilon = static_cast<double>(p->epsilon);
   return k;
 }
 

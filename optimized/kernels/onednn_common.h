@@ -59,7 +59,7 @@ class Attrs {
   std::vector<int64_t> ints(const std::string& name, const std::vector<int64_t>& def) {
     return read(def, [&] { return reader_.attr_ints(name, def); });
   }
-  // Typed parameters read by the reference's own reader (support::window_attrs, conv_group, ...):
+  // Typed parameters read by the reference's own reader (support::window_attrs, ...):
   // nullopt, with `ok` cleared, where the reference fails on them.
   template <class Read>
   auto typed(Read read) -> std::optional<decltype(read(std::declval<const AttrReader&>()))> {
@@ -69,6 +69,11 @@ class Attrs {
       ok_ = false;
       return std::nullopt;
     }
+  }
+  // An operator's parameter struct (reference/ops/op_params.h), likewise.
+  template <class P>
+  std::optional<P> params(int64_t version) {
+    return typed([version](const AttrReader& r) { return P::read(r, version); });
   }
   bool ok() const { return ok_; }
 

@@ -16,6 +16,7 @@
 
 #include "conv_layout.h"
 #include "onednn_common.h"
+#include "reference/ops/params/conv.h"
 
 namespace sonnx::fast {
 namespace {
@@ -378,15 +379,14 @@ std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
   if (!ws || ws->size() < 3 || ws->size() > 5) return nullptr;
   k->w_shape = *ws;
   size_t rank = ws->size() - 2;
-  Attrs a(node);
-  std::optional<int64_t> group = a.typed(support::conv_group);
-  if (!group) return nullptr;
-  k->group = *group;
+  std::optional<ConvParams> params = Attrs(node).params<ConvParams>(r.version);
+  if (!params) return nullptr;
+  k->group = params->group;
   k->M = (*ws)[0];
   k->Cg = (*ws)[1];
   if (k->M % k->group != 0 || k->M == 0) return nullptr;
   k->w.kernel.assign(ws->begin() + 2, ws->end());
-  if (a.has("kernel_shape") && a.ints("kernel_shape", {}) != k->w.kernel) return nullptr;
+  if (!params->check_kernel(*ws).empty()) return nullptr;
   if (!read_window_attrs(r, rank, false, k->w)) return nullptr;
   if (const Tensor* wt = constant_input(r, 1)) {
     k->weights_const = true;

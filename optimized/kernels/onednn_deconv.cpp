@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "onednn_common.h"
+#include "reference/ops/params/conv.h"
 #include "omp_sync.h"
 
 namespace sonnx::fast {
@@ -214,11 +215,9 @@ std::unique_ptr<FastKernel> make_conv_transpose_kernel(const FastKernelRequest& 
   if (k->has_bias && !input_is_float(r, 2)) return nullptr;
   size_t rank = k->rank();
   Attrs a(node);
-  std::optional<int64_t> group = a.typed(support::conv_group);
-  if (!group || k->w_shape[0] % *group != 0) return nullptr;
-  k->group = *group;
-  std::vector<int64_t> kernel(k->w_shape.begin() + 2, k->w_shape.end());
-  if (a.has("kernel_shape") && a.ints("kernel_shape", {}) != kernel) return nullptr;
+  std::optional<ConvParams> params = a.params<ConvParams>(r.version);
+  if (!params || k->w_shape[0] % params->group != 0 || !params->check_kernel(k->w_shape).empty()) return nullptr;
+  k->group = params->group;
   std::optional<support::TransposedAttrs> attrs = a.typed(
       [&](const AttrReader& g) { return support::transposed_attrs(g, rank); });
   if (!attrs || !a.ok()) return nullptr;  // the reference reports them

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "onednn_common.h"
+#include "reference/ops/params/gemm.h"
 
 namespace sonnx::fast {
 namespace {
@@ -211,32 +212,26 @@ class GemmKernel final : public FastKernel {
  public:
   std::string label;
   int64_t version = 0;
-  bool ta = false, tb = false, legacy = false, legacy_broadcast = false, has_c = false;
-  float alpha = 1, beta = 1;
+  GemmParams params;
+  bool has_c = false;
   MatmulCache cache;
   PackedProducts packed;
 
   std::string name() const override { return "onednn:gemm"; }
-  Epilogue epilogue() const { return Epilogue{alpha, has_c, beta, false, {}}; }
+  Epilogue epilogue() const { return Epilogue{params.alpha, has_c, params.beta, false, {}}; }
 
   struct Dims {
     int64_t M, K, N;
   };
   Dims dims(const Shape& a, const Shape& b) const {
-    if (a.size() != 2 || b.size() != 2)
-      fail(label, version, "A and B must be 2-D, got " + shape_str(a) + " and " + shape_str(b));
-    int64_t M = ta ? a[1] : a[0], K = ta ? a[0] : a[1];
-    int64_t Kb = tb ? b[1] : b[0], N = tb ? b[0] : b[1];
-    if (K != Kb)
-      fail(label, version,
-           "inner dimensions differ: A' is [" + std::to_string(M) + "," + std::to_string(K) + "], B' is [" + std::to_string(Kb) +
-               "," + std::to_string(N) + "]");
-    return {M, K, N};
+    GemmParams::Dims d;
+    if (std::string why = params.dims(a, b, d); !why.empty()) fail(label, version, why);
+    return {d.M, d.K, d.N};
   }
 
   void check_c(const Shape& c, int64_t M, int64_t N) const {
     std::string mn = "[" + std::to_string(M) + "," + std::to_string(N) + "]";
-    if (legacy && !legacy_broadcast && c != Shape{M, N})
+    if (!params.c_broadcasts && c != Shape{M, N})
       fail(label, version, "C " + shape_str(c) + " must be " + mn + " when broadcast=0");
     if (c.size() > 2) fail(label, version, "C " + shape_str(c) + " cannot broadcast to " + mn);
     Shape out = {M, N};
@@ -271,15 +266,16 @@ class GemmKernel final : public FastKernel {
       if (has_c) {
         const Tensor& c = *arg(in, 2);
         broadcast_c(c, d.M, d.N, py);
-        for (int64_t i = 0; i < y.size(); ++i) py[i] = static_cast<float>(static_cast<double>(beta) * py[i]);
+        for (int64_t i = 0; i < y.size(); ++i) py[i] = static_cast<float>(static_cast<double>(params.beta) * py[i]);
       }
       return;
     }
     if (has_c) broadcast_c(*arg(in, 2), d.M, d.N, py);
-    if (packed.run(d.M, d.K, d.N, ta, tb, epilogue(), a.data<float>(), b, py)) return;
+    if (packed.run(d.M, d.K, d.N, params.trans_a, params.trans_b, epilogue(), a.data<float>(), b, py)) return;
     Tensor scratch;
     const float* pb = packed.plain(b, scratch);
-    auto e = cache.get(d.M, d.K, d.N, false, [&] { return build_matmul(d.M, d.K, d.N, ta, tb, epilogue()); });
+    auto e = cache.get(d.M, d.K, d.N, false,
+                       [&] { return build_matmul(d.M, d.K, d.N, params.trans_a, params.trans_b, epilogue()); });
     run_matmul(*e, a.data<float>(), pb, py);
   }
 
@@ -451,18 +447,14 @@ std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r) {
   k->label = node.label();
   k->version = r.version;
   Attrs a(node);
-  k->ta = a.i("transA", 0) != 0;
-  k->tb = a.i("transB", 0) != 0;
-  k->alpha = a.f("alpha", 1.0f);
-  k->beta = a.f("beta", 1.0f);
-  k->legacy = r.version < 7;
-  k->legacy_broadcast = a.i("broadcast", 0) != 0;
-  if (!a.ok()) return nullptr;
+  std::optional<GemmParams> p = a.params<GemmParams>(r.version);
+  if (!p) return nullptr;
+  k->params = *p;
   k->has_c = has_node_input(node, 2);
   if (k->has_c && !float_or_unknown(r, 2)) return nullptr;
-  if (k->legacy && !k->has_c) return nullptr;  // C is required there: the reference reports it
+  if (r.version < 7 && !k->has_c) return nullptr;  // C is required there: the reference reports it
   // beta = 0 must still turn an infinite C into NaN; leave that to the reference.
-  if (k->has_c && k->beta == 0.0f) return nullptr;
+  if (k->has_c && p->beta == 0.0f) return nullptr;
   if (const Tensor* b = constant_input(r, 1); b && b->rank() != 2) return nullptr;
   // Prepare the product now when A's shape is known.
   std::optional<Shape> as = static_shape(r, 0), bs = static_shape(r, 1);
@@ -470,8 +462,8 @@ std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r) {
     try {
       auto d = k->dims(*as, *bs);
       if (d.M > 0 && d.N > 0 && d.K > 0) {
-        k->cache.get(d.M, d.K, d.N, false, [&] { return build_matmul(d.M, d.K, d.N, k->ta, k->tb, k->epilogue()); });
-        k->packed.prepare(d.M, d.K, d.N, k->ta, k->tb, k->epilogue(), constant_input(r, 1));
+        k->cache.get(d.M, d.K, d.N, false, [&] { return build_matmul(d.M, d.K, d.N, p->trans_a, p->trans_b, k->epilogue()); });
+        k->packed.prepare(d.M, d.K, d.N, p->trans_a, p->trans_b, k->epilogue(), constant_input(r, 1));
       }
     } catch (const Trap&) {
       return nullptr;

@@ -12,6 +12,7 @@
 
 #include "fast_kernel.h"
 #include "onednn_common.h"
+#include "reference/ops/params/pad.h"
 #include "reference/ops/support/indexing.h"
 
 namespace sonnx::fast {
@@ -34,9 +35,7 @@ class PadKernel final : public FastKernel {
  public:
   std::string label;
   int64_t version = 0;
-  std::string mode = "constant";
-  std::vector<int64_t> pads_attr;  // versions 1 and 2
-  float value = 0;                 // versions 1 and 2
+  PadParams params;
 
   std::string name() const override { return "fast:pad"; }
 
@@ -55,10 +54,10 @@ class PadKernel final : public FastKernel {
     auto put = [&](auto v) { std::memcpy(f.data(), &v, sizeof v); };
     if (version < 11) {  // the float attribute `value` in the data's (floating) type
       switch (type) {
-        case DType::Float: put(value); break;
-        case DType::Double: put(static_cast<double>(value)); break;
-        case DType::Float16: put(float16_t(value)); break;
-        case DType::BFloat16: put(bfloat16_t(value)); break;
+        case DType::Float: put(params.value); break;
+        case DType::Double: put(static_cast<double>(params.value)); break;
+        case DType::Float16: put(float16_t(params.value)); break;
+        case DType::BFloat16: put(bfloat16_t(params.value)); break;
         default: bad("element type " + std::string(dtype_name(type)) + " is not a floating type");
       }
     } else if (const Tensor* c = arg(in, 2)) {
@@ -71,7 +70,7 @@ class PadKernel final : public FastKernel {
 
   // The pads over every axis, [begin..., end...], checked as the reference checks them.
   std::vector<int64_t> full_pads(const Tensor& x, const std::vector<const Tensor*>& in) const {
-    if (version < 11) return pads_attr;
+    if (version < 11) return params.pads;
     const Tensor* p = arg(in, 1);
     if (!p) bad("input 1 is required but missing");
     if (p->rank() != 1) bad("pads must be a 1-D tensor");
@@ -100,25 +99,8 @@ class PadKernel final : public FastKernel {
 
   // Output shape for x and its full pads; traps as the reference does.
   Shape padded_shape(const Tensor& x, const std::vector<int64_t>& pads) const {
-    int64_t rank = x.rank();
-    if (static_cast<int64_t>(pads.size()) != 2 * rank)
-      bad("pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(2 * rank));
-    if (mode != "constant" && mode != "reflect" && mode != "edge" && !(mode == "wrap" && version >= 19))
-      bad("unsupported mode '" + mode + "'");
-    Shape out(static_cast<size_t>(rank));
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t begin = pads[static_cast<size_t>(d)], end = pads[static_cast<size_t>(d + rank)], dim = x.dim(d);
-      constexpr int64_t kLimit = int64_t{1} << 62;
-      if (begin < -kLimit || begin > kLimit || end < -kLimit || end > kLimit) bad("pad amount out of range");
-      int64_t size = 0;
-      if (__builtin_add_overflow(dim, begin, &size) || __builtin_add_overflow(size, end, &size) || size < 0)
-        bad("pads " + std::to_string(begin) + ", " + std::to_string(end) + " are invalid for a dimension of size " +
-            std::to_string(dim));
-      if (mode != "constant" && dim == 0 && size > 0) bad("cannot pad an empty axis in mode '" + mode + "'");
-      if (mode == "wrap" && (begin > 0 || end > 0) && dim + std::min<int64_t>(begin, 0) + std::min<int64_t>(end, 0) <= 0)
-        bad("cannot wrap-pad an axis that the negative pads crop to nothing");
-      out[static_cast<size_t>(d)] = size;
-    }
+    Shape out;
+    if (std::string why = params.padded_shape(x.shape(), pads, out); !why.empty()) bad(why);
     return out;
   }
 
@@ -138,9 +120,9 @@ class PadKernel final : public FastKernel {
   int64_t source(int64_t j, int64_t dim, int64_t begin, int64_t end) const {
     int64_t i = j - begin;
     if (i >= 0 && i < dim) return i;
-    if (mode == "constant") return -1;
-    if (mode == "edge") return std::clamp<int64_t>(i, 0, dim - 1);
-    if (mode == "wrap") return support::pad_wrap_index(i, dim, begin, end);
+    if (params.mode == PadMode::Constant) return -1;
+    if (params.mode == PadMode::Edge) return std::clamp<int64_t>(i, 0, dim - 1);
+    if (params.mode == PadMode::Wrap) return support::pad_wrap_index(i, dim, begin, end);
     return support::pad_reflect_index(i, dim);
   }
 
@@ -239,15 +221,9 @@ std::unique_ptr<FastKernel> make_pad_kernel(const FastKernelRequest& r) {
   auto k = std::make_unique<PadKernel>();
   k->label = n.label();
   k->version = r.version;
-  Attrs a(n);
-  k->mode = a.s("mode", "constant");
-  if (r.version < 11) {
-    const char* pads = r.version < 2 ? "paddings" : "pads";
-    if (!a.has(pads)) return nullptr;  // required: the reference reports it
-    k->pads_attr = a.ints(pads, {});
-    k->value = a.f("value", 0.0f);
-  }
-  if (!a.ok()) return nullptr;
+  std::optional<PadParams> p = Attrs(n).params<PadParams>(r.version);
+  if (!p) return nullptr;  // the reference reports it
+  k->params = *p;
   return k;
 }
 

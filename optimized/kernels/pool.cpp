@@ -15,6 +15,7 @@
 
 #include "blocked_layout.h"
 #include "onednn_common.h"
+#include "reference/ops/params/pool.h"
 #include "simd_clones.h"
 #include "omp_sync.h"
 
@@ -238,25 +239,22 @@ std::unique_ptr<FastKernel> make_pool(const FastKernelRequest& r, PoolKernel::Ki
   if (node.outputs.empty() || node.outputs.size() > (kind == PoolKernel::Kind::Max ? 2u : 1u)) return nullptr;
   if (node.outputs.size() == 2 && !node.outputs[1].empty()) return nullptr;  // Indices wanted
   if (!input_is_float(r, 0)) return nullptr;
-  Attrs a(node);
+  std::optional<PoolParams> p = Attrs(node).params<PoolParams>(r.version);
+  if (!p) return nullptr;
   auto k = std::make_unique<PoolKernel>();
   k->kind = kind;
   k->label = node.label();
   k->version = r.version;
-  k->w.kernel = a.ints("kernel_shape", {});
+  k->w.kernel = p->kernel_shape;
   size_t rank = k->w.kernel.size();
   if (rank < 1 || rank > 2) return nullptr;
   if (auto xr = known_rank(r, 0); xr && *xr != rank + 2) return nullptr;
   if (!read_window_attrs(r, rank, true, k->w)) return nullptr;
-  if (kind == PoolKernel::Kind::Max) {
-    int64_t so = a.i("storage_order", 0);
-    if (so != 0 && so != 1) return nullptr;
-  } else {
-    for (auto d : a.ints("dilations", {}))
-      if (d != 1) return nullptr;  // the reference refuses dilations here
-    k->include_pad = a.i("count_include_pad", 0) != 0;
+  if (kind == PoolKernel::Kind::Average) {
+    for (auto d : k->w.dilations)
+      if (d != 1) return nullptr;  // this kernel has no dilated average
+    k->include_pad = p->count_include_pad;
   }
-  if (!a.ok()) return nullptr;
   return k;
 }
 

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "onednn_common.h"
+#include "reference/ops/params/reduce.h"
 
 namespace sonnx::fast {
 
@@ -144,22 +145,18 @@ std::unique_ptr<FastKernel> make_reduce(const FastKernelRequest& r) {
   if (n.inputs.empty() || n.inputs.size() > 2 || n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
   auto k = std::make_unique<ReduceKernel>();
   k->op = op;
-  // The version from which `axes` is an input (and noop_with_empty_axes exists).
-  int64_t axes_input_from = k->op == ReduceOp::Sum ? 13 : 18;
-  Attrs a(n);
-  if (r.version < axes_input_from) {
+  std::optional<ReduceParams> p = Attrs(n).params<ReduceParams>(r.version);
+  if (!p) return nullptr;
+  if (!p->axes_from_input) {
     if (n.inputs.size() != 1) return nullptr;
-    k->axes = a.ints("axes", {});
-  } else {
-    if (has_node_input(n, 1)) {
-      const Tensor* t = constant_input(r, 1);
-      if (!t || t->dtype() != DType::Int64 || t->rank() > 1) return nullptr;
-      k->axes = t->to_int64_vector();
-    }
-    k->noop_with_empty_axes = a.i("noop_with_empty_axes", 0) != 0;
+    k->axes = p->axes;
+  } else if (has_node_input(n, 1)) {
+    const Tensor* t = constant_input(r, 1);
+    if (!t || t->dtype() != DType::Int64 || t->rank() > 1) return nullptr;
+    k->axes = t->to_int64_vector();
   }
-  k->keepdims = a.i("keepdims", 1) != 0;
-  if (!a.ok()) return nullptr;
+  k->noop_with_empty_axes = p->noop_with_empty_axes;
+  k->keepdims = p->keepdims;
   k->label = n.label();
   k->version = r.version;
   return k;

@@ -12,6 +12,7 @@
 #include "fast_kernel.h"
 #include "onednn_common.h"
 #include "reference/ops/registry.h"
+#include "reference/ops/support/resample.h"
 #include "omp_sync.h"
 
 namespace sonnx::fast {
@@ -92,9 +93,8 @@ class ResizeNearestKernel final : public FastKernel {
 std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
-  Attrs a(n);
-  if (a.s("mode", "nearest") != "nearest" || a.s("coordinate_transformation_mode", "") == "tf_crop_and_resize" || !a.ok())
-    return nullptr;
+  std::optional<support::ResizeParams> p = Attrs(n).params<support::ResizeParams>(r.version);
+  if (!p || p->mode != support::ResizeMode::Nearest || p->coord == support::CoordMode::TfCropAndResize) return nullptr;
   auto k = std::make_unique<ResizeNearestKernel>();
   k->node = &n;
   k->version = r.version;

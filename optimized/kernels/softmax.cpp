@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "onednn_common.h"
+#include "reference/ops/params/softmax.h"
 #include "simd_clones.h"
 #include "softmax_line.h"
 #include "omp_sync.h"
@@ -69,6 +70,7 @@ class SoftmaxKernel final : public FastKernel {
   std::string label;
   int64_t version = 13;
   bool log = false;
+  bool coerced_2d = false;
   int64_t axis = -1;
 
   std::string name() const override { return log ? "fast:logsoftmax" : "fast:softmax"; }
@@ -90,7 +92,7 @@ class SoftmaxKernel final : public FastKernel {
       return c;
     };
     int64_t outer = count(0, a), n, inner;
-    if (version < 13) {
+    if (coerced_2d) {
       n = count(a, x.rank());
       inner = 1;
     } else {
@@ -177,13 +179,14 @@ template <bool log>
 std::unique_ptr<FastKernel> make_softmax(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.inputs.size() != 1 || n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
-  Attrs a(n);
+  std::optional<SoftmaxParams> p = Attrs(n).params<SoftmaxParams>(r.version);
+  if (!p) return nullptr;
   auto k = std::make_unique<SoftmaxKernel>();
   k->label = n.label();
   k->version = r.version;
   k->log = log;
-  k->axis = a.i("axis", r.version < 13 ? 1 : -1);
-  if (!a.ok()) return nullptr;
+  k->coerced_2d = p->coerced_2d;
+  k->axis = p->axis;
   return k;
 }
 

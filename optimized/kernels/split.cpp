@@ -10,6 +10,7 @@
 
 #include "fast_kernel.h"
 #include "onednn_common.h"
+#include "reference/ops/params/movement.h"
 
 namespace sonnx::fast {
 
@@ -36,11 +37,7 @@ class SplitKernel final : public FastKernel {
   std::string label;
   int64_t version = 0;
   size_t parts = 0;  // the node's output count
-  int64_t axis = 0;
-  bool has_split_attr = false;  // versions 1, 2, 11
-  std::vector<int64_t> split_attr;
-  bool has_num_outputs = false;  // version 18
-  int64_t num_outputs = 0;
+  SplitParams params;
 
   std::string name() const override { return "fast:split"; }
 
@@ -59,51 +56,16 @@ class SplitKernel final : public FastKernel {
   std::vector<int64_t> lengths(const std::vector<const Tensor*>& in, int64_t& ax) const {
     const Tensor& x = data(in);
     const Tensor* s = arg(in, 1);
-    std::vector<int64_t> len;
-    bool given = false;
-    if (version < 2) {
-      given = s || has_split_attr;
-      len = s ? split_input(*s) : split_attr;
-    } else if (version < 13) {
-      given = has_split_attr;
-      len = split_attr;
-    } else if (s) {
-      if (version >= 18 && has_num_outputs) bad("the split input and the num_outputs attribute cannot both be given");
+    std::optional<std::vector<int64_t>> given;  // the split input's values (version 1, and from 13)
+    if (s && version < 2) given = split_input(*s);
+    if (s && version >= 13) {
       if (s->rank() != 1) bad("the split input must be 1-D");
-      given = true;
-      len = split_input(*s);
-    } else if (version >= 18) {
-      int64_t n = has_num_outputs ? num_outputs : static_cast<int64_t>(parts);
-      if (n < 1) bad("num_outputs must be at least 1, got " + std::to_string(n));
-      if (n != static_cast<int64_t>(parts))
-        bad("num_outputs is " + std::to_string(n) + " but the node has " + std::to_string(parts) + " outputs");
-      if (x.rank() == 0) bad("cannot split a scalar");
-      int64_t dim = x.dim(norm_axis(label, version, axis, x.rank()));
-      int64_t chunk = dim / n + (dim % n != 0 ? 1 : 0);
-      len.assign(static_cast<size_t>(n), chunk);
-      len.back() = dim - chunk * (n - 1);
-      if (len.back() < 0)
-        bad("an axis of size " + std::to_string(dim) + " cannot be split into " + std::to_string(n) + " parts of " +
-            std::to_string(chunk) + " with a smaller last part");
-      given = true;
+      given = split_input(*s);
     }
     if (x.rank() == 0) bad("cannot split a scalar");
-    ax = norm_axis(label, version, axis, x.rank());
-    int64_t dim = x.dim(ax);
-    if (!given) {
-      if (dim % static_cast<int64_t>(parts) != 0)
-        bad("axis of size " + std::to_string(dim) + " cannot be split into " + std::to_string(parts) + " equal parts");
-      len.assign(parts, dim / static_cast<int64_t>(parts));
-    }
-    if (len.size() != parts)
-      bad("split has " + std::to_string(len.size()) + " lengths for " + std::to_string(parts) + " outputs");
-    int64_t total = 0;
-    for (int64_t l : len) {
-      if (l < 0) bad("split lengths must be non-negative");
-      if (l > dim) bad("split length larger than the axis");
-      total += l;
-    }
-    if (total != dim) bad("split lengths sum to " + std::to_string(total) + " but the axis has size " + std::to_string(dim));
+    ax = norm_axis(label, version, params.axis, x.rank());
+    std::vector<int64_t> len;
+    if (std::string why = params.lengths(x.dim(ax), parts, given ? &*given : nullptr, len); !why.empty()) bad(why);
     return len;
   }
 
@@ -151,17 +113,9 @@ std::unique_ptr<FastKernel> make_split_kernel(const FastKernelRequest& r) {
   k->label = n.label();
   k->version = r.version;
   k->parts = n.outputs.size();
-  Attrs a(n);
-  k->axis = a.i("axis", 0);
-  if (r.version < 13) {
-    k->has_split_attr = a.has("split");
-    k->split_attr = a.ints("split", {});
-  }
-  if (r.version >= 18) {
-    k->has_num_outputs = a.has("num_outputs");
-    k->num_outputs = a.i("num_outputs", 0);
-  }
-  if (!a.ok()) return nullptr;
+  std::optional<SplitParams> p = Attrs(n).params<SplitParams>(r.version);
+  if (!p) return nullptr;
+  k->params = *p;
   return k;
 }
 

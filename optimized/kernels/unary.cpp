@@ -21,6 +21,7 @@
 #include "fast_kernel.h"
 #include "half_convert.h"
 #include "onednn_common.h"
+#include "reference/ops/params/activation.h"
 #include "simd_clones.h"
 #include "sonnx/errors.h"
 #include "omp_sync.h"
@@ -377,18 +378,17 @@ std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r, UnaryO
   Attrs a(n);
   bool found = n.inputs.size() == 1;
   switch (op) {
-    case UnaryOp::LeakyRelu: fn.alpha = a.f("alpha", 0.01f); break;
-    case UnaryOp::Elu: fn.alpha = a.f("alpha", 1.0f); break;
+    case UnaryOp::LeakyRelu:
+    case UnaryOp::Elu:
     case UnaryOp::HardSigmoid:
-      fn.alpha = a.f("alpha", 0.2f);
-      fn.beta = a.f("beta", 0.5f);
+      if (auto p = a.params<AlphaBetaParams>(r.version)) {
+        fn.alpha = p->alpha;
+        fn.beta = p->beta;
+      }
       break;
-    case UnaryOp::Gelu: {
-      std::string approximate = a.s("approximate", "none");
-      if (approximate != "none" && approximate != "tanh") return nullptr;  // the reference traps
-      fn.op = approximate == "none" ? UnaryOp::Gelu : UnaryOp::GeluTanh;
+    case UnaryOp::Gelu:
+      if (auto p = a.params<GeluParams>(r.version)) fn.op = p->tanh ? UnaryOp::GeluTanh : UnaryOp::Gelu;
       break;
-    }
     case UnaryOp::Clip:
       found = n.inputs.size() <= (r.version < 11 ? 1u : 3u) && clip_bound(r, a, 1, elem, fn.alpha) &&
               clip_bound(r, a, 2, elem, fn.beta);

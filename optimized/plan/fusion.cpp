@@ -8,6 +8,8 @@
 #include <set>
 
 #include "reference/model/names.h"
+#include "reference/ops/op_params.h"
+#include "reference/ops/params/activation.h"
 
 namespace sonnx {
 
@@ -37,12 +39,8 @@ bool clip_bound(const Graph& g, const Node& clip, size_t i, float def, float& ou
   return true;
 }
 
-// A float attribute of n, or `def` when absent; false when it has another type.
-bool float_attr(const Node& n, const char* name, float def, float& out) {
-  const Attribute* a = n.attr(name);
-  out = a ? a->f : def;
-  return !a || a->type == Attribute::Type::Float;
-}
+// The activations' parameters are the same in every version of them (AlphaBetaParams).
+constexpr int64_t kAnyVersion = 0;
 
 bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
   if (!n.domain.empty() || n.outputs.size() != 1) return false;
@@ -50,11 +48,16 @@ bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
     // One-input activations; the defaults are those of the reference kernels.
     static const char* const plain[] = {"Relu", "Sigmoid", "Tanh", "HardSwish"};
     bool ok = n.inputs.size() == 1;
-    if (n.op_type == "LeakyRelu") ok = ok && float_attr(n, "alpha", 0.01f, req.alpha);
-    else if (n.op_type == "Elu") ok = ok && float_attr(n, "alpha", 1.0f, req.alpha);
-    else if (n.op_type == "HardSigmoid")
-      ok = ok && float_attr(n, "alpha", 0.2f, req.alpha) && float_attr(n, "beta", 0.5f, req.beta);
-    else ok = ok && std::find(std::begin(plain), std::end(plain), n.op_type) != std::end(plain);
+    if (n.op_type == "LeakyRelu" || n.op_type == "Elu" || n.op_type == "HardSigmoid") {
+      std::optional<AlphaBetaParams> p = try_params<AlphaBetaParams>(n, kAnyVersion);
+      ok = ok && p;
+      if (p) {
+        req.alpha = p->alpha;
+        req.beta = p->beta;
+      }
+    } else {
+      ok = ok && std::find(std::begin(plain), std::end(plain), n.op_type) != std::end(plain);
+    }
     if (ok) req.fused_activation = n.op_type;
     return ok;
   }
@@ -157,13 +160,13 @@ std::vector<const Node*> x_hard_sigmoid_after(const Node& p, std::map<std::strin
   if (!r0) return {};
   const Node* hs = r0->op_type == "HardSigmoid" ? r0 : r1;
   const Node* mul = hs == r0 ? r1 : r0;
-  float alpha = 0, beta = 0;
   if (hs->op_type != "HardSigmoid" || !hs->domain.empty() || hs->inputs.size() != 1 || hs->outputs.size() != 1 ||
-      !float_attr(*hs, "alpha", 0.2f, alpha) || !float_attr(*hs, "beta", 0.5f, beta) || !is_binary(*mul, "Mul"))
+      !is_binary(*mul, "Mul"))
     return {};
-  if (only_reader(*hs, uses, readers) != mul || !reads_pair(*mul, p.outputs[0], hs->outputs[0])) return {};
-  req.alpha = alpha;
-  req.beta = beta;
+  std::optional<AlphaBetaParams> ab = try_params<AlphaBetaParams>(*hs, kAnyVersion);
+  if (!ab || only_reader(*hs, uses, readers) != mul || !reads_pair(*mul, p.outputs[0], hs->outputs[0])) return {};
+  req.alpha = ab->alpha;
+  req.beta = ab->beta;
   return {hs, mul};
 }
 

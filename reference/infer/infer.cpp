@@ -8,6 +8,7 @@
 #include "reference/interp/inliner.h"
 #include "reference/model/names.h"
 #include "reference/model/dependencies.h"
+#include "reference/ops/op_params.h"
 #include "reference/ops/op_table.h"
 
 namespace sonnx {
@@ -185,6 +186,9 @@ class Engine {
     ShapeRuleFn rule = res.is_local_function ? nullptr : OpRecords::instance().shape_rule(n.domain, n.op_type, res.version);
     if (rule) {
       try {
+        // The operator's parameters are checked whether or not its shape rule reads them all.
+        if (const OpRecord* rec = OpRecords::instance().find(n.domain, n.op_type, res.version); rec && rec->params)
+          rec->params->check(ctx, res.version);
         rule(ctx);
         inferred = true;
       } catch (const InferError& e) {

@@ -3,6 +3,8 @@
 // select_last_index (ties pick the last occurrence instead of the first); 13 adds bfloat16.
 // NaN counts as the maximum (numpy.argmax). An empty axis has no index and traps.
 // Relies on ops/reduce.mlw ArgMax.argmax_first: the index selects a maximum along the axis, the first one (the last with select_last_index).
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/reduce.h"
 
@@ -11,6 +13,7 @@ using namespace support;
 namespace {
 std::vector<Value> argmax(OpContext& ctx) { return arg_extreme(ctx, /*want_max=*/true); }
 }  // namespace
+SONNX_PARAMS("", "ArgMax", (1, 11, 12, 13), ArgReduceParams);
 SONNX_KERNEL("", "ArgMax", 1, argmax, Accuracy::Exact);
 namespace {
 // int64 indices along one axis, kept as 1 with keepdims.
@@ -20,8 +23,9 @@ void argmax_shape(InferContext& ctx) {
     ctx.set_output(0, DType::Int64, std::nullopt);
     return;
   }
-  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
-  ctx.set_output(0, DType::Int64, reduce_dims(*x, {axis}, ctx.attr_int("keepdims", 1) != 0, false));
+  ArgReduceParams p = ArgReduceParams::read(ctx, ctx.version());
+  int64_t axis = infer_axis(ctx, p.axis, static_cast<int64_t>(x->size()));
+  ctx.set_output(0, DType::Int64, reduce_dims(*x, {axis}, p.keepdims, false));
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "ArgMax", (1, 11, 12, 13), argmax_shape);

@@ -2,6 +2,8 @@
 // axis as size 1. Version 11 documents negative axes (accepted in every version); version 12 adds
 // select_last_index (ties pick the last occurrence instead of the first); 13 adds bfloat16.
 // NaN counts as the minimum (numpy.argmin). An empty axis has no index and traps.
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/reduce.h"
 
@@ -10,6 +12,7 @@ using namespace support;
 namespace {
 std::vector<Value> argmin(OpContext& ctx) { return arg_extreme(ctx, /*want_max=*/false); }
 }  // namespace
+SONNX_PARAMS("", "ArgMin", (1, 11, 12, 13), ArgReduceParams);
 SONNX_KERNEL("", "ArgMin", 1, argmin, Accuracy::Exact);
 namespace {
 // int64 indices along one axis, kept as 1 with keepdims.
@@ -19,8 +22,9 @@ void argmin_shape(InferContext& ctx) {
     ctx.set_output(0, DType::Int64, std::nullopt);
     return;
   }
-  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
-  ctx.set_output(0, DType::Int64, reduce_dims(*x, {axis}, ctx.attr_int("keepdims", 1) != 0, false));
+  ArgReduceParams p = ArgReduceParams::read(ctx, ctx.version());
+  int64_t axis = infer_axis(ctx, p.axis, static_cast<int64_t>(x->size()));
+  ctx.set_output(0, DType::Int64, reduce_dims(*x, {axis}, p.keepdims, false));
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "ArgMin", (1, 11, 12, 13), argmin_shape);

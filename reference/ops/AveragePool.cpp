@@ -7,6 +7,8 @@
 // 22 adds bfloat16 and states that windows starting in the end padding are ignored (as here
 // from 10 on). Absent attributes reproduce the older behaviour, so one kernel serves all.
 // 11 rewords auto_pad. Absent attributes reproduce the older behaviour, so one kernel serves all.
+#include "op_params.h"
+#include "params/pool.h"
 #include "support/shape.h"
 #include "support/window.h"
 
@@ -16,13 +18,9 @@ namespace {
 
 std::vector<Value> average_pool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  if (ctx.version() < 19 && ctx.has_attr("dilations")) {
-    // Not an attribute of AveragePool up to opset 18; refuse rather than silently ignore it.
-    for (auto d : ctx.attr_ints("dilations"))
-      if (d != 1) ctx.fail("AveragePool has no dilations in this version");
-  }
-  PoolSetup s = pool_setup(ctx, x.shape());
-  bool include_pad = ctx.attr_int("count_include_pad", 0) != 0;
+  PoolParams params = PoolParams::read(ctx, ctx.version());
+  PoolSetup s = pool_setup(ctx, params, x.shape());
+  bool include_pad = params.count_include_pad;
   if (!include_pad) require_windows_meet_input(ctx, s.g);  // no mean of no element
   const WindowGeometry& g = s.g;
   // Per axis and output index: how many kernel positions fall inside the padded input.
@@ -58,6 +56,7 @@ std::vector<Value> average_pool(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "AveragePool", (1, 7, 10, 11, 19, 22), PoolParams);
 SONNX_KERNEL("", "AveragePool", 1, average_pool, Accuracy::Rounding);
 SONNX_KERNEL("", "AveragePool", 19, average_pool, Accuracy::Rounding);
 SONNX_KERNEL("", "AveragePool", 22, average_pool, Accuracy::Rounding);

@@ -19,6 +19,8 @@
 //        invalid in inference mode and trap); mean/var may have another float type (U) than X.
 //  15    scale/B may also have their own float type (T1); same computation.
 // All arithmetic in double, each output rounded once to its element type.
+#include "op_params.h"
+#include "params/batch_normalization.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -63,7 +65,8 @@ std::vector<Value> batch_norm(OpContext& ctx, bool training, bool spatial, bool 
   const std::vector<double>& scale = p[1];
   const std::vector<double>& bias = p[2];
   std::vector<double> mean = p[3], var = p[4];
-  auto epsilon = static_cast<double>(ctx.attr_float("epsilon", 1e-5f));
+  BatchNormParams params = BatchNormParams::read(ctx, ctx.version());
+  auto epsilon = static_cast<double>(params.epsilon);
   auto features = static_cast<size_t>(fm.features);
 
   std::vector<double> cur_mean(features, 0.0), cur_var(features, 0.0), count(features, 0.0);
@@ -92,7 +95,7 @@ std::vector<Value> batch_norm(OpContext& ctx, bool training, bool spatial, bool 
   std::vector<Value> out;
   out.emplace_back(float_tensor(ctx, x.dtype(), x.shape(), y));
   if (!training) return out;
-  auto momentum = static_cast<double>(ctx.attr_float("momentum", 0.9f));
+  auto momentum = static_cast<double>(params.momentum);
   std::vector<double> run_mean(features), run_var(features);
   for (size_t f = 0; f < features; ++f) {
     run_mean[f] = mean[f] * momentum + cur_mean[f] * (1 - momentum);
@@ -115,28 +118,21 @@ bool extra_outputs_requested(const OpContext& ctx) {
   return false;
 }
 
-std::vector<Value> batch_norm_v1(OpContext& ctx) {
+std::vector<Value> batch_norm_kernel(OpContext& ctx) {
+  BatchNormParams p = BatchNormParams::read(ctx, ctx.version());
   bool extra = extra_outputs_requested(ctx);
-  if (ctx.attr_int("is_test", 0) != 0 && extra) ctx.fail("is_test=1 allows only the output Y");
-  return batch_norm(ctx, extra, ctx.attr_int("spatial", 1) != 0, false);
-}
-
-std::vector<Value> batch_norm_v7(OpContext& ctx) {
-  return batch_norm(ctx, extra_outputs_requested(ctx), ctx.attr_int("spatial", 1) != 0, false);
-}
-
-std::vector<Value> batch_norm_v9(OpContext& ctx) { return batch_norm(ctx, extra_outputs_requested(ctx), true, false); }
-
-std::vector<Value> batch_norm_v14(OpContext& ctx) {
-  bool training = ctx.attr_int("training_mode", 0) != 0;
-  if (!training && extra_outputs_requested(ctx)) ctx.fail("running_mean/running_var are only defined with training_mode=1");
-  return batch_norm(ctx, training, true, true);
+  if (p.is_test && extra) ctx.fail("is_test=1 allows only the output Y");
+  if (ctx.version() < 14) return batch_norm(ctx, extra, p.spatial, false);
+  if (!p.training_mode && extra) ctx.fail("running_mean/running_var are only defined with training_mode=1");
+  return batch_norm(ctx, p.training_mode, true, true);
 }
 }  // namespace
-SONNX_KERNEL("", "BatchNormalization", 1, batch_norm_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "BatchNormalization", 7, batch_norm_v7, Accuracy::Rounding);
-SONNX_KERNEL("", "BatchNormalization", 9, batch_norm_v9, Accuracy::Rounding);
-SONNX_KERNEL("", "BatchNormalization", 14, batch_norm_v14, Accuracy::Rounding);
+// One kernel: BatchNormParams and the version choose the mode and the outputs.
+SONNX_PARAMS("", "BatchNormalization", (1, 6, 7, 9, 14, 15), BatchNormParams);
+SONNX_KERNEL("", "BatchNormalization", 1, batch_norm_kernel, Accuracy::Rounding);
+SONNX_KERNEL("", "BatchNormalization", 7, batch_norm_kernel, Accuracy::Rounding);
+SONNX_KERNEL("", "BatchNormalization", 9, batch_norm_kernel, Accuracy::Rounding);
+SONNX_KERNEL("", "BatchNormalization", 14, batch_norm_kernel, Accuracy::Rounding);
 namespace {
 // Y has X's shape; the running and saved statistics (outputs 1-4, when present) are per channel
 // ([C]). From version 14 the statistics may have another element type (U, input 3's).

@@ -1,6 +1,8 @@
 // Concat: joins tensors along an axis; all other dimensions must agree. Version 1 defaults the
 // axis to 1; from version 4 it is required; negative axes are accepted (documented from 11).
 // Relies on ops/ops.mlw Concat.covered: Concat covers every position along the axis.
+#include "op_params.h"
+#include "params/movement.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -9,11 +11,11 @@ using namespace support;
 namespace {
 std::vector<Value> concat(OpContext& ctx) {
   if (ctx.num_inputs() == 0) ctx.fail("at least one input is required");
-  if (ctx.version() >= 4 && !ctx.has_attr("axis")) ctx.fail("attribute 'axis' is required");
+  ConcatParams p = ConcatParams::read(ctx, ctx.version());
   const Tensor& first = ctx.input(0);
   int64_t rank = first.rank();
   if (rank == 0) ctx.fail("cannot concatenate scalars");
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 1), rank);
+  int64_t axis = normalize_axis(ctx, p.axis, rank);
   Shape out_shape = first.shape();
   out_shape[static_cast<size_t>(axis)] = 0;
   for (size_t k = 0; k < ctx.num_inputs(); ++k) {
@@ -42,6 +44,7 @@ std::vector<Value> concat(OpContext& ctx) {
   return one(std::move(out));
 }
 }  // namespace
+SONNX_PARAMS("", "Concat", (1, 4, 11, 13), ConcatParams);
 SONNX_KERNEL("", "Concat", 1, concat, Accuracy::Exact);
 SONNX_KERNEL("", "Concat", 4, concat, Accuracy::Exact);
 namespace {
@@ -51,8 +54,7 @@ void concat_shape(InferContext& ctx) {
   std::vector<size_t> all;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) all.push_back(i);
   DType t = common_elem(ctx, all);
-  if (ctx.version() >= 4 && !ctx.has_attr("axis")) ctx.fail("attribute 'axis' is required");
-  int64_t axis_attr = ctx.attr_int("axis", 1);
+  int64_t axis_attr = ConcatParams::read(ctx, ctx.version()).axis;
   std::optional<Dims> out;
   for (size_t i = 0; i < ctx.num_inputs(); ++i)
     if (const Dims* s = ctx.input_shape(i)) {

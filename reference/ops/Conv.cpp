@@ -6,6 +6,8 @@
 // Relies on ops/conv.mlw Axis.window_in_padding: every input position a Conv window reads lies in the input or the resolved padding, for every auto_pad.
 // Relies on ops/conv.mlw Axis.same_out: SAME_UPPER and SAME_LOWER give ceil(H / s) outputs, in both ceil modes.
 // Relies on ops/conv.mlw Window.wpos_in_padded: on every spatial axis, every input position an N-D Conv window reads lies in the input or the resolved padding.
+#include "op_params.h"
+#include "params/conv.h"
 #include "support/shape.h"
 #include "support/window.h"
 
@@ -40,6 +42,7 @@ std::vector<Value> conv(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "Conv", (1, 11, 22), ConvParams);
 SONNX_KERNEL("", "Conv", 1, conv, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):

@@ -2,6 +2,8 @@
 // Padding contributes nothing (it stands for x_zero_point, i.e. 0 after the subtraction).
 // x_zero_point is per tensor; w_zero_point per tensor or 1-D with one value per output channel.
 // Each product fits in int32; the sum wraps in 32 bits.
+#include "op_params.h"
+#include "params/conv.h"
 #include "support/shape.h"
 #include "support/window.h"
 
@@ -53,6 +55,7 @@ std::vector<Value> conv_integer(OpContext& ctx) {
   return one(std::move(y));
 }
 }  // namespace
+SONNX_PARAMS("", "ConvInteger", (10), ConvParams);
 SONNX_KERNEL("", "ConvInteger", 10, conv_integer, Accuracy::Exact);
 namespace {
 void conv_integer_shape(InferContext& ctx) { conv_rule(ctx, 1, DType::Int32); }

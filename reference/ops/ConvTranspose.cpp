@@ -5,6 +5,8 @@
 // The output lengths and begin pads: support::transposed_geometry (window.h).
 // Relies on ops/conv_transpose.mlw TAxis.resolved_tpads: the resolved ConvTranspose pads are nonnegative and the output length is the full length s*(in-1) + output_padding + (k-1)*d + 1 minus the resolved pads whenever the output is not longer.
 // Relies on ops/conv_transpose.mlw Adjoint1d.adjoint: in 1-D with one channel ConvTranspose is the adjoint of Conv with the same kernel, stride, dilation and begin pad (sum of y*ConvTranspose(x) = sum of x*Conv(y)).
+#include "op_params.h"
+#include "params/conv.h"
 #include "support/shape.h"
 #include "support/window.h"
 
@@ -20,14 +22,14 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
   if (w.rank() != x.rank()) ctx.fail("weight W " + shape_str(w.shape()) + " must have the rank of X " + shape_str(x.shape()));
   size_t r = static_cast<size_t>(x.rank() - 2);
   int64_t N = x.dim(0), C = x.dim(1);
-  int64_t group = conv_group(ctx);
+  ConvParams params = ConvParams::read(ctx, ctx.version());
+  int64_t group = params.group;
   if (w.dim(0) != C) ctx.fail("weight W " + shape_str(w.shape()) + " must have C=" + std::to_string(C) + " as first dimension");
   if (C % group != 0) ctx.fail("channels C=" + std::to_string(C) + " must be divisible by group=" + std::to_string(group));
   int64_t Cg = C / group, Mg = w.dim(1), M = Mg * group;
   std::vector<int64_t> in(x.shape().begin() + 2, x.shape().end());
   std::vector<int64_t> kernel(w.shape().begin() + 2, w.shape().end());
-  if (ctx.has_attr("kernel_shape") && ctx.attr_ints("kernel_shape") != kernel)
-    ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(w.shape()));
+  if (std::string why = params.check_kernel(w.shape()); !why.empty()) ctx.fail(why);
   TransposedAttrs attrs = transposed_attrs(ctx, r);
   const std::vector<int64_t>& strides = attrs.strides;
   const std::vector<int64_t>& dilations = attrs.dilations;
@@ -75,6 +77,7 @@ std::vector<Value> conv_transpose(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "ConvTranspose", (1, 11, 22), ConvParams);
 SONNX_KERNEL("", "ConvTranspose", 1, conv_transpose, Accuracy::Rounding);
 SONNX_KERNEL("", "ConvTranspose", 11, conv_transpose, Accuracy::Rounding);
 
@@ -88,7 +91,8 @@ void conv_transpose_shape(InferContext& ctx) {
   DType t = common_elem(ctx, {0, 1});
   const Dims* x = ctx.input_shape(0);
   const Dims* w = ctx.input_shape(1);
-  int64_t group = conv_group(ctx);
+  ConvParams params = ConvParams::read(ctx, ctx.version());
+  int64_t group = params.group;
   if (!x) {
     ctx.set_output(0, t, w ? std::optional<Dims>(Dims(w->size())) : std::nullopt);
     return;
@@ -102,7 +106,7 @@ void conv_transpose_shape(InferContext& ctx) {
     ctx.fail("X has " + std::to_string(*(*x)[1].value) + " channels, W has " + std::to_string(*(*w)[0].value));
   Dims out{(*x)[0], m};
   TransposedAttrs attrs = transposed_attrs(ctx, r);  // as the kernel reads them
-  std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
+  std::vector<int64_t> kernel = params.kernel_shape.value_or(std::vector<int64_t>{});
   if (kernel.empty() && w)
     for (size_t i = 2; i < w->size(); ++i) kernel.push_back((*w)[i].value.value_or(-1));
   for (size_t i = 0; i < r; ++i) {

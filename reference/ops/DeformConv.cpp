@@ -9,6 +9,8 @@
 #include <cmath>
 #include <limits>
 
+#include "op_params.h"
+#include "params/conv.h"
 #include "support/shape.h"
 #include "support/window.h"
 
@@ -135,6 +137,7 @@ std::vector<Value> deform_conv(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "DeformConv", (19, 22), ConvParams);
 SONNX_KERNEL("", "DeformConv", 19, deform_conv, Accuracy::Rounding);
 SONNX_KERNEL("", "DeformConv", 22, deform_conv, Accuracy::Rounding);
 

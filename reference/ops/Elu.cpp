@@ -1,5 +1,7 @@
 // Elu: elementwise alpha * (e^x - 1) for x < 0, x otherwise; alpha = 1 by default. Versions 1 and 6
 // compute the same function.
+#include "op_params.h"
+#include "params/activation.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -8,10 +10,11 @@ using namespace support;
 namespace {
 
 std::vector<Value> elu(OpContext& ctx) {
-  double alpha = ctx.attr_float("alpha", 1.0f);
+  double alpha = AlphaBetaParams::read(ctx, ctx.version()).alpha;
   return one(float_unary(ctx, ctx.input(0), [&](double x) { return x < 0.0 ? alpha * std::expm1(x) : x; }));
 }
 }  // namespace
+SONNX_PARAMS("", "Elu", (1, 6, 22), AlphaBetaParams);
 SONNX_KERNEL("", "Elu", 1, elu, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):

@@ -2,6 +2,8 @@
 // data.shape[:axis] + indices.shape + data.shape[axis+1:]. Negative indices count from the end
 // (documented from version 11); indices outside [-s, s-1] trap.
 // Relies on ops/movement.mlw Gather.gather_reads_valid: indices in [-d, d) (negative ones normalised) read inside data.
+#include "op_params.h"
+#include "params/movement.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -12,7 +14,7 @@ std::vector<Value> gather(OpContext& ctx) {
   const Tensor& data = ctx.input(0);
   const Tensor& indices = ctx.input(1);
   if (data.rank() == 0) ctx.fail("data must have rank >= 1");
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), data.rank());
+  int64_t axis = normalize_axis(ctx, GatherParams::read(ctx, ctx.version()).axis, data.rank());
   std::vector<int64_t> idx = int_values(ctx, indices, "indices");
   int64_t dim = data.dim(axis);
   for (auto& i : idx) i = checked_index(ctx, i, dim, "index");
@@ -30,6 +32,7 @@ std::vector<Value> gather(OpContext& ctx) {
   return one(take(data, out_shape, map));
 }
 }  // namespace
+SONNX_PARAMS("", "Gather", (1, 11, 13), GatherParams);
 SONNX_KERNEL("", "Gather", 1, gather, Accuracy::Exact);
 namespace {
 // data[:axis] + indices + data[axis+1:]; a 1-D partial value gathered with known indices.
@@ -46,7 +49,7 @@ void gather_shape(InferContext& ctx) {
   }
   int64_t r = static_cast<int64_t>(x->size());
   if (r == 0) ctx.fail("data must have rank at least 1");
-  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), r);
+  int64_t axis = infer_axis(ctx, GatherParams::read(ctx, ctx.version()).axis, r);
   Dims out(x->begin(), x->begin() + axis);
   out.insert(out.end(), idx->begin(), idx->end());
   out.insert(out.end(), x->begin() + axis + 1, x->end());

@@ -5,6 +5,8 @@
 // by step in T; this kernel evaluates it in double and rounds once to the element type.
 #include <numbers>
 
+#include "op_params.h"
+#include "params/activation.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -19,12 +21,11 @@ double gelu_tanh(double x) {
 }
 
 std::vector<Value> gelu(OpContext& ctx) {
-  std::string approximate = ctx.attr_string("approximate", "none");
-  if (approximate == "none") return one(float_unary(ctx, ctx.input(0), gelu_exact));
-  if (approximate == "tanh") return one(float_unary(ctx, ctx.input(0), gelu_tanh));
-  ctx.fail("attribute approximate must be \"none\" or \"tanh\", got \"" + approximate + "\"");
+  bool tanh = GeluParams::read(ctx, ctx.version()).tanh;
+  return one(float_unary(ctx, ctx.input(0), tanh ? gelu_tanh : gelu_exact));
 }
 }  // namespace
+SONNX_PARAMS("", "Gelu", (20), GeluParams);
 SONNX_KERNEL("", "Gelu", 20, gelu, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "Gelu", (20), same_as_input_rule);
 }  // namespace sonnx

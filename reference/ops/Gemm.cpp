@@ -7,11 +7,14 @@
 // two's-complement wraparound; integral alpha/beta (the usual 1 and 1) scale with wraparound too,
 // other values are applied in double and the result converted as Cast does (truncation,
 // saturating) — ONNX does not say how a float alpha meets an integer product.
-#include "support/shape.h"
+#include "op_params.h"
+#include "params/gemm.h"
 #include "support/elementwise.h"
+#include "support/shape.h"
 
 namespace sonnx {
 using namespace support;
+
 namespace {
 
 // Index map of C into [M, N], traps unless C broadcasts unidirectionally to [M, N].
@@ -26,19 +29,16 @@ std::vector<int64_t> c_index_map(const OpContext& ctx, const Shape& c, int64_t M
   return broadcast_index_map(c, out);
 }
 
-std::vector<Value> gemm_impl(OpContext& ctx, bool legacy) {
+std::vector<Value> gemm(OpContext& ctx) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
-  if (a.rank() != 2 || b.rank() != 2)
-    ctx.fail("A and B must be 2-D, got " + shape_str(a.shape()) + " and " + shape_str(b.shape()));
+  GemmParams p = GemmParams::read(ctx, ctx.version());
+  GemmParams::Dims d;
+  if (std::string why = p.dims(a.shape(), b.shape(), d); !why.empty()) ctx.fail(why);
   if (a.dtype() != b.dtype()) ctx.fail("A and B have different element types");
-  bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
-  double alpha = ctx.attr_float("alpha", 1.0f), beta = ctx.attr_float("beta", 1.0f);
-  int64_t M = ta ? a.dim(1) : a.dim(0), K = ta ? a.dim(0) : a.dim(1);
-  int64_t Kb = tb ? b.dim(1) : b.dim(0), N = tb ? b.dim(0) : b.dim(1);
-  if (K != Kb)
-    ctx.fail("inner dimensions differ: A' is [" + std::to_string(M) + "," + std::to_string(K) + "], B' is [" +
-             std::to_string(Kb) + "," + std::to_string(N) + "]");
+  bool ta = p.trans_a, tb = p.trans_b;
+  double alpha = p.alpha, beta = p.beta;
+  int64_t M = d.M, K = d.K, N = d.N;
   // Strides that read A' and B' from the stored matrices.
   int64_t a_sm = ta ? 1 : K, a_sk = ta ? M : 1;
   int64_t b_sk = tb ? 1 : N, b_sn = tb ? K : 1;
@@ -47,7 +47,7 @@ std::vector<Value> gemm_impl(OpContext& ctx, bool legacy) {
   std::vector<int64_t> cmap;
   if (c) {
     if (c->dtype() != a.dtype()) ctx.fail("C has a different element type from A");
-    if (legacy && ctx.attr_int("broadcast", 0) == 0 && c->shape() != Shape{M, N})
+    if (!p.c_broadcasts && c->shape() != Shape{M, N})
       ctx.fail("C " + shape_str(c->shape()) + " must be [" + std::to_string(M) + "," + std::to_string(N) + "] when broadcast=0");
     cmap = c_index_map(ctx, c->shape(), M, N);
   }
@@ -93,12 +93,11 @@ std::vector<Value> gemm_impl(OpContext& ctx, bool legacy) {
     return y;
   }));
 }
-
-std::vector<Value> gemm_v1(OpContext& ctx) { return gemm_impl(ctx, true); }
-std::vector<Value> gemm_v7(OpContext& ctx) { return gemm_impl(ctx, false); }
 }  // namespace
-SONNX_KERNEL("", "Gemm", 1, gemm_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "Gemm", 7, gemm_v7, Accuracy::Rounding);
+// One kernel: GemmParams says whether C must be [M, N] (versions 1 and 6 without broadcast).
+SONNX_PARAMS("", "Gemm", (1, 6, 7, 9, 11, 13), GemmParams);
+SONNX_KERNEL("", "Gemm", 1, gemm, Accuracy::Rounding);
+SONNX_KERNEL("", "Gemm", 7, gemm, Accuracy::Rounding);
 namespace {
 // [M, N] from A (M x K, or K x M with transA) and B (K x N, or N x K with transB); C broadcasts to it.
 void gemm_shape(InferContext& ctx) {
@@ -107,7 +106,8 @@ void gemm_shape(InferContext& ctx) {
   const Dims* b = ctx.input_shape(1);
   require_rank(ctx, 0, 2, "A");
   require_rank(ctx, 1, 2, "B");
-  bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
+  GemmParams p = GemmParams::read(ctx, ctx.version());
+  bool ta = p.trans_a, tb = p.trans_b;
   Dim m = a ? (*a)[ta ? 1 : 0] : Dim{}, ka = a ? (*a)[ta ? 0 : 1] : Dim{};
   Dim n = b ? (*b)[tb ? 0 : 1] : Dim{}, kb = b ? (*b)[tb ? 1 : 0] : Dim{};
   unify_dim(ctx, ka, kb, "the contracted dimensions of A and B");

@@ -9,6 +9,8 @@
 //     the first stage in stash_type precision (float by default; checked to name a floating type)
 //     and the scaling in X's type.
 // Both kernels compute everything in double and round Y once to X's type.
+#include "op_params.h"
+#include "params/normalization.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -19,19 +21,20 @@ struct Groups {
   int64_t n, c, groups, inner;  // inner: elements per channel (D1 * ... * Dn)
 };
 
-Groups group_layout(OpContext& ctx, const Tensor& x) {
+Groups group_layout(OpContext& ctx, const Tensor& x, const GroupNormParams& p) {
   if (x.rank() < 2) ctx.fail("X must have shape (N x C x D1 ... Dn)");
-  if (!ctx.has_attr("num_groups")) ctx.fail("attribute num_groups is required");
-  Groups g{x.dim(0), x.dim(1), ctx.attr_int("num_groups", 0), element_count(x.shape(), 2)};
-  if (g.groups < 1 || g.c % g.groups != 0)
+  Groups g{x.dim(0), x.dim(1), p.num_groups, element_count(x.shape(), 2)};
+  if (g.c % g.groups != 0)
     ctx.fail("num_groups " + std::to_string(g.groups) + " must be positive and divide the " + std::to_string(g.c) + " channels");
   return g;
 }
 
-// `per_channel`: scale and bias index by channel (version 21) or by group (version 18).
-std::vector<Value> group_norm(OpContext& ctx, bool per_channel) {
+// Scale and bias index by channel (version 21) or by group (version 18).
+std::vector<Value> group_norm(OpContext& ctx) {
+  GroupNormParams p = GroupNormParams::read(ctx, ctx.version());
+  bool per_channel = p.per_channel;
   const Tensor& x = ctx.input(0);
-  Groups g = group_layout(ctx, x);
+  Groups g = group_layout(ctx, x, p);
   std::vector<double> xv = float_values(ctx, x);
   std::vector<double> scale = float_values(ctx, ctx.input(1));
   std::vector<double> bias = float_values(ctx, ctx.input(2));
@@ -40,7 +43,7 @@ std::vector<Value> group_norm(OpContext& ctx, bool per_channel) {
       static_cast<int64_t>(bias.size()) != params)
     ctx.fail(std::string("scale and bias must be 1-D with one value per ") + (per_channel ? "channel (" : "group (") +
              std::to_string(params) + ")");
-  auto epsilon = static_cast<double>(ctx.attr_float("epsilon", 1e-5f));
+  auto epsilon = static_cast<double>(p.epsilon);
   int64_t channels_per_group = g.c / g.groups;
   auto count = static_cast<size_t>(channels_per_group * g.inner);
   std::vector<double> y(xv.size());
@@ -62,20 +65,13 @@ std::vector<Value> group_norm(OpContext& ctx, bool per_channel) {
   return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 
-std::vector<Value> group_norm_18(OpContext& ctx) { return group_norm(ctx, false); }
-
-std::vector<Value> group_norm_21(OpContext& ctx) {
-  auto stash = static_cast<DType>(ctx.attr_int("stash_type", 1));
-  if (stash != DType::Float && stash != DType::Double && stash != DType::Float16 && stash != DType::BFloat16)
-    ctx.fail("stash_type must name a floating type (1, 10, 11 or 16)");
-  return group_norm(ctx, true);
-}
 }  // namespace
-SONNX_KERNEL("", "GroupNormalization", 18, group_norm_18, Accuracy::Rounding);
-SONNX_KERNEL("", "GroupNormalization", 21, group_norm_21, Accuracy::Rounding);
+SONNX_PARAMS("", "GroupNormalization", (18, 21), GroupNormParams);
+SONNX_KERNEL("", "GroupNormalization", 18, group_norm, Accuracy::Rounding);
+SONNX_KERNEL("", "GroupNormalization", 21, group_norm, Accuracy::Rounding);
 namespace {
 void group_norm_shape(InferContext& ctx) {
-  if (ctx.attr_int("num_groups", 0) < 1) ctx.fail("num_groups must be positive");
+  GroupNormParams::read(ctx, ctx.version());
   same_as_input_rule(ctx);
 }
 }  // namespace

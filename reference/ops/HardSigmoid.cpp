@@ -1,5 +1,7 @@
 // HardSigmoid: elementwise max(0, min(1, alpha * x + beta)), alpha = 0.2 and beta = 0.5 by
 // default. Versions 1 and 6 compute the same function. NaN stays NaN.
+#include "op_params.h"
+#include "params/activation.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -8,8 +10,8 @@ using namespace support;
 namespace {
 
 std::vector<Value> hard_sigmoid(OpContext& ctx) {
-  double alpha = ctx.attr_float("alpha", 0.2f);
-  double beta = ctx.attr_float("beta", 0.5f);
+  AlphaBetaParams p = AlphaBetaParams::read(ctx, ctx.version());
+  double alpha = p.alpha, beta = p.beta;
   return one(float_unary(ctx, ctx.input(0), [&](double x) {
     double y = alpha * x + beta;
     if (std::isnan(y)) return y;
@@ -17,6 +19,7 @@ std::vector<Value> hard_sigmoid(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "HardSigmoid", (1, 6, 22), AlphaBetaParams);
 SONNX_KERNEL("", "HardSigmoid", 1, hard_sigmoid, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):

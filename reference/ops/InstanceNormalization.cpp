@@ -2,6 +2,8 @@
 // (population) variance computed per instance and channel, i.e. over D1..Dn of an
 // (N x C x D1 ... Dn) input; scale and B have C elements. Version 1's consumed_inputs is ignored;
 // version 6 is the same computation. All arithmetic in double, rounded once to the element type.
+#include "op_params.h"
+#include "params/normalization.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -18,7 +20,7 @@ std::vector<Value> instance_norm(OpContext& ctx) {
   int64_t inner = element_count(x.shape(), 2, x.shape().size());
   if (static_cast<int64_t>(scale.size()) != c || static_cast<int64_t>(bias.size()) != c)
     ctx.fail("scale and B must have C = " + std::to_string(c) + " elements");
-  auto epsilon = static_cast<double>(ctx.attr_float("epsilon", 1e-5f));
+  auto epsilon = static_cast<double>(InstanceNormParams::read(ctx, ctx.version()).epsilon);
   std::vector<double> y(xv.size());
   for (int64_t b = 0; b < n; ++b)
     for (int64_t ch = 0; ch < c; ++ch) {
@@ -36,6 +38,7 @@ std::vector<Value> instance_norm(OpContext& ctx) {
   return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
+SONNX_PARAMS("", "InstanceNormalization", (1, 6, 22), InstanceNormParams);
 SONNX_KERNEL("", "InstanceNormalization", 1, instance_norm, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):

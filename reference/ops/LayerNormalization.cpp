@@ -1,11 +1,13 @@
 // LayerNormalization (version 17): normalizes over the dims [axis, r) (axis default -1, allowed
-// range [-r, r]) of X:
+// range [-r, r)) of X:
 //   Mean = mean of X over those dims, Var = mean of (X - Mean)^2, InvStdDev = 1 / sqrt(Var + epsilon)
 //   Y = (X - Mean) * InvStdDev * Scale + B
 // Scale and the optional B broadcast to X's shape (unidirectionally). The optional outputs Mean and
 // InvStdDev have shape [d0, ..., d(axis-1), 1, ..., 1] and element type stash_type (float, the
 // default, or bfloat16). The schema asks for the first stage to be computed at least in stash_type
 // precision; this kernel computes everything in double and rounds each output once to its type.
+#include "op_params.h"
+#include "params/normalization.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -21,12 +23,10 @@ std::vector<double> broadcast_param(OpContext& ctx, const Tensor& p, const Shape
 std::vector<Value> layer_norm(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   int64_t rank = x.rank();
-  int64_t axis = ctx.attr_int("axis", -1);
-  if (axis < -rank || axis > rank) ctx.fail("axis " + std::to_string(axis) + " is out of range [-r, r]");
-  if (axis < 0) axis += rank;
-  auto stash = static_cast<DType>(ctx.attr_int("stash_type", 1));
-  if (stash != DType::Float && stash != DType::BFloat16) ctx.fail("stash_type must be float (1) or bfloat16 (16)");
-  auto epsilon = static_cast<double>(ctx.attr_float("epsilon", 1e-5f));
+  LayerNormParams p = LayerNormParams::read(ctx, ctx.version());
+  int64_t axis = normalize_axis(ctx, p.axis, rank);
+  DType stash = p.stash_type;
+  auto epsilon = static_cast<double>(p.epsilon);
 
   std::vector<double> xv = float_values(ctx, x);
   std::vector<double> scale = broadcast_param(ctx, ctx.input(1), x.shape(), "Scale");
@@ -58,25 +58,25 @@ std::vector<Value> layer_norm(OpContext& ctx) {
   return out;
 }
 }  // namespace
+SONNX_PARAMS("", "LayerNormalization", (17), LayerNormParams);
 SONNX_KERNEL("", "LayerNormalization", 17, layer_norm, Accuracy::Rounding);
 namespace {
 // Y has X's shape; Mean and InvStdDev keep the axes before `axis` and have 1 from there, of the
 // stash_type (float by default).
 void layer_norm_shape(InferContext& ctx) {
+  LayerNormParams p = LayerNormParams::read(ctx, ctx.version());
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
   std::optional<Dims> stats;
   if (x) {
     int64_t r = static_cast<int64_t>(x->size());
-    int64_t axis = infer_axis(ctx, ctx.attr_int("axis", -1), r);
+    int64_t axis = infer_axis(ctx, p.axis, r);
     stats = Dims(x->begin(), x->begin() + axis);
     stats->resize(x->size(), known_dim(1));
   }
-  int64_t stash = ctx.attr_int("stash_type", 1);
-  DType u = is_valid_dtype(static_cast<int32_t>(stash)) && stash > 0 && stash < 1000 ? static_cast<DType>(stash) : DType::Float;
   for (size_t i = 1; i < 3; ++i)
-    if (ctx.has_output(i)) ctx.set_output(i, u, stats);
+    if (ctx.has_output(i)) ctx.set_output(i, p.stash_type, stats);
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "LayerNormalization", (17), layer_norm_shape);

@@ -3,6 +3,8 @@
 // and 11 as an integer (default 2); 11 only rewords auto_pad. Version 18 adds ceil_mode and
 // dilations (window geometry as MaxPool's, support/window.h); 22 adds bfloat16.
 // and 11 as an integer (default 2); 11 only rewords auto_pad.
+#include "op_params.h"
+#include "params/pool.h"
 #include "support/shape.h"
 #include "support/window.h"
 
@@ -10,9 +12,11 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-std::vector<Value> lp_pool_with(OpContext& ctx, double p_norm) {
+std::vector<Value> lp_pool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  PoolSetup s = pool_setup(ctx, x.shape());
+  PoolParams params = PoolParams::read(ctx, ctx.version());
+  double p_norm = params.p;
+  PoolSetup s = pool_setup(ctx, params, x.shape());
   return one(visit_float(ctx, x.dtype(), [&]<class T>() {
     Tensor out(x.dtype(), s.out_shape);
     const T* px = x.data<T>();
@@ -28,12 +32,11 @@ std::vector<Value> lp_pool_with(OpContext& ctx, double p_norm) {
   }));
 }
 
-std::vector<Value> lp_pool_v1(OpContext& ctx) { return lp_pool_with(ctx, ctx.attr_float("p", 2.0f)); }
-std::vector<Value> lp_pool_v2(OpContext& ctx) { return lp_pool_with(ctx, static_cast<double>(ctx.attr_int("p", 2))); }
 }  // namespace
-SONNX_KERNEL("", "LpPool", 1, lp_pool_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "LpPool", 2, lp_pool_v2, Accuracy::Rounding);
-SONNX_KERNEL("", "LpPool", 18, lp_pool_v2, Accuracy::Rounding);
-SONNX_KERNEL("", "LpPool", 22, lp_pool_v2, Accuracy::Rounding);
+SONNX_PARAMS("", "LpPool", (1, 2, 11, 18, 22), PoolParams);
+SONNX_KERNEL("", "LpPool", 1, lp_pool, Accuracy::Rounding);
+SONNX_KERNEL("", "LpPool", 2, lp_pool, Accuracy::Rounding);
+SONNX_KERNEL("", "LpPool", 18, lp_pool, Accuracy::Rounding);
+SONNX_KERNEL("", "LpPool", 22, lp_pool, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "LpPool", (1, 2, 11, 18, 22), pool_shape_rule);
 }  // namespace sonnx

@@ -14,6 +14,8 @@
 // Relies on ops/ops.mlw MaxPool.window_start: MaxPool windows start before the end padding, in both ceil modes.
 // Relies on ops/conv.mlw Axis.window_meets_input: with pads at most (k-1)*d and H >= d every pooling window meets the input.
 // Relies on ops/pooling.mlw MaxPoolNd.maxpool_unique: MaxPool values are unique, whatever storage_order and tie-breaking.
+#include "op_params.h"
+#include "params/pool.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/window.h"
@@ -24,10 +26,10 @@ namespace {
 
 std::vector<Value> max_pool(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  PoolSetup s = pool_setup(ctx, x.shape());
+  PoolParams params = PoolParams::read(ctx, ctx.version());
+  PoolSetup s = pool_setup(ctx, params, x.shape());
   require_windows_meet_input(ctx, s.g);
-  int64_t storage_order = ctx.attr_int("storage_order", 0);
-  if (storage_order != 0 && storage_order != 1) ctx.fail("storage_order must be 0 or 1");
+  int64_t storage_order = params.storage_order;
   bool want_indices = ctx.has_output(1);
 
   // Column-major offset of each row-major spatial offset (only for storage_order 1).
@@ -82,6 +84,7 @@ std::vector<Value> max_pool(OpContext& ctx) {
   return result;
 }
 }  // namespace
+SONNX_PARAMS("", "MaxPool", (1, 8, 10, 11, 12, 22), PoolParams);
 SONNX_KERNEL("", "MaxPool", 1, max_pool, Accuracy::Exact);
 SONNX_KERNEL("", "MaxPool", 22, max_pool, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "MaxPool", (1, 8, 10, 11, 12, 22), pool_shape_rule);

@@ -8,35 +8,17 @@
 // the others are not padded). Version 19 adds mode `wrap`: the (cropped) data repeats as on a torus.
 // Versions 21, 23, 24 and 25 only add element types; they run the version 19 kernel.
 // Relies on ops/movement.mlw Pad.pad_reads_valid: in the modes reflect (periodic), edge and wrap every output element reads a position inside the input.
+#include "op_params.h"
+#include "params/pad.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pads, const std::string& mode,
-           const Tensor& fill) {
-  int64_t rank = x.rank();
-  if (static_cast<int64_t>(pads.size()) != 2 * rank)
-    ctx.fail("pads has " + std::to_string(pads.size()) + " entries, expected " + std::to_string(2 * rank));
-  if (mode != "constant" && mode != "reflect" && mode != "edge" && !(mode == "wrap" && ctx.version() >= 19))
-    ctx.fail("unsupported mode '" + mode + "'");
-  Shape out_shape(static_cast<size_t>(rank));
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t begin = pads[static_cast<size_t>(d)], end = pads[static_cast<size_t>(d + rank)];
-    int64_t dim = x.dim(d);
-    // Bounded so that output coordinate - begin never overflows below.
-    constexpr int64_t kLimit = int64_t{1} << 62;
-    if (begin < -kLimit || begin > kLimit || end < -kLimit || end > kLimit) ctx.fail("pad amount out of range");
-    int64_t size = 0;
-    if (__builtin_add_overflow(dim, begin, &size) || __builtin_add_overflow(size, end, &size) || size < 0)
-      ctx.fail("pads " + std::to_string(begin) + ", " + std::to_string(end) + " are invalid for a dimension of size " +
-               std::to_string(dim));
-    if (mode != "constant" && dim == 0 && size > 0) ctx.fail("cannot pad an empty axis in mode '" + mode + "'");
-    if (mode == "wrap" && (begin > 0 || end > 0) && dim + std::min<int64_t>(begin, 0) + std::min<int64_t>(end, 0) <= 0)
-      ctx.fail("cannot wrap-pad an axis that the negative pads crop to nothing");
-    out_shape[static_cast<size_t>(d)] = size;
-  }
+Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pads, const PadParams& p, const Tensor& fill) {
+  Shape out_shape;
+  if (std::string why = p.padded_shape(x.shape(), pads, out_shape); !why.empty()) ctx.fail(why);
   auto in_strides = strides_of(x.shape());
   std::vector<int64_t> map(static_cast<size_t>(shape_size(out_shape)));
   for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {
@@ -45,12 +27,12 @@ Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pa
       int64_t dim = x.shape()[d];
       int64_t i = idx[d] - pads[d];
       if (i < 0 || i >= dim) {
-        if (mode == "constant") {
+        if (p.mode == PadMode::Constant) {
           src = -1;
           break;
         }
-        if (mode == "edge") i = std::clamp<int64_t>(i, 0, dim - 1);
-        else if (mode == "wrap") i = pad_wrap_index(i, dim, pads[d], pads[d + idx.size()]);
+        if (p.mode == PadMode::Edge) i = std::clamp<int64_t>(i, 0, dim - 1);
+        else if (p.mode == PadMode::Wrap) i = pad_wrap_index(i, dim, pads[d], pads[d + idx.size()]);
         else i = pad_reflect_index(i, dim);
       }
       src += i * in_strides[d];
@@ -60,27 +42,18 @@ Tensor pad(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& pa
   return take(x, out_shape, map, &fill);
 }
 
-// The float `value` attribute of versions 1 and 2 as a one-element tensor of x's (float) type.
-Tensor float_fill(const OpContext& ctx, const Tensor& x) {
-  float v = ctx.attr_float("value", 0.0f);
-  return visit_float(ctx, x.dtype(), [&]<class T>() { return Tensor::scalar<T>(to_storage<T>(v)); });
-}
-
+// Versions 1 and 2: the pads and the float `value` are attributes, the fill of x's (float) type.
 std::vector<Value> pad_v1(OpContext& ctx) {
-  if (!ctx.has_attr("paddings")) ctx.fail("attribute 'paddings' is required");
+  PadParams p = PadParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
-  return one(pad(ctx, x, ctx.attr_ints("paddings"), ctx.attr_string("mode", "constant"), float_fill(ctx, x)));
-}
-
-std::vector<Value> pad_v2(OpContext& ctx) {
-  if (!ctx.has_attr("pads")) ctx.fail("attribute 'pads' is required");
-  const Tensor& x = ctx.input(0);
-  return one(pad(ctx, x, ctx.attr_ints("pads"), ctx.attr_string("mode", "constant"), float_fill(ctx, x)));
+  Tensor fill = visit_float(ctx, x.dtype(), [&]<class T>() { return Tensor::scalar<T>(to_storage<T>(p.value)); });
+  return one(pad(ctx, x, p.pads, p, fill));
 }
 
 std::vector<int64_t> pads_for_all_axes(const OpContext& ctx, int64_t rank, const std::vector<int64_t>& pads);
 
 std::vector<Value> pad_v11(OpContext& ctx) {
+  PadParams p = PadParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
   const Tensor& pads = ctx.input(1);
   if (pads.rank() != 1) ctx.fail("pads must be a 1-D tensor");
@@ -91,8 +64,7 @@ std::vector<Value> pad_v11(OpContext& ctx) {
     if (c.size() != 1) ctx.fail("constant_value must hold exactly one value");
     fill = c.reshaped({});
   }
-  return one(
-      pad(ctx, x, pads_for_all_axes(ctx, x.rank(), int_values(ctx, pads, "pads")), ctx.attr_string("mode", "constant"), fill));
+  return one(pad(ctx, x, pads_for_all_axes(ctx, x.rank(), int_values(ctx, pads, "pads")), p, fill));
 }
 
 // Versions 18+: `pads` names the axes of the optional `axes` input (all axes when omitted); the
@@ -116,8 +88,9 @@ std::vector<int64_t> pads_for_all_axes(const OpContext& ctx, int64_t rank, const
   return full;
 }
 }  // namespace
+SONNX_PARAMS("", "Pad", (1, 2, 11, 13, 18, 19, 21, 23, 24, 25), PadParams);
 SONNX_KERNEL("", "Pad", 1, pad_v1, Accuracy::Exact);
-SONNX_KERNEL("", "Pad", 2, pad_v2, Accuracy::Exact);
+SONNX_KERNEL("", "Pad", 2, pad_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Pad", 11, pad_v11, Accuracy::Exact);
 SONNX_KERNEL("", "Pad", 18, pad_v11, Accuracy::Exact);
 SONNX_KERNEL("", "Pad", 19, pad_v11, Accuracy::Exact);
@@ -137,8 +110,9 @@ void pad_shape(InferContext& ctx) {
     return;
   }
   int64_t r = static_cast<int64_t>(x->size());
+  PadParams p = PadParams::read(ctx, ctx.version());
   std::optional<std::vector<int64_t>> pads;
-  if (ctx.version() < 11) pads = ctx.attr_ints(ctx.version() < 2 ? "paddings" : "pads");
+  if (ctx.version() < 11) pads = p.pads;
   else pads = ctx.input_ints(1);
   std::vector<int64_t> axes;
   if (ctx.version() >= 18 && ctx.has_input(3)) {

@@ -5,6 +5,8 @@
 // from the float scales. Padding contributes nothing (it stands for x_zero_point). x and y
 // parameters are per tensor; w's per tensor or 1-D with one value per output channel. The int32
 // bias B is optional.
+#include "op_params.h"
+#include "params/conv.h"
 #include "support/shape.h"
 #include "support/quantize.h"
 #include "support/window.h"
@@ -73,6 +75,7 @@ std::vector<Value> qlinear_conv(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "QLinearConv", (10), ConvParams);
 SONNX_KERNEL("", "QLinearConv", 10, qlinear_conv, Accuracy::Exact);
 namespace {
 // The output has y_zero_point's element type (input 7).

@@ -6,6 +6,8 @@
 // of a composite reduction still applies, e.g. ReduceLogSum gives log x).
 // Empty reduction: 0. Integers: computed in double, truncated like Cast.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
@@ -13,13 +15,13 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> reduce_L2_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::L2); }
-std::vector<Value> reduce_L2_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::L2); }
+std::vector<Value> reduce_L2(OpContext& ctx) { return reduce_kernel(ctx, ReduceKind::L2); }
 }  // namespace
-SONNX_KERNEL("", "ReduceL2", 1, reduce_L2_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "ReduceL2", 18, reduce_L2_v18, Accuracy::Rounding);
+SONNX_PARAMS("", "ReduceL2", (1, 11, 13, 18), ReduceParams);
+SONNX_KERNEL("", "ReduceL2", 1, reduce_L2, Accuracy::Rounding);
+SONNX_KERNEL("", "ReduceL2", 18, reduce_L2, Accuracy::Rounding);
 namespace {
-void reduce_l2_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+void reduce_l2_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0)); }
 }  // namespace
 SONNX_SHAPE_RULE("", "ReduceL2", (1, 11, 13, 18), reduce_l2_shape);
 }  // namespace sonnx

@@ -7,6 +7,8 @@
 // Version 20 adds bool, ordered false < true (Max is "any", Min is "all"; empty: false).
 // Empty reduction: -inf for floating types, the lowest value for integers.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
@@ -14,14 +16,14 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> reduce_Max_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Max); }
-std::vector<Value> reduce_Max_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::Max); }
+std::vector<Value> reduce_Max(OpContext& ctx) { return reduce_kernel(ctx, ReduceKind::Max); }
 }  // namespace
-SONNX_KERNEL("", "ReduceMax", 1, reduce_Max_v1, Accuracy::Exact);
-SONNX_KERNEL("", "ReduceMax", 18, reduce_Max_v18, Accuracy::Exact);
-SONNX_KERNEL("", "ReduceMax", 20, reduce_Max_v18, Accuracy::Exact);
+SONNX_PARAMS("", "ReduceMax", (1, 11, 12, 13, 18, 20), ReduceParams);
+SONNX_KERNEL("", "ReduceMax", 1, reduce_Max, Accuracy::Exact);
+SONNX_KERNEL("", "ReduceMax", 18, reduce_Max, Accuracy::Exact);
+SONNX_KERNEL("", "ReduceMax", 20, reduce_Max, Accuracy::Exact);
 namespace {
-void reduce_max_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+void reduce_max_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0)); }
 }  // namespace
 SONNX_SHAPE_RULE("", "ReduceMax", (1, 11, 12, 13, 18, 20), reduce_max_shape);
 }  // namespace sonnx

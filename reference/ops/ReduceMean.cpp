@@ -7,6 +7,8 @@
 // Integers: the exact mean truncated toward zero.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
 // Relies on ops/reduce.mlw Reduce.mean_is_sum_div_count: ReduceMean equals ReduceSum divided by the number of reduced elements.
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
@@ -14,13 +16,13 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> reduce_Mean_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Mean); }
-std::vector<Value> reduce_Mean_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::Mean); }
+std::vector<Value> reduce_Mean(OpContext& ctx) { return reduce_kernel(ctx, ReduceKind::Mean); }
 }  // namespace
-SONNX_KERNEL("", "ReduceMean", 1, reduce_Mean_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "ReduceMean", 18, reduce_Mean_v18, Accuracy::Rounding);
+SONNX_PARAMS("", "ReduceMean", (1, 11, 13, 18), ReduceParams);
+SONNX_KERNEL("", "ReduceMean", 1, reduce_Mean, Accuracy::Rounding);
+SONNX_KERNEL("", "ReduceMean", 18, reduce_Mean, Accuracy::Rounding);
 namespace {
-void reduce_mean_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+void reduce_mean_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0)); }
 }  // namespace
 SONNX_SHAPE_RULE("", "ReduceMean", (1, 11, 13, 18), reduce_mean_shape);
 }  // namespace sonnx

@@ -7,6 +7,8 @@
 // Version 20 adds bool, ordered false < true (Max is "any", Min is "all"; empty: true).
 // Empty reduction: +inf for floating types, the highest value for integers.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
@@ -14,14 +16,14 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> reduce_Min_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Min); }
-std::vector<Value> reduce_Min_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::Min); }
+std::vector<Value> reduce_Min(OpContext& ctx) { return reduce_kernel(ctx, ReduceKind::Min); }
 }  // namespace
-SONNX_KERNEL("", "ReduceMin", 1, reduce_Min_v1, Accuracy::Exact);
-SONNX_KERNEL("", "ReduceMin", 18, reduce_Min_v18, Accuracy::Exact);
-SONNX_KERNEL("", "ReduceMin", 20, reduce_Min_v18, Accuracy::Exact);
+SONNX_PARAMS("", "ReduceMin", (1, 11, 12, 13, 18, 20), ReduceParams);
+SONNX_KERNEL("", "ReduceMin", 1, reduce_Min, Accuracy::Exact);
+SONNX_KERNEL("", "ReduceMin", 18, reduce_Min, Accuracy::Exact);
+SONNX_KERNEL("", "ReduceMin", 20, reduce_Min, Accuracy::Exact);
 namespace {
-void reduce_min_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+void reduce_min_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0)); }
 }  // namespace
 SONNX_SHAPE_RULE("", "ReduceMin", (1, 11, 12, 13, 18, 20), reduce_min_shape);
 }  // namespace sonnx

@@ -5,6 +5,8 @@
 // tensor is reduced over all axes, or returned unchanged if noop_with_empty_axes=1.
 // Empty reduction: 1. Integers wrap modulo 2^bits.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
@@ -12,13 +14,13 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> reduce_Prod_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Prod); }
-std::vector<Value> reduce_Prod_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::Prod); }
+std::vector<Value> reduce_Prod(OpContext& ctx) { return reduce_kernel(ctx, ReduceKind::Prod); }
 }  // namespace
-SONNX_KERNEL("", "ReduceProd", 1, reduce_Prod_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "ReduceProd", 18, reduce_Prod_v18, Accuracy::Rounding);
+SONNX_PARAMS("", "ReduceProd", (1, 11, 13, 18), ReduceParams);
+SONNX_KERNEL("", "ReduceProd", 1, reduce_Prod, Accuracy::Rounding);
+SONNX_KERNEL("", "ReduceProd", 18, reduce_Prod, Accuracy::Rounding);
 namespace {
-void reduce_prod_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+void reduce_prod_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0)); }
 }  // namespace
 SONNX_SHAPE_RULE("", "ReduceProd", (1, 11, 13, 18), reduce_prod_shape);
 }  // namespace sonnx

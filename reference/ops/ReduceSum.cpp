@@ -6,6 +6,8 @@
 // Empty reduction: 0. Integers wrap modulo 2^bits.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
 // Relies on ops/reduce.mlw Reduce.reduce_reads_valid: every element ReduceSum adds is an element of X (merge of a valid output index and a valid index of the reduced axes is a valid input index).
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
@@ -13,13 +15,13 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> reduce_Sum_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::Sum); }
-std::vector<Value> reduce_Sum_v13(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::Sum); }
+std::vector<Value> reduce_Sum(OpContext& ctx) { return reduce_kernel(ctx, ReduceKind::Sum); }
 }  // namespace
-SONNX_KERNEL("", "ReduceSum", 1, reduce_Sum_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "ReduceSum", 13, reduce_Sum_v13, Accuracy::Rounding);
+SONNX_PARAMS("", "ReduceSum", (1, 11, 13), ReduceParams);
+SONNX_KERNEL("", "ReduceSum", 1, reduce_Sum, Accuracy::Rounding);
+SONNX_KERNEL("", "ReduceSum", 13, reduce_Sum, Accuracy::Rounding);
 namespace {
-void reduce_sum_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 13); }
+void reduce_sum_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0)); }
 }  // namespace
 SONNX_SHAPE_RULE("", "ReduceSum", (1, 11, 13), reduce_sum_shape);
 }  // namespace sonnx

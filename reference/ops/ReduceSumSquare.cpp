@@ -6,6 +6,8 @@
 // of a composite reduction still applies, e.g. ReduceLogSum gives log x).
 // Empty reduction: 0. Integers wrap modulo 2^bits.
 // Floating types are reduced in double and rounded once to the element type (support/reduce.h).
+#include "op_params.h"
+#include "params/reduce.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 #include "support/reduce.h"
@@ -13,13 +15,13 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> reduce_SumSquare_v1(OpContext& ctx) { return reduce_with_axes_attribute(ctx, ReduceKind::SumSquare); }
-std::vector<Value> reduce_SumSquare_v18(OpContext& ctx) { return reduce_with_axes_input(ctx, ReduceKind::SumSquare); }
+std::vector<Value> reduce_SumSquare(OpContext& ctx) { return reduce_kernel(ctx, ReduceKind::SumSquare); }
 }  // namespace
-SONNX_KERNEL("", "ReduceSumSquare", 1, reduce_SumSquare_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "ReduceSumSquare", 18, reduce_SumSquare_v18, Accuracy::Rounding);
+SONNX_PARAMS("", "ReduceSumSquare", (1, 11, 13, 18), ReduceParams);
+SONNX_KERNEL("", "ReduceSumSquare", 1, reduce_SumSquare, Accuracy::Rounding);
+SONNX_KERNEL("", "ReduceSumSquare", 18, reduce_SumSquare, Accuracy::Rounding);
 namespace {
-void reduce_sumsquare_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0), ctx.version() >= 18); }
+void reduce_sumsquare_shape(InferContext& ctx) { reduce_rule(ctx, ctx.input_elem(0)); }
 }  // namespace
 SONNX_SHAPE_RULE("", "ReduceSumSquare", (1, 11, 13, 18), reduce_sumsquare_shape);
 }  // namespace sonnx

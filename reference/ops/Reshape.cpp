@@ -3,6 +3,8 @@
 // from the element count and 0 copies the input's dimension at that position, unless (version 14)
 // allowzero=1, when 0 means a zero-sized dimension.
 // Relies on ops/ops.mlw Reshape.ravel_bounds: row-major offsets of a reshaped tensor stay in range.
+#include "op_params.h"
+#include "params/movement.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -45,17 +47,17 @@ Tensor reshape(const OpContext& ctx, const Tensor& data, const std::vector<int64
 }
 
 std::vector<Value> reshape_v1(OpContext& ctx) {
-  if (!ctx.has_attr("shape")) ctx.fail("attribute 'shape' is required");
-  return one(reshape(ctx, ctx.input(0), ctx.attr_ints("shape"), false));
+  return one(reshape(ctx, ctx.input(0), ReshapeParams::read(ctx, ctx.version()).shape, false));
 }
 
 std::vector<Value> reshape_v5(OpContext& ctx) {
+  ReshapeParams p = ReshapeParams::read(ctx, ctx.version());
   const Tensor& shape = ctx.input(1);
   if (shape.rank() != 1) ctx.fail("the shape input must be 1-D");
-  bool allow_zero = ctx.version() >= 14 && ctx.attr_int("allowzero", 0) != 0;
-  return one(reshape(ctx, ctx.input(0), int_values(ctx, shape, "shape"), allow_zero));
+  return one(reshape(ctx, ctx.input(0), int_values(ctx, shape, "shape"), p.allow_zero));
 }
 }  // namespace
+SONNX_PARAMS("", "Reshape", (1, 5, 13, 14, 19, 21, 23, 24, 25), ReshapeParams);
 SONNX_KERNEL("", "Reshape", 1, reshape_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Reshape", 5, reshape_v5, Accuracy::Exact);
 SONNX_KERNEL("", "Reshape", 14, reshape_v5, Accuracy::Exact);
@@ -129,11 +131,11 @@ void reshape_dims(InferContext& ctx, const PartialValue& req, bool allow_zero) {
 
 void reshape_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);
-  bool allow_zero = ctx.version() >= 14 && ctx.attr_int("allowzero", 0) != 0;
-  if (ctx.version() < 5) {
-    if (!ctx.has_attr("shape")) ctx.fail("attribute 'shape' is required");
+  ReshapeParams p = ReshapeParams::read(ctx, ctx.version());
+  bool allow_zero = p.allow_zero;
+  if (!p.shape_from_input) {
     PartialValue req;
-    for (int64_t v : ctx.attr_ints("shape")) req.elems.push_back(known_dim(v));
+    for (int64_t v : p.shape) req.elems.push_back(known_dim(v));
     reshape_dims(ctx, req, false);
   } else if (auto req = ctx.input_partial(1)) {
     if (req->scalar) ctx.fail("the shape input must be 1-D");

@@ -20,6 +20,7 @@
 // Relies on ops/resize.mlw ResizeNd.nearest_scale1_identity: Resize nearest with scale 1 under asymmetric coordinates is the identity, for every nearest_mode.
 #include <limits>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/resample.h"
 
@@ -40,13 +41,13 @@ std::vector<Value> resize_v10(OpContext& ctx) {
   std::vector<double> scales = optional_floats(ctx, 1);
   if (static_cast<int64_t>(scales.size()) != x.rank())
     ctx.fail("scales has " + std::to_string(scales.size()) + " values, expected the rank " + std::to_string(x.rank()));
-  return one(resample(ctx, x, scaled_axes(ctx, x, scales), resize_params(ctx)));
+  return one(resample(ctx, x, scaled_axes(ctx, x, scales), ResizeParams::read(ctx, ctx.version())));
 }
 
 std::vector<Value> resize_v11(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   size_t r = static_cast<size_t>(x.rank());
-  ResizeParams p = resize_params(ctx);
+  ResizeParams p = ResizeParams::read(ctx, ctx.version());
 
   std::vector<ResizeAxis> axes(r);
   for (size_t d = 0; d < r; ++d) axes[d].in = x.dim(static_cast<int64_t>(d));
@@ -93,31 +94,14 @@ std::vector<Value> resize_v11(OpContext& ctx) {
   }
   return one(resample(ctx, x, axes, p));
 }
-// Version 18 and 19: the axes that roi, scales and sizes name (all when the attribute is absent).
-std::vector<size_t> resized_axes(const OpContext& ctx, int64_t rank) {
-  std::vector<int64_t> given = ctx.attr_ints("axes", {});
-  if (!ctx.has_attr("axes")) {
-    for (int64_t d = 0; d < rank; ++d) given.push_back(d);
-  }
-  std::vector<size_t> axes;
-  std::vector<bool> seen(static_cast<size_t>(rank), false);
-  for (int64_t a : normalize_axes(ctx, given, rank)) {
-    if (seen[static_cast<size_t>(a)]) ctx.fail("axis " + std::to_string(a) + " is given more than once");
-    seen[static_cast<size_t>(a)] = true;
-    axes.push_back(static_cast<size_t>(a));
-  }
-  return axes;
-}
-
 // Output lengths from `sizes` under keep_aspect_ratio_policy.
-void apply_sizes(const OpContext& ctx, std::vector<ResizeAxis>& all, const std::vector<size_t>& axes,
+void apply_sizes(const OpContext& ctx, AspectPolicy policy, std::vector<ResizeAxis>& all, const std::vector<size_t>& axes,
                  const std::vector<int64_t>& sizes) {
   if (sizes.size() != axes.size())
     ctx.fail("sizes has " + std::to_string(sizes.size()) + " values for " + std::to_string(axes.size()) + " axes");
   for (int64_t s : sizes)
     if (s < 0) ctx.fail("sizes must not be negative");
-  std::string policy = ctx.attr_string("keep_aspect_ratio_policy", "stretch");
-  if (policy == "stretch") {
+  if (policy == AspectPolicy::Stretch) {
     for (size_t i = 0; i < axes.size(); ++i) {
       ResizeAxis& a = all[axes[i]];
       a.out = sizes[i];
@@ -126,13 +110,13 @@ void apply_sizes(const OpContext& ctx, std::vector<ResizeAxis>& all, const std::
     }
     return;
   }
-  if (policy != "not_larger" && policy != "not_smaller") ctx.fail("keep_aspect_ratio_policy '" + policy + "' is not supported");
-  double scale = policy == "not_larger" ? std::numeric_limits<double>::infinity() : 0.0;
+  bool not_larger = policy == AspectPolicy::NotLarger;
+  double scale = not_larger ? std::numeric_limits<double>::infinity() : 0.0;
   for (size_t i = 0; i < axes.size(); ++i) {
     const ResizeAxis& a = all[axes[i]];
     if (a.in == 0) ctx.fail("cannot keep the aspect ratio of an empty axis");
     double r = static_cast<double>(sizes[i]) / static_cast<double>(a.in);
-    scale = policy == "not_larger" ? std::min(scale, r) : std::max(scale, r);
+    scale = not_larger ? std::min(scale, r) : std::max(scale, r);
   }
   for (size_t d : axes) {
     ResizeAxis& a = all[d];
@@ -163,8 +147,9 @@ void apply_scales(const OpContext& ctx, std::vector<ResizeAxis>& all, const std:
 
 std::vector<Value> resize_v18(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  ResizeParams p = resize_params(ctx);
-  std::vector<size_t> axes = resized_axes(ctx, x.rank());
+  ResizeParams p = ResizeParams::read(ctx, ctx.version());
+  std::vector<size_t> axes;
+  if (std::string why = p.named_axes(x.rank(), axes); !why.empty()) ctx.fail(why);
   std::vector<ResizeAxis> all(static_cast<size_t>(x.rank()));
   for (size_t d = 0; d < all.size(); ++d) {
     all[d].in = x.dim(static_cast<int64_t>(d));
@@ -191,11 +176,12 @@ std::vector<Value> resize_v18(OpContext& ctx) {
   }
   if (!scales.empty() && !sizes.empty()) ctx.fail("only one of scales and sizes may be given");
   if (scales.empty() && sizes.empty()) ctx.fail("one of scales and sizes must be given");
-  if (!sizes.empty()) apply_sizes(ctx, all, axes, sizes);
+  if (!sizes.empty()) apply_sizes(ctx, p.policy, all, axes, sizes);
   else apply_scales(ctx, all, axes, scales, p);
   return one(resample(ctx, x, all, p));
 }
 }  // namespace
+SONNX_PARAMS("", "Resize", (10, 11, 13, 18, 19), ResizeParams);
 SONNX_KERNEL("", "Resize", 10, resize_v10, Accuracy::Rounding);
 SONNX_KERNEL("", "Resize", 11, resize_v11, Accuracy::Rounding);
 SONNX_KERNEL("", "Resize", 13, resize_v11, Accuracy::Rounding);
@@ -207,17 +193,17 @@ namespace {
 void resize_shape(InferContext& ctx) {
   // From version 11 the output size comes from scales or sizes: with both omitted no run can succeed.
   if (ctx.version() >= 11 && !ctx.has_input(2) && !ctx.has_input(3)) ctx.fail("one of scales and sizes must be given");
+  ResizeParams p = ResizeParams::read(ctx, ctx.version());
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   if (!x) return ctx.set_output(0, t, std::nullopt);
   int64_t r = static_cast<int64_t>(x->size());
-  std::vector<int64_t> axes;
-  if (ctx.version() >= 18 && ctx.has_attr("axes")) axes = infer_axes(ctx, ctx.attr_ints("axes"), r);
-  else
-    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  std::vector<size_t> named;
+  if (std::string why = p.named_axes(r, named); !why.empty()) ctx.fail(why);
+  std::vector<int64_t> axes(named.begin(), named.end());
   Dims o = *x;
   size_t scales_in = ctx.version() < 11 ? 1 : 2;
-  bool stretch = ctx.attr_string("keep_aspect_ratio_policy", "stretch") == "stretch";
+  bool stretch = p.policy == AspectPolicy::Stretch;
   auto sizes = ctx.version() >= 11 && ctx.has_input(3) ? ctx.input_ints(3) : std::nullopt;
   auto scales = ctx.has_input(scales_in) ? float_input(ctx, scales_in) : std::nullopt;
   if (sizes && scales && sizes->empty() && scales->empty()) ctx.fail("one of scales and sizes must be given");

@@ -4,6 +4,8 @@
 // for a positive step start and end clamp to [0, dim]; for a negative step start clamps to
 // [0, dim-1] and end to [-1, dim-1]. Steps may not be 0 and axes may not repeat.
 // Relies on ops/movement.mlw Slice.slice_reads_valid: with the clamped start and the length ceil((end - start) / step), every position start + c * step read lies inside the axis, for positive and negative steps.
+#include "op_params.h"
+#include "params/movement.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -66,8 +68,8 @@ Tensor slice(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& 
 }
 
 std::vector<Value> slice_v1(OpContext& ctx) {
-  if (!ctx.has_attr("starts") || !ctx.has_attr("ends")) ctx.fail("attributes 'starts' and 'ends' are required");
-  return one(slice(ctx, ctx.input(0), ctx.attr_ints("starts"), ctx.attr_ints("ends"), ctx.attr_ints("axes"), {}));
+  SliceParams p = SliceParams::read(ctx, ctx.version());
+  return one(slice(ctx, ctx.input(0), p.starts, p.ends, p.axes.value_or(std::vector<int64_t>{}), {}));
 }
 
 std::vector<Value> slice_v10(OpContext& ctx) {
@@ -84,6 +86,7 @@ std::vector<Value> slice_v10(OpContext& ctx) {
   return one(slice(ctx, ctx.input(0), starts, ends, axes, steps));
 }
 }  // namespace
+SONNX_PARAMS("", "Slice", (1, 10, 11, 13), SliceParams);
 SONNX_KERNEL("", "Slice", 1, slice_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Slice", 10, slice_v10, Accuracy::Exact);
 namespace {
@@ -107,10 +110,11 @@ void slice_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   std::optional<std::vector<int64_t>> starts, ends, axes, steps;
-  if (ctx.version() < 10) {
-    starts = ctx.attr_ints("starts");
-    ends = ctx.attr_ints("ends");
-    if (ctx.has_attr("axes")) axes = ctx.attr_ints("axes");
+  SliceParams p = SliceParams::read(ctx, ctx.version());
+  if (!p.from_inputs) {
+    starts = p.starts;
+    ends = p.ends;
+    axes = p.axes;
   } else {
     starts = ctx.input_ints(1);
     ends = ctx.input_ints(2);

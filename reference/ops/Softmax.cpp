@@ -5,6 +5,8 @@
 // Computed in double as exp(x - max) / sum(exp(x - max)) (the same value, no overflow) and rounded
 // once to the element type.
 // Relies on ops/ops.mlw Softmax.softmax_pos: Softmax outputs are positive.
+#include "op_params.h"
+#include "params/softmax.h"
 #include "support/shape.h"
 #include "support/softmax.h"
 
@@ -14,17 +16,12 @@ namespace {
 std::vector<Value> softmax(OpContext& ctx) { return softmax_family(ctx, SoftmaxKind::Softmax); }
 }  // namespace
 // One kernel: it reads ctx.version() to choose the coerced-2-D (≤ 12) or single-axis (≥ 13) form.
+SONNX_PARAMS("", "Softmax", (1, 11, 13), SoftmaxParams);
 SONNX_KERNEL("", "Softmax", 1, softmax, Accuracy::Rounding);
 SONNX_KERNEL("", "Softmax", 13, softmax, Accuracy::Rounding);
 namespace {
-// The axis must name an axis of the input (default 1 before version 13, -1 from 13).
 void softmax_shape(InferContext& ctx) {
-  if (auto r = ctx.input_rank(0)) {
-    int64_t axis = ctx.attr_int("axis", ctx.version() < 13 ? 1 : -1);
-    // Before version 13 the input is coerced to 2-D at the axis, so axis == rank is allowed.
-    if (ctx.version() < 13 ? (axis < -*r || axis > *r) : (axis < -*r || axis >= *r))
-      ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(*r));
-  }
+  if (auto r = ctx.input_rank(0)) infer_axis(ctx, SoftmaxParams::read(ctx, ctx.version()).axis, *r);
   same_as_input_rule(ctx);
 }
 }  // namespace

@@ -1,7 +1,9 @@
-// Squeeze: removes size-1 axes: the listed ones (each must have size 1), or all of them when no
-// axes are given. Axes are an attribute up to version 12 (negative values from 11; accepted
-// throughout) and an optional input from 13.
+// Squeeze: removes size-1 axes: the listed ones (each must have size 1 and be listed once, as
+// numpy.squeeze requires), or all of them when no axes are given. Axes are an attribute up to
+// version 12 (negative values from 11; accepted throughout) and an optional input from 13.
 // Relies on ops/shape_ops.mlw Squeeze.squeeze_unsqueeze: Squeeze after Unsqueeze on the same axes is the identity.
+#include "op_params.h"
+#include "params/movement.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -13,8 +15,9 @@ Tensor squeeze(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>
   std::vector<bool> drop(static_cast<size_t>(rank), false);
   if (axes_in) {
     for (int64_t a : normalize_axes(ctx, *axes_in, rank)) {
+      if (drop[static_cast<size_t>(a)]) ctx.fail("axis " + std::to_string(a) + " appears twice");  // as numpy.squeeze
       if (x.dim(a) != 1) ctx.fail("cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(x.dim(a)));
-      drop[static_cast<size_t>(a)] = true;  // a repeated axis is harmless
+      drop[static_cast<size_t>(a)] = true;
     }
   } else {
     for (int64_t d = 0; d < rank; ++d) drop[static_cast<size_t>(d)] = x.dim(d) == 1;
@@ -26,9 +29,8 @@ Tensor squeeze(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>
 }
 
 std::vector<Value> squeeze_v1(OpContext& ctx) {
-  if (!ctx.has_attr("axes")) return one(squeeze(ctx, ctx.input(0), nullptr));
-  std::vector<int64_t> axes = ctx.attr_ints("axes");
-  return one(squeeze(ctx, ctx.input(0), &axes));
+  SqueezeParams p = SqueezeParams::read(ctx, ctx.version());
+  return one(squeeze(ctx, ctx.input(0), p.axes ? &*p.axes : nullptr));
 }
 
 std::vector<Value> squeeze_v13(OpContext& ctx) {
@@ -39,6 +41,7 @@ std::vector<Value> squeeze_v13(OpContext& ctx) {
   return one(squeeze(ctx, ctx.input(0), &axes));
 }
 }  // namespace
+SONNX_PARAMS("", "Squeeze", (1, 11, 13, 21, 23, 24, 25), SqueezeParams);
 SONNX_KERNEL("", "Squeeze", 1, squeeze_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Squeeze", 13, squeeze_v13, Accuracy::Exact);
 
@@ -53,10 +56,9 @@ namespace {
 // goes (and the result is unknown when some dim is not known).
 void squeeze_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);
-  std::optional<std::vector<int64_t>> axes;
-  if (ctx.version() < 13) {
-    if (ctx.has_attr("axes")) axes = ctx.attr_ints("axes");
-  } else if (ctx.has_input(1)) {
+  SqueezeParams p = SqueezeParams::read(ctx, ctx.version());
+  std::optional<std::vector<int64_t>> axes = p.axes;
+  if (p.axes_from_input && ctx.has_input(1)) {
     axes = ctx.input_ints(1);
     if (!axes) {
       ctx.set_output(0, t, std::nullopt);

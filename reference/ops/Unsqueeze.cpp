@@ -2,6 +2,8 @@
 // negative positions count from the end of the output (from version 11; accepted throughout);
 // duplicates are an error. Axes are an attribute up to version 12 and an input from 13.
 // Relies on ops/shape_ops.mlw Unsqueeze.unsqueeze_unique: Unsqueeze's output (shape and elements) is determined by its input and axes.
+#include "op_params.h"
+#include "params/movement.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -22,8 +24,7 @@ Tensor unsqueeze(const OpContext& ctx, const Tensor& x, const std::vector<int64_
 }
 
 std::vector<Value> unsqueeze_v1(OpContext& ctx) {
-  if (!ctx.has_attr("axes")) ctx.fail("attribute 'axes' is required");
-  return one(unsqueeze(ctx, ctx.input(0), ctx.attr_ints("axes")));
+  return one(unsqueeze(ctx, ctx.input(0), *SqueezeParams::read(ctx, ctx.version()).axes));
 }
 
 std::vector<Value> unsqueeze_v13(OpContext& ctx) {
@@ -33,6 +34,7 @@ std::vector<Value> unsqueeze_v13(OpContext& ctx) {
   return one(unsqueeze(ctx, ctx.input(0), int_values(ctx, a, "axes")));
 }
 }  // namespace
+SONNX_PARAMS("", "Unsqueeze", (1, 11, 13, 21, 23, 24, 25), SqueezeParams);
 SONNX_KERNEL("", "Unsqueeze", 1, unsqueeze_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Unsqueeze", 13, unsqueeze_v13, Accuracy::Exact);
 
@@ -46,9 +48,8 @@ namespace {
 // Axes (attribute before 13, input from 13) index the output, of rank r + len(axes).
 void unsqueeze_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);
-  std::optional<std::vector<int64_t>> axes;
-  if (ctx.version() < 13) axes = ctx.attr_ints("axes");
-  else axes = ctx.input_ints(1);
+  SqueezeParams p = SqueezeParams::read(ctx, ctx.version());
+  std::optional<std::vector<int64_t>> axes = p.axes_from_input ? ctx.input_ints(1) : p.axes;
   const Dims* x = ctx.input_shape(0);
   if (!axes || !x) {
     ctx.set_output(0, t, std::nullopt);

@@ -1,6 +1,8 @@
 // One record per operator version: for each (domain, operator, version), everything sonnx has for
 // it. Each part is registered beside its own code, in the layer that owns it:
 //   - the reference kernel and its accuracy class: SONNX_KERNEL (registry.h), in reference/ops/<Op>.cpp;
+//   - the typed parameters every layer reads: SONNX_PARAMS (op_params.h), declared in
+//     reference/ops/<Op>.h and read in <Op>.cpp;
 //   - the shape rule: SONNX_SHAPE_RULE (reference/infer/shape_rule.h), in the same file;
 //   - the fast kernel: SONNX_FAST_KERNEL (optimized/kernels/fast_kernel.h), beside the fast kernel;
 //   - the enclosure: SONNX_ENCLOSURE (enclose/enclose_ops.h), beside the enclosure;
@@ -24,6 +26,7 @@ namespace sonnx {
 
 class OpContext;
 class InferContext;
+struct ParamsSlot;      // op_params.h
 struct FastKernelSlot;  // optimized/kernels/fast_kernel.h
 struct EnclosureSlot;   // enclose/enclose_ops.h
 struct UpgradeSlot;     // the upgrade adapter of `sonnx admit`
@@ -54,6 +57,7 @@ struct OpRecord {
   int64_t version = 0;                // the schema's since_version
   std::optional<KernelEntry> kernel;  // registered at exactly this version (it may serve later ones)
   ShapeRuleFn shape_rule = nullptr;
+  const ParamsSlot* params = nullptr;
   const FastKernelSlot* fast_kernel = nullptr;
   const EnclosureSlot* enclosure = nullptr;
   const UpgradeSlot* upgrade = nullptr;

@@ -2,15 +2,16 @@
 """`sonnx ops` shows, per operator version, which parts of its record are filled.
 
 Usage: ops_records.py SONNX. Checks the JSON listing against facts fixed by the source tree
-(Conv-22 has a reference kernel, a shape rule, a fast kernel and an enclosure; Add-6 has no fast
-kernel, since those start at Add-7; no upgrade adapter or C emitter exists yet), that the summary
-counts what the list holds, and that --without PART lists exactly the runnable versions lacking it.
+(Conv-22 has a reference kernel, a parameter struct, a shape rule, a fast kernel and an
+enclosure; Add-6 has no fast kernel, since those start at Add-7; no upgrade adapter or C emitter
+exists yet), that the summary counts what the list holds, and that --without PART lists exactly
+the runnable versions lacking it (for params, those with attributes).
 """
 import json
 import subprocess
 import sys
 
-PARTS = ["kernel", "shape_rule", "fast_kernel", "enclosure", "upgrade", "emit_c"]
+PARTS = ["kernel", "params", "shape_rule", "fast_kernel", "enclosure", "upgrade", "emit_c"]
 
 
 def ops(sonnx, *args):
@@ -33,8 +34,8 @@ def main():
         expect(sorted(o["record"]) == sorted(PARTS), f"{o['operator']}: record keys {sorted(o['record'])}")
         expect(o["record"]["kernel"] == (o["runs"] == "kernel"), f"{o['operator']}: kernel part vs runs {o['runs']}")
     conv = by_id["Conv-22"]["record"]
-    expect(conv == {"kernel": True, "shape_rule": True, "fast_kernel": True, "enclosure": True, "upgrade": False,
-                    "emit_c": False}, f"Conv-22: {conv}")
+    expect(conv == {"kernel": True, "params": True, "shape_rule": True, "fast_kernel": True, "enclosure": True,
+                    "upgrade": False, "emit_c": False}, f"Conv-22: {conv}")
     expect(by_id["Conv-22"].get("accuracy") == "rounding", "Conv-22 is of the rounding class")
     expect(not by_id["Add-6"]["record"]["fast_kernel"], "Add-6 has no fast kernel")
     expect(by_id["Add-7"]["record"]["fast_kernel"], "Add-7 has a fast kernel")
@@ -49,6 +50,12 @@ def main():
     want = {o["operator"] for o in listing["operators"] if o["runs"] != "unsupported" and not o["record"]["enclosure"]}
     expect(ids == want, f"--without enclosure: {len(ids)} versions, expected {len(want)}")
     expect("Hardmax-13" in ids and "Conv-22" not in ids, "--without enclosure lists Hardmax-13, not Conv-22")
+
+    # Versions without attributes need no parameter struct: Relu-14 is not listed, Selu-22 (alpha,
+    # gamma; read by its kernel alone) is.
+    no_params = {o["operator"] for o in ops(sonnx, "--without", "params")["operators"]}
+    expect("Selu-22" in no_params and "Relu-14" not in no_params and "Conv-22" not in no_params,
+           "--without params lists Selu-22, not Relu-14 or Conv-22")
 
     bad = subprocess.run([sonnx, "ops", "--without", "nothing"], capture_output=True, text=True)
     expect(bad.returncode == 2, f"--without nothing exits {bad.returncode}, expected 2 (usage)")

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernel.h"
+#include "reference/ops/params/reduce.h"
 
 namespace sonnx::support {
 
@@ -235,17 +236,12 @@ inline Tensor reduce_tensor(const OpContext& ctx, ReduceKind kind, const Tensor&
   });
 }
 
-// The reduction kernels of opsets 1–13 with an `axes` attribute (absent or empty = all axes).
-inline std::vector<Value> reduce_with_axes_attribute(OpContext& ctx, ReduceKind kind) {
-  return one(reduce_tensor(ctx, kind, ctx.input(0), ctx.attr_ints("axes", {}), ctx.attr_int("keepdims", 1) != 0, false));
-}
-
-// The reduction kernels with an optional `axes` input and noop_with_empty_axes (ReduceSum-13, the
-// other reductions from 18).
-inline std::vector<Value> reduce_with_axes_input(OpContext& ctx, ReduceKind kind) {
-  std::vector<int64_t> axes = optional_ints_input(ctx, 1, {});
-  return one(reduce_tensor(ctx, kind, ctx.input(0), axes, ctx.attr_int("keepdims", 1) != 0,
-                           ctx.attr_int("noop_with_empty_axes", 0) != 0));
+// The reduction kernel of every version: `axes` from the attribute or the optional input 1, as
+// ReduceParams says.
+inline std::vector<Value> reduce_kernel(OpContext& ctx, ReduceKind kind) {
+  ReduceParams p = ReduceParams::read(ctx, ctx.version());
+  std::vector<int64_t> axes = p.axes_from_input ? optional_ints_input(ctx, 1, {}) : p.axes;
+  return one(reduce_tensor(ctx, kind, ctx.input(0), axes, p.keepdims, p.noop_with_empty_axes));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,9 +252,9 @@ inline std::vector<Value> reduce_with_axes_input(OpContext& ctx, ReduceKind kind
 // the ONNX test generators use) treat it: the first (last) NaN wins.
 inline std::vector<Value> arg_extreme(OpContext& ctx, bool want_max) {
   const Tensor& x = ctx.input(0);
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), x.rank());
-  bool keepdims = ctx.attr_int("keepdims", 1) != 0;
-  bool select_last = ctx.version() >= 12 && ctx.attr_int("select_last_index", 0) != 0;
+  ArgReduceParams p = ArgReduceParams::read(ctx, ctx.version());
+  int64_t axis = normalize_axis(ctx, p.axis, x.rank());
+  bool keepdims = p.keepdims, select_last = p.select_last_index;
   AxisView v = axis_view(x.shape(), axis);
   Shape out_shape;
   for (int64_t d = 0; d < x.rank(); ++d) {

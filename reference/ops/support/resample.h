@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,14 @@ enum class CoordMode {
 // which predate nearest_mode: floor when upsampling (scale >= 1), ceil when downsampling.
 enum class NearestRound { RoundPreferFloor, RoundPreferCeil, Floor, Ceil, Simple };
 
+// How Resize-18 turns `sizes` into output lengths: each as given, or one scale for all the named
+// axes, the largest keeping every length within its size or the smallest keeping none below it.
+enum class AspectPolicy { Stretch, NotLarger, NotSmaller };
+
+// Resize's parameters (reference/ops/op_params.h; read by its reference kernel, shape rule, fast
+// kernel and enclosure; Upsample fills in the few it has): version 10 has nearest and linear on
+// asymmetric coordinates with the Simple rule; from 11 every mode and coordinate transformation;
+// 18 adds antialias, axes and keep_aspect_ratio_policy.
 struct ResizeParams {
   ResizeMode mode = ResizeMode::Nearest;
   CoordMode coord = CoordMode::Asymmetric;
@@ -36,12 +45,14 @@ struct ResizeParams {
   double cubic_a = -0.75;
   bool exclude_outside = false;
   double extrapolation = 0.0;
-  bool antialias = false;  // Resize-18: linear/cubic filters stretched by 1/scale when downsampling
+  bool antialias = false;                       // Resize-18: linear/cubic filters stretched by 1/scale when downsampling
+  std::optional<std::vector<int64_t>> axes;     // Resize-18: the axes roi, scales and sizes name (all when absent)
+  AspectPolicy policy = AspectPolicy::Stretch;  // Resize-18
+  static ResizeParams read(const AttrReader& reader, int64_t version);
+  // The axes roi, scales and sizes name, for an input of this rank, normalized, into `out`: "" when
+  // each is an axis named once, else why not.
+  std::string named_axes(int64_t rank, std::vector<size_t>& out) const;
 };
-
-// Resize's attributes at the node's version (resample.cpp): version 10 has nearest and linear on
-// asymmetric coordinates with the Simple rule; from 11 every mode and coordinate transformation.
-ResizeParams resize_params(const OpContext& ctx);
 
 // Per-axis description of the resampling.
 struct ResizeAxis {

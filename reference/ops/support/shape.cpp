@@ -1,5 +1,7 @@
 #include "shape.h"
 
+#include "reference/ops/params/conv.h"
+#include "reference/ops/params/reduce.h"
 #include "window.h"
 
 namespace sonnx::support {
@@ -208,12 +210,11 @@ Dims reduce_dims(const Dims& in, const std::vector<int64_t>& axes, bool keepdims
   return out;
 }
 
-void reduce_rule(InferContext& ctx, DType elem, bool axes_from_input) {
-  bool keepdims = ctx.attr_int("keepdims", 1) != 0;
-  bool noop = axes_from_input && ctx.attr_int("noop_with_empty_axes", 0) != 0;
-  std::optional<std::vector<int64_t>> axes = std::vector<int64_t>{};
-  if (!axes_from_input) axes = ctx.attr_ints("axes");
-  else if (ctx.has_input(1)) axes = ctx.input_ints(1);
+void reduce_rule(InferContext& ctx, DType elem) {
+  ReduceParams p = ReduceParams::read(ctx, ctx.version());
+  bool keepdims = p.keepdims, noop = p.noop_with_empty_axes;
+  std::optional<std::vector<int64_t>> axes = p.axes;
+  if (p.axes_from_input && ctx.has_input(1)) axes = ctx.input_ints(1);
   const Dims* x = ctx.input_shape(0);
   if (!x) {
     ctx.set_output(0, elem, std::nullopt);
@@ -348,18 +349,22 @@ void conv_rule(InferContext& ctx, size_t w_input, DType t) {
   const Dims* w = ctx.input_shape(w_input);
   if (x && w && x->size() != w->size())
     ctx.fail("X has rank " + std::to_string(x->size()) + ", W has " + std::to_string(w->size()));
-  int64_t group = conv_group(ctx);
+  ConvParams params = ConvParams::read(ctx, ctx.version());
+  int64_t group = params.group;
   if (x && w && x->size() >= 2 && (*x)[1].value && (*w)[1].value && *(*x)[1].value != *(*w)[1].value * group)
     ctx.fail("X has " + std::to_string(*(*x)[1].value) + " channels, W expects " + std::to_string(*(*w)[1].value) + " x group " +
              std::to_string(group));
-  std::optional<std::vector<int64_t>> kernel;
-  if (ctx.has_attr("kernel_shape")) {
-    kernel = ctx.attr_ints("kernel_shape");
-  } else if (w && w->size() >= 2) {
+  std::optional<std::vector<int64_t>> kernel = params.kernel_shape;
+  if (w && w->size() >= 2) {
     std::vector<int64_t> k;
     for (size_t i = 2; i < w->size(); ++i)
       if ((*w)[i].value) k.push_back(*(*w)[i].value);
-    if (k.size() + 2 == w->size()) kernel = k;
+    if (k.size() + 2 == w->size()) {
+      Shape ws{0, 0};
+      ws.insert(ws.end(), k.begin(), k.end());
+      if (std::string why = params.check_kernel(ws); !why.empty()) ctx.fail(why);
+      kernel = k;
+    }
   }
   Dim m = w && !w->empty() ? (*w)[0] : Dim{};
   ctx.set_output(0, t, conv_like_dims(ctx, m, kernel ? &*kernel : nullptr, false, true));
@@ -411,15 +416,15 @@ void pool_shape_rule(InferContext& ctx) {
   int64_t v = ctx.version();
   bool new_attrs = op == "MaxPool" ? v >= 10 : op == "AveragePool" ? v >= 19 : v >= 18;
   bool ceil_mode = (new_attrs || (op == "AveragePool" && v >= 10)) && ctx.attr_int("ceil_mode", 0) != 0;
-  if (!ctx.has_attr("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
-  std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
+  PoolParams params = PoolParams::read(ctx, v);
+  const std::vector<int64_t>& kernel = params.kernel_shape;
   const Dims* x = ctx.input_shape(0);
   std::optional<Dims> out;
   if (x) {
     if (x->size() != kernel.size() + 2)
       ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " axes for an input of rank " + std::to_string(x->size()));
     // No maximum (MaxPool) or mean without the padding (AveragePool) over a window with no input.
-    bool meet = op == "MaxPool" || (op == "AveragePool" && !(v >= 7 && ctx.attr_int("count_include_pad", 0) != 0));
+    bool meet = op == "MaxPool" || (op == "AveragePool" && !params.count_include_pad);
     out = conv_like_dims(ctx, (*x)[1], &kernel, ceil_mode, new_attrs, meet);
   }
   ctx.set_output(0, t, out);

@@ -70,9 +70,8 @@ std::optional<PartialValue> partial_arith(const PartialValue& a, const PartialVa
 // noop_with_empty_axes, then the input shape.
 Dims reduce_dims(const Dims& in, const std::vector<int64_t>& axes, bool keepdims, bool noop_with_empty_axes);
 
-// The Reduce* operators: axes from the attribute, or (ReduceSum from 13, the others from 18) the
-// optional input with noop_with_empty_axes; keepdims. `elem` the output element type.
-void reduce_rule(InferContext& ctx, DType elem, bool axes_from_input);
+// The Reduce* operators, as ReduceParams says. `elem` the output element type.
+void reduce_rule(InferContext& ctx, DType elem);
 
 // MatMul's numpy semantics: 1-D operands promoted and the added axis removed; batch dims broadcast.
 std::optional<Dims> matmul_dims(const InferContext& ctx, const Dims* a, const Dims* b);

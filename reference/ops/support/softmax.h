@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reduce.h"
+#include "reference/ops/params/softmax.h"
 
 namespace sonnx::support {
 
@@ -48,13 +49,13 @@ inline void softmax_lines(SoftmaxKind kind, const AxisView& v, const std::vector
     }
 }
 
-// Opset ≤ 12: the input is coerced to 2-D at `axis` (default 1) and each row of
-// d[axis]*...*d[r-1] elements is normalized. Opset ≥ 13: one axis (default -1).
+// Opset ≤ 12: the input is coerced to 2-D at `axis` and each row of d[axis]*...*d[r-1] elements
+// is normalized. Opset ≥ 13: one axis (SoftmaxParams).
 inline std::vector<Value> softmax_family(OpContext& ctx, SoftmaxKind kind) {
   const Tensor& x = ctx.input(0);
-  bool coerced = ctx.version() < 13;
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", coerced ? 1 : -1), x.rank());
-  AxisView v = coerced ? coerced_2d_view(x.shape(), axis) : axis_view(x.shape(), axis);
+  SoftmaxParams p = SoftmaxParams::read(ctx, ctx.version());
+  int64_t axis = normalize_axis(ctx, p.axis, x.rank());
+  AxisView v = p.coerced_2d ? coerced_2d_view(x.shape(), axis) : axis_view(x.shape(), axis);
   std::vector<double> in = float_values(ctx, x);
   std::vector<double> out(in.size());
   softmax_lines(kind, v, in, out);

@@ -124,12 +124,6 @@ WindowAttrs window_attrs(const AttrReader& ctx, size_t rank, bool with_ceil_mode
   return a;
 }
 
-int64_t conv_group(const AttrReader& ctx) {
-  int64_t group = ctx.attr_int("group", 1);
-  if (group < 1) ctx.fail("group must be positive");
-  return group;
-}
-
 WindowGeometry WindowAttrs::over(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel, std::string& why) const {
   WindowGeometry g;
   g.in = in;

@@ -12,6 +12,8 @@
 
 #include "kernel.h"
 #include "reference/model/attr_reader.h"
+#include "reference/ops/params/conv.h"
+#include "reference/ops/params/pool.h"
 
 namespace sonnx::support {
 
@@ -78,10 +80,6 @@ struct WindowAttrs {
   WindowGeometry over(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel, std::string& why) const;
 };
 WindowAttrs window_attrs(const AttrReader& ctx, size_t rank, bool with_ceil_mode);
-
-// The `group` attribute of a convolution (Conv, ConvTranspose, ConvInteger, QLinearConv): 1 when
-// absent; fails when below 1.
-int64_t conv_group(const AttrReader& ctx);
 
 // A transposed window (ConvTranspose): per spatial axis the output length and the begin pad. The
 // full length s·(in − 1) + output_padding + (k − 1)·d + 1 is cropped by pads, or output_shape or a
@@ -215,7 +213,8 @@ inline ConvSetup conv_setup(const OpContext& ctx, const Shape& x, const Shape& w
   s.N = x[0];
   s.C = x[1];
   s.M = w[0];
-  s.group = conv_group(ctx);
+  ConvParams params = ConvParams::read(ctx, ctx.version());
+  s.group = params.group;
   if (s.C % s.group != 0 || s.M % s.group != 0)
     ctx.fail("channels C=" + std::to_string(s.C) + " and M=" + std::to_string(s.M) +
              " must be divisible by group=" + std::to_string(s.group));
@@ -223,10 +222,7 @@ inline ConvSetup conv_setup(const OpContext& ctx, const Shape& x, const Shape& w
   s.Mg = s.M / s.group;
   if (w[1] != s.Cg) ctx.fail("weight W " + shape_str(w) + " must have C/group=" + std::to_string(s.Cg) + " input channels");
   std::vector<int64_t> kernel(w.begin() + 2, w.end());
-  if (ctx.has_attr("kernel_shape")) {
-    std::vector<int64_t> ks = ctx.attr_ints("kernel_shape");
-    if (ks != kernel) ctx.fail("kernel_shape does not match the weight's spatial shape " + shape_str(w));
-  }
+  if (std::string why = params.check_kernel(w); !why.empty()) ctx.fail(why);
   s.g = window_geometry(ctx, Shape(x.begin() + 2, x.end()), kernel, window_attrs(ctx, r, false));
   s.taps = TapTable::forward(s.g);
   s.in_plane = element_count(s.g.in);
@@ -283,7 +279,7 @@ Tensor global_pool(const OpContext& ctx, const Tensor& x, Reduce reduce) {
 }
 
 // The window of a pooling operator (MaxPool, AveragePool, LpPool) over X [N, C, D1..Dr]:
-// kernel_shape (required), strides, pads/auto_pad, and — when the version has them — dilations
+// kernel_shape (PoolParams), strides, pads/auto_pad, and — when the version has them — dilations
 // and ceil_mode. Y is [N, C, O1..Or].
 struct PoolSetup {
   int64_t N = 0, C = 0;
@@ -293,11 +289,10 @@ struct PoolSetup {
   Shape out_shape;
 };
 
-inline PoolSetup pool_setup(const OpContext& ctx, const Shape& x) {
+inline PoolSetup pool_setup(const OpContext& ctx, const PoolParams& params, const Shape& x) {
   if (x.size() < 3) ctx.fail("input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x));
   size_t r = x.size() - 2;
-  if (!ctx.has_attr("kernel_shape")) ctx.fail("attribute 'kernel_shape' is required");
-  std::vector<int64_t> kernel = ctx.attr_ints("kernel_shape");
+  const std::vector<int64_t>& kernel = params.kernel_shape;
   if (kernel.size() != r)
     ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " values, expected " + std::to_string(r));
   PoolSetup s;

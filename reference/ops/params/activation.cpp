@@ -1,0 +1,28 @@
+#include "activation.h"
+
+#include <string>
+
+namespace sonnx {
+
+AlphaBetaParams AlphaBetaParams::read(const AttrReader& r, int64_t /*version*/) {
+  const std::string& op = r.node().op_type;
+  AlphaBetaParams p;
+  if (op == "LeakyRelu") p.alpha = r.attr_float("alpha", 0.01f);
+  else if (op == "Elu") p.alpha = r.attr_float("alpha", 1.0f);
+  else if (op == "HardSigmoid") {
+    p.alpha = r.attr_float("alpha", 0.2f);
+    p.beta = r.attr_float("beta", 0.5f);
+  } else {
+    r.fail("AlphaBetaParams do not describe " + op);
+  }
+  return p;
+}
+
+GeluParams GeluParams::read(const AttrReader& r, int64_t /*version*/) {
+  std::string approximate = r.attr_string("approximate", "none");
+  if (approximate != "none" && approximate != "tanh")
+    r.fail("attribute approximate must be \"none\" or \"tanh\", got \"" + approximate + "\"");
+  return {approximate == "tanh"};
+}
+
+}  // namespace sonnx

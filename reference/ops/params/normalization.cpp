@@ -1,0 +1,44 @@
+#include "normalization.h"
+
+#include <string>
+
+namespace sonnx {
+
+namespace {
+bool is_floating(DType t) { return t == DType::Float || t == DType::Double || t == DType::Float16 || t == DType::BFloat16; }
+}  // namespace
+
+LayerNormParams LayerNormParams::read(const AttrReader& r, int64_t /*version*/) {
+  LayerNormParams p;
+  p.axis = r.attr_int("axis", -1);
+  p.epsilon = r.attr_float("epsilon", 1e-5f);
+  int64_t stash = r.attr_int("stash_type", 1);
+  if (stash != static_cast<int64_t>(DType::Float) && stash != static_cast<int64_t>(DType::BFloat16))
+    r.fail("stash_type must be float (1) or bfloat16 (16)");
+  p.stash_type = static_cast<DType>(stash);
+  return p;
+}
+
+GroupNormParams GroupNormParams::read(const AttrReader& r, int64_t version) {
+  GroupNormParams p;
+  if (!r.has_attr("num_groups")) r.fail("attribute num_groups is required");
+  p.num_groups = r.attr_int("num_groups", 0);
+  if (p.num_groups < 1) r.fail("num_groups must be positive, got " + std::to_string(p.num_groups));
+  p.epsilon = r.attr_float("epsilon", 1e-5f);
+  p.per_channel = version >= 21;
+  if (p.per_channel) {
+    int64_t stash = r.attr_int("stash_type", 1);
+    if (stash < 0 || stash > 1000 || !is_floating(static_cast<DType>(stash)))
+      r.fail("stash_type must name a floating type (1, 10, 11 or 16)");
+    p.stash_type = static_cast<DType>(stash);
+  }
+  return p;
+}
+
+InstanceNormParams InstanceNormParams::read(const AttrReader& r, int64_t /*version*/) {
+  InstanceNormParams p;
+  p.epsilon = r.attr_float("epsilon", 1e-5f);
+  return p;
+}
+
+}  // namespace sonnx
