@@ -29,6 +29,7 @@
 
 #include "enclose_ops.h"
 #include "sonnx/errors.h"
+#include "reference/ops/params/mod.h"
 #include "reference/ops/support/elementwise.h"
 
 namespace sonnx::enclose {
@@ -67,13 +68,12 @@ std::vector<Bounds> mod(const OpCall& c) {
   const Bounds &a = c.input(0), &b = c.input(1);
   if (a.exact() && b.exact()) return lift_exact(c);
   if (a.type != b.type) c.ctx.fail("inputs have different element types");
-  int64_t fmod_attr = c.ctx.attr_int("fmod", 0);
-  if (fmod_attr != 0 && fmod_attr != 1) c.ctx.fail("attribute fmod must be 0 or 1");
+  bool c_fmod = ModParams::read(c.ctx, c.version).fmod;
   Shape shape = support::broadcast_shapes(c.ctx, a.lo.shape(), b.lo.shape());
   auto ia = support::broadcast_index_map(a.lo.shape(), shape), ib = support::broadcast_index_map(b.lo.shape(), shape);
   Bounds y = float_bounds(a.type, shape);
   for (int64_t i = 0; i < y.lo.size(); ++i)
-    set(y, i, mod_of(at(a, ia[static_cast<size_t>(i)]), at(b, ib[static_cast<size_t>(i)]), fmod_attr == 1));
+    set(y, i, mod_of(at(a, ia[static_cast<size_t>(i)]), at(b, ib[static_cast<size_t>(i)]), c_fmod));
   return {y};
 }
 

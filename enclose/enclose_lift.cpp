@@ -5,6 +5,7 @@
 // every lower bound and once on every upper bound encloses its result: f(lo) ≤ f(x) ≤ f(hi)
 // elementwise for every x in [lo, hi].
 #include "enclose_sums.h"
+#include "reference/ops/params/scatter.h"
 #include "reference/ops/support/indexing.h"
 #include "sonnx/errors.h"
 
@@ -167,9 +168,9 @@ std::vector<Bounds> scatter_nd_arith(const OpCall& c, bool add) {
 // ScatterND replaces elements of data by updates, or (from version 18) keeps the max or min of the
 // two: nondecreasing in both, lifted. Add and mul compute new reals (scatter_nd_arith).
 std::vector<Bounds> scatter_nd(const OpCall& c) {
-  std::string reduction = c.version >= 16 ? c.ctx.attr_string("reduction", "none") : "none";
-  if ((reduction == "add" || reduction == "mul") && !(c.input(0).exact() && c.input(2).exact()))
-    return scatter_nd_arith(c, reduction == "add");
+  Reduction reduction = ScatterParams::read(c.ctx, c.version).reduction;
+  if ((reduction == Reduction::Add || reduction == Reduction::Mul) && !(c.input(0).exact() && c.input(2).exact()))
+    return scatter_nd_arith(c, reduction == Reduction::Add);
   return lift_monotone(c);
 }
 

@@ -19,6 +19,7 @@
 #include "elementary.h"
 #include "enclose_sums.h"
 #include "sonnx/errors.h"
+#include "reference/ops/params/recurrent.h"
 #include "reference/ops/support/rnn.h"
 
 namespace sonnx::enclose {
@@ -230,7 +231,7 @@ Arith arith(const OpCall& c, DType type) {
 //   H' = (1 − z) ⊙ h̃ + z ⊙ H
 std::vector<Bounds> gru(const OpCall& c) {
   const Recurrence r = read(c, 3, {"Sigmoid", "Tanh"}, -1, 0);
-  const bool linear_before_reset = c.ctx.attr_int("linear_before_reset", 0) != 0;
+  const bool linear_before_reset = RecurrentParams::read(c.ctx, c.version).linear_before_reset;
   const Arith a = arith(c, r.type);
   const std::string op = op_name(c);
   const int64_t H = r.p.hidden, I = r.p.input_size;
@@ -295,7 +296,7 @@ std::vector<Bounds> gru(const OpCall& c) {
 //   o = f(X·Wo + H·Ro + Po ⊙ C' + Wbo + Rbo), H' = o ⊙ h(C')
 std::vector<Bounds> lstm(const OpCall& c) {
   const Recurrence r = read(c, 4, {"Sigmoid", "Tanh", "Tanh"}, 6, 7);
-  const bool input_forget = c.ctx.attr_int("input_forget", 0) != 0;
+  const bool input_forget = RecurrentParams::read(c.ctx, c.version).input_forget;
   const Arith a = arith(c, r.type);
   const std::string op = op_name(c);
   const int64_t H = r.p.hidden, I = r.p.input_size;

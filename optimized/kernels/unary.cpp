@@ -331,10 +331,12 @@ std::optional<float> constant_scalar(const FastKernelRequest& r, size_t i, DType
 bool clip_bound(const FastKernelRequest& r, Attrs& a, size_t i, DType elem, float& out) {
   const bool half = elem == DType::Float16, lower = i == 1;
   const float float_def = lower ? std::numeric_limits<float>::lowest() : std::numeric_limits<float>::max();
-  if (r.version < 11) {
-    out = a.f(lower ? "min" : "max", float_def);
+  std::optional<ClipParams> p = a.params<ClipParams>(r.version);
+  if (!p) return false;
+  if (!p->bounds_from_inputs) {
+    out = lower ? p->min : p->max;
     if (half) out = static_cast<float>(float16_t(out));
-    return a.ok();
+    return true;
   }
   if (!has_node_input(*r.node, i)) {
     out = !half ? float_def : lower ? -65504.0f : 65504.0f;

@@ -61,10 +61,12 @@ bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
     if (ok) req.fused_activation = n.op_type;
     return ok;
   }
-  float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
-  if (const Attribute* a = n.attr("min")) lo = a->f;  // opset < 11: bounds are attributes
-  if (const Attribute* a = n.attr("max")) hi = a->f;
-  if (!clip_bound(g, n, 1, lo, lo) || !clip_bound(g, n, 2, hi, hi)) return false;
+  // A Clip with attributes is of version 1 or 6 (the bounds are attributes), one without of any
+  // version (the bounds are inputs from 11; an omitted one is float's lowest or max either way).
+  std::optional<ClipParams> p = try_params<ClipParams>(n, n.attributes.empty() ? 11 : 6);
+  if (!p) return false;
+  float lo = p->min, hi = p->max;
+  if (p->bounds_from_inputs && (!clip_bound(g, n, 1, lo, lo) || !clip_bound(g, n, 2, hi, hi))) return false;
   req.fused_activation = "Clip";
   req.clip_min = lo;
   req.clip_max = hi;

@@ -6,6 +6,8 @@
 //   numeric_limits<T>::lowest() / max() as the schema says (so ±inf are clipped to the largest
 //   finite values). Version 12 adds integer types, 13 bfloat16.
 // Relies on ops/elementwise.mlw UnaryOps.clip_range: with min <= max Clip lands in [min, max] and keeps values already there.
+#include "op_params.h"
+#include "params/activation.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -38,8 +40,8 @@ Tensor clip(const Tensor& x, compute_t<T> lo, compute_t<T> hi) {
 
 std::vector<Value> clip_v1(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  double lo = ctx.attr_float("min", std::numeric_limits<float>::lowest());
-  double hi = ctx.attr_float("max", std::numeric_limits<float>::max());
+  ClipParams p = ClipParams::read(ctx, ctx.version());
+  double lo = p.min, hi = p.max;
   return one(visit_float(ctx, x.dtype(), [&]<class T>() {
     // The bounds rounded to T, then compared in T's compute type.
     auto lo_t = static_cast<compute_t<T>>(round_from_double<T>(lo));
@@ -64,6 +66,7 @@ std::vector<Value> clip_v11(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "Clip", (1, 6, 11, 12, 13), ClipParams);
 SONNX_KERNEL("", "Clip", 1, clip_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Clip", 11, clip_v11, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "Clip", (1, 6, 11, 12, 13), same_as_input_rule);

@@ -9,6 +9,8 @@
 // adds linear_before_reset; 7 drops output_sequence; 14 adds layout. Directions, sequence_lens,
 // activations and clip are handled in support/rnn.h.
 // Relies on ops/recurrent.mlw Gru.gru_unique: GRU is deterministic: the hidden state sequence of the recurrence and the outputs Y, Y_h are unique (both linear_before_reset, every direction).
+#include "op_params.h"
+#include "params/recurrent.h"
 #include "support/shape.h"
 #include "support/rnn.h"
 
@@ -16,7 +18,7 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> gru(OpContext& ctx) {
-  const bool linear_before_reset = ctx.version() >= 3 && ctx.attr_int("linear_before_reset", 0) != 0;
+  const bool linear_before_reset = RecurrentParams::read(ctx, ctx.version()).linear_before_reset;
   return visit_float(ctx, ctx.input(0).dtype(), [&]<class T>() {
     using C = compute_t<T>;
     const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 3, {"Sigmoid", "Tanh"}, -1);
@@ -52,6 +54,7 @@ std::vector<Value> gru(OpContext& ctx) {
   });
 }
 }  // namespace
+SONNX_PARAMS("", "GRU", (1, 3, 7, 14, 22), RecurrentParams);
 SONNX_KERNEL("", "GRU", 1, gru, Accuracy::Rounding);
 SONNX_KERNEL("", "GRU", 3, gru, Accuracy::Rounding);
 SONNX_KERNEL("", "GRU", 14, gru, Accuracy::Rounding);

@@ -11,6 +11,8 @@
 // where it enters h; the stored cell state itself is not clipped) are handled in support/rnn.h.
 // Relies on ops/recurrent.mlw Lstm.lstm_unique: LSTM is deterministic: the hidden and cell state sequences of the recurrence and the outputs Y, Y_h, Y_c are unique (forward, reverse, bidirectional).
 // Relies on ops/recurrent.mlw Lstm.lstm_one_step: one LSTM step from the initial states is the textbook cell (C = f*C0 + i*g, H = o*tanh(C), peepholes on C0 for i, f and on C for o).
+#include "op_params.h"
+#include "params/recurrent.h"
 #include "support/shape.h"
 #include "support/rnn.h"
 
@@ -18,7 +20,7 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> lstm(OpContext& ctx) {
-  const bool input_forget = ctx.attr_int("input_forget", 0) != 0;
+  const bool input_forget = RecurrentParams::read(ctx, ctx.version()).input_forget;
   return visit_float(ctx, ctx.input(0).dtype(), [&]<class T>() {
     using C = compute_t<T>;
     const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 4, {"Sigmoid", "Tanh", "Tanh"}, 6);
@@ -69,6 +71,7 @@ std::vector<Value> lstm(OpContext& ctx) {
   });
 }
 }  // namespace
+SONNX_PARAMS("", "LSTM", (1, 7, 14, 22), RecurrentParams);
 SONNX_KERNEL("", "LSTM", 1, lstm, Accuracy::Rounding);
 SONNX_KERNEL("", "LSTM", 14, lstm, Accuracy::Rounding);
 

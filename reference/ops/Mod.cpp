@@ -4,6 +4,8 @@
 // - fmod=1: the remainder takes the sign of the dividend, like C fmod / numpy.fmod.
 // The schema asks for fmod=1 with floating types; fmod=0 on floats is still given its Python
 // meaning. Integer remainder by zero traps; floats follow IEEE (x mod 0 = NaN).
+#include "op_params.h"
+#include "params/mod.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -41,9 +43,7 @@ std::vector<Value> mod(OpContext& ctx) {
   const Tensor& a = ctx.input(0);
   const Tensor& b = ctx.input(1);
   require_same_type(ctx, a, b);
-  int64_t fmod_attr = ctx.attr_int("fmod", 0);
-  if (fmod_attr != 0 && fmod_attr != 1) ctx.fail("attribute fmod must be 0 or 1");
-  bool c_fmod = fmod_attr == 1;
+  bool c_fmod = ModParams::read(ctx, ctx.version()).fmod;
   return one(visit_real(ctx, a.dtype(), [&]<class T>() {
     return binary_elementwise<T, T>(ctx, a, b, [&](T x, T y) -> T {
       if constexpr (std::is_integral_v<T>) return int_mod<T>(ctx, x, y, c_fmod);
@@ -52,6 +52,7 @@ std::vector<Value> mod(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "Mod", (10, 13), ModParams);
 SONNX_KERNEL("", "Mod", 10, mod, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "Mod", (10, 13), broadcast_rule);
 }  // namespace sonnx

@@ -2,6 +2,8 @@
 // f = Tanh. Versions 1 and 7 differ only in v1's unused output_sequence attribute; version 14 adds
 // layout (batch-major X, Y, initial_h, Y_h). Directions, sequence_lens, activations and clip are
 // handled in support/rnn.h.
+#include "op_params.h"
+#include "params/recurrent.h"
 #include "support/shape.h"
 #include "support/rnn.h"
 
@@ -28,6 +30,7 @@ std::vector<Value> rnn(OpContext& ctx) {
   });
 }
 }  // namespace
+SONNX_PARAMS("", "RNN", (1, 7, 14, 22), RecurrentParams);
 SONNX_KERNEL("", "RNN", 1, rnn, Accuracy::Rounding);
 SONNX_KERNEL("", "RNN", 14, rnn, Accuracy::Rounding);
 

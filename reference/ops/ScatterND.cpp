@@ -4,6 +4,8 @@
 // "min": NaN propagates; for bool max = or, min = and). Updates apply in
 // row-major order of i. updates.shape must be indices.shape[:-1] + data.shape[k:]. Negative
 // indices count from the end (as in GatherND); out of range traps.
+#include "op_params.h"
+#include "params/scatter.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -14,7 +16,7 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
   const Tensor& data = ctx.input(0);
   const Tensor& indices = ctx.input(1);
   const Tensor& updates = ctx.input(2);
-  Reduction reduction = ctx.version() >= 16 ? parse_reduction(ctx) : Reduction::None;
+  Reduction reduction = ScatterParams::read(ctx, ctx.version()).reduction;
   int64_t r = data.rank(), q = indices.rank();
   if (r < 1 || q < 1) ctx.fail("data and indices must have rank >= 1");
   if (updates.dtype() != data.dtype()) ctx.fail("updates and data have different element types");
@@ -47,6 +49,7 @@ std::vector<Value> scatter_nd(OpContext& ctx) {
   return one(std::move(out));
 }
 }  // namespace
+SONNX_PARAMS("", "ScatterND", (11, 13, 16, 18), ScatterParams);
 SONNX_KERNEL("", "ScatterND", 11, scatter_nd, Accuracy::Exact);
 // With reduction add/mul the result is floating-point arithmetic.
 SONNX_KERNEL("", "ScatterND", 16, scatter_nd, Accuracy::Rounding);

@@ -130,6 +130,25 @@ std::vector<ParamsCase> cases() {
        {attr_string("keep_aspect_ratio_policy", "fit")},
        false},
       {"Resize-19 nearest on named axes", "Resize", 19, {img, Value(), floats({2}, {2, 2})}, {attr_ints("axes", {2, 3})}, true},
+      {"Mod with fmod 2", "Mod", 13, {m23, m23}, {attr_int("fmod", 2)}, false},
+      {"ScatterND-16 keeping the max, which version 18 brings",
+       "ScatterND",
+       16,
+       {random_floats({4}, rng), Value(Tensor::from_vector<int64_t>({1, 1}, {1})), random_floats({1}, rng)},
+       {attr_string("reduction", "max")},
+       false},
+      {"RNN-14 batch-major",
+       "RNN",
+       14,
+       {random_floats({1, 2, 3}, rng), random_floats({1, 2, 3}, rng), random_floats({1, 2, 2}, rng)},
+       {attr_int("layout", 1)},
+       true},
+      {"RNN-14 with layout 2 (was: the shape rule read it as 1)",
+       "RNN",
+       14,
+       {random_floats({1, 2, 3}, rng), random_floats({1, 2, 3}, rng), random_floats({1, 2, 2}, rng)},
+       {attr_int("layout", 2)},
+       false},
       {"BatchNormalization-15 with epsilon given as ints",
        "BatchNormalization",
        15,
@@ -147,7 +166,7 @@ bool inference_accepts(const ParamsCase& c, std::string& error) {
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     bool omitted = c.inputs[i].kind == Value::Kind::None;
     names.push_back(omitted ? "" : "in" + std::to_string(i));
-    if (!omitted) inputs.push_back(vi(names.back(), DType::Float, c.inputs[i].tensor.shape(), true));
+    if (!omitted) inputs.push_back(vi(names.back(), c.inputs[i].tensor.dtype(), c.inputs[i].tensor.shape(), true));
   }
   onnx::GraphProto g = sonnx::testing::graph("g", {sonnx::testing::node(c.op, names, {"out0"}, c.attrs)}, inputs, {vi("out0")});
   InferenceResult r = infer_model(model_of(g, c.version));
@@ -156,7 +175,7 @@ bool inference_accepts(const ParamsCase& c, std::string& error) {
   return false;
 }
 
-// Whether the fast kernel takes the node on these inputs (float, of known shapes): its factory
+// Whether the fast kernel takes the node on these inputs (of known types and shapes): its factory
 // prepares a kernel and the kernel gives the output shapes without a trap.
 bool fast_kernel_takes(const ParamsCase& c, const OneNodeModel& m) {
   FastKernelRequest r;
@@ -167,7 +186,7 @@ bool fast_kernel_takes(const ParamsCase& c, const OneNodeModel& m) {
     TypeInfo t;
     if (v.kind != Value::Kind::None) {
       t.kind = TypeInfo::Kind::Tensor;
-      t.elem = DType::Float;
+      t.elem = v.tensor.dtype();
       t.shape = known_dims(v.tensor.shape());
     }
     r.input_types.push_back(t);

@@ -414,6 +414,29 @@ TEST(OptimizedExecutors, CopyingKernelsRunOnAnyElementType) {
     EXPECT_EQ(linear->kernels_run().count(kernel), 1u) << kernel << " did not run";
 }
 
+// A Clip fused into a Conv with its upper bound omitted clips as the reference does (ClipParams):
+// to float's largest finite value, so an infinite convolution output becomes 3.4e38, not ∞.
+TEST(OptimizedExecutors, FusedClipWithAnOmittedBoundClipsInfinity) {
+  GraphBuilder b;
+  b.m.graph.inputs.push_back({"X", float_type({1, 1, 2, 2})});
+  b.m.graph.initializers.emplace_back("W", Tensor::from_vector<float>({1, 1, 1, 1}, {2.0f}));
+  b.node("Conv", {"X", "W"}, {"c"});
+  b.node("Clip", {"c", scalar_constant(b, "zero", 0, false)}, {"Y"});
+  b.m.graph.outputs.push_back({"Y", float_type({1, 1, 2, 2})});
+  CompiledModel cm(b.m);
+  ASSERT_EQ(cm.root().steps().size(), 1u);
+  ASSERT_EQ(cm.root().steps()[0].fused.size(), 1u) << "the Clip is not fused";
+  const float inf = std::numeric_limits<float>::infinity(), big = std::numeric_limits<float>::max();
+  NamedValues in{{"X", Value(Tensor::from_vector<float>({1, 1, 2, 2}, {1.5f, inf, -inf, -1.0f}))}};
+  std::vector<float> want{3.0f, big, 0.0f, 0.0f};
+  auto values = [](const NamedValues& out) {
+    auto v = out.at("Y").tensor.values<float>();
+    return std::vector<float>(v.begin(), v.end());
+  };
+  EXPECT_EQ(values(Interpreter(b.m).run(in)), want);
+  for (const auto& name : optimized_executor_names()) EXPECT_EQ(values(make_executor(b.m, name)->run(in)), want) << name;
+}
+
 // Conv → BatchNormalization → hard swish written as Add(y, 3) → Clip(0, 6) → Mul(y, ·) → Div(·, 6)
 // (operands in either order, constants as Constant nodes or initializers); `reader`: one more
 // node reading that intermediate ("" none), which must keep the nodes apart.

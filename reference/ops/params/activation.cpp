@@ -25,4 +25,14 @@ GeluParams GeluParams::read(const AttrReader& r, int64_t /*version*/) {
   return {approximate == "tanh"};
 }
 
+ClipParams ClipParams::read(const AttrReader& r, int64_t version) {
+  ClipParams p;
+  p.bounds_from_inputs = version >= 11;
+  if (!p.bounds_from_inputs) {
+    p.min = r.attr_float("min", p.min);
+    p.max = r.attr_float("max", p.max);
+  }
+  return p;
+}
+
 }  // namespace sonnx

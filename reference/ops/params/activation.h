@@ -1,7 +1,8 @@
 // The parameters of the one-input activations the fast kernels and fusions also compute
-// (reference/ops/op_params.h): LeakyRelu, Elu and HardSigmoid (alpha, beta) and Gelu.
+// (reference/ops/op_params.h): LeakyRelu, Elu and HardSigmoid (alpha, beta), Gelu and Clip.
 #pragma once
 #include <cstdint>
+#include <limits>
 
 #include "reference/model/attr_reader.h"
 
@@ -17,6 +18,15 @@ struct AlphaBetaParams {
 struct GeluParams {
   bool tanh = false;  // approximate: "none" (the default, erf) or "tanh" (checked)
   static GeluParams read(const AttrReader& reader, int64_t version);
+};
+
+// Clip's bounds: versions 1 and 6 have the float attributes min and max, whose defaults are float's
+// lowest and max; from 11 the bounds are optional scalar inputs (omitted: the type's lowest and
+// largest finite values, so ±inf are clipped too).
+struct ClipParams {
+  bool bounds_from_inputs = true;
+  float min = std::numeric_limits<float>::lowest(), max = std::numeric_limits<float>::max();  // the attributes'
+  static ClipParams read(const AttrReader& reader, int64_t version);
 };
 
 }  // namespace sonnx

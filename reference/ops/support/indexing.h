@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "reference/ops/params/scatter.h"
 #include "cast.h"
 #include "kernel.h"
 
@@ -163,18 +164,7 @@ bool is_nonzero(const T& v) {
 // 18 also "max" / "min"): integers wrap, 16-bit floats compute in float and round back, bool uses
 // numpy's meaning (add = max = or, mul = min = and), max/min propagate NaN (numpy.maximum).
 // Strings cannot be reduced, complex numbers only added or multiplied.
-enum class Reduction { None, Add, Mul, Max, Min };
-
-inline Reduction parse_reduction(const OpContext& ctx) {
-  std::string r = ctx.attr_string("reduction", "none");
-  if (r == "none") return Reduction::None;
-  if (r == "add") return Reduction::Add;
-  if (r == "mul") return Reduction::Mul;
-  if (r == "max" && ctx.version() >= 18) return Reduction::Max;
-  if (r == "min" && ctx.version() >= 18) return Reduction::Min;
-  ctx.fail("unsupported reduction '" + r + "'");
-}
-
+// (Reduction and its reading: reference/ops/params/scatter.h.)
 template <class T>
 T reduce_values(const OpContext& ctx, Reduction r, const T& acc, const T& v) {
   if (r == Reduction::None) return v;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/ops/params/recurrent.h"
 #include "kernel.h"
 
 namespace sonnx::support {
@@ -177,20 +178,10 @@ RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, const std::ve
                               int initial_c_input) {
   RnnProblem<C> p;
   p.gates = gates;
-  p.layout = ctx.version() >= 14 ? ctx.attr_int("layout", 0) : 0;
-  if (p.layout != 0 && p.layout != 1) ctx.fail("layout must be 0 or 1");
-
-  std::string direction = ctx.attr_string("direction", "forward");
-  if (direction == "forward" || (direction == "foward" && ctx.version() == 1)) {  // v1's misspelt default
-    p.num_directions = 1;
-  } else if (direction == "reverse") {
-    p.num_directions = 1;
-    p.reverse = true;
-  } else if (direction == "bidirectional") {
-    p.num_directions = 2;
-  } else {
-    ctx.fail("direction must be forward, reverse or bidirectional, not '" + direction + "'");
-  }
+  RecurrentParams params = RecurrentParams::read(ctx, ctx.version());
+  p.layout = params.layout;
+  p.num_directions = params.num_directions;
+  p.reverse = params.reverse;
 
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
@@ -202,9 +193,8 @@ RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, const std::ve
   p.batch = p.layout == 0 ? x.dim(1) : x.dim(0);
   p.input_size = x.dim(2);
   p.hidden = r.dim(2);
-  if (ctx.has_attr("hidden_size") && ctx.attr_int("hidden_size", 0) != p.hidden)
-    ctx.fail("hidden_size " + std::to_string(ctx.attr_int("hidden_size", 0)) + " does not match R's shape " +
-             shape_str(r.shape()));
+  if (params.hidden_size && *params.hidden_size != p.hidden)
+    ctx.fail("hidden_size " + std::to_string(*params.hidden_size) + " does not match R's shape " + shape_str(r.shape()));
   const int64_t nd = p.num_directions, H = p.hidden;
   if (w.shape() != Shape{nd, gates * H, p.input_size})
     ctx.fail("W has shape " + shape_str(w.shape()) + ", expected " + shape_str({nd, gates * H, p.input_size}));
@@ -269,10 +259,9 @@ RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, const std::ve
   if (initial_c_input >= 0) p.C0 = read_state(static_cast<size_t>(initial_c_input), "initial_c");
 
   p.acts = rnn_activations(ctx, default_acts, nd);
-  if (ctx.has_attr("clip")) {
+  if (params.clip) {
     p.has_clip = true;
-    p.clip = static_cast<C>(ctx.attr_float("clip", 0));
-    if (!(p.clip >= C(0))) ctx.fail("clip must be a non-negative number");
+    p.clip = static_cast<C>(*params.clip);
   }
   return p;
 }

@@ -1,6 +1,7 @@
 #include "shape.h"
 
 #include "reference/ops/params/conv.h"
+#include "reference/ops/params/recurrent.h"
 #include "reference/ops/params/reduce.h"
 #include "window.h"
 
@@ -436,15 +437,14 @@ void pool_shape_rule(InferContext& ctx) {
 // [batch, num_directions, hidden].
 void recurrent_shape_rule(InferContext& ctx) {
   DType t = common_elem(ctx, {0, 1, 2});
-  std::string dir = ctx.attr_string("direction", "forward");
-  if (dir != "forward" && dir != "reverse" && dir != "bidirectional") ctx.fail("unknown direction '" + dir + "'");
-  Dim nd = known_dim(dir == "bidirectional" ? 2 : 1);
-  bool layout = ctx.version() >= 14 && ctx.attr_int("layout", 0) != 0;
+  RecurrentParams p = RecurrentParams::read(ctx, ctx.version());
+  Dim nd = known_dim(p.num_directions);
+  bool layout = p.layout == 1;
   require_rank(ctx, 0, 3, "X");
   const Dims* x = ctx.input_shape(0);
   Dim seq = x ? (*x)[layout ? 1 : 0] : Dim{}, batch = x ? (*x)[layout ? 0 : 1] : Dim{};
   Dim hidden;
-  if (ctx.has_attr("hidden_size")) hidden = size_dim(ctx, ctx.attr_int("hidden_size", 0), "hidden_size");
+  if (p.hidden_size) hidden = size_dim(ctx, *p.hidden_size, "hidden_size");
   else if (const Dims* r = ctx.input_shape(2); r && r->size() == 3) hidden = (*r)[2];
   Dims y = layout ? Dims{batch, seq, nd, hidden} : Dims{seq, nd, batch, hidden};
   Dims yh = layout ? Dims{batch, nd, hidden} : Dims{nd, batch, hidden};
