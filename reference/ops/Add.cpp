@@ -1,5 +1,7 @@
 // Add: elementwise sum. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 on both inputs broadcast multidirectionally.
+#include "op_params.h"
+#include "params/broadcast.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -25,6 +27,7 @@ std::vector<Value> add_v1(OpContext& ctx) {
   return one(visit_real(ctx, a.dtype(), [&]<class T>() { return binary_elementwise<T, T>(ctx, a, b, add<T>); }));
 }
 }  // namespace
+SONNX_PARAMS("", "Add", (1, 6), LegacyBroadcastParams);
 SONNX_KERNEL("", "Add", 1, add_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "Add", 7, add_v7, Accuracy::Rounding);
 namespace {

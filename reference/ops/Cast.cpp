@@ -7,52 +7,35 @@
 //   and `round_mode`, and under saturation ±inf becomes ±max in the fnuz types (NaN before);
 //   25 int2/uint2. A type is refused by the versions before the one that brings it.
 // Relies on ops/elementwise.mlw UnaryOps.cast_exact: Cast keeps every value representable in the target type.
+#include "op_params.h"
+#include "params/cast.h"
 #include "support/cast.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
 
-DType checked_target(const OpContext& ctx, int64_t to) {
-  if (to < 0 || to > std::numeric_limits<int32_t>::max() || !is_valid_dtype(static_cast<int32_t>(to)))
-    ctx.fail("attribute 'to' is not a valid data type: " + std::to_string(to));
-  auto type = static_cast<DType>(to);
+// The target CastParams read, when this version casts to it.
+DType checked_target(const OpContext& ctx, DType type) {
+  if (type == DType::Undefined) ctx.fail("attribute 'to' is not a data type sonnx casts to");
   if (type == DType::Complex64 || type == DType::Complex128) ctx.fail("Cast to complex types is not defined");
   require_cast_type(ctx, type, "target");
   return type;
 }
 
-std::vector<Value> cast_v6(OpContext& ctx) {
-  if (!ctx.has_attr("to")) ctx.fail("attribute 'to' is required");
+std::vector<Value> cast(OpContext& ctx) {
+  CastParams p = CastParams::read(ctx, ctx.version());
   require_cast_type(ctx, ctx.input(0).dtype(), "input");
-  return one(cast_tensor(ctx, ctx.input(0), checked_target(ctx, ctx.attr_int("to", 0))));
-}
-
-std::vector<Value> cast_v1(OpContext& ctx) {
-  const Attribute* a = ctx.attr("to");
-  if (!a) ctx.fail("attribute 'to' is required");
-  if (a->type == Attribute::Type::Int) return cast_v6(ctx);  // tolerated: the later integer form
-  std::string name = ctx.attr_string("to", "");
-  for (char& c : name)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');  // "FLOAT16" → "float16"
-  DType type = dtype_from_name(name);
-  if (type == DType::Undefined) ctx.fail("attribute 'to' names no data type: \"" + ctx.attr_string("to", "") + "\"");
-  require_cast_type(ctx, ctx.input(0).dtype(), "input");
-  return one(cast_tensor(ctx, ctx.input(0), checked_target(ctx, static_cast<int64_t>(type))));
-}
-
-std::vector<Value> cast_v19(OpContext& ctx) {
-  if (!ctx.has_attr("to")) ctx.fail("attribute 'to' is required");
-  require_cast_type(ctx, ctx.input(0).dtype(), "input");
-  DType to = checked_target(ctx, ctx.attr_int("to", 0));
-  return one(cast_tensor(ctx, ctx.input(0), to, cast_options(ctx)));
+  return one(cast_tensor(ctx, ctx.input(0), checked_target(ctx, p.to), p.options));
 }
 }  // namespace
-SONNX_KERNEL("", "Cast", 1, cast_v1, Accuracy::Rounding);
-SONNX_KERNEL("", "Cast", 6, cast_v6, Accuracy::Rounding);
-SONNX_KERNEL("", "Cast", 19, cast_v19, Accuracy::Rounding);
-SONNX_KERNEL("", "Cast", 21, cast_v19, Accuracy::Rounding);
-SONNX_KERNEL("", "Cast", 23, cast_v19, Accuracy::Rounding);
-SONNX_KERNEL("", "Cast", 24, cast_v19, Accuracy::Rounding);
-SONNX_KERNEL("", "Cast", 25, cast_v19, Accuracy::Rounding);
+// One kernel: CastParams read the target and the options each version has.
+SONNX_PARAMS("", "Cast", (1, 6, 9, 13, 19, 21, 23, 24, 25), CastParams);
+SONNX_KERNEL("", "Cast", 1, cast, Accuracy::Rounding);
+SONNX_KERNEL("", "Cast", 6, cast, Accuracy::Rounding);
+SONNX_KERNEL("", "Cast", 19, cast, Accuracy::Rounding);
+SONNX_KERNEL("", "Cast", 21, cast, Accuracy::Rounding);
+SONNX_KERNEL("", "Cast", 23, cast, Accuracy::Rounding);
+SONNX_KERNEL("", "Cast", 24, cast, Accuracy::Rounding);
+SONNX_KERNEL("", "Cast", 25, cast, Accuracy::Rounding);
 }  // namespace sonnx

@@ -1,6 +1,8 @@
 // Compress: keeps the slices along `axis` (or, without axis, the elements of the flattened input)
 // whose entry in the 1-D boolean condition is true. A condition shorter than the axis drops the
 // rest; entries past the end are allowed only when false.
+#include "op_params.h"
+#include "params/indexing.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -12,11 +14,12 @@ std::vector<Value> compress(OpContext& ctx) {
   const Tensor& cond = ctx.input(1);
   if (cond.dtype() != DType::Bool) ctx.fail("condition must be a bool tensor");
   if (cond.rank() != 1) ctx.fail("condition must be 1-D");
-  bool has_axis = ctx.has_attr("axis");
+  CompressParams p = CompressParams::read(ctx, ctx.version());
+  bool has_axis = p.axis.has_value();
   int64_t axis = 0, n = x.size(), outer = 1, inner = 1;
   if (has_axis) {
     if (x.rank() == 0) ctx.fail("input must have rank >= 1 when axis is given");
-    axis = normalize_axis(ctx, ctx.attr_int("axis", 0), x.rank());
+    axis = normalize_axis(ctx, *p.axis, x.rank());
     n = x.dim(axis);
     outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
     inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
@@ -42,6 +45,7 @@ std::vector<Value> compress(OpContext& ctx) {
   return one(take(x, out_shape, map));
 }
 }  // namespace
+SONNX_PARAMS("", "Compress", (9, 11), CompressParams);
 SONNX_KERNEL("", "Compress", 9, compress, Accuracy::Exact);
 namespace {
 // 1-D (no axis) or the input with the axis dim unknown.
@@ -50,9 +54,10 @@ void compress_shape(InferContext& ctx) {
   if (c != DType::Undefined && c != DType::Bool) ctx.fail("the condition must be bool");
   require_rank(ctx, 1, 1, "the condition");
   const Dims* x = ctx.input_shape(0);
-  if (!ctx.has_attr("axis")) return ctx.set_output(0, ctx.input_elem(0), Dims{Dim{}});
+  CompressParams p = CompressParams::read(ctx, ctx.version());
+  if (!p.axis) return ctx.set_output(0, ctx.input_elem(0), Dims{Dim{}});
   if (!x) return ctx.set_output(0, ctx.input_elem(0), std::nullopt);
-  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
+  int64_t axis = infer_axis(ctx, *p.axis, static_cast<int64_t>(x->size()));
   Dims o = *x;
   o[static_cast<size_t>(axis)] = Dim{};
   ctx.set_output(0, ctx.input_elem(0), o);

@@ -1,6 +1,8 @@
 // DepthToSpace: moves blocks of channels of an NCHW tensor into blocksize x blocksize spatial
 // blocks. Mode DCR (default; the only behaviour of version 1): channels are read as
 // [blocksize, blocksize, C/bs²]; mode CRD (version 11+): as [C/bs², blocksize, blocksize].
+#include "op_params.h"
+#include "params/indexing.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -10,16 +12,14 @@ namespace {
 std::vector<Value> depth_to_space(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.rank() != 4) ctx.fail("input must have rank 4 (N, C, H, W)");
-  int64_t bs = ctx.attr_int("blocksize", 0);
-  if (!ctx.has_attr("blocksize") || bs <= 0) ctx.fail("blocksize must be a positive integer");
-  std::string mode = ctx.version() >= 11 ? ctx.attr_string("mode", "DCR") : "DCR";
-  if (mode != "DCR" && mode != "CRD") ctx.fail("unsupported mode '" + mode + "'");
+  BlockParams p = BlockParams::read(ctx, ctx.version());
+  int64_t bs = p.blocksize;
   int64_t b = x.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3);
   int64_t block = checked_mul(ctx, bs, bs);
   if (c % block != 0) ctx.fail("channels (" + std::to_string(c) + ") are not divisible by blocksize²");
   int64_t c_out = c / block;
   Tensor tmp, moved;
-  if (mode == "DCR") {
+  if (!p.crd) {
     tmp = x.reshaped({b, bs, bs, c_out, h, w});
     moved = transpose_tensor(tmp, {0, 3, 4, 1, 5, 2});
   } else {
@@ -29,14 +29,14 @@ std::vector<Value> depth_to_space(OpContext& ctx) {
   return one(moved.reshaped({b, c_out, checked_mul(ctx, h, bs), checked_mul(ctx, w, bs)}));
 }
 }  // namespace
+SONNX_PARAMS("", "DepthToSpace", (1, 11, 13), BlockParams);
 SONNX_KERNEL("", "DepthToSpace", 1, depth_to_space, Accuracy::Exact);
 SONNX_KERNEL("", "DepthToSpace", 11, depth_to_space, Accuracy::Exact);
 namespace {
 // [N, C / b^2, H * b, W * b].
 void depth_to_space_shape(InferContext& ctx) {
   require_rank(ctx, 0, 4, "input");
-  int64_t b = ctx.attr_int("blocksize", 0);
-  if (b < 1 || b > (int64_t{1} << 20)) ctx.fail("blocksize must be positive");
+  int64_t b = BlockParams::read(ctx, ctx.version()).blocksize;
   const Dims* x = ctx.input_shape(0);
   if (!x) return ctx.set_output(0, ctx.input_elem(0), Dims(4));
   Dims o = *x;

@@ -4,6 +4,8 @@
 // Integer division truncates toward zero (as C++ and the ONNX backend tests do); division by zero
 // traps; the one overflowing case, lowest / -1, wraps to lowest. Floats follow IEEE (x/0 = ±inf,
 // 0/0 = NaN).
+#include "op_params.h"
+#include "params/broadcast.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -28,6 +30,7 @@ Tensor div(OpContext& ctx, const Tensor& a, const Tensor& b) {
   });
 }
 }  // namespace
+SONNX_PARAMS("", "Div", (1, 6), LegacyBroadcastParams);
 SONNX_KERNEL("", "Div", 1, binary_legacy<div>, Accuracy::Rounding);
 SONNX_KERNEL("", "Div", 7, binary_multidirectional<div>, Accuracy::Rounding);
 namespace {

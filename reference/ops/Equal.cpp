@@ -2,6 +2,8 @@
 // (legacy broadcasting); from version 7 both inputs broadcast multidirectionally. Versions 1 and 7
 // take bool/int32/int64, 11 adds the other integer and float types, 13 bfloat16, 19 strings (equal
 // when their bytes are). NaN equals nothing.
+#include "op_params.h"
+#include "params/broadcast.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 #include "support/indexing.h"
@@ -18,6 +20,7 @@ Tensor equal(OpContext& ctx, const Tensor& a, const Tensor& b) {
   return compare_elementwise(ctx, a, b, [](auto x, auto y) { return x == y; });
 }
 }  // namespace
+SONNX_PARAMS("", "Equal", (1), LegacyBroadcastParams);
 SONNX_KERNEL("", "Equal", 1, binary_legacy<equal>, Accuracy::Exact);
 SONNX_KERNEL("", "Equal", 7, binary_multidirectional<equal>, Accuracy::Exact);
 SONNX_KERNEL("", "Equal", 19, binary_multidirectional<equal>, Accuracy::Exact);

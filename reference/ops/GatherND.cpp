@@ -2,6 +2,8 @@
 // (after b = batch_dims leading batch dimensions shared by data and indices, version 12+); each
 // tuple selects an element or a slice data[batch..., tuple, :]. Output shape:
 // indices.shape[:-1] + data.shape[b+k:]. Negative indices count from the end; out of range traps.
+#include "op_params.h"
+#include "params/indexing.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -12,7 +14,7 @@ std::vector<Value> gather_nd(OpContext& ctx) {
   const Tensor& data = ctx.input(0);
   const Tensor& indices = ctx.input(1);
   int64_t r = data.rank(), q = indices.rank();
-  int64_t b = ctx.attr_int("batch_dims", 0);
+  int64_t b = GatherNDParams::read(ctx, ctx.version()).batch_dims;
   if (r < 1 || q < 1) ctx.fail("data and indices must have rank >= 1");
   if (b < 0 || b >= std::min(q, r)) ctx.fail("batch_dims must be in [0, min(rank(data), rank(indices)))");
   for (int64_t d = 0; d < b; ++d)
@@ -42,6 +44,7 @@ std::vector<Value> gather_nd(OpContext& ctx) {
   return one(take(data, out_shape, map));
 }
 }  // namespace
+SONNX_PARAMS("", "GatherND", (11, 12, 13), GatherNDParams);
 SONNX_KERNEL("", "GatherND", 11, gather_nd, Accuracy::Exact);
 namespace {
 // indices[:-1] + data[batch_dims + indices[-1]:], the batch dims in front.
@@ -49,7 +52,7 @@ void gather_nd_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   const Dims* idx = ctx.input_shape(1);
-  int64_t b = ctx.version() >= 12 ? ctx.attr_int("batch_dims", 0) : 0;
+  int64_t b = GatherNDParams::read(ctx, ctx.version()).batch_dims;
   if (!x || !idx || idx->empty() || !idx->back().value) {
     ctx.set_output(0, t, std::nullopt);
     return;

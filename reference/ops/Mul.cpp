@@ -1,6 +1,8 @@
 // Mul: elementwise A * B. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 on both inputs broadcast multidirectionally. Version 14 adds the
 // 8- and 16-bit integer types; the formula never changes.
+#include "op_params.h"
+#include "params/broadcast.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -18,6 +20,7 @@ Tensor mul(OpContext& ctx, const Tensor& a, const Tensor& b) {
   });
 }
 }  // namespace
+SONNX_PARAMS("", "Mul", (1, 6), LegacyBroadcastParams);
 SONNX_KERNEL("", "Mul", 1, binary_legacy<mul>, Accuracy::Rounding);
 SONNX_KERNEL("", "Mul", 7, binary_multidirectional<mul>, Accuracy::Rounding);
 namespace {

@@ -3,6 +3,8 @@
 // values[0] (off) elsewhere. Non-integer indices and depth convert to int64 as Cast does.
 // Version 9: indices outside [0, depth) give all-off rows; version 11 also accepts [-depth, -1]
 // (counting from the end).
+#include "op_params.h"
+#include "params/indexing.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -19,7 +21,7 @@ std::vector<Value> one_hot(OpContext& ctx) {
   if (depth < 0) ctx.fail("depth must be non-negative");
   std::vector<int64_t> idx = cast_tensor(ctx, indices_t, DType::Int64).to_int64_vector();
   int64_t r = indices_t.rank();
-  int64_t axis = ctx.attr_int("axis", -1);
+  int64_t axis = OneHotParams::read(ctx, ctx.version()).axis;
   if (axis < -r - 1 || axis > r) ctx.fail("axis " + std::to_string(axis) + " is out of range");
   if (axis < 0) axis += r + 1;
 
@@ -40,6 +42,7 @@ std::vector<Value> one_hot(OpContext& ctx) {
   return one(take(values, out_shape, map));
 }
 }  // namespace
+SONNX_PARAMS("", "OneHot", (9, 11), OneHotParams);
 SONNX_KERNEL("", "OneHot", 9, one_hot, Accuracy::Exact);
 SONNX_KERNEL("", "OneHot", 11, one_hot, Accuracy::Exact);
 namespace {
@@ -50,7 +53,7 @@ void one_hot_shape(InferContext& ctx) {
   DType t = ctx.input_elem(2);
   if (!x) return ctx.set_output(0, t, std::nullopt);
   int64_t r = static_cast<int64_t>(x->size()) + 1;
-  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", -1), r);
+  int64_t axis = infer_axis(ctx, OneHotParams::read(ctx, ctx.version()).axis, r);
   Dim depth;
   if (const Tensor* d = ctx.input_value(1); d && d->size() == 1) {
     double v = d->as_double(0);

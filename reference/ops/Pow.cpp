@@ -8,6 +8,8 @@
 //   integer division by zero and traps.
 // - integer X, float Y: pow(double, double) converted back toward zero (saturating, NaN → 0), as
 //   numpy's power followed by astype does in the backend tests.
+#include "op_params.h"
+#include "params/broadcast.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -72,17 +74,14 @@ Tensor pow_tensors(OpContext& ctx, const Tensor& x, const Tensor& y) {
   });
 }
 }  // namespace
+SONNX_PARAMS("", "Pow", (1), LegacyBroadcastParams);
 SONNX_KERNEL("", "Pow", 1, binary_legacy<pow_tensors>, Accuracy::Rounding);
 SONNX_KERNEL("", "Pow", 7, binary_multidirectional<pow_tensors>, Accuracy::Rounding);
 namespace {
 // The exponent may have another element type (version 12 on); the result has the base's.
 void pow_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);
-  if (ctx.version() < 7) {
-    const Dims* a = ctx.input_shape(0);
-    ctx.set_output(0, t, a ? std::optional<Dims>(*a) : std::nullopt);
-    return;
-  }
+  if (ctx.version() < 7) return legacy_broadcast_rule(ctx);
   if (ctx.version() < 12) t = common_elem(ctx, {0, 1});
   ctx.set_output(0, t, broadcast_shapes(ctx, {ctx.input_shape(0), ctx.input_shape(1)}));
 }

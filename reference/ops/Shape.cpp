@@ -1,6 +1,8 @@
 // Shape: the input's dimensions as a 1-D int64 tensor. Version 15 adds start/end (negative values
 // count from the back; both clamp to [0, rank]) to return a part of the shape.
 // Relies on ops/shape_ops.mlw ShapeOp.shape_reads_valid: after normalisation and clamping of start and end to [0, rank], Shape reads only dimensions of the input.
+#include "op_params.h"
+#include "params/indexing.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -11,16 +13,13 @@ std::vector<Value> shape(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   int64_t rank = x.rank();
   int64_t start = 0, end = rank;
-  if (ctx.version() >= 15) {
-    auto clamp_axis = [&](int64_t a) { return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank); };
-    start = clamp_axis(ctx.attr_int("start", 0));
-    if (ctx.has_attr("end")) end = clamp_axis(ctx.attr_int("end", rank));
-  }
+  ShapeParams::read(ctx, ctx.version()).range(rank, start, end);
   std::vector<int64_t> dims;
   for (int64_t d = start; d < end; ++d) dims.push_back(x.dim(d));
   return one(Tensor::from_vector<int64_t>({static_cast<int64_t>(dims.size())}, dims));
 }
 }  // namespace
+SONNX_PARAMS("", "Shape", (1, 13, 15, 19, 21, 23, 24, 25), ShapeParams);
 SONNX_KERNEL("", "Shape", 1, shape, Accuracy::Exact);
 SONNX_KERNEL("", "Shape", 15, shape, Accuracy::Exact);
 
@@ -41,14 +40,7 @@ void shape_shape(InferContext& ctx) {
   }
   int64_t r = static_cast<int64_t>(x->size());
   int64_t start = 0, end = r;
-  if (ctx.version() >= 15) {
-    start = ctx.attr_int("start", 0);
-    end = ctx.has_attr("end") ? ctx.attr_int("end", r) : r;
-    if (start < 0) start += r;
-    if (end < 0) end += r;
-    start = std::clamp<int64_t>(start, 0, r);
-    end = std::clamp<int64_t>(end, 0, r);
-  }
+  ShapeParams::read(ctx, ctx.version()).range(r, start, end);
   PartialValue p;
   for (int64_t i = start; i < end; ++i) p.elems.push_back((*x)[static_cast<size_t>(i)]);
   ctx.set_output(0, DType::Int64, Dims{known_dim(static_cast<int64_t>(p.elems.size()))});

@@ -1,5 +1,7 @@
 // SpaceToDepth: the inverse of DepthToSpace (DCR): each blocksize x blocksize spatial block of an
 // NCHW tensor becomes channels; output [N, C*bs², H/bs, W/bs].
+#include "op_params.h"
+#include "params/indexing.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -9,8 +11,7 @@ namespace {
 std::vector<Value> space_to_depth(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.rank() != 4) ctx.fail("input must have rank 4 (N, C, H, W)");
-  int64_t bs = ctx.attr_int("blocksize", 0);
-  if (!ctx.has_attr("blocksize") || bs <= 0) ctx.fail("blocksize must be a positive integer");
+  int64_t bs = BlockParams::read(ctx, ctx.version()).blocksize;
   int64_t b = x.dim(0), c = x.dim(1), h = x.dim(2), w = x.dim(3);
   if (h % bs != 0 || w % bs != 0) ctx.fail("height and width must be divisible by blocksize");
   Tensor tmp = x.reshaped({b, c, h / bs, bs, w / bs, bs});
@@ -18,13 +19,13 @@ std::vector<Value> space_to_depth(OpContext& ctx) {
   return one(moved.reshaped({b, checked_mul(ctx, c, checked_mul(ctx, bs, bs)), h / bs, w / bs}));
 }
 }  // namespace
+SONNX_PARAMS("", "SpaceToDepth", (1, 13), BlockParams);
 SONNX_KERNEL("", "SpaceToDepth", 1, space_to_depth, Accuracy::Exact);
 namespace {
 // [N, C * b^2, H / b, W / b].
 void space_to_depth_shape(InferContext& ctx) {
   require_rank(ctx, 0, 4, "input");
-  int64_t b = ctx.attr_int("blocksize", 0);
-  if (b < 1 || b > (int64_t{1} << 20)) ctx.fail("blocksize must be positive");
+  int64_t b = BlockParams::read(ctx, ctx.version()).blocksize;
   const Dims* x = ctx.input_shape(0);
   if (!x) return ctx.set_output(0, ctx.input_elem(0), Dims(4));
   Dims o = *x;

@@ -1,6 +1,8 @@
 // Sub: elementwise A - B. Versions 1 and 6 broadcast B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 on both inputs broadcast multidirectionally. Version 14 adds the
 // 8- and 16-bit integer types; the formula never changes.
+#include "op_params.h"
+#include "params/broadcast.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -18,6 +20,7 @@ Tensor sub(OpContext& ctx, const Tensor& a, const Tensor& b) {
   });
 }
 }  // namespace
+SONNX_PARAMS("", "Sub", (1, 6), LegacyBroadcastParams);
 SONNX_KERNEL("", "Sub", 1, binary_legacy<sub>, Accuracy::Rounding);
 SONNX_KERNEL("", "Sub", 7, binary_multidirectional<sub>, Accuracy::Rounding);
 namespace {

@@ -3,16 +3,19 @@
 // index; NaN orders above every number (so it is "largest"). The result is always sorted, which
 // also satisfies sorted=0 (order unspecified). Version 24 only adds bfloat16 (same kernel).
 // also satisfies sorted=0 (order unspecified).
+#include "op_params.h"
+#include "params/indexing.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<Value> top_k(const OpContext& ctx, int64_t k, bool largest) {
+std::vector<Value> top_k(const OpContext& ctx, const TopKParams& p, int64_t k) {
+  bool largest = p.largest;
   const Tensor& x = ctx.input(0);
   if (x.rank() == 0) ctx.fail("input must have rank >= 1");
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", -1), x.rank());
+  int64_t axis = normalize_axis(ctx, p.axis, x.rank());
   int64_t n = x.dim(axis);
   if (k < 0 || k > n) ctx.fail("k = " + std::to_string(k) + " is outside [0, " + std::to_string(n) + "]");
   Shape out_shape = x.shape();
@@ -49,16 +52,16 @@ std::vector<Value> top_k(const OpContext& ctx, int64_t k, bool largest) {
 }
 
 std::vector<Value> top_k_v1(OpContext& ctx) {
-  if (!ctx.has_attr("k")) ctx.fail("attribute 'k' is required");
-  return top_k(ctx, ctx.attr_int("k", 0), true);
+  TopKParams p = TopKParams::read(ctx, ctx.version());
+  return top_k(ctx, p, *p.k);
 }
 
 std::vector<Value> top_k_v10(OpContext& ctx) {
-  int64_t k = int_scalar(ctx, ctx.input(1), "K");
-  bool largest = ctx.version() >= 11 ? ctx.attr_int("largest", 1) != 0 : true;
-  return top_k(ctx, k, largest);
+  TopKParams p = TopKParams::read(ctx, ctx.version());
+  return top_k(ctx, p, int_scalar(ctx, ctx.input(1), "K"));
 }
 }  // namespace
+SONNX_PARAMS("", "TopK", (1, 10, 11, 24), TopKParams);
 SONNX_KERNEL("", "TopK", 1, top_k_v1, Accuracy::Exact);
 SONNX_KERNEL("", "TopK", 10, top_k_v10, Accuracy::Exact);
 SONNX_KERNEL("", "TopK", 11, top_k_v10, Accuracy::Exact);
@@ -73,10 +76,11 @@ void top_k_shape(InferContext& ctx) {
     ctx.set_output(1, DType::Int64, std::nullopt);
     return;
   }
-  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", -1), static_cast<int64_t>(x->size()));
+  TopKParams p = TopKParams::read(ctx, ctx.version());
+  int64_t axis = infer_axis(ctx, p.axis, static_cast<int64_t>(x->size()));
   Dim k;
-  if (ctx.version() < 10) {
-    k = size_dim(ctx, ctx.attr_int("k", -1), "k");
+  if (p.k) {
+    k = size_dim(ctx, *p.k, "k");
   } else if (auto v = ctx.input_ints(1)) {
     if (v->size() != 1) ctx.fail("K must hold one value");
     k = size_dim(ctx, (*v)[0], "K");

@@ -1,5 +1,7 @@
 // Xor: elementwise logical exclusive or of two bool tensors. Version 1 broadcasts B to A only when broadcast=1 (legacy
 // broadcasting); from version 7 both inputs broadcast multidirectionally.
+#include "op_params.h"
+#include "params/broadcast.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -13,6 +15,7 @@ Tensor xor_tensors(OpContext& ctx, const Tensor& a, const Tensor& b) {
   return binary_elementwise<bool, bool>(ctx, a, b, [](bool x, bool y) { return x != y; });
 }
 }  // namespace
+SONNX_PARAMS("", "Xor", (1), LegacyBroadcastParams);
 SONNX_KERNEL("", "Xor", 1, binary_legacy<xor_tensors>, Accuracy::Exact);
 SONNX_KERNEL("", "Xor", 7, binary_multidirectional<xor_tensors>, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "Xor", (1, 7), broadcast_bool_rule);

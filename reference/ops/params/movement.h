@@ -47,6 +47,7 @@ struct SplitParams {
   std::string lengths(int64_t dim, size_t parts, const std::vector<int64_t>* split_input, std::vector<int64_t>& out) const;
 };
 
+// Gather and GatherElements.
 struct GatherParams {
   int64_t axis = 0;  // not yet checked against the rank
   static GatherParams read(const AttrReader& reader, int64_t version);

@@ -212,20 +212,6 @@ Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to, const Narrow
   return out;
 }
 
-NarrowOptions cast_options(const OpContext& ctx) {
-  NarrowOptions o;
-  if (ctx.version() >= 19) o.saturate = ctx.attr_int("saturate", 1) != 0;
-  o.fnuz_inf_to_max = ctx.version() >= 24;
-  if (ctx.version() >= 24) {
-    std::string mode = ctx.attr_string("round_mode", "up");
-    if (mode == "up") o.e8m0_rounding = E8M0Rounding::Up;
-    else if (mode == "down") o.e8m0_rounding = E8M0Rounding::Down;
-    else if (mode == "nearest") o.e8m0_rounding = E8M0Rounding::Nearest;
-    else ctx.fail("attribute 'round_mode' must be \"up\", \"down\" or \"nearest\", not \"" + mode + "\"");
-  }
-  return o;
-}
-
 namespace {
 int64_t first_cast_version(DType type) {
   switch (type) {

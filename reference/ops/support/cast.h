@@ -37,9 +37,6 @@ namespace sonnx::support {
 Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to);
 Tensor cast_tensor(const OpContext& ctx, const Tensor& t, DType to, const NarrowOptions& options);
 
-// The conversion options of a Cast or CastLike node: `saturate` (19+, default 1), `round_mode`
-// (24+: "up" (default), "down", "nearest"), and ±inf → ±max in the fnuz types from version 24.
-NarrowOptions cast_options(const OpContext& ctx);
 // Traps unless `type` is in the type constraints of this Cast/CastLike version (float8 from 19,
 // int4/uint4 21, float4e2m1 23, float8e8m0 24, int2/uint2 25).
 void require_cast_type(const OpContext& ctx, DType type, const char* what);

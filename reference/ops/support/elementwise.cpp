@@ -2,6 +2,7 @@
 // Relies on ops/ops.mlw Broadcast.broadcast_assoc: multidirectional broadcasting is associative where defined.
 // Relies on ops/ops.mlw Index.bidx_valid: broadcast indices are valid in each operand.
 #include "elementwise.h"
+#include "reference/ops/params/broadcast.h"
 
 #include "indexing.h"
 
@@ -46,25 +47,10 @@ Tensor broadcast_to(const Tensor& t, const Shape& out_shape) {
 }
 
 Tensor legacy_broadcast(const OpContext& ctx, const Tensor& a, const Tensor& b) {
-  if (ctx.attr_int("broadcast", 0) == 0) {
-    if (a.shape() != b.shape())
-      ctx.fail("shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) + " differ and broadcast=0");
-    return b;
-  }
-  int64_t rank_a = a.rank(), rank_b = b.rank();
-  if (rank_b > rank_a) ctx.fail("legacy broadcast: B has higher rank than A");
-  int64_t axis = ctx.has_attr("axis") ? ctx.attr_int("axis", 0) : rank_a - rank_b;
-  if (axis < 0) axis += rank_a;
-  // A scalar-like B of one element broadcasts everywhere.
-  if (b.size() == 1) return broadcast_to(b.reshaped({}), a.shape());
-  if (axis < 0 || axis + rank_b > rank_a) ctx.fail("legacy broadcast: axis out of range");
-  Shape b_full(static_cast<size_t>(rank_a), 1);
-  for (int64_t i = 0; i < rank_b; ++i) {
-    int64_t d = b.dim(i);
-    if (d != a.dim(axis + i) && d != 1)
-      ctx.fail("legacy broadcast: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) + " do not match at axis");
-    b_full[static_cast<size_t>(axis + i)] = d;
-  }
+  LegacyBroadcastParams p = LegacyBroadcastParams::read(ctx, ctx.version());
+  Shape b_full;
+  if (std::string why = p.b_shape(a.shape(), b.shape(), b_full); !why.empty()) ctx.fail(why);
+  if (!p.broadcast) return b;
   return broadcast_to(b.reshaped(b_full), a.shape());
 }
 

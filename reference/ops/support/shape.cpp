@@ -1,5 +1,6 @@
 #include "shape.h"
 
+#include "reference/ops/params/broadcast.h"
 #include "reference/ops/params/conv.h"
 #include "reference/ops/params/recurrent.h"
 #include "reference/ops/params/reduce.h"
@@ -146,8 +147,24 @@ void broadcast_rule(InferContext& ctx) {
 }
 
 void broadcast_bool_rule(InferContext& ctx) {
+  // The comparisons and logical operators that take this rule broadcast the legacy way before 7.
+  if (ctx.version() < 7) return legacy_broadcast_rule(ctx, DType::Bool);
   common_elem(ctx, all_inputs(ctx));
   ctx.set_output(0, DType::Bool, broadcast_all(ctx));
+}
+
+void legacy_broadcast_rule(InferContext& ctx, DType out) {
+  DType t = common_elem(ctx, {0, 1});
+  const Dims* a = ctx.input_shape(0);
+  const Dims* b = ctx.input_shape(1);
+  LegacyBroadcastParams p = LegacyBroadcastParams::read(ctx, ctx.version());
+  if (a && b && dims_product(*a) && dims_product(*b)) {  // both known: B must fit A as the kernel checks
+    Shape as, bs, b_full;
+    for (const Dim& d : *a) as.push_back(*d.value);
+    for (const Dim& d : *b) bs.push_back(*d.value);
+    if (std::string why = p.b_shape(as, bs, b_full); !why.empty()) ctx.fail(why);
+  }
+  ctx.set_output(0, out == DType::Undefined ? t : out, a ? std::optional<Dims>(*a) : std::nullopt);
 }
 
 std::optional<PartialValue> partial_arith(const PartialValue& a, const PartialValue& b, char op) {
@@ -187,8 +204,7 @@ std::optional<PartialValue> partial_arith(const PartialValue& a, const PartialVa
 void arithmetic_rule(InferContext& ctx, char op) {
   DType t = common_elem(ctx, {0, 1});
   if (ctx.version() < 7) {
-    const Dims* a = ctx.input_shape(0);
-    ctx.set_output(0, t, a ? std::optional<Dims>(*a) : std::nullopt);
+    legacy_broadcast_rule(ctx);
   } else {
     ctx.set_output(0, t, broadcast_shapes(ctx, {ctx.input_shape(0), ctx.input_shape(1)}));
   }

@@ -56,6 +56,10 @@ void recurrent_shape_rule(InferContext& ctx);
 void identity_rule(InferContext& ctx);
 // Broadcast all inputs; element type shared by all inputs (Add, Max, Sum, ...).
 void broadcast_rule(InferContext& ctx);
+// Versions before 7 of the binary operators (LegacyBroadcastParams): Y has A's shape, and B must
+// fit A as the kernel checks when both shapes are known. `out` the output element type (Undefined:
+// the inputs').
+void legacy_broadcast_rule(InferContext& ctx, DType out = DType::Undefined);
 // Broadcast all inputs; output element type bool (Equal, Less, And, ...).
 void broadcast_bool_rule(InferContext& ctx);
 
