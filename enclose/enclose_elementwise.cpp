@@ -187,7 +187,7 @@ SONNX_ENCLOSURE("HardSwish", (14, 22), Allowance::own(), hard_swish_op);
 // broadcasting is not covered.
 SONNX_ENCLOSURE("Pow", (7, 12, 13, 15), Allowance::within(kElementaryUlps), pow_op);
 SONNX_ENCLOSURE("LeakyRelu", (6, 16), Allowance::within(0.5), [](const OpCall& c) {
-  double alpha = AlphaBetaParams::read(c.ctx, c.version).alpha;
+  double alpha = ActivationParams::read(c.ctx, c.version).alpha;
   return unary(c, [alpha](Interval x) { return leaky_relu(x, alpha); });
 });
 

@@ -383,7 +383,7 @@ std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r, UnaryO
     case UnaryOp::LeakyRelu:
     case UnaryOp::Elu:
     case UnaryOp::HardSigmoid:
-      if (auto p = a.params<AlphaBetaParams>(r.version)) {
+      if (auto p = a.params<ActivationParams>(r.version)) {
         fn.alpha = p->alpha;
         fn.beta = p->beta;
       }

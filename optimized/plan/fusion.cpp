@@ -39,7 +39,7 @@ bool clip_bound(const Graph& g, const Node& clip, size_t i, float def, float& ou
   return true;
 }
 
-// The activations' parameters are the same in every version of them (AlphaBetaParams).
+// LeakyRelu's, Elu's and HardSigmoid's parameters are the same in every version (ActivationParams).
 constexpr int64_t kAnyVersion = 0;
 
 bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
@@ -49,7 +49,7 @@ bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
     static const char* const plain[] = {"Relu", "Sigmoid", "Tanh", "HardSwish"};
     bool ok = n.inputs.size() == 1;
     if (n.op_type == "LeakyRelu" || n.op_type == "Elu" || n.op_type == "HardSigmoid") {
-      std::optional<AlphaBetaParams> p = try_params<AlphaBetaParams>(n, kAnyVersion);
+      std::optional<ActivationParams> p = try_params<ActivationParams>(n, kAnyVersion);
       ok = ok && p;
       if (p) {
         req.alpha = p->alpha;
@@ -165,7 +165,7 @@ std::vector<const Node*> x_hard_sigmoid_after(const Node& p, std::map<std::strin
   if (hs->op_type != "HardSigmoid" || !hs->domain.empty() || hs->inputs.size() != 1 || hs->outputs.size() != 1 ||
       !is_binary(*mul, "Mul"))
     return {};
-  std::optional<AlphaBetaParams> ab = try_params<AlphaBetaParams>(*hs, kAnyVersion);
+  std::optional<ActivationParams> ab = try_params<ActivationParams>(*hs, kAnyVersion);
   if (!ab || only_reader(*hs, uses, readers) != mul || !reads_pair(*mul, p.outputs[0], hs->outputs[0])) return {};
   req.alpha = ab->alpha;
   req.beta = ab->beta;

@@ -1,6 +1,8 @@
 // ConstantOfShape: a tensor of the shape given by the 1-D input (empty = scalar), every element
 // equal to the one-element `value` attribute (default float 0), in that attribute's type.
 // Relies on ops/shape_ops.mlw ConstantOfShape.constant_of_shape_default: without a value attribute the output is all zeros.
+#include "op_params.h"
+#include "params/constant.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
@@ -13,15 +15,12 @@ std::vector<Value> constant_of_shape(OpContext& ctx) {
   Shape shape = int_values(ctx, shape_t, "shape");
   for (int64_t d : shape)
     if (d < 0) ctx.fail("shape entries must be non-negative, got " + shape_str(shape));
-  Tensor value = Tensor::scalar<float>(0.0f);
-  if (ctx.has_attr("value")) {
-    value = ctx.attr_tensor("value");
-    if (value.size() != 1) ctx.fail("attribute 'value' must hold exactly one element");
-  }
+  Tensor value = ConstantOfShapeParams::read(ctx, ctx.version()).value;
   std::vector<int64_t> map(static_cast<size_t>(shape_size(shape)), 0);
   return one(take(value, shape, map));
 }
 }  // namespace
+SONNX_PARAMS("", "ConstantOfShape", (9, 20, 21, 23, 24, 25), ConstantOfShapeParams);
 SONNX_KERNEL("", "ConstantOfShape", 9, constant_of_shape, Accuracy::Exact);
 
 // Versions 20, 21, 23, 24, 25 only widen the type lists (the documents' text and
@@ -35,12 +34,7 @@ namespace {
 // The shape input's elements are the output dims; the element type is the value attribute's
 // (float when absent).
 void constant_of_shape_shape(InferContext& ctx) {
-  DType t = DType::Float;
-  if (const Attribute* a = ctx.attr("value")) {
-    if (a->type != Attribute::Type::Tensor) ctx.fail("attribute 'value' must be a tensor");
-    if (a->t.size() != 1) ctx.fail("attribute 'value' must hold one element");
-    t = a->t.dtype();
-  }
+  DType t = ConstantOfShapeParams::read(ctx, ctx.version()).value.dtype();
   DType st = ctx.input_elem(0);
   if (st != DType::Undefined && st != DType::Int64)
     ctx.fail("the shape input must be int64, got " + std::string(dtype_name(st)));

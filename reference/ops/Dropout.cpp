@@ -17,6 +17,8 @@
 //        reference (numpy astype) does.
 // ratio must lie in [0, 1); ratio 0 drops nothing. Random draws: one uniform [0, 1) per element in
 // row-major order, kept when >= ratio. Arithmetic in double, rounded once to the element type.
+#include "op_params.h"
+#include "params/dropout.h"
 #include "support/shape.h"
 #include "support/cast.h"
 
@@ -39,7 +41,7 @@ Tensor mask_tensor(const OpContext& ctx, DType type, const Shape& shape, const s
 bool floating(const OpContext& ctx, DType t) { return is_float(t) || (ctx.version() >= 22 && is_float8(t)); }
 
 // mask_type: Bool, or the data type for versions ≤ 7.
-std::vector<Value> dropout(OpContext& ctx, bool training, double ratio, DType mask_type) {
+std::vector<Value> dropout(OpContext& ctx, const DropoutParams& p, bool training, double ratio, DType mask_type) {
   const Tensor& x = ctx.input(0);
   std::vector<Value> out;
   std::vector<bool> keep(static_cast<size_t>(x.size()), true);
@@ -48,8 +50,8 @@ std::vector<Value> dropout(OpContext& ctx, bool training, double ratio, DType ma
     out.emplace_back(x);
   } else {
     if (!(ratio > 0.0 && ratio < 1.0)) ctx.fail("ratio must be in [0, 1), got " + std::to_string(ratio));
-    std::mt19937_64 seeded(static_cast<uint64_t>(ctx.attr_int("seed", 0)));
-    std::mt19937_64& gen = ctx.has_attr("seed") ? seeded : ctx.rng();
+    std::mt19937_64 seeded(static_cast<uint64_t>(p.seed.value_or(0)));
+    std::mt19937_64& gen = p.seed ? seeded : ctx.rng();
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
     if (!floating(ctx, x.dtype())) ctx.fail("data must be a floating tensor");
     Tensor xv(DType::Double, x.shape());  // exact values of any floating type
@@ -72,17 +74,16 @@ std::vector<Value> dropout(OpContext& ctx, bool training, double ratio, DType ma
   return out;
 }
 
+// Versions before 12: the mode and ratio are DropoutParams'; the mask has the data type before 10.
 std::vector<Value> dropout_v1(OpContext& ctx) {
-  bool training = ctx.attr_int("is_test", 0) == 0;
-  return dropout(ctx, training, static_cast<double>(ctx.attr_float("ratio", 0.5f)), ctx.input(0).dtype());
+  DropoutParams p = DropoutParams::read(ctx, ctx.version());
+  DType mask = ctx.version() < 10 ? ctx.input(0).dtype() : DType::Bool;
+  return dropout(ctx, p, p.training, p.training ? static_cast<double>(p.ratio) : 0.0, mask);
 }
 
-std::vector<Value> dropout_v7(OpContext& ctx) { return dropout(ctx, false, 0.0, ctx.input(0).dtype()); }
-
-std::vector<Value> dropout_v10(OpContext& ctx) { return dropout(ctx, false, 0.0, DType::Bool); }
-
 std::vector<Value> dropout_v12(OpContext& ctx) {
-  double ratio = 0.5;
+  DropoutParams p = DropoutParams::read(ctx, ctx.version());
+  double ratio = p.ratio;
   if (ctx.has_input(1)) {
     const Tensor& r = ctx.input(1);
     if (r.size() != 1 || !floating(ctx, r.dtype())) ctx.fail("ratio must be a floating scalar");
@@ -94,12 +95,13 @@ std::vector<Value> dropout_v12(OpContext& ctx) {
     if (t.size() != 1 || t.dtype() != DType::Bool) ctx.fail("training_mode must be a bool scalar");
     training = t.data<bool>()[0];
   }
-  return dropout(ctx, training, ratio, DType::Bool);
+  return dropout(ctx, p, training, ratio, DType::Bool);
 }
 }  // namespace
+SONNX_PARAMS("", "Dropout", (1, 6, 7, 10, 12, 13, 22), DropoutParams);
 SONNX_KERNEL("", "Dropout", 1, dropout_v1, Accuracy::Random);
-SONNX_KERNEL("", "Dropout", 7, dropout_v7, Accuracy::Exact);
-SONNX_KERNEL("", "Dropout", 10, dropout_v10, Accuracy::Exact);
+SONNX_KERNEL("", "Dropout", 7, dropout_v1, Accuracy::Exact);
+SONNX_KERNEL("", "Dropout", 10, dropout_v1, Accuracy::Exact);
 SONNX_KERNEL("", "Dropout", 12, dropout_v12, Accuracy::Random);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):

@@ -10,11 +10,11 @@ using namespace support;
 namespace {
 
 std::vector<Value> elu(OpContext& ctx) {
-  double alpha = AlphaBetaParams::read(ctx, ctx.version()).alpha;
+  double alpha = ActivationParams::read(ctx, ctx.version()).alpha;
   return one(float_unary(ctx, ctx.input(0), [&](double x) { return x < 0.0 ? alpha * std::expm1(x) : x; }));
 }
 }  // namespace
-SONNX_PARAMS("", "Elu", (1, 6, 22), AlphaBetaParams);
+SONNX_PARAMS("", "Elu", (1, 6, 22), ActivationParams);
 SONNX_KERNEL("", "Elu", 1, elu, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):

@@ -10,7 +10,7 @@ using namespace support;
 namespace {
 
 std::vector<Value> hard_sigmoid(OpContext& ctx) {
-  AlphaBetaParams p = AlphaBetaParams::read(ctx, ctx.version());
+  ActivationParams p = ActivationParams::read(ctx, ctx.version());
   double alpha = p.alpha, beta = p.beta;
   return one(float_unary(ctx, ctx.input(0), [&](double x) {
     double y = alpha * x + beta;
@@ -19,7 +19,7 @@ std::vector<Value> hard_sigmoid(OpContext& ctx) {
   }));
 }
 }  // namespace
-SONNX_PARAMS("", "HardSigmoid", (1, 6, 22), AlphaBetaParams);
+SONNX_PARAMS("", "HardSigmoid", (1, 6, 22), ActivationParams);
 SONNX_KERNEL("", "HardSigmoid", 1, hard_sigmoid, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):

@@ -10,11 +10,11 @@ using namespace support;
 namespace {
 
 std::vector<Value> leaky_relu(OpContext& ctx) {
-  double alpha = AlphaBetaParams::read(ctx, ctx.version()).alpha;
+  double alpha = ActivationParams::read(ctx, ctx.version()).alpha;
   return one(float_unary(ctx, ctx.input(0), [&](double x) { return x < 0.0 ? alpha * x : x; }));
 }
 }  // namespace
-SONNX_PARAMS("", "LeakyRelu", (1, 6, 16), AlphaBetaParams);
+SONNX_PARAMS("", "LeakyRelu", (1, 6, 16), ActivationParams);
 SONNX_KERNEL("", "LeakyRelu", 1, leaky_relu, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "LeakyRelu", (1, 6, 16), same_as_input_rule);
 }  // namespace sonnx

@@ -4,16 +4,19 @@
 
 namespace sonnx {
 
-AlphaBetaParams AlphaBetaParams::read(const AttrReader& r, int64_t /*version*/) {
+ActivationParams ActivationParams::read(const AttrReader& r, int64_t version) {
   const std::string& op = r.node().op_type;
-  AlphaBetaParams p;
+  ActivationParams p;
   if (op == "LeakyRelu") p.alpha = r.attr_float("alpha", 0.01f);
-  else if (op == "Elu") p.alpha = r.attr_float("alpha", 1.0f);
+  else if (op == "Elu" || op == "Celu" || op == "ThresholdedRelu") p.alpha = r.attr_float("alpha", 1.0f);
   else if (op == "HardSigmoid") {
     p.alpha = r.attr_float("alpha", 0.2f);
     p.beta = r.attr_float("beta", 0.5f);
+  } else if (op == "Selu") {
+    p.alpha = r.attr_float("alpha", version < 6 ? 1.6732f : 1.67326319217681884765625f);
+    p.gamma = r.attr_float("gamma", version < 6 ? 1.0507f : 1.05070102214813232421875f);
   } else {
-    r.fail("AlphaBetaParams do not describe " + op);
+    r.fail("ActivationParams do not describe " + op);
   }
   return p;
 }

@@ -1,5 +1,6 @@
 // The parameters of the one-input activations the fast kernels and fusions also compute
-// (reference/ops/op_params.h): LeakyRelu, Elu and HardSigmoid (alpha, beta), Gelu and Clip.
+// (reference/ops/op_params.h): the alpha, beta and gamma of LeakyRelu, Elu, Celu, ThresholdedRelu,
+// HardSigmoid and Selu, Gelu's approximation and Clip's bounds.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -8,11 +9,12 @@
 
 namespace sonnx {
 
-// alpha and beta with each operator's defaults: LeakyRelu alpha 0.01, Elu alpha 1, HardSigmoid
-// alpha 0.2 and beta 0.5 (no version of them changes a default).
-struct AlphaBetaParams {
-  float alpha = 0, beta = 0;
-  static AlphaBetaParams read(const AttrReader& reader, int64_t version);
+// With each operator's defaults: LeakyRelu alpha 0.01; Elu, Celu and ThresholdedRelu alpha 1;
+// HardSigmoid alpha 0.2 and beta 0.5; Selu alpha and gamma, in version 1 as its text rounds them
+// (1.6732, 1.0507), from 6 the floats nearest the exact constants.
+struct ActivationParams {
+  float alpha = 0, beta = 0, gamma = 0;
+  static ActivationParams read(const AttrReader& reader, int64_t version);
 };
 
 struct GeluParams {
