@@ -7,6 +7,8 @@
 // uint16, int4, uint4 x and blocked scales (`block_size`). 23: float4e2m1 x and `output_dtype`
 // (y's type, default x_scale's); 24: float8e8m0 scales; 25: int2/uint2 x. From 19 on
 // (x - x_zero_point) is exact and the product is computed exactly and rounded once to y's type.
+#include "op_params.h"
+#include "params/quantize.h"
 #include "support/shape.h"
 #include "support/cast.h"
 #include "support/quantize.h"
@@ -22,7 +24,7 @@ std::vector<Value> dequantize_impl(OpContext& ctx, bool allow_axis) {
   if (scale.dtype() != DType::Float) ctx.fail("x_scale must be float");
   if (x.dtype() != DType::Int8 && x.dtype() != DType::UInt8 && x.dtype() != DType::Int32)
     ctx.fail("x must be int8, uint8 or int32, got " + std::string(dtype_name(x.dtype())));
-  int64_t axis = ctx.attr_int("axis", 1);
+  int64_t axis = QuantizeParams::read(ctx, ctx.version()).axis;
   AxisLayout layout = axis_layout(ctx, scale.shape(), x.shape(), allow_axis, axis, "x_scale");
   std::vector<int64_t> zp(static_cast<size_t>(scale.size()), 0);
   if (ctx.has_input(2)) {
@@ -50,12 +52,11 @@ std::vector<Value> dequantize_v19(OpContext& ctx) {
   if (zp && zp->dtype() != x.dtype()) ctx.fail("x_zero_point must have the element type of x");
   if (zp && zp->shape() != scale.shape() && !(zp->size() == 1 && scale.size() == 1))
     ctx.fail("x_zero_point " + shape_str(zp->shape()) + " must have the shape of x_scale " + shape_str(scale.shape()));
-  DType out = scale.dtype();
-  if (int64_t o = ctx.version() >= 23 ? ctx.attr_int("output_dtype", 0) : 0; o != 0) out = static_cast<DType>(o);
+  QuantizeParams p = QuantizeParams::read(ctx, ctx.version());
+  DType out = p.output_dtype.value_or(scale.dtype());
   if (out != DType::Float && out != DType::Float16 && out != DType::BFloat16)
     ctx.fail("y must be float, float16 or bfloat16, not " + std::string(dtype_name(out)) + " (set output_dtype)");
-  int64_t block = ctx.version() >= 21 ? ctx.attr_int("block_size", 0) : 0;
-  std::vector<int64_t> at = scale_index_map(ctx, x.shape(), scale.shape(), ctx.attr_int("axis", 1), block, "x_scale");
+  std::vector<int64_t> at = scale_index_map(ctx, x.shape(), scale.shape(), p.axis, p.block_size, "x_scale");
   Tensor y(DType::Double, x.shape());
   double* py = y.data<double>();
   for (int64_t i = 0; i < x.size(); ++i) {
@@ -69,6 +70,7 @@ std::vector<Value> dequantize_v19(OpContext& ctx) {
 std::vector<Value> dequantize_v10(OpContext& ctx) { return dequantize_impl(ctx, false); }
 std::vector<Value> dequantize_v13(OpContext& ctx) { return dequantize_impl(ctx, true); }
 }  // namespace
+SONNX_PARAMS("", "DequantizeLinear", (10, 13, 19, 21, 23, 24, 25), QuantizeParams);
 SONNX_KERNEL("", "DequantizeLinear", 10, dequantize_v10, Accuracy::Rounding);
 SONNX_KERNEL("", "DequantizeLinear", 13, dequantize_v13, Accuracy::Rounding);
 SONNX_KERNEL("", "DequantizeLinear", 19, dequantize_v19, Accuracy::Rounding);
@@ -79,11 +81,8 @@ SONNX_KERNEL("", "DequantizeLinear", 25, dequantize_v19, Accuracy::Rounding);
 namespace {
 // x's shape; float before 19, then x_scale's type (output_dtype from 23 when set).
 void dequantize_shape(InferContext& ctx) {
-  DType t = ctx.version() < 19 ? DType::Float : ctx.input_elem(1);
-  if (ctx.version() >= 23 && ctx.attr_int("output_dtype", 0) != 0) {
-    int64_t d = ctx.attr_int("output_dtype", 0);
-    t = d > 0 && d < 1000 && is_valid_dtype(static_cast<int32_t>(d)) ? static_cast<DType>(d) : DType::Undefined;
-  }
+  DType t =
+      QuantizeParams::read(ctx, ctx.version()).output_dtype.value_or(ctx.version() < 19 ? DType::Float : ctx.input_elem(1));
   const Dims* x = ctx.input_shape(0);
   ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
 }

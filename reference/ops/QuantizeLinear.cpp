@@ -10,6 +10,8 @@
 // Version 21: int16/uint16/int4/uint4 outputs, blocked scales (`block_size`), `output_dtype`, and
 // x and y_scale of different types. 23: float4e2m1 outputs, `precision` (the type the division is
 // rounded to, default y_scale's); 24: float8e8m0 scales; 25: int2/uint2 outputs.
+#include "op_params.h"
+#include "params/quantize.h"
 #include "support/cast.h"
 #include "support/shape.h"
 #include "support/quantize.h"
@@ -23,7 +25,7 @@ std::vector<Value> quantize_impl(OpContext& ctx, bool allow_axis) {
   const Tensor& x = ctx.input(0);
   const Tensor& scale = ctx.input(1);
   if (scale.dtype() != DType::Float) ctx.fail("y_scale must be float");
-  int64_t axis = ctx.attr_int("axis", 1);
+  int64_t axis = QuantizeParams::read(ctx, ctx.version()).axis;
   AxisLayout layout = axis_layout(ctx, scale.shape(), x.shape(), allow_axis, axis, "y_scale");
   DType qtype = DType::UInt8;
   std::vector<int64_t> zp(static_cast<size_t>(scale.size()), 0);
@@ -66,17 +68,16 @@ std::vector<Value> quantize_v19(OpContext& ctx) {
   const Tensor* zp = ctx.has_input(2) ? &ctx.input(2) : nullptr;
   if (zp && zp->shape() != scale.shape() && !(zp->size() == 1 && scale.size() == 1))
     ctx.fail("y_zero_point " + shape_str(zp->shape()) + " must have the shape of y_scale " + shape_str(scale.shape()));
+  QuantizeParams p = QuantizeParams::read(ctx, ctx.version());
   DType qtype = zp ? zp->dtype() : DType::UInt8;
-  if (int64_t o = ctx.version() >= 21 ? ctx.attr_int("output_dtype", 0) : 0; o != 0) {
-    if (zp && static_cast<int64_t>(zp->dtype()) != o) ctx.fail("output_dtype differs from y_zero_point's type");
-    qtype = static_cast<DType>(o);
+  if (p.output_dtype) {
+    if (zp && zp->dtype() != *p.output_dtype) ctx.fail("output_dtype differs from y_zero_point's type");
+    qtype = *p.output_dtype;
   }
   if (!is_quantized_integer(qtype) && !is_small_float(qtype)) ctx.fail("cannot quantize into " + std::string(dtype_name(qtype)));
-  DType precision = scale.dtype();
-  if (int64_t p = ctx.version() >= 23 ? ctx.attr_int("precision", 0) : 0; p != 0) precision = static_cast<DType>(p);
+  DType precision = p.precision.value_or(scale.dtype());
   if (precision == DType::Float8E8M0) precision = DType::Float;  // a power of two: division is exact
-  int64_t block = ctx.version() >= 21 ? ctx.attr_int("block_size", 0) : 0;
-  std::vector<int64_t> at = scale_index_map(ctx, x.shape(), scale.shape(), ctx.attr_int("axis", 1), block, "y_scale");
+  std::vector<int64_t> at = scale_index_map(ctx, x.shape(), scale.shape(), p.axis, p.block_size, "y_scale");
   Tensor q(DType::Double, x.shape());
   double* pq = q.data<double>();
   const bool integer = is_quantized_integer(qtype);
@@ -89,7 +90,7 @@ std::vector<Value> quantize_v19(OpContext& ctx) {
     else pq[i] = round_to_precision(v + z, precision);
   }
   NarrowOptions options;
-  options.saturate = ctx.attr_int("saturate", 1) != 0;
+  options.saturate = p.saturate;
   options.fnuz_inf_to_max = ctx.version() >= 24;
   return one(cast_tensor(ctx, q, qtype, options));
 }
@@ -97,6 +98,7 @@ std::vector<Value> quantize_v19(OpContext& ctx) {
 std::vector<Value> quantize_v10(OpContext& ctx) { return quantize_impl(ctx, false); }
 std::vector<Value> quantize_v13(OpContext& ctx) { return quantize_impl(ctx, true); }
 }  // namespace
+SONNX_PARAMS("", "QuantizeLinear", (10, 13, 19, 21, 23, 24, 25), QuantizeParams);
 SONNX_KERNEL("", "QuantizeLinear", 10, quantize_v10, Accuracy::Exact);
 SONNX_KERNEL("", "QuantizeLinear", 13, quantize_v13, Accuracy::Exact);
 SONNX_KERNEL("", "QuantizeLinear", 19, quantize_v19, Accuracy::Exact);
@@ -107,12 +109,7 @@ SONNX_KERNEL("", "QuantizeLinear", 25, quantize_v19, Accuracy::Exact);
 namespace {
 // x's shape; the type of y_zero_point (uint8 when absent; output_dtype from 21).
 void quantize_shape(InferContext& ctx) {
-  DType t = ctx.has_input(2) ? ctx.input_elem(2) : DType::UInt8;
-  if (ctx.version() >= 21 && ctx.attr_int("output_dtype", 0) != 0) {
-    int64_t d = ctx.attr_int("output_dtype", 0);
-    if (d < 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) t = DType::Undefined;
-    else t = static_cast<DType>(d);
-  }
+  DType t = QuantizeParams::read(ctx, ctx.version()).output_dtype.value_or(ctx.has_input(2) ? ctx.input_elem(2) : DType::UInt8);
   const Dims* x = ctx.input_shape(0);
   ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
 }
