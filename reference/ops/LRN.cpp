@@ -2,6 +2,8 @@
 //   square_sum[n,c,d] = sum of X[n,i,d]^2 for max(0, c - floor((size-1)/2)) <= i <= min(C-1, c + ceil((size-1)/2))
 //   Y[n,c,d] = X[n,c,d] / (bias + alpha / size * square_sum[n,c,d]) ^ beta
 // size is required (≥ 1). Version 13 adds bfloat16. Computed in double, rounded once.
+#include "op_params.h"
+#include "params/normalization.h"
 #include "support/shape.h"
 #include "support/reduce.h"
 
@@ -10,13 +12,10 @@ using namespace support;
 namespace {
 std::vector<Value> lrn(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  if (!ctx.has_attr("size")) ctx.fail("attribute 'size' is required");
-  int64_t size = ctx.attr_int("size", 0);
-  if (size < 1) ctx.fail("size must be at least 1");
+  LRNParams p = LRNParams::read(ctx, ctx.version());
+  int64_t size = p.size;
   if (x.rank() < 2) ctx.fail("input must have shape (N x C x D1 ... Dk)");
-  auto alpha = static_cast<double>(ctx.attr_float("alpha", 1e-4f));
-  auto beta = static_cast<double>(ctx.attr_float("beta", 0.75f));
-  auto bias = static_cast<double>(ctx.attr_float("bias", 1.0f));
+  auto alpha = static_cast<double>(p.alpha), beta = static_cast<double>(p.beta), bias = static_cast<double>(p.bias);
   AxisView v = axis_view(x.shape(), 1);  // [N, C, D1*...*Dk]
   int64_t before = (size - 1) / 2;       // floor((size-1)/2)
   int64_t after = size / 2;              // ceil((size-1)/2), size ≥ 1
@@ -36,6 +35,7 @@ std::vector<Value> lrn(OpContext& ctx) {
   return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
+SONNX_PARAMS("", "LRN", (1, 13), LRNParams);
 SONNX_KERNEL("", "LRN", 1, lrn, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "LRN", (1, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -1,6 +1,8 @@
 // LpNormalization: x / ||x||_p along `axis` (default -1), p = 1 (sum of |x|) or 2 (sqrt of the
 // sum of squares); other p trap. A zero norm gives 0/0 = NaN, the literal quotient. Computed in
 // double, rounded once to the element type.
+#include "op_params.h"
+#include "params/normalization.h"
 #include "support/shape.h"
 #include "support/reduce.h"
 
@@ -9,9 +11,9 @@ using namespace support;
 namespace {
 std::vector<Value> lp_normalization(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  int64_t p = ctx.attr_int("p", 2);
-  if (p != 1 && p != 2) ctx.fail("p must be 1 or 2, got " + std::to_string(p));
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", -1), x.rank());
+  LpNormParams params = LpNormParams::read(ctx, ctx.version());
+  int64_t p = params.p;
+  int64_t axis = normalize_axis(ctx, params.axis, x.rank());
   AxisView v = axis_view(x.shape(), axis);
   std::vector<double> xv = float_values(ctx, x);
   std::vector<double> y(xv.size());
@@ -31,6 +33,7 @@ std::vector<Value> lp_normalization(OpContext& ctx) {
   return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
+SONNX_PARAMS("", "LpNormalization", (1, 22), LpNormParams);
 SONNX_KERNEL("", "LpNormalization", 1, lp_normalization, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):

@@ -2,6 +2,8 @@
 // `axes` (default [0, 2, 3]). The schema's function body adds 1e-9 to the standard deviation before
 // dividing (Y = (X - mean) / (sqrt(variance) + 1e-9)); this kernel does the same so that a zero
 // variance gives 0 rather than 0/0. Version 13 adds bfloat16. Computed in double, rounded once.
+#include "op_params.h"
+#include "params/normalization.h"
 #include "support/shape.h"
 #include "support/reduce.h"
 
@@ -10,7 +12,7 @@ using namespace support;
 namespace {
 std::vector<Value> mvn(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  std::vector<bool> reduced = axis_flags(ctx, ctx.attr_ints("axes", {0, 2, 3}), x.rank());
+  std::vector<bool> reduced = axis_flags(ctx, MeanVarianceNormParams::read(ctx, ctx.version()).axes, x.rank());
   ReduceGeometry g = reduce_geometry(x.shape(), reduced, true);
   std::vector<double> xv = float_values(ctx, x);
   auto groups = static_cast<size_t>(g.out_size);
@@ -36,6 +38,7 @@ std::vector<Value> mvn(OpContext& ctx) {
   return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
+SONNX_PARAMS("", "MeanVarianceNormalization", (9, 13), MeanVarianceNormParams);
 SONNX_KERNEL("", "MeanVarianceNormalization", 9, mvn, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "MeanVarianceNormalization", (9, 13), same_as_input_rule);
 }  // namespace sonnx

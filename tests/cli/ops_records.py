@@ -51,11 +51,11 @@ def main():
     expect(ids == want, f"--without enclosure: {len(ids)} versions, expected {len(want)}")
     expect("Hardmax-13" in ids and "Conv-22" not in ids, "--without enclosure lists Hardmax-13, not Conv-22")
 
-    # Versions without attributes need no parameter struct: Relu-14 is not listed, LRN-13 (alpha,
-    # beta, bias, size; read by its kernel alone) is.
+    # Versions without attributes need no parameter struct: Relu-14 is not listed, IsInf-20
+    # (detect_positive, detect_negative; read by its kernel alone) is.
     no_params = {o["operator"] for o in ops(sonnx, "--without", "params")["operators"]}
-    expect("LRN-13" in no_params and "Relu-14" not in no_params and "Conv-22" not in no_params,
-           "--without params lists LRN-13, not Relu-14 or Conv-22")
+    expect("IsInf-20" in no_params and "Relu-14" not in no_params and "Conv-22" not in no_params,
+           "--without params lists IsInf-20, not Relu-14 or Conv-22")
 
     bad = subprocess.run([sonnx, "ops", "--without", "nothing"], capture_output=True, text=True)
     expect(bad.returncode == 2, f"--without nothing exits {bad.returncode}, expected 2 (usage)")

@@ -41,4 +41,25 @@ InstanceNormParams InstanceNormParams::read(const AttrReader& r, int64_t /*versi
   return p;
 }
 
+LRNParams LRNParams::read(const AttrReader& r, int64_t /*version*/) {
+  LRNParams p;
+  if (!r.has_attr("size")) r.fail("attribute 'size' is required");
+  p.size = r.attr_int("size", 0);
+  if (p.size < 1) r.fail("size must be at least 1");
+  p.alpha = r.attr_float("alpha", 1e-4f);
+  p.beta = r.attr_float("beta", 0.75f);
+  p.bias = r.attr_float("bias", 1.0f);
+  return p;
+}
+
+LpNormParams LpNormParams::read(const AttrReader& r, int64_t /*version*/) {
+  LpNormParams p{r.attr_int("p", 2), r.attr_int("axis", -1)};
+  if (p.p != 1 && p.p != 2) r.fail("p must be 1 or 2, got " + std::to_string(p.p));
+  return p;
+}
+
+MeanVarianceNormParams MeanVarianceNormParams::read(const AttrReader& r, int64_t /*version*/) {
+  return {r.attr_ints("axes", {0, 2, 3})};
+}
+
 }  // namespace sonnx

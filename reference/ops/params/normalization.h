@@ -1,7 +1,9 @@
-// The parameters of LayerNormalization, GroupNormalization and InstanceNormalization
-// (reference/ops/op_params.h), read by their reference kernels, shape rules and fast kernels.
+// The parameters of LayerNormalization, GroupNormalization, InstanceNormalization, LRN,
+// LpNormalization and MeanVarianceNormalization (reference/ops/op_params.h), read by their
+// reference kernels, shape rules and fast kernels.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "reference/model/attr_reader.h"
 #include "sonnx/dtype.h"
@@ -26,6 +28,23 @@ struct GroupNormParams {
 struct InstanceNormParams {
   float epsilon = 1e-5f;
   static InstanceNormParams read(const AttrReader& reader, int64_t version);
+};
+
+struct LRNParams {
+  int64_t size = 0;  // required, at least 1 (checked): the channels summed around each one
+  float alpha = 1e-4f, beta = 0.75f, bias = 1.0f;
+  static LRNParams read(const AttrReader& reader, int64_t version);
+};
+
+struct LpNormParams {
+  int64_t p = 2;      // 1 or 2 (checked)
+  int64_t axis = -1;  // not yet checked against the rank
+  static LpNormParams read(const AttrReader& reader, int64_t version);
+};
+
+struct MeanVarianceNormParams {
+  std::vector<int64_t> axes{0, 2, 3};
+  static MeanVarianceNormParams read(const AttrReader& reader, int64_t version);
 };
 
 }  // namespace sonnx

@@ -7,8 +7,10 @@ namespace sonnx {
 PoolParams PoolParams::read(const AttrReader& r, int64_t version) {
   const std::string& op = r.node().op_type;
   PoolParams p;
-  if (!r.has_attr("kernel_shape")) r.fail("attribute 'kernel_shape' is required");
-  p.kernel_shape = r.attr_ints("kernel_shape");
+  if (op.rfind("Global", 0) != 0) {  // the global pools have no window
+    if (!r.has_attr("kernel_shape")) r.fail("attribute 'kernel_shape' is required");
+    p.kernel_shape = r.attr_ints("kernel_shape");
+  }
   if (op == "AveragePool") {
     if (version >= 7) p.count_include_pad = r.attr_int("count_include_pad", 0) != 0;
     if (version < 19)
@@ -17,7 +19,7 @@ PoolParams PoolParams::read(const AttrReader& r, int64_t version) {
   } else if (op == "MaxPool") {
     p.storage_order = r.attr_int("storage_order", 0);
     if (p.storage_order != 0 && p.storage_order != 1) r.fail("storage_order must be 0 or 1");
-  } else if (op == "LpPool") {
+  } else if (op == "LpPool" || op == "GlobalLpPool") {
     p.p = version < 2 ? static_cast<double>(r.attr_float("p", 2.0f)) : static_cast<double>(r.attr_int("p", 2));
   }
   return p;

@@ -1,4 +1,4 @@
-// The parameters of MaxPool, AveragePool and LpPool beside their window (reference/ops/op_params.h;
+// The parameters of MaxPool, AveragePool, LpPool and GlobalLpPool beside their window (reference/ops/op_params.h;
 // strides, pads, dilations and ceil_mode are support::window_attrs, read for the kernel's rank),
 // read by their reference kernels, shape rule, fast kernels and enclosure.
 #pragma once
@@ -10,10 +10,10 @@
 namespace sonnx {
 
 struct PoolParams {
-  std::vector<int64_t> kernel_shape;  // required (checked): one length per spatial axis
+  std::vector<int64_t> kernel_shape;  // required but for the global pools (checked): one length per spatial axis
   bool count_include_pad = false;     // AveragePool from version 7: padding counts in the divisor
   int64_t storage_order = 0;          // MaxPool from version 8: Indices row-major (0) or column-major (1) (checked)
-  double p = 2;                       // LpPool: a float in version 1, an int from 2
+  double p = 2;                       // LpPool and GlobalLpPool: a float in version 1, an int from 2
   // AveragePool before version 19 has no dilations: a dilation other than 1 is refused, not ignored.
   static PoolParams read(const AttrReader& reader, int64_t version);
 };
