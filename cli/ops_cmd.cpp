@@ -1,8 +1,8 @@
 // sonnx ops [--missing] [--without PART] [--format text|json] [--since V]: every operator version of
 // the catalogue, how sonnx runs it (a reference kernel, a function body, or not at all:
 // "unsupported", which check refuses under OP-IMPLEMENTED and run and conform refuse by name), and
-// which parts of its record are filled: parameter struct, shape rule, fast kernel, enclosure, upgrade adapter, C
-// emitter. Exit 0.
+// which parts of its record are filled: parameter struct, shape rule, fast kernel, enclosure,
+// upgrade adapter, C emitter. Exit 0.
 #include <iostream>
 #include <map>
 
@@ -53,8 +53,8 @@ std::string describe(const OperatorVersion& v) {
 nlohmann::json to_json(const OperatorVersion& v) {
   nlohmann::json parts = {{"kernel", v.kernel_version != 0}};
   for (const Part& p : kParts) parts[p.name] = v.*p.has;
-  nlohmann::json j = {{"operator", v.id()}, {"domain", v.domain},         {"name", v.name}, {"version", v.version},
-                      {"runs", v.runs},     {"deprecated", v.deprecated}, {"record", parts}};
+  nlohmann::json j = {{"operator", v.id()}, {"domain", v.domain},         {"name", v.name},  {"version", v.version},
+                      {"runs", v.runs},     {"deprecated", v.deprecated}, {"record", parts}, {"attributes", v.attributes}};
   if (v.kernel_version) {
     j["kernel_version"] = v.kernel_version;
     j["accuracy"] = v.accuracy;

@@ -1,5 +1,5 @@
 // The typed parameters of an operator version: its attributes read, defaulted and checked by one
-// function into one struct (e.g. GemmParams in reference/ops/Gemm.h). The reference kernel, the
+// function into one struct (e.g. GemmParams in reference/ops/params/gemm.h). The reference kernel, the
 // shape rule, the fast-kernel factory and the enclosure all read that struct, so a default or a
 // range check cannot differ between them. A parameter struct P has
 //   static P read(const AttrReader& reader, int64_t version);

@@ -54,6 +54,9 @@ def main():
     # Versions without attributes need no parameter struct: Relu-14 is not listed, IsInf-20
     # (detect_positive, detect_negative; read by its kernel alone) is.
     no_params = {o["operator"] for o in ops(sonnx, "--without", "params")["operators"]}
+    want = {o["operator"] for o in listing["operators"]
+            if o["runs"] != "unsupported" and o["attributes"] and not o["record"]["params"]}
+    expect(no_params == want, f"--without params: {len(no_params)} versions, expected {len(want)}")
     expect("IsInf-20" in no_params and "Relu-14" not in no_params and "Conv-22" not in no_params,
            "--without params lists IsInf-20, not Relu-14 or Conv-22")
 
