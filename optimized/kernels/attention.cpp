@@ -336,7 +336,8 @@ std::unique_ptr<FastKernel> make_attention_kernel(const FastKernelRequest& r) {
   // The nodes: [scale], MatMul, [scale], Softmax, MatMul — one scale at most.
   std::vector<const Node*> nodes{&first};
   nodes.insert(nodes.end(), f.begin(), f.end());
-  if (nodes.size() < 3 || nodes.size() > 4 || nodes.back()->op_type != "MatMul" || nodes[nodes.size() - 2]->op_type != "Softmax")
+  if (nodes.size() < 3 || nodes.size() > 4 || r.fused_versions.size() != f.size() || nodes.back()->op_type != "MatMul" ||
+      nodes[nodes.size() - 2]->op_type != "Softmax")
     return nullptr;
   const Node* mm1 = scale_first ? nodes[1] : nodes[0];
   const Node* scale_node = scale_first ? nodes[0] : nodes.size() == 4 ? nodes[1] : nullptr;
@@ -348,10 +349,9 @@ std::unique_ptr<FastKernel> make_attention_kernel(const FastKernelRequest& r) {
   const Node& mm2 = *nodes.back();
   auto k = std::make_unique<AttentionKernel>();
   k->label = mm1->label() + " (attention)";
-  // Every node is in the default domain and one opset: the first node at version 13 or later means
-  // Softmax-13, before it Softmax-1/11 (the input coerced to 2-D at the axis, which is the last
-  // axis alone exactly when axis is the last).
-  std::optional<SoftmaxParams> p = Attrs(softmax).params<SoftmaxParams>(r.version >= 13 ? 13 : 1);
+  // Before Softmax-13 the input is coerced to 2-D at the axis, which is the last axis alone exactly
+  // when axis is the last.
+  std::optional<SoftmaxParams> p = try_params<SoftmaxParams>(softmax, r.fused_versions[nodes.size() - 3]);
   if (!p) return nullptr;
   k->axis = p->axis;
   std::string q_name = mm1->inputs[0];

@@ -79,7 +79,7 @@ std::unique_ptr<FastKernel> make_batch_norm_kernel(const FastKernelRequest& r) {
   for (size_t k = 1; k < node.outputs.size(); ++k)
     if (!node.outputs[k].empty()) return nullptr;  // training mode
   if (node.outputs.empty() || node.outputs[0].empty()) return nullptr;
-  std::optional<BatchNormParams> p = Attrs(node).params<BatchNormParams>(r.version);
+  std::optional<BatchNormParams> p = try_params<BatchNormParams>(node, r.version);
   if (!p || !p->spatial || p->training_mode) return nullptr;
   auto k = std::make_unique<BatchNormKernel>();
   k->label = node.label();

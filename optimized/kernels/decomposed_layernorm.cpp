@@ -165,13 +165,15 @@ std::unique_ptr<FastKernel> make_decomposed_layer_norm_kernel(const FastKernelRe
   const Node& first = *r.node;
   const auto& f = r.fused_nodes;
   static const char* ops[] = {"Sub", "Pow", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"};
-  if (f.size() < 6 || f.size() > 8 || first.op_type != "ReduceMean" || !input_is_float(r, 0)) return nullptr;
+  if (f.size() < 6 || f.size() > 8 || r.fused_versions.size() != f.size() || first.op_type != "ReduceMean" ||
+      !input_is_float(r, 0))
+    return nullptr;
   for (size_t k = 0; k < f.size(); ++k)
     if (f[k]->op_type != ops[k] || f[k]->outputs.size() != 1) return nullptr;
   const Node &power = *f[1], &mean2 = *f[2], &add_eps = *f[3], &div = *f[5];
   // Both means keep the reduced dimensions, and reduce over all axes when none are given.
-  std::optional<ReduceParams> p1 = Attrs(first).params<ReduceParams>(r.version),
-                              p2 = Attrs(mean2).params<ReduceParams>(r.version);
+  std::optional<ReduceParams> p1 = try_params<ReduceParams>(first, r.version),
+                              p2 = try_params<ReduceParams>(mean2, r.fused_versions[2]);
   if (!p1 || !p2 || !p1->keepdims || !p2->keepdims || p1->noop_with_empty_axes || p2->noop_with_empty_axes) return nullptr;
   auto k = std::make_unique<DecomposedLayerNormKernel>();
   k->label = first.label() + " (decomposed layer normalization)";

@@ -88,6 +88,7 @@ struct FastKernelRequest {
   // in order; node->inputs then lists node's inputs followed by every other value the group reads.
   std::string fused_pattern;
   std::vector<const Node*> fused_nodes;
+  std::vector<int64_t> fused_versions;  // the operator version of each of fused_nodes
 };
 
 // A fast kernel for the request, or null when none applies (then the reference kernel runs): the

@@ -453,10 +453,9 @@ std::unique_ptr<FastKernel> make_movement_kernel(const FastKernelRequest& r, Op 
   k->op = op;
   k->label = n.label();
   k->version = r.version;
-  Attrs a(n);
   // The operator's parameters, or a decline where the reference fails on them.
   auto read = [&](auto& into) {
-    auto p = a.params<std::decay_t<decltype(into)>>(r.version);
+    auto p = try_params<std::decay_t<decltype(into)>>(n, r.version);
     if (p) into = *p;
     return p.has_value();
   };

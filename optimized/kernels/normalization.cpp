@@ -238,7 +238,7 @@ std::unique_ptr<FastKernel> make_layer_norm_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (r.version != 17 || n.inputs.size() < 2 || n.inputs.size() > 3 || n.outputs.empty() || n.outputs.size() > 3) return nullptr;
   if (!all_float_inputs(r, 0, 1) || (has_node_input(n, 2) && !input_is_float(r, 2))) return nullptr;
-  std::optional<LayerNormParams> p = Attrs(n).params<LayerNormParams>(r.version);
+  std::optional<LayerNormParams> p = try_params<LayerNormParams>(n, r.version);
   // Mean and InvStdDev in bfloat16 stay on the reference (the executor allocates float outputs).
   if (!p || p->stash_type != DType::Float) return nullptr;
   auto k = std::make_unique<LayerNormKernel>();
@@ -253,7 +253,7 @@ std::unique_ptr<FastKernel> make_layer_norm_kernel(const FastKernelRequest& r) {
 std::unique_ptr<FastKernel> make_instance_norm_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.inputs.size() != 3 || n.outputs.size() != 1 || !all_float_inputs(r, 0, 2)) return nullptr;
-  std::optional<InstanceNormParams> p = Attrs(n).params<InstanceNormParams>(r.version);
+  std::optional<InstanceNormParams> p = try_params<InstanceNormParams>(n, r.version);
   if (!p) return nullptr;
   auto k = std::make_unique<ChannelGroupNormKernel>();
   k->label = n.label();
@@ -267,7 +267,7 @@ std::unique_ptr<FastKernel> make_group_norm_kernel(const FastKernelRequest& r) {
   if (n.inputs.size() != 3 || n.outputs.size() != 1 || !all_float_inputs(r, 0, 2)) return nullptr;
   if (r.version != 18 && r.version != 21) return nullptr;
   // What the reference rejects (no num_groups, bad stash_type) it reports itself.
-  std::optional<GroupNormParams> p = Attrs(n).params<GroupNormParams>(r.version);
+  std::optional<GroupNormParams> p = try_params<GroupNormParams>(n, r.version);
   if (!p) return nullptr;
   auto k = std::make_unique<ChannelGroupNormKernel>();
   k->label = n.label();

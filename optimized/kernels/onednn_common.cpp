@@ -68,9 +68,9 @@ bool read_window_attrs(const FastKernelRequest& r, size_t rank, bool with_ceil, 
   w.rank = rank;
   for (auto k : w.kernel)
     if (k < 1 || k > support::kMaxWindowValue) return false;
-  Attrs a(*r.node);
-  std::optional<support::WindowAttrs> attrs = a.typed(
-      [&](const AttrReader& g) { return support::window_attrs(g, rank, with_ceil); });
+  std::optional<support::WindowAttrs> attrs = try_read(*r.node, [&](const AttrReader& g) {
+    return support::window_attrs(g, rank, with_ceil);
+  });
   if (!attrs) return false;
   static_cast<support::WindowAttrs&>(w) = std::move(*attrs);
   return true;

@@ -16,7 +16,7 @@
 #include "fast_kernel.h"
 #include "omp_sync.h"
 #include "scoped_threads.h"
-#include "reference/model/attr_reader.h"
+#include "reference/ops/op_params.h"
 #include "reference/ops/support/window.h"
 #include "sonnx/errors.h"
 
@@ -39,61 +39,6 @@ dnnl::memory thread_scratchpad(const dnnl::memory::desc& scratchpad_desc);
 // reorder src -> dst made and run with a thread-local scratchpad.
 dnnl::reorder make_reorder(const dnnl::memory::desc& src, const dnnl::memory::desc& dst);
 void run_reorder(const dnnl::reorder& r, dnnl::memory& src, dnnl::memory& dst);
-
-// Attribute reading for a factory, through the reference's one attribute parser (AttrReader):
-// an attribute of an unexpected type clears `ok`, so the factory declines the node (and the
-// reference reports it) instead of guessing.
-class Attrs {
- public:
-  explicit Attrs(const Node& node) : reader_(node) {}
-  bool has(const std::string& name) const { return reader_.has_attr(name); }
-  int64_t i(const std::string& name, int64_t def) {
-    return read(def, [&] { return reader_.attr_int(name, def); });
-  }
-  float f(const std::string& name, float def) {
-    return read(def, [&] { return reader_.attr_float(name, def); });
-  }
-  std::string s(const std::string& name, const std::string& def) {
-    return read(def, [&] { return reader_.attr_string(name, def); });
-  }
-  std::vector<int64_t> ints(const std::string& name, const std::vector<int64_t>& def) {
-    return read(def, [&] { return reader_.attr_ints(name, def); });
-  }
-  // Typed parameters read by the reference's own reader (support::window_attrs, ...):
-  // nullopt, with `ok` cleared, where the reference fails on them.
-  template <class Read>
-  auto typed(Read read) -> std::optional<decltype(read(std::declval<const AttrReader&>()))> {
-    try {
-      return read(static_cast<const AttrReader&>(reader_));
-    } catch (const Trap&) {
-      ok_ = false;
-      return std::nullopt;
-    }
-  }
-  // An operator's parameter struct (reference/ops/op_params.h), likewise.
-  template <class P>
-  std::optional<P> params(int64_t version) {
-    return typed([version](const AttrReader& r) { return P::read(r, version); });
-  }
-  bool ok() const { return ok_; }
-
- private:
-  struct Reader final : AttrReader {
-    using AttrReader::AttrReader;
-    [[noreturn]] void fail(const std::string& message) const override { throw Trap(message); }
-  };
-  template <class T, class Read>
-  T read(const T& def, Read r) {
-    try {
-      return r();
-    } catch (const Trap&) {
-      ok_ = false;
-      return def;
-    }
-  }
-  Reader reader_;
-  bool ok_ = true;
-};
 
 // Throws Trap with the reference's message shape: "<node label> version <v>: <message>".
 [[noreturn]] void fail(const Node& node, int64_t version, const std::string& message);

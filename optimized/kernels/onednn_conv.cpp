@@ -379,7 +379,7 @@ std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
   if (!ws || ws->size() < 3 || ws->size() > 5) return nullptr;
   k->w_shape = *ws;
   size_t rank = ws->size() - 2;
-  std::optional<ConvParams> params = Attrs(node).params<ConvParams>(r.version);
+  std::optional<ConvParams> params = try_params<ConvParams>(node, r.version);
   if (!params) return nullptr;
   k->group = params->group;
   k->M = (*ws)[0];

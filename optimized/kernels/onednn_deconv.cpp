@@ -214,13 +214,13 @@ std::unique_ptr<FastKernel> make_conv_transpose_kernel(const FastKernelRequest& 
   k->has_bias = has_node_input(node, 2);
   if (k->has_bias && !input_is_float(r, 2)) return nullptr;
   size_t rank = k->rank();
-  Attrs a(node);
-  std::optional<ConvParams> params = a.params<ConvParams>(r.version);
+  std::optional<ConvParams> params = try_params<ConvParams>(node, r.version);
   if (!params || k->w_shape[0] % params->group != 0 || !params->check_kernel(k->w_shape).empty()) return nullptr;
   k->group = params->group;
-  std::optional<support::TransposedAttrs> attrs = a.typed(
-      [&](const AttrReader& g) { return support::transposed_attrs(g, rank); });
-  if (!attrs || !a.ok()) return nullptr;  // the reference reports them
+  std::optional<support::TransposedAttrs> attrs = try_read(node, [&](const AttrReader& g) {
+    return support::transposed_attrs(g, rank);
+  });
+  if (!attrs) return nullptr;  // the reference reports them
   k->attrs = std::move(*attrs);
   // Prepare the primitive now when X's shape is known (oneDNN may refuse a configuration: decline).
   if (std::optional<Shape> xs = static_shape(r, 0)) {

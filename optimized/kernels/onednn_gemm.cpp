@@ -446,8 +446,7 @@ std::unique_ptr<FastKernel> make_gemm_kernel(const FastKernelRequest& r) {
   auto k = std::make_unique<GemmKernel>();
   k->label = node.label();
   k->version = r.version;
-  Attrs a(node);
-  std::optional<GemmParams> p = a.params<GemmParams>(r.version);
+  std::optional<GemmParams> p = try_params<GemmParams>(node, r.version);
   if (!p) return nullptr;
   k->params = *p;
   k->has_c = has_node_input(node, 2);

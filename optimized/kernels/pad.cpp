@@ -221,7 +221,7 @@ std::unique_ptr<FastKernel> make_pad_kernel(const FastKernelRequest& r) {
   auto k = std::make_unique<PadKernel>();
   k->label = n.label();
   k->version = r.version;
-  std::optional<PadParams> p = Attrs(n).params<PadParams>(r.version);
+  std::optional<PadParams> p = try_params<PadParams>(n, r.version);
   if (!p) return nullptr;  // the reference reports it
   k->params = *p;
   return k;

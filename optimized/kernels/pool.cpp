@@ -239,7 +239,7 @@ std::unique_ptr<FastKernel> make_pool(const FastKernelRequest& r, PoolKernel::Ki
   if (node.outputs.empty() || node.outputs.size() > (kind == PoolKernel::Kind::Max ? 2u : 1u)) return nullptr;
   if (node.outputs.size() == 2 && !node.outputs[1].empty()) return nullptr;  // Indices wanted
   if (!input_is_float(r, 0)) return nullptr;
-  std::optional<PoolParams> p = Attrs(node).params<PoolParams>(r.version);
+  std::optional<PoolParams> p = try_params<PoolParams>(node, r.version);
   if (!p) return nullptr;
   auto k = std::make_unique<PoolKernel>();
   k->kind = kind;

@@ -145,7 +145,7 @@ std::unique_ptr<FastKernel> make_reduce(const FastKernelRequest& r) {
   if (n.inputs.empty() || n.inputs.size() > 2 || n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
   auto k = std::make_unique<ReduceKernel>();
   k->op = op;
-  std::optional<ReduceParams> p = Attrs(n).params<ReduceParams>(r.version);
+  std::optional<ReduceParams> p = try_params<ReduceParams>(n, r.version);
   if (!p) return nullptr;
   if (!p->axes_from_input) {
     if (n.inputs.size() != 1) return nullptr;

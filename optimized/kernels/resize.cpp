@@ -93,7 +93,7 @@ class ResizeNearestKernel final : public FastKernel {
 std::unique_ptr<FastKernel> make_resize_kernel(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
-  std::optional<support::ResizeParams> p = Attrs(n).params<support::ResizeParams>(r.version);
+  std::optional<support::ResizeParams> p = try_params<support::ResizeParams>(n, r.version);
   if (!p || p->mode != support::ResizeMode::Nearest || p->coord == support::CoordMode::TfCropAndResize) return nullptr;
   auto k = std::make_unique<ResizeNearestKernel>();
   k->node = &n;

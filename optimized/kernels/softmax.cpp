@@ -179,7 +179,7 @@ template <bool log>
 std::unique_ptr<FastKernel> make_softmax(const FastKernelRequest& r) {
   const Node& n = *r.node;
   if (n.inputs.size() != 1 || n.outputs.size() != 1 || !input_is_float(r, 0)) return nullptr;
-  std::optional<SoftmaxParams> p = Attrs(n).params<SoftmaxParams>(r.version);
+  std::optional<SoftmaxParams> p = try_params<SoftmaxParams>(n, r.version);
   if (!p) return nullptr;
   auto k = std::make_unique<SoftmaxKernel>();
   k->label = n.label();

@@ -113,7 +113,7 @@ std::unique_ptr<FastKernel> make_split_kernel(const FastKernelRequest& r) {
   k->label = n.label();
   k->version = r.version;
   k->parts = n.outputs.size();
-  std::optional<SplitParams> p = Attrs(n).params<SplitParams>(r.version);
+  std::optional<SplitParams> p = try_params<SplitParams>(n, r.version);
   if (!p) return nullptr;
   k->params = *p;
   return k;

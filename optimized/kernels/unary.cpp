@@ -328,13 +328,11 @@ std::optional<float> constant_scalar(const FastKernelRequest& r, size_t i, DType
 // A Clip bound: the float attribute before version 11, a constant scalar input of X's type from
 // 11 on. For float16 the reference rounds an attribute to float16 (float's lowest and max, the
 // defaults, become ±inf) and an omitted input is ±65504, float16's largest finite value.
-bool clip_bound(const FastKernelRequest& r, Attrs& a, size_t i, DType elem, float& out) {
+bool clip_bound(const FastKernelRequest& r, const ClipParams& p, size_t i, DType elem, float& out) {
   const bool half = elem == DType::Float16, lower = i == 1;
   const float float_def = lower ? std::numeric_limits<float>::lowest() : std::numeric_limits<float>::max();
-  std::optional<ClipParams> p = a.params<ClipParams>(r.version);
-  if (!p) return false;
-  if (!p->bounds_from_inputs) {
-    out = lower ? p->min : p->max;
+  if (!p.bounds_from_inputs) {
+    out = lower ? p.min : p.max;
     if (half) out = static_cast<float>(float16_t(out));
     return true;
   }
@@ -377,28 +375,32 @@ std::unique_ptr<FastKernel> make_unary_kernel(const FastKernelRequest& r, UnaryO
   UnaryFn fn;
   fn.op = op;
   size_t out_rank = 0;
-  Attrs a(n);
   bool found = n.inputs.size() == 1;
   switch (op) {
     case UnaryOp::LeakyRelu:
     case UnaryOp::Elu:
     case UnaryOp::HardSigmoid:
-      if (auto p = a.params<ActivationParams>(r.version)) {
+      if (auto p = try_params<ActivationParams>(n, r.version)) {
         fn.alpha = p->alpha;
         fn.beta = p->beta;
+      } else {
+        found = false;
       }
       break;
     case UnaryOp::Gelu:
-      if (auto p = a.params<GeluParams>(r.version)) fn.op = p->tanh ? UnaryOp::GeluTanh : UnaryOp::Gelu;
+      if (auto p = try_params<GeluParams>(n, r.version)) fn.op = p->tanh ? UnaryOp::GeluTanh : UnaryOp::Gelu;
+      else found = false;
       break;
-    case UnaryOp::Clip:
-      found = n.inputs.size() <= (r.version < 11 ? 1u : 3u) && clip_bound(r, a, 1, elem, fn.alpha) &&
-              clip_bound(r, a, 2, elem, fn.beta);
+    case UnaryOp::Clip: {
+      std::optional<ClipParams> p = try_params<ClipParams>(n, r.version);
+      found = p && n.inputs.size() <= (r.version < 11 ? 1u : 3u) && clip_bound(r, *p, 1, elem, fn.alpha) &&
+              clip_bound(r, *p, 2, elem, fn.beta);
       break;
+    }
     case UnaryOp::Pow: found = pow_fn(r, elem, fn, out_rank); break;
     default: break;
   }
-  if (!found || !a.ok()) return nullptr;
+  if (!found) return nullptr;
   return std::make_unique<UnaryKernel>(fn, n.label(), out_rank, elem);
 }
 

@@ -153,9 +153,11 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
   }
   // A Conv's weights and bias with what follows folded in, under these names; plain_source's when it
   // folded them (its original weights may be held).
+  const VersionOf version_of = [&model](const Node& n) { return resolve_op(model, n).version; };
   auto folded_name = [](const Node& conv, int k) { return conv.outputs[0] + (k == 1 ? "::folded_W" : "::folded_B"); };
   auto fold = [&](const Node& conv, const std::vector<const Node*>& folded, Tensor& w, Tensor& b) {
-    if (!plain_source || plain_source->slot_of(folded_name(conv, 1)) < 0) return fold_into_conv(g, conv, folded, w, b);
+    if (!plain_source || plain_source->slot_of(folded_name(conv, 1)) < 0)
+      return fold_into_conv(g, conv, folded, version_of, w, b);
     w = plain_source->plain_value(folded_name(conv, 1));
     b = plain_source->plain_value(folded_name(conv, 2));
     return true;
@@ -188,7 +190,10 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
         for (const auto& i : extra_inputs) fused_nodes_.back()->inputs.push_back(i);
         req.node = fused_nodes_.back().get();
       }
-      if (!req.fused_pattern.empty()) req.fused_nodes = step.fused;
+      if (!req.fused_pattern.empty()) {
+        req.fused_nodes = step.fused;
+        req.fused_versions = step.fused_versions;
+      }
       req.version = r.version;
       req.constants = constants;
       for (const auto& i : req.node->inputs) {
@@ -239,7 +244,7 @@ void CompiledGraph::build_steps(const Model& model, const CompileOptions& option
                                   ? Value(t)
                                   : Value(Tensor::view(t.dtype(), t.shape(), const_cast<std::byte*>(t.raw()))));
     }
-  for (auto& group : group_nodes(g, options.fuse && options.fast_kernels, fold)) {
+  for (auto& group : group_nodes(g, options.fuse && options.fast_kernels, version_of, fold)) {
     const Node* first = group.nodes.front();
     if (constant_nodes.count(first)) continue;
     auto fused_begin = group.nodes.begin() + 1;

@@ -10,6 +10,7 @@
 #include "reference/model/names.h"
 #include "reference/ops/op_params.h"
 #include "reference/ops/params/activation.h"
+#include "reference/ops/params/batch_normalization.h"
 
 namespace sonnx {
 
@@ -39,17 +40,14 @@ bool clip_bound(const Graph& g, const Node& clip, size_t i, float def, float& ou
   return true;
 }
 
-// LeakyRelu's, Elu's and HardSigmoid's parameters are the same in every version (ActivationParams).
-constexpr int64_t kAnyVersion = 0;
-
-bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
+bool is_activation(const Graph& g, const Node& n, const VersionOf& version_of, FastKernelRequest& req) {
   if (!n.domain.empty() || n.outputs.size() != 1) return false;
   if (n.op_type != "Clip") {
     // One-input activations; the defaults are those of the reference kernels.
     static const char* const plain[] = {"Relu", "Sigmoid", "Tanh", "HardSwish"};
     bool ok = n.inputs.size() == 1;
     if (n.op_type == "LeakyRelu" || n.op_type == "Elu" || n.op_type == "HardSigmoid") {
-      std::optional<ActivationParams> p = try_params<ActivationParams>(n, kAnyVersion);
+      std::optional<ActivationParams> p = try_params<ActivationParams>(n, version_of(n));
       ok = ok && p;
       if (p) {
         req.alpha = p->alpha;
@@ -61,9 +59,9 @@ bool is_activation(const Graph& g, const Node& n, FastKernelRequest& req) {
     if (ok) req.fused_activation = n.op_type;
     return ok;
   }
-  // A Clip with attributes is of version 1 or 6 (the bounds are attributes), one without of any
-  // version (the bounds are inputs from 11; an omitted one is float's lowest or max either way).
-  std::optional<ClipParams> p = try_params<ClipParams>(n, n.attributes.empty() ? 11 : 6);
+  // The bounds are attributes before version 11, inputs from 11 (an omitted one is float's lowest
+  // or max either way).
+  std::optional<ClipParams> p = try_params<ClipParams>(n, version_of(n));
   if (!p) return false;
   float lo = p->min, hi = p->max;
   if (p->bounds_from_inputs && (!clip_bound(g, n, 1, lo, lo) || !clip_bound(g, n, 2, hi, hi))) return false;
@@ -131,8 +129,8 @@ bool reads_pair(const Node& n, const std::string& a, const std::string& b) {
 // Hard swish as PaddlePaddle exports it after p (output y): Add(y, 3) → Clip(0, 6) → Mul(y, ·) →
 // Div(·, 6), y read only by the Add and the Mul, each later intermediate only by the next node.
 // The nodes Add, Clip, Mul, Div; empty otherwise.
-std::vector<const Node*> hard_swish_after(const Graph& g, const Node& p, std::map<std::string, int>& uses,
-                                          const Readers& readers) {
+std::vector<const Node*> hard_swish_after(const Graph& g, const VersionOf& version_of, const Node& p,
+                                          std::map<std::string, int>& uses, const Readers& readers) {
   auto [r0, r1] = two_readers(p, uses, readers);
   if (!r0) return {};
   const std::string& y = p.outputs[0];
@@ -144,7 +142,7 @@ std::vector<const Node*> hard_swish_after(const Graph& g, const Node& p, std::ma
   const Node* clip = only_reader(*add, uses, readers);
   FastKernelRequest bounds;
   if (!clip || clip->op_type != "Clip" || clip->inputs.empty() || clip->inputs[0] != add->outputs[0] ||
-      !is_activation(g, *clip, bounds) || bounds.clip_min != 0.0f || bounds.clip_max != 6.0f)
+      !is_activation(g, *clip, version_of, bounds) || bounds.clip_min != 0.0f || bounds.clip_max != 6.0f)
     return {};
   if (only_reader(*clip, uses, readers) != mul || !reads_pair(*mul, y, clip->outputs[0])) return {};
   const Node* div = only_reader(*mul, uses, readers);
@@ -156,8 +154,8 @@ std::vector<const Node*> hard_swish_after(const Graph& g, const Node& p, std::ma
 // x·HardSigmoid(x) after p (output y): HardSigmoid(y) and Mul(y, ·), y read only by those two and
 // the HardSigmoid's output only by the Mul. The nodes HardSigmoid, Mul (alpha and beta into req);
 // empty otherwise.
-std::vector<const Node*> x_hard_sigmoid_after(const Node& p, std::map<std::string, int>& uses, const Readers& readers,
-                                              FastKernelRequest& req) {
+std::vector<const Node*> x_hard_sigmoid_after(const VersionOf& version_of, const Node& p, std::map<std::string, int>& uses,
+                                              const Readers& readers, FastKernelRequest& req) {
   auto [r0, r1] = two_readers(p, uses, readers);
   if (!r0) return {};
   const Node* hs = r0->op_type == "HardSigmoid" ? r0 : r1;
@@ -165,7 +163,7 @@ std::vector<const Node*> x_hard_sigmoid_after(const Node& p, std::map<std::strin
   if (hs->op_type != "HardSigmoid" || !hs->domain.empty() || hs->inputs.size() != 1 || hs->outputs.size() != 1 ||
       !is_binary(*mul, "Mul"))
     return {};
-  std::optional<ActivationParams> ab = try_params<ActivationParams>(*hs, kAnyVersion);
+  std::optional<ActivationParams> ab = try_params<ActivationParams>(*hs, version_of(*hs));
   if (!ab || only_reader(*hs, uses, readers) != mul || !reads_pair(*mul, p.outputs[0], hs->outputs[0])) return {};
   req.alpha = ab->alpha;
   req.beta = ab->beta;
@@ -214,17 +212,17 @@ std::vector<const Node*> gelu_after(const Graph& g, const Node& p, std::map<std:
 // Activations that read the value twice, after the group's last node: the swish, the decomposed
 // hard swish, x·HardSigmoid(x) and the Erf-based GELU. Joins the nodes to grp when one matches and
 // none is taken.
-void fuse_two_reader_activation(const Graph& g, std::map<std::string, int>& uses, const Readers& readers,
-                                std::set<const Node*>& taken, FusedGroup& grp) {
+void fuse_two_reader_activation(const Graph& g, const VersionOf& version_of, std::map<std::string, int>& uses,
+                                const Readers& readers, std::set<const Node*>& taken, FusedGroup& grp) {
   const Node& last = *grp.nodes.back();
   FastKernelRequest req = grp.request;
   std::vector<const Node*> nodes;
   if (auto [sig, mul] = swish_after(last, uses, readers); sig) {
     nodes = {sig, mul};
     req.fused_activation = "Swish";
-  } else if (nodes = hard_swish_after(g, last, uses, readers); !nodes.empty()) {
+  } else if (nodes = hard_swish_after(g, version_of, last, uses, readers); !nodes.empty()) {
     req.fused_activation = "DecomposedHardSwish";
-  } else if (nodes = x_hard_sigmoid_after(last, uses, readers, req); !nodes.empty()) {
+  } else if (nodes = x_hard_sigmoid_after(version_of, last, uses, readers, req); !nodes.empty()) {
     req.fused_activation = "XHardSigmoid";
   } else if (nodes = gelu_after(g, last, uses, readers, req); !nodes.empty()) {
     req.fused_activation = "GeluErf";
@@ -240,14 +238,13 @@ bool all_of_finite(const Tensor& t) {
   return std::all_of(p, p + t.size(), [](float x) { return std::isfinite(x); });
 }
 
-// BatchNormalization computing Y only, from its running statistics (not training).
-bool is_inference_batch_norm(const Node& n) {
+// BatchNormalization computing Y only, per channel, from its running statistics (not training).
+bool is_inference_batch_norm(const Node& n, const VersionOf& version_of) {
   if (n.op_type != "BatchNormalization" || !n.domain.empty() || n.inputs.size() != 5) return false;
   for (size_t k = 1; k < n.outputs.size(); ++k)
     if (!n.outputs[k].empty()) return false;
-  const Attribute* training = n.attr("training_mode");
-  const Attribute* spatial = n.attr("spatial");
-  return (!training || training->i == 0) && (!spatial || spatial->i == 1);
+  std::optional<BatchNormParams> p = try_params<BatchNormParams>(n, version_of(n));
+  return p && !p->training_mode && p->spatial;
 }
 
 // The Conv's constant float weights and (when present) bias, or false.
@@ -295,7 +292,7 @@ const Tensor* graph_constant(const Graph& g, const std::string& name) {
   return nullptr;
 }
 
-bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b) {
+bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, int64_t bn_version, Tensor& w, Tensor& b) {
   const Tensor *cw = nullptr, *cb = nullptr;
   if (!conv_params(g, conv, cw, cb)) return false;
   int64_t m = cw->dim(0);
@@ -304,8 +301,9 @@ bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w
     p[i] = graph_constant(g, bn.inputs[i + 1]);
     if (!p[i] || p[i]->dtype() != DType::Float || p[i]->size() != m) return false;
   }
-  const Attribute* eps_attr = bn.attr("epsilon");
-  double eps = eps_attr ? eps_attr->f : 1e-5f;
+  std::optional<BatchNormParams> params = try_params<BatchNormParams>(bn, bn_version);
+  if (!params) return false;
+  double eps = params->epsilon;
   w = Tensor(DType::Float, cw->shape());
   b = Tensor(DType::Float, {m});
   int64_t per = cw->size() / m;
@@ -320,9 +318,11 @@ bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w
   return true;
 }
 
-bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const Node*>& folded, Tensor& w, Tensor& b) {
+bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const Node*>& folded, const VersionOf& version_of,
+                    Tensor& w, Tensor& b) {
   if (folded.empty()) return false;
-  if (folded[0]->op_type == "BatchNormalization") return folded.size() == 1 && fold_batch_norm(g, conv, *folded[0], w, b);
+  if (folded[0]->op_type == "BatchNormalization")
+    return folded.size() == 1 && fold_batch_norm(g, conv, *folded[0], version_of(*folded[0]), w, b);
   float s = 0, t = 0;
   if (folded.size() > 2 || !scalar_operand(g, *folded[0], "Mul", conv.outputs[0], s) || s == 0.0f) return false;
   if (folded.size() == 2 && !scalar_operand(g, *folded[1], "Add", folded[0]->outputs[0], t)) return false;
@@ -330,7 +330,7 @@ bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const No
   return conv_params(g, conv, cw, cb) && fold_scale_shift(*cw, cb, s, t, w, b);
 }
 
-std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const ConvFold& fold) {
+std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const VersionOf& version_of, const ConvFold& fold) {
   std::vector<FusedGroup> groups;
   std::set<const Node*> taken;
   std::map<std::string, int> uses = count_uses(g);
@@ -355,15 +355,15 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const ConvFold& f
     if (fuse && n.op_type == "Conv" && n.domain.empty()) {
       const Node* m = next_of(n);
       std::vector<const Node*> folded;
-      if (m && is_inference_batch_norm(*m)) {
+      if (m && is_inference_batch_norm(*m, version_of)) {
         folded = {m};
       } else if (float v = 0; m && scalar_operand(g, *m, "Mul", n.outputs[0], v)) {
         // y·s + t as PaddlePaddle's exporter writes a re-parameterised block's scale and shift
         folded = {m};
         if (const Node* a = next_of(*m); a && scalar_operand(g, *a, "Add", m->outputs[0], v)) folded.push_back(a);
       }
-      if (!folded.empty() &&
-          (fold ? fold(n, folded, grp.folded_w, grp.folded_b) : fold_into_conv(g, n, folded, grp.folded_w, grp.folded_b))) {
+      if (!folded.empty() && (fold ? fold(n, folded, grp.folded_w, grp.folded_b)
+                                   : fold_into_conv(g, n, folded, version_of, grp.folded_w, grp.folded_b))) {
         grp.folded = folded;
         grp.nodes.insert(grp.nodes.end(), folded.begin(), folded.end());
         taken.insert(folded.begin(), folded.end());
@@ -379,15 +379,15 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const ConvFold& f
         taken.insert(m);
         m = next_of(*m);
       }
-      if (m && is_activation(g, *m, grp.request)) {
+      if (m && is_activation(g, *m, version_of, grp.request)) {
         grp.nodes.push_back(m);
         taken.insert(m);
       } else if (!m) {
-        fuse_two_reader_activation(g, uses, readers, taken, grp);
+        fuse_two_reader_activation(g, version_of, uses, readers, taken, grp);
       }
     }
     if (fuse && (n.op_type == "Div" || n.op_type == "Mul" || n.op_type == "MatMul") && n.domain.empty())
-      match_attention(g, n, uses, taken, grp);
+      match_attention(g, n, version_of, uses, taken, grp);
     if (fuse && n.op_type == "MatMul" && n.domain.empty() && grp.nodes.size() == 1) {
       // MatMul → Add of a constant (the bias of a Linear layer) → optionally an activation.
       const Node* m = next_of(n);
@@ -399,16 +399,16 @@ std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const ConvFold& f
           taken.insert(m);
           grp.extra_inputs = {bias};
           grp.request.fused_pattern = "MatMulBias";
-          if (const Node* a = next_of(*m); a && is_activation(g, *a, grp.request)) {
+          if (const Node* a = next_of(*m); a && is_activation(g, *a, version_of, grp.request)) {
             grp.nodes.push_back(a);
             taken.insert(a);
           } else if (!a) {
-            fuse_two_reader_activation(g, uses, readers, taken, grp);
+            fuse_two_reader_activation(g, version_of, uses, readers, taken, grp);
           }
         }
       }
     }
-    if (fuse && n.op_type == "ReduceMean") match_decomposed_layer_norm(g, n, uses, taken, grp);
+    if (fuse && n.op_type == "ReduceMean") match_decomposed_layer_norm(g, n, version_of, uses, taken, grp);
     groups.push_back(std::move(grp));
   }
   return groups;

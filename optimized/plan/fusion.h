@@ -23,6 +23,10 @@
 
 namespace sonnx {
 
+// The operator version a node runs at (its schema's since_version; 0 when the catalogue has none):
+// the fusion pass reads each node's parameter struct as that version defines it.
+using VersionOf = std::function<int64_t(const Node&)>;
+
 struct FusedGroup {
   std::vector<const Node*> nodes;  // first the node that runs, then the ones folded into it
   FastKernelRequest request;       // fused_activation / clip bounds / fused_sum filled in
@@ -40,12 +44,13 @@ struct FusedGroup {
 // The Conv's weights and bias with an inference-form BatchNormalization folded in:
 // W'[m] = W[m]·k[m], B'[m] = (B[m] − mean[m])·k[m] + bias[m], k[m] = scale[m] / sqrt(var[m] + ε),
 // computed in double. False when the parameters are not constant float tensors of the right size.
-bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, Tensor& w, Tensor& b);
+bool fold_batch_norm(const Graph& g, const Node& conv, const Node& bn, int64_t bn_version, Tensor& w, Tensor& b);
 
 // The Conv's weights and bias with `folded` (FusedGroup::folded) folded in: a BatchNormalization
 // as fold_batch_norm does, or y·s + t (scalar s and t, both finite, s ≠ 0) as W' = W·s,
 // B' = B·s + t, computed in double. False when they cannot be folded.
-bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const Node*>& folded, Tensor& w, Tensor& b);
+bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const Node*>& folded, const VersionOf& version_of,
+                    Tensor& w, Tensor& b);
 
 // The layer normalization exporters write as separate nodes, starting at `first` (a ReduceMean
 // over the last axis): ReduceMean, Sub, Pow 2, ReduceMean, Add epsilon, Sqrt, Div, then optionally
@@ -53,8 +58,8 @@ bool fold_into_conv(const Graph& g, const Node& conv, const std::vector<const No
 // output (`uses`: readers of each name, graph outputs counted twice). On a match fills `grp`
 // (nodes, request.fused_pattern "LayerNorm", extra_inputs), marks the nodes taken and returns
 // true. fusion_layernorm.cpp.
-bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::map<std::string, int>& uses,
-                                 std::set<const Node*>& taken, FusedGroup& grp);
+bool match_decomposed_layer_norm(const Graph& g, const Node& first, const VersionOf& version_of,
+                                 const std::map<std::string, int>& uses, std::set<const Node*>& taken, FusedGroup& grp);
 
 // Scaled dot-product attention starting at `first`: [Div or Mul of Q by a float constant of one
 // element] → MatMul(·, Kt) → [Div or Mul of the scores by such a constant, when Q is not scaled]
@@ -62,8 +67,8 @@ bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::m
 // On a match fills `grp` (nodes, request.fused_pattern "Attention", extra_inputs: what the later
 // nodes read besides the intermediates), marks the nodes taken and returns true.
 // fusion_attention.cpp.
-bool match_attention(const Graph& g, const Node& first, const std::map<std::string, int>& uses, std::set<const Node*>& taken,
-                     FusedGroup& grp);
+bool match_attention(const Graph& g, const Node& first, const VersionOf& version_of, const std::map<std::string, int>& uses,
+                     std::set<const Node*>& taken, FusedGroup& grp);
 
 // Makes `nodes` (the node that runs first) one group with request.fused_pattern `pattern`: every
 // value the later nodes read from outside the group becomes an extra input; marks them taken.
@@ -84,6 +89,6 @@ using ConvFold = std::function<bool(const Node& conv, const std::vector<const No
 
 // Every node of g in exactly one group, groups in node-list order. `fold`: fold_into_conv on g
 // when empty.
-std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const ConvFold& fold = {});
+std::vector<FusedGroup> group_nodes(const Graph& g, bool fuse, const VersionOf& version_of, const ConvFold& fold = {});
 
 }  // namespace sonnx

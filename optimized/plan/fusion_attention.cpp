@@ -8,6 +8,9 @@
 // not apply.
 #include "fusion.h"
 
+#include "reference/ops/op_params.h"
+#include "reference/ops/params/softmax.h"
+
 namespace sonnx {
 
 namespace {
@@ -37,8 +40,8 @@ bool matmul_of(const Node& n, const std::string& a) {
 
 }  // namespace
 
-bool match_attention(const Graph& g, const Node& first, const std::map<std::string, int>& uses, std::set<const Node*>& taken,
-                     FusedGroup& grp) {
+bool match_attention(const Graph& g, const Node& first, const VersionOf& version_of, const std::map<std::string, int>& uses,
+                     std::set<const Node*>& taken, FusedGroup& grp) {
   if (grp.nodes.size() != 1 || first.outputs.size() != 1 || first.outputs[0].empty()) return false;
   auto next = [&](const Node& n) {
     const Node* r = sole_reader(g, uses, n.outputs[0]);
@@ -62,8 +65,7 @@ bool match_attention(const Graph& g, const Node& first, const std::map<std::stri
     nodes.push_back(softmax);
     softmax = next(*softmax);
   }
-  if (!softmax || !plain_node(*softmax, "Softmax", 1) || softmax->attributes.size() > 1 ||
-      (softmax->attributes.size() == 1 && softmax->attributes[0].name != "axis"))
+  if (!softmax || !plain_node(*softmax, "Softmax", 1) || !try_params<SoftmaxParams>(*softmax, version_of(*softmax)))
     return false;
   const Node* out = next(*softmax);
   if (!out || !matmul_of(*out, softmax->outputs[0])) return false;

@@ -7,6 +7,9 @@
 
 #include <optional>
 
+#include "reference/ops/op_params.h"
+#include "reference/ops/params/reduce.h"
+
 namespace sonnx {
 
 namespace {
@@ -17,17 +20,16 @@ bool plain(const Node& n, const char* op, size_t inputs) {
 }
 
 // The single axis of a ReduceMean keeping its dims (attribute or constant input), if it has one.
-std::optional<int64_t> single_axis(const Graph& g, const Node& n) {
+std::optional<int64_t> single_axis(const Graph& g, const Node& n, const VersionOf& version_of) {
   if (n.op_type != "ReduceMean" || !n.domain.empty() || n.outputs.size() != 1 || n.inputs.empty() || n.inputs.size() > 2)
     return std::nullopt;
-  if (const Attribute* k = n.attr("keepdims"); k && (k->type != Attribute::Type::Int || k->i != 1)) return std::nullopt;
-  std::vector<int64_t> axes;
+  std::optional<ReduceParams> p = try_params<ReduceParams>(n, version_of(n));
+  if (!p || !p->keepdims || (!p->axes_from_input && n.inputs.size() == 2)) return std::nullopt;
+  std::vector<int64_t> axes = p->axes;
   if (n.inputs.size() == 2 && !n.inputs[1].empty()) {
     const Tensor* t = graph_constant(g, n.inputs[1]);
     if (!t || t->dtype() != DType::Int64) return std::nullopt;
     axes = t->to_int64_vector();
-  } else if (const Attribute* a = n.attr("axes"); a && a->type == Attribute::Type::Ints) {
-    axes = a->ints;
   }
   if (axes.size() != 1) return std::nullopt;
   return axes[0];
@@ -47,9 +49,9 @@ const std::string* other_operand(const Node& n, const std::string& from) {
 
 }  // namespace
 
-bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::map<std::string, int>& uses,
-                                 std::set<const Node*>& taken, FusedGroup& grp) {
-  auto axis = single_axis(g, first);
+bool match_decomposed_layer_norm(const Graph& g, const Node& first, const VersionOf& version_of,
+                                 const std::map<std::string, int>& uses, std::set<const Node*>& taken, FusedGroup& grp) {
+  auto axis = single_axis(g, first, version_of);
   if (!axis || (*axis != -1 && *axis < 0) || grp.nodes.size() != 1) return false;
   const std::string& x = first.inputs[0];
   std::vector<const Node*> nodes{&first};
@@ -71,7 +73,7 @@ bool match_decomposed_layer_norm(const Graph& g, const Node& first, const std::m
       !is_single(graph_constant(g, pow->inputs[1]), 2.0))
     return false;
   const Node* mean2 = next(pow->outputs[0]);
-  if (!mean2 || mean2->inputs[0] != pow->outputs[0] || single_axis(g, *mean2) != axis) return false;
+  if (!mean2 || mean2->inputs[0] != pow->outputs[0] || single_axis(g, *mean2, version_of) != axis) return false;
   const Node* add = next(mean2->outputs[0]);
   const std::string* eps = add && plain(*add, "Add", 2) ? other_operand(*add, mean2->outputs[0]) : nullptr;
   if (!eps) return false;

@@ -183,12 +183,12 @@ class Engine {
       return infer_subgraph(sub, types, scope, depth + 1);
     });
     bool inferred = false;
-    ShapeRuleFn rule = res.is_local_function ? nullptr : OpRecords::instance().shape_rule(n.domain, n.op_type, res.version);
+    const OpRecord* rec = res.is_local_function ? nullptr : OpRecords::instance().find(n.domain, n.op_type, res.version);
+    ShapeRuleFn rule = rec ? rec->shape_rule : nullptr;
     if (rule) {
       try {
         // The operator's parameters are checked whether or not its shape rule reads them all.
-        if (const OpRecord* rec = OpRecords::instance().find(n.domain, n.op_type, res.version); rec && rec->params)
-          rec->params->check(ctx, res.version);
+        if (rec->params) rec->params->check(ctx, res.version);
         rule(ctx);
         inferred = true;
       } catch (const InferError& e) {

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "op_record.h"
 #include "reference/model/attr_reader.h"
@@ -34,19 +35,26 @@ struct ParamsRegistrar {
   }
 };
 
-// A node's parameters P, or nullopt where the operator cannot take its attributes: for code that
-// declines such a node instead of reporting it (fast-kernel factories, fusions).
-template <class P>
-std::optional<P> try_params(const Node& node, int64_t version) {
+// What `read` (a function of an AttrReader, e.g. support::window_attrs) returns for a node's
+// attributes, or nullopt where the operator cannot take them: for code that declines such a node
+// instead of reporting it (fast-kernel factories, fusions); the reference reports it.
+template <class Read>
+auto try_read(const Node& node, Read read) -> std::optional<decltype(read(std::declval<const AttrReader&>()))> {
   struct Reader final : AttrReader {
     using AttrReader::AttrReader;
     [[noreturn]] void fail(const std::string& message) const override { throw Trap(message); }
   } reader(node);
   try {
-    return P::read(reader, version);
+    return read(static_cast<const AttrReader&>(reader));
   } catch (const Trap&) {
     return std::nullopt;
   }
+}
+
+// A node's parameters P at operator version `version`, or nullopt (as try_read).
+template <class P>
+std::optional<P> try_params(const Node& node, int64_t version) {
+  return try_read(node, [version](const AttrReader& r) { return P::read(r, version); });
 }
 
 // SONNX_PARAMS("", "Gemm", (1, 6, 7, 9, 11, 13), GemmParams)
