@@ -86,11 +86,6 @@ std::optional<std::vector<int64_t>> InferContext::input_ints(size_t i) const {
   return std::nullopt;
 }
 
-const Graph* InferContext::attr_graph(const std::string& name) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Graph);
-  return a && a->g ? a->g.get() : nullptr;
-}
-
 std::vector<TypeInfo> InferContext::infer_subgraph(const Graph& g, const std::vector<TypeInfo>& inputs) const {
   if (!subgraphs_) return std::vector<TypeInfo>(g.outputs.size());
   return subgraphs_(g, inputs);

@@ -80,7 +80,6 @@ class InferContext final : public AttrReader {
   std::optional<std::vector<int64_t>> input_ints(size_t i) const;
 
   // Attributes: AttrReader's, and
-  const Graph* attr_graph(const std::string& name) const;  // null when absent
 
   std::vector<TypeInfo> infer_subgraph(const Graph& g, const std::vector<TypeInfo>& inputs) const;
 

@@ -1,5 +1,8 @@
 #include "attr_reader.h"
 
+#include <limits>
+#include <string>
+
 namespace sonnx {
 
 const Attribute* AttrReader::typed_attr(const std::string& name, Attribute::Type type) const {
@@ -32,6 +35,32 @@ std::vector<float> AttrReader::attr_floats(const std::string& name, const std::v
 std::vector<std::string> AttrReader::attr_strings(const std::string& name, const std::vector<std::string>& def) const {
   const Attribute* a = typed_attr(name, Attribute::Type::Strings);
   return a ? a->strings : def;
+}
+
+std::optional<DType> AttrReader::attr_dtype(const std::string& name) const {
+  const Attribute* a = typed_attr(name, Attribute::Type::Int);
+  if (!a) return std::nullopt;
+  if (a->i <= 0 || a->i > std::numeric_limits<int32_t>::max() || !is_valid_dtype(static_cast<int32_t>(a->i)))
+    fail("attribute '" + name + "' is not a data type: " + std::to_string(a->i));
+  return static_cast<DType>(a->i);
+}
+const Tensor* AttrReader::attr_tensor(const std::string& name) const {
+  const Attribute* a = typed_attr(name, Attribute::Type::Tensor);
+  return a ? &a->t : nullptr;
+}
+const Graph* AttrReader::attr_graph(const std::string& name) const {
+  const Attribute* a = typed_attr(name, Attribute::Type::Graph);
+  return a && a->g ? a->g.get() : nullptr;
+}
+const Tensor& AttrReader::required_tensor(const std::string& name) const {
+  const Tensor* t = attr_tensor(name);
+  if (!t) fail("attribute '" + name + "' is required");
+  return *t;
+}
+const Graph& AttrReader::required_graph(const std::string& name) const {
+  const Graph* g = attr_graph(name);
+  if (!g) fail("graph attribute '" + name + "' is required");
+  return *g;
 }
 
 }  // namespace sonnx

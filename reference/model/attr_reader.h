@@ -1,11 +1,12 @@
 // The one attribute parser: a node's attributes by name, the default when absent, and a check of
 // the type. The reference kernels (OpContext), the shape rules (InferContext) and the fast-kernel
-// factories (optimized/kernels/onednn_common.h, Attrs) all read attributes through it, and the
+// factories and fusions (try_read in reference/ops/op_params.h) all read attributes through it, and the
 // typed parameters of an operator (e.g. support::window_attrs) are read from any of them. What an
 // attribute of the wrong type does is the reader's `fail`: the reference traps naming the node,
 // type inference reports an inference error, a fast-kernel factory declines the node.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,14 @@ class AttrReader {
   std::vector<int64_t> attr_ints(const std::string& name, const std::vector<int64_t>& def = {}) const;
   std::vector<float> attr_floats(const std::string& name, const std::vector<float>& def = {}) const;
   std::vector<std::string> attr_strings(const std::string& name, const std::vector<std::string>& def = {}) const;
+  // A data-type attribute (dtype, to, output_dtype, ...): nullopt when absent; fail()s when its
+  // value names no element type.
+  std::optional<DType> attr_dtype(const std::string& name) const;
+  // A tensor or graph attribute (the node owns it): null when absent, or fail()s when required.
+  const Tensor* attr_tensor(const std::string& name) const;
+  const Graph* attr_graph(const std::string& name) const;
+  const Tensor& required_tensor(const std::string& name) const;
+  const Graph& required_graph(const std::string& name) const;
 
   // An attribute (or its value) the operator cannot take: never returns.
   [[noreturn]] virtual void fail(const std::string& message) const = 0;

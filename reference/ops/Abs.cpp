@@ -1,5 +1,7 @@
 // Abs: elementwise |x|. Version 6 adds integer types, 13 bfloat16. The absolute value of a signed
 // integer's lowest value wraps to itself (two's complement); unsigned values are unchanged.
+#include "op_params.h"
+#include "params/legacy.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -21,6 +23,8 @@ std::vector<Value> abs_kernel(OpContext& ctx) {
   }));
 }
 }  // namespace
+// Version 1's only attribute is the legacy consumed_inputs.
+SONNX_PARAMS("", "Abs", (1), LegacyConsumedInputsParams);
 SONNX_KERNEL("", "Abs", 1, abs_kernel, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "Abs", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

@@ -5,18 +5,30 @@
 //   H_new = H + G_reg * G_reg
 //   X_new = X - r * G_reg / (sqrt(H_new) + epsilon)
 // Computed in double and rounded once to the tensors' element type.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/optimizer.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct AdagradParams {
+  float decay_factor = 0.f;
+  // onnx's schema default (defs/training/defs.cc); Operators.md prints it as 0.0.
+  float epsilon = 1e-6f;
+  float norm_coefficient = 0.f;
+  static AdagradParams read(const AttrReader& r, int64_t /*version*/) {
+    return {r.attr_float("decay_factor", 0.f), r.attr_float("epsilon", 1e-6f), r.attr_float("norm_coefficient", 0.f)};
+  }
+};
+
 std::vector<Value> adagrad(OpContext& ctx) {
+  const AdagradParams p = AdagradParams::read(ctx, ctx.version());
   double r_in = learning_rate_input(ctx);
   int64_t t = update_count_input(ctx);
-  double decay = ctx.attr_float("decay_factor", 0.f);
-  double eps = ctx.attr_float("epsilon", 1e-6f);
-  double norm = ctx.attr_float("norm_coefficient", 0.f);
+  double decay = p.decay_factor;
+  double eps = p.epsilon;
+  double norm = p.norm_coefficient;
   size_t n = optimizer_tensor_count(ctx, 3, 2);
   double r = r_in / (1.0 + static_cast<double>(t) * decay);
   std::vector<Value> out(2 * n);
@@ -42,4 +54,5 @@ namespace {
 void adagrad_shape(InferContext& ctx) { optimizer_shape_rule(ctx, 2); }
 }  // namespace
 SONNX_SHAPE_RULE("ai.onnx.preview.training", "Adagrad", (1), adagrad_shape);
+SONNX_PARAMS("ai.onnx.preview.training", "Adagrad", (1), AdagradParams);
 }  // namespace sonnx

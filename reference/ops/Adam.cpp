@@ -7,20 +7,35 @@
 //   R_adj = T > 0 ? R * sqrt(1 - beta^T) / (1 - alpha^T) : R
 //   X_new = (1 - norm_coefficient_post) * (X - R_adj * V_new / (sqrt(H_new) + epsilon))
 // Computed in double and rounded once to the tensors' element type.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/optimizer.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct AdamParams {
+  float alpha = 0.9f;
+  float beta = 0.999f;
+  // onnx's schema default (defs/training/defs.cc); Operators.md prints it as 0.0.
+  float epsilon = 1e-6f;
+  float norm_coefficient = 0.f;
+  float norm_coefficient_post = 0.f;
+  static AdamParams read(const AttrReader& r, int64_t /*version*/) {
+    return {r.attr_float("alpha", 0.9f), r.attr_float("beta", 0.999f), r.attr_float("epsilon", 1e-6f),
+            r.attr_float("norm_coefficient", 0.f), r.attr_float("norm_coefficient_post", 0.f)};
+  }
+};
+
 std::vector<Value> adam(OpContext& ctx) {
+  const AdamParams p = AdamParams::read(ctx, ctx.version());
   double r = learning_rate_input(ctx);
   int64_t t = update_count_input(ctx);
-  double alpha = ctx.attr_float("alpha", 0.9f);
-  double beta = ctx.attr_float("beta", 0.999f);
-  double eps = ctx.attr_float("epsilon", 1e-6f);
-  double norm = ctx.attr_float("norm_coefficient", 0.f);
-  double norm_post = ctx.attr_float("norm_coefficient_post", 0.f);
+  double alpha = p.alpha;
+  double beta = p.beta;
+  double eps = p.epsilon;
+  double norm = p.norm_coefficient;
+  double norm_post = p.norm_coefficient_post;
   size_t n = optimizer_tensor_count(ctx, 4, 3);
   double td = static_cast<double>(t);
   double r_adj = t > 0 ? r * std::sqrt(1.0 - std::pow(beta, td)) / (1.0 - std::pow(alpha, td)) : r;
@@ -50,4 +65,5 @@ namespace {
 void adam_shape(InferContext& ctx) { optimizer_shape_rule(ctx, 3); }
 }  // namespace
 SONNX_SHAPE_RULE("ai.onnx.preview.training", "Adam", (1), adam_shape);
+SONNX_PARAMS("ai.onnx.preview.training", "Adam", (1), AdamParams);
 }  // namespace sonnx

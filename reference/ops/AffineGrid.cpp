@@ -8,18 +8,25 @@
 // 4 or 5 values, a negative extent, or theta of the wrong shape for it traps. The schema's
 // function body builds the same grid with Range and MatMul in T; this kernel computes in double
 // and rounds once to T.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct AffineGridParams {
+  bool align_corners = false;  // any nonzero value: -1 and 1 are the corner pixels' centres, not their outer edges
+  static AffineGridParams read(const AttrReader& r, int64_t /*version*/) { return {r.attr_int("align_corners", 0) != 0}; }
+};
+
 double grid_position(int64_t i, int64_t n, bool align_corners) {
   if (align_corners) return n == 1 ? 0.0 : -1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(n - 1);
   return -1.0 + static_cast<double>(2 * i + 1) / static_cast<double>(n);
 }
 
 std::vector<Value> affine_grid(OpContext& ctx) {
+  const AffineGridParams p = AffineGridParams::read(ctx, ctx.version());
   const Tensor& theta = ctx.input(0);
   std::vector<int64_t> size = int_values(ctx, ctx.input(1), "size");
   if (ctx.input(1).rank() != 1 || (size.size() != 4 && size.size() != 5))
@@ -30,7 +37,7 @@ std::vector<Value> affine_grid(OpContext& ctx) {
   if (theta.shape() != Shape{size[0], dims, dims + 1})
     ctx.fail("theta must have shape (" + std::to_string(size[0]) + ", " + std::to_string(dims) + ", " +
              std::to_string(dims + 1) + "), got " + shape_str(theta.shape()));
-  bool align = ctx.attr_int("align_corners", 0) != 0;
+  const bool align = p.align_corners;
   std::vector<double> th = float_values(ctx, theta);
   Shape spatial(size.begin() + 2, size.end());  // (H, W) or (D, H, W)
   Shape out_shape{size[0]};
@@ -56,6 +63,7 @@ std::vector<Value> affine_grid(OpContext& ctx) {
   return one(float_tensor(ctx, theta.dtype(), out_shape, grid));
 }
 }  // namespace
+SONNX_PARAMS("", "AffineGrid", (20), AffineGridParams);
 SONNX_KERNEL("", "AffineGrid", 20, affine_grid, Accuracy::Rounding);
 namespace {
 // theta [N, 2, 3] and size (N, C, H, W) give [N, H, W, 2]; [N, 3, 4] and (N, C, D, H, W) [N, D, H, W, 3].

@@ -30,7 +30,9 @@
 // (onnx 1.19's definition applied softcap after the mask and swapped modes 1 and 2; the 1.22
 // documents this follows put softcap first, so 1.19's test data with both differs.)
 #include <limits>
+#include <optional>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -38,6 +40,42 @@ namespace sonnx {
 using namespace support;
 namespace {
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+struct AttentionParams {
+  // What qk_matmul_output holds: the scores after the matmul (0), after softcap (1), after the
+  // bias (2) or after the softmax (3).
+  enum class QkOutput { MatMul, Softcap, Bias, Softmax };
+  bool is_causal = false;
+  // Heads of a 3-D Q, and of 3-D K and V; 0 when absent (4-D inputs do not read them; a 3-D input
+  // needs one dividing its hidden size, checked by the kernel).
+  int64_t q_num_heads = 0, kv_num_heads = 0;
+  QkOutput qk_output = QkOutput::MatMul;
+  std::optional<float> scale;  // absent: 1 / sqrt(head size)
+  float softcap = 0.0f;        // applied only when > 0
+  // A floating type (checked); computing in double satisfies any of them.
+  std::optional<DType> softmax_precision;
+
+  static AttentionParams read(const AttrReader& r, int64_t /*version*/) {
+    AttentionParams p;
+    p.is_causal = r.attr_int("is_causal", 0) != 0;
+    p.q_num_heads = r.attr_int("q_num_heads", 0);
+    p.kv_num_heads = r.attr_int("kv_num_heads", 0);
+    int64_t mode = r.attr_int("qk_matmul_output_mode", 0);
+    if (mode < 0 || mode > 3) r.fail("qk_matmul_output_mode must be 0, 1, 2 or 3, got " + std::to_string(mode));
+    p.qk_output = static_cast<QkOutput>(mode);
+    if (r.has_attr("scale")) p.scale = r.attr_float("scale", 1.0f);
+    p.softcap = r.attr_float("softcap", 0.0f);
+    if (r.has_attr("softmax_precision")) {
+      int64_t t = r.attr_int("softmax_precision", 1);
+      auto d = static_cast<DType>(t);  // checked against t itself: the cast keeps only the low 32 bits
+      if (t != static_cast<int32_t>(d) ||
+          (d != DType::Float && d != DType::Double && d != DType::Float16 && d != DType::BFloat16))
+        r.fail("softmax_precision must name a floating type (1, 10, 11 or 16), got " + std::to_string(t));
+      p.softmax_precision = d;
+    }
+    return p;
+  }
+};
 
 // A tensor of Q, K or V as (batch, heads, seq, size) doubles.
 struct Heads {
@@ -48,7 +86,8 @@ struct Heads {
   }
 };
 
-Heads read_heads(OpContext& ctx, const Tensor& t, const char* heads_attr, const char* name) {
+// A 3-D tensor's heads come from `heads` (the attribute `heads_attr`; 0 when absent).
+Heads read_heads(OpContext& ctx, const Tensor& t, int64_t heads, const char* heads_attr, const char* name) {
   Heads r;
   std::vector<double> v = float_values(ctx, t);
   if (t.rank() == 4) {
@@ -56,7 +95,6 @@ Heads read_heads(OpContext& ctx, const Tensor& t, const char* heads_attr, const 
     return r;
   }
   if (t.rank() != 3) ctx.fail(std::string(name) + " must be 3-D or 4-D, got shape " + shape_str(t.shape()));
-  int64_t heads = ctx.attr_int(heads_attr, 0);
   if (heads < 1 || t.dim(2) % heads != 0)
     ctx.fail(std::string("a 3-D ") + name + " needs attribute " + heads_attr + " dividing its hidden size " +
              std::to_string(t.dim(2)));
@@ -95,7 +133,7 @@ struct AttnShape {
 };
 
 // The additive bias (batch, q_heads, q_len, total) from attn_mask, is_causal and nonpad_kv_seqlen.
-std::vector<double> attention_bias(OpContext& ctx, const AttnShape& a) {
+std::vector<double> attention_bias(OpContext& ctx, const AttentionParams& p, const AttnShape& a) {
   std::vector<double> bias(static_cast<size_t>(a.batch * a.q_heads * a.q_len * a.total), 0.0);
   Shape full{a.batch, a.q_heads, a.q_len, a.total};
   if (ctx.has_input(3)) {
@@ -126,7 +164,7 @@ std::vector<double> attention_bias(OpContext& ctx, const AttnShape& a) {
       bias[static_cast<size_t>(lin)] = is_bool ? (mb[src] ? 0.0 : kNegInf) : mv[static_cast<size_t>(src)];
     });
   }
-  bool causal = ctx.attr_int("is_causal", 0) != 0;
+  bool causal = p.is_causal;
   std::vector<int64_t> nonpad;
   if (ctx.version() >= 24 && ctx.has_input(6)) {
     const Tensor& n = ctx.input(6);
@@ -151,17 +189,6 @@ void softmax_row(double* s, int64_t n) {
   for (int64_t j = 0; j < n; ++j) s[j] /= sum;
 }
 
-void check_attention_attrs(OpContext& ctx) {
-  int64_t mode = ctx.attr_int("qk_matmul_output_mode", 0);
-  if (mode < 0 || mode > 3) ctx.fail("qk_matmul_output_mode must be 0, 1, 2 or 3");
-  if (ctx.has_attr("softmax_precision")) {
-    auto p = static_cast<DType>(ctx.attr_int("softmax_precision", 1));
-    if (p != DType::Float && p != DType::Double && p != DType::Float16 && p != DType::BFloat16)
-      ctx.fail("softmax_precision must name a floating type (1, 10, 11 or 16)");
-  }
-  if (ctx.has_input(4) != ctx.has_input(5)) ctx.fail("past_key and past_value must be given together");
-}
-
 // (batch, heads, seq, size) -> (batch, seq, heads * size), for 3-D outputs.
 std::vector<double> to_hidden(const std::vector<double>& v, int64_t batch, int64_t heads, int64_t seq, int64_t size) {
   std::vector<double> r(v.size());
@@ -179,12 +206,13 @@ Tensor heads_tensor(OpContext& ctx, DType type, const Heads& h) {
 }
 
 std::vector<Value> attention(OpContext& ctx) {
-  check_attention_attrs(ctx);
+  AttentionParams p = AttentionParams::read(ctx, ctx.version());
+  if (ctx.has_input(4) != ctx.has_input(5)) ctx.fail("past_key and past_value must be given together");
   const Tensor& q_t = ctx.input(0);
   if (q_t.rank() != ctx.input(1).rank() || q_t.rank() != ctx.input(2).rank()) ctx.fail("Q, K and V must have the same rank");
-  Heads q = read_heads(ctx, q_t, "q_num_heads", "Q");
-  Heads k = with_past(ctx, read_heads(ctx, ctx.input(1), "kv_num_heads", "K"), 4, "past_key");
-  Heads v = with_past(ctx, read_heads(ctx, ctx.input(2), "kv_num_heads", "V"), 5, "past_value");
+  Heads q = read_heads(ctx, q_t, p.q_num_heads, "q_num_heads", "Q");
+  Heads k = with_past(ctx, read_heads(ctx, ctx.input(1), p.kv_num_heads, "kv_num_heads", "K"), 4, "past_key");
+  Heads v = with_past(ctx, read_heads(ctx, ctx.input(2), p.kv_num_heads, "kv_num_heads", "V"), 5, "past_value");
   if (k.batch != q.batch || v.batch != q.batch || k.size != q.size || v.heads != k.heads || v.seq != k.seq)
     ctx.fail("Q, K and V have inconsistent shapes " + shape_str(q_t.shape()) + ", " + shape_str(ctx.input(1).shape()) + ", " +
              shape_str(ctx.input(2).shape()));
@@ -192,11 +220,11 @@ std::vector<Value> attention(OpContext& ctx) {
     ctx.fail("q_num_heads " + std::to_string(q.heads) + " must be a multiple of kv_num_heads " + std::to_string(k.heads));
   int64_t past_len = ctx.has_input(4) ? ctx.input(4).dim(2) : 0;
   AttnShape a{q.batch, q.heads, k.heads, q.seq, k.seq, past_len};
-  std::vector<double> bias = attention_bias(ctx, a);
-  double scale = ctx.has_attr("scale") ? static_cast<double>(ctx.attr_float("scale", 1.0f))
-                                       : 1.0 / std::sqrt(static_cast<double>(q.size));
-  auto softcap = static_cast<double>(ctx.attr_float("softcap", 0.0f));
-  int64_t mode = ctx.attr_int("qk_matmul_output_mode", 0);
+  std::vector<double> bias = attention_bias(ctx, p, a);
+  double scale = p.scale ? static_cast<double>(*p.scale) : 1.0 / std::sqrt(static_cast<double>(q.size));
+  auto softcap = static_cast<double>(p.softcap);
+  using Qk = AttentionParams::QkOutput;
+  Qk mode = p.qk_output;
   int64_t group = q.heads / k.heads;
   std::vector<double> y(static_cast<size_t>(q.batch * q.heads * q.seq * v.size), 0.0), qk(bias.size());
   std::vector<double> s(static_cast<size_t>(a.total));
@@ -210,17 +238,17 @@ std::vector<Value> attention(OpContext& ctx) {
           double dot = 0;
           for (int64_t d = 0; d < q.size; ++d) dot += qv[d] * kv[d];
           double x = dot * scale;
-          if (mode == 0) qk[row + static_cast<size_t>(j)] = x;
+          if (mode == Qk::MatMul) qk[row + static_cast<size_t>(j)] = x;
           if (softcap > 0) x = softcap * std::tanh(x / softcap);
-          if (mode == 1) qk[row + static_cast<size_t>(j)] = x;
+          if (mode == Qk::Softcap) qk[row + static_cast<size_t>(j)] = x;
           x += bias[row + static_cast<size_t>(j)];
-          if (mode == 2) qk[row + static_cast<size_t>(j)] = x;
+          if (mode == Qk::Bias) qk[row + static_cast<size_t>(j)] = x;
           s[static_cast<size_t>(j)] = x;
         }
         softmax_row(s.data(), a.total);
         double* out = y.data() + static_cast<size_t>(((b * q.heads + h) * q.seq + i) * v.size);
         for (int64_t j = 0; j < a.total; ++j) {
-          if (mode == 3) qk[row + static_cast<size_t>(j)] = s[static_cast<size_t>(j)];
+          if (mode == Qk::Softmax) qk[row + static_cast<size_t>(j)] = s[static_cast<size_t>(j)];
           const double* vv = v.at(b, h / group, j);
           for (int64_t d = 0; d < v.size; ++d) out[d] += s[static_cast<size_t>(j)] * vv[d];
         }
@@ -236,6 +264,7 @@ std::vector<Value> attention(OpContext& ctx) {
   return out;
 }
 }  // namespace
+SONNX_PARAMS("", "Attention", (23, 24), AttentionParams);
 SONNX_KERNEL("", "Attention", 23, attention, Accuracy::Rounding);
 SONNX_KERNEL("", "Attention", 24, attention, Accuracy::Rounding);
 namespace {

@@ -1,5 +1,6 @@
 // Binarizer (ai.onnx.ml 1): elementwise 1 where X > threshold (default 0.0), else 0, in X's type.
 // Compared in double; NaN is not greater than anything, so it gives 0.
+#include "op_params.h"
 #include "support/elementwise.h"
 #include "support/shape.h"
 
@@ -7,9 +8,14 @@ namespace sonnx {
 using namespace support;
 namespace {
 
+struct BinarizerParams {
+  float threshold = 0.0f;  // values greater than it become 1
+  static BinarizerParams read(const AttrReader& r, int64_t /*version*/) { return {r.attr_float("threshold", 0.0f)}; }
+};
+
 std::vector<Value> binarizer(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  const double threshold = ctx.attr_float("threshold", 0.0f);
+  const double threshold = BinarizerParams::read(ctx, ctx.version()).threshold;
   return one(visit_real(ctx, x.dtype(), [&]<class T>() {
     return unary_elementwise<T, T>(x, [&](T v) -> T {
       bool above = static_cast<double>(static_cast<compute_t<T>>(v)) > threshold;
@@ -22,4 +28,5 @@ std::vector<Value> binarizer(OpContext& ctx) {
 }  // namespace
 SONNX_KERNEL("ai.onnx.ml", "Binarizer", 1, binarizer, Accuracy::Exact);
 SONNX_SHAPE_RULE("ai.onnx.ml", "Binarizer", (1), same_as_input_rule);
+SONNX_PARAMS("ai.onnx.ml", "Binarizer", (1), BinarizerParams);
 }  // namespace sonnx

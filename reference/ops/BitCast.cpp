@@ -5,6 +5,7 @@
 // byte read as bool must be 0 or 1: other bit patterns are no bool value, and the kernel traps.
 #include <cstring>
 
+#include "op_params.h"
 #include "sonnx/small_types.h"
 #include "support/kernel.h"
 #include "support/shape.h"
@@ -12,6 +13,16 @@
 namespace sonnx {
 using namespace support;
 namespace {
+
+struct BitCastParams {
+  DType to = DType::Undefined;  // required; a non-string element type
+  static BitCastParams read(const AttrReader& r, int64_t /*version*/) {
+    std::optional<DType> to = r.attr_dtype("to");
+    if (!to) r.fail("attribute 'to' is required");
+    if (*to == DType::String) r.fail("strings cannot be bitcast");
+    return {*to};
+  }
+};
 
 // The element's pattern of `bits` bits (4 or 2) as stored one per byte.
 uint8_t low_bits(const std::byte* p, int bits) {
@@ -26,11 +37,8 @@ std::byte stored(uint8_t pattern, DType to, int bits) {
 
 std::vector<Value> bitcast(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  int64_t to_code = ctx.attr_int("to", 0);
-  if (!is_valid_dtype(static_cast<int32_t>(to_code)) || to_code == 0)
-    ctx.fail("'to' (" + std::to_string(to_code) + ") is not an element type");
-  DType to = static_cast<DType>(to_code);
-  if (x.dtype() == DType::String || to == DType::String) ctx.fail("strings cannot be bitcast");
+  DType to = BitCastParams::read(ctx, ctx.version()).to;
+  if (x.dtype() == DType::String) ctx.fail("strings cannot be bitcast");
   int from_bits = dtype_bits(x.dtype()), to_bits = dtype_bits(to);
   if (from_bits != to_bits)
     ctx.fail(std::string(dtype_name(x.dtype())) + " (" + std::to_string(from_bits) + " bits) and " +
@@ -51,12 +59,11 @@ std::vector<Value> bitcast(OpContext& ctx) {
 
 // x's shape, element type `to`.
 void bitcast_shape(InferContext& ctx) {
-  int64_t to = ctx.attr_int("to", 0);
-  DType t = to > 0 && is_valid_dtype(static_cast<int32_t>(to)) ? static_cast<DType>(to) : DType::Undefined;
   const Dims* x = ctx.input_shape(0);
-  ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
+  ctx.set_output(0, BitCastParams::read(ctx, ctx.version()).to, x ? std::optional<Dims>(*x) : std::nullopt);
 }
 }  // namespace
+SONNX_PARAMS("", "BitCast", (26), BitCastParams);
 SONNX_KERNEL("", "BitCast", 26, bitcast, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "BitCast", (26), bitcast_shape);
 }  // namespace sonnx

@@ -1,12 +1,23 @@
 // BitShift: elementwise X << Y (direction "LEFT") or X >> Y (direction "RIGHT") on unsigned
 // integers, with multidirectional broadcasting (version 11). Bits shifted out are lost; a shift by
 // the bit width or more gives 0 (C++ would leave it undefined).
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+
+struct BitShiftParams {
+  bool left = false;  // direction "LEFT"; "RIGHT" otherwise (required: no other value)
+  static BitShiftParams read(const AttrReader& r, int64_t /*version*/) {
+    std::string direction = r.attr_string("direction", "");
+    if (direction != "LEFT" && direction != "RIGHT")
+      r.fail("attribute direction must be \"LEFT\" or \"RIGHT\", got \"" + direction + "\"");
+    return {direction == "LEFT"};
+  }
+};
 
 template <class T>
 T shift_one(T x, T y, bool left) {
@@ -21,10 +32,7 @@ std::vector<Value> bit_shift(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& y = ctx.input(1);
   require_same_type(ctx, x, y);
-  std::string direction = ctx.attr_string("direction", "");
-  if (direction != "LEFT" && direction != "RIGHT")
-    ctx.fail("attribute direction must be \"LEFT\" or \"RIGHT\", got \"" + direction + "\"");
-  bool left = direction == "LEFT";
+  bool left = BitShiftParams::read(ctx, ctx.version()).left;
   auto run = [&]<class T>() { return binary_elementwise<T, T>(ctx, x, y, [&](T a, T b) { return shift_one<T>(a, b, left); }); };
   switch (x.dtype()) {
     case DType::UInt8: return one(run.template operator()<uint8_t>());
@@ -36,6 +44,7 @@ std::vector<Value> bit_shift(OpContext& ctx) {
   ctx.fail("BitShift needs an unsigned integer type, got " + std::string(dtype_name(x.dtype())));
 }
 }  // namespace
+SONNX_PARAMS("", "BitShift", (11), BitShiftParams);
 SONNX_KERNEL("", "BitShift", 11, bit_shift, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "BitShift", (11), broadcast_rule);
 }  // namespace sonnx

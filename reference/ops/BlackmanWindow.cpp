@@ -1,6 +1,8 @@
 // BlackmanWindow (version 17): the Blackman window: w[k] = 0.42 - 0.5*cos(2*pi*k/N) + 0.08*cos(4*pi*k/N).
 // N = size (periodic=1, default) or size-1 (periodic=0); output [size] of type output_datatype.
 // The coefficients are the float constants of the schema's function body; see support/spectral.h.
+#include "op_params.h"
+#include "params/window_function.h"
 #include "support/shape.h"
 #include "support/spectral.h"
 
@@ -8,9 +10,10 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> blackman_window(OpContext& ctx) {
-  return cosine_window(ctx, 0.41999998688697815f, 0.5f, 0.07999999821186066f);
+  return cosine_window(ctx, WindowFunctionParams::read(ctx, ctx.version()), 0.41999998688697815f, 0.5f, 0.07999999821186066f);
 }
 }  // namespace
+SONNX_PARAMS("", "BlackmanWindow", (17), WindowFunctionParams);
 SONNX_KERNEL("", "BlackmanWindow", 17, blackman_window, Accuracy::Rounding);
-SONNX_SHAPE_RULE("", "BlackmanWindow", (17), window_fn_shape_rule);
+SONNX_SHAPE_RULE("", "BlackmanWindow", (17), cosine_window_shape);
 }  // namespace sonnx

@@ -11,6 +11,7 @@
 // then the activation in double rounded once more.
 #include <cmath>
 
+#include "op_params.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
@@ -18,15 +19,17 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-bool silu_activation(const OpContext& ctx) {
-  std::string a = ctx.attr_string("activation", "none");
-  if (a == "silu" || a == "swish") return true;
-  if (a != "none") ctx.fail("activation must be 'none', 'silu' or 'swish', got '" + a + "'");
-  return false;
-}
+struct CausalConvWithStateParams {
+  bool silu = false;  // activation 'silu' or its alias 'swish'; 'none' (the default) otherwise
+  static CausalConvWithStateParams read(const AttrReader& r, int64_t /*version*/) {
+    std::string a = r.attr_string("activation", "none");
+    if (a != "none" && a != "silu" && a != "swish") r.fail("activation must be 'none', 'silu' or 'swish', got '" + a + "'");
+    return {a != "none"};
+  }
+};
 
 std::vector<Value> causal_conv_with_state(OpContext& ctx) {
-  bool silu = silu_activation(ctx);
+  bool silu = CausalConvWithStateParams::read(ctx, ctx.version()).silu;
   const Tensor& x = ctx.input(0);
   const Tensor& w = ctx.input(1);
   require_same_type(ctx, x, w);
@@ -83,6 +86,7 @@ std::vector<Value> causal_conv_with_state(OpContext& ctx) {
   return result;
 }
 }  // namespace
+SONNX_PARAMS("", "CausalConvWithState", (27), CausalConvWithStateParams);
 SONNX_KERNEL("", "CausalConvWithState", 27, causal_conv_with_state, Accuracy::Rounding);
 namespace {
 // output: input's type and shape; present_state: (batch, channels, k - 1), k = weight dim 2.

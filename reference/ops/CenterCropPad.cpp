@@ -8,20 +8,37 @@
 // Padding is the type's zero (0, false, the empty string). A repeated axis, a negative size or a
 // shape of the wrong length traps. The schema's function body (Slice and Pad of the same windows)
 // moves the same elements.
+#include <optional>
+
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct CenterCropPadParams {
+  std::optional<std::vector<int64_t>>
+      axes;  // the axes `shape` names, as given (range and repeats checked against the rank later)
+  static CenterCropPadParams read(const AttrReader& r, int64_t /*version*/) {
+    CenterCropPadParams p;
+    if (r.has_attr("axes")) p.axes = r.attr_ints("axes");
+    return p;
+  }
+  // The axes as given, or all of them (0 .. rank-1) when absent; not yet normalized.
+  std::vector<int64_t> axes_or_all(int64_t rank) const {
+    if (axes) return *axes;
+    std::vector<int64_t> all;
+    for (int64_t i = 0; i < rank; ++i) all.push_back(i);
+    return all;
+  }
+};
+
 // For each axis, the offset to add to an output coordinate to get the input coordinate: positive
 // when cropping, negative when padding.
-std::vector<int64_t> crop_pad_offsets(OpContext& ctx, const Shape& in_shape, Shape& out_shape) {
+std::vector<int64_t> crop_pad_offsets(OpContext& ctx, const CenterCropPadParams& p, const Shape& in_shape, Shape& out_shape) {
   int64_t rank = static_cast<int64_t>(in_shape.size());
-  std::vector<int64_t> axes = ctx.attr_ints("axes");
-  if (!ctx.has_attr("axes"))
-    for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
-  axes = normalize_axes(ctx, axes, rank);
+  std::vector<int64_t> axes = normalize_axes(ctx, p.axes_or_all(rank), rank);
   std::vector<int64_t> sizes = int_values(ctx, ctx.input(1), "shape");
   if (ctx.input(1).rank() != 1 || sizes.size() != axes.size())
     ctx.fail("shape must be a 1-D tensor with one value per axis (" + std::to_string(axes.size()) + "), got shape " +
@@ -42,9 +59,10 @@ std::vector<int64_t> crop_pad_offsets(OpContext& ctx, const Shape& in_shape, Sha
 }
 
 std::vector<Value> center_crop_pad(OpContext& ctx) {
+  const CenterCropPadParams p = CenterCropPadParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
   Shape out_shape;
-  std::vector<int64_t> offsets = crop_pad_offsets(ctx, x.shape(), out_shape);
+  std::vector<int64_t> offsets = crop_pad_offsets(ctx, p, x.shape(), out_shape);
   Tensor out(x.dtype(), out_shape);
   auto in_strides = strides_of(x.shape());
   for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {
@@ -61,15 +79,13 @@ std::vector<Value> center_crop_pad(OpContext& ctx) {
 
 // The input with the listed axes (all by default) resized to shape (input 1).
 void center_crop_pad_shape(InferContext& ctx) {
+  const CenterCropPadParams p = CenterCropPadParams::read(ctx, ctx.version());
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   auto shape = ctx.input_partial(1);
   if (!x) return ctx.set_output(0, t, std::nullopt);
   int64_t r = static_cast<int64_t>(x->size());
-  std::vector<int64_t> axes = ctx.attr_ints("axes");
-  if (!ctx.has_attr("axes"))
-    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
-  axes = infer_axes(ctx, axes, r);
+  std::vector<int64_t> axes = infer_axes(ctx, p.axes_or_all(r), r);
   Dims o = *x;
   if (shape && shape->elems.size() != axes.size())
     ctx.fail("shape has " + std::to_string(shape->elems.size()) + " values for " + std::to_string(axes.size()) + " axes");
@@ -77,6 +93,7 @@ void center_crop_pad_shape(InferContext& ctx) {
   ctx.set_output(0, t, o);
 }
 }  // namespace
+SONNX_PARAMS("", "CenterCropPad", (18), CenterCropPadParams);
 SONNX_KERNEL("", "CenterCropPad", 18, center_crop_pad, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "CenterCropPad", (18), center_crop_pad_shape);
 }  // namespace sonnx

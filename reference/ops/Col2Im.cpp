@@ -4,6 +4,9 @@
 // the product of the window counts. Every element adds into the image position its block and its
 // offset in the block give; positions in the padding are dropped. Floating sums are accumulated
 // in double and rounded once; integer sums wrap as the element type's arithmetic does.
+#include <optional>
+
+#include "op_params.h"
 #include "support/kernel.h"
 #include "support/numeric.h"
 #include "support/shape.h"
@@ -12,22 +15,52 @@ namespace sonnx {
 using namespace support;
 namespace {
 
+struct Col2ImParams {
+  // As given; absent: 1 (dilations, strides) and 0 (pads) along every spatial axis. Checked here:
+  // dilations and strides positive, pads non-negative; their lengths against image_shape's by `spatial`.
+  std::optional<std::vector<int64_t>> dilations, strides, pads;
+  static Col2ImParams read(const AttrReader& r, int64_t /*version*/) {
+    Col2ImParams p;
+    auto list = [&](const char* name, int64_t least) {
+      std::optional<std::vector<int64_t>> v;
+      if (!r.has_attr(name)) return v;
+      v = r.attr_ints(name);
+      for (int64_t e : *v)
+        if (e < least)
+          r.fail(std::string(name) + (least > 0 ? " must be positive" : " must not be negative") + ", got " + std::to_string(e));
+      return v;
+    };
+    p.dilations = list("dilations", 1);
+    p.strides = list("strides", 1);
+    p.pads = list("pads", 0);
+    return p;
+  }
+  // The three for `d` spatial axes, defaults filled in, into dil, str and pad: "" when their lengths
+  // fit (d, d and 2d), else why not.
+  std::string spatial(size_t d, std::vector<int64_t>& dil, std::vector<int64_t>& str, std::vector<int64_t>& pad) const {
+    dil = dilations.value_or(std::vector<int64_t>(d, 1));
+    str = strides.value_or(std::vector<int64_t>(d, 1));
+    pad = pads.value_or(std::vector<int64_t>(2 * d, 0));
+    if (dil.size() != d || str.size() != d || pad.size() != 2 * d)
+      return "dilations, strides and pads must match image_shape's length";
+    return "";
+  }
+};
+
 std::vector<Value> col2im(OpContext& ctx) {
+  const Col2ImParams p = Col2ImParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
   if (x.rank() != 3) ctx.fail("input must be 3-D [N, C * prod(block_shape), L], got " + shape_str(x.shape()));
   const std::vector<int64_t> image = ctx.input(1).to_int64_vector();
   const std::vector<int64_t> block = ctx.input(2).to_int64_vector();
   const size_t d = image.size();
   if (d < 1 || block.size() != d) ctx.fail("image_shape and block_shape must have the same (non-zero) length");
-  std::vector<int64_t> dil = ctx.attr_ints("dilations", std::vector<int64_t>(d, 1));
-  std::vector<int64_t> str = ctx.attr_ints("strides", std::vector<int64_t>(d, 1));
-  std::vector<int64_t> pads = ctx.attr_ints("pads", std::vector<int64_t>(2 * d, 0));
-  if (dil.size() != d || str.size() != d || pads.size() != 2 * d)
-    ctx.fail("dilations, strides and pads must match image_shape's length");
+  std::vector<int64_t> dil, str, pads;
+  if (std::string why = p.spatial(d, dil, str, pads); !why.empty()) ctx.fail(why);
   int64_t block_size = 1, blocks = 1;
   std::vector<int64_t> counts(d);
   for (size_t i = 0; i < d; ++i) {
-    if (image[i] < 1 || block[i] < 1 || dil[i] < 1 || str[i] < 1 || pads[i] < 0 || pads[i + d] < 0)
+    if (image[i] < 1 || block[i] < 1)  // the attributes' values are checked by Col2ImParams::read
       ctx.fail("image_shape, block_shape, dilations and strides must be positive and pads non-negative");
     int64_t span = dil[i] * (block[i] - 1) + 1, padded = image[i] + pads[i] + pads[i + d];
     if (span > padded) ctx.fail("the dilated block is larger than the padded image along axis " + std::to_string(i));
@@ -87,10 +120,12 @@ std::vector<Value> col2im(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "Col2Im", (18), Col2ImParams);
 SONNX_KERNEL("", "Col2Im", 18, col2im, Accuracy::Rounding);
 namespace {
 // [N, C, image_shape...] with C = input dim 1 / prod(block_shape).
 void col2im_shape(InferContext& ctx) {
+  const Col2ImParams p = Col2ImParams::read(ctx, ctx.version());
   DType t = ctx.input_elem(0);
   require_rank(ctx, 0, 3, "input");
   const Dims* x = ctx.input_shape(0);
@@ -108,6 +143,8 @@ void col2im_shape(InferContext& ctx) {
     c = known_dim(*(*x)[1].value / p);
   }
   if (!image) return ctx.set_output(0, t, std::nullopt);
+  std::vector<int64_t> dil, str, pads;
+  if (std::string why = p.spatial(image->elems.size(), dil, str, pads); !why.empty()) ctx.fail(why);
   Dims o{x ? (*x)[0] : Dim{}, c};
   o.insert(o.end(), image->elems.begin(), image->elems.end());
   ctx.set_output(0, t, o);

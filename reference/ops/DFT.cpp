@@ -12,6 +12,7 @@
 //   transform (IRFFT, numpy.fft.irfft): complex input holding bins 0..floor(n/2) (zero-padded or
 //   cut), extended by conjugate symmetry, inverse transformed; the output is real ([..., 1]) of
 //   length n = dft_length, by default 2 * (signal_dim_axis - 1).
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/spectral.h"
 
@@ -19,11 +20,34 @@ namespace sonnx {
 using namespace support;
 namespace {
 
+struct DftParams {
+  int64_t axis = 1;       // version 17: the attribute (checked against the rank later); from 20 the optional input axis
+  bool inverse = false;   // any nonzero value
+  bool onesided = false;  // any nonzero value; version 17 refuses it with inverse, from 20 that is the inverse real transform
+  static DftParams read(const AttrReader& r, int64_t version) {
+    DftParams p;
+    if (version < 20) p.axis = r.attr_int("axis", 1);
+    p.inverse = r.attr_int("inverse", 0) != 0;
+    p.onesided = r.attr_int("onesided", 0) != 0;
+    if (version < 20 && p.onesided && p.inverse) r.fail("onesided with inverse is not defined");
+    return p;
+  }
+  // The inverse real transform (IRFFT): onesided with inverse, from version 20.
+  bool irfft() const { return onesided && inverse; }
+  // "" when a signal with `comps` components (1 real, 2 complex) can be transformed, else why not:
+  // the forward one-sided transform takes real input, the inverse one complex input.
+  std::string components(int64_t comps) const {
+    if (onesided && !inverse && comps == 2) return "onesided output is not possible for complex input";
+    if (irfft() && comps != 2) return "the inverse one-sided transform needs complex input";
+    return "";
+  }
+};
+
+// One transform: the attributes, the normalized axis and the length.
 struct DftSpec {
+  DftParams p;
   int64_t axis = 1;  // normalized
   int64_t n = 0;     // the transform length
-  bool inverse = false;
-  bool onesided = false;
 };
 
 // The signal along the axis at (outer a, inner b), zero-padded or cut to `len` points.
@@ -55,14 +79,13 @@ std::vector<std::complex<double>> hermitian_extension(const std::vector<std::com
 Tensor transform(const OpContext& ctx, const Tensor& x, const DftSpec& d) {
   const int64_t rank = x.rank();
   const int64_t comps = x.dim(rank - 1);
-  const bool irfft = d.onesided && d.inverse;
-  if (d.onesided && !d.inverse && comps == 2) ctx.fail("onesided output is not possible for complex input");
-  if (irfft && comps != 2) ctx.fail("the inverse one-sided transform needs complex input");
+  const bool irfft = d.p.irfft();
+  if (std::string why = d.p.components(comps); !why.empty()) ctx.fail(why);
   if (d.n < 1) ctx.fail("the DFT length must be positive, is " + std::to_string(d.n));
   const int64_t n_in = x.dim(d.axis);
   // Points read from the input, and bins written.
   const int64_t points = irfft ? d.n / 2 + 1 : d.n;
-  const int64_t bins = d.onesided && !d.inverse ? d.n / 2 + 1 : d.n;
+  const int64_t bins = d.p.onesided && !d.p.inverse ? d.n / 2 + 1 : d.n;
   const int64_t out_comps = irfft ? 1 : 2;
 
   Shape out_shape = x.shape();
@@ -79,7 +102,7 @@ Tensor transform(const OpContext& ctx, const Tensor& x, const DftSpec& d) {
     for (int64_t a = 0; a < outer; ++a) {
       for (int64_t b = 0; b < inner; ++b) {
         read_signal<T>(x, a, b, n_in, inner, comps, s);
-        const auto X = irfft ? dft_of(hermitian_extension(s, d.n), bins, true) : dft_of(s, bins, d.inverse);
+        const auto X = irfft ? dft_of(hermitian_extension(s, d.n), bins, true) : dft_of(s, bins, d.p.inverse);
         for (int64_t k = 0; k < bins; ++k) {
           const int64_t base = ((a * bins + k) * inner + b) * out_comps;
           o[base] = to_storage<T>(X[static_cast<size_t>(k)].real());
@@ -112,11 +135,9 @@ std::vector<Value> dft_v17(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   check_signal(ctx, x);
   DftSpec d;
-  d.axis = normalize_axis(ctx, ctx.attr_int("axis", 1), x.rank());
+  d.p = DftParams::read(ctx, ctx.version());
+  d.axis = normalize_axis(ctx, d.p.axis, x.rank());
   if (d.axis == x.rank() - 1) ctx.fail("axis cannot be the last dimension (the real/imaginary components)");
-  d.inverse = ctx.attr_int("inverse", 0) != 0;
-  d.onesided = ctx.attr_int("onesided", 0) != 0;
-  if (d.onesided && d.inverse) ctx.fail("onesided with inverse is not defined");
   d.n = dft_length(ctx, x.dim(d.axis));
   return one(transform(ctx, x, d));
 }
@@ -125,6 +146,7 @@ std::vector<Value> dft_v20(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   check_signal(ctx, x);
   DftSpec d;
+  d.p = DftParams::read(ctx, ctx.version());
   int64_t axis = -2;
   if (ctx.has_input(2)) {
     const Tensor& t = ctx.input(2);
@@ -133,50 +155,54 @@ std::vector<Value> dft_v20(OpContext& ctx) {
   }
   d.axis = normalize_axis(ctx, axis, x.rank());
   if (d.axis == x.rank() - 1) ctx.fail("axis cannot be the last dimension (the real/imaginary components)");
-  d.inverse = ctx.attr_int("inverse", 0) != 0;
-  d.onesided = ctx.attr_int("onesided", 0) != 0;
   const int64_t n_in = x.dim(d.axis);
-  d.n = dft_length(ctx, d.onesided && d.inverse ? 2 * (n_in - 1) : n_in);
+  d.n = dft_length(ctx, d.p.irfft() ? 2 * (n_in - 1) : n_in);
   return one(transform(ctx, x, d));
 }
 }  // namespace
+SONNX_PARAMS("", "DFT", (17, 20), DftParams);
 SONNX_KERNEL("", "DFT", 17, dft_v17, Accuracy::Rounding);
 SONNX_KERNEL("", "DFT", 20, dft_v20, Accuracy::Rounding);
 namespace {
-// The signal [batch, n..., 1 or 2] becomes complex (last dim 2); the transformed axis has
-// dft_length (input 1) or its size, halved + 1 when onesided. The axis is an attribute until 20, an
-// input (2) from 20.
+// The signal [batch, n..., 1 or 2] becomes complex (last dim 2; real, 1, for the inverse real
+// transform from 20); the transformed axis has dft_length (input 1) or its size, halved + 1 when
+// onesided. The axis is an attribute until 20, an input (2) from 20.
 void dft_shape(InferContext& ctx) {
+  const DftParams p = DftParams::read(ctx, ctx.version());
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   if (!x) return ctx.set_output(0, t, std::nullopt);
   int64_t r = static_cast<int64_t>(x->size());
   if (r < 2) ctx.fail("the signal must have rank at least 2");
+  if (const Dim& comps = x->back(); comps.value) {
+    if (*comps.value != 1 && *comps.value != 2)
+      ctx.fail("the last dimension of the input must be 1 (real) or 2 (complex), is " + std::to_string(*comps.value));
+    if (std::string why = p.components(*comps.value); !why.empty()) ctx.fail(why);
+  }
   std::optional<int64_t> axis_v;
-  if (ctx.version() < 20) axis_v = ctx.attr_int("axis", 1);
+  if (ctx.version() < 20) axis_v = p.axis;
   else if (!ctx.has_input(2)) axis_v = -2;
   else if (auto a = ctx.input_ints(2); a && a->size() == 1) axis_v = (*a)[0];
+  // From 20, onesided with inverse is the inverse real transform: a real output ([..., 1]) of
+  // dft_length points, by default 2 * (signal_dim_axis - 1).
+  const bool irfft = p.irfft();
   Dims o = *x;
-  o.back() = known_dim(2);
+  o.back() = known_dim(irfft ? 1 : 2);
   if (!axis_v) {
-    for (int64_t i = 1; i + 1 < r; ++i) o[static_cast<size_t>(i)] = Dim{};
+    for (int64_t i = 0; i + 1 < r; ++i) o[static_cast<size_t>(i)] = Dim{};
     return ctx.set_output(0, t, o);
   }
   int64_t axis = infer_axis(ctx, *axis_v, r);
-  if (axis == 0 || axis == r - 1) ctx.fail("the DFT axis cannot be the batch or the complex axis");
+  if (axis == r - 1) ctx.fail("axis cannot be the last dimension (the real/imaginary components)");
   Dim n = o[static_cast<size_t>(axis)];
-  // From 20, onesided with inverse is the inverse real transform: a real output ([..., 1]) of
-  // dft_length points, by default 2 * (signal_dim_axis - 1).
-  bool irfft = ctx.version() >= 20 && ctx.attr_int("onesided", 0) != 0 && ctx.attr_int("inverse", 0) != 0;
   if (irfft) {
-    o.back() = known_dim(1);
     n = n.value ? size_dim(ctx, 2 * (*n.value - 1), "dft_length") : Dim{};
   }
   if (ctx.has_input(1)) {
     auto len = ctx.input_ints(1);
     n = len && len->size() == 1 ? size_dim(ctx, (*len)[0], "dft_length") : Dim{};
   }
-  if (ctx.attr_int("onesided", 0) != 0 && !irfft) n = n.value ? known_dim(*n.value / 2 + 1) : Dim{};
+  if (p.onesided && !irfft) n = n.value ? known_dim(*n.value / 2 + 1) : Dim{};
   o[static_cast<size_t>(axis)] = n;
   ctx.set_output(0, t, o);
 }

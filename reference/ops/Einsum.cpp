@@ -6,9 +6,10 @@
 // (implicit mode). Letters missing from the output are summed over. Dimensions of size 1 broadcast
 // against the other operands' size for the same letter (as numpy allows). Products and sums are
 // computed in compute_t<T> (integers wrap).
-#include <cctype>
-#include <map>
+#include <optional>
+#include <string>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -17,13 +18,26 @@ using namespace support;
 namespace {
 constexpr int kLetters = 52;  // a-z -> 0..25, A-Z -> 26..51; ellipsis dim j -> kLetters + j
 
-struct Term {
+char label_char(int label) { return static_cast<char>(label < 26 ? 'a' + label : 'A' + (label - 26)); }
+
+// One term of the equation: the labels of its letters around its ellipsis.
+struct EinsumTerm {
   std::vector<int> letters_before, letters_after;  // around the ellipsis (all in `before` if none)
   bool ellipsis = false;
+
+  size_t letter_count() const { return letters_before.size() + letters_after.size(); }
+  // The label of every axis of the term once the ellipsis stands for `dims` of the `total` ellipsis
+  // dims (right-aligned).
+  std::vector<int> axis_labels(int64_t dims, int64_t total) const {
+    std::vector<int> labels = letters_before;
+    for (int64_t j = 0; j < dims; ++j) labels.push_back(kLetters + static_cast<int>(total - dims + j));
+    labels.insert(labels.end(), letters_after.begin(), letters_after.end());
+    return labels;
+  }
 };
 
-Term parse_term(const OpContext& ctx, const std::string& s) {
-  Term t;
+EinsumTerm parse_einsum_term(const AttrReader& r, const std::string& s) {
+  EinsumTerm t;
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     int label = -1;
@@ -32,53 +46,90 @@ Term parse_term(const OpContext& ctx, const std::string& s) {
     if (label >= 0) {
       (t.ellipsis ? t.letters_after : t.letters_before).push_back(label);
     } else if (c == '.') {
-      if (t.ellipsis || s.compare(i, 3, "...") != 0) ctx.fail("malformed ellipsis in einsum term '" + s + "'");
+      if (t.ellipsis || s.compare(i, 3, "...") != 0) r.fail("malformed ellipsis in einsum term '" + s + "'");
       t.ellipsis = true;
       i += 2;
     } else {
-      ctx.fail("invalid character '" + std::string(1, c) + "' in einsum equation");
+      r.fail("invalid character '" + std::string(1, c) + "' in einsum equation");
     }
   }
   return t;
 }
 
-size_t letter_count(const Term& t) { return t.letters_before.size() + t.letters_after.size(); }
+// The equation parsed: one term per operand and the output term. Read by the kernel and the shape
+// rule, so they cannot parse it differently.
+struct EinsumParams {
+  std::string equation;            // the attribute (required), its spaces dropped
+  std::vector<EinsumTerm> inputs;  // one per operand (their count is checked against the node's inputs later)
+  // After "->" (explicit mode: each letter once, each from the inputs; checked). Implicit mode: the
+  // ellipsis when some input term has one, then the letters used exactly once, in ASCII order
+  // (upper case first), as numpy does.
+  EinsumTerm output;
+  bool explicit_output = false;  // the equation has "->"
+  static EinsumParams read(const AttrReader& r, int64_t version);
+  // "" when the equation has a term for each of `n` operands, else why not.
+  std::string operands(size_t n) const {
+    if (inputs.size() == n) return "";
+    return "equation has " + std::to_string(inputs.size()) + " terms for " + std::to_string(n) + " inputs";
+  }
+};
 
-// The label of every axis of a term once the ellipsis stands for `dims` of the `total` ellipsis dims.
-std::vector<int> axis_labels(const Term& t, int64_t dims, int64_t total) {
-  std::vector<int> labels = t.letters_before;
-  for (int64_t j = 0; j < dims; ++j) labels.push_back(kLetters + static_cast<int>(total - dims + j));
-  labels.insert(labels.end(), t.letters_after.begin(), t.letters_after.end());
-  return labels;
+EinsumParams EinsumParams::read(const AttrReader& r, int64_t /*version*/) {
+  if (!r.has_attr("equation")) r.fail("attribute 'equation' is required");
+  EinsumParams p;
+  for (char c : r.attr_string("equation", ""))
+    if (c != ' ') p.equation += c;
+  size_t arrow = p.equation.find("->");
+  std::string lhs = p.equation.substr(0, arrow);
+  for (size_t begin = 0;;) {
+    size_t comma = lhs.find(',', begin);
+    p.inputs.push_back(parse_einsum_term(r, lhs.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin)));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  std::vector<int> occurrences(static_cast<size_t>(kLetters), 0);
+  bool any_ellipsis = false;
+  for (const EinsumTerm& t : p.inputs) {
+    for (int l : t.letters_before) ++occurrences[static_cast<size_t>(l)];
+    for (int l : t.letters_after) ++occurrences[static_cast<size_t>(l)];
+    any_ellipsis = any_ellipsis || t.ellipsis;
+  }
+  p.explicit_output = arrow != std::string::npos;
+  if (p.explicit_output) {
+    p.output = parse_einsum_term(r, p.equation.substr(arrow + 2));
+    std::vector<bool> used(static_cast<size_t>(kLetters), false);
+    for (const std::vector<int>* part : {&p.output.letters_before, &p.output.letters_after})
+      for (int l : *part) {
+        const std::string letter(1, label_char(l));
+        if (occurrences[static_cast<size_t>(l)] == 0) r.fail("output letter does not occur in the inputs: '" + letter + "'");
+        if (used[static_cast<size_t>(l)]) r.fail("output letter repeated: '" + letter + "'");
+        used[static_cast<size_t>(l)] = true;
+      }
+  } else {
+    p.output.ellipsis = any_ellipsis;
+    // Sorted in ASCII order, as numpy does: upper case (labels 26..51) before lower case.
+    for (int l = 26; l < kLetters; ++l)
+      if (occurrences[static_cast<size_t>(l)] == 1) p.output.letters_after.push_back(l);
+    for (int l = 0; l < 26; ++l)
+      if (occurrences[static_cast<size_t>(l)] == 1) p.output.letters_after.push_back(l);
+  }
+  return p;
 }
 
 std::vector<Value> einsum(OpContext& ctx) {
-  if (!ctx.has_attr("equation")) ctx.fail("attribute 'equation' is required");
-  std::string eq;
-  for (char c : ctx.attr_string("equation", ""))
-    if (c != ' ') eq += c;
+  const EinsumParams params = EinsumParams::read(ctx, ctx.version());
+  const std::vector<EinsumTerm>& terms = params.inputs;
   size_t n = ctx.num_inputs();
   if (n == 0) ctx.fail("at least one input is required");
   for (size_t k = 0; k < n; ++k)
     if (ctx.input(k).dtype() != ctx.input(0).dtype()) ctx.fail("inputs have different element types");
-
-  size_t arrow = eq.find("->");
-  std::string lhs = eq.substr(0, arrow);
-  std::vector<Term> terms;
-  for (size_t begin = 0;;) {
-    size_t comma = lhs.find(',', begin);
-    terms.push_back(parse_term(ctx, lhs.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin)));
-    if (comma == std::string::npos) break;
-    begin = comma + 1;
-  }
-  if (terms.size() != n)
-    ctx.fail("equation has " + std::to_string(terms.size()) + " terms for " + std::to_string(n) + " inputs");
+  if (std::string why = params.operands(n); !why.empty()) ctx.fail(why);
 
   // Ellipsis dims per operand and overall.
   int64_t ell_total = 0;
   std::vector<int64_t> ell_dims(n, 0);
   for (size_t k = 0; k < n; ++k) {
-    int64_t rank = ctx.input(k).rank(), letters = static_cast<int64_t>(letter_count(terms[k]));
+    int64_t rank = ctx.input(k).rank(), letters = static_cast<int64_t>(terms[k].letter_count());
     if (terms[k].ellipsis ? rank < letters : rank != letters)
       ctx.fail("term " + std::to_string(k) + " does not match the rank " + std::to_string(rank) + " of its input");
     ell_dims[k] = rank - letters;
@@ -87,15 +138,13 @@ std::vector<Value> einsum(OpContext& ctx) {
 
   // Sizes of all labels, broadcasting 1 against anything.
   std::vector<int64_t> size(static_cast<size_t>(kLetters + ell_total), -1);
-  std::vector<int> occurrences(static_cast<size_t>(kLetters), 0);
   std::vector<std::vector<int>> labels(n);
   for (size_t k = 0; k < n; ++k) {
-    labels[k] = axis_labels(terms[k], ell_dims[k], ell_total);
+    labels[k] = terms[k].axis_labels(ell_dims[k], ell_total);
     const Tensor& t = ctx.input(k);
     for (size_t a = 0; a < labels[k].size(); ++a) {
       int l = labels[k][a];
       int64_t d = t.dim(static_cast<int64_t>(a));
-      if (l < kLetters) ++occurrences[static_cast<size_t>(l)];
       for (size_t b = 0; b < a; ++b)
         if (labels[k][b] == l && t.dim(static_cast<int64_t>(b)) != d)
           ctx.fail("a repeated letter in term " + std::to_string(k) + " spans dimensions of different sizes");
@@ -106,27 +155,10 @@ std::vector<Value> einsum(OpContext& ctx) {
     }
   }
 
-  // Output labels.
-  std::vector<int> out_labels;
-  if (arrow != std::string::npos) {
-    std::string rhs = eq.substr(arrow + 2);
-    Term o = parse_term(ctx, rhs);
-    if (!o.ellipsis && ell_total > 0) ctx.fail("the output must contain '...' when the inputs' ellipsis has dimensions");
-    out_labels = axis_labels(o, o.ellipsis ? ell_total : 0, ell_total);
-    std::vector<bool> used(size.size(), false);
-    for (int l : out_labels) {
-      if (l < kLetters && occurrences[static_cast<size_t>(l)] == 0) ctx.fail("output letter does not occur in the inputs");
-      if (used[static_cast<size_t>(l)]) ctx.fail("output letter repeated");
-      used[static_cast<size_t>(l)] = true;
-    }
-  } else {
-    for (int64_t j = 0; j < ell_total; ++j) out_labels.push_back(kLetters + static_cast<int>(j));
-    // Sorted in ASCII order, as numpy does: upper case (labels 26..51) before lower case.
-    for (int l = 26; l < kLetters; ++l)
-      if (occurrences[static_cast<size_t>(l)] == 1) out_labels.push_back(l);
-    for (int l = 0; l < 26; ++l)
-      if (occurrences[static_cast<size_t>(l)] == 1) out_labels.push_back(l);
-  }
+  // Output labels: the output term's, its ellipsis standing for all the ellipsis dims.
+  if (!params.output.ellipsis && ell_total > 0)
+    ctx.fail("the output must contain '...' when the inputs' ellipsis has dimensions");
+  const std::vector<int> out_labels = params.output.axis_labels(params.output.ellipsis ? ell_total : 0, ell_total);
   // Summed labels: every other label that occurs.
   std::vector<bool> in_output(size.size(), false);
   for (int l : out_labels) in_output[static_cast<size_t>(l)] = true;
@@ -196,84 +228,58 @@ std::vector<Value> einsum(OpContext& ctx) {
   return one(std::move(out));
 }
 }  // namespace
+SONNX_PARAMS("", "Einsum", (12), EinsumParams);
 SONNX_KERNEL("", "Einsum", 12, einsum, Accuracy::Rounding);
 namespace {
 // The output subscripts (explicit after "->", else the letters used once, sorted) pick the dims
 // of the operands' letters; "..." stands for the broadcast of the operands' remaining dims.
 void einsum_shape(InferContext& ctx) {
-  std::string eq;
-  for (char c : ctx.attr_string("equation", ""))
-    if (c != ' ') eq += c;
+  const EinsumParams p = EinsumParams::read(ctx, ctx.version());
   std::vector<size_t> all;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) all.push_back(i);
   DType t = common_elem(ctx, all);
-  size_t arrow = eq.find("->");
-  std::string lhs = eq.substr(0, arrow);
-  std::vector<std::string> terms;
-  for (size_t p = 0;;) {
-    size_t c = lhs.find(',', p);
-    terms.push_back(lhs.substr(p, c == std::string::npos ? std::string::npos : c - p));
-    if (c == std::string::npos) break;
-    p = c + 1;
-  }
-  if (terms.size() != ctx.num_inputs())
-    ctx.fail("the equation has " + std::to_string(terms.size()) + " operands, the node " + std::to_string(ctx.num_inputs()));
-  std::map<char, Dim> letters;
-  std::map<char, int> count;
+  if (std::string why = p.operands(ctx.num_inputs()); !why.empty()) ctx.fail(why);
+  std::vector<std::optional<Dim>> letters(static_cast<size_t>(kLetters));  // each letter's dim (1 broadcasts)
+  std::vector<Dims> ell_store(p.inputs.size());
   std::vector<const Dims*> ellipses;
-  std::vector<Dims> ell_store(terms.size());
-  bool any_ellipsis = false;
-  for (size_t i = 0; i < terms.size(); ++i) {
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
     const Dims* s = ctx.input_shape(i);
     if (!s) return ctx.set_output(0, t, std::nullopt);
-    std::string term = terms[i];
-    size_t e = term.find("...");
-    size_t named = term.size() - (e == std::string::npos ? 0 : 3);
+    const EinsumTerm& term = p.inputs[i];
+    size_t named = term.letter_count();
     if (named > s->size()) ctx.fail("operand " + std::to_string(i) + " has fewer dims than subscripts");
-    size_t ell = s->size() - named;
-    if (e == std::string::npos && ell != 0) ctx.fail("operand " + std::to_string(i) + " has more dims than subscripts");
-    size_t k = 0;
-    for (size_t j = 0; j < term.size();) {
-      if (term.compare(j, 3, "...") == 0) {
-        any_ellipsis = true;
-        ell_store[i] = Dims(s->begin() + static_cast<std::ptrdiff_t>(k), s->begin() + static_cast<std::ptrdiff_t>(k + ell));
-        ellipses.push_back(&ell_store[i]);
-        k += ell;
-        j += 3;
+    auto ell = static_cast<int64_t>(s->size() - named);
+    if (!term.ellipsis && ell != 0) ctx.fail("operand " + std::to_string(i) + " has more dims than subscripts");
+    const std::vector<int> labels = term.axis_labels(ell, ell);
+    std::vector<std::optional<Dim>> in_term(static_cast<size_t>(kLetters));  // a repeated letter takes a diagonal
+    for (size_t a = 0; a < labels.size(); ++a) {
+      const Dim& d = (*s)[a];
+      const int l = labels[a];
+      if (l >= kLetters) {
+        ell_store[i].push_back(d);
         continue;
       }
-      char c = term[j++];
-      if (!std::isalpha(static_cast<unsigned char>(c))) ctx.fail(std::string("invalid subscript '") + c + "'");
-      const Dim& d = (*s)[k++];
-      auto it = letters.find(c);
-      if (it == letters.end()) letters[c] = d;
-      else if (it->second.value && d.value && *it->second.value != *d.value && *it->second.value != 1 && *d.value != 1)
-        ctx.fail(std::string("subscript '") + c + "' has sizes " + std::to_string(*it->second.value) + " and " +
+      std::optional<Dim>& first = in_term[static_cast<size_t>(l)];
+      if (!first) first = d;
+      else if (first->value && d.value && *first->value != *d.value)
+        ctx.fail("a repeated letter in term " + std::to_string(i) + " spans dimensions of different sizes");
+      std::optional<Dim>& known = letters[static_cast<size_t>(l)];
+      if (!known) known = d;
+      else if (known->value && d.value && *known->value != *d.value && *known->value != 1 && *d.value != 1)
+        ctx.fail(std::string("subscript '") + label_char(l) + "' has sizes " + std::to_string(*known->value) + " and " +
                  std::to_string(*d.value));
-      else if (d.value && (!it->second.value || *it->second.value == 1)) it->second = d;
-      ++count[c];
+      else if (d.value && (!known->value || *known->value == 1)) known = d;
     }
+    if (term.ellipsis) ellipses.push_back(&ell_store[i]);
   }
   auto ell = broadcast_shapes(ctx, ellipses);
-  std::string out_terms;
-  if (arrow != std::string::npos) out_terms = eq.substr(arrow + 2);
-  else {
-    if (any_ellipsis) out_terms = "...";
-    for (const auto& [c, n] : count)
-      if (n == 1) out_terms += c;
-  }
+  if (!p.output.ellipsis && ell && !ell->empty())
+    ctx.fail("the output must contain '...' when the inputs' ellipsis has dimensions");
+  auto letter_dim = [&](int l) { return letters[static_cast<size_t>(l)].value_or(Dim{}); };
   Dims o;
-  for (size_t j = 0; j < out_terms.size();) {
-    if (out_terms.compare(j, 3, "...") == 0) {
-      if (ell) o.insert(o.end(), ell->begin(), ell->end());
-      j += 3;
-      continue;
-    }
-    char c = out_terms[j++];
-    auto it = letters.find(c);
-    if (it == letters.end()) ctx.fail(std::string("output subscript '") + c + "' is not an input subscript");
-    o.push_back(it->second);
-  }
+  for (int l : p.output.letters_before) o.push_back(letter_dim(l));
+  if (p.output.ellipsis && ell) o.insert(o.end(), ell->begin(), ell->end());
+  for (int l : p.output.letters_after) o.push_back(letter_dim(l));
   ctx.set_output(0, t, o);
 }
 }  // namespace

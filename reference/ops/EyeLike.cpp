@@ -1,21 +1,32 @@
 // EyeLike: a matrix of the input's 2-D shape with ones on diagonal k (out[i][i+k] = 1) and zeros
 // elsewhere, of type `dtype` if given, else the input's type.
+#include <optional>
+
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct EyeLikeParams {
+  std::optional<DType> dtype;  // the output's element type; the input's when absent
+  int64_t k = 0;               // the diagonal: out[i][i + k] = 1
+  static EyeLikeParams read(const AttrReader& r, int64_t /*version*/) {
+    EyeLikeParams p;
+    p.dtype = r.attr_dtype("dtype");
+    if (p.dtype == DType::String) r.fail("EyeLike cannot produce strings");
+    p.k = r.attr_int("k", 0);
+    return p;
+  }
+};
+
 std::vector<Value> eye_like(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.rank() != 2) ctx.fail("input must be 2-D");
-  DType type = x.dtype();
-  if (ctx.has_attr("dtype")) {
-    int64_t d = ctx.attr_int("dtype", 0);
-    if (d < 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail("invalid dtype " + std::to_string(d));
-    type = static_cast<DType>(d);
-  }
-  int64_t k = ctx.attr_int("k", 0);
+  EyeLikeParams p = EyeLikeParams::read(ctx, ctx.version());
+  DType type = p.dtype.value_or(x.dtype());
+  int64_t k = p.k;
   int64_t rows = x.dim(0), cols = x.dim(1);
   Tensor out(type, {rows, cols});
   visit_dtype(type, [&]<class T>() {
@@ -37,6 +48,7 @@ std::vector<Value> eye_like(OpContext& ctx) {
   return one(std::move(out));
 }
 }  // namespace
+SONNX_PARAMS("", "EyeLike", (9, 22), EyeLikeParams);
 SONNX_KERNEL("", "EyeLike", 9, eye_like, Accuracy::Exact);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
@@ -46,7 +58,8 @@ namespace {
 void eye_like_shape(InferContext& ctx) {
   require_rank(ctx, 0, 2, "input");
   const Dims* x = ctx.input_shape(0);
-  ctx.set_output(0, dtype_attr(ctx, "dtype", ctx.input_elem(0)), x ? std::optional<Dims>(*x) : std::nullopt);
+  DType type = EyeLikeParams::read(ctx, ctx.version()).dtype.value_or(ctx.input_elem(0));
+  ctx.set_output(0, type, x ? std::optional<Dims>(*x) : std::nullopt);
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "EyeLike", (9, 22), eye_like_shape);

@@ -14,7 +14,9 @@
 // all -inf gives NaN, as the softmax of the definition does.
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "op_params.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
@@ -22,22 +24,53 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-bool floating(DType p) { return p == DType::Float || p == DType::Double || p == DType::Float16 || p == DType::BFloat16; }
+struct FlexAttentionParams {
+  // The modifier subgraphs (owned by the node), null when absent; each has one input and one output (checked).
+  const Graph* score_mod = nullptr;
+  const Graph* prob_mod = nullptr;
+  std::optional<float> scale;              // absent: 1 / sqrt(head size)
+  std::optional<DType> softmax_precision;  // a floating type (checked); absent: see precision()
 
-DType precision_of(const OpContext& ctx, DType t1) {
-  if (!ctx.has_attr("softmax_precision")) return t1 == DType::Double ? DType::Double : DType::Float;
-  auto p = static_cast<DType>(ctx.attr_int("softmax_precision", 1));
-  if (!floating(p)) ctx.fail("softmax_precision must name a floating type (1, 10, 11 or 16)");
-  return p;
-}
+  static FlexAttentionParams read(const AttrReader& r, int64_t /*version*/) {
+    FlexAttentionParams p;
+    p.score_mod = modifier(r, "score_mod");
+    p.prob_mod = modifier(r, "prob_mod");
+    if (r.has_attr("scale")) p.scale = r.attr_float("scale", 1.0f);
+    if (r.has_attr("softmax_precision")) {
+      int64_t t = r.attr_int("softmax_precision", 1);
+      auto d = static_cast<DType>(t);  // checked against t itself: the cast keeps only the low 32 bits
+      if (t != static_cast<int32_t>(d) ||
+          (d != DType::Float && d != DType::Double && d != DType::Float16 && d != DType::BFloat16))
+        r.fail("softmax_precision must name a floating type (1, 10, 11 or 16), got " + std::to_string(t));
+      p.softmax_precision = d;
+    }
+    return p;
+  }
 
-// Runs a modifier graph on `x` (the tensor of `type` and `shape`) and returns its output's values.
-std::vector<double> run_modifier(OpContext& ctx, const char* attr, DType type, const Shape& shape,
-                                 const std::vector<double>& x) {
-  const Graph& g = ctx.attr_graph(attr);
-  if (g.inputs.size() != 1 || g.outputs.size() != 1)
-    ctx.fail(std::string(attr) + " must have exactly one input and one output, has " + std::to_string(g.inputs.size()) +
+  // The type of the scores and probabilities for inputs of type t1: softmax_precision, by default
+  // double for double inputs and float otherwise (Undefined while t1 is unknown).
+  DType precision(DType t1) const {
+    if (softmax_precision) return *softmax_precision;
+    if (t1 == DType::Undefined) return DType::Undefined;
+    return t1 == DType::Double ? DType::Double : DType::Float;
+  }
+
+ private:
+  // A modifier attribute, if given: a graph of one input and one output.
+  static const Graph* modifier(const AttrReader& r, const char* attr) {
+    if (!r.has_attr(attr)) return nullptr;
+    const Graph& g = r.required_graph(attr);
+    if (g.inputs.size() != 1 || g.outputs.size() != 1)
+      r.fail(std::string(attr) + " must have exactly one input and one output, has " + std::to_string(g.inputs.size()) +
              " and " + std::to_string(g.outputs.size()));
+    return &g;
+  }
+};
+
+// Runs the modifier graph `g` (the attribute `attr`) on `x` (the tensor of `type` and `shape`) and
+// returns its output's values.
+std::vector<double> run_modifier(OpContext& ctx, const Graph& g, const char* attr, DType type, const Shape& shape,
+                                 const std::vector<double>& x) {
   std::vector<Value> in;
   in.emplace_back(float_tensor(ctx, type, shape, x));
   std::vector<Value> out = ctx.run_subgraph(g, in);
@@ -55,6 +88,7 @@ std::vector<double> rounded(OpContext& ctx, DType type, const Shape& shape, cons
 }
 
 std::vector<Value> flex_attention(OpContext& ctx) {
+  FlexAttentionParams params = FlexAttentionParams::read(ctx, ctx.version());
   const Tensor& q_t = ctx.input(0);
   const Tensor& k_t = ctx.input(1);
   const Tensor& v_t = ctx.input(2);
@@ -70,9 +104,8 @@ std::vector<Value> flex_attention(OpContext& ctx) {
              shape_str(v_t.shape()));
   if (hkv < 1 || hq % hkv != 0)
     ctx.fail("Q's head count " + std::to_string(hq) + " must be a multiple of K's " + std::to_string(hkv));
-  DType prec = precision_of(ctx, q_t.dtype());
-  double scale = ctx.has_attr("scale") ? static_cast<double>(ctx.attr_float("scale", 1.0f))
-                                       : 1.0 / std::sqrt(static_cast<double>(e));
+  DType prec = params.precision(q_t.dtype());
+  double scale = params.scale ? static_cast<double>(*params.scale) : 1.0 / std::sqrt(static_cast<double>(e));
   std::vector<double> q = float_values(ctx, q_t), k = float_values(ctx, k_t), v = float_values(ctx, v_t);
   int64_t group = hq / hkv;
 
@@ -88,7 +121,8 @@ std::vector<Value> flex_attention(OpContext& ctx) {
           for (int64_t d = 0; d < e; ++d) dot += qv[d] * kv[d];
           s[static_cast<size_t>(((b * hq + h) * len + i) * kv_len + j)] = dot * scale;
         }
-  s = ctx.has_attr("score_mod") ? run_modifier(ctx, "score_mod", prec, score_shape, s) : rounded(ctx, prec, score_shape, s);
+  s = params.score_mod ? run_modifier(ctx, *params.score_mod, "score_mod", prec, score_shape, s)
+                       : rounded(ctx, prec, score_shape, s);
 
   for (size_t row = 0; row < s.size(); row += static_cast<size_t>(kv_len)) {
     double mx = -std::numeric_limits<double>::infinity(), sum = 0;
@@ -97,7 +131,8 @@ std::vector<Value> flex_attention(OpContext& ctx) {
       sum += (s[row + static_cast<size_t>(j)] = std::exp(s[row + static_cast<size_t>(j)] - mx));
     for (int64_t j = 0; j < kv_len; ++j) s[row + static_cast<size_t>(j)] /= sum;
   }
-  s = ctx.has_attr("prob_mod") ? run_modifier(ctx, "prob_mod", prec, score_shape, s) : rounded(ctx, prec, score_shape, s);
+  s = params.prob_mod ? run_modifier(ctx, *params.prob_mod, "prob_mod", prec, score_shape, s)
+                      : rounded(ctx, prec, score_shape, s);
 
   std::vector<double> y(static_cast<size_t>(batch * hq * len * ev), 0.0);
   for (int64_t b = 0; b < batch; ++b)
@@ -113,21 +148,19 @@ std::vector<Value> flex_attention(OpContext& ctx) {
   return one(float_tensor(ctx, q_t.dtype(), Shape{batch, hq, len, ev}, y));
 }
 }  // namespace
+SONNX_PARAMS("ai.onnx.preview", "FlexAttention", (1), FlexAttentionParams);
 SONNX_KERNEL("ai.onnx.preview", "FlexAttention", 1, flex_attention, Accuracy::Rounding);
 namespace {
 // Y: (B, Hq, L, Ev) in Q's type. Each modifier graph is inferred with its input, a
 // softmax_precision tensor (B, Hq, L, S), and must give one tensor of that element type.
 void flex_attention_shape(InferContext& ctx) {
+  FlexAttentionParams p = FlexAttentionParams::read(ctx, ctx.version());
   DType t = common_elem(ctx, {0, 1, 2});
   for (size_t i : {0, 1, 2}) require_rank(ctx, i, 4, "Q, K and V");
   const Dims* q = ctx.input_shape(0);
   const Dims* k = ctx.input_shape(1);
   const Dims* v = ctx.input_shape(2);
-  DType prec = t == DType::Undefined ? t : t == DType::Double ? DType::Double : DType::Float;
-  if (ctx.has_attr("softmax_precision")) {
-    prec = static_cast<DType>(ctx.attr_int("softmax_precision", 1));
-    if (!floating(prec)) ctx.fail("softmax_precision must name a floating type (1, 10, 11 or 16)");
-  }
+  DType prec = p.precision(t);
   Dim batch = q ? (*q)[0] : Dim{}, kv_len = k ? (*k)[2] : Dim{};
   if (k && v) {
     unify_dim(ctx, (*k)[1], (*v)[1], "key/value heads (K and V dim 1)");
@@ -139,10 +172,8 @@ void flex_attention_shape(InferContext& ctx) {
   if (q && k && (*q)[1].value && (*k)[1].value && (*(*k)[1].value < 1 || *(*q)[1].value % *(*k)[1].value != 0))
     ctx.fail("Q's head count must be a multiple of K's");
   Dims scores{batch, q ? (*q)[1] : Dim{}, q ? (*q)[2] : Dim{}, kv_len};
-  for (const char* name : {"score_mod", "prob_mod"}) {
-    const Graph* g = ctx.attr_graph(name);
+  for (auto [name, g] : {std::pair{"score_mod", p.score_mod}, std::pair{"prob_mod", p.prob_mod}}) {
     if (!g) continue;
-    if (g->inputs.size() != 1 || g->outputs.size() != 1) ctx.fail(std::string(name) + " must have one input and one output");
     std::vector<TypeInfo> out = ctx.infer_subgraph(*g, {tensor_type(prec, scores)});
     if (out.size() == 1 && out[0].kind == TypeInfo::Kind::Tensor && prec != DType::Undefined &&
         out[0].elem != DType::Undefined && out[0].elem != prec)

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 
+#include "op_params.h"
 #include "support/elementwise.h"
 #include "support/indexing.h"
 
@@ -42,18 +43,33 @@ Tensor tensor_from_doubles(const OpContext& ctx, DType type, const Shape& shape,
   });
 }
 
+// Gradient's parameters: names in the graph the node sits in: the value differentiated (y), the
+// values it is differentiated with respect to (xs) and those held fixed (zs).
+struct GradientParams {
+  std::vector<std::string> xs, zs;
+  std::string y;
+  static GradientParams read(const AttrReader& r, int64_t /*version*/) {
+    GradientParams p;
+    p.xs = r.attr_strings("xs");
+    // An empty list carries no element type; writers (onnx.helper) may store an empty zs as INTS.
+    const Attribute* zs = r.attr("zs");
+    bool zs_empty_list = zs && zs->ints.empty() && zs->strings.empty() &&
+                         (zs->type == Attribute::Type::Ints || zs->type == Attribute::Type::Strings);
+    if (!zs_empty_list) p.zs = r.attr_strings("zs");
+    if (!r.has_attr("y")) r.fail("attribute 'y' is required");
+    p.y = r.attr_string("y", "");
+    return p;
+  }
+};
+
 std::vector<Value> gradient(OpContext& ctx) {
   const std::vector<Node>* graph_nodes = ctx.graph_nodes();
   if (!graph_nodes)
     throw Unsupported(ctx.node().label() + ": Gradient needs its enclosing graph, which this executor does not provide");
-  std::vector<std::string> xs = ctx.attr_strings("xs");
-  // An empty list carries no element type; writers (onnx.helper) may store an empty zs as INTS.
-  const Attribute* zs_attr = ctx.attr("zs");
-  bool zs_empty_list = zs_attr && zs_attr->ints.empty() && zs_attr->strings.empty() &&
-                       (zs_attr->type == Attribute::Type::Ints || zs_attr->type == Attribute::Type::Strings);
-  std::vector<std::string> zs = zs_empty_list ? std::vector<std::string>{} : ctx.attr_strings("zs");
-  if (!ctx.has_attr("y")) ctx.fail("attribute 'y' is required");
-  std::string y = ctx.attr_string("y", "");
+  const GradientParams p = GradientParams::read(ctx, ctx.version());
+  const std::vector<std::string>& xs = p.xs;
+  const std::vector<std::string>& zs = p.zs;
+  const std::string& y = p.y;
   if (ctx.num_inputs() != xs.size() + zs.size())
     ctx.fail("expected one input per name in xs and zs (" + std::to_string(xs.size() + zs.size()) + "), got " +
              std::to_string(ctx.num_inputs()));
@@ -213,4 +229,5 @@ std::vector<Value> gradient(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("ai.onnx.preview.training", "Gradient", 1, gradient, Accuracy::Rounding);
+SONNX_PARAMS("ai.onnx.preview.training", "Gradient", (1), GradientParams);
 }  // namespace sonnx

@@ -14,6 +14,7 @@
 // whose last axis lists the coordinates from the innermost spatial axis outwards; the modes are
 // renamed linear (N-linear, the default), nearest and cubic (N-cubic), each axis interpolated
 // independently as in version 16. Version 22 adds bfloat16.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/resample.h"
 
@@ -21,7 +22,7 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-enum class Pad { Zeros, Border, Reflection };
+enum class GridPadding { Zeros, Border, Reflection };
 
 double reflect(double v, double twice_low, double twice_high) {
   if (twice_low == twice_high) return 0;
@@ -33,17 +34,41 @@ double reflect(double v, double twice_low, double twice_high) {
 }
 
 // Applies border / reflection padding to a pixel coordinate along an axis of `size` pixels.
-double pad_coordinate(double v, int64_t size, Pad pad, bool align) {
+double pad_coordinate(double v, int64_t size, GridPadding pad, bool align) {
   double hi = static_cast<double>(size - 1);
-  if (pad == Pad::Border) return std::clamp(v, 0.0, hi);
-  if (pad == Pad::Reflection) {
+  if (pad == GridPadding::Border) return std::clamp(v, 0.0, hi);
+  if (pad == GridPadding::Reflection) {
     v = align ? reflect(v, 0, 2 * hi) : reflect(v, -1, 2 * static_cast<double>(size) - 1);
     return std::clamp(v, 0.0, hi);
   }
   return v;
 }
 
-enum class Interp { Linear, Nearest, Cubic };
+enum class GridInterp { Linear, Nearest, Cubic };
+
+struct GridSampleParams {
+  // mode: version 16 "bilinear" (default), "nearest" or "bicubic"; from 20 "linear" (default),
+  // "nearest" or "cubic" (checked).
+  GridInterp mode = GridInterp::Linear;
+  GridPadding padding = GridPadding::Zeros;  // padding_mode "zeros" (default), "border" or "reflection" (checked)
+  bool align_corners = false;                // any nonzero value
+  static GridSampleParams read(const AttrReader& r, int64_t version) {
+    GridSampleParams p;
+    const bool v16 = version < 20;
+    const std::string mode = r.attr_string("mode", v16 ? "bilinear" : "linear");
+    if (mode == (v16 ? "bilinear" : "linear")) p.mode = GridInterp::Linear;
+    else if (mode == "nearest") p.mode = GridInterp::Nearest;
+    else if (mode == (v16 ? "bicubic" : "cubic")) p.mode = GridInterp::Cubic;
+    else r.fail("mode '" + mode + "' is not supported");
+    const std::string pm = r.attr_string("padding_mode", "zeros");
+    if (pm == "zeros") p.padding = GridPadding::Zeros;
+    else if (pm == "border") p.padding = GridPadding::Border;
+    else if (pm == "reflection") p.padding = GridPadding::Reflection;
+    else r.fail("padding_mode '" + pm + "' is not supported");
+    p.align_corners = r.attr_int("align_corners", 0) != 0;
+    return p;
+  }
+};
 
 // Keeps a coordinate far outside the input (or NaN-free infinity) within int64 range: it only
 // matters as "outside".
@@ -56,10 +81,10 @@ int64_t to_index(double v) {
 using Taps = std::vector<std::pair<int64_t, double>>;
 
 // The (index, weight) taps along one spatial axis of `size` elements for normalised coordinate v.
-Taps grid_axis_taps(double v, int64_t size, Interp mode, Pad pad, bool align) {
+Taps grid_axis_taps(double v, int64_t size, GridInterp mode, GridPadding pad, bool align) {
   double s = static_cast<double>(size);
   double f = align ? (v + 1) / 2 * (s - 1) : ((v + 1) * s - 1) / 2;
-  if (mode == Interp::Cubic) {
+  if (mode == GridInterp::Cubic) {
     double f0 = std::floor(f), t = f - f0;
     Taps taps;
     for (int i = 0; i < 4; ++i)
@@ -67,7 +92,7 @@ Taps grid_axis_taps(double v, int64_t size, Interp mode, Pad pad, bool align) {
     return taps;
   }
   double p = pad_coordinate(f, size, pad, align);
-  if (mode == Interp::Nearest) return {{to_index(std::nearbyint(p)), 1.0}};
+  if (mode == GridInterp::Nearest) return {{to_index(std::nearbyint(p)), 1.0}};
   double p0 = std::floor(p), t = p - p0;
   int64_t i0 = to_index(p0);
   return {{i0, 1 - t}, {i0 + 1, t}};
@@ -96,16 +121,15 @@ double sample(const double* plane, const Shape& in, const std::vector<int64_t>& 
   }
 }
 
-Tensor grid_sample_nd(const OpContext& ctx, const Tensor& x, const Tensor& grid, Interp mode) {
+Tensor grid_sample_nd(const OpContext& ctx, const Tensor& x, const Tensor& grid, const GridSampleParams& p) {
   const int64_t r = x.rank() - 2;
   if (r < 1) ctx.fail("X must be (N, C, D1, ...), got " + shape_str(x.shape()));
   if (grid.rank() != r + 2 || grid.dim(r + 1) != r || grid.dim(0) != x.dim(0))
     ctx.fail("grid must be (N, D1_out, ..., " + std::to_string(r) + ") with X's N, got " + shape_str(grid.shape()));
   if (!is_float(grid.dtype())) ctx.fail("grid must be a floating tensor");
-  std::string pm = ctx.attr_string("padding_mode", "zeros");
-  if (pm != "zeros" && pm != "border" && pm != "reflection") ctx.fail("padding_mode '" + pm + "' is not supported");
-  Pad pad = pm == "zeros" ? Pad::Zeros : pm == "border" ? Pad::Border : Pad::Reflection;
-  bool align = ctx.attr_int("align_corners", 0) != 0;
+  const GridInterp mode = p.mode;
+  const GridPadding pad = p.padding;
+  const bool align = p.align_corners;
   const int64_t N = x.dim(0), C = x.dim(1);
   Shape in(x.shape().begin() + 2, x.shape().end());
   Shape out_sp(grid.shape().begin() + 1, grid.shape().end() - 1);
@@ -144,19 +168,14 @@ Tensor grid_sample_nd(const OpContext& ctx, const Tensor& x, const Tensor& grid,
 std::vector<Value> grid_sample_v16(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.rank() != 4) ctx.fail("X must be 4-D [N, C, H, W], got " + shape_str(x.shape()));
-  std::string mode = ctx.attr_string("mode", "bilinear");
-  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic") ctx.fail("mode '" + mode + "' is not supported");
-  Interp m = mode == "bilinear" ? Interp::Linear : mode == "nearest" ? Interp::Nearest : Interp::Cubic;
-  return one(grid_sample_nd(ctx, x, ctx.input(1), m));
+  return one(grid_sample_nd(ctx, x, ctx.input(1), GridSampleParams::read(ctx, ctx.version())));
 }
 
 std::vector<Value> grid_sample_v20(OpContext& ctx) {
-  std::string mode = ctx.attr_string("mode", "linear");
-  if (mode != "linear" && mode != "nearest" && mode != "cubic") ctx.fail("mode '" + mode + "' is not supported");
-  Interp m = mode == "linear" ? Interp::Linear : mode == "nearest" ? Interp::Nearest : Interp::Cubic;
-  return one(grid_sample_nd(ctx, ctx.input(0), ctx.input(1), m));
+  return one(grid_sample_nd(ctx, ctx.input(0), ctx.input(1), GridSampleParams::read(ctx, ctx.version())));
 }
 }  // namespace
+SONNX_PARAMS("", "GridSample", (16, 20, 22), GridSampleParams);
 SONNX_KERNEL("", "GridSample", 16, grid_sample_v16, Accuracy::Rounding);
 SONNX_KERNEL("", "GridSample", 20, grid_sample_v20, Accuracy::Rounding);
 SONNX_KERNEL("", "GridSample", 22, grid_sample_v20, Accuracy::Rounding);
@@ -168,6 +187,7 @@ void grid_sample_shape(InferContext& ctx) {
   if (!x || !g) return ctx.set_output(0, ctx.input_elem(0), std::nullopt);
   if (x->size() != g->size()) ctx.fail("X and grid have different ranks");
   if (x->size() < 3) ctx.fail("X must have rank at least 3");
+  if (ctx.version() < 20 && x->size() != 4) ctx.fail("X must be 4-D [N, C, H, W], got rank " + std::to_string(x->size()));
   Dims o{unify_dim(ctx, (*x)[0], (*g)[0], "the batch of X and grid"), (*x)[1]};
   o.insert(o.end(), g->begin() + 1, g->end() - 1);
   ctx.set_output(0, ctx.input_elem(0), o);

@@ -8,6 +8,7 @@
 // decoded one.
 #include <span>
 
+#include "op_params.h"
 #include "support/image/image.h"
 #include "support/kernel.h"
 #include "support/shape.h"
@@ -16,24 +17,26 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-std::optional<image::PixelFormat> pixel_format(const std::string& name) {
-  if (name == "RGB") return image::PixelFormat::RGB;
-  if (name == "BGR") return image::PixelFormat::BGR;
-  if (name == "Grayscale") return image::PixelFormat::Grayscale;
-  return std::nullopt;
-}
+struct ImageDecoderParams {
+  image::PixelFormat format = image::PixelFormat::RGB;  // pixel_format "RGB", "BGR" or "Grayscale" (checked)
+  static ImageDecoderParams read(const AttrReader& r, int64_t /*version*/) {
+    std::string name = r.attr_string("pixel_format", "RGB");
+    if (name == "RGB") return {image::PixelFormat::RGB};
+    if (name == "BGR") return {image::PixelFormat::BGR};
+    if (name != "Grayscale") r.fail("pixel_format '" + name + "' is not one of RGB, BGR, Grayscale");
+    return {image::PixelFormat::Grayscale};
+  }
+};
 
 std::vector<Value> image_decoder(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   require_type(ctx, x, DType::UInt8, "encoded_stream");
   if (x.shape().size() != 1) ctx.fail("encoded_stream must be 1-D, got rank " + std::to_string(x.shape().size()));
-  std::string format_name = ctx.attr_string("pixel_format", "RGB");
-  auto format = pixel_format(format_name);
-  if (!format) ctx.fail("pixel_format '" + format_name + "' is not one of RGB, BGR, Grayscale");
+  const image::PixelFormat format = ImageDecoderParams::read(ctx, ctx.version()).format;
   image::Image decoded;
   try {
     std::span<const uint8_t> bytes(x.size() > 0 ? x.data<uint8_t>() : nullptr, static_cast<size_t>(x.size()));
-    decoded = image::convert(image::decode(bytes), *format);
+    decoded = image::convert(image::decode(bytes), format);
   } catch (const image::ImageError& e) {
     ctx.fail(std::string("cannot decode the image: ") + e.what());
   }
@@ -44,12 +47,11 @@ std::vector<Value> image_decoder(OpContext& ctx) {
 
 // [height, width, channels]: the size depends on the data; channels on pixel_format.
 void image_decoder_shape(InferContext& ctx) {
-  auto format = pixel_format(ctx.attr_string("pixel_format", "RGB"));
-  Dim channels;
-  if (format) channels.value = *format == image::PixelFormat::Grayscale ? 1 : 3;
-  ctx.set_output(0, DType::UInt8, Dims{Dim{}, Dim{}, channels});
+  bool gray = ImageDecoderParams::read(ctx, ctx.version()).format == image::PixelFormat::Grayscale;
+  ctx.set_output(0, DType::UInt8, Dims{Dim{}, Dim{}, known_dim(gray ? 1 : 3)});
 }
 }  // namespace
+SONNX_PARAMS("", "ImageDecoder", (20), ImageDecoderParams);
 SONNX_KERNEL("", "ImageDecoder", 20, image_decoder, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "ImageDecoder", (20), image_decoder_shape);
 }  // namespace sonnx

@@ -1,5 +1,6 @@
 // IsInf: elementwise true where x is +inf (when detect_positive=1, the default) or -inf (when
 // detect_negative=1, the default) (version 10; 20 adds the four float8 types).
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -7,10 +8,17 @@ namespace sonnx {
 using namespace support;
 namespace {
 
+struct IsInfParams {
+  bool positive = true, negative = true;  // detect_positive, detect_negative (any nonzero is true)
+  static IsInfParams read(const AttrReader& r, int64_t /*version*/) {
+    return {r.attr_int("detect_positive", 1) != 0, r.attr_int("detect_negative", 1) != 0};
+  }
+};
+
 std::vector<Value> is_inf(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  bool positive = ctx.attr_int("detect_positive", 1) != 0;
-  bool negative = ctx.attr_int("detect_negative", 1) != 0;
+  IsInfParams p = IsInfParams::read(ctx, ctx.version());
+  bool positive = p.positive, negative = p.negative;
   if (ctx.version() >= 20 && is_float8(x.dtype())) {
     // Version 20's float8 types, by their exact values (e4m3fn and the fnuz kinds have no infinity).
     Tensor out(DType::Bool, x.shape());
@@ -29,6 +37,7 @@ std::vector<Value> is_inf(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "IsInf", (10, 20), IsInfParams);
 SONNX_KERNEL("", "IsInf", 10, is_inf, Accuracy::Exact);
 
 // Version 20 only widens the type lists (the documents' text and structure are unchanged):

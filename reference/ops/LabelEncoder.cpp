@@ -14,6 +14,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "op_params.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
@@ -27,36 +28,68 @@ Tensor vector_tensor(const std::vector<T>& v) {
 }
 
 // The one attribute of a family (keys_* or values_*) the node sets, as a 1-D tensor.
-Tensor column(const OpContext& ctx, const std::string& family, bool tensors_allowed) {
+Tensor label_encoder_column(const AttrReader& r, const std::string& family, bool tensors_allowed) {
   std::vector<Tensor> set;
-  if (const Attribute* a = ctx.attr(family + "_strings")) set.push_back(vector_tensor(a->strings));
-  if (const Attribute* a = ctx.attr(family + "_int64s")) set.push_back(vector_tensor(a->ints));
-  if (const Attribute* a = ctx.attr(family + "_floats")) set.push_back(vector_tensor(a->floats));
-  if (tensors_allowed && ctx.has_attr(family + "_tensor")) {
-    const Tensor& t = ctx.attr_tensor(family + "_tensor");
-    if (t.rank() != 1) ctx.fail(family + "_tensor must be 1-D");
+  if (const Attribute* a = r.attr(family + "_strings")) set.push_back(vector_tensor(a->strings));
+  if (const Attribute* a = r.attr(family + "_int64s")) set.push_back(vector_tensor(a->ints));
+  if (const Attribute* a = r.attr(family + "_floats")) set.push_back(vector_tensor(a->floats));
+  if (tensors_allowed && r.has_attr(family + "_tensor")) {
+    const Tensor& t = r.required_tensor(family + "_tensor");
+    if (t.rank() != 1) r.fail(family + "_tensor must be 1-D");
     set.push_back(t);
   }
-  if (set.size() != 1) ctx.fail("exactly one " + family + "_* attribute must be set, found " + std::to_string(set.size()));
+  if (set.size() != 1) r.fail("exactly one " + family + "_* attribute must be set, found " + std::to_string(set.size()));
   return std::move(set[0]);
 }
 
 // The output for an element not among the keys: a one-element tensor of the values' type.
-Tensor default_value(const OpContext& ctx, DType type, bool tensors_allowed) {
-  if (tensors_allowed && ctx.has_attr("default_tensor")) {
-    const Tensor& d = ctx.attr_tensor("default_tensor");
-    if (d.size() != 1 || d.dtype() != type) ctx.fail("default_tensor must hold one element of the values' type");
+Tensor label_encoder_default(const AttrReader& r, DType type, bool tensors_allowed) {
+  if (tensors_allowed && r.has_attr("default_tensor")) {
+    const Tensor& d = r.required_tensor("default_tensor");
+    if (d.size() != 1 || d.dtype() != type) r.fail("default_tensor must hold one element of the values' type");
     return d;
   }
   switch (type) {
-    case DType::String: return Tensor::scalar<std::string>(ctx.attr_string("default_string", "_Unused"));
-    case DType::Int64: return Tensor::scalar<int64_t>(ctx.attr_int("default_int64", -1));
-    case DType::Float: return Tensor::scalar<float>(ctx.attr_float("default_float", -0.0f));
+    case DType::String: return Tensor::scalar<std::string>(r.attr_string("default_string", "_Unused"));
+    case DType::Int64: return Tensor::scalar<int64_t>(r.attr_int("default_int64", -1));
+    case DType::Float: return Tensor::scalar<float>(r.attr_float("default_float", -0.0f));
     case DType::Int32: return Tensor::scalar<int32_t>(-1);
     case DType::Int16: return Tensor::scalar<int16_t>(-1);
     case DType::Double: return Tensor::scalar<double>(-0.0);
-    default: ctx.fail("values of type " + std::string(dtype_name(type)) + " are not supported");
+    default: break;
   }
+  r.fail("values of type " + std::string(dtype_name(type)) + " are not supported");
+  return {};  // not reached: GCC does not see fail() as noreturn through the virtual call
+}
+
+struct LabelEncoderParams {
+  // Version 1: classes_strings maps an index to its string and a string to the index of its first
+  // occurrence; default_int64 / default_string answer what is not found.
+  std::vector<std::string> classes;
+  int64_t default_int64 = -1;
+  std::string default_string = "_Unused";
+  // From version 2: the keys and values (1-D, of one length; from version 4 also *_tensor) and the
+  // default, one element of the values' type (from version 4 default_tensor when given).
+  Tensor keys, values, default_value;
+  static LabelEncoderParams read(const AttrReader& r, int64_t version);
+};
+
+LabelEncoderParams LabelEncoderParams::read(const AttrReader& r, int64_t version) {
+  LabelEncoderParams p;
+  if (version < 2) {
+    p.classes = r.attr_strings("classes_strings");
+    p.default_int64 = r.attr_int("default_int64", -1);
+    p.default_string = r.attr_string("default_string", "_Unused");
+    return p;
+  }
+  const bool v4 = version >= 4;
+  p.keys = label_encoder_column(r, "keys", v4);
+  p.values = label_encoder_column(r, "values", v4);
+  if (p.keys.size() != p.values.size())
+    r.fail("keys and values differ in length (" + std::to_string(p.keys.size()) + " and " + std::to_string(p.values.size()) +
+           ")");
+  p.default_value = label_encoder_default(r, p.values.dtype(), v4);
+  return p;
 }
 
 // Where each key sits (the last of equal keys); how keys are equal depends on the version.
@@ -104,10 +137,11 @@ class KeyIndex {
 };
 
 std::vector<Value> label_encoder_1(OpContext& ctx) {
+  const LabelEncoderParams p = LabelEncoderParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
-  const std::vector<std::string> classes = ctx.attr_strings("classes_strings");
+  const std::vector<std::string>& classes = p.classes;
   if (x.dtype() == DType::String) {
-    const int64_t def = ctx.attr_int("default_int64", -1);
+    const int64_t def = p.default_int64;
     Tensor out(DType::Int64, x.shape());
     for (int64_t i = 0; i < x.size(); ++i) {
       auto it = std::find(classes.begin(), classes.end(), x.data<std::string>()[i]);
@@ -116,7 +150,7 @@ std::vector<Value> label_encoder_1(OpContext& ctx) {
     return one(std::move(out));
   }
   require_type(ctx, x, DType::Int64, "X");
-  const std::string def = ctx.attr_string("default_string", "_Unused");
+  const std::string& def = p.default_string;
   Tensor out(DType::String, x.shape());
   for (int64_t i = 0; i < x.size(); ++i) {
     int64_t k = x.data<int64_t>()[i];
@@ -126,15 +160,13 @@ std::vector<Value> label_encoder_1(OpContext& ctx) {
 }
 
 std::vector<Value> label_encoder(OpContext& ctx) {
-  const bool v4 = ctx.version() >= 4;
+  const LabelEncoderParams p = LabelEncoderParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
-  const Tensor keys = column(ctx, "keys", v4);
-  const Tensor values = column(ctx, "values", v4);
-  if (keys.size() != values.size())
-    ctx.fail("keys and values differ in length (" + std::to_string(keys.size()) + " and " + std::to_string(values.size()) + ")");
+  const Tensor& keys = p.keys;
+  const Tensor& values = p.values;
+  const Tensor& def = p.default_value;
   require_type(ctx, x, keys.dtype(), "X (the keys' type)");
-  const Tensor def = default_value(ctx, values.dtype(), v4);
-  const KeyIndex index(keys, !v4);
+  const KeyIndex index(keys, ctx.version() < 4);
   Tensor out(values.dtype(), x.shape());
   visit_dtype(values.dtype(), [&]<class T>() {
     T* o = out.data<T>();
@@ -146,16 +178,14 @@ std::vector<Value> label_encoder(OpContext& ctx) {
   return one(std::move(out));
 }
 
-// Y's element type: the values' attribute (version 1: the other of string and int64).
+// Y's element type: the values' (version 1: the other of string and int64).
 void label_encoder_shape(InferContext& ctx) {
-  DType out = DType::Undefined;
+  const LabelEncoderParams p = LabelEncoderParams::read(ctx, ctx.version());
+  DType out = p.values.dtype();
   if (ctx.version() == 1) {
     DType in = ctx.input_elem(0);
     out = in == DType::String ? DType::Int64 : in == DType::Int64 ? DType::String : DType::Undefined;
-  } else if (ctx.has_attr("values_strings")) out = DType::String;
-  else if (ctx.has_attr("values_int64s")) out = DType::Int64;
-  else if (ctx.has_attr("values_floats")) out = DType::Float;
-  else if (const Attribute* a = ctx.attr("values_tensor"); a && ctx.version() >= 4) out = a->t.dtype();
+  }
   const Dims* x = ctx.input_shape(0);
   ctx.set_output(0, out, x ? std::optional<Dims>(*x) : std::nullopt);
 }
@@ -165,4 +195,5 @@ SONNX_KERNEL("ai.onnx.ml", "LabelEncoder", 1, label_encoder_1, Accuracy::Exact);
 SONNX_KERNEL("ai.onnx.ml", "LabelEncoder", 2, label_encoder, Accuracy::Exact);
 SONNX_KERNEL("ai.onnx.ml", "LabelEncoder", 4, label_encoder, Accuracy::Exact);
 SONNX_SHAPE_RULE("ai.onnx.ml", "LabelEncoder", (1, 2, 4), label_encoder_shape);
+SONNX_PARAMS("ai.onnx.ml", "LabelEncoder", (1, 2, 4), LabelEncoderParams);
 }  // namespace sonnx

@@ -16,6 +16,7 @@
 // type S; query's when past_state is omitted, as onnx's reference and function body do).
 #include <cmath>
 
+#include "op_params.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
@@ -23,18 +24,33 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-struct Rule {
-  bool gated = false, delta = false;
-};
+struct LinearAttentionParams {
+  // update_rule: gated (decays the state) for 'gated' and 'gated_delta', delta (writes v - Sᵀk
+  // scaled by beta) for 'delta' and 'gated_delta'; 'linear' is neither.
+  bool gated = true, delta = true;
+  int64_t q_num_heads = 0, kv_num_heads = 0;  // required; q_num_heads a positive multiple of kv_num_heads
+  float scale = 0.0f;                         // 0: 1 / sqrt(dk)
+  int64_t chunk_size = 64;                    // a tuning hint of chunked implementations: no effect here
 
-Rule update_rule(const OpContext& ctx) {
-  std::string r = ctx.attr_string("update_rule", "gated_delta");
-  if (r == "linear") return {false, false};
-  if (r == "gated") return {true, false};
-  if (r == "delta") return {false, true};
-  if (r == "gated_delta") return {true, true};
-  ctx.fail("update_rule must be 'linear', 'gated', 'delta' or 'gated_delta', got '" + r + "'");
-}
+  static LinearAttentionParams read(const AttrReader& r, int64_t /*version*/) {
+    LinearAttentionParams p;
+    std::string rule = r.attr_string("update_rule", "gated_delta");
+    if (rule == "linear") p.gated = p.delta = false;
+    else if (rule == "gated") p.delta = false;
+    else if (rule == "delta") p.gated = false;
+    else if (rule != "gated_delta")
+      r.fail("update_rule must be 'linear', 'gated', 'delta' or 'gated_delta', got '" + rule + "'");
+    if (!r.has_attr("q_num_heads") || !r.has_attr("kv_num_heads")) r.fail("q_num_heads and kv_num_heads are required");
+    p.q_num_heads = r.attr_int("q_num_heads", 0);
+    p.kv_num_heads = r.attr_int("kv_num_heads", 0);
+    if (p.q_num_heads < 1 || p.kv_num_heads < 1 || p.q_num_heads % p.kv_num_heads != 0)
+      r.fail("q_num_heads (" + std::to_string(p.q_num_heads) + ") must be a positive multiple of kv_num_heads (" +
+             std::to_string(p.kv_num_heads) + ")");
+    p.scale = r.attr_float("scale", 0.0f);
+    p.chunk_size = r.attr_int("chunk_size", 64);
+    return p;
+  }
+};
 
 // A packed (B, T, heads * size) input; `at(b, t, h)` points at its `size` elements.
 struct Packed {
@@ -55,12 +71,8 @@ Packed packed(OpContext& ctx, size_t i, const char* name, int64_t batch, int64_t
 }
 
 std::vector<Value> linear_attention(OpContext& ctx) {
-  Rule rule = update_rule(ctx);
-  if (!ctx.has_attr("q_num_heads") || !ctx.has_attr("kv_num_heads")) ctx.fail("q_num_heads and kv_num_heads are required");
-  int64_t hq = ctx.attr_int("q_num_heads", 0), hkv = ctx.attr_int("kv_num_heads", 0);
-  if (hq < 1 || hkv < 1 || hq % hkv != 0)
-    ctx.fail("q_num_heads (" + std::to_string(hq) + ") must be a positive multiple of kv_num_heads (" + std::to_string(hkv) +
-             ")");
+  LinearAttentionParams params = LinearAttentionParams::read(ctx, ctx.version());
+  int64_t hq = params.q_num_heads, hkv = params.kv_num_heads;
   const Tensor& q_t = ctx.input(0);
   if (q_t.rank() != 3) ctx.fail("query must be 3-D (B, T, q_num_heads * head size), got shape " + shape_str(q_t.shape()));
   int64_t batch = q_t.dim(0), seq = q_t.dim(1);
@@ -70,17 +82,18 @@ std::vector<Value> linear_attention(OpContext& ctx) {
   int64_t dk = q.size, dv = v.size;
   if (k.size != dk) ctx.fail("key's head size " + std::to_string(k.size) + " differs from query's " + std::to_string(dk));
 
-  if (rule.gated != ctx.has_input(4))
-    ctx.fail(rule.gated ? "the gated update rules need the decay input" : "decay is given but the update rule does not use it");
-  if (rule.delta != ctx.has_input(5))
-    ctx.fail(rule.delta ? "the delta update rules need the beta input" : "beta is given but the update rule does not use it");
+  if (params.gated != ctx.has_input(4))
+    ctx.fail(params.gated ? "the gated update rules need the decay input"
+                          : "decay is given but the update rule does not use it");
+  if (params.delta != ctx.has_input(5))
+    ctx.fail(params.delta ? "the delta update rules need the beta input" : "beta is given but the update rule does not use it");
   Packed decay, beta;
-  if (rule.gated) {
+  if (params.gated) {
     decay = packed(ctx, 4, "decay", batch, seq, hkv);  // size dk: per key dim; 1: per head
     if (decay.size != dk && decay.size != 1)
       ctx.fail("decay's last dim must be kv_num_heads * dk or kv_num_heads, got shape " + shape_str(ctx.input(4).shape()));
   }
-  if (rule.delta) {
+  if (params.delta) {
     const Tensor& bt = ctx.input(5);
     int64_t heads = bt.rank() == 3 && bt.dim(2) == 1 ? 1 : hkv;
     beta = packed(ctx, 5, "beta", batch, seq, heads);
@@ -98,7 +111,7 @@ std::vector<Value> linear_attention(OpContext& ctx) {
     state = float_values(ctx, p);
     state_type = p.dtype();
   }
-  double scale = static_cast<double>(ctx.attr_float("scale", 0.0f));
+  auto scale = static_cast<double>(params.scale);
   if (scale == 0.0) scale = 1.0 / std::sqrt(static_cast<double>(dk));
 
   int64_t group = hq / hkv;
@@ -109,17 +122,17 @@ std::vector<Value> linear_attention(OpContext& ctx) {
       for (int64_t t = 0; t < seq; ++t) {
         const double* kt = k.at(b, t, g);
         const double* vt = v.at(b, t, g);
-        if (rule.gated) {
+        if (params.gated) {
           const double* e = decay.at(b, t, g);
           for (int64_t d = 0; d < dk; ++d) {
             double f = std::exp(e[decay.size == 1 ? 0 : d]);
             for (int64_t m = 0; m < dv; ++m) s[d * dv + m] *= f;
           }
         }
-        double bt = rule.delta ? *beta.at(b, t, beta.heads == 1 ? 0 : g) : 1.0;
+        double bt = params.delta ? *beta.at(b, t, beta.heads == 1 ? 0 : g) : 1.0;
         for (int64_t m = 0; m < dv; ++m) {
           double r = 0;
-          if (rule.delta)
+          if (params.delta)
             for (int64_t d = 0; d < dk; ++d) r += s[d * dv + m] * kt[d];
           retrieved[static_cast<size_t>(m)] = bt * (vt[m] - r);  // the value written (v itself without delta)
         }
@@ -142,14 +155,15 @@ std::vector<Value> linear_attention(OpContext& ctx) {
   return result;
 }
 }  // namespace
+SONNX_PARAMS("", "LinearAttention", (27), LinearAttentionParams);
 SONNX_KERNEL("", "LinearAttention", 27, linear_attention, Accuracy::Rounding);
 namespace {
 // output (B, T, Hq * dv) in query's type, dv = value dim 2 / Hkv; present_state
 // (B, Hkv, dk, dv), dk = query dim 2 / Hq, in past_state's type (query's when omitted).
 void linear_attention_shape(InferContext& ctx) {
   DType t = common_elem(ctx, {0, 1, 2, 4, 5});
-  int64_t hq = ctx.attr_int("q_num_heads", 0), hkv = ctx.attr_int("kv_num_heads", 0);
-  if (hq < 1 || hkv < 1 || hq % hkv != 0) ctx.fail("q_num_heads must be a positive multiple of kv_num_heads");
+  LinearAttentionParams p = LinearAttentionParams::read(ctx, ctx.version());  // checks the head counts
+  int64_t hq = p.q_num_heads, hkv = p.kv_num_heads;
   for (size_t i : {0, 1, 2}) require_rank(ctx, i, 3, "query, key and value");
   const Dims* q = ctx.input_shape(0);
   const Dims* v = ctx.input_shape(2);

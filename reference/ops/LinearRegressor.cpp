@@ -2,6 +2,7 @@
 // coefficients[t * C + c] + intercepts[t] (intercepts optional: 0), then post_transform per row
 // (NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT; support/post_transform.h). Computed in double,
 // rounded once.
+#include "op_params.h"
 #include "support/kernel.h"
 #include "support/post_transform.h"
 #include "support/shape.h"
@@ -10,26 +11,49 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-PostTransform post_transform_named(const OpContext& ctx, const std::string& s) {
+struct LinearRegressorParams {
+  std::vector<float> coefficients;  // targets * C entries, each target's C contiguous
+  std::vector<float> intercepts;    // empty (0) or one per target
+  PostTransform post_transform = PostTransform::None;
+  int64_t targets = 1;  // >= 1
+  static LinearRegressorParams read(const AttrReader& r, int64_t version);
+  // Whether coefficients fit X's C columns: "" or why not.
+  std::string fits(int64_t c) const {
+    if (static_cast<int64_t>(coefficients.size()) == targets * c) return "";
+    return "coefficients has " + std::to_string(coefficients.size()) +
+           " entries, not targets * C = " + std::to_string(targets * c);
+  }
+};
+
+PostTransform linear_regressor_post_transform(const AttrReader& r, const std::string& s) {
   if (s == "NONE") return PostTransform::None;
   if (s == "SOFTMAX") return PostTransform::Softmax;
   if (s == "LOGISTIC") return PostTransform::Logistic;
   if (s == "SOFTMAX_ZERO") return PostTransform::SoftmaxZero;
-  if (s == "PROBIT") return PostTransform::Probit;
-  ctx.fail("unknown post_transform '" + s + "'");
+  if (s != "PROBIT") r.fail("unknown post_transform '" + s + "'");
+  return PostTransform::Probit;
+}
+
+LinearRegressorParams LinearRegressorParams::read(const AttrReader& r, int64_t /*version*/) {
+  LinearRegressorParams p;
+  p.targets = r.attr_int("targets", 1);
+  p.coefficients = r.attr_floats("coefficients");
+  p.intercepts = r.attr_floats("intercepts");
+  if (p.targets < 1) r.fail("targets must be positive");
+  if (!p.intercepts.empty() && static_cast<int64_t>(p.intercepts.size()) != p.targets)
+    r.fail("intercepts must have one entry per target");
+  p.post_transform = linear_regressor_post_transform(r, r.attr_string("post_transform", "NONE"));
+  return p;
 }
 
 std::vector<Value> linear_regressor(OpContext& ctx) {
+  const LinearRegressorParams p = LinearRegressorParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
   if (x.rank() != 2) ctx.fail("X must be 2-D [N, C]");
-  const int64_t n = x.dim(0), c = x.dim(1), targets = ctx.attr_int("targets", 1);
-  const std::vector<float> coef = ctx.attr_floats("coefficients"), intercepts = ctx.attr_floats("intercepts");
-  if (targets < 1) ctx.fail("targets must be positive");
-  if (static_cast<int64_t>(coef.size()) != targets * c)
-    ctx.fail("coefficients has " + std::to_string(coef.size()) + " entries, not targets * C = " + std::to_string(targets * c));
-  if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != targets)
-    ctx.fail("intercepts must have one entry per target");
-  const PostTransform post = post_transform_named(ctx, ctx.attr_string("post_transform", "NONE"));
+  const int64_t n = x.dim(0), c = x.dim(1), targets = p.targets;
+  if (std::string why = p.fits(c); !why.empty()) ctx.fail(why);
+  const std::vector<float>& coef = p.coefficients;
+  const std::vector<float>& intercepts = p.intercepts;
   const std::vector<double> in = real_values(ctx, x);
   std::vector<double> out;
   out.reserve(static_cast<size_t>(n * targets));
@@ -40,21 +64,24 @@ std::vector<Value> linear_regressor(OpContext& ctx) {
       for (int64_t k = 0; k < c; ++k) s += in[static_cast<size_t>(r * c + k)] * coef[static_cast<size_t>(t * c + k)];
       row[static_cast<size_t>(t)] = s;
     }
-    post_transform_row(post, row);
+    post_transform_row(p.post_transform, row);
     out.insert(out.end(), row.begin(), row.end());
   }
   return one(float_tensor(ctx, DType::Float, {n, targets}, out));
 }
 
 void linear_regressor_shape(InferContext& ctx) {
+  const LinearRegressorParams p = LinearRegressorParams::read(ctx, ctx.version());
   require_rank(ctx, 0, 2, "X");
   const Dims* x = ctx.input_shape(0);
+  if (std::string why = x && (*x)[1].value ? p.fits(*(*x)[1].value) : ""; !why.empty()) ctx.fail(why);
   std::optional<Dims> out;
-  if (x) out = Dims{(*x)[0], known_dim(ctx.attr_int("targets", 1))};
+  if (x) out = Dims{(*x)[0], known_dim(p.targets)};
   ctx.set_output(0, DType::Float, out);
 }
 
 }  // namespace
 SONNX_KERNEL("ai.onnx.ml", "LinearRegressor", 1, linear_regressor, Accuracy::Rounding);
 SONNX_SHAPE_RULE("ai.onnx.ml", "LinearRegressor", (1), linear_regressor_shape);
+SONNX_PARAMS("ai.onnx.ml", "LinearRegressor", (1), LinearRegressorParams);
 }  // namespace sonnx

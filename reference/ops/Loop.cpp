@@ -8,6 +8,7 @@
 // types of loop-carried values (sequences, optionals); the iteration semantics is unchanged.
 // Relies on control_flow.mlw ControlFlow.zero_trip: a loop whose condition is false at entry runs zero times.
 // Relies on control_flow.mlw ControlFlow.early_termination: a loop stops when its body's condition becomes false.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/indexing.h"
@@ -15,8 +16,15 @@
 namespace sonnx {
 using namespace support;
 namespace {
+// Loop's parameters: its body (the node owns it). The body's signature is checked against the
+// node's inputs and outputs by the kernel and the shape rule.
+struct LoopParams {
+  const Graph* body = nullptr;
+  static LoopParams read(const AttrReader& r, int64_t /*version*/) { return {&r.required_graph("body")}; }
+};
+
 std::vector<Value> loop(OpContext& ctx) {
-  const Graph& body = ctx.attr_graph("body");
+  const Graph& body = *LoopParams::read(ctx, ctx.version()).body;
   bool has_m = ctx.has_input(0);
   bool has_cond = ctx.has_input(1);
   int64_t max_trips = has_m ? scalar_int_input(ctx, 0, "M") : 0;
@@ -79,8 +87,7 @@ namespace {
 // its per-iteration type; a scan output stacks the per-iteration values on a new leading axis of
 // unknown length.
 void loop_shape(InferContext& ctx) {
-  const Graph* body = ctx.attr_graph("body");
-  if (!body) ctx.fail("attribute 'body' is required");
+  const Graph* body = LoopParams::read(ctx, ctx.version()).body;
   size_t n_carried = ctx.num_inputs() >= 2 ? ctx.num_inputs() - 2 : 0;
   if (body->inputs.size() != n_carried + 2)
     ctx.fail("the body has " + std::to_string(body->inputs.size()) + " inputs, expected " + std::to_string(n_carried + 2));
@@ -118,4 +125,5 @@ void loop_shape(InferContext& ctx) {
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "Loop", (1, 11, 13, 16, 19, 21, 23, 24, 25), loop_shape);
+SONNX_PARAMS("", "Loop", (1, 11, 13, 16, 19, 21, 23, 24, 25), LoopParams);
 }  // namespace sonnx

@@ -4,6 +4,7 @@
 // is (x2 - x1 + 1) x (y2 - y1 + 1) (at least 1), and bin (ph, pw) covers rows
 // [floor(ph*bin_h), ceil((ph+1)*bin_h)) offset by y1 and clipped to the image (likewise columns).
 // The output is the maximum over the bin; an empty bin gives 0.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -11,16 +12,28 @@ namespace sonnx {
 using namespace support;
 namespace {
 
+struct MaxRoiPoolParams {
+  int64_t pooled_height = 1, pooled_width = 1;  // pooled_shape (required): two positive values
+  float spatial_scale = 1.0f;
+
+  static MaxRoiPoolParams read(const AttrReader& r, int64_t /*version*/) {
+    if (!r.has_attr("pooled_shape")) r.fail("attribute 'pooled_shape' is required");
+    std::vector<int64_t> pooled = r.attr_ints("pooled_shape");
+    if (pooled.size() != 2 || pooled[0] < 1 || pooled[1] < 1)
+      r.fail("pooled_shape must hold two positive values, got " + shape_str(pooled));
+    return {pooled[0], pooled[1], r.attr_float("spatial_scale", 1.0f)};
+  }
+};
+
 std::vector<Value> max_roi_pool(OpContext& ctx) {
+  MaxRoiPoolParams p = MaxRoiPoolParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
   const Tensor& rois = ctx.input(1);
   if (x.rank() != 4) ctx.fail("input X must be 4-D [N, C, H, W], got " + shape_str(x.shape()));
   if (rois.rank() != 2 || rois.dim(1) != 5) ctx.fail("rois must be [num_rois, 5], got " + shape_str(rois.shape()));
-  std::vector<int64_t> pooled = ctx.attr_ints("pooled_shape");
-  if (pooled.size() != 2 || pooled[0] < 1 || pooled[1] < 1) ctx.fail("pooled_shape must hold two positive values");
-  double scale = ctx.attr_float("spatial_scale", 1.0f);
+  double scale = p.spatial_scale;
   int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
-  int64_t PH = pooled[0], PW = pooled[1];
+  int64_t PH = p.pooled_height, PW = p.pooled_width;
   std::vector<double> rv = real_values(ctx, rois);
   return one(visit_float(ctx, x.dtype(), [&]<class T>() {
     using CT = compute_t<T>;
@@ -65,6 +78,7 @@ std::vector<Value> max_roi_pool(OpContext& ctx) {
   }));
 }
 }  // namespace
+SONNX_PARAMS("", "MaxRoiPool", (1, 22), MaxRoiPoolParams);
 SONNX_KERNEL("", "MaxRoiPool", 1, max_roi_pool, Accuracy::Exact);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
@@ -75,10 +89,10 @@ namespace {
 void max_roi_pool_shape(InferContext& ctx) {
   const Dims* x = ctx.input_shape(0);
   const Dims* rois = ctx.input_shape(1);
-  if (!ctx.has_attr("pooled_shape")) ctx.fail("attribute 'pooled_shape' is required");
-  Dims o{rois && !rois->empty() ? (*rois)[0] : Dim{}, x && x->size() > 1 ? (*x)[1] : Dim{}};
-  for (int64_t p : ctx.attr_ints("pooled_shape")) o.push_back(size_dim(ctx, p, "pooled_shape"));
-  ctx.set_output(0, ctx.input_elem(0), o);
+  MaxRoiPoolParams p = MaxRoiPoolParams::read(ctx, ctx.version());
+  ctx.set_output(0, ctx.input_elem(0),
+                 Dims{rois && !rois->empty() ? (*rois)[0] : Dim{}, x && x->size() > 1 ? (*x)[1] : Dim{},
+                      size_dim(ctx, p.pooled_height, "pooled_shape"), size_dim(ctx, p.pooled_width, "pooled_shape")});
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "MaxRoiPool", (1, 22), max_roi_pool_shape);

@@ -1,6 +1,8 @@
 // Mean: elementwise (x_1 + ... + x_n) / n of one or more inputs. Versions 1 and 6 need all inputs of
 // the same shape; from version 8 they broadcast multidirectionally; 13 adds bfloat16. Floating
 // types only; the sum and the division happen in the compute type (float for float16/bfloat16).
+#include "op_params.h"
+#include "params/legacy.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -19,6 +21,8 @@ std::vector<Value> mean(OpContext& ctx) {
   }));
 }
 }  // namespace
+// Version 1's only attribute is the legacy consumed_inputs.
+SONNX_PARAMS("", "Mean", (1), LegacyConsumedInputsParams);
 SONNX_KERNEL("", "Mean", 1, mean, Accuracy::Rounding);
 SONNX_KERNEL("", "Mean", 8, mean, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "Mean", (1, 6, 8, 13), broadcast_rule);

@@ -8,13 +8,21 @@
 // (right - center) for center <= j < right). Computed in double, then cast to output_datatype.
 #include <cmath>
 
+#include "op_params.h"
+#include "params/window_function.h"
 #include "support/shape.h"
 #include "support/spectral.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct MelWeightMatrixParams {
+  DType output_datatype = DType::Float;  // a real numeric type (checked), as the window operators'
+  static MelWeightMatrixParams read(const AttrReader& r, int64_t /*version*/) { return {read_output_datatype(r)}; }
+};
+
 std::vector<Value> mel_weight_matrix(OpContext& ctx) {
+  const MelWeightMatrixParams p = MelWeightMatrixParams::read(ctx, ctx.version());
   auto int_input = [&](size_t i, const char* name) {
     const Tensor& t = ctx.input(i);
     if (t.dtype() != DType::Int32 && t.dtype() != DType::Int64) ctx.fail(std::string(name) + " must be int32 or int64");
@@ -36,7 +44,6 @@ std::vector<Value> mel_weight_matrix(OpContext& ctx) {
   if (dft_length < 1) ctx.fail("dft_length must be positive");
   if (sample_rate < 1) ctx.fail("sample_rate must be positive");
   if (!(lower >= 0 && lower <= upper)) ctx.fail("the edges must satisfy 0 <= lower_edge_hertz <= upper_edge_hertz");
-  const DType out_type = output_datatype_attr(ctx);
 
   const int64_t spectrogram_bins = dft_length / 2 + 1;
   const int64_t points = num_mel_bins + 2;
@@ -68,19 +75,19 @@ std::vector<Value> mel_weight_matrix(OpContext& ctx) {
     for (int64_t j = center; j < right; ++j)
       o[j * num_mel_bins + i] = static_cast<double>(right - j) / static_cast<double>(right - center);
   }
-  return one(cast_tensor(ctx, w, out_type));
+  return one(cast_tensor(ctx, w, p.output_datatype));
 }
 }  // namespace
+SONNX_PARAMS("", "MelWeightMatrix", (17), MelWeightMatrixParams);
 SONNX_KERNEL("", "MelWeightMatrix", 17, mel_weight_matrix, Accuracy::Rounding);
 namespace {
 // [dft_length / 2 + 1, num_mel_bins] of output_datatype (float by default).
 void mel_weight_matrix_shape(InferContext& ctx) {
-  int64_t d = ctx.attr_int("output_datatype", static_cast<int64_t>(DType::Float));
-  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail("output_datatype is not a data type");
+  const MelWeightMatrixParams p = MelWeightMatrixParams::read(ctx, ctx.version());
   Dim bins, rows;
   if (auto v = ctx.input_ints(0); v && v->size() == 1) bins = size_dim(ctx, (*v)[0], "num_mel_bins");
   if (auto v = ctx.input_ints(1); v && v->size() == 1) rows = size_dim(ctx, (*v)[0] / 2 + 1, "dft_length");
-  ctx.set_output(0, static_cast<DType>(d), Dims{rows, bins});
+  ctx.set_output(0, p.output_datatype, Dims{rows, bins});
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "MelWeightMatrix", (17), mel_weight_matrix_shape);

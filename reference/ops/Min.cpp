@@ -1,6 +1,8 @@
 // Min: elementwise minimum of one or more inputs. Versions 1 and 6 need all inputs of the same
 // shape; from version 8 they broadcast multidirectionally; 12 adds integer types, 13 bfloat16.
 // A NaN in any input makes that element NaN (as numpy.minimum).
+#include "op_params.h"
+#include "params/legacy.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -10,6 +12,8 @@ namespace {
 
 std::vector<Value> min_kernel(OpContext& ctx) { return variadic_extreme(ctx, false); }
 }  // namespace
+// Version 1's only attribute is the legacy consumed_inputs.
+SONNX_PARAMS("", "Min", (1), LegacyConsumedInputsParams);
 SONNX_KERNEL("", "Min", 1, min_kernel, Accuracy::Exact);
 SONNX_KERNEL("", "Min", 8, min_kernel, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "Min", (1, 6, 8, 12, 13), broadcast_rule);

@@ -5,22 +5,40 @@
 //   mode "standard": X_new = X - R * V_new
 //   mode "nesterov": X_new = X - R * (G_reg + alpha * V_new)
 // Computed in double and rounded once to the tensors' element type.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/optimizer.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+// Momentum's parameters: all four attributes are required.
+struct MomentumParams {
+  float alpha = 0.f;
+  float beta = 0.f;
+  float norm_coefficient = 0.f;
+  bool nesterov = false;  // mode "nesterov"; otherwise "standard"
+  static MomentumParams read(const AttrReader& r, int64_t /*version*/) {
+    for (const char* a : {"alpha", "beta", "mode", "norm_coefficient"})
+      if (!r.has_attr(a)) r.fail(std::string("attribute '") + a + "' is required");
+    MomentumParams p;
+    p.alpha = r.attr_float("alpha", 0.f);
+    p.beta = r.attr_float("beta", 0.f);
+    p.norm_coefficient = r.attr_float("norm_coefficient", 0.f);
+    std::string mode = r.attr_string("mode", "");
+    if (mode != "standard" && mode != "nesterov") r.fail("mode '" + mode + "' is neither standard nor nesterov");
+    p.nesterov = mode == "nesterov";
+    return p;
+  }
+};
+
 std::vector<Value> momentum(OpContext& ctx) {
+  const MomentumParams p = MomentumParams::read(ctx, ctx.version());
   double r = learning_rate_input(ctx);
   int64_t t = update_count_input(ctx);
-  for (const char* a : {"alpha", "beta", "mode", "norm_coefficient"})
-    if (!ctx.has_attr(a)) ctx.fail(std::string("attribute '") + a + "' is required");
-  double alpha = ctx.attr_float("alpha", 0.f);
-  double beta = ctx.attr_float("beta", 0.f);
-  double norm = ctx.attr_float("norm_coefficient", 0.f);
-  std::string mode = ctx.attr_string("mode", "");
-  if (mode != "standard" && mode != "nesterov") ctx.fail("mode '" + mode + "' is neither standard nor nesterov");
+  double alpha = p.alpha;
+  double beta = p.beta;
+  double norm = p.norm_coefficient;
   size_t n = optimizer_tensor_count(ctx, 3, 2);
   double beta_adj = t > 0 ? beta : 1.0;
   std::vector<Value> out(2 * n);
@@ -33,7 +51,7 @@ std::vector<Value> momentum(OpContext& ctx) {
     for (size_t k = 0; k < x.size(); ++k) {
       double g_reg = norm * x[k] + g[k];
       v_new[k] = alpha * v[k] + beta_adj * g_reg;
-      x_new[k] = mode == "standard" ? x[k] - r * v_new[k] : x[k] - r * (g_reg + alpha * v_new[k]);
+      x_new[k] = p.nesterov ? x[k] - r * (g_reg + alpha * v_new[k]) : x[k] - r * v_new[k];
     }
     out[i] = optimizer_result(ctx, xt.dtype(), xt.shape(), x_new);
     out[n + i] = optimizer_result(ctx, xt.dtype(), xt.shape(), v_new);
@@ -46,4 +64,5 @@ namespace {
 void momentum_shape(InferContext& ctx) { optimizer_shape_rule(ctx, 2); }
 }  // namespace
 SONNX_SHAPE_RULE("ai.onnx.preview.training", "Momentum", (1), momentum_shape);
+SONNX_PARAMS("ai.onnx.preview.training", "Momentum", (1), MomentumParams);
 }  // namespace sonnx

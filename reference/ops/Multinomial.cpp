@@ -4,6 +4,8 @@
 // `seed` attribute the node draws from its own generator seeded from it, else from the run's.
 #include <limits>
 
+#include "op_params.h"
+#include "params/random.h"
 #include "support/shape.h"
 #include "support/cast.h"
 #include "support/random.h"
@@ -11,16 +13,29 @@
 namespace sonnx {
 using namespace support;
 namespace {
+struct MultinomialParams {
+  DType dtype = DType::Int32;  // the output's: int32 or int64 (checked)
+  int64_t sample_size = 1;     // draws per row (checked not negative)
+  std::optional<float> seed;   // the node's own generator's seed; absent: the run's generator
+  static MultinomialParams read(const AttrReader& r, int64_t /*version*/) {
+    MultinomialParams p;
+    p.dtype = r.attr_dtype("dtype").value_or(DType::Int32);
+    if (p.dtype != DType::Int32 && p.dtype != DType::Int64) r.fail("dtype must be int32 or int64");
+    p.sample_size = r.attr_int("sample_size", 1);
+    if (p.sample_size < 0) r.fail("sample_size must not be negative");
+    if (r.has_attr("seed")) p.seed = r.attr_float("seed", 0.0f);
+    return p;
+  }
+};
+
 std::vector<Value> multinomial(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (!is_float(x.dtype())) ctx.fail("input must be a floating tensor");
   if (x.rank() != 2) ctx.fail("input must have shape [batch_size, class_size], got " + shape_str(x.shape()));
-  int64_t sample_size = ctx.attr_int("sample_size", 1);
-  if (sample_size < 0) ctx.fail("sample_size must not be negative");
-  DType out_type = dtype_attr(ctx, DType::Int32);
-  if (out_type != DType::Int32 && out_type != DType::Int64) ctx.fail("dtype must be int32 or int64");
+  MultinomialParams p = MultinomialParams::read(ctx, ctx.version());
+  int64_t sample_size = p.sample_size;
   int64_t batch = x.dim(0), classes = x.dim(1);
-  NodeRng rng(ctx);
+  NodeRng rng(ctx, p.seed);
   Tensor out(DType::Int64, {batch, sample_size});
   std::vector<double> cumulative(static_cast<size_t>(classes));
   for (int64_t b = 0; b < batch; ++b) {
@@ -50,9 +65,10 @@ std::vector<Value> multinomial(OpContext& ctx) {
       out.data<int64_t>()[b * sample_size + s] = pick;
     }
   }
-  return one(out_type == DType::Int64 ? out : cast_tensor(ctx, out, DType::Int32));
+  return one(p.dtype == DType::Int64 ? out : cast_tensor(ctx, out, DType::Int32));
 }
 }  // namespace
+SONNX_PARAMS("", "Multinomial", (7, 22), MultinomialParams);
 SONNX_KERNEL("", "Multinomial", 7, multinomial, Accuracy::Random);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
@@ -61,11 +77,11 @@ SONNX_KERNEL("", "Multinomial", 22, multinomial, Accuracy::Random);
 namespace {
 // [batch, sample_size] of int32 by default.
 void multinomial_shape(InferContext& ctx) {
+  MultinomialParams p = MultinomialParams::read(ctx, ctx.version());
   require_rank(ctx, 0, 2, "input");
   const Dims* x = ctx.input_shape(0);
   Dim b = x ? (*x)[0] : Dim{};
-  ctx.set_output(0, dtype_attr(ctx, "dtype", DType::Int32),
-                 Dims{b, size_dim(ctx, ctx.attr_int("sample_size", 1), "sample_size")});
+  ctx.set_output(0, p.dtype, Dims{b, size_dim(ctx, p.sample_size, "sample_size")});
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "Multinomial", (7, 22), multinomial_shape);

@@ -1,6 +1,8 @@
 // Neg: elementwise -x. Version 6 adds signed integer types, 13 bfloat16. Negating a signed
 // integer's lowest value wraps to itself (two's complement). For floats only the sign flips
 // (-0 for 0, NaN stays NaN).
+#include "op_params.h"
+#include "params/legacy.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -18,6 +20,8 @@ std::vector<Value> neg(OpContext& ctx) {
   }));
 }
 }  // namespace
+// Version 1's only attribute is the legacy consumed_inputs.
+SONNX_PARAMS("", "Neg", (1), LegacyConsumedInputsParams);
 SONNX_KERNEL("", "Neg", 1, neg, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "Neg", (1, 6, 13), same_as_input_rule);
 }  // namespace sonnx

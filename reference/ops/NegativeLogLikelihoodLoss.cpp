@@ -2,6 +2,8 @@
 // log-probabilities, target (N, D1..Dk) class indices; optional weight (C), attributes reduction
 // (none | sum | mean, default mean) and ignore_index. The computation is nll_loss (support/loss.h),
 // in double, rounded once to the element type.
+#include "op_params.h"
+#include "params/loss.h"
 #include "support/shape.h"
 #include "support/loss.h"
 
@@ -11,9 +13,11 @@ namespace {
 std::vector<Value> nll_loss_kernel(OpContext& ctx) {
   const Tensor& input = ctx.input(0);
   const Tensor* weight = ctx.has_input(2) ? &ctx.input(2) : nullptr;
-  return one(nll_loss(ctx, float_values(ctx, input), input.shape(), input.dtype(), ctx.input(1), weight));
+  LossParams p = LossParams::read(ctx, ctx.version());
+  return one(nll_loss(ctx, p, float_values(ctx, input), input.shape(), input.dtype(), ctx.input(1), weight));
 }
 }  // namespace
+SONNX_PARAMS("", "NegativeLogLikelihoodLoss", (12, 13, 22), LossParams);
 SONNX_KERNEL("", "NegativeLogLikelihoodLoss", 12, nll_loss_kernel, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
@@ -23,11 +27,10 @@ namespace {
 // Scalar unless reduction is none, then the target's shape [N, d1, ...].
 void nll_loss_shape(InferContext& ctx) {
   DType t = ctx.input_elem(0);
-  std::string red = ctx.attr_string("reduction", "mean");
+  LossParams p = LossParams::read(ctx, ctx.version());
   const Dims* target = ctx.input_shape(1);
-  if (red == "none") ctx.set_output(0, t, target ? std::optional<Dims>(*target) : std::nullopt);
-  else if (red == "mean" || red == "sum") ctx.set_output(0, t, Dims{});
-  else ctx.fail("unknown reduction '" + red + "'");
+  if (p.reduction == LossParams::Reduction::None) ctx.set_output(0, t, target ? std::optional<Dims>(*target) : std::nullopt);
+  else ctx.set_output(0, t, Dims{});
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "NegativeLogLikelihoodLoss", (12, 13, 22), nll_loss_shape);

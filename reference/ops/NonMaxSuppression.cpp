@@ -9,12 +9,24 @@
 // nothing).
 // Output [num_selected, 3] rows [batch, class, box], by batch, then class, then selection order.
 // Versions 10 and 11 have the same semantics.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+
+struct NonMaxSuppressionParams {
+  // center_point_box 1: boxes are [x_center, y_center, width, height]; 0 (the default): two
+  // opposite corners [y1, x1, y2, x2].
+  bool center_point_box = false;
+  static NonMaxSuppressionParams read(const AttrReader& r, int64_t /*version*/) {
+    int64_t center = r.attr_int("center_point_box", 0);
+    if (center != 0 && center != 1) r.fail("center_point_box must be 0 or 1, got " + std::to_string(center));
+    return {center == 1};
+  }
+};
 
 struct Box {
   double y1, x1, y2, x2;  // y1 <= y2, x1 <= x2
@@ -33,6 +45,7 @@ bool suppresses(const Box& a, const Box& b, double iou_threshold) {
 }
 
 std::vector<Value> non_max_suppression(OpContext& ctx) {
+  bool center_point_box = NonMaxSuppressionParams::read(ctx, ctx.version()).center_point_box;
   const Tensor& boxes = ctx.input(0);
   const Tensor& scores = ctx.input(1);
   if (boxes.rank() != 3 || boxes.dim(2) != 4)
@@ -63,8 +76,6 @@ std::vector<Value> non_max_suppression(OpContext& ctx) {
       score_threshold = t.as_double(0);
     }
   }
-  int64_t center = ctx.attr_int("center_point_box", 0);
-  if (center != 0 && center != 1) ctx.fail("center_point_box must be 0 or 1");
   int64_t B = boxes.dim(0), S = boxes.dim(1), K = scores.dim(1);
   std::vector<double> bv = real_values(ctx, boxes), sv = real_values(ctx, scores);
 
@@ -74,7 +85,7 @@ std::vector<Value> non_max_suppression(OpContext& ctx) {
     for (int64_t s = 0; s < S; ++s) {
       const double* p = &bv[static_cast<size_t>((b * S + s) * 4)];
       Box& box = bx[static_cast<size_t>(s)];
-      if (center == 0) {
+      if (!center_point_box) {
         box = {std::min(p[0], p[2]), std::min(p[1], p[3]), std::max(p[0], p[2]), std::max(p[1], p[3])};
       } else {
         box = {p[1] - p[3] / 2, p[0] - p[2] / 2, p[1] + p[3] / 2, p[0] + p[2] / 2};
@@ -116,6 +127,7 @@ std::vector<Value> non_max_suppression(OpContext& ctx) {
   return one(Tensor::from_vector<int64_t>({n, 3}, selected));
 }
 }  // namespace
+SONNX_PARAMS("", "NonMaxSuppression", (10, 11), NonMaxSuppressionParams);
 SONNX_KERNEL("", "NonMaxSuppression", 10, non_max_suppression, Accuracy::Exact);
 namespace {
 void nms_shape(InferContext& ctx) { ctx.set_output(0, DType::Int64, Dims{Dim{}, known_dim(3)}); }

@@ -5,6 +5,8 @@
 // - Version 7 on: slope broadcasts unidirectionally to X (numpy rules, result has X's shape).
 //   Version 9 adds integer types, 16 bfloat16.
 // Integer products wrap.
+#include "op_params.h"
+#include "params/legacy.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -69,6 +71,8 @@ std::vector<Value> prelu_v1(OpContext& ctx) {
   ctx.fail("slope shape " + shape_str(slope.shape()) + " does not fit X shape " + shape_str(x.shape()));
 }
 }  // namespace
+// Version 1's only attribute is the legacy consumed_inputs.
+SONNX_PARAMS("", "PRelu", (1), LegacyConsumedInputsParams);
 SONNX_KERNEL("", "PRelu", 1, prelu_v1, Accuracy::Rounding);
 SONNX_KERNEL("", "PRelu", 7, prelu_v7, Accuracy::Rounding);
 namespace {

@@ -5,27 +5,41 @@
 // body computes the first stage in stash_type precision (float by default), casts the normalized
 // X back to X's type and multiplies in that precision; this kernel computes everything in double
 // and rounds Y once to V (stash_type is checked to name a floating type, then not needed).
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-void check_stash_type(OpContext& ctx) {
-  auto stash = static_cast<DType>(ctx.attr_int("stash_type", 1));
-  if (stash != DType::Float && stash != DType::Double && stash != DType::Float16 && stash != DType::BFloat16)
-    ctx.fail("stash_type must name a floating type (1, 10, 11 or 16)");
-}
+struct RMSNormalizationParams {
+  int64_t axis = -1;  // the first normalized dim; its range [-r, r) is checked against X's rank
+  float epsilon = 1e-5f;
+  DType stash_type = DType::Float;  // a floating type (checked); computing in double satisfies any of them
+
+  static RMSNormalizationParams read(const AttrReader& r, int64_t /*version*/) {
+    RMSNormalizationParams p;
+    p.axis = r.attr_int("axis", -1);
+    p.epsilon = r.attr_float("epsilon", 1e-5f);
+    int64_t stash = r.attr_int("stash_type", 1);
+    auto d = static_cast<DType>(stash);  // checked against stash itself: the cast keeps only the low 32 bits
+    if (stash != static_cast<int32_t>(d) ||
+        (d != DType::Float && d != DType::Double && d != DType::Float16 && d != DType::BFloat16))
+      r.fail("stash_type must name a floating type (1, 10, 11 or 16), got " + std::to_string(stash));
+    p.stash_type = d;
+    return p;
+  }
+};
 
 std::vector<Value> rms_norm(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& scale = ctx.input(1);
+  RMSNormalizationParams p = RMSNormalizationParams::read(ctx, ctx.version());
   int64_t rank = x.rank();
-  int64_t axis = ctx.attr_int("axis", -1);
+  int64_t axis = p.axis;
   if (axis < -rank || axis >= rank) ctx.fail("axis " + std::to_string(axis) + " is out of range [-r, r)");
   if (axis < 0) axis += rank;
-  check_stash_type(ctx);
-  auto epsilon = static_cast<double>(ctx.attr_float("epsilon", 1e-5f));
+  auto epsilon = static_cast<double>(p.epsilon);
   if (broadcast_shapes(ctx, x.shape(), scale.shape()) != x.shape())
     ctx.fail("scale of shape " + shape_str(scale.shape()) + " does not broadcast to X's shape " + shape_str(x.shape()));
   std::vector<double> xv = float_values(ctx, x);
@@ -41,11 +55,13 @@ std::vector<Value> rms_norm(OpContext& ctx) {
   return one(float_tensor(ctx, scale.dtype(), x.shape(), y));
 }
 }  // namespace
+SONNX_PARAMS("", "RMSNormalization", (23), RMSNormalizationParams);
 SONNX_KERNEL("", "RMSNormalization", 23, rms_norm, Accuracy::Rounding);
 namespace {
 // Y has X's shape and scale's element type (V).
 void rms_norm_shape(InferContext& ctx) {
-  if (auto r = ctx.input_rank(0)) infer_axis(ctx, ctx.attr_int("axis", -1), *r);
+  RMSNormalizationParams p = RMSNormalizationParams::read(ctx, ctx.version());
+  if (auto r = ctx.input_rank(0)) infer_axis(ctx, p.axis, *r);
   const Dims* x = ctx.input_shape(0);
   ctx.set_output(0, ctx.input_elem(1), x ? std::optional<Dims>(*x) : std::nullopt);
 }

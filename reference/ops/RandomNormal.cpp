@@ -1,6 +1,8 @@
 // RandomNormal: a tensor of the `shape` attribute filled with samples of the normal distribution
 // N(mean, scale^2), element type `dtype` (default float). With a `seed` attribute the node draws
 // from its own generator seeded from it, else from the run's generator.
+#include "op_params.h"
+#include "params/random.h"
 #include "support/shape.h"
 #include "support/random.h"
 
@@ -8,10 +10,10 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> random_normal(OpContext& ctx) {
-  double mean = ctx.attr_float("mean", 0.f), scale = ctx.attr_float("scale", 1.f);
-  NodeRng rng(ctx);
-  return one(
-      random_float_tensor(ctx, dtype_attr(ctx, DType::Float), shape_attr(ctx), [&] { return mean + scale * rng.normal01(); }));
+  RandomParams p = RandomParams::read(ctx, ctx.version());
+  double mean = p.mean, scale = p.scale;
+  NodeRng rng(ctx, p.seed);
+  return one(random_float_tensor(ctx, p.output_type(DType::Float), p.shape, [&] { return mean + scale * rng.normal01(); }));
 }
 }  // namespace
 SONNX_KERNEL("", "RandomNormal", 1, random_normal, Accuracy::Random);
@@ -19,5 +21,15 @@ SONNX_KERNEL("", "RandomNormal", 1, random_normal, Accuracy::Random);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "RandomNormal", 22, random_normal, Accuracy::Random);
-SONNX_SHAPE_RULE("", "RandomNormal", (1, 22), random_shape_rule);
+SONNX_PARAMS("", "RandomNormal", (1, 22), RandomParams);
+namespace {
+// The `shape` attribute, of type `dtype` (float by default).
+void random_normal_shape(InferContext& ctx) {
+  RandomParams p = RandomParams::read(ctx, ctx.version());
+  Dims out;
+  for (int64_t d : p.shape) out.push_back(size_dim(ctx, d, "shape"));
+  ctx.set_output(0, p.output_type(DType::Float), out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "RandomNormal", (1, 22), random_normal_shape);
 }  // namespace sonnx

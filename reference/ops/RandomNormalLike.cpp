@@ -1,5 +1,7 @@
 // RandomNormalLike: like RandomNormal, with the shape of the input tensor; the element type is the
 // `dtype` attribute, else the input's (which must then be a floating type).
+#include "op_params.h"
+#include "params/random.h"
 #include "support/shape.h"
 #include "support/random.h"
 
@@ -8,9 +10,10 @@ using namespace support;
 namespace {
 std::vector<Value> random_normal_like(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  double mean = ctx.attr_float("mean", 0.f), scale = ctx.attr_float("scale", 1.f);
-  NodeRng rng(ctx);
-  return one(random_float_tensor(ctx, dtype_attr(ctx, x.dtype()), x.shape(), [&] { return mean + scale * rng.normal01(); }));
+  RandomParams p = RandomParams::read(ctx, ctx.version());
+  double mean = p.mean, scale = p.scale;
+  NodeRng rng(ctx, p.seed);
+  return one(random_float_tensor(ctx, p.output_type(x.dtype()), x.shape(), [&] { return mean + scale * rng.normal01(); }));
 }
 }  // namespace
 SONNX_KERNEL("", "RandomNormalLike", 1, random_normal_like, Accuracy::Random);
@@ -18,5 +21,17 @@ SONNX_KERNEL("", "RandomNormalLike", 1, random_normal_like, Accuracy::Random);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "RandomNormalLike", 22, random_normal_like, Accuracy::Random);
-SONNX_SHAPE_RULE("", "RandomNormalLike", (1, 22), random_like_shape_rule);
+SONNX_PARAMS("", "RandomNormalLike", (1, 22), RandomParams);
+namespace {
+// The input's shape, of type `dtype` (the input's by default, which must then be a floating type).
+void random_normal_like_shape(InferContext& ctx) {
+  RandomParams p = RandomParams::read(ctx, ctx.version());
+  DType t = p.output_type(ctx.input_elem(0));
+  if (t != DType::Undefined)
+    if (std::string why = RandomParams::output_type_error(t, ctx.version()); !why.empty()) ctx.fail(why);
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "RandomNormalLike", (1, 22), random_normal_like_shape);
 }  // namespace sonnx

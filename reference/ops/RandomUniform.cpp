@@ -1,6 +1,8 @@
 // RandomUniform: a tensor of the `shape` attribute filled with samples uniform on [low, high)
 // (rounding to float16 may reach high), element type `dtype` (default float). With a `seed`
 // attribute the node draws from its own generator seeded from it, else from the run's generator.
+#include "op_params.h"
+#include "params/random.h"
 #include "support/shape.h"
 #include "support/random.h"
 
@@ -8,10 +10,11 @@ namespace sonnx {
 using namespace support;
 namespace {
 std::vector<Value> random_uniform(OpContext& ctx) {
-  double low = ctx.attr_float("low", 0.f), high = ctx.attr_float("high", 1.f);
-  NodeRng rng(ctx);
-  return one(random_float_tensor(ctx, dtype_attr(ctx, DType::Float), shape_attr(ctx),
-                                 [&] { return low + (high - low) * rng.uniform01(); }));
+  RandomParams p = RandomParams::read(ctx, ctx.version());
+  double low = p.low, high = p.high;
+  NodeRng rng(ctx, p.seed);
+  return one(
+      random_float_tensor(ctx, p.output_type(DType::Float), p.shape, [&] { return low + (high - low) * rng.uniform01(); }));
 }
 }  // namespace
 SONNX_KERNEL("", "RandomUniform", 1, random_uniform, Accuracy::Random);
@@ -19,5 +22,15 @@ SONNX_KERNEL("", "RandomUniform", 1, random_uniform, Accuracy::Random);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "RandomUniform", 22, random_uniform, Accuracy::Random);
-SONNX_SHAPE_RULE("", "RandomUniform", (1, 22), random_shape_rule);
+SONNX_PARAMS("", "RandomUniform", (1, 22), RandomParams);
+namespace {
+// The `shape` attribute, of type `dtype` (float by default).
+void random_uniform_shape(InferContext& ctx) {
+  RandomParams p = RandomParams::read(ctx, ctx.version());
+  Dims out;
+  for (int64_t d : p.shape) out.push_back(size_dim(ctx, d, "shape"));
+  ctx.set_output(0, p.output_type(DType::Float), out);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "RandomUniform", (1, 22), random_uniform_shape);
 }  // namespace sonnx

@@ -1,5 +1,7 @@
 // RandomUniformLike: like RandomUniform, with the shape of the input tensor; the element type is the
 // `dtype` attribute, else the input's (which must then be a floating type).
+#include "op_params.h"
+#include "params/random.h"
 #include "support/shape.h"
 #include "support/random.h"
 
@@ -8,10 +10,11 @@ using namespace support;
 namespace {
 std::vector<Value> random_uniform_like(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  double low = ctx.attr_float("low", 0.f), high = ctx.attr_float("high", 1.f);
-  NodeRng rng(ctx);
+  RandomParams p = RandomParams::read(ctx, ctx.version());
+  double low = p.low, high = p.high;
+  NodeRng rng(ctx, p.seed);
   return one(
-      random_float_tensor(ctx, dtype_attr(ctx, x.dtype()), x.shape(), [&] { return low + (high - low) * rng.uniform01(); }));
+      random_float_tensor(ctx, p.output_type(x.dtype()), x.shape(), [&] { return low + (high - low) * rng.uniform01(); }));
 }
 }  // namespace
 SONNX_KERNEL("", "RandomUniformLike", 1, random_uniform_like, Accuracy::Random);
@@ -19,5 +22,17 @@ SONNX_KERNEL("", "RandomUniformLike", 1, random_uniform_like, Accuracy::Random);
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
 SONNX_KERNEL("", "RandomUniformLike", 22, random_uniform_like, Accuracy::Random);
-SONNX_SHAPE_RULE("", "RandomUniformLike", (1, 22), random_like_shape_rule);
+SONNX_PARAMS("", "RandomUniformLike", (1, 22), RandomParams);
+namespace {
+// The input's shape, of type `dtype` (the input's by default, which must then be a floating type).
+void random_uniform_like_shape(InferContext& ctx) {
+  RandomParams p = RandomParams::read(ctx, ctx.version());
+  DType t = p.output_type(ctx.input_elem(0));
+  if (t != DType::Undefined)
+    if (std::string why = RandomParams::output_type_error(t, ctx.version()); !why.empty()) ctx.fail(why);
+  const Dims* x = ctx.input_shape(0);
+  ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
+}
+}  // namespace
+SONNX_SHAPE_RULE("", "RandomUniformLike", (1, 22), random_uniform_like_shape);
 }  // namespace sonnx

@@ -8,12 +8,30 @@
 // Relies on ops/shape_ops.mlw Range.range_unique: Range's output (max(ceil((limit - start) / delta), 0) elements, start + i * delta) is determined by its inputs.
 #include <limits>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct RangeParams {
+  // Version 27: the precision of float16/bfloat16 arithmetic, 1 (float), 11 (double) or the element
+  // type's own code; no effect on other types, so any value is taken for them.
+  int64_t stash_type = 1;
+  static RangeParams read(const AttrReader& r, int64_t version) {
+    RangeParams p;
+    if (version >= 27) p.stash_type = r.attr_int("stash_type", 1);
+    return p;
+  }
+  // "" when stash_type suits inputs of element type `type` (Undefined: not known yet), else why not.
+  std::string stash_for(DType type) const {
+    if (type != DType::Float16 && type != DType::BFloat16) return "";
+    if (stash_type == 1 || stash_type == 11 || stash_type == static_cast<int64_t>(type)) return "";
+    return "stash_type " + std::to_string(stash_type) + " is not float, double or the element type";
+  }
+};
+
 std::vector<Value> range(OpContext& ctx) {
   const Tensor& start_t = ctx.input(0);
   const Tensor& limit_t = ctx.input(1);
@@ -64,11 +82,11 @@ double round_to_stash(double v, int64_t stash, DType type) {
 }
 
 std::vector<Value> range_v27(OpContext& ctx) {
+  RangeParams p = RangeParams::read(ctx, ctx.version());
   DType type = ctx.input(0).dtype();
   if (type != DType::Float16 && type != DType::BFloat16) return range(ctx);
-  int64_t stash = ctx.attr_int("stash_type", 1);
-  if (stash != 1 && stash != 11 && stash != static_cast<int64_t>(type))
-    ctx.fail("stash_type " + std::to_string(stash) + " is not float, double or the element type");
+  if (std::string why = p.stash_for(type); !why.empty()) ctx.fail(why);
+  int64_t stash = p.stash_type;
   const Tensor& start_t = ctx.input(0);
   const Tensor& limit_t = ctx.input(1);
   const Tensor& delta_t = ctx.input(2);
@@ -87,12 +105,14 @@ std::vector<Value> range_v27(OpContext& ctx) {
 }
 }  // namespace
 // Floating ranges are arithmetic (the function body accumulates; this kernel multiplies).
+SONNX_PARAMS("", "Range", (27), RangeParams);
 SONNX_KERNEL("", "Range", 11, range, Accuracy::Rounding);
 SONNX_KERNEL("", "Range", 27, range_v27, Accuracy::Rounding);
 namespace {
 // A 1-D tensor of max(ceil((limit - start) / delta), 0) elements, known when the three scalars are.
 void range_shape(InferContext& ctx) {
   DType t = common_elem(ctx, {0, 1, 2});
+  if (std::string why = RangeParams::read(ctx, ctx.version()).stash_for(t); !why.empty()) ctx.fail(why);
   // Scalars, as the schema says; like the kernel, a one-element 1-D tensor is taken too, because
   // onnx's own function body of AffineGrid-20 passes them (its expanded backend tests do).
   for (size_t i = 0; i < 3; ++i)

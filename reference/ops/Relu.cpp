@@ -1,5 +1,7 @@
 // Relu: y = max(0, x). Version 14 added integer types; the formula is the same.
 // Relies on ops/ops.mlw Relu.relu_idempotent: Relu is idempotent and nonnegative.
+#include "op_params.h"
+#include "params/legacy.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -17,6 +19,8 @@ std::vector<Value> relu(OpContext& ctx) {
   }));
 }
 }  // namespace
+// Version 1's only attribute is the legacy consumed_inputs.
+SONNX_PARAMS("", "Relu", (1), LegacyConsumedInputsParams);
 SONNX_KERNEL("", "Relu", 1, relu, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "Relu", (1, 6, 13, 14), same_as_input_rule);
 }  // namespace sonnx

@@ -11,6 +11,7 @@
 // definition shared by the ONNX reference implementation (onnx.reference, later releases) and
 // onnxruntime: per sample, the largest of the four weighted corner terms w_i * X[corner_i]
 // (not the interpolated value), then the maximum over the samples. NaN propagates.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -18,13 +19,47 @@ namespace sonnx {
 using namespace support;
 namespace {
 
+struct RoiAlignParams {
+  bool max_mode = false;                        // mode 'max' (the largest weighted corner term); 'avg' (the default) otherwise
+  int64_t output_height = 1, output_width = 1;  // positive (checked)
+  int64_t sampling_ratio = 0;                   // 0: adaptive, ceil(roi size / output size) per axis (not negative)
+  float spatial_scale = 1.0f;
+  // coordinate_transformation_mode 'half_pixel' (from version 16, its default): shift by -0.5
+  // pixel; 'output_half_pixel' and version 10: no shift, RoIs widened to at least one pixel.
+  bool half_pixel = false;
+
+  static RoiAlignParams read(const AttrReader& r, int64_t version) {
+    RoiAlignParams p;
+    std::string mode = r.attr_string("mode", "avg");
+    if (mode != "avg" && mode != "max") r.fail("mode '" + mode + "' is not avg or max");
+    p.max_mode = mode == "max";
+    p.output_height = r.attr_int("output_height", 1);
+    p.output_width = r.attr_int("output_width", 1);
+    if (p.output_height < 1 || p.output_width < 1)
+      r.fail("output_height and output_width must be positive, got " + std::to_string(p.output_height) + " and " +
+             std::to_string(p.output_width));
+    p.sampling_ratio = r.attr_int("sampling_ratio", 0);
+    if (p.sampling_ratio < 0) r.fail("sampling_ratio must not be negative, got " + std::to_string(p.sampling_ratio));
+    p.spatial_scale = r.attr_float("spatial_scale", 1.0f);
+    if (version >= 16) {
+      std::string m = r.attr_string("coordinate_transformation_mode", "half_pixel");
+      if (m != "half_pixel" && m != "output_half_pixel")
+        r.fail("coordinate_transformation_mode '" + m + "' is not half_pixel or output_half_pixel");
+      p.half_pixel = m == "half_pixel";
+    }
+    return p;
+  }
+};
+
 // max that propagates NaN from either side.
 double max_nan(double a, double b) {
   if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
   return a > b ? a : b;
 }
 
-std::vector<Value> roi_align_with(OpContext& ctx, bool half_pixel) {
+std::vector<Value> roi_align(OpContext& ctx) {
+  RoiAlignParams p = RoiAlignParams::read(ctx, ctx.version());
+  bool half_pixel = p.half_pixel;
   const Tensor& x = ctx.input(0);
   const Tensor& rois = ctx.input(1);
   const Tensor& bidx = ctx.input(2);
@@ -34,14 +69,10 @@ std::vector<Value> roi_align_with(OpContext& ctx, bool half_pixel) {
     ctx.fail("batch_indices must be [num_rois], got " + shape_str(bidx.shape()));
   if (!is_integer(bidx.dtype())) ctx.fail("batch_indices must be an integer tensor");
   if (rois.dtype() != x.dtype()) ctx.fail("rois must have the element type of X");
-  std::string mode = ctx.attr_string("mode", "avg");
-  if (mode != "avg" && mode != "max") ctx.fail("mode '" + mode + "' is not avg or max");
-  bool is_max = mode == "max";
-  int64_t PH = ctx.attr_int("output_height", 1), PW = ctx.attr_int("output_width", 1);
-  if (PH < 1 || PW < 1) ctx.fail("output_height and output_width must be positive");
-  int64_t sampling = ctx.attr_int("sampling_ratio", 0);
-  if (sampling < 0) ctx.fail("sampling_ratio must not be negative");
-  double scale = ctx.attr_float("spatial_scale", 1.0f);
+  bool is_max = p.max_mode;
+  int64_t PH = p.output_height, PW = p.output_width;
+  int64_t sampling = p.sampling_ratio;
+  double scale = p.spatial_scale;
   int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
   std::vector<double> rv = real_values(ctx, rois);
   std::vector<int64_t> batches = bidx.to_int64_vector();
@@ -143,23 +174,18 @@ std::vector<Value> roi_align_with(OpContext& ctx, bool half_pixel) {
   }));
 }
 
-std::vector<Value> roi_align_v10(OpContext& ctx) { return roi_align_with(ctx, false); }
-std::vector<Value> roi_align_v16(OpContext& ctx) {
-  std::string m = ctx.attr_string("coordinate_transformation_mode", "half_pixel");
-  if (m != "half_pixel" && m != "output_half_pixel")
-    ctx.fail("coordinate_transformation_mode '" + m + "' is not half_pixel or output_half_pixel");
-  return roi_align_with(ctx, m == "half_pixel");
-}
 }  // namespace
-SONNX_KERNEL("", "RoiAlign", 10, roi_align_v10, Accuracy::Rounding);
-SONNX_KERNEL("", "RoiAlign", 16, roi_align_v16, Accuracy::Rounding);
+SONNX_PARAMS("", "RoiAlign", (10, 16, 22), RoiAlignParams);
+SONNX_KERNEL("", "RoiAlign", 10, roi_align, Accuracy::Rounding);
+SONNX_KERNEL("", "RoiAlign", 16, roi_align, Accuracy::Rounding);
 
 // Version 22 only widens the type lists (the documents' text and structure are unchanged):
 // the same kernel.
-SONNX_KERNEL("", "RoiAlign", 22, roi_align_v16, Accuracy::Rounding);
+SONNX_KERNEL("", "RoiAlign", 22, roi_align, Accuracy::Rounding);
 namespace {
 // [num_rois, C, output_height, output_width].
 void roi_align_shape(InferContext& ctx) {
+  RoiAlignParams p = RoiAlignParams::read(ctx, ctx.version());
   require_rank(ctx, 0, 4, "X");
   require_rank(ctx, 1, 2, "rois");
   require_rank(ctx, 2, 1, "batch_indices");
@@ -168,8 +194,8 @@ void roi_align_shape(InferContext& ctx) {
   Dim n = rois ? (*rois)[0] : Dim{};
   if (const Dims* b = ctx.input_shape(2)) n = unify_dim(ctx, n, (*b)[0], "rois and batch_indices");
   ctx.set_output(0, ctx.input_elem(0),
-                 Dims{n, x ? (*x)[1] : Dim{}, size_dim(ctx, ctx.attr_int("output_height", 1), "output_height"),
-                      size_dim(ctx, ctx.attr_int("output_width", 1), "output_width")});
+                 Dims{n, x ? (*x)[1] : Dim{}, size_dim(ctx, p.output_height, "output_height"),
+                      size_dim(ctx, p.output_width, "output_width")});
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "RoiAlign", (10, 16, 22), roi_align_shape);

@@ -10,12 +10,30 @@
 // rd / 2)), otherwise cos_cache[b, s, k] (caches of shape (batch, seq, rd / 2)). A position out
 // of the cache's range traps. The schema's function body computes each product and sum in T;
 // this kernel computes in double and rounds once to T.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct RotaryEmbeddingParams {
+  bool interleaved = false;  // pairs (v[2k], v[2k + 1]) rather than (v[k], v[k + rd / 2])
+  int64_t num_heads = 0;     // 0 when absent; a 3-D X needs one dividing its hidden size (checked by the kernel)
+  // 0: the head size. Even and not negative (checked); at most the head size (checked by the kernel).
+  int64_t rotary_embedding_dim = 0;
+
+  static RotaryEmbeddingParams read(const AttrReader& r, int64_t /*version*/) {
+    RotaryEmbeddingParams p;
+    p.interleaved = r.attr_int("interleaved", 0) != 0;
+    p.num_heads = r.attr_int("num_heads", 0);
+    p.rotary_embedding_dim = r.attr_int("rotary_embedding_dim", 0);
+    if (p.rotary_embedding_dim < 0 || p.rotary_embedding_dim % 2 != 0)
+      r.fail("rotary_embedding_dim " + std::to_string(p.rotary_embedding_dim) + " must be even and not negative");
+    return p;
+  }
+};
+
 struct RopeLayout {
   int64_t batch, seq, heads, head_size, rot_dim;
   bool four_d;
@@ -25,19 +43,19 @@ struct RopeLayout {
   }
 };
 
-RopeLayout rope_layout(OpContext& ctx, const Tensor& x) {
+RopeLayout rope_layout(OpContext& ctx, const RotaryEmbeddingParams& p, const Tensor& x) {
   RopeLayout l{};
   if (x.rank() == 4) {
     l = {x.dim(0), x.dim(2), x.dim(1), x.dim(3), 0, true};
   } else if (x.rank() == 3) {
-    int64_t heads = ctx.attr_int("num_heads", 0);
+    int64_t heads = p.num_heads;
     if (heads < 1 || x.dim(2) % heads != 0)
       ctx.fail("a 3-D input needs a num_heads attribute dividing its hidden size " + std::to_string(x.dim(2)));
     l = {x.dim(0), x.dim(1), heads, x.dim(2) / heads, 0, false};
   } else {
     ctx.fail("X must be 3-D or 4-D, got shape " + shape_str(x.shape()));
   }
-  l.rot_dim = ctx.attr_int("rotary_embedding_dim", 0);
+  l.rot_dim = p.rotary_embedding_dim;
   if (l.rot_dim == 0) l.rot_dim = l.head_size;
   if (l.rot_dim < 0 || l.rot_dim > l.head_size || l.rot_dim % 2 != 0)
     ctx.fail("rotary_embedding_dim " + std::to_string(l.rot_dim) + " must be even and at most the head size " +
@@ -73,13 +91,14 @@ std::vector<int64_t> cache_rows(OpContext& ctx, const RopeLayout& l, const Tenso
 
 std::vector<Value> rotary_embedding(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  RopeLayout l = rope_layout(ctx, x);
+  RotaryEmbeddingParams p = RotaryEmbeddingParams::read(ctx, ctx.version());
+  RopeLayout l = rope_layout(ctx, p, x);
   if (ctx.input(1).shape() != ctx.input(2).shape()) ctx.fail("cos_cache and sin_cache must have the same shape");
   std::vector<int64_t> rows = cache_rows(ctx, l, ctx.input(1));
   std::vector<double> xv = float_values(ctx, x);
   std::vector<double> cosv = float_values(ctx, ctx.input(1));
   std::vector<double> sinv = float_values(ctx, ctx.input(2));
-  bool interleaved = ctx.attr_int("interleaved", 0) != 0;
+  bool interleaved = p.interleaved;
   int64_t half = l.rot_dim / 2;
   std::vector<double> y = xv;
   for (int64_t b = 0; b < l.batch; ++b)
@@ -99,6 +118,7 @@ std::vector<Value> rotary_embedding(OpContext& ctx) {
   return one(float_tensor(ctx, x.dtype(), x.shape(), y));
 }
 }  // namespace
+SONNX_PARAMS("", "RotaryEmbedding", (23), RotaryEmbeddingParams);
 SONNX_KERNEL("", "RotaryEmbedding", 23, rotary_embedding, Accuracy::Rounding);
 namespace {
 void rotary_embedding_shape(InferContext& ctx) { same_as_input_rule(ctx); }

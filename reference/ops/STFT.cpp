@@ -6,12 +6,18 @@
 // The DFT size is frame_length, or the window's length when frame_length is omitted; when both
 // are given they must agree. onesided=1 (default) keeps bins 0..frame_length/2, which the schema
 // says is not possible for a complex signal (trap). Output [batch, frames, bins, 2].
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/spectral.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct StftParams {
+  bool onesided = true;  // any nonzero value: bins 0..frame_length/2 only (refused for a complex signal)
+  static StftParams read(const AttrReader& r, int64_t /*version*/) { return {r.attr_int("onesided", 1) != 0}; }
+};
+
 int64_t scalar_int(const OpContext& ctx, size_t i, const char* name) {
   const Tensor& t = ctx.input(i);
   if (t.dtype() != DType::Int32 && t.dtype() != DType::Int64) ctx.fail(std::string(name) + " must be int32 or int64");
@@ -20,6 +26,7 @@ int64_t scalar_int(const OpContext& ctx, size_t i, const char* name) {
 }
 
 std::vector<Value> stft(OpContext& ctx) {
+  const StftParams p = StftParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
   if (x.rank() != 3) ctx.fail("signal must have shape [batch, length, 1 or 2], has " + shape_str(x.shape()));
   const int64_t batch = x.dim(0), length = x.dim(1), comps = x.dim(2);
@@ -43,7 +50,7 @@ std::vector<Value> stft(OpContext& ctx) {
     ctx.fail("either window or frame_length is required");
   }
   if (n < 1) ctx.fail("the frame length must be positive, is " + std::to_string(n));
-  const bool onesided = ctx.attr_int("onesided", 1) != 0;
+  const bool onesided = p.onesided;
   if (onesided && comps == 2) ctx.fail("onesided output is not possible for a complex signal");
   const int64_t bins = onesided ? n / 2 + 1 : n;
   const int64_t frames = length >= n ? 1 + (length - n) / step : 0;
@@ -76,13 +83,16 @@ std::vector<Value> stft(OpContext& ctx) {
   });
 }
 }  // namespace
+SONNX_PARAMS("", "STFT", (17), StftParams);
 SONNX_KERNEL("", "STFT", 17, stft, Accuracy::Rounding);
 namespace {
 // [batch, frames, bins, 2]: frames = (signal - frame_length) / frame_step + 1, bins = frame_length
 // (halved + 1 when onesided); frame_length from input 3, else the window's (input 2) length.
 void stft_shape(InferContext& ctx) {
+  const StftParams p = StftParams::read(ctx, ctx.version());
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
+  if (x && x->size() == 3 && (*x)[2].value == 2 && p.onesided) ctx.fail("onesided output is not possible for a complex signal");
   Dim len;
   if (auto l = ctx.has_input(3) ? ctx.input_ints(3) : std::nullopt; l && l->size() == 1)
     len = size_dim(ctx, (*l)[0], "frame_length");
@@ -91,11 +101,11 @@ void stft_shape(InferContext& ctx) {
   Dim frames;
   if (x && x->size() >= 2 && (*x)[1].value && len.value && step && step->size() == 1) {
     if ((*step)[0] < 1) ctx.fail("frame_step must be positive");
-    if (*len.value > *(*x)[1].value) ctx.fail("frame_length exceeds the signal length");
-    frames = known_dim((*(*x)[1].value - *len.value) / (*step)[0] + 1);
+    // A signal shorter than a frame has no frames, as in the kernel.
+    frames = known_dim(*len.value > *(*x)[1].value ? 0 : (*(*x)[1].value - *len.value) / (*step)[0] + 1);
   }
   Dim bins = len;
-  if (ctx.attr_int("onesided", 1) != 0) bins = len.value ? known_dim(*len.value / 2 + 1) : Dim{};
+  if (p.onesided) bins = len.value ? known_dim(*len.value / 2 + 1) : Dim{};
   ctx.set_output(0, t, Dims{x && !x->empty() ? (*x)[0] : Dim{}, frames, bins, known_dim(2)});
 }
 }  // namespace

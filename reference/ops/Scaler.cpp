@@ -1,6 +1,7 @@
 // Scaler (ai.onnx.ml 1): Y = (X - offset) * scale as float, computed in double and rounded once.
 // offset and scale have one entry, applied to every element, or one per feature (X's last axis);
 // both must be given and be of the same length.
+#include "op_params.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
@@ -8,14 +9,29 @@ namespace sonnx {
 using namespace support;
 namespace {
 
+struct ScalerParams {
+  std::vector<float> offset, scale;  // one length: 1 (every element) or X's number of features
+  static ScalerParams read(const AttrReader& r, int64_t /*version*/) {
+    ScalerParams p{r.attr_floats("offset"), r.attr_floats("scale")};
+    if (p.offset.empty() || p.offset.size() != p.scale.size()) r.fail("offset and scale must be given, of one length");
+    return p;
+  }
+  // Whether they fit X's number of features (its last dimension, 1 for a scalar): "" or why not.
+  std::string fits(int64_t features) const {
+    const int64_t n = static_cast<int64_t>(offset.size());
+    if (n == 1 || n == features) return "";
+    return "offset and scale have " + std::to_string(n) + " entries; X has " + std::to_string(features) + " features";
+  }
+};
+
 std::vector<Value> scaler(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  const std::vector<float> offset = ctx.attr_floats("offset"), scale = ctx.attr_floats("scale");
-  if (offset.empty() || offset.size() != scale.size()) ctx.fail("offset and scale must be given, of one length");
+  const ScalerParams p = ScalerParams::read(ctx, ctx.version());
+  const std::vector<float>& offset = p.offset;
+  const std::vector<float>& scale = p.scale;
   const int64_t features = x.rank() == 0 ? 1 : x.dim(x.rank() - 1);
+  if (std::string why = p.fits(features); !why.empty()) ctx.fail(why);
   const int64_t n = static_cast<int64_t>(offset.size());
-  if (n != 1 && n != features)
-    ctx.fail("offset and scale have " + std::to_string(n) + " entries; X has " + std::to_string(features) + " features");
   const std::vector<double> in = real_values(ctx, x);
   std::vector<double> out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
@@ -26,11 +42,16 @@ std::vector<Value> scaler(OpContext& ctx) {
 }
 
 void scaler_shape(InferContext& ctx) {
+  const ScalerParams p = ScalerParams::read(ctx, ctx.version());
   const Dims* x = ctx.input_shape(0);
+  std::optional<int64_t> features;  // X's last dimension (1 for a scalar), when known
+  if (x) features = x->empty() ? std::optional<int64_t>(1) : x->back().value;
+  if (std::string why = features ? p.fits(*features) : ""; !why.empty()) ctx.fail(why);
   ctx.set_output(0, DType::Float, x ? std::optional<Dims>(*x) : std::nullopt);
 }
 
 }  // namespace
 SONNX_KERNEL("ai.onnx.ml", "Scaler", 1, scaler, Accuracy::Rounding);
 SONNX_SHAPE_RULE("ai.onnx.ml", "Scaler", (1), scaler_shape);
+SONNX_PARAMS("ai.onnx.ml", "Scaler", (1), ScalerParams);
 }  // namespace sonnx

@@ -14,6 +14,7 @@
 // Relies on control_flow.mlw ControlFlow.scan_steps: Scan runs L steps and produces L outputs per scan output.
 #include <algorithm>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/control_flow.h"
 #include "support/indexing.h"
@@ -21,26 +22,85 @@
 namespace sonnx {
 using namespace support;
 namespace {
-std::vector<int64_t> flags_attr(const OpContext& ctx, const char* name, size_t count) {
-  std::vector<int64_t> v = ctx.attr_ints(name, std::vector<int64_t>(count, 0));
+// Scan's parameters, checked against the body's signature (N state variables, M scan inputs, K
+// scan outputs: N + M body inputs, N + K body outputs). Whether the node's inputs match the body,
+// and whether an axis lies within its tensor's rank, the kernel and the shape rule check.
+struct ScanParams {
+  const Graph* body = nullptr;  // the node owns it
+  size_t num_scan_inputs = 0;   // M >= 1
+  size_t num_state = 0;         // N: the body's inputs before the scan inputs
+  size_t num_scan_outputs = 0;  // K: the body's outputs after the state variables
+  // Per scan input (M entries): the scanned axis (possibly negative from version 11; version 8: 0,
+  // the sequence axis once the batch axis is taken off) and whether it is scanned in reverse
+  // (version 8: `directions`).
+  std::vector<int64_t> input_axes;
+  std::vector<bool> input_reverse;
+  // Per scan output (K entries): the axis its elements stack on and whether each new element is
+  // prepended (version 8: 0 and false, after the batch axis).
+  std::vector<int64_t> output_axes;
+  std::vector<bool> output_reverse;
+
+  static ScanParams read(const AttrReader& r, int64_t version);
+};
+
+// A list attribute with one entry per scan input or output, zeros when absent.
+std::vector<int64_t> scan_list_attr(const AttrReader& r, const char* name, size_t count) {
+  std::vector<int64_t> v = r.attr_ints(name, std::vector<int64_t>(count, 0));
   if (v.size() != count)
-    ctx.fail(std::string("attribute ") + name + " has " + std::to_string(v.size()) + " entries, expected " +
-             std::to_string(count));
+    r.fail(std::string("attribute ") + name + " has " + std::to_string(v.size()) + " entries, expected " +
+           std::to_string(count));
   return v;
 }
 
-void check_direction(const OpContext& ctx, int64_t d) {
-  if (d != 0 && d != 1) ctx.fail("direction " + std::to_string(d) + " is neither 0 (forward) nor 1 (reverse)");
+std::vector<bool> scan_directions_attr(const AttrReader& r, const char* name, size_t count) {
+  std::vector<bool> reverse;
+  for (int64_t d : scan_list_attr(r, name, count)) {
+    if (d != 0 && d != 1) r.fail("direction " + std::to_string(d) + " is neither 0 (forward) nor 1 (reverse)");
+    reverse.push_back(d == 1);
+  }
+  return reverse;
 }
 
-// The body's signature against N state variables and M scan inputs; returns K (scan outputs).
-size_t check_body(const OpContext& ctx, const Graph& body, size_t n_state, size_t n_scan_in) {
-  if (body.inputs.size() != n_state + n_scan_in)
-    ctx.fail("body has " + std::to_string(body.inputs.size()) + " inputs, expected " + std::to_string(n_state + n_scan_in));
-  if (body.outputs.size() < n_state)
-    ctx.fail("body has " + std::to_string(body.outputs.size()) + " outputs, fewer than the " + std::to_string(n_state) +
-             " state variables");
-  return body.outputs.size() - n_state;
+std::vector<int64_t> scan_axes_attr(const AttrReader& r, const char* name, size_t count, int64_t version) {
+  std::vector<int64_t> axes = scan_list_attr(r, name, count);
+  for (int64_t a : axes)
+    if (a < 0 && version < 11) r.fail(std::string("negative ") + name + " need version 11");
+  return axes;
+}
+
+ScanParams ScanParams::read(const AttrReader& r, int64_t version) {
+  ScanParams p;
+  p.body = &r.required_graph("body");
+  int64_t m = r.attr_int("num_scan_inputs", -1);
+  if (m < 1) r.fail("num_scan_inputs must be at least 1");
+  p.num_scan_inputs = static_cast<size_t>(m);
+  const size_t body_in = p.body->inputs.size(), body_out = p.body->outputs.size();
+  if (body_in < p.num_scan_inputs)
+    r.fail("body has " + std::to_string(body_in) + " inputs, fewer than num_scan_inputs (" + std::to_string(m) + ")");
+  p.num_state = body_in - p.num_scan_inputs;
+  if (body_out < p.num_state)
+    r.fail("body has " + std::to_string(body_out) + " outputs, fewer than the " + std::to_string(p.num_state) +
+           " state variables");
+  p.num_scan_outputs = body_out - p.num_state;
+  if (version < 9) {
+    p.input_axes.assign(p.num_scan_inputs, 0);
+    p.input_reverse = scan_directions_attr(r, "directions", p.num_scan_inputs);
+    p.output_axes.assign(p.num_scan_outputs, 0);
+    p.output_reverse.assign(p.num_scan_outputs, false);
+  } else {
+    p.input_axes = scan_axes_attr(r, "scan_input_axes", p.num_scan_inputs, version);
+    p.input_reverse = scan_directions_attr(r, "scan_input_directions", p.num_scan_inputs);
+    p.output_axes = scan_axes_attr(r, "scan_output_axes", p.num_scan_outputs, version);
+    p.output_reverse = scan_directions_attr(r, "scan_output_directions", p.num_scan_outputs);
+  }
+  return p;
+}
+
+// The node's state variables (its inputs before the scan inputs) against the body's: "" or why not.
+std::string scan_state_mismatch(const ScanParams& p, size_t n_state) {
+  if (n_state == p.num_state) return "";
+  return "body has " + std::to_string(p.body->inputs.size()) + " inputs, expected " +
+         std::to_string(n_state + p.num_scan_inputs);
 }
 
 const Tensor& body_tensor(const OpContext& ctx, const Value& v, size_t k) {
@@ -49,15 +109,14 @@ const Tensor& body_tensor(const OpContext& ctx, const Value& v, size_t k) {
 }
 
 std::vector<Value> scan_v8(OpContext& ctx) {
-  const Graph& body = ctx.attr_graph("body");
-  int64_t m_attr = ctx.attr_int("num_scan_inputs", -1);
-  if (m_attr < 1) ctx.fail("num_scan_inputs must be at least 1");
-  size_t m = static_cast<size_t>(m_attr);
+  const ScanParams p = ScanParams::read(ctx, ctx.version());
+  const Graph& body = *p.body;
+  size_t m = p.num_scan_inputs;
   if (ctx.num_inputs() < 1 + m) ctx.fail("fewer inputs than num_scan_inputs");
   size_t n = ctx.num_inputs() - 1 - m;
-  size_t k_out = check_body(ctx, body, n, m);
-  std::vector<int64_t> dirs = flags_attr(ctx, "directions", m);
-  for (int64_t d : dirs) check_direction(ctx, d);
+  if (std::string why = scan_state_mismatch(p, n); !why.empty()) ctx.fail(why);
+  size_t k_out = p.num_scan_outputs;
+  const std::vector<bool>& dirs = p.input_reverse;
 
   std::vector<const Tensor*> inits, scans;
   for (size_t i = 0; i < n; ++i) inits.push_back(&ctx.input(1 + i));
@@ -135,25 +194,22 @@ std::vector<Value> scan_v8(OpContext& ctx) {
   return result;
 }
 
-std::vector<Value> scan_v9(OpContext& ctx, bool negative_axes) {
-  const Graph& body = ctx.attr_graph("body");
-  int64_t m_attr = ctx.attr_int("num_scan_inputs", -1);
-  if (m_attr < 1) ctx.fail("num_scan_inputs must be at least 1");
-  size_t m = static_cast<size_t>(m_attr);
+// Versions 9 and later (negative axes from 11: ScanParams refuses them before).
+std::vector<Value> scan_v9(OpContext& ctx) {
+  const ScanParams p = ScanParams::read(ctx, ctx.version());
+  const Graph& body = *p.body;
+  size_t m = p.num_scan_inputs;
   if (ctx.num_inputs() < m) ctx.fail("fewer inputs than num_scan_inputs");
   size_t n = ctx.num_inputs() - m;
-  size_t k_out = check_body(ctx, body, n, m);
-  std::vector<int64_t> in_axes = flags_attr(ctx, "scan_input_axes", m);
-  std::vector<int64_t> in_dirs = flags_attr(ctx, "scan_input_directions", m);
-  std::vector<int64_t> out_axes = flags_attr(ctx, "scan_output_axes", k_out);
-  std::vector<int64_t> out_dirs = flags_attr(ctx, "scan_output_directions", k_out);
-  for (int64_t d : in_dirs) check_direction(ctx, d);
-  for (int64_t d : out_dirs) check_direction(ctx, d);
+  if (std::string why = scan_state_mismatch(p, n); !why.empty()) ctx.fail(why);
+  size_t k_out = p.num_scan_outputs;
+  std::vector<int64_t> in_axes = p.input_axes;
+  const std::vector<bool>& in_dirs = p.input_reverse;
+  const std::vector<bool>& out_dirs = p.output_reverse;
 
   std::vector<const Tensor*> scans;
   for (size_t j = 0; j < m; ++j) {
     scans.push_back(&ctx.input(n + j));
-    if (!negative_axes && in_axes[j] < 0) ctx.fail("negative scan_input_axes need version 11");
     in_axes[j] = normalize_axis(ctx, in_axes[j], scans[j]->rank());
   }
   int64_t len = scans[0]->dim(in_axes[0]);
@@ -178,8 +234,7 @@ std::vector<Value> scan_v9(OpContext& ctx, bool negative_axes) {
 
   std::vector<Value> result = std::move(state);
   for (size_t k = 0; k < k_out; ++k) {
-    int64_t axis = out_axes[k];
-    if (!negative_axes && axis < 0) ctx.fail("negative scan_output_axes need version 11");
+    int64_t axis = p.output_axes[k];
     if (outs[k].empty()) {
       // Zero iterations: the rank of the output is known only from the body's declared type.
       const TypeInfo& ti = body.outputs[n + k].type;
@@ -193,21 +248,18 @@ std::vector<Value> scan_v9(OpContext& ctx, bool negative_axes) {
   }
   return result;
 }
-
-std::vector<Value> scan_v9_kernel(OpContext& ctx) { return scan_v9(ctx, false); }
-std::vector<Value> scan_v11_kernel(OpContext& ctx) { return scan_v9(ctx, true); }
 }  // namespace
 SONNX_KERNEL("", "Scan", 8, scan_v8, Accuracy::Exact);
-SONNX_KERNEL("", "Scan", 9, scan_v9_kernel, Accuracy::Exact);
-SONNX_KERNEL("", "Scan", 11, scan_v11_kernel, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 9, scan_v9, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 11, scan_v9, Accuracy::Exact);
 
 // Versions 19, 21, 23, 24, 25 only widen the type lists (the documents' text and
 // structure are unchanged): the same kernel.
-SONNX_KERNEL("", "Scan", 19, scan_v11_kernel, Accuracy::Exact);
-SONNX_KERNEL("", "Scan", 21, scan_v11_kernel, Accuracy::Exact);
-SONNX_KERNEL("", "Scan", 23, scan_v11_kernel, Accuracy::Exact);
-SONNX_KERNEL("", "Scan", 24, scan_v11_kernel, Accuracy::Exact);
-SONNX_KERNEL("", "Scan", 25, scan_v11_kernel, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 19, scan_v9, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 21, scan_v9, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 23, scan_v9, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 24, scan_v9, Accuracy::Exact);
+SONNX_KERNEL("", "Scan", 25, scan_v9, Accuracy::Exact);
 namespace {
 TypeInfo without_axis(const TypeInfo* t, int64_t axis, Dim* removed, const InferContext& ctx) {
   if (!t || t->kind != TypeInfo::Kind::Tensor) return t ? *t : TypeInfo{};
@@ -224,15 +276,15 @@ TypeInfo without_axis(const TypeInfo* t, int64_t axis, Dim* removed, const Infer
 // after the batch axis, which the body does not see); each scan output stacks the body's per-
 // iteration output along its scan output axis, of the scan inputs' length.
 void scan_shape(InferContext& ctx) {
-  const Graph* body = ctx.attr_graph("body");
-  if (!body) ctx.fail("attribute 'body' is required");
+  const ScanParams p = ScanParams::read(ctx, ctx.version());
+  const Graph* body = p.body;
   bool v8 = ctx.version() == 8;
   size_t first = v8 ? 1 : 0;
-  int64_t m = ctx.attr_int("num_scan_inputs", 0);
-  if (m < 1 || static_cast<size_t>(m) + first > ctx.num_inputs()) ctx.fail("num_scan_inputs is out of range");
-  size_t n_state = ctx.num_inputs() - first - static_cast<size_t>(m);
-  std::vector<int64_t> in_axes = ctx.attr_ints("scan_input_axes", std::vector<int64_t>(static_cast<size_t>(m), 0));
-  if (v8 || in_axes.size() != static_cast<size_t>(m)) in_axes.assign(static_cast<size_t>(m), 0);
+  size_t m = p.num_scan_inputs;
+  if (m + first > ctx.num_inputs()) ctx.fail("num_scan_inputs is out of range");
+  size_t n_state = ctx.num_inputs() - first - m;
+  if (std::string why = scan_state_mismatch(p, n_state); !why.empty()) ctx.fail(why);
+  const std::vector<int64_t>& in_axes = p.input_axes;  // version 8: zeros
   std::vector<TypeInfo> in;
   Dim batch;
   for (size_t i = 0; i < n_state; ++i) {
@@ -240,7 +292,7 @@ void scan_shape(InferContext& ctx) {
     in.push_back(v8 ? without_axis(t, 0, &batch, ctx) : (t ? *t : TypeInfo{}));
   }
   Dim length;
-  for (size_t j = 0; j < static_cast<size_t>(m); ++j) {
+  for (size_t j = 0; j < m; ++j) {
     const TypeInfo* t = ctx.input_type(first + n_state + j);
     Dim d;
     TypeInfo slice;
@@ -257,7 +309,6 @@ void scan_shape(InferContext& ctx) {
   std::vector<TypeInfo> out = ctx.infer_subgraph(*body, in);
   if (out.size() != ctx.num_outputs())
     ctx.fail("the body has " + std::to_string(out.size()) + " outputs, the node " + std::to_string(ctx.num_outputs()));
-  std::vector<int64_t> out_axes = ctx.attr_ints("scan_output_axes");
   for (size_t i = 0; i < out.size(); ++i) {
     const TypeInfo& t = out[i];
     if (t.kind != TypeInfo::Kind::Tensor) {
@@ -268,7 +319,8 @@ void scan_shape(InferContext& ctx) {
     if (s) {
       if (i >= n_state) {
         size_t k = i - n_state;
-        int64_t axis = !v8 && k < out_axes.size() ? out_axes[k] : 0;
+        // Version 8: 0, the step axis after the batch axis. (out has the body's N + K outputs.)
+        int64_t axis = k < p.output_axes.size() ? p.output_axes[k] : 0;
         axis = infer_axis(ctx, axis, static_cast<int64_t>(s->size()) + 1, "scan output axis");
         s->insert(s->begin() + axis, length);
       }
@@ -279,4 +331,5 @@ void scan_shape(InferContext& ctx) {
 }
 }  // namespace
 SONNX_SHAPE_RULE("", "Scan", (8, 9, 11, 16, 19, 21, 23, 24, 25), scan_shape);
+SONNX_PARAMS("", "Scan", (8, 9, 11, 16, 19, 21, 23, 24, 25), ScanParams);
 }  // namespace sonnx

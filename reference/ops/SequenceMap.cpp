@@ -1,6 +1,7 @@
 // SequenceMap: runs `body` once per element of the first input sequence. Further inputs are
 // sequences (of the same length; element i is passed) or tensors (passed unchanged every time).
 // Body output j of run i becomes element i of output sequence j.
+#include "op_params.h"
 #include "support/sequence.h"
 
 namespace sonnx {
@@ -10,8 +11,14 @@ namespace {
 // declared tensor type.
 DType declared_elem(const ValueInfo& vi) { return vi.type.kind == TypeInfo::Kind::Tensor ? vi.type.elem : DType::Undefined; }
 
+// SequenceMap's parameters: its body (the node owns it).
+struct SequenceMapParams {
+  const Graph* body = nullptr;
+  static SequenceMapParams read(const AttrReader& r, int64_t /*version*/) { return {&r.required_graph("body")}; }
+};
+
 std::vector<Value> sequence_map(OpContext& ctx) {
-  const Graph& body = ctx.attr_graph("body");
+  const Graph& body = *SequenceMapParams::read(ctx, ctx.version()).body;
   const Value& first = sequence_input(ctx, 0);
   size_t n = first.sequence.size();
   if (body.inputs.size() != ctx.num_inputs())
@@ -45,4 +52,5 @@ std::vector<Value> sequence_map(OpContext& ctx) {
 }
 }  // namespace
 SONNX_KERNEL("", "SequenceMap", 17, sequence_map, Accuracy::Exact);
+SONNX_PARAMS("", "SequenceMap", (17), SequenceMapParams);
 }  // namespace sonnx

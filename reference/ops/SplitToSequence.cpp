@@ -8,24 +8,33 @@
 // keepdims only applies when split is omitted.
 #include <algorithm>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct SplitToSequenceParams {
+  int64_t axis = 0;      // in [-rank, rank - 1] (checked against the input's rank where it is known)
+  bool keepdims = true;  // without the split input: keep the split axis (length 1) or remove it
+  static SplitToSequenceParams read(const AttrReader& r, int64_t /*version*/) {
+    return {r.attr_int("axis", 0), r.attr_int("keepdims", 1) != 0};
+  }
+};
+
 std::vector<Value> split_to_sequence(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
+  SplitToSequenceParams p = SplitToSequenceParams::read(ctx, ctx.version());
   if (x.rank() == 0) ctx.fail("cannot split a rank-0 tensor");
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", 0), x.rank());
-  int64_t keepdims = ctx.attr_int("keepdims", 1);
+  int64_t axis = normalize_axis(ctx, p.axis, x.rank());
   int64_t dim = x.dim(axis);
 
   std::vector<int64_t> lengths;
   bool squeeze = false;
   if (!ctx.has_input(1)) {
     lengths.assign(static_cast<size_t>(dim), 1);
-    squeeze = keepdims == 0;
+    squeeze = !p.keepdims;
   } else {
     const Tensor& split = ctx.input(1);
     if (split.dtype() != DType::Int32 && split.dtype() != DType::Int64) ctx.fail("split must be int32 or int64");
@@ -56,6 +65,7 @@ std::vector<Value> split_to_sequence(OpContext& ctx) {
   return {Value::make_sequence(std::move(pieces), x.dtype())};
 }
 }  // namespace
+SONNX_PARAMS("", "SplitToSequence", (11, 24), SplitToSequenceParams);
 SONNX_KERNEL("", "SplitToSequence", 11, split_to_sequence, Accuracy::Exact);
 
 // Version 24 only widens the type lists (the documents' text and structure are unchanged):
@@ -65,13 +75,14 @@ namespace {
 // Without `split` the pieces have the axis removed (keepdims=0) or of size 1; with a scalar split
 // every piece but maybe the last has that size; with a 1-D split the sizes vary.
 void split_to_sequence_shape(InferContext& ctx) {
+  SplitToSequenceParams p = SplitToSequenceParams::read(ctx, ctx.version());
   DType t = ctx.input_elem(0);
   const Dims* x = ctx.input_shape(0);
   if (!x) return ctx.set_output(0, sequence_of(tensor_type(t)));
-  int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
+  int64_t axis = infer_axis(ctx, p.axis, static_cast<int64_t>(x->size()));
   Dims out = *x;
   if (!ctx.has_input(1)) {
-    if (ctx.attr_int("keepdims", 1) != 0) out[static_cast<size_t>(axis)] = known_dim(1);
+    if (p.keepdims) out[static_cast<size_t>(axis)] = known_dim(1);
     else out.erase(out.begin() + axis);
   } else {
     auto split = ctx.input_ints(1);

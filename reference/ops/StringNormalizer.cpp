@@ -11,6 +11,7 @@
 // Strings that are not valid UTF-8 trap.
 #include <optional>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -116,6 +117,30 @@ std::string change_case(const OpContext& ctx, const std::string& s, CaseChange h
   return encode_utf8(*cps);
 }
 
+struct StringNormalizerParams {
+  CaseChange case_change = CaseChange::None;  // case_change_action NONE, LOWER or UPPER (checked)
+  bool case_sensitive = false;                // is_case_sensitive (any nonzero is true)
+  std::string locale;
+  // locale names a Turkic or Lithuanian language (tr, az, lt), whose special casing rules for i/I
+  // the reference does not implement: the kernel reports the node as unsupported.
+  bool special_casing = false;
+  std::vector<std::string> stopwords;
+  static StringNormalizerParams read(const AttrReader& r, int64_t /*version*/) {
+    StringNormalizerParams p;
+    std::string action = r.attr_string("case_change_action", "NONE");
+    if (action == "NONE") p.case_change = CaseChange::None;
+    else if (action == "LOWER") p.case_change = CaseChange::Lower;
+    else if (action == "UPPER") p.case_change = CaseChange::Upper;
+    else r.fail("case_change_action '" + action + "' is not NONE, LOWER or UPPER");
+    p.case_sensitive = r.attr_int("is_case_sensitive", 0) != 0;
+    p.locale = r.attr_string("locale", "");
+    std::string lang = p.locale.substr(0, p.locale.find_first_of("_-.@"));
+    p.special_casing = lang == "tr" || lang == "az" || lang == "lt";
+    p.stopwords = r.attr_strings("stopwords");
+    return p;
+  }
+};
+
 std::vector<Value> string_normalizer(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.dtype() != DType::String) ctx.fail("input must be a string tensor");
@@ -123,20 +148,13 @@ std::vector<Value> string_normalizer(OpContext& ctx) {
   if (!(x.rank() == 1 || (two_dim && x.dim(0) == 1)))
     ctx.fail("input must have shape [C] or [1, C], got " + shape_str(x.shape()));
 
-  std::string action = ctx.attr_string("case_change_action", "NONE");
-  CaseChange how;
-  if (action == "NONE") how = CaseChange::None;
-  else if (action == "LOWER") how = CaseChange::Lower;
-  else if (action == "UPPER") how = CaseChange::Upper;
-  else ctx.fail("case_change_action '" + action + "' is not NONE, LOWER or UPPER");
+  StringNormalizerParams p = StringNormalizerParams::read(ctx, ctx.version());
+  const CaseChange how = p.case_change;
+  if (p.special_casing)
+    throw Unsupported(ctx.node().label() + ": StringNormalizer locale '" + p.locale + "' has special casing rules");
 
-  std::string locale = ctx.attr_string("locale", "");
-  std::string lang = locale.substr(0, locale.find_first_of("_-.@"));
-  if (lang == "tr" || lang == "az" || lang == "lt")
-    throw Unsupported(ctx.node().label() + ": StringNormalizer locale '" + locale + "' has special casing rules");
-
-  bool case_sensitive = ctx.attr_int("is_case_sensitive", 0) != 0;
-  std::vector<std::string> stopwords = ctx.attr_strings("stopwords");
+  const bool case_sensitive = p.case_sensitive;
+  std::vector<std::string> stopwords = std::move(p.stopwords);
   if (!case_sensitive)
     for (std::string& w : stopwords) w = change_case(ctx, w, CaseChange::Lower);
 
@@ -152,12 +170,13 @@ std::vector<Value> string_normalizer(OpContext& ctx) {
   return one(Tensor::from_vector<std::string>(two_dim ? Shape{1, c} : Shape{c}, kept));
 }
 }  // namespace
+SONNX_PARAMS("", "StringNormalizer", (10), StringNormalizerParams);
 SONNX_KERNEL("", "StringNormalizer", 10, string_normalizer, Accuracy::Exact);
 namespace {
 // 1-D [C] or [1, C]; stopwords may remove elements (C unknown then, else kept).
 void string_normalizer_shape(InferContext& ctx) {
   const Dims* x = ctx.input_shape(0);
-  bool stop = !ctx.attr_strings("stopwords").empty();
+  bool stop = !StringNormalizerParams::read(ctx, ctx.version()).stopwords.empty();
   if (!x) return ctx.set_output(0, DType::String, std::nullopt);
   Dims o = *x;
   if (o.empty() || o.size() > 2) ctx.fail("the input must be [C] or [1, C]");

@@ -15,6 +15,7 @@
 // each element's substrings padded with empty strings; Z (int64, X's shape) the substring counts.
 #include <limits>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
@@ -72,12 +73,23 @@ std::vector<std::string> split_delimiter(const std::string& s, const std::string
   return parts;
 }
 
+struct StringSplitParams {
+  std::string delimiter;                                   // "" (or unset): split on runs of whitespace
+  int64_t maxsplit = std::numeric_limits<int64_t>::max();  // the limit on splits; unset or negative: none
+  static StringSplitParams read(const AttrReader& r, int64_t /*version*/) {
+    StringSplitParams p;
+    p.delimiter = r.attr_string("delimiter", "");
+    if (int64_t m = r.attr_int("maxsplit", -1); m >= 0) p.maxsplit = m;
+    return p;
+  }
+};
+
 std::vector<Value> string_split(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
   require_type(ctx, x, DType::String, "X");
-  std::string delimiter = ctx.attr_string("delimiter", "");
-  int64_t maxsplit = ctx.attr_int("maxsplit", -1);
-  if (maxsplit < 0) maxsplit = std::numeric_limits<int64_t>::max();
+  const StringSplitParams p = StringSplitParams::read(ctx, ctx.version());
+  const std::string& delimiter = p.delimiter;
+  const int64_t maxsplit = p.maxsplit;
   std::vector<std::vector<std::string>> parts(static_cast<size_t>(x.size()));
   size_t widest = 0;
   const std::string* in = x.data<std::string>();
@@ -113,6 +125,7 @@ void string_split_shape(InferContext& ctx) {
   if (ctx.has_output(1)) ctx.set_output(1, DType::Int64, x ? std::optional<Dims>(*x) : std::nullopt);
 }
 }  // namespace
+SONNX_PARAMS("", "StringSplit", (20), StringSplitParams);
 SONNX_KERNEL("", "StringSplit", 20, string_split, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "StringSplit", (20), string_split_shape);
 }  // namespace sonnx

@@ -1,6 +1,8 @@
 // Sum: elementwise sum of one or more inputs. Versions 1 and 6 need all inputs of the same shape;
 // from version 8 they broadcast multidirectionally; 13 adds bfloat16. Inputs are added left to
 // right in the compute type (float for float16/bfloat16, rounded once at the end).
+#include "op_params.h"
+#include "params/legacy.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -21,6 +23,8 @@ std::vector<Value> sum(OpContext& ctx) {
   }));
 }
 }  // namespace
+// Version 1's only attribute is the legacy consumed_inputs.
+SONNX_PARAMS("", "Sum", (1), LegacyConsumedInputsParams);
 SONNX_KERNEL("", "Sum", 1, sum, Accuracy::Rounding);
 SONNX_KERNEL("", "Sum", 8, sum, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "Sum", (1, 6, 8, 13), broadcast_rule);

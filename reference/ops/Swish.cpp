@@ -2,6 +2,7 @@
 // float attribute, 1.0 by default (alpha = 1 gives SiLU). The schema's function body computes it
 // as Mul(X, Sigmoid(Mul(alpha, X))) in T; this kernel evaluates it in double (alpha as the float
 // the attribute holds) and rounds once to the element type.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/elementwise.h"
 
@@ -15,11 +16,17 @@ double sigmoid(double z) {
   return e / (1.0 + e);
 }
 
+struct SwishParams {
+  float alpha = 1.0f;
+  static SwishParams read(const AttrReader& r, int64_t /*version*/) { return {r.attr_float("alpha", 1.0f)}; }
+};
+
 std::vector<Value> swish(OpContext& ctx) {
-  auto alpha = static_cast<double>(ctx.attr_float("alpha", 1.0f));
+  auto alpha = static_cast<double>(SwishParams::read(ctx, ctx.version()).alpha);
   return one(float_unary(ctx, ctx.input(0), [alpha](double x) { return x * sigmoid(alpha * x); }));
 }
 }  // namespace
+SONNX_PARAMS("", "Swish", (24), SwishParams);
 SONNX_KERNEL("", "Swish", 24, swish, Accuracy::Rounding);
 SONNX_SHAPE_RULE("", "Swish", (24), same_as_input_rule);
 }  // namespace sonnx

@@ -9,12 +9,25 @@
 // spec's pseudocode applies the modulo to the whole index tuple; only the sequence position can
 // exceed the cache, and the onnx reference reduces just that one, as this kernel does. update must
 // match past_cache in every dim but the axis, where it may not be longer. Any element type.
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct TensorScatterParams {
+  bool circular = false;  // mode "circular"; "linear" (the default) otherwise
+  int64_t axis = -2;      // the sequence axis, not yet checked against the rank; never 0
+  static TensorScatterParams read(const AttrReader& r, int64_t /*version*/) {
+    std::string mode = r.attr_string("mode", "linear");
+    if (mode != "linear" && mode != "circular") r.fail("mode must be \"linear\" or \"circular\", got \"" + mode + "\"");
+    TensorScatterParams p{mode == "circular", r.attr_int("axis", -2)};
+    if (p.axis == 0) r.fail("axis cannot be the batch axis 0");
+    return p;
+  }
+};
+
 void check_update_shape(OpContext& ctx, const Tensor& past, const Tensor& update, size_t axis) {
   if (update.rank() != past.rank()) ctx.fail("update must have the rank of past_cache");
   for (size_t d = 0; d < past.shape().size(); ++d) {
@@ -38,11 +51,10 @@ std::vector<int64_t> write_indices(OpContext& ctx, int64_t batch) {
 std::vector<Value> tensor_scatter(OpContext& ctx) {
   const Tensor& past = ctx.input(0);
   const Tensor& update = ctx.input(1);
-  std::string mode = ctx.attr_string("mode", "linear");
-  if (mode != "linear" && mode != "circular") ctx.fail("mode must be \"linear\" or \"circular\", got \"" + mode + "\"");
+  TensorScatterParams params = TensorScatterParams::read(ctx, ctx.version());
   if (past.rank() < 2) ctx.fail("past_cache must have rank >= 2 (batch and sequence axes)");
-  int64_t axis = normalize_axis(ctx, ctx.attr_int("axis", -2), past.rank());
-  if (axis == 0) ctx.fail("axis cannot be the batch axis 0");
+  int64_t axis = normalize_axis(ctx, params.axis, past.rank());
+  if (axis == 0) ctx.fail("axis cannot be the batch axis 0");  // -rank
   auto ax = static_cast<size_t>(axis);
   check_update_shape(ctx, past, update, ax);
   std::vector<int64_t> w = write_indices(ctx, past.dim(0));
@@ -52,18 +64,19 @@ std::vector<Value> tensor_scatter(OpContext& ctx) {
   Tensor out = past;
   for (int64_t b = 0; b < past.dim(0); ++b) {
     int64_t start = w[static_cast<size_t>(b)];
-    if (mode == "linear" && (start < 0 || start > max_len - seq_len))
+    if (!params.circular && (start < 0 || start > max_len - seq_len))
       ctx.fail("write index " + std::to_string(start) + " with " + std::to_string(seq_len) +
                " updates does not fit a cache of length " + std::to_string(max_len));
     for (int64_t p = b * per_batch; p < (b + 1) * per_batch; ++p)
       for (int64_t s = 0; s < seq_len; ++s) {
-        int64_t pos = mode == "linear" ? start + s : ((start % max_len + max_len) % max_len + s) % max_len;
+        int64_t pos = !params.circular ? start + s : ((start % max_len + max_len) % max_len + s) % max_len;
         copy_elements(update, (p * seq_len + s) * inner, out, (p * max_len + pos) * inner, inner);
       }
   }
   return one(std::move(out));
 }
 }  // namespace
+SONNX_PARAMS("", "TensorScatter", (24), TensorScatterParams);
 SONNX_KERNEL("", "TensorScatter", 24, tensor_scatter, Accuracy::Exact);
 SONNX_SHAPE_RULE("", "TensorScatter", (24), same_as_input_rule);
 }  // namespace sonnx

@@ -5,22 +5,36 @@
 // order of first occurrence. Values compare as numpy sorts them: -0 equals 0, NaNs are all equal
 // and sort last; complex by (real, imag); strings bytewise.
 #include <numeric>
+#include <optional>
 
+#include "op_params.h"
 #include "support/shape.h"
 #include "support/indexing.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
+struct UniqueParams {
+  std::optional<int64_t> axis;  // not yet checked against the rank; absent: the flattened input
+  bool sorted = true;           // any nonzero sorted is true
+  static UniqueParams read(const AttrReader& r, int64_t /*version*/) {
+    UniqueParams p;
+    if (r.has_attr("axis")) p.axis = r.attr_int("axis", 0);
+    p.sorted = r.attr_int("sorted", 1) != 0;
+    return p;
+  }
+};
+
 std::vector<Value> unique(OpContext& ctx) {
   const Tensor& x = ctx.input(0);
-  bool sorted = ctx.attr_int("sorted", 1) != 0;
-  bool has_axis = ctx.has_attr("axis");
+  UniqueParams params = UniqueParams::read(ctx, ctx.version());
+  bool sorted = params.sorted;
+  bool has_axis = params.axis.has_value();
   // View x as [outer, n, inner] where the n items (elements or slices) are being deduplicated.
   int64_t axis = 0, n = x.size(), outer = 1, inner = 1;
   if (has_axis) {
     if (x.rank() == 0) ctx.fail("axis given for a scalar input");
-    axis = normalize_axis(ctx, ctx.attr_int("axis", 0), x.rank());
+    axis = normalize_axis(ctx, *params.axis, x.rank());
     n = x.dim(axis);
     outer = element_count(x.shape(), 0, static_cast<size_t>(axis));
     inner = element_count(x.shape(), static_cast<size_t>(axis) + 1, x.shape().size());
@@ -92,16 +106,18 @@ std::vector<Value> unique(OpContext& ctx) {
   return out;
 }
 }  // namespace
+SONNX_PARAMS("", "Unique", (11), UniqueParams);
 SONNX_KERNEL("", "Unique", 11, unique, Accuracy::Exact);
 namespace {
 // Y: 1-D (no axis) or the input with the axis dim unknown; indices, inverse_indices, counts: 1-D int64.
 void unique_shape(InferContext& ctx) {
   const Dims* x = ctx.input_shape(0);
   DType t = ctx.input_elem(0);
-  if (!ctx.has_attr("axis")) {
+  UniqueParams p = UniqueParams::read(ctx, ctx.version());
+  if (!p.axis) {
     ctx.set_output(0, t, Dims{Dim{}});
   } else if (x) {
-    int64_t axis = infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size()));
+    int64_t axis = infer_axis(ctx, *p.axis, static_cast<int64_t>(x->size()));
     Dims o = *x;
     o[static_cast<size_t>(axis)] = Dim{};
     ctx.set_output(0, t, o);
@@ -109,10 +125,10 @@ void unique_shape(InferContext& ctx) {
     ctx.set_output(0, t, std::nullopt);
   }
   Dim inv;
-  if (x && !ctx.has_attr("axis")) {
+  if (x && !p.axis) {
     if (auto n = dims_product(*x)) inv = known_dim(*n);
   } else if (x) {
-    inv = (*x)[static_cast<size_t>(infer_axis(ctx, ctx.attr_int("axis", 0), static_cast<int64_t>(x->size())))];
+    inv = (*x)[static_cast<size_t>(infer_axis(ctx, *p.axis, static_cast<int64_t>(x->size())))];
   }
   for (size_t i = 1; i < 4; ++i)
     if (ctx.has_output(i)) ctx.set_output(i, DType::Int64, Dims{i == 2 ? inv : Dim{}});

@@ -19,17 +19,6 @@ const Tensor& OpContext::input(size_t i) const {
   return v.tensor;
 }
 
-const Tensor& OpContext::attr_tensor(const std::string& name) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Tensor);
-  if (!a) fail("attribute '" + name + "' is required");
-  return a->t;
-}
-const Graph& OpContext::attr_graph(const std::string& name) const {
-  const Attribute* a = typed_attr(name, Attribute::Type::Graph);
-  if (!a || !a->g) fail("graph attribute '" + name + "' is required");
-  return *a->g;
-}
-
 std::vector<Value> OpContext::run_subgraph(const Graph& g, const std::vector<Value>& inputs) const {
   if (!runner_) fail("this executor cannot run subgraphs");
   return runner_(g, inputs);

@@ -35,8 +35,6 @@ class OpContext final : public AttrReader {
   const Tensor& input(size_t i) const;  // traps when omitted or not a tensor
 
   // Attributes: AttrReader's, and
-  const Tensor& attr_tensor(const std::string& name) const;  // traps when absent
-  const Graph& attr_graph(const std::string& name) const;    // traps when absent
 
   std::vector<Value> run_subgraph(const Graph& g, const std::vector<Value>& inputs) const;
   std::mt19937_64& rng() const;

@@ -1,5 +1,5 @@
 // The parameters of indexing and rearranging operators (reference/ops/op_params.h): TopK,
-// DepthToSpace and SpaceToDepth, OneHot, GatherND, Compress, Shape and CumSum, read by their
+// DepthToSpace and SpaceToDepth, OneHot, GatherND, Compress, Shape, CumSum and CumProd, read by their
 // reference kernels and shape rules. (GatherElements reads GatherParams, params/movement.h.)
 #pragma once
 #include <cstdint>

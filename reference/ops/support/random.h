@@ -1,11 +1,12 @@
 // Random numbers (RandomUniform, RandomNormal, their *Like forms, Bernoulli, Multinomial,
-// Dropout): the generator a node uses, the output type and shape attributes, and sampling into a
-// floating tensor.
+// Dropout): the generator a node uses and sampling into a floating tensor. (Their attributes are
+// their parameter structs', e.g. RandomParams in reference/ops/params/random.h.)
 #pragma once
 #include <bit>
 #include <cmath>
 #include <random>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,14 +14,15 @@
 
 namespace sonnx::support {
 
-// The generator a sampling node uses: a fresh one seeded from the float `seed` attribute (its bit
-// pattern, so every distinct seed gives a distinct stream) when present, else the run's generator.
+// The generator a sampling node uses: a fresh one seeded from `seed` (the node's `seed` attribute, as
+// its parameter struct read it; its bit pattern, so every distinct seed gives a distinct stream)
+// when present, else the run's generator.
 struct NodeRng {
   std::mt19937_64 own;
   std::mt19937_64* gen;
-  explicit NodeRng(const OpContext& ctx) {
-    if (ctx.has_attr("seed")) {
-      own.seed(static_cast<uint64_t>(std::bit_cast<uint32_t>(ctx.attr_float("seed", 0.f))));
+  NodeRng(const OpContext& ctx, std::optional<float> seed) {
+    if (seed) {
+      own.seed(static_cast<uint64_t>(std::bit_cast<uint32_t>(*seed)));
       gen = &own;
     } else {
       gen = &ctx.rng();
@@ -37,15 +39,6 @@ struct NodeRng {
   }
 };
 
-// The output element type of a sampling op: the `dtype` attribute when present, else `def`.
-inline DType dtype_attr(const OpContext& ctx, DType def) {
-  if (!ctx.has_attr("dtype")) return def;
-  int64_t v = ctx.attr_int("dtype", 0);
-  if (v < 0 || v > 0x7fffffff || !is_valid_dtype(static_cast<int32_t>(v)))
-    ctx.fail("dtype " + std::to_string(v) + " is not a valid element type");
-  return static_cast<DType>(v);
-}
-
 // A tensor of a floating element type filled with draws from `draw()` (a double, rounded to the
 // element type) in row-major order.
 template <class F>
@@ -58,15 +51,6 @@ Tensor random_float_tensor(const OpContext& ctx, DType type, const Shape& shape,
     for (int64_t i = 0; i < out.size(); ++i) p[i] = to_storage<T>(static_cast<compute_t<T>>(draw()));
     return out;
   });
-}
-
-// The `shape` attribute of a generator op: required, every dim non-negative.
-inline Shape shape_attr(const OpContext& ctx) {
-  if (!ctx.has_attr("shape")) ctx.fail("attribute 'shape' is required");
-  Shape s = ctx.attr_ints("shape");
-  for (int64_t d : s)
-    if (d < 0) ctx.fail("shape " + shape_str(s) + " has a negative dim");
-  return s;
 }
 
 }  // namespace sonnx::support

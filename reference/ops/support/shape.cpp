@@ -266,33 +266,6 @@ Dim size_dim(const InferContext& ctx, int64_t v, const std::string& what) {
   return known_dim(v);
 }
 
-DType dtype_attr(const InferContext& ctx, const char* name, DType def) {
-  if (!ctx.has_attr(name)) return def;
-  int64_t d = ctx.attr_int(name, 0);
-  if (d <= 0 || d > 1000 || !is_valid_dtype(static_cast<int32_t>(d))) ctx.fail(std::string(name) + " is not a data type");
-  return static_cast<DType>(d);
-}
-
-void random_shape_rule(InferContext& ctx) {
-  if (!ctx.has_attr("shape")) ctx.fail("attribute 'shape' is required");
-  Dims out;
-  for (int64_t d : ctx.attr_ints("shape")) out.push_back(size_dim(ctx, d, "shape"));
-  ctx.set_output(0, dtype_attr(ctx, "dtype", DType::Float), out);
-}
-
-void random_like_shape_rule(InferContext& ctx) {
-  const Dims* x = ctx.input_shape(0);
-  ctx.set_output(0, dtype_attr(ctx, "dtype", ctx.input_elem(0)), x ? std::optional<Dims>(*x) : std::nullopt);
-}
-
-void window_fn_shape_rule(InferContext& ctx) {
-  DType t = dtype_attr(ctx, "output_datatype", DType::Float);
-  require_rank(ctx, 0, 0, "size");
-  Dim n;
-  if (auto v = ctx.input_ints(0); v && v->size() == 1) n = size_dim(ctx, (*v)[0], "size");
-  ctx.set_output(0, t, Dims{n});
-}
-
 void global_pool_shape_rule(InferContext& ctx) {
   const Dims* x = ctx.input_shape(0);
   std::optional<Dims> out;

@@ -106,15 +106,6 @@ TypeInfo optional_of(TypeInfo elem);
 // A dim from a known value, checking it is a sane size.
 Dim size_dim(const InferContext& ctx, int64_t v, const std::string& what);
 
-// A data-type attribute (`dtype`, `output_datatype`): `def` when absent, checked to name a type.
-DType dtype_attr(const InferContext& ctx, const char* name, DType def);
-// RandomNormal/RandomUniform: the `shape` attribute, of type `dtype` (float by default).
-void random_shape_rule(InferContext& ctx);
-// RandomNormalLike, RandomUniformLike, Bernoulli, EyeLike: the input's shape, of type `dtype`
-// (the input's by default).
-void random_like_shape_rule(InferContext& ctx);
-// The window functions: a 1-D window of `size` (a scalar input) elements of output_datatype.
-void window_fn_shape_rule(InferContext& ctx);
 // GlobalAveragePool/GlobalMaxPool/GlobalLpPool: [N, C, 1, ..., 1].
 void global_pool_shape_rule(InferContext& ctx);
 // Adagrad/Adam/Momentum: inputs R, T, then n tensors X, n gradients G and `per - 1` groups of n

@@ -1,6 +1,7 @@
 // Spectral operators: the generalized cosine windows (HannWindow, HammingWindow, BlackmanWindow)
 // and the discrete Fourier transform of one signal (DFT, STFT).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -8,46 +9,24 @@
 #include <vector>
 
 #include "cast.h"
+#include "reference/ops/params/window_function.h"
+#include "shape.h"
 
 namespace sonnx::support {
-
-// The output_datatype attribute of the window operators and MelWeightMatrix (default float):
-// a real numeric type; traps otherwise.
-inline DType output_datatype_attr(const OpContext& ctx) {
-  const int64_t v = ctx.attr_int("output_datatype", 1);
-  switch (static_cast<DType>(v)) {
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64:
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64:
-    case DType::Float16:
-    case DType::Float:
-    case DType::Double:
-    case DType::BFloat16: return static_cast<DType>(v);
-    default: ctx.fail("output_datatype " + std::to_string(v) + " is not allowed");
-  }
-}
 
 // Generalized cosine windows: w[k] = a0 - a1*cos(2*pi*k/N) + a2*cos(4*pi*k/N), k = 0..size-1,
 // N = size when periodic, size-1 when symmetric. Computed in float exactly as the operators'
 // function bodies in the schema do (float constants, angle = k * (tau / N), then Cast to
 // output_datatype), so a kernel and an expanded body agree. As in the body, a size ≤ 0 gives an
 // empty window and a symmetric window of size 1 divides by zero (NaN).
-inline std::vector<Value> cosine_window(OpContext& ctx, float a0, float a1, float a2) {
+inline std::vector<Value> cosine_window(OpContext& ctx, const WindowFunctionParams& p, float a0, float a1, float a2) {
   const Tensor& size_in = ctx.input(0);
   if (size_in.dtype() != DType::Int32 && size_in.dtype() != DType::Int64) ctx.fail("size must be int32 or int64");
   if (size_in.size() != 1) ctx.fail("size must be a scalar");
   const int64_t size = size_in.as_int64(0);
-  const int64_t periodic = ctx.attr_int("periodic", 1);
-  if (periodic != 0 && periodic != 1) ctx.fail("periodic must be 0 or 1");
-  const DType out_type = output_datatype_attr(ctx);
   const float tau = 6.2831854820251465f;  // 2*pi rounded to float, the body's constant
   const float size_fp = static_cast<float>(size);
-  const float n = periodic ? size_fp : size_fp - 1.0f;
+  const float n = p.periodic ? size_fp : size_fp - 1.0f;
   const float increment = tau / n;
   const int64_t count = size > 0 ? size : 0;
   Tensor w(DType::Float, {count});
@@ -56,7 +35,17 @@ inline std::vector<Value> cosine_window(OpContext& ctx, float a0, float a1, floa
     const float angle = static_cast<float>(k) * increment;
     o[k] = (a0 - a1 * std::cos(angle)) + a2 * std::cos(angle * 2.0f);
   }
-  return one(cast_tensor(ctx, w, out_type));
+  return one(cast_tensor(ctx, w, p.output_datatype));
+}
+
+// The window operators' shape rule: [size] of output_datatype; a size below 0 gives an empty window
+// as in the kernel.
+inline void cosine_window_shape(InferContext& ctx) {
+  const WindowFunctionParams p = WindowFunctionParams::read(ctx, ctx.version());
+  require_rank(ctx, 0, 0, "size");
+  Dim n;
+  if (auto v = ctx.input_ints(0); v && v->size() == 1) n = size_dim(ctx, std::max<int64_t>((*v)[0], 0), "size");
+  ctx.set_output(0, p.output_datatype, Dims{n});
 }
 
 // ---------------------------------------------------------------------------------------------

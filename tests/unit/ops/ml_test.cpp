@@ -341,9 +341,17 @@ g (double[N,3] X) => (float Y) { Y = ai.onnx.ml.LinearRegressor<targets = 2, coe
 TEST(MlShape, TreeEnsembleIsBatchByTargets) {
   EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 5]>
 g (double[N,4] X) => (double Y) { Y = ai.onnx.ml.TreeEnsemble<n_targets = 3, tree_roots = [0], nodes_featureids = [0],
+  nodes_modes = uint8[1] {0}, nodes_splits = double[1] {0.5}, leaf_weights = double[1] {1},
   nodes_truenodeids = [0], nodes_trueleafs = [1], nodes_falsenodeids = [0], nodes_falseleafs = [1], leaf_targetids = [0]>(X) })",
                      "Y"),
             "tensor(double)[N,3]");
+  // The spec requires nodes_modes, nodes_splits and leaf_weights: inference reports the node
+  // without them, as the kernel refuses it.
+  InferenceResult r = infer_model(text::parse_model(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 5]>
+g (double[N,4] X) => (double Y) { Y = ai.onnx.ml.TreeEnsemble<n_targets = 3, tree_roots = [0], nodes_featureids = [0],
+  nodes_truenodeids = [0], nodes_trueleafs = [1], nodes_falsenodeids = [0], nodes_falseleafs = [1], leaf_targetids = [0]>(X) })"));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].message.find("nodes_splits' is required"), std::string::npos) << r.errors[0].message;
 }
 
 }  // namespace
