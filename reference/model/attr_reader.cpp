@@ -44,6 +44,12 @@ std::optional<DType> AttrReader::attr_dtype(const std::string& name) const {
     fail("attribute '" + name + "' is not a data type: " + std::to_string(a->i));
   return static_cast<DType>(a->i);
 }
+DType AttrReader::attr_floating_type(const std::string& name, DType def) const {
+  std::optional<DType> t = attr_dtype(name);
+  if (t && *t != DType::Float && *t != DType::Double && *t != DType::Float16 && *t != DType::BFloat16)
+    fail("attribute '" + name + "' must name a floating type (1, 10, 11 or 16), got " + std::to_string(static_cast<int>(*t)));
+  return t.value_or(def);
+}
 const Tensor* AttrReader::attr_tensor(const std::string& name) const {
   const Attribute* a = typed_attr(name, Attribute::Type::Tensor);
   return a ? &a->t : nullptr;

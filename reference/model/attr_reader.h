@@ -33,6 +33,9 @@ class AttrReader {
   // A data-type attribute (dtype, to, output_dtype, ...): nullopt when absent; fail()s when its
   // value names no element type.
   std::optional<DType> attr_dtype(const std::string& name) const;
+  // A data-type attribute that must name a floating type (stash_type, softmax_precision, ...):
+  // `def` when absent.
+  DType attr_floating_type(const std::string& name, DType def) const;
   // A tensor or graph attribute (the node owns it): null when absent, or fail()s when required.
   const Tensor* attr_tensor(const std::string& name) const;
   const Graph* attr_graph(const std::string& name) const;

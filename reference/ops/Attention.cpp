@@ -65,14 +65,7 @@ struct AttentionParams {
     p.qk_output = static_cast<QkOutput>(mode);
     if (r.has_attr("scale")) p.scale = r.attr_float("scale", 1.0f);
     p.softcap = r.attr_float("softcap", 0.0f);
-    if (r.has_attr("softmax_precision")) {
-      int64_t t = r.attr_int("softmax_precision", 1);
-      auto d = static_cast<DType>(t);  // checked against t itself: the cast keeps only the low 32 bits
-      if (t != static_cast<int32_t>(d) ||
-          (d != DType::Float && d != DType::Double && d != DType::Float16 && d != DType::BFloat16))
-        r.fail("softmax_precision must name a floating type (1, 10, 11 or 16), got " + std::to_string(t));
-      p.softmax_precision = d;
-    }
+    if (r.has_attr("softmax_precision")) p.softmax_precision = r.attr_floating_type("softmax_precision", DType::Float);
     return p;
   }
 };

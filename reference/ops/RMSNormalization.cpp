@@ -21,12 +21,7 @@ struct RMSNormalizationParams {
     RMSNormalizationParams p;
     p.axis = r.attr_int("axis", -1);
     p.epsilon = r.attr_float("epsilon", 1e-5f);
-    int64_t stash = r.attr_int("stash_type", 1);
-    auto d = static_cast<DType>(stash);  // checked against stash itself: the cast keeps only the low 32 bits
-    if (stash != static_cast<int32_t>(d) ||
-        (d != DType::Float && d != DType::Double && d != DType::Float16 && d != DType::BFloat16))
-      r.fail("stash_type must name a floating type (1, 10, 11 or 16), got " + std::to_string(stash));
-    p.stash_type = d;
+    p.stash_type = r.attr_floating_type("stash_type", DType::Float);
     return p;
   }
 };

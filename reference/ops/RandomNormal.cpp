@@ -22,14 +22,5 @@ SONNX_KERNEL("", "RandomNormal", 1, random_normal, Accuracy::Random);
 // the same kernel.
 SONNX_KERNEL("", "RandomNormal", 22, random_normal, Accuracy::Random);
 SONNX_PARAMS("", "RandomNormal", (1, 22), RandomParams);
-namespace {
-// The `shape` attribute, of type `dtype` (float by default).
-void random_normal_shape(InferContext& ctx) {
-  RandomParams p = RandomParams::read(ctx, ctx.version());
-  Dims out;
-  for (int64_t d : p.shape) out.push_back(size_dim(ctx, d, "shape"));
-  ctx.set_output(0, p.output_type(DType::Float), out);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "RandomNormal", (1, 22), random_normal_shape);
+SONNX_SHAPE_RULE("", "RandomNormal", (1, 22), random_shape_rule);
 }  // namespace sonnx

@@ -22,16 +22,5 @@ SONNX_KERNEL("", "RandomNormalLike", 1, random_normal_like, Accuracy::Random);
 // the same kernel.
 SONNX_KERNEL("", "RandomNormalLike", 22, random_normal_like, Accuracy::Random);
 SONNX_PARAMS("", "RandomNormalLike", (1, 22), RandomParams);
-namespace {
-// The input's shape, of type `dtype` (the input's by default, which must then be a floating type).
-void random_normal_like_shape(InferContext& ctx) {
-  RandomParams p = RandomParams::read(ctx, ctx.version());
-  DType t = p.output_type(ctx.input_elem(0));
-  if (t != DType::Undefined)
-    if (std::string why = RandomParams::output_type_error(t, ctx.version()); !why.empty()) ctx.fail(why);
-  const Dims* x = ctx.input_shape(0);
-  ctx.set_output(0, t, x ? std::optional<Dims>(*x) : std::nullopt);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "RandomNormalLike", (1, 22), random_normal_like_shape);
+SONNX_SHAPE_RULE("", "RandomNormalLike", (1, 22), random_shape_rule);
 }  // namespace sonnx

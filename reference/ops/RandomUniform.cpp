@@ -23,14 +23,5 @@ SONNX_KERNEL("", "RandomUniform", 1, random_uniform, Accuracy::Random);
 // the same kernel.
 SONNX_KERNEL("", "RandomUniform", 22, random_uniform, Accuracy::Random);
 SONNX_PARAMS("", "RandomUniform", (1, 22), RandomParams);
-namespace {
-// The `shape` attribute, of type `dtype` (float by default).
-void random_uniform_shape(InferContext& ctx) {
-  RandomParams p = RandomParams::read(ctx, ctx.version());
-  Dims out;
-  for (int64_t d : p.shape) out.push_back(size_dim(ctx, d, "shape"));
-  ctx.set_output(0, p.output_type(DType::Float), out);
-}
-}  // namespace
-SONNX_SHAPE_RULE("", "RandomUniform", (1, 22), random_uniform_shape);
+SONNX_SHAPE_RULE("", "RandomUniform", (1, 22), random_shape_rule);
 }  // namespace sonnx

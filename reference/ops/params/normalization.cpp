@@ -4,10 +4,6 @@
 
 namespace sonnx {
 
-namespace {
-bool is_floating(DType t) { return t == DType::Float || t == DType::Double || t == DType::Float16 || t == DType::BFloat16; }
-}  // namespace
-
 LayerNormParams LayerNormParams::read(const AttrReader& r, int64_t /*version*/) {
   LayerNormParams p;
   p.axis = r.attr_int("axis", -1);
@@ -26,12 +22,7 @@ GroupNormParams GroupNormParams::read(const AttrReader& r, int64_t version) {
   if (p.num_groups < 1) r.fail("num_groups must be positive, got " + std::to_string(p.num_groups));
   p.epsilon = r.attr_float("epsilon", 1e-5f);
   p.per_channel = version >= 21;
-  if (p.per_channel) {
-    int64_t stash = r.attr_int("stash_type", 1);
-    if (stash < 0 || stash > 1000 || !is_floating(static_cast<DType>(stash)))
-      r.fail("stash_type must name a floating type (1, 10, 11 or 16)");
-    p.stash_type = static_cast<DType>(stash);
-  }
+  if (p.per_channel) p.stash_type = r.attr_floating_type("stash_type", DType::Float);
   return p;
 }
 

@@ -1,6 +1,6 @@
 // The parameters of RandomNormal, RandomUniform, RandomNormalLike and RandomUniformLike (versions 1
-// and 22; reference/ops/op_params.h), read by their reference kernels and shape rules. The `dtype`
-// attribute reader is shared with Bernoulli, Multinomial and SequenceEmpty.
+// and 22; reference/ops/op_params.h), read by their reference kernels and their shape rule
+// (support::random_shape_rule).
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -14,6 +14,10 @@
 
 namespace sonnx::support {
 
+// The shape rule of RandomNormal and RandomUniform (the `shape` attribute) and of their *Like forms
+// (the input's shape), of the element type their RandomParams give.
+void random_shape_rule(InferContext& ctx);
+
 // The generator a sampling node uses: a fresh one seeded from `seed` (the node's `seed` attribute, as
 // its parameter struct read it; its bit pattern, so every distinct seed gives a distinct stream)
 // when present, else the run's generator.
