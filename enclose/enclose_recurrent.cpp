@@ -75,7 +75,7 @@ std::vector<MidRad> mid_rad(const std::vector<Interval>& v) {
 
 // The float inputs (X, W, R, B, initial_h, initial_c, P) must share X's element type (the reader sees
 // only float64 bounds); the reader checks the rest. `peephole`: P's input index (LSTM), or 0.
-Recurrence read(const OpCall& c, int64_t gates, const std::vector<std::string>& acts, int initial_c, size_t peephole) {
+Recurrence read(const OpCall& c, int64_t gates, int initial_c, size_t peephole) {
   Recurrence r;
   r.type = float_input(c, 0).type;
   for (size_t k : {1, 2, 3, 5, 6, 7})
@@ -90,7 +90,7 @@ Recurrence read(const OpCall& c, int64_t gates, const std::vector<std::string>& 
         ptrs[k] = &values[k];
       }
     OpContext ctx(c.node, c.version, ptrs, nullptr, nullptr);
-    return support::read_rnn_inputs<double, double>(ctx, gates, acts, initial_c);
+    return support::read_rnn_inputs<double, double>(ctx, gates, initial_c);
   };
   RnnProblem<double> hi = problem(true);
   r.p = problem(false);
@@ -230,7 +230,7 @@ Arith arith(const OpCall& c, DType type) {
 //   h̃ = g(X·Wh + r ⊙ (H·Rh + Rbh) + Wbh)          linear_before_reset ≠ 0
 //   H' = (1 − z) ⊙ h̃ + z ⊙ H
 std::vector<Bounds> gru(const OpCall& c) {
-  const Recurrence r = read(c, 3, {"Sigmoid", "Tanh"}, -1, 0);
+  const Recurrence r = read(c, 3, -1, 0);
   const bool linear_before_reset = RecurrentParams::read(c.ctx, c.version).linear_before_reset;
   const Arith a = arith(c, r.type);
   const std::string op = op_name(c);
@@ -295,7 +295,7 @@ std::vector<Bounds> gru(const OpCall& c) {
 //   c̃ = g(X·Wc + H·Rc + Wbc + Rbc), C' = f ⊙ C + i ⊙ c̃
 //   o = f(X·Wo + H·Ro + Po ⊙ C' + Wbo + Rbo), H' = o ⊙ h(C')
 std::vector<Bounds> lstm(const OpCall& c) {
-  const Recurrence r = read(c, 4, {"Sigmoid", "Tanh", "Tanh"}, 6, 7);
+  const Recurrence r = read(c, 4, 6, 7);
   const bool input_forget = RecurrentParams::read(c.ctx, c.version).input_forget;
   const Arith a = arith(c, r.type);
   const std::string op = op_name(c);

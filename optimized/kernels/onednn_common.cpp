@@ -64,13 +64,12 @@ void fail(const Node& node, int64_t version, const std::string& message) { fail(
 
 // ---- window attributes (the reference's rules: support/window.h) ----
 
-bool read_window_attrs(const FastKernelRequest& r, size_t rank, bool with_ceil, KernelWindow& w) {
+bool read_window_attrs(const FastKernelRequest& r, size_t rank, KernelWindow& w) {
   w.rank = rank;
   for (auto k : w.kernel)
     if (k < 1 || k > support::kMaxWindowValue) return false;
-  std::optional<support::WindowAttrs> attrs = try_read(*r.node, [&](const AttrReader& g) {
-    return support::window_attrs(g, rank, with_ceil);
-  });
+  std::optional<support::WindowAttrs> attrs = try_read(*r.node,
+                                                       [&](const AttrReader& g) { return support::window_attrs(g, rank); });
   if (!attrs) return false;
   static_cast<support::WindowAttrs&>(w) = std::move(*attrs);
   return true;

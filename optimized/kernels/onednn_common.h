@@ -70,10 +70,10 @@ struct KernelWindow : support::WindowAttrs {
   size_t rank = 0;  // spatial rank
   std::vector<int64_t> kernel;
 };
-// Reads the attributes for `rank` spatial axes (ceil_mode when `with_ceil`) and checks w.kernel;
+// Reads the window attributes for `rank` spatial axes and checks w.kernel (a pool sets ceil_mode from PoolParams);
 // false where the reference traps on them, so that the factory declines and the reference reports
 // them.
-bool read_window_attrs(const FastKernelRequest& r, size_t rank, bool with_ceil, KernelWindow& w);
+bool read_window_attrs(const FastKernelRequest& r, size_t rank, KernelWindow& w);
 
 // The geometry for one input: output sizes and the actual pads (support::window_output).
 using Window = support::WindowGeometry;

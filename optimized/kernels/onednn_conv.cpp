@@ -387,7 +387,7 @@ std::unique_ptr<FastKernel> make_conv_kernel(const FastKernelRequest& r) {
   if (k->M % k->group != 0 || k->M == 0) return nullptr;
   k->w.kernel.assign(ws->begin() + 2, ws->end());
   if (!params->check_kernel(*ws).empty()) return nullptr;
-  if (!read_window_attrs(r, rank, false, k->w)) return nullptr;
+  if (!read_window_attrs(r, rank, k->w)) return nullptr;
   if (const Tensor* wt = constant_input(r, 1)) {
     k->weights_const = true;
     k->const_weights = wt;

@@ -249,7 +249,8 @@ std::unique_ptr<FastKernel> make_pool(const FastKernelRequest& r, PoolKernel::Ki
   size_t rank = k->w.kernel.size();
   if (rank < 1 || rank > 2) return nullptr;
   if (auto xr = known_rank(r, 0); xr && *xr != rank + 2) return nullptr;
-  if (!read_window_attrs(r, rank, true, k->w)) return nullptr;
+  if (!read_window_attrs(r, rank, k->w)) return nullptr;
+  k->w.ceil_mode = p->ceil_mode;
   if (kind == PoolKernel::Kind::Average) {
     for (auto d : k->w.dilations)
       if (d != 1) return nullptr;  // this kernel has no dilated average

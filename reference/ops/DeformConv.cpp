@@ -59,8 +59,7 @@ std::vector<Value> deform_conv(OpContext& ctx) {
   int64_t K = s.k_plane;  // kernel positions
   int64_t O = s.out_plane;
 
-  int64_t offset_group = ctx.attr_int("offset_group", 1);
-  if (offset_group < 1) ctx.fail("offset_group must be positive, got " + std::to_string(offset_group));
+  const int64_t offset_group = ConvParams::read(ctx, ctx.version()).offset_group;
   if (s.C % offset_group != 0)
     ctx.fail("channels C=" + std::to_string(s.C) + " must be divisible by offset_group=" + std::to_string(offset_group));
   int64_t c_per_og = s.C / offset_group;

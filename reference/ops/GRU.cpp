@@ -21,7 +21,7 @@ std::vector<Value> gru(OpContext& ctx) {
   const bool linear_before_reset = RecurrentParams::read(ctx, ctx.version()).linear_before_reset;
   return visit_float(ctx, ctx.input(0).dtype(), [&]<class T>() {
     using C = compute_t<T>;
-    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 3, {"Sigmoid", "Tanh"}, -1);
+    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 3, -1);
     const int64_t H = p.hidden, I = p.input_size;
     std::vector<C> z(static_cast<size_t>(H)), r(static_cast<size_t>(H)), rh(static_cast<size_t>(H)),
         next(static_cast<size_t>(H));

@@ -23,7 +23,7 @@ std::vector<Value> lstm(OpContext& ctx) {
   const bool input_forget = RecurrentParams::read(ctx, ctx.version()).input_forget;
   return visit_float(ctx, ctx.input(0).dtype(), [&]<class T>() {
     using C = compute_t<T>;
-    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 4, {"Sigmoid", "Tanh", "Tanh"}, 6);
+    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 4, 6);
     const int64_t H = p.hidden, I = p.input_size, nd = p.num_directions;
     std::vector<C> P(static_cast<size_t>(nd * 3 * H), C(0));
     if (ctx.has_input(7)) {

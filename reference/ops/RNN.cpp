@@ -13,7 +13,7 @@ namespace {
 std::vector<Value> rnn(OpContext& ctx) {
   return visit_float(ctx, ctx.input(0).dtype(), [&]<class T>() {
     using C = compute_t<T>;
-    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 1, {"Tanh"}, -1);
+    const RnnProblem<C> p = read_rnn_inputs<T>(ctx, 1, -1);
     const int64_t H = p.hidden, I = p.input_size;
     std::vector<C> next(static_cast<size_t>(H));
     auto step = [&](int64_t d, int64_t, const C* x, C* h, C*) {

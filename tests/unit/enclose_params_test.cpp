@@ -19,6 +19,7 @@ using sonnx::testing::attr_float;
 using sonnx::testing::attr_int;
 using sonnx::testing::attr_ints;
 using sonnx::testing::attr_string;
+using sonnx::testing::attr_strings;
 
 struct ParamsCase {
   std::string what;
@@ -231,6 +232,30 @@ std::vector<ParamsCase> cases() {
        16,
        {img, floats({1, 4}, {0, 0, 2, 2}), Value(Tensor::from_vector<int64_t>({1}, {0}))},
        {attr_string("mode", "median")},
+       false},
+      {"MaxPool-8 with dilations (was: the kernel dilated, the shape rule did not)",
+       "MaxPool",
+       8,
+       {img},
+       {attr_ints("kernel_shape", {2, 2}), attr_ints("dilations", {2, 2})},
+       false},
+      {"MaxPool-8 with ceil_mode (was: the kernel honoured it, the shape rule did not)",
+       "MaxPool",
+       8,
+       {random_floats({1, 2, 5, 5}, rng)},
+       {attr_ints("kernel_shape", {2, 2}), attr_ints("strides", {2, 2}), attr_int("ceil_mode", 1)},
+       false},
+      {"RNN-14 with Relu",
+       "RNN",
+       14,
+       {x234, random_floats({1, 2, 4}, rng), random_floats({1, 2, 2}, rng)},
+       {attr_strings("activations", {"Relu"})},
+       true},
+      {"RNN-14 with an unknown activation (was: only the kernel refused it)",
+       "RNN",
+       14,
+       {x234, random_floats({1, 2, 4}, rng), random_floats({1, 2, 2}, rng)},
+       {attr_strings("activations", {"Cube"})},
        false},
       {"ReverseSequence-10 with batch_axis == time_axis (was: the shape rule accepted it)",
        "ReverseSequence",

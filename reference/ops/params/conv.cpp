@@ -1,5 +1,7 @@
 #include "conv.h"
 
+#include <string>
+
 namespace sonnx {
 
 ConvParams ConvParams::read(const AttrReader& r, int64_t /*version*/) {
@@ -7,6 +9,10 @@ ConvParams ConvParams::read(const AttrReader& r, int64_t /*version*/) {
   p.group = r.attr_int("group", 1);
   if (p.group < 1) r.fail("group must be positive");
   if (r.has_attr("kernel_shape")) p.kernel_shape = r.attr_ints("kernel_shape");
+  if (r.node().op_type == "DeformConv") {
+    p.offset_group = r.attr_int("offset_group", 1);
+    if (p.offset_group < 1) r.fail("offset_group must be positive, got " + std::to_string(p.offset_group));
+  }
   return p;
 }
 

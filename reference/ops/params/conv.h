@@ -16,6 +16,7 @@ namespace sonnx {
 struct ConvParams {
   int64_t group = 1;                                 // at least 1 (checked)
   std::optional<std::vector<int64_t>> kernel_shape;  // when given, W's spatial shape
+  int64_t offset_group = 1;                          // DeformConv: at least 1 (checked)
   static ConvParams read(const AttrReader& reader, int64_t version);
   // "" when kernel_shape is absent or W's spatial shape (its dimensions after the first two), else
   // why not.

@@ -14,123 +14,8 @@
 
 namespace sonnx::support {
 
-// ---------------------------------------------------------------------------------------------
-// Activation functions by name (the list in the RNN/GRU/LSTM schemas).
-
-struct RnnActivation {
-  enum class Kind { Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus };
-  Kind kind = Kind::Tanh;
-  double alpha = 0;
-  double beta = 0;
-
-  template <class C>
-  C operator()(C x) const {
-    const C a = static_cast<C>(alpha), b = static_cast<C>(beta);
-    switch (kind) {
-      case Kind::Relu: return x < C(0) ? C(0) : x;  // NaN stays NaN
-      case Kind::Tanh: return std::tanh(x);
-      case Kind::Sigmoid:
-        // 1/(1+e^-x), written so neither branch overflows to Inf/Inf.
-        if (x >= C(0)) return C(1) / (C(1) + std::exp(-x));
-        else {
-          C e = std::exp(x);
-          return e / (C(1) + e);
-        }
-      case Kind::Affine: return a * x + b;
-      case Kind::LeakyRelu: return x < C(0) ? a * x : x;
-      case Kind::ThresholdedRelu: return x >= a || std::isnan(x) ? x : C(0);  // "x if x >= alpha else 0"
-      case Kind::ScaledTanh: return a * std::tanh(b * x);
-      case Kind::HardSigmoid: {
-        C v = a * x + b;
-        if (std::isnan(v)) return v;
-        return std::min(std::max(v, C(0)), C(1));
-      }
-      case Kind::Elu: return x < C(0) ? a * (std::exp(x) - C(1)) : x;
-      case Kind::Softsign: return x / (C(1) + std::abs(x));
-      case Kind::Softplus:
-        // log(1+e^x) without overflow for large x: x + log(1+e^-x).
-        return x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-    }
-    return x;
-  }
-};
-
-inline std::string ascii_lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Parses the `activations`, `activation_alpha`, `activation_beta` attributes into
-// `per_direction * num_directions` functions (direction 0's first). `defaults` are the
-// per-direction defaults of the operator. Alphas and betas are consumed in the order of the
-// activations, each only by the functions that take the parameter ("consumed in the order of
-// activation functions"); a function with none left uses its operator's default.
-// Accepted list lengths: per_direction*num_directions; for bidirectional also per_direction (the
-// same functions for both directions); longer lists are cut (RNN's schema default lists two
-// functions even for one direction). Names are matched without regard to case.
-inline std::vector<RnnActivation> rnn_activations(const OpContext& ctx, const std::vector<std::string>& defaults,
-                                                  int64_t num_directions) {
-  const size_t k = defaults.size();
-  const size_t want = k * static_cast<size_t>(num_directions);
-  std::vector<std::string> names;
-  if (ctx.has_attr("activations")) names = ctx.attr_strings("activations");
-  else
-    for (int64_t d = 0; d < num_directions; ++d) names.insert(names.end(), defaults.begin(), defaults.end());
-  bool duplicate = false;
-  if (names.size() == k && want == 2 * k) duplicate = true;
-  else if (names.size() < want)
-    ctx.fail("activations lists " + std::to_string(names.size()) + " functions, " + std::to_string(want) + " are required");
-  else names.resize(want);
-
-  std::vector<float> alphas = ctx.attr_floats("activation_alpha");
-  std::vector<float> betas = ctx.attr_floats("activation_beta");
-  size_t next_alpha = 0, next_beta = 0;
-  auto take_alpha = [&](double def) { return next_alpha < alphas.size() ? double(alphas[next_alpha++]) : def; };
-  auto take_beta = [&](double def) { return next_beta < betas.size() ? double(betas[next_beta++]) : def; };
-
-  std::vector<RnnActivation> out;
-  using K = RnnActivation::Kind;
-  for (const auto& raw : names) {
-    std::string n = ascii_lower(raw);
-    RnnActivation a;
-    if (n == "relu") a.kind = K::Relu;
-    else if (n == "tanh") a.kind = K::Tanh;
-    else if (n == "sigmoid") a.kind = K::Sigmoid;
-    else if (n == "affine") {
-      // Defaults of the (old) Affine operator: alpha=1, beta=0.
-      a.kind = K::Affine;
-      a.alpha = take_alpha(1.0);
-      a.beta = take_beta(0.0);
-    } else if (n == "leakyrelu") {
-      a.kind = K::LeakyRelu;
-      a.alpha = take_alpha(0.01);
-    } else if (n == "thresholdedrelu") {
-      a.kind = K::ThresholdedRelu;
-      a.alpha = take_alpha(1.0);
-    } else if (n == "scaledtanh") {
-      // The ScaledTanh operator has no defaults; 1 and 1 make it plain Tanh.
-      a.kind = K::ScaledTanh;
-      a.alpha = take_alpha(1.0);
-      a.beta = take_beta(1.0);
-    } else if (n == "hardsigmoid") {
-      a.kind = K::HardSigmoid;
-      a.alpha = take_alpha(0.2);
-      a.beta = take_beta(0.5);
-    } else if (n == "elu") {
-      a.kind = K::Elu;
-      a.alpha = take_alpha(1.0);
-    } else if (n == "softsign") a.kind = K::Softsign;
-    else if (n == "softplus") a.kind = K::Softplus;
-    else ctx.fail("unknown activation function '" + raw + "'");
-    out.push_back(a);
-  }
-  if (duplicate) {
-    std::vector<RnnActivation> both = out;
-    both.insert(both.end(), out.begin(), out.end());
-    out = both;
-  }
-  return out;
-}
+// The activation functions, read by name into RecurrentParams (reference/ops/params/recurrent.h).
+using ::sonnx::RnnActivation;
 
 // ---------------------------------------------------------------------------------------------
 // Common inputs and outputs of RNN, GRU and LSTM.
@@ -174,8 +59,7 @@ std::vector<C> to_compute(const Tensor& t) {
 // Reads and checks the inputs common to the three operators. `gates`: 1 (RNN), 3 (GRU), 4 (LSTM).
 // `initial_c_input`: index of initial_c or -1.
 template <class T, class C = compute_t<T>>
-RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, const std::vector<std::string>& default_acts,
-                              int initial_c_input) {
+RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, int initial_c_input) {
   RnnProblem<C> p;
   p.gates = gates;
   RecurrentParams params = RecurrentParams::read(ctx, ctx.version());
@@ -258,7 +142,7 @@ RnnProblem<C> read_rnn_inputs(const OpContext& ctx, int64_t gates, const std::ve
   p.H0 = read_state(5, "initial_h");
   if (initial_c_input >= 0) p.C0 = read_state(static_cast<size_t>(initial_c_input), "initial_c");
 
-  p.acts = rnn_activations(ctx, default_acts, nd);
+  p.acts = params.activations;
   if (params.clip) {
     p.has_clip = true;
     p.clip = static_cast<C>(*params.clip);

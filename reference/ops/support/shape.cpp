@@ -297,7 +297,7 @@ Dims window_dims(const InferContext& ctx, const Dims& in_spatial, const std::vec
     ctx.fail("the kernel has " + std::to_string(kernel.size()) + " spatial axes, the input " + std::to_string(r));
   // The window attributes as the kernel reads them (support::window_attrs); dilations only where
   // the version has them.
-  WindowAttrs a = window_attrs(ctx, r, false);
+  WindowAttrs a = window_attrs(ctx, r);
   a.ceil_mode = ceil_mode;
   if (!use_dilations) a.dilations.assign(r, 1);
   Dims out(r);
@@ -398,15 +398,11 @@ TypeInfo optional_of(TypeInfo elem) {
   return t;
 }
 
-// [N, C, window outputs...]; ceil_mode from version 10 (LpPool 18), dilations from MaxPool 10,
-// AveragePool 19, LpPool 18.
+// [N, C, window outputs...] (PoolParams: ceil_mode and dilations where the version has them).
 void pool_shape_rule(InferContext& ctx) {
   DType t = ctx.input_elem(0);
   const std::string op = ctx.node().op_type;
-  int64_t v = ctx.version();
-  bool new_attrs = op == "MaxPool" ? v >= 10 : op == "AveragePool" ? v >= 19 : v >= 18;
-  bool ceil_mode = (new_attrs || (op == "AveragePool" && v >= 10)) && ctx.attr_int("ceil_mode", 0) != 0;
-  PoolParams params = PoolParams::read(ctx, v);
+  PoolParams params = PoolParams::read(ctx, ctx.version());
   const std::vector<int64_t>& kernel = params.kernel_shape;
   const Dims* x = ctx.input_shape(0);
   std::optional<Dims> out;
@@ -415,7 +411,7 @@ void pool_shape_rule(InferContext& ctx) {
       ctx.fail("kernel_shape has " + std::to_string(kernel.size()) + " axes for an input of rank " + std::to_string(x->size()));
     // No maximum (MaxPool) or mean without the padding (AveragePool) over a window with no input.
     bool meet = op == "MaxPool" || (op == "AveragePool" && !params.count_include_pad);
-    out = conv_like_dims(ctx, (*x)[1], &kernel, ceil_mode, new_attrs, meet);
+    out = conv_like_dims(ctx, (*x)[1], &kernel, params.ceil_mode, true, meet);
   }
   ctx.set_output(0, t, out);
   if (ctx.has_output(1)) ctx.set_output(1, DType::Int64, out);

@@ -114,13 +114,12 @@ void pads_attr(const AttrReader& ctx, size_t rank, std::vector<int64_t>& begin, 
   end.assign(p.begin() + static_cast<std::ptrdiff_t>(rank), p.end());
 }
 
-WindowAttrs window_attrs(const AttrReader& ctx, size_t rank, bool with_ceil_mode) {
+WindowAttrs window_attrs(const AttrReader& ctx, size_t rank) {
   WindowAttrs a;
   a.strides = per_axis_attr(ctx, "strides", rank, 1, 1);
   a.dilations = per_axis_attr(ctx, "dilations", rank, 1, 1);
   a.auto_pad = auto_pad_of(ctx);
   if (a.auto_pad == AutoPad::NotSet) pads_attr(ctx, rank, a.pad_begin, a.pad_end);
-  a.ceil_mode = with_ceil_mode && ctx.attr_int("ceil_mode", 0) != 0;
   return a;
 }
 

@@ -69,8 +69,8 @@ std::vector<int64_t> per_axis_attr(const AttrReader& ctx, const std::string& nam
 void pads_attr(const AttrReader& ctx, size_t rank, std::vector<int64_t>& begin, std::vector<int64_t>& end);
 
 // The window attributes of a convolution or pooling node, read and checked once for `rank` spatial
-// axes: strides and dilations (1 per axis when absent or empty, at least 1), auto_pad, the explicit
-// pads (read under NOTSET only) and, for the pools that have it, ceil_mode.
+// axes: strides and dilations (1 per axis when absent or empty, at least 1), auto_pad and the explicit
+// pads (read under NOTSET only). ceil_mode is the pools' (PoolParams), false here.
 struct WindowAttrs {
   std::vector<int64_t> strides, dilations, pad_begin, pad_end;
   AutoPad auto_pad = AutoPad::NotSet;
@@ -79,7 +79,7 @@ struct WindowAttrs {
   // why it does not fit, and is empty when it does.
   WindowGeometry over(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel, std::string& why) const;
 };
-WindowAttrs window_attrs(const AttrReader& ctx, size_t rank, bool with_ceil_mode);
+WindowAttrs window_attrs(const AttrReader& ctx, size_t rank);
 
 // A transposed window (ConvTranspose): per spatial axis the output length and the begin pad. The
 // full length s·(in − 1) + output_padding + (k − 1)·d + 1 is cropped by pads, or output_shape or a
@@ -223,7 +223,7 @@ inline ConvSetup conv_setup(const OpContext& ctx, const Shape& x, const Shape& w
   if (w[1] != s.Cg) ctx.fail("weight W " + shape_str(w) + " must have C/group=" + std::to_string(s.Cg) + " input channels");
   std::vector<int64_t> kernel(w.begin() + 2, w.end());
   if (std::string why = params.check_kernel(w); !why.empty()) ctx.fail(why);
-  s.g = window_geometry(ctx, Shape(x.begin() + 2, x.end()), kernel, window_attrs(ctx, r, false));
+  s.g = window_geometry(ctx, Shape(x.begin() + 2, x.end()), kernel, window_attrs(ctx, r));
   s.taps = TapTable::forward(s.g);
   s.in_plane = element_count(s.g.in);
   s.out_plane = element_count(s.g.out);
@@ -298,7 +298,9 @@ inline PoolSetup pool_setup(const OpContext& ctx, const PoolParams& params, cons
   PoolSetup s;
   s.N = x[0];
   s.C = x[1];
-  s.g = window_geometry(ctx, Shape(x.begin() + 2, x.end()), kernel, window_attrs(ctx, r, true));
+  WindowAttrs attrs = window_attrs(ctx, r);
+  attrs.ceil_mode = params.ceil_mode;
+  s.g = window_geometry(ctx, Shape(x.begin() + 2, x.end()), kernel, attrs);
   s.taps = TapTable::forward(s.g);
   s.in_plane = element_count(s.g.in);
   s.out_plane = element_count(s.g.out);
