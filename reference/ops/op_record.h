@@ -6,8 +6,8 @@
 //   - the shape rule: SONNX_SHAPE_RULE (reference/infer/shape_rule.h), in the same file;
 //   - the fast kernel: SONNX_FAST_KERNEL (optimized/kernels/fast_kernel.h), beside the fast kernel;
 //   - the enclosure: SONNX_ENCLOSURE (enclose/enclose_ops.h), beside the enclosure;
-//   - the version upgrade adapter (admission into the profile) and the C emitter: slots for the
-//     layers that fill them.
+//   - the version upgrade adapter (admission into the profile): SONNX_UPGRADE (admit/upgrade.h);
+//   - the C emitter: a slot for the layer that will fill it.
 // The reference holds the other layers' slots as pointers to types it never sees, so it depends on
 // none of them. `sonnx ops` lists, per version, which slots are filled.
 #pragma once
@@ -29,7 +29,7 @@ class InferContext;
 struct ParamsSlot;      // op_params.h
 struct FastKernelSlot;  // optimized/kernels/fast_kernel.h
 struct EnclosureSlot;   // enclose/enclose_ops.h
-struct UpgradeSlot;     // the upgrade adapter of `sonnx admit`
+struct UpgradeSlot;     // admit/upgrade.h
 struct EmitCSlot;       // the C emitter of `sonnx emit-c`
 
 // How results of an operator are compared (docs/design.md §2.8).
