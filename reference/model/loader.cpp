@@ -56,20 +56,30 @@ TypeInfo type_from_proto(const onnx::TypeProto& t) {
 
 onnx::TypeProto type_to_proto(const TypeInfo& t) {
   onnx::TypeProto p;
+  auto write_shape = [&](onnx::TensorShapeProto* shape) {
+    for (const Dim& d : *t.shape) {
+      auto* dim = shape->add_dim();
+      if (d.value) dim->set_dim_value(*d.value);
+      else if (!d.param.empty()) dim->set_dim_param(d.param);
+    }
+  };
   switch (t.kind) {
     case TypeInfo::Kind::Tensor: {
       auto* tt = p.mutable_tensor_type();
       tt->set_elem_type(static_cast<int32_t>(t.elem));
-      if (t.shape) {
-        auto* shape = tt->mutable_shape();
-        for (const Dim& d : *t.shape) {
-          auto* dim = shape->add_dim();
-          if (d.value) dim->set_dim_value(*d.value);
-          else if (!d.param.empty()) dim->set_dim_param(d.param);
-        }
-      }
+      if (t.shape) write_shape(tt->mutable_shape());
       break;
     }
+    case TypeInfo::Kind::SparseTensor: {
+      auto* tt = p.mutable_sparse_tensor_type();
+      tt->set_elem_type(static_cast<int32_t>(t.elem));
+      if (t.shape) write_shape(tt->mutable_shape());
+      break;
+    }
+    case TypeInfo::Kind::Map:
+      p.mutable_map_type()->set_key_type(static_cast<int32_t>(t.map_key));
+      if (t.inner) *p.mutable_map_type()->mutable_value_type() = type_to_proto(*t.inner);
+      break;
     case TypeInfo::Kind::Sequence:
       if (t.inner) *p.mutable_sequence_type()->mutable_elem_type() = type_to_proto(*t.inner);
       break;
