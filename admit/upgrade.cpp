@@ -62,8 +62,7 @@ void upgrade_graph(Graph& g, int64_t from, int64_t to, UpgradeOutcome& out) {
     }
     for (int64_t v = at->version; v < target->version;) {
       const OpRecord* rec = OpRecords::instance().find("", n.op_type, v);
-      const catalogue::Schema* next = nullptr;  // the operator's first version after v (at most the target's)
-      for (int64_t o = v + 1; !next || next->version <= v; ++o) next = catalogue::find("", n.op_type, o);
+      const catalogue::Schema* next = catalogue::next_version("", n.op_type, v);  // at most the target's
       std::string step = n.op_type + "-" + std::to_string(v) + " → " + n.op_type + "-" + std::to_string(next->version);
       if (!rec || !rec->upgrade) {
         out.refused.push_back(node_name(n) + ": " + step + " has no upgrade adapter");

@@ -155,6 +155,12 @@ const Schema* exact(std::string_view domain, std::string_view op, int64_t versio
   return it == c.index.end() ? nullptr : &c.schemas[it->second];
 }
 
+const Schema* next_version(std::string_view domain, std::string_view op, int64_t version) {
+  for (int64_t opset = version + 1; opset <= max_opset(domain); ++opset)
+    if (const Schema* s = find(domain, op, opset); s && s->version > version) return s;
+  return nullptr;
+}
+
 int64_t max_opset(std::string_view domain) {
   const Catalogue& c = catalogue();
   auto it = c.max_opsets.find(canonical(domain));

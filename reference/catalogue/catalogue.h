@@ -60,6 +60,8 @@ struct Schema {
 const Schema* find(std::string_view domain, std::string_view op, int64_t opset);
 // The schema that starts exactly at `version`; null if none does.
 const Schema* exact(std::string_view domain, std::string_view op, int64_t version);
+// The operator's first version after `version` (the one an upgrade steps to); null if none is.
+const Schema* next_version(std::string_view domain, std::string_view op, int64_t version);
 // The newest opset of a domain the catalogue knows; 0 for a domain it does not describe.
 int64_t max_opset(std::string_view domain);
 const std::vector<Schema>& all();

@@ -5,8 +5,8 @@
 namespace sonnx {
 
 DType read_output_datatype(const AttrReader& r) {
-  const int64_t v = r.attr_int("output_datatype", static_cast<int64_t>(DType::Float));
-  switch (static_cast<DType>(v)) {
+  const DType t = r.attr_dtype("output_datatype").value_or(DType::Float);
+  switch (t) {
     case DType::UInt8:
     case DType::UInt16:
     case DType::UInt32:
@@ -18,10 +18,10 @@ DType read_output_datatype(const AttrReader& r) {
     case DType::Float16:
     case DType::Float:
     case DType::Double:
-    case DType::BFloat16: return static_cast<DType>(v);
+    case DType::BFloat16: return t;
     default: break;
   }
-  r.fail("output_datatype " + std::to_string(v) + " is not allowed");
+  r.fail("output_datatype " + std::to_string(static_cast<int>(t)) + " is not allowed");
   return DType::Float;  // not reached: GCC does not see fail() as noreturn through the virtual call
 }
 
