@@ -77,4 +77,52 @@ SONNX_UPGRADE("", "Floor", 6, 13, nullptr);
 SONNX_UPGRADE("", "Pad", 11, 13, nullptr);
 SONNX_UPGRADE("", "Pad", 18, 19, nullptr);
 
+// ---- Text changes read against the kernels (reference/ops/<Op>.cpp): the older and the newer
+// version run the same kernel code, which already does what the newer text states ----
+// Conv: SAME_* gives ceil(in / stride) outputs and splits odd padding as version 1's one kernel does;
+// the defaults of dilations and strides and "M a multiple of group" are stated.
+SONNX_UPGRADE("", "Conv", 1, 11, nullptr);
+// Cast: 9 adds strings (a version-6 node casts none); 13 writes out the numeric conversions (out of
+// range to ±inf or wrapped, bool as 0/1) that the one Cast kernel applies at every version.
+SONNX_UPGRADE("", "Cast", 6, 9, nullptr);
+SONNX_UPGRADE("", "Cast", 9, 13, nullptr);
+// Clip: min > max gives max everywhere, what version 12's kernel (clamp to min, then to max) computes.
+SONNX_UPGRADE("", "Clip", 12, 13, nullptr);
+// Softmax, LogSoftmax, Hardmax: the input is no longer called 2-D (the next paragraph of version 1
+// already coerces any rank) and negative axes become allowed; same coerced rows, same kernel.
+SONNX_UPGRADE("", "Softmax", 1, 11, nullptr);
+SONNX_UPGRADE("", "LogSoftmax", 1, 11, nullptr);
+SONNX_UPGRADE("", "Hardmax", 1, 11, nullptr);
+// MaxPool and AveragePool: the defaults of dilations and strides, the output size per auto_pad and
+// ceil_mode, and (22) that windows starting in the end padding are ignored; one pooling kernel
+// serves every version and drops those windows from version 10 on (support/window.cpp).
+SONNX_UPGRADE("", "MaxPool", 10, 11, nullptr);
+SONNX_UPGRADE("", "MaxPool", 11, 12, nullptr);
+SONNX_UPGRADE("", "MaxPool", 12, 22, nullptr);
+SONNX_UPGRADE("", "AveragePool", 10, 11, nullptr);
+SONNX_UPGRADE("", "AveragePool", 19, 22, nullptr);
+// Gather: the text becomes a table of shapes and equations, the same indexing; one kernel.
+SONNX_UPGRADE("", "Gather", 11, 13, nullptr);
+// Mod: the semantics per fmod (Python's % for 0, C's fmod for 1, with fmod's special values) are
+// restated; one kernel (the text of 13 ties fmod = 1 to floats, yet its node test mod_int64_fmod
+// runs it on int64, as version 10 allowed).
+SONNX_UPGRADE("", "Mod", 10, 13, nullptr);
+// Slice: negative axes become allowed (11) and the clamping of starts and ends is written as an
+// algorithm (13), the one the version-10 kernel already follows.
+SONNX_UPGRADE("", "Slice", 10, 11, nullptr);
+SONNX_UPGRADE("", "Slice", 11, 13, nullptr);
+// ScatterND: the reductions max and min are added; a version-16 node's none, add or mul are
+// computed by the same kernel.
+SONNX_UPGRADE("", "ScatterND", 16, 18, nullptr);
+
+// ---- Signature changes whose new attribute or optional input defaults to the older meaning ----
+// Pad: the optional axes input; omitted, every axis is padded, as in version 13.
+SONNX_UPGRADE("", "Pad", 13, 18, nullptr);
+// Resize: antialias = 0, no axes (all of them), keep_aspect_ratio_policy = stretch (sizes as
+// given): version 13's meaning, computed by version 18's kernel alike.
+SONNX_UPGRADE("", "Resize", 13, 18, nullptr);
+// Resize: the coordinate mode half_pixel_symmetric is added (a version-18 node has none) and the
+// text reformatted; one kernel.
+SONNX_UPGRADE("", "Resize", 18, 19, nullptr);
+
 }  // namespace sonnx

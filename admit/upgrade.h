@@ -6,6 +6,8 @@
 // name, never relabelled. This layer depends on reference/ only.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,16 +48,24 @@ struct UpgradeRefused : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// What a rewrite may change beside its node: the graph's initializers.
+// What a rewrite may change beside its node (the graph's initializers), and what it may know of
+// the values the node reads (their types, when the caller inferred them).
 class UpgradeContext {
  public:
-  explicit UpgradeContext(Graph& graph) : graph_(graph) {}
+  UpgradeContext(Graph& graph, const std::map<std::string, TypeInfo>* types) : graph_(graph), types_(types) {}
   Graph& graph() { return graph_; }
   // Adds `value` as an initializer under a name no value of the graph has (from `hint`).
   std::string add_initializer(const std::string& hint, Tensor value);
+  // The type of value `name` as inferred before the upgrade: null when unknown (no types were
+  // given, the value is in a nested graph, or inference could not type it).
+  const TypeInfo* type_of(const std::string& name) const;
+  // The initializer named `name`, null when there is none (a rewrite that needs an input to be a
+  // constant reads it here).
+  const Tensor* initializer(const std::string& name) const;
 
  private:
   Graph& graph_;
+  const std::map<std::string, TypeInfo>* types_;
 };
 
 struct UpgradeOutcome {
@@ -66,8 +76,29 @@ struct UpgradeOutcome {
 
 // Carries every ai.onnx node of the model (subgraphs included) from the model's ai.onnx opset to
 // `target` and sets that opset to `target`. On any refusal the model is left as it was and the
-// outcome lists every node that could not be carried and why.
-UpgradeOutcome upgrade_model(Model& model, int64_t target);
+// outcome lists every node that could not be carried and why. `types`, when given, are the main
+// graph's value types at the model's opset (infer_model), for rewrites that depend on them.
+UpgradeOutcome upgrade_model(Model& model, int64_t target, const std::map<std::string, TypeInfo>* types = nullptr);
+
+// A test hook (tests only; not thread-safe): for its lifetime, the step from version `from` of the
+// ai.onnx operator `op` runs `rewrite` (a relabel when null) in place of the adapter in the
+// version's record, so a test can plant a wrong adapter and see the checks catch it. The step keeps
+// going to the operator's next version. The adapter in force before (the record's, or an enclosing
+// PlantedAdapter's) is back when it is destroyed; nest them, do not interleave them.
+//   admit::PlantedAdapter planted("", "Add", 7, add_becomes_sub);
+// Throws std::invalid_argument for another domain, or a version with no next version.
+class PlantedAdapter {
+ public:
+  PlantedAdapter(const std::string& domain, const std::string& op, int64_t from, UpgradeFn rewrite);
+  ~PlantedAdapter();
+  PlantedAdapter(const PlantedAdapter&) = delete;
+  PlantedAdapter& operator=(const PlantedAdapter&) = delete;
+
+ private:
+  std::string op_;
+  int64_t from_;
+  std::optional<UpgradeSlot> previous_;  // an enclosing planted adapter of the same step
+};
 
 }  // namespace admit
 }  // namespace sonnx

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "sonnx/sonnx.hpp"
+#include "sonnx/admit.hpp"
 
 namespace sonnx::cli {
 
@@ -22,6 +22,7 @@ struct ModelResult {
   std::string status;  // passed, failed, unreadable
   std::string load_error;
   std::vector<Diagnostic> diagnostics;
+  std::string admit;  // the admit command that removes every error, when one does
 };
 
 nlohmann::json diagnostic_json(const Diagnostic& d) {
@@ -36,6 +37,7 @@ nlohmann::json result_json(const ModelResult& r, const std::string& profile) {
   for (const auto& d : r.diagnostics) ds.push_back(diagnostic_json(d));
   nlohmann::json j{{"model", r.model}, {"profile", profile}, {"status", r.status}, {"diagnostics", ds}};
   if (!r.load_error.empty()) j["error"] = r.load_error;
+  if (!r.admit.empty()) j["admit"] = r.admit;
   return j;
 }
 
@@ -77,7 +79,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", args->format, "text, json or sarif")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
-  cmd->add_flag("--quiet,-q", args->quiet, "Text format: print only the summary line");
+  cmd->add_flag("--quiet,-q", args->quiet,
+                "Text format: print only the summary line (and, when admit removes every error, its command)");
   cmd->callback([args, &exit_code] {
     ProfileRules profile = profile_rules(args->profile);
     std::vector<ModelResult> results;
@@ -86,8 +89,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ModelResult r;
       r.model = path;
       try {
-        r.diagnostics = check(load(path), args->profile);
+        ModelHandle model = load(path);
+        r.diagnostics = check(model, args->profile);
         r.status = has_errors(r.diagnostics) ? "failed" : "passed";
+        r.admit = admit_suggestion(model, r.diagnostics, args->profile);
       } catch (const LoadError& e) {
         r.status = "unreadable";
         r.load_error = e.what();
@@ -97,6 +102,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
         if (!r.load_error.empty()) std::cerr << path << ": unreadable: " << r.load_error << "\n";
         if (!args->quiet)
           for (const auto& d : r.diagnostics) std::cout << path << ": " << format_diagnostic(d) << "\n";
+        if (!r.admit.empty()) std::cout << path << ": " << r.admit << "\n";
       }
       results.push_back(std::move(r));
     }

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("sonnx ") + sonnx::version() + "\ndata: " + sonnx::data_directory().string());
   int exit_code = 0;
   sonnx::cli::add_check_command(app, exit_code);
+  sonnx::cli::add_admit_command(app, exit_code);
   sonnx::cli::add_run_command(app, exit_code);
   sonnx::cli::add_conform_command(app, exit_code);
   sonnx::cli::add_plan_command(app, exit_code);

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include "sonnx/admit.hpp"
 #include "sonnx/sonnx.hpp"
 
 namespace py = pybind11;
@@ -310,6 +311,78 @@ PYBIND11_MODULE(_sonnx, m) {
         return out;
       },
       py::arg("model"), py::arg("inputs"), py::arg("semantics") = "real", py::arg("check") = true);
+
+  py::class_<sonnx::Admission>(m, "Admission",
+                               "The outcome of sonnx.admit: whether the model was brought into the profile, "
+                               "what changed, the comparison runs and the admitted model's bytes.")
+      .def_readonly("admitted", &sonnx::Admission::admitted)
+      .def_readonly("unchanged", &sonnx::Admission::unchanged)
+      .def_readonly("opset_from", &sonnx::Admission::opset_from)
+      .def_readonly("opset_to", &sonnx::Admission::opset_to)
+      .def_readonly("errors_before", &sonnx::Admission::errors_before)
+      .def_readonly("errors_after", &sonnx::Admission::errors_after)
+      .def_readonly("rewrites", &sonnx::Admission::rewrites)
+      .def_readonly("runs", &sonnx::Admission::runs)
+      .def_readonly("runs_equal", &sonnx::Admission::runs_equal)
+      .def_readonly("reasons", &sonnx::Admission::reasons)
+      .def_readonly("seconds", &sonnx::Admission::seconds)
+      .def_property_readonly("model_bytes", [](const sonnx::Admission& a) { return py::bytes(a.model_bytes); })
+      .def_readonly("report_json", &sonnx::Admission::report_json)
+      .def_readonly("report_markdown", &sonnx::Admission::report_markdown)
+      .def(
+          "save",
+          [](const sonnx::Admission& a, const py::object& path) {
+            if (!a.admitted) throw py::value_error("the model was not admitted: nothing to save");
+            if (a.unchanged)
+              throw py::value_error("the model is in the profile already: it is its own admitted form, nothing to save");
+            // Python's open: a str or os.PathLike, and an OSError that names the file.
+            py::object f = py::module_::import("io").attr("open")(path, "wb");
+            try {
+              f.attr("write")(py::bytes(a.model_bytes));
+            } catch (...) {
+              f.attr("close")();
+              throw;
+            }
+            f.attr("close")();
+          },
+          py::arg("path"))
+      .def("__repr__", [](const sonnx::Admission& a) {
+        return std::string("<sonnx.Admission ") +
+               (a.unchanged  ? "unchanged"
+                : a.admitted ? "admitted"
+                             : "not admitted") +
+               ", opset " + std::to_string(a.opset_from) + " -> " + std::to_string(a.opset_to) + ", " +
+               std::to_string(a.runs_equal) + " of " + std::to_string(a.runs) + " runs equal>";
+      });
+
+  m.def(
+      "admit",
+      [](const sonnx::ModelHandle& model, const std::string& profile, const std::map<std::string, int64_t>& dims,
+         const std::map<std::string, std::vector<int64_t>>& input_shapes, const py::dict& fixed, const py::dict& inputs,
+         int samples, uint64_t seed, bool expose_unused) {
+        sonnx::AdmitOptions o;
+        o.expose_unused = expose_unused;
+        o.profile = profile;
+        o.dims = dims;
+        o.input_shapes = input_shapes;
+        o.fixed = feed_from_dict(fixed);
+        o.inputs = feed_from_dict(inputs);
+        o.samples = samples;
+        o.seed = seed;
+        sonnx::Admission a;
+        {
+          py::gil_scoped_release release;
+          a = sonnx::admit_model(model, o);
+        }
+        o.fixed.clear();  // under the GIL: the arrays are released here
+        o.inputs.clear();
+        return a;
+      },
+      py::arg("model"), py::arg("profile") = "sonnx", py::arg("dims") = std::map<std::string, int64_t>{},
+      py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>{}, py::arg("fixed") = py::dict(),
+      py::arg("inputs") = py::dict(), py::arg("samples") = 3, py::arg("seed") = 1, py::arg("expose_unused") = false);
+  m.def("admit_suggestion", &sonnx::admit_suggestion, py::arg("model"), py::arg("diagnostics"), py::arg("profile") = "sonnx",
+        py::call_guard<py::gil_scoped_release>());
 
   m.def(
       "conform",

@@ -251,12 +251,14 @@ const std::vector<OpGenerator>& op_generators() {
 }
 
 const std::vector<OpGenerator>& op_generators(int opset) {
-  // One table per opset generated, built once (choices index them modulo their size).
+  // One table per opset generated, built once (choices index them modulo their size): 7 to 17,
+  // and the newest.
   static const std::map<int, std::vector<OpGenerator>> by_opset = [] {
     std::map<int, std::vector<OpGenerator>> m;
-    for (int o : {kLegacyFuzzOpset, kNewestFuzzOpset})
-      for (const auto& g : op_generators())
-        if (g.since <= o) m[o].push_back(g);
+    for (int o = kOldestFuzzOpset; o <= kNewestFuzzOpset; ++o)
+      if (is_fuzz_opset(o))
+        for (const auto& g : op_generators())
+          if (g.since <= o) m[o].push_back(g);
     return m;
   }();
   auto it = by_opset.find(opset);

@@ -128,6 +128,7 @@ struct OpGenerator {
   const char* name;
   bool (*plan)(GenContext& c, OpPlan& p);  // false: not applicable to the current graph
   int since = 0;                           // the operator exists from this ai.onnx opset on (0: at every opset generated)
+                                           // (or, below 17, its generated form does: e.g. Equal on float from 11)
 };
 // Every generator; a recipe's choice indexes the ones that exist at its opset.
 const std::vector<OpGenerator>& op_generators();

@@ -126,7 +126,7 @@ GeneratedCase generate(const Recipe& recipe) {
         break;
       }
   for (const auto& n : graph.node()) g.op_types.push_back(n.op_type());
-  // IR 8 is onnx 1.12's (opset 17); IR 13 is onnx 1.22's (opset 27).
+  // IR 8 is onnx 1.12's (opset 17; it reads the older opsets too); IR 13 is onnx 1.22's (opset 27).
   g.proto.set_ir_version(recipe.opset >= kNewestFuzzOpset ? 13 : 8);
   g.proto.set_producer_name("sonnx-fuzz");
   auto* op = g.proto.add_opset_import();

@@ -1,4 +1,4 @@
-// The random graph generator: a Recipe (recipe.h) becomes a valid ONNX model (opset 17 or 27) with
+// The random graph generator: a Recipe (recipe.h) becomes a valid ONNX model (opset 7 to 17, or 27) with
 // inputs drawn so every operator stays finite, and with how each output is to be compared.
 #pragma once
 #include <string>

@@ -56,10 +56,10 @@ const Unary kUnary[] = {
      [](Interval x) {
        return Interval{-0.375, std::max(x.hi, 0.0)};
      },
-     none},
+     none, 14},
     {"Tanh", any, unit, none},
     {"Softsign", any, unit, none},
-    {"Erf", any, unit, none},
+    {"Erf", any, unit, none, 9},
     {"Sin", [](const TVar& x) { return x.range.mag() < 100; }, unit, none},
     {"Cos", [](const TVar& x) { return x.range.mag() < 100; }, unit, none},
     {"Abs", any,
@@ -93,8 +93,8 @@ const Unary kUnary[] = {
      [](Interval x) {
        return Interval{std::round(x.lo) - 1, std::round(x.hi) + 1};
      },
-     none},
-    {"Sign", exact_input, unit, none},
+     none, 11},
+    {"Sign", exact_input, unit, none, 9},
     // Newer than opset 17. Each is x·g(x) with g in [0, 1]: bounded below by its minimum.
     {"Gelu", any,
      [](Interval x) {
@@ -138,14 +138,23 @@ bool plan_unary(GenContext& c, OpPlan& p) {
   return true;
 }
 
-// Clip with min/max given as scalar constants (fusable into a preceding Conv).
+// Clip with min/max given as scalar constants (fusable into a preceding Conv); before opset 11
+// (Clip-6) as the float attributes min and max.
 bool plan_clip(GenContext& c, OpPlan& p) {
   int x = c.pick(is_float);
   if (x < 0) return false;
   p.emit = [&c, x](const Solution&) {
     double lo = c.uniform_real(-1, 0.5), hi = lo + c.uniform_real(0.1, 3);
-    std::string a = c.add_float_const({}, {lo, lo}), b = c.add_float_const({}, {hi, hi});
     std::string in = c.tensors[static_cast<size_t>(x)].name;
+    if (!c.at_least(11)) {
+      float a = static_cast<float>(lo), b = static_cast<float>(hi);
+      int y = out_tensor(c, kFloat(), c.tensors[static_cast<size_t>(x)].shape, {a, b}, {x}, "Clip");
+      auto& n = c.add_node("Clip", {in}, {y});
+      set_attr(n, "min", a);
+      set_attr(n, "max", b);
+      return true;
+    }
+    std::string a = c.add_float_const({}, {lo, lo}), b = c.add_float_const({}, {hi, hi});
     int y = out_tensor(c, kFloat(), c.tensors[static_cast<size_t>(x)].shape, {lo, hi}, {x}, "Clip");
     c.add_node("Clip", {in, a, b}, {y});
     return true;
@@ -159,6 +168,7 @@ struct Binary {
   Interval (*b_range)(GenContext& c, Interval a);  // the range a new second operand is drawn from
   bool (*b_ok)(Interval b);                        // an existing second operand is acceptable
   Interval (*range)(Interval a, Interval b);
+  int since = 0;  // first ai.onnx opset with this form (Max and Min broadcast from 8)
 };
 
 Interval signed_b(GenContext& c, Interval) { return random_range(c, false); }
@@ -182,11 +192,13 @@ const Binary kBinary[] = {
     {"Max", any, signed_b, any_b,
      [](Interval a, Interval b) {
        return Interval{std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
-     }},
+     },
+     8},
     {"Min", any, signed_b, any_b,
      [](Interval a, Interval b) {
        return Interval{std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
-     }},
+     },
+     8},
     {"Pow", [](const TVar& a) { return a.range.lo >= 0.25 && a.range.hi <= 8; },
      [](GenContext& c, Interval) {
        return Interval{-c.uniform_real(0, 2), c.uniform_real(0, 2)};
@@ -412,7 +424,7 @@ void add_unary(std::vector<OpGenerator>& v, std::integer_sequence<int, I...>) {
 }
 template <int... I>
 void add_binary(std::vector<OpGenerator>& v, std::integer_sequence<int, I...>) {
-  (v.push_back({kBinary[I].op, plan_binary<I>}), ...);
+  (v.push_back({kBinary[I].op, plan_binary<I>, kBinary[I].since}), ...);
 }
 
 }  // namespace
@@ -423,16 +435,17 @@ void add_elementwise_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Clip", plan_clip});
   v.push_back({"Less", plan_compare<0>});
   v.push_back({"Greater", plan_compare<1>});
-  v.push_back({"LessOrEqual", plan_compare<2>});
-  v.push_back({"GreaterOrEqual", plan_compare<3>});
-  v.push_back({"Equal", plan_compare<4>});
+  v.push_back({"LessOrEqual", plan_compare<2>, 12});
+  v.push_back({"GreaterOrEqual", plan_compare<3>, 12});
+  v.push_back({"Equal", plan_compare<4>, 11});  // Equal-7 compares only bool and integers
   v.push_back({"And", plan_logic<0>});
   v.push_back({"Or", plan_logic<1>});
   v.push_back({"Xor", plan_logic<2>});
   v.push_back({"Not", plan_logic<3>});
-  v.push_back({"Where", plan_where});
-  v.push_back({"Sum", plan_variadic<0>});
-  v.push_back({"Mean", plan_variadic<1>});
+  v.push_back({"Where", plan_where, 9});
+  // Sum-6 and Mean-6 (opset 7) do not broadcast.
+  v.push_back({"Sum", plan_variadic<0>, 8});
+  v.push_back({"Mean", plan_variadic<1>, 8});
   v.push_back({"BitwiseAnd", plan_bitwise<0>, 18});
   v.push_back({"BitwiseOr", plan_bitwise<1>, 18});
   v.push_back({"BitwiseXor", plan_bitwise<2>, 18});

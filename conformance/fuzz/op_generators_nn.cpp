@@ -5,6 +5,7 @@
 //   out = floor((in + pad_begin + pad_end − dilation·(kernel − 1) − 1) / stride) + 1,
 // stated without division as stride·(out − 1) ≤ span < stride·out.
 #include "generator_util.h"
+#include "reference/model/tensor_proto.h"
 
 namespace sonnx::fuzz {
 namespace {
@@ -129,22 +130,45 @@ bool plan_conv_transpose(GenContext& c, OpPlan& p) {
 
 // Resize in nearest mode to `sizes` (an int64 constant): each spatial length doubled, kept or
 // halved, under one of the coordinate and rounding modes (every one selects existing elements).
+// Resize exists from opset 10 (Upsample, before, is not generated). Resize-10 takes `scales` only (lengths floor(in · scale), no
+// coordinate or rounding modes): each spatial scale 2, 1 or 0.5 (1 on a length of 1). Resize-11
+// and 12 need `roi` and `scales` as inputs: empty tensors, with `sizes`.
 bool plan_resize_nearest(GenContext& c, OpPlan& p) {
   int x = c.pick(spatial);
   if (x < 0) return false;
   std::vector<int64_t> sizes = tv(c, x).shape;
+  std::vector<float> scales(sizes.size(), 1.0f);
   for (size_t i = 2; i < sizes.size(); ++i) {
     int64_t f = c.uniform(0, 2);
+    if (!c.at_least(11)) {
+      scales[i] = f == 0 ? 2.0f : f == 1 || sizes[i] < 2 ? 1.0f : 0.5f;
+      sizes[i] = static_cast<int64_t>(std::floor(static_cast<double>(sizes[i]) * scales[i]));
+      continue;
+    }
     sizes[i] = f == 0 ? sizes[i] * 2 : f == 1 ? sizes[i] : (sizes[i] + 1) / 2;
   }
   static const char* coords[] = {"half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"};
   static const char* rounding[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
   std::string coord = coords[c.uniform(0, 3)], nearest = rounding[c.uniform(0, 3)];
-  p.emit = [&c, x, sizes, coord, nearest](const Solution&) {
+  p.emit = [&c, x, sizes, scales, coord, nearest](const Solution&) {
     if (!c.fits(sizes)) return false;
+    if (!c.at_least(11)) {
+      Tensor t(DType::Float, Shape{static_cast<int64_t>(scales.size())});
+      std::copy(scales.begin(), scales.end(), t.data<float>());
+      std::string name = c.fresh_name("k");
+      *c.graph.add_initializer() = tensor_to_proto(t, name);
+      int y = out_tensor(c, kFloat(), sizes, tv(c, x).range, {x}, "Resize");
+      set_attr(c.add_node("Resize", {tv(c, x).name, name}, {y}), "mode", std::string("nearest"));
+      return true;
+    }
     std::string sz = c.add_int64_const({static_cast<int64_t>(sizes.size())}, sizes);
     int y = out_tensor(c, kFloat(), sizes, tv(c, x).range, {x}, "Resize");
-    auto& n = c.add_node("Resize", {tv(c, x).name, "", "", sz}, {y});
+    std::vector<std::string> ins{tv(c, x).name, "", "", sz};
+    if (!c.at_least(13)) {
+      ins[1] = c.add_float_const({0}, {0, 0});  // roi
+      ins[2] = c.add_float_const({0}, {0, 0});  // scales
+    }
+    auto& n = c.add_node("Resize", ins, {y});
     set_attr(n, "mode", std::string("nearest"));
     set_attr(n, "coordinate_transformation_mode", coord);
     set_attr(n, "nearest_mode", nearest);
@@ -159,8 +183,8 @@ bool plan_pool(GenContext& c, OpPlan& p) {
   int x = c.pick(spatial);
   if (x < 0) return false;
   auto in = dims_of(c, tv(c, x));
-  // AveragePool has dilations from opset 19.
-  bool dilations = I == 0 || c.at_least(19);
+  // AveragePool has dilations from opset 19, MaxPool from 10.
+  bool dilations = (I == 0 && c.at_least(10)) || c.at_least(19);
   // A dilated window with pads may see only padding, where MaxPool and AveragePool (without
   // count_include_pad) have no value: the check refuses it (spec/ops/MaxPool.md).
   Window w = make_window(c, p, in, dilations, true, dilations);
@@ -201,7 +225,8 @@ bool plan_gemm(GenContext& c, OpPlan& p) {
   int64_t M = tv(c, x).shape[ta ? 1 : 0], K = tv(c, x).shape[ta ? 0 : 1];
   z3::expr N = c.fresh(p, "n", 1, c.max_dim);
   p.prefs.push_back(N == c.c(c.uniform(1, c.max_dim)));
-  int bias_kind = static_cast<int>(c.uniform(0, 3));  // none, [N], [M,N], scalar
+  int bias_kind = static_cast<int>(c.uniform(0, 3));     // none, [N], [M,N], scalar
+  if (!c.at_least(11) && bias_kind == 0) bias_kind = 1;  // C is optional from Gemm-11 on
   double alpha = c.coin(0.7) ? 1.0 : c.uniform_real(0.25, 2), beta = c.coin(0.7) ? 1.0 : c.uniform_real(0.25, 2);
   p.emit = [&c, x, ta, tb, M, K, N, bias_kind, alpha, beta](const Solution& s) {
     int64_t n = s(N);
@@ -262,6 +287,9 @@ bool plan_attention(GenContext& c, OpPlan& p) {
   p.prefs.push_back(N == c.c(c.uniform(1, c.max_dim)) && Dv == c.c(c.uniform(1, c.max_dim)));
   int64_t scale = c.uniform(0, 4);      // none, Div on Q, Mul on Q, Div on S, Mul on S
   int64_t axis_form = c.uniform(0, 2);  // the attribute omitted, -1, rank - 1
+  // Before Softmax-13 the input is coerced to 2-D at `axis` (default 1): axis rank − 1 normalizes
+  // the last axis there too.
+  if (!c.at_least(13)) axis_form = 2;
   bool scale_first = c.coin(), k_const = c.coin(0.3), v_const = c.coin(0.3);
   double cv = c.uniform_real(0.25, 4);
   p.emit = [&c, x, N, Dv, scale, axis_form, scale_first, k_const, v_const, cv](const Solution& s) {
@@ -374,7 +402,9 @@ bool plan_layernorm_nodes(GenContext& c, OpPlan& p) {
                    c.at_least(18) ? std::vector<std::string>{c.add_int64_const({1}, {-1})} : std::vector<std::string>{}, reduced,
                    range);
       auto& n = *c.graph.mutable_node(c.graph.node_size() - 1);
-      if (!c.at_least(18)) set_attr(n, "axes", std::vector<int64_t>{-1});
+      // Negative axes from ReduceMean-11 on.
+      if (!c.at_least(18))
+        set_attr(n, "axes", std::vector<int64_t>{c.at_least(11) ? -1 : static_cast<int64_t>(shape.size()) - 1});
       set_attr(n, "keepdims", int64_t{1});
       return y;
     };
@@ -423,6 +453,8 @@ bool plan_lpnorm(GenContext& c, OpPlan& p) {
   return true;
 }
 
+// Before opset 13 (Softmax-1, -11) the input is coerced to 2-D at `axis`: one normalization spans
+// the dims from `axis` to the last. Negative axes from 11 on.
 template <int I>
 bool plan_softmax(GenContext& c, OpPlan& p) {
   const char* op = I == 0 ? "Softmax" : "LogSoftmax";
@@ -430,9 +462,12 @@ bool plan_softmax(GenContext& c, OpPlan& p) {
   if (x < 0) return false;
   int64_t r = tv(c, x).rank(), axis = random_axis(c, r);
   bool neg = c.coin(0.3);
+  if (!c.at_least(11)) neg = false;
   p.emit = [&c, x, r, axis, neg, op](const Solution&) {
     Interval in = tv(c, x).range;
     double n = static_cast<double>(tv(c, x).shape[static_cast<size_t>(axis)]);
+    if (!c.at_least(13))
+      for (int64_t i = axis + 1; i < r; ++i) n *= static_cast<double>(tv(c, x).shape[static_cast<size_t>(i)]);
     Interval range = I == 0 ? Interval{0, 1} : Interval{in.lo - in.hi - std::log(n), 0};
     int y = out_tensor(c, kFloat(), tv(c, x).shape, range, {x}, op);
     set_attr(c.add_node(op, {tv(c, x).name}, {y}), "axis", neg ? axis - r : axis);
@@ -528,7 +563,7 @@ bool plan_cumprod(GenContext& c, OpPlan& p) {
 void add_nn_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Conv", plan_conv});
   v.push_back({"ConvTranspose", plan_conv_transpose});
-  v.push_back({"Resize", plan_resize_nearest});
+  v.push_back({"Resize", plan_resize_nearest, 10});
   v.push_back({"LayerNormNodes", plan_layernorm_nodes});
   v.push_back({"MaxPool", plan_pool<0>});
   v.push_back({"AveragePool", plan_pool<1>});
@@ -538,7 +573,7 @@ void add_nn_generators(std::vector<OpGenerator>& v) {
   v.push_back({"MatMul", plan_matmul});
   v.push_back({"Attention", plan_attention});
   v.push_back({"BatchNormalization", plan_batchnorm});
-  v.push_back({"LayerNormalization", plan_layernorm});
+  v.push_back({"LayerNormalization", plan_layernorm, 17});
   v.push_back({"InstanceNormalization", plan_instancenorm});
   v.push_back({"LpNormalization", plan_lpnorm});
   v.push_back({"Softmax", plan_softmax<0>});

@@ -69,6 +69,7 @@ bool plan_slice(GenContext& c, OpPlan& p) {
   auto in = dims_of(c, tv(c, x));
   int64_t r = tv(c, x).rank();
   int64_t axis = random_axis(c, r), step = c.coin(0.7) ? 1 : 2;
+  if (!c.at_least(10)) step = 1;  // Slice-1 has no steps
   z3::expr b = c.fresh(p, "s", 0, 64), e = c.fresh(p, "e", 1, 64), n = c.fresh(p, "n", 1, 64);
   const z3::expr& d = in[static_cast<size_t>(axis)];
   // Elements b, b+step, ... < e; n of them.
@@ -77,12 +78,21 @@ bool plan_slice(GenContext& c, OpPlan& p) {
   auto out = in;
   out[static_cast<size_t>(axis)] = n;
   bool negative = c.coin(0.3), neg_axis = c.coin(0.3);
+  if (!c.at_least(11)) neg_axis = false;  // negative axes from Slice-11 on
   p.emit = [&c, x, b, e, out, axis, step, negative, neg_axis, r](const Solution& s) {
     std::vector<int64_t> shape = s(out);
     int64_t dim = tv(c, x).shape[static_cast<size_t>(axis)];
     int64_t start = s(b), end = s(e);
     if (negative) start -= dim;                   // the same position counted from the end
     if (end == dim && negative) end = INT64_MAX;  // "to the end", clamped
+    if (!c.at_least(10)) {                        // Slice-1: starts, ends and axes are attributes
+      int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Slice");
+      auto& n = c.add_node("Slice", {name_of(c, x)}, {y});
+      set_attr(n, "starts", std::vector<int64_t>{start});
+      set_attr(n, "ends", std::vector<int64_t>{end});
+      set_attr(n, "axes", std::vector<int64_t>{axis});
+      return true;
+    }
     std::string ks = c.add_int64_const({1}, {start}), ke = c.add_int64_const({1}, {end});
     std::string ka = c.add_int64_const({1}, {neg_axis ? axis - r : axis}), kt = c.add_int64_const({1}, {step});
     int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Slice");
@@ -111,7 +121,8 @@ bool plan_gather(GenContext& c, OpPlan& p) {
     int64_t d = tv(c, x).shape[static_cast<size_t>(axis)], count = 1;
     for (int64_t k : ishape) count *= k;
     std::vector<int64_t> values;
-    for (int64_t k = 0; k < count; ++k) values.push_back(c.uniform(-d, d - 1));  // negative indices count from the end
+    // Negative indices count from the end (from Gather-11 on; before, indices are in [0, d)).
+    for (int64_t k = 0; k < count; ++k) values.push_back(c.uniform(c.at_least(11) ? -d : 0, d - 1));
     std::string ki = c.add_int64_const(ishape, values);
     int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Gather");
     set_attr(c.add_node("Gather", {name_of(c, x), ki}, {y}), "axis", axis);
@@ -152,6 +163,7 @@ bool plan_concat(GenContext& c, OpPlan& p) {
   auto out = in;
   out[static_cast<size_t>(axis)] = total;
   bool neg = c.coin(0.3);
+  if (!c.at_least(11)) neg = false;  // negative axes from Concat-11 on
   p.emit = [&c, ops, out, axis, r, neg](const Solution& s) {
     std::vector<int64_t> shape = s(out);
     if (!c.fits(shape)) return false;
@@ -170,7 +182,8 @@ bool plan_concat(GenContext& c, OpPlan& p) {
   return true;
 }
 
-// Split: a node with several outputs (sizes given as an input, opset 13; or num_outputs, 18).
+// Split: a node with several outputs (sizes given as an input, opset 13; or num_outputs, 18;
+// before 13 as the attribute `split`).
 bool plan_split(GenContext& c, OpPlan& p) {
   int x = c.pick([](const TVar& t) {
     for (int64_t d : t.shape)
@@ -205,7 +218,8 @@ bool plan_split(GenContext& c, OpPlan& p) {
     std::vector<int64_t> sz = s(sizes);
     bool equal = std::all_of(sz.begin(), sz.end(), [&](int64_t v) { return v == sz[0]; });
     std::vector<std::string> ins{name_of(c, x)};
-    if (!by_count && (explicit_sizes || !equal)) ins.push_back(c.add_int64_const({static_cast<int64_t>(sz.size())}, sz));
+    bool give_sizes = !by_count && (explicit_sizes || !equal), sizes_attr = give_sizes && !c.at_least(13);
+    if (give_sizes && !sizes_attr) ins.push_back(c.add_int64_const({static_cast<int64_t>(sz.size())}, sz));
     std::vector<int> outs;
     for (int64_t v : sz) {
       auto shape = tv(c, x).shape;
@@ -214,6 +228,7 @@ bool plan_split(GenContext& c, OpPlan& p) {
     }
     auto& node = c.add_node("Split", ins, outs);
     set_attr(node, "axis", axis);
+    if (sizes_attr) set_attr(node, "split", sz);
     if (by_count) set_attr(node, "num_outputs", static_cast<int64_t>(sz.size()));
     return true;
   };
@@ -221,7 +236,8 @@ bool plan_split(GenContext& c, OpPlan& p) {
 }
 
 // Pad; from opset 18 the pads may name a subset of the axes (the optional `axes` input, in any
-// order, negative or not), from 19 mode `wrap` (the data repeats as on a torus).
+// order, negative or not), from 19 mode `wrap` (the data repeats as on a torus). Before 11 (Pad-2)
+// the pads and the constant are the attributes `pads` and `value`.
 bool plan_pad(GenContext& c, OpPlan& p) {
   int x = c.pick([](const TVar& t) { return is_float(t) && t.rank() >= 1; });
   if (x < 0) return false;
@@ -257,6 +273,17 @@ bool plan_pad(GenContext& c, OpPlan& p) {
   p.emit = [&c, x, begin, end, out, mode, value, axes, r](const Solution& s) {
     std::vector<int64_t> shape = s(out), b = s(begin), e = s(end), pads;
     if (!c.fits(shape)) return false;
+    if (!c.at_least(11)) {
+      pads = b;
+      pads.insert(pads.end(), e.begin(), e.end());
+      Interval range = mode == "constant" ? hull(tv(c, x).range, {value, value}) : tv(c, x).range;
+      int y = out_tensor(c, kFloat(), shape, range, {x}, "Pad");
+      auto& n = c.add_node("Pad", {name_of(c, x)}, {y});
+      set_attr(n, "mode", mode);
+      set_attr(n, "pads", pads);
+      if (mode == "constant") set_attr(n, "value", static_cast<float>(value));
+      return true;
+    }
     if (axes.empty()) {
       pads = b;
       pads.insert(pads.end(), e.begin(), e.end());
@@ -306,6 +333,10 @@ bool plan_squeeze(GenContext& c, OpPlan& p) {
       else shape.push_back(d);
     }
     int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Squeeze");
+    if (!c.at_least(13)) {  // the attribute `axes` before Squeeze-13
+      set_attr(c.add_node("Squeeze", {name_of(c, x)}, {y}), "axes", axes);
+      return true;
+    }
     c.add_node("Squeeze", {name_of(c, x), c.add_int64_const({static_cast<int64_t>(axes.size())}, axes)}, {y});
     return true;
   };
@@ -320,6 +351,10 @@ bool plan_unsqueeze(GenContext& c, OpPlan& p) {
     int64_t axis = c.uniform(0, static_cast<int64_t>(shape.size()));
     shape.insert(shape.begin() + axis, 1);
     int y = out_tensor(c, kFloat(), shape, tv(c, x).range, {x}, "Unsqueeze");
+    if (!c.at_least(13)) {  // the attribute `axes` before Unsqueeze-13
+      set_attr(c.add_node("Unsqueeze", {name_of(c, x)}, {y}), "axes", std::vector<int64_t>{axis});
+      return true;
+    }
     c.add_node("Unsqueeze", {name_of(c, x), c.add_int64_const({1}, {axis})}, {y});
     return true;
   };
@@ -367,7 +402,8 @@ bool plan_tile(GenContext& c, OpPlan& p) {
 }
 
 // The Reduce family (ReduceSum takes axes as an input since opset 13; the others as an attribute
-// until opset 18, as an input with noop_with_empty_axes from 18) and ArgMax/ArgMin.
+// until opset 18, as an input with noop_with_empty_axes from 18) and ArgMax/ArgMin
+// (select_last_index from opset 12).
 template <int I>
 bool plan_reduce(GenContext& c, OpPlan& p) {
   static const char* ops[] = {"ReduceSum", "ReduceMean",      "ReduceMax",       "ReduceMin", "ReduceL1",
@@ -420,7 +456,7 @@ bool plan_reduce(GenContext& c, OpPlan& p) {
     if (range.lo > range.hi) std::swap(range.lo, range.hi);
     if (!c.fits(range)) return false;
     std::vector<std::string> ins{in.name};
-    bool axes_input = op == "ReduceSum" || modern;
+    bool axes_input = (op == "ReduceSum" && c.at_least(13)) || modern;
     if (axes_input && !axes.empty()) {
       std::vector<int64_t> a = axes;
       if (neg_axes)
@@ -434,7 +470,7 @@ bool plan_reduce(GenContext& c, OpPlan& p) {
     set_attr(node, "keepdims", static_cast<int64_t>(keep));
     if (arg) {
       set_attr(node, "axis", axes[0]);
-      set_attr(node, "select_last_index", static_cast<int64_t>(last));
+      if (c.at_least(12)) set_attr(node, "select_last_index", static_cast<int64_t>(last));
     } else if (!axes_input && !axes.empty()) {
       set_attr(node, "axes", axes);
     }
@@ -478,7 +514,7 @@ void add_shape_generators(std::vector<OpGenerator>& v) {
   v.push_back({"Flatten", plan_flatten});
   v.push_back({"Squeeze", plan_squeeze});
   v.push_back({"Unsqueeze", plan_unsqueeze});
-  v.push_back({"Expand", plan_expand});
+  v.push_back({"Expand", plan_expand, 8});
   v.push_back({"Tile", plan_tile});
   v.push_back({"ReduceSum", plan_reduce<0>});
   v.push_back({"ReduceMean", plan_reduce<1>});

@@ -41,9 +41,9 @@ Recipe parse_recipe(const std::string& text) {
       r.max_dim = std::stoi(v);
     } else if (k == "opset") {
       r.opset = std::stoi(v);
-      if (r.opset != kLegacyFuzzOpset && r.opset != kNewestFuzzOpset)
-        throw std::invalid_argument("recipe: opset is " + std::to_string(kLegacyFuzzOpset) + " or " +
-                                    std::to_string(kNewestFuzzOpset));
+      if (!is_fuzz_opset(r.opset))
+        throw std::invalid_argument("recipe: opset is " + std::to_string(kOldestFuzzOpset) + " to " +
+                                    std::to_string(kLegacyFuzzOpset) + ", or " + std::to_string(kNewestFuzzOpset));
     } else if (k == "ops") {
       if (v.size() < 2 || v.front() != '[' || v.back() != ']') throw std::invalid_argument("recipe: ops=[op:seed,...]");
       std::istringstream ops(v.substr(1, v.size() - 2));

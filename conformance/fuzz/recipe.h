@@ -19,6 +19,16 @@ struct OpChoice {
 // operators (Gelu, Mish, Swish, Bitwise*, CumProd, RMS/GroupNormalization) join the table.
 inline constexpr int kLegacyFuzzOpset = 17;
 inline constexpr int kNewestFuzzOpset = 27;
+// A recipe may also fix any opset from 7 to 17 (the graphs `sonnx admit` upgrades): each operator
+// is emitted in the form of the version that opset selects (attributes where later versions take
+// inputs: Clip, Pad, Slice, Split, Squeeze, Unsqueeze, ReduceSum; no negative axes before 11), and
+// operators that do not exist there yet are left out of the table (OpGenerator::since). Random
+// recipes are drawn at 17 or the newest only.
+inline constexpr int kOldestFuzzOpset = 7;
+// The opsets a recipe may name: kOldestFuzzOpset..kLegacyFuzzOpset, and kNewestFuzzOpset.
+inline constexpr bool is_fuzz_opset(int opset) {
+  return (opset >= kOldestFuzzOpset && opset <= kLegacyFuzzOpset) || opset == kNewestFuzzOpset;
+}
 
 struct Recipe {
   uint64_t seed = 0;             // the first graph input's rank, dims and values
@@ -28,7 +38,8 @@ struct Recipe {
 };
 
 // A recipe drawn from a seed: 3–12 operator choices, max_dim in [2, 8], opset 17 or the newest
-// (half each). `opset` > 0 fixes the opset instead.
+// (half each). `opset` > 0 fixes the opset instead (any is_fuzz_opset; the other choices are the
+// same whatever the opset).
 Recipe random_recipe(uint64_t seed, int opset = 0);
 // "seed=S max_dim=D opset=O ops=[op:seed,...]" — printed with every failure; parse_recipe reads it
 // back (a recipe without opset= is at 17, as recipes were before the newest opset was generated).

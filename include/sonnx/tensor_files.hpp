@@ -29,6 +29,10 @@ void write_value_file(const std::filesystem::path& file, const Value& value, con
 // contradicting the declaration.
 Value read_input(const ModelHandle& model, const std::string& input, const std::filesystem::path& file);
 
+// The value of graph input `input` written as numbers ("16000", "1,0.5,2"): a scalar when the input
+// is declared 0-D, else a 1-D tensor, of the declared element type (a number the type does not hold
+// exactly is refused). Throws LoadError.
+Value read_input_text(const ModelHandle& model, const std::string& input, const std::string& numbers);
 // Fills every graph input that is not in `given` and has no initializer with a tensor of its
 // declared type and shape (symbolic dimensions from `dims`, else 1): float and double uniform in
 // [-1, 1) from a fixed seed, other types zero, so every command feeds the same values. Throws

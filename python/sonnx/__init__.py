@@ -1,4 +1,4 @@
-"""sonnx: check, run and conformance-test ONNX models under the SONNX graph semantics.
+"""sonnx: check, run, admit and conformance-test ONNX models under the SONNX graph semantics.
 
 A model is given as a path (str or os.PathLike), the bytes of a serialized ModelProto, an
 ``onnx.ModelProto``, or a ``sonnx.Model`` from :func:`load`. Values are numpy arrays (every numeric
@@ -9,6 +9,9 @@ dtype, float16 and bool included; strings as str arrays); a sequence is a list o
     outputs = sonnx.run("model.onnx", {"x": np.ones((1, 3), np.float32)})
     session = sonnx.Session("model.onnx", executor="linear")    # compile once, run many times
     report = sonnx.conform(["suite/node"])                        # the report as a dict
+    a = sonnx.admit("model.onnx", dims={"N": 1})                # into the sonnx profile
+    if a.admitted and not a.unchanged:
+        a.save("model.sonnx.onnx")
 
 Errors are exceptions derived from :class:`sonnx.Error`: :class:`LoadError` (unreadable model or
 input, bad argument), :class:`CheckFailed` (the validator refused the model; ``.diagnostics``),
@@ -22,6 +25,7 @@ import os as _os
 
 from . import _sonnx
 from ._sonnx import (  # noqa: F401  (re-exported)
+    Admission,
     CheckFailed,
     Diagnostic,
     Error,
@@ -34,8 +38,9 @@ from ._sonnx import (  # noqa: F401  (re-exported)
 )
 
 __version__ = _sonnx.__version__
-__all__ = ["load", "check", "run", "Session", "conform", "enclose", "executors", "Model", "Diagnostic",
-           "Error", "LoadError", "CheckFailed", "Unsupported", "Trap", "Undetermined", "InternalError"]
+__all__ = ["load", "check", "run", "Session", "conform", "enclose", "executors", "admit", "admit_suggestion",
+           "Model", "Diagnostic", "Admission", "Error", "LoadError", "CheckFailed", "Unsupported", "Trap",
+           "Undetermined", "InternalError"]
 
 
 def load(model):
@@ -120,6 +125,38 @@ def conform(dirs, executor="reference", threads=2, filter="", judge="tolerance",
         dirs = [dirs]
     text = _sonnx.conform([_os.fspath(d) for d in dirs], executor, threads, filter, judge, isolate, timeout, check, progress)
     return _json.loads(text)
+
+
+def admit(model, profile="sonnx", dims={}, input_shapes={}, fixed={}, inputs={}, samples=3, seed=1, expose_unused=False):
+    """Bring a model into a profile ("sonnx" or a profile JSON file) by rewrites that keep its
+    meaning, as `sonnx admit` does (spec/admission.md): the version upgrade, fixed inputs, folded
+    constants, removed copies and dead nodes, defaults written out, types declared; then the
+    profile check of the result and runs of both models on the same inputs.
+
+    dims fixes symbolic dimensions ({"N": 1}), input_shapes whole input shapes ({"x": (1, 3, 224,
+    224)}), fixed gives inputs that always have one value ({name: ndarray}: they become
+    constants), inputs adds input sets to compare on besides the `samples` seeded random ones.
+    expose_unused makes a node output no node reads, and that cannot be dropped, a graph output.
+
+    Returns an Admission: admitted, unchanged, opset_from, opset_to, errors_before, errors_after,
+    rewrites ({rewrite: changes}), runs, runs_equal, reasons (why not admitted), seconds,
+    model_bytes (the admitted ModelProto), report_json, report_markdown and save(path). A model
+    already in the profile is admitted unchanged: it is its own admitted form, model_bytes is
+    empty and save raises ValueError (as it does when the model is not admitted). Raises
+    LoadError for an unknown profile or a fix that does not apply to the model, CheckFailed when
+    the model is not a valid ONNX model."""
+    dims = {str(k): int(v) for k, v in dict(dims).items()}
+    input_shapes = {str(k): [int(d) for d in v] for k, v in dict(input_shapes).items()}
+    return _sonnx.admit(load(model), profile, dims, input_shapes, dict(fixed), dict(inputs), samples, seed, expose_unused)
+
+
+def admit_suggestion(model, diagnostics=None, profile="sonnx"):
+    """When every error of check(model, profile) is of a kind admit removes, the `sonnx admit`
+    command that removes them, else "". diagnostics defaults to check(model, profile)."""
+    model = load(model)
+    if diagnostics is None:
+        diagnostics = _sonnx.check(model, profile)
+    return _sonnx.admit_suggestion(model, list(diagnostics), profile)
 
 
 def executors():

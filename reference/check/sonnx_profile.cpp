@@ -79,8 +79,6 @@ void check_operator_set(CheckContext& c) {
 }
 
 void check_deterministic(CheckContext& c) {
-  static const std::set<std::string> random_ops{"RandomNormal",      "RandomUniform", "RandomNormalLike",
-                                                "RandomUniformLike", "Bernoulli",     "Multinomial"};
   const Model& m = c.model.ir;
   for_each_node_list(m, [&](const NodeList& l) {
     // Constants a Dropout's training_mode may name: the initializers of its graph (a function body
@@ -90,7 +88,7 @@ void check_deterministic(CheckContext& c) {
       for (const auto& [name, t] : l.graph->initializers) constants[name] = &t;
     for (const auto& n : l.nodes) {
       if (!n.domain.empty() || called_function(m, n)) continue;
-      if (random_ops.count(n.op_type)) {
+      if (samples_random_numbers(n.op_type)) {
         c.report("SONNX-DETERMINISTIC", l.path, &n, "",
                  "SONNX-DETERMINISTIC: only deterministic operators; " + n.op_type + " samples random numbers");
       } else if (n.op_type == "Dropout" && n.inputs.size() > 2 && !n.inputs[2].empty()) {

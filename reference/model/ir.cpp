@@ -66,4 +66,19 @@ int64_t Model::opset(const std::string& domain) const {
   return it == opset_imports.end() ? 0 : it->second;
 }
 
+void own_subgraphs(Graph& g) {
+  for (Node& n : g.nodes)
+    for (Attribute& a : n.attributes) {
+      if (a.g) {
+        a.g = std::make_shared<Graph>(*a.g);
+        own_subgraphs(*a.g);
+      }
+      for (auto& sub : a.graphs)
+        if (sub) {
+          sub = std::make_shared<Graph>(*sub);
+          own_subgraphs(*sub);
+        }
+    }
+}
+
 }  // namespace sonnx

@@ -126,6 +126,10 @@ struct Model {
   int64_t opset(const std::string& domain) const;  // 0 if not imported
 };
 
+// Gives every graph nested in g's attributes, at any depth, its own copy: a copy of a Graph or Model
+// shares its nested graphs, so one that will be changed must own them first.
+void own_subgraphs(Graph& g);
+
 // "ai.onnx" and "" name the same domain.
 inline std::string canonical_domain(const std::string& d) { return d == "ai.onnx" ? "" : d; }
 // "Relu" for ai.onnx, "domain.Op" otherwise: how messages and reports name an operator.

@@ -2,6 +2,8 @@
 // column vector (the added dimension is removed from the result); leading (batch) dimensions
 // broadcast. Version 9 adds integer types (two's-complement wraparound), 13 bfloat16.
 // Floating types: products and sums in double, rounded once.
+#include <vector>
+
 #include "support/shape.h"
 #include "support/matmul.h"
 
@@ -25,22 +27,31 @@ std::vector<Value> matmul(OpContext& ctx) {
       const T* ma = pa + g.a_batch[static_cast<size_t>(bi)] * M * K;
       const T* mb = pb + g.b_batch[static_cast<size_t>(bi)] * K * N;
       T* my = py + bi * M * N;
-      for (int64_t m = 0; m < M; ++m)
-        for (int64_t n = 0; n < N; ++n) {
-          if constexpr (is_floating_v<T>) {
-            double acc = 0;
-            for (int64_t k = 0; k < K; ++k)
-              acc += static_cast<double>(static_cast<compute_t<T>>(ma[m * K + k])) *
-                     static_cast<double>(static_cast<compute_t<T>>(mb[k * N + n]));
-            my[m * N + n] = to_storage<T>(acc);
-          } else {
-            using U = wide_unsigned_t<T>;
-            U acc = 0;
-            for (int64_t k = 0; k < K; ++k)
-              acc = static_cast<U>(acc + static_cast<U>(static_cast<U>(ma[m * K + k]) * static_cast<U>(mb[k * N + n])));
-            my[m * N + n] = static_cast<T>(acc);
+      // Each element's products are summed in the order k = 0, 1, …, K−1; the loops run over a
+      // row of accumulators (k outside n) only so that B is read along its rows.
+      for (int64_t m = 0; m < M; ++m) {
+        if constexpr (is_floating_v<T>) {
+          std::vector<double> acc(static_cast<size_t>(N), 0.0);
+          for (int64_t k = 0; k < K; ++k) {
+            const double x = static_cast<double>(static_cast<compute_t<T>>(ma[m * K + k]));
+            const T* row = mb + k * N;
+            for (int64_t n = 0; n < N; ++n)
+              acc[static_cast<size_t>(n)] += x * static_cast<double>(static_cast<compute_t<T>>(row[n]));
           }
+          for (int64_t n = 0; n < N; ++n) my[m * N + n] = to_storage<T>(acc[static_cast<size_t>(n)]);
+        } else {
+          using U = wide_unsigned_t<T>;
+          std::vector<U> acc(static_cast<size_t>(N), 0);
+          for (int64_t k = 0; k < K; ++k) {
+            const U x = static_cast<U>(ma[m * K + k]);
+            const T* row = mb + k * N;
+            for (int64_t n = 0; n < N; ++n)
+              acc[static_cast<size_t>(n)] = static_cast<U>(acc[static_cast<size_t>(n)] +
+                                                           static_cast<U>(x * static_cast<U>(row[n])));
+          }
+          for (int64_t n = 0; n < N; ++n) my[m * N + n] = static_cast<T>(acc[static_cast<size_t>(n)]);
         }
+      }
     }
     return y;
   }));

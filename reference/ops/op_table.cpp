@@ -36,6 +36,12 @@ void collect_op_types(const Graph& g, std::set<std::string>& ops) {
 void set_prefer_function_bodies(bool prefer) { g_prefer_function_bodies = prefer; }
 bool prefer_function_bodies() { return g_prefer_function_bodies; }
 
+bool samples_random_numbers(const std::string& op_type) {
+  static const std::set<std::string> random_ops{"RandomNormal",      "RandomUniform", "RandomNormalLike",
+                                                "RandomUniformLike", "Bernoulli",     "Multinomial"};
+  return random_ops.count(op_type) > 0;
+}
+
 int64_t node_opset(const Model& model, const Node& node) {
   return node.opset_version ? node.opset_version : model.opset(node.domain);
 }

@@ -34,6 +34,8 @@ bool prefer_function_bodies();
 // The opset a node runs under for its domain: its own (nodes expanded from a function body carry
 // the function's) or else the model's import.
 int64_t node_opset(const Model& model, const Node& node);
+// The ai.onnx operators that sample random numbers (RandomNormal, Bernoulli, ...).
+bool samples_random_numbers(const std::string& op_type);
 
 // The standard operator a model-local function shadows: the catalogue's schema for the function's
 // (domain, name) at the opset the model imports for that domain, or null. ONNX makes such a
