@@ -1,6 +1,7 @@
 // Version steps where attributes became inputs (spec/upgrade-steps.md, signature changes): the
 // rewrite moves the attribute's value into an int64 initializer read as that input, which the
 // newer version reads as the older one read the attribute.
+#include "attributes.h"
 #include "upgrade.h"
 
 #include <algorithm>
@@ -35,11 +36,7 @@ void split_to_input(Node& n, admit::UpgradeContext& ctx) { ints_to_input(n, ctx,
 // version 13 splits into (equal parts, which version 13 requires and version 18 then computes).
 void split_num_outputs(Node& n, admit::UpgradeContext&) {
   if (n.inputs.size() > 1 && !n.inputs[1].empty()) return;
-  Attribute a;
-  a.name = "num_outputs";
-  a.type = Attribute::Type::Int;
-  a.i = static_cast<int64_t>(n.outputs.size());
-  n.attributes.push_back(a);
+  n.attributes.push_back(admit::int_attribute("num_outputs", static_cast<int64_t>(n.outputs.size())));
 }
 
 // Slice 1 → 10: starts, ends and axes become inputs 1, 2 and 3 (steps stay 1).

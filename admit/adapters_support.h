@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "attributes.h"
 #include "reference/model/ir.h"
 #include "upgrade.h"
 
@@ -73,29 +74,12 @@ inline void erase_attr(Node& n, const std::string& name) {
 }
 
 // Sets attribute `name` of n (added when absent) to an int, a string or ints.
-inline void set_int_attr(Node& n, const std::string& name, int64_t value) {
-  erase_attr(n, name);
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Int;
-  a.i = value;
-  n.attributes.push_back(std::move(a));
-}
+inline void set_int_attr(Node& n, const std::string& name, int64_t value) { set_attribute(n, int_attribute(name, value)); }
 inline void set_string_attr(Node& n, const std::string& name, const std::string& value) {
-  erase_attr(n, name);
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::String;
-  a.s = value;
-  n.attributes.push_back(std::move(a));
+  set_attribute(n, string_attribute(name, value));
 }
 inline void set_ints_attr(Node& n, const std::string& name, const std::vector<int64_t>& value) {
-  erase_attr(n, name);
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Ints;
-  a.ints = value;
-  n.attributes.push_back(std::move(a));
+  set_attribute(n, ints_attribute(name, value));
 }
 
 // The string attribute `name` of n, or `def` when absent; refuses an attribute of another kind.

@@ -125,12 +125,19 @@ AdmitResult admit_model(const LoadedModel& original, const AdmitOptions& options
 
   NamedValues fixed;
   for (const auto& [name, t] : options.fixes.values) fixed[name] = Value(t);
-  if (!options.inputs.empty()) r.runs.push_back(compare_runs(original.ir, m, options.inputs, fixed, "the given inputs"));
+  // An inexact rewrite is judged by the original's admissible enclosure, exact ones bitwise.
+  const bool exact = std::all_of(log.changes.begin(), log.changes.end(), [](const Change& c) { return c.exact; });
+  if (!exact && !options.within_enclosure) {
+    log.refused.push_back("a rewrite applied is only admissibly bounded and no enclosure judge was given");
+    return finish();
+  }
+  const EnclosureJudge* judge = exact ? nullptr : &options.within_enclosure;
+  if (!options.inputs.empty()) r.runs.push_back(compare_runs(original.ir, m, options.inputs, fixed, "the given inputs", judge));
   for (int k = 0; k < options.samples; ++k) {
     uint64_t seed = options.seed + static_cast<uint64_t>(k);
     NamedValues in = random_inputs(m.graph, seed);
     for (const auto& [name, v] : options.inputs) in[name] = v;  // inputs the user gives stay as given
-    r.runs.push_back(compare_runs(original.ir, m, in, fixed, "random inputs (seed " + std::to_string(seed) + ")"));
+    r.runs.push_back(compare_runs(original.ir, m, in, fixed, "random inputs (seed " + std::to_string(seed) + ")", judge));
   }
   r.admitted = r.reasons().empty();
   return finish();

@@ -5,6 +5,7 @@
 // passes and every run agrees.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,19 +19,26 @@
 
 namespace sonnx::admit {
 
+// Whether outputs of the admitted model lie in the original model's admissible enclosure on these
+// inputs (spec/accuracy.md): "" when they do, else where not. The enclosures are another layer's:
+// the caller provides the judge (api/admit.cpp).
+using EnclosureJudge = std::function<std::string(const NamedValues& inputs, const NamedValues& outputs)>;
+
 struct AdmitOptions {
   std::shared_ptr<const Profile> profile;  // null: the sonnx profile
   InputFixes fixes;
-  NamedValues inputs;          // values of other inputs to run both models on (besides the random ones)
-  bool expose_unused = false;  // an unread output that cannot be dropped becomes a graph output
-  int samples = 3;             // seeded random input sets
+  NamedValues inputs;               // values of other inputs to run both models on (besides the random ones)
+  bool expose_unused = false;       // an unread output that cannot be dropped becomes a graph output
+  EnclosureJudge within_enclosure;  // needed for admissions with a bounded (inexact) rewrite
+  int samples = 3;                  // seeded random input sets
   uint64_t seed = 1;
 };
 
 // One run of the original and the admitted model on the same inputs.
 struct ProofRun {
   std::string inputs;    // "given inputs", "random inputs (seed 7)"
-  bool equal = false;    // every output bitwise equal
+  bool equal = false;    // every output bitwise equal, or within the enclosure when `bounded`
+  bool bounded = false;  // judged by the original's admissible enclosure (an inexact rewrite applied)
   std::string detail;    // where they differ (the first differing value), or why the run was skipped
   bool skipped = false;  // the original traps on these inputs: nothing to compare
 };

@@ -1,5 +1,7 @@
 #include "decompose.h"
 
+#include "attributes.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -56,22 +58,6 @@ std::string upper(std::string_view s) {
   for (char& c : u)
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   return u;
-}
-
-Attribute int_attribute(const std::string& name, int64_t value) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Int;
-  a.i = value;
-  return a;
-}
-
-Attribute float_attribute(const std::string& name, float value) {
-  Attribute a;
-  a.name = name;
-  a.type = Attribute::Type::Float;
-  a.f = value;
-  return a;
 }
 
 // The replacement of one node while it is built: ai.onnx nodes in the forms of `opset`, computing

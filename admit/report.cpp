@@ -22,7 +22,11 @@ bool removable(const Diagnostic& d, const Profile& profile) {
 
 namespace {
 
-const char* run_result(const ProofRun& r) { return r.skipped ? "skipped" : r.equal ? "bitwise equal" : "differs"; }
+const char* run_result(const ProofRun& r) {
+  if (r.skipped) return "skipped";
+  if (!r.equal) return r.bounded ? "outside the enclosure" : "differs";
+  return r.bounded ? "within the admissible enclosure" : "bitwise equal";
+}
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // The C++ API's admission (include/sonnx/admit.hpp) over admit/admit.h.
 #include "sonnx/admit.hpp"
 
+#include <cmath>
 #include <set>
 
 #include "admit/admit.h"
@@ -26,6 +27,29 @@ Admission admit_model(const ModelHandle& model, const AdmitOptions& options) {
   }
   o.inputs = options.inputs;
   o.expose_unused = options.expose_unused;
+  o.within_enclosure = [&model](const NamedValues& inputs, const NamedValues& outputs) -> std::string {
+    std::map<std::string, OutputEnclosure> bounds;
+    try {
+      bounds = enclosures(model, inputs, "admissible", false);
+    } catch (const std::exception& e) {
+      return std::string("the original model's admissible enclosure cannot be computed: ") + e.what();
+    }
+    for (const auto& [name, b] : bounds) {
+      auto it = outputs.find(name);
+      if (it == outputs.end() || it->second.kind != Value::Kind::Tensor || it->second.tensor.size() != b.lower.size())
+        return "output '" + name + "' is missing or has another shape";
+      const Tensor& t = it->second.tensor;
+      for (int64_t i = 0; i < t.size(); ++i) {
+        double v = t.as_double(i), lo = b.lower.as_double(i), hi = b.upper.as_double(i);
+        // NaN bounds: the element has no real value (a NaN input): the admitted model's is NaN too.
+        bool inside = std::isnan(lo) || std::isnan(hi) ? std::isnan(v) : lo <= v && v <= hi;
+        if (!inside)
+          return "output '" + name + "' element " + std::to_string(i) + " = " + std::to_string(v) +
+                 " lies outside the original's admissible enclosure [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+      }
+    }
+    return "";
+  };
   o.samples = options.samples;
   o.seed = options.seed;
   admit::AdmitResult r;
@@ -48,6 +72,7 @@ Admission admit_model(const ModelHandle& model, const AdmitOptions& options) {
   for (const admit::ProofRun& run : r.runs) {
     ++a.runs;
     if (run.equal) ++a.runs_equal;
+    a.bounded = a.bounded || run.bounded;
   }
   a.reasons = r.reasons();
   a.seconds = r.seconds;

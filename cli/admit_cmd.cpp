@@ -111,7 +111,9 @@ void add_admit_command(CLI::App& app, int& exit_code) {
     }
     if (!args->quiet) {
       for (const auto& [rewrite, n] : a.rewrites) std::cout << "  " << rewrite << ": " << n << "\n";
-      if (a.runs) std::cout << "  compared: " << a.runs_equal << " of " << a.runs << " runs bitwise equal\n";
+      if (a.runs)
+        std::cout << "  compared: " << a.runs_equal << " of " << a.runs << " runs "
+                  << (a.bounded ? "within the original's admissible enclosure" : "bitwise equal") << "\n";
       for (const std::string& why : a.reasons) std::cout << "  not admitted: " << why << "\n";
     }
     if (a.unchanged) {
@@ -134,7 +136,7 @@ void add_admit_command(CLI::App& app, int& exit_code) {
     write_file(args->output, a.model_bytes, "admitted model");
     std::cout << args->model << ": admitted into profile " << args->profile << " as " << args->output << " (opset "
               << a.opset_from << " → " << a.opset_to << ", " << a.errors_before << " errors removed, " << a.runs_equal
-              << " runs bitwise equal, " << a.seconds << " s)\n";
+              << " runs " << (a.bounded ? "within the admissible enclosure" : "bitwise equal") << ", " << a.seconds << " s)\n";
     exit_code = 0;
   });
 }

@@ -61,6 +61,16 @@ Interval leaky_relu(Interval x, double alpha) {
   return hull(neg, pos);
 }
 
+// Elu: α·(e^x − 1) for x < 0, x otherwise. e^x − 1 from the enclosure of e^x (exact interval
+// subtraction): sound, though loose near 0, where the subtraction cancels.
+Interval elu(Interval x, double alpha) {
+  Interval neg = (exp(Interval{std::min(x.lo, 0.0), std::min(x.hi, 0.0)}) - Interval::point(1)) * Interval::point(alpha);
+  Interval pos{std::max(x.lo, 0.0), std::max(x.hi, 0.0)};
+  if (x.hi < 0) return neg;
+  if (x.lo >= 0) return pos;
+  return hull(neg, pos);
+}
+
 // ---- HardSwish: x·max(0, min(1, x/6 + 1/2)), alpha = 1/6 and beta = 1/2 as reals ----
 
 // At one point: x for x ≥ 3, 0 for x ≤ −3, x·(x + 3)/6 between.
@@ -186,6 +196,10 @@ SONNX_ENCLOSURE("HardSwish", (14, 22), Allowance::own(), hard_swish_op);
 // by squaring) stays within 4 ulps (u·|y| < ulp(y), so γ_3·|y| < 3.01 ulps). Version 1's legacy
 // broadcasting is not covered.
 SONNX_ENCLOSURE("Pow", (7, 12, 13, 15), Allowance::within(kElementaryUlps), pow_op);
+SONNX_ENCLOSURE("Elu", (6, 22), Allowance::within(kElementaryUlps), [](const OpCall& c) {
+  double alpha = ActivationParams::read(c.ctx, c.version).alpha;
+  return unary(c, [alpha](Interval x) { return elu(x, alpha); });
+});
 SONNX_ENCLOSURE("LeakyRelu", (6, 16), Allowance::within(0.5), [](const OpCall& c) {
   double alpha = ActivationParams::read(c.ctx, c.version).alpha;
   return unary(c, [alpha](Interval x) { return leaky_relu(x, alpha); });

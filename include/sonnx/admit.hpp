@@ -31,7 +31,8 @@ struct Admission {
   int64_t opset_from = 0, opset_to = 0;
   size_t errors_before = 0, errors_after = 0;  // the profile check's errors on the original and the result
   std::map<std::string, int> rewrites;         // how many changes of each rewrite
-  size_t runs = 0, runs_equal = 0;             // comparison runs, and those with bitwise-equal outputs
+  size_t runs = 0, runs_equal = 0;             // comparison runs, and those whose outputs agree: bitwise, or when
+  bool bounded = false;                        // an inexact rewrite was applied, within the original's admissible enclosure
   std::vector<std::string> reasons;            // why it is not admitted (empty when admitted)
   double seconds = 0;
   std::string model_bytes;  // the admitted model as a serialized ModelProto (empty when not admitted)

@@ -405,6 +405,36 @@ g (float[N,3] X) => (float[N,3] Y) {
   EXPECT_TRUE(r.runs.empty()) << "nothing is compared when the check fails";
 }
 
+// An inexact decomposition (Elu on double: expm1 composed, within a few ulps) is judged by the
+// original's admissible enclosure: refused without a judge, admitted or not as the judge says.
+TEST(Admit, AnInexactRewriteIsJudgedByTheEnclosure) {
+  LoadedModel original = loaded(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (double[256] X) => (double[256] Y) { Y = Elu <alpha = 0.75> (X) })");
+  admit::AdmitResult none = admit::admit_model(original, {});
+  EXPECT_FALSE(none.admitted);
+  ASSERT_FALSE(none.log.refused.empty());
+  EXPECT_NE(none.log.refused.back().find("no enclosure judge"), std::string::npos) << none.log.refused.back();
+
+  for (bool inside : {true, false}) {
+    int calls = 0;
+    admit::AdmitOptions o;
+    o.samples = 4;
+    o.within_enclosure = [&](const NamedValues&, const NamedValues& outputs) -> std::string {
+      ++calls;
+      EXPECT_EQ(outputs.count("Y"), 1u);
+      return inside ? "" : "Y is outside";
+    };
+    admit::AdmitResult r = admit::admit_model(original, o);
+    ASSERT_GT(calls, 0) << "256 random doubles: some element differs in its last bits";
+    EXPECT_EQ(r.admitted, inside);
+    for (const admit::ProofRun& run : r.runs) {
+      if (run.bounded) {
+        EXPECT_EQ(run.equal, inside);
+      }
+    }
+  }
+}
+
 // The comparison catches a rewrite that changes the meaning, and names the first differing value.
 TEST(AdmitProve, AChangedNodeIsCaughtAndLocalized) {
   Model original = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 13]>
