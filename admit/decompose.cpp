@@ -1,3 +1,4 @@
+#include "unique_name.h"
 #include "decompose.h"
 
 #include "attributes.h"
@@ -179,12 +180,7 @@ class Replacement {
   }
 
  private:
-  std::string fresh(const std::string& role) {
-    std::string hint = base_ + "_" + role, name = hint;
-    for (int k = 1; taken_.count(name); ++k) name = hint + "_" + std::to_string(k);
-    taken_.insert(name);
-    return name;
-  }
+  std::string fresh(const std::string& role) { return unique_name(taken_, base_ + "_" + role); }
 
   const Node& node_;
   int64_t opset_;

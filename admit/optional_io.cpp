@@ -13,6 +13,7 @@
 #include <limits>
 #include <set>
 
+#include "unique_name.h"
 #include "reference/catalogue/catalogue.h"
 #include "reference/infer/infer.h"
 #include "reference/model/names.h"
@@ -20,12 +21,6 @@
 
 namespace sonnx::admit {
 namespace {
-
-std::string fresh_name(const std::set<std::string>& taken, const std::string& base) {
-  std::string name = base;
-  for (int k = 1; taken.count(name); ++k) name = base + "_" + std::to_string(k);
-  return name;
-}
 
 // The value an omitted input of a recurrent node stands for, or nullopt when its shape is not known.
 std::optional<Tensor> recurrent_default(const Node& n, size_t input, const TypeInfo& x) {
@@ -113,8 +108,7 @@ void write_omitted_inputs(Model& m, ChangeLog& log) {
                               " is omitted (SONNX-OMITTED-IO) and admit does not know the value its absence means here");
         continue;
       }
-      std::string name = fresh_name(taken, (n.name.empty() ? n.op_type : n.name) + "_input" + std::to_string(i));
-      taken.insert(name);
+      std::string name = unique_name(taken, (n.name.empty() ? n.op_type : n.name) + "_input" + std::to_string(i));
       g.initializers.emplace_back(name, std::move(*value));
       n.inputs[i] = name;
       log.add("write-omitted-input", n.label(), "SONNX-OMITTED-IO",

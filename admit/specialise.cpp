@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "unique_name.h"
 #include "reference/model/names.h"
 #include "rewrites.h"
 
@@ -54,12 +55,7 @@ bool specialise_control_flow(Model& m, ChangeLog& log) {
 
     std::set<std::string> taken_names;
     collect_all_names(g, taken_names);
-    auto fresh = [&](const std::string& base) {
-      std::string name = base;
-      for (int k = 1; taken_names.count(name); ++k) name = base + "_" + std::to_string(k);
-      taken_names.insert(name);
-      return name;
-    };
+    auto fresh = [&](const std::string& base) { return unique_name(taken_names, base); };
     // The branch's own names: its outputs become the If's outputs, the others keep their names
     // unless the main graph has them.
     Renames r;

@@ -1,3 +1,4 @@
+#include "unique_name.h"
 #include "upgrade.h"
 
 #include <memory>
@@ -14,8 +15,7 @@ std::string UpgradeContext::add_initializer(const std::string& hint, Tensor valu
   for (const auto& v : graph_.inputs) taken.insert(v.name);
   for (const auto& n : graph_.nodes)
     for (const auto& o : n.outputs) taken.insert(o);
-  std::string name = hint;
-  for (int k = 1; taken.count(name); ++k) name = hint + "_" + std::to_string(k);
+  std::string name = unique_name(taken, hint);
   graph_.initializers.emplace_back(name, std::move(value));
   return name;
 }
