@@ -6,9 +6,12 @@
 // tf_crop_and_resize only), the coordinate modes (default half_pixel) and one nearest_mode for all
 // axes (default round_prefer_floor). The rewrite inserts an empty roi, writes
 // coordinate_transformation_mode = asymmetric and, for nearest, nearest_mode = floor when no scale
-// is below 1 or ceil when none is above 1; that choice needs the scales as a constant, and a node
-// that enlarges some axes and shrinks others has no version-11 form. Output lengths
-// (floor(in * scale)) and the linear taps are the same.
+// is below 1 or ceil when none is above 1; that choice needs the scales as a constant. A nearest
+// node that enlarges some axes and shrinks others becomes two: the first resizes the enlarged axes
+// (floor; scale 1 elsewhere), the second the shrunk ones (ceil). Nearest resizing picks each output
+// element's source index axis by axis, and a scale-1 axis maps o to o itself, so the two compose
+// to version 10's choice on every axis. Output lengths (floor(in * scale)) and the linear taps are
+// the same.
 //
 // 11 → 13: version 13 drops coordinate_transformation_mode tf_half_pixel_for_nn, whose coordinate is
 // y = (o + 0.5) / scale; half_pixel's is y - 0.5, computed from the same y. Nearest rounding of y by
@@ -24,6 +27,16 @@
 
 namespace sonnx {
 namespace {
+
+// The scales above 1 (enlarging) or below 1 (shrinking), 1 on the other axes.
+Tensor scales_where(const Tensor& scales, bool enlarging) {
+  Tensor kept(DType::Float, scales.shape());
+  for (int64_t i = 0; i < scales.size(); ++i) {
+    double s = scales.as_double(i);
+    kept.data<float>()[i] = (enlarging ? s > 1 : s < 1) ? static_cast<float>(s) : 1.0f;
+  }
+  return kept;
+}
 
 void resize_coordinates_and_roi(Node& n, admit::UpgradeContext& ctx) {
   using namespace admit::adapt;
@@ -45,9 +58,24 @@ void resize_coordinates_and_roi(Node& n, admit::UpgradeContext& ctx) {
       up = up || s > 1;
       down = down || s < 1;
     }
-    if (up && down)
-      throw admit::UpgradeRefused("scales enlarge some axes and shrink others: version 10 rounds each way, version 11 one way");
     nearest_mode = down ? "ceil" : "floor";
+    if (up && down) {
+      const Tensor given = *scales;  // adding initializers moves the graph's
+      std::string roi = ctx.add_initializer(hint(n, "roi"), Tensor(DType::Float, {0}));
+      std::string enlarged = ctx.new_name(hint(n, "enlarged"));
+      Node shrink = new_node(ctx, n, "Resize", "shrink",
+                             {enlarged, roi, ctx.add_initializer(hint(n, "shrink_scales"), scales_where(given, false))},
+                             {n.outputs[0]});
+      n.inputs = {n.inputs[0], roi, ctx.add_initializer(hint(n, "enlarge_scales"), scales_where(given, true))};
+      n.outputs[0] = enlarged;
+      for (auto [node, rounding] : {std::pair<Node*, const char*>{&n, "floor"}, {&shrink, "ceil"}}) {
+        set_string_attr(*node, "mode", "nearest");
+        set_string_attr(*node, "coordinate_transformation_mode", "asymmetric");
+        set_string_attr(*node, "nearest_mode", rounding);
+      }
+      ctx.add_node_after(std::move(shrink));
+      return;
+    }
   }
   std::string roi = ctx.add_initializer(hint(n, "roi"), Tensor(DType::Float, {0}));
   n.inputs = {n.inputs[0], roi, n.inputs[1]};

@@ -6,15 +6,38 @@
 // rewrite then writes axis = j (one kernel, reference/ops/support/softmax.h, computes both
 // versions the same way on the same elements, so the results are bitwise equal). It needs the
 // input's rank, and its dimensions after the axis when the axis is not the last. A row that spans
-// several axes of more than one element needs the input flattened before a version-13 node and
-// reshaped after it: an upgrade step rewrites its one node only, so such a node is refused.
+// several axes of more than one element is version 11's row in a 2-D tensor: the input is
+// flattened at k (Flatten keeps the elements' order; row i is the same elements in the same order),
+// normalized along axis 1, and reshaped back to the input's shape, which must then be static.
 #include <string>
+#include <vector>
 
 #include "adapters_support.h"
 #include "upgrade.h"
 
 namespace sonnx {
 namespace {
+
+void normalize_flattened_rows(Node& n, admit::UpgradeContext& ctx, int64_t k, const std::vector<Dim>& dims) {
+  using namespace admit::adapt;
+  Tensor shape(DType::Int64, {static_cast<int64_t>(dims.size())});
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (!dims[d].value)
+      throw admit::UpgradeRefused("its rows span several axes: flattening them and reshaping back needs input " + n.inputs[0] +
+                                  "'s static shape");
+    shape.data<int64_t>()[d] = *dims[d].value;
+  }
+  std::string rows = ctx.new_name(hint(n, "rows")), normalized = ctx.new_name(hint(n, "normalized"));
+  Node flatten = new_node(ctx, n, "Flatten", "flatten", {n.inputs[0]}, {rows});
+  set_int_attr(flatten, "axis", k);
+  Node reshape = new_node(ctx, n, "Reshape", "reshape", {normalized, ctx.add_initializer(hint(n, "shape"), shape)},
+                          {n.outputs[0]});
+  n.inputs[0] = rows;
+  n.outputs[0] = normalized;
+  set_int_attr(n, "axis", 1);
+  ctx.add_node_before(std::move(flatten));
+  ctx.add_node_after(std::move(reshape));
+}
 
 void normalize_along_one_axis(Node& n, admit::UpgradeContext& ctx) {
   using namespace admit::adapt;
@@ -43,10 +66,7 @@ void normalize_along_one_axis(Node& n, admit::UpgradeContext& ctx) {
         ++wide;
         along = d;
       }
-    if (wide > 1)
-      throw admit::UpgradeRefused("axis " + std::to_string(axis) + " normalizes rows of several axes (input " + x +
-                                  " has dimensions after it not known to be 1): version 13 needs the input flattened before "
-                                  "it and reshaped after it, nodes an upgrade step cannot add");
+    if (wide > 1) return normalize_flattened_rows(n, ctx, k, *dims);
   }
   if (a && along == k) return;  // the same axis, as written
   set_int_attr(n, "axis", along);

@@ -109,4 +109,15 @@ inline void only_attributes(const Node& n, std::initializer_list<const char*> kn
 // A name for the initializers a rewrite adds for node n: its name, or its operator's.
 inline std::string hint(const Node& n, const std::string& what) { return (n.name.empty() ? n.op_type : n.name) + "_" + what; }
 
+// A node a rewrite adds beside n (UpgradeContext::add_node_before/after), named after n.
+inline Node new_node(UpgradeContext& ctx, const Node& n, const std::string& op, const std::string& what,
+                     std::vector<std::string> inputs, std::vector<std::string> outputs) {
+  Node added;
+  added.op_type = op;
+  added.name = ctx.new_name(hint(n, what));
+  added.inputs = std::move(inputs);
+  added.outputs = std::move(outputs);
+  return added;
+}
+
 }  // namespace sonnx::admit::adapt

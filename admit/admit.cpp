@@ -31,6 +31,22 @@ std::unique_ptr<LoadedModel> written(const Model& m, const LoadedModel& original
                           original.ir.path.empty() ? "" : std::filesystem::path(original.ir.path).parent_path());
 }
 
+// Calls f on every node of n's subgraphs, at any depth.
+template <class F>
+void for_each_nested_node(const Node& n, const F& f) {
+  for (const Attribute& a : n.attributes) {
+    std::vector<const Graph*> graphs;
+    if (a.g) graphs.push_back(a.g.get());
+    for (const auto& sub : a.graphs)
+      if (sub) graphs.push_back(sub.get());
+    for (const Graph* g : graphs)
+      for (const Node& inner : g->nodes) {
+        f(inner);
+        for_each_nested_node(inner, f);
+      }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> AdmitResult::reasons() const {
@@ -91,18 +107,22 @@ AdmitResult admit_model(const LoadedModel& original, const AdmitOptions& options
     remove_identities(m, log);
     fold_constants(m, log);
     remove_dead(m, log);
-  } while (specialise_control_flow(m, log));
+  } while (specialise_control_flow(m, log) || unroll_loops(m, log));
   decompose_operators(m.graph, m.opset(""), infer_model(m).types, log);
   // An operator the profile lacks that is still here has no rewrite: refused by name (and not again
-  // for its missing upgrade steps).
+  // for its missing upgrade steps, nor for the nodes of its subgraphs); control flow with what
+  // keeps it.
   std::set<std::string> outside;
   if (profile->restricts_operators)
     for (const Node& n : m.graph.nodes)
       if (canonical_domain(n.domain).empty() && !profile->operators.count(n.op_type)) {
-        std::string name = n.name.empty() ? "(unnamed " + n.op_type + ")" : n.name;
+        std::string name = node_name(n);
         outside.insert(name);
-        log.refused.push_back(name + ": " + n.op_type + " is not in the " + profile->name +
-                              " operator set and admit has no decomposition of it");
+        for_each_nested_node(n, [&](const Node& inner) { outside.insert(node_name(inner)); });
+        std::string why = control_flow_refusal(m.graph, n);
+        if (why.empty())
+          why = n.op_type + " is not in the " + profile->name + " operator set and admit has no decomposition of it";
+        log.refused.push_back(name + ": " + why);
       }
   // Then every node to the profile's version, written out in full and declared.
   if (r.opset_to > r.opset_from) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "constant.h"
 #include "reference/catalogue/catalogue.h"
 #include "reference/model/names.h"
 #include "rewrites.h"
@@ -39,12 +40,6 @@ bool is_read(const Graph& g, const std::string& name) {
   return false;
 }
 
-const Tensor* initializer(const Graph& g, const std::string& name) {
-  for (const auto& [n, t] : g.initializers)
-    if (n == name) return &t;
-  return nullptr;
-}
-
 // Why a Dropout node is not a copy of its input, or "" when it is.
 std::string dropout_trains(const Graph& g, const Node& n, int64_t version) {
   if (version < 7) {
@@ -52,7 +47,7 @@ std::string dropout_trains(const Graph& g, const Node& n, int64_t version) {
     if (!is_test || is_test->i == 0) return "it trains (is_test = 0)";
   }
   if (version >= 12 && n.inputs.size() > 2 && !n.inputs[2].empty()) {
-    const Tensor* mode = initializer(g, n.inputs[2]);
+    const Tensor* mode = constant(g, n.inputs[2]);
     if (!mode) return "its training_mode is not a constant";
     if (mode->size() != 1 || mode->dtype() != DType::Bool || mode->data<bool>()[0]) return "its training_mode is true";
   }

@@ -47,6 +47,15 @@ void fold_constants(Model& m, ChangeLog& log);
 // Replaces the first If of the main graph whose condition is a constant by the nodes of the branch it
 // takes (specialise.cpp); false when there is none. Its outputs keep their names.
 bool specialise_control_flow(Model& m, ChangeLog& log);
+// Replaces the first Loop of the main graph with a constant trip count M (and an initial condition
+// absent or constant) whose body's condition stays true by M copies of its body, the scan outputs
+// stacked by Unsqueeze and Concat (unroll_loop.cpp); false when there is none. Its outputs keep
+// their names. A loop whose unrolling would exceed 10,000 nodes is left.
+bool unroll_loops(Model& m, ChangeLog& log);
+// Why a control-flow node of g (If, Loop, Scan) stays, for log.refused after the node's "name: ":
+// the inputs to fix with --fix when the value deciding it depends on some, else what stops its
+// rewrite (unroll_loop.cpp). "" for another node.
+std::string control_flow_refusal(const Graph& g, const Node& n);
 
 // Writes the value an omitted optional input stands for as an initializer read as that input
 // (optional_io.cpp: recurrent nodes, Resize, Clip, Slice, Pad); refuses the others.

@@ -4,42 +4,13 @@
 #include <algorithm>
 #include <set>
 
-#include "unique_name.h"
+#include "constant.h"
+#include "inline_graph.h"
 #include "reference/model/names.h"
 #include "rewrites.h"
+#include "unique_name.h"
 
 namespace sonnx::admit {
-namespace {
-
-using Renames = std::map<std::string, std::string>;
-
-std::string renamed(const Renames& r, const std::string& name) {
-  auto it = r.find(name);
-  return it == r.end() ? name : it->second;
-}
-
-// Reads of renamed names in graphs nested in the branch (they capture the branch's values).
-void rename_captures(Graph& g, const Renames& r) {
-  for (Node& n : g.nodes) {
-    for (std::string& i : n.inputs) i = renamed(r, i);
-    for (Attribute& a : n.attributes) {
-      if (a.g) rename_captures(*a.g, r);
-      for (auto& sub : a.graphs)
-        if (sub) rename_captures(*sub, r);
-    }
-  }
-  for (ValueInfo& o : g.outputs) o.name = renamed(r, o.name);
-}
-
-const Tensor* constant(const Graph& g, const std::string& name) {
-  for (const ValueInfo& v : g.inputs)
-    if (v.name == name) return nullptr;  // an initializer of an input is only its default
-  for (const auto& [n, t] : g.initializers)
-    if (n == name) return &t;
-  return nullptr;
-}
-
-}  // namespace
 
 bool specialise_control_flow(Model& m, ChangeLog& log) {
   Graph& g = m.graph;

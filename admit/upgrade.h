@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/model/ir.h"
@@ -50,23 +52,46 @@ struct UpgradeRefused : std::runtime_error {
 
 // What a rewrite may change beside its node (the graph's initializers), and what it may know of
 // the values the node reads (their types, when the caller inferred them).
+//
+// A rewrite that needs more than its one node adds nodes before or after it (casts around it, a
+// reshape, a second node). They are written in the form of the opset where the step's newer
+// version begins (step_opset()), and are themselves carried from there to the target opset.
 class UpgradeContext {
  public:
   UpgradeContext(Graph& graph, const std::map<std::string, TypeInfo>* types) : graph_(graph), types_(types) {}
   Graph& graph() { return graph_; }
   // Adds `value` as an initializer under a name no value of the graph has (from `hint`).
   std::string add_initializer(const std::string& hint, Tensor value);
+  // A value name no value of the graph has and no earlier call gave (from `hint`).
+  std::string new_name(const std::string& hint);
+  // Nodes computed before the rewritten node (reading what it reads) or after it (reading its
+  // outputs), in the order added.
+  void add_node_before(Node n) { before_.push_back(std::move(n)); }
+  void add_node_after(Node n) { after_.push_back(std::move(n)); }
+  int64_t step_opset() const { return step_opset_; }
   // The type of value `name` as inferred before the upgrade: null when unknown (no types were
   // given, the value is in a nested graph, or inference could not type it).
   const TypeInfo* type_of(const std::string& name) const;
-  // The initializer named `name`, null when there is none (a rewrite that needs an input to be a
-  // constant reads it here).
+  // The value of `name` when it is a constant of the graph (admit/constant.h: an initializer that is
+  // not a graph input), else null; a rewrite that needs an input to be a constant reads it here.
+  // Valid until the next add_initializer.
   const Tensor* initializer(const std::string& name) const;
+
+  // upgrade_model's side: the opset of the step about to run, and the nodes its rewrite added.
+  void begin_step(int64_t opset) { step_opset_ = opset; }
+  std::vector<Node> take_nodes_before() { return std::exchange(before_, {}); }
+  std::vector<Node> take_nodes_after() { return std::exchange(after_, {}); }
 
  private:
   Graph& graph_;
   const std::map<std::string, TypeInfo>* types_;
+  std::vector<Node> before_, after_;  // added by the rewrite running now
+  std::set<std::string> given_;       // names new_name gave
+  int64_t step_opset_ = 0;
 };
+
+// How refusals name a node: its name, or "(unnamed Op)".
+inline std::string node_name(const Node& n) { return n.name.empty() ? "(unnamed " + n.op_type + ")" : n.name; }
 
 struct UpgradeOutcome {
   std::vector<std::string> steps;    // "Conv-11 → Conv-22 (relabel): node conv0", in order

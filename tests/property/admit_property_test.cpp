@@ -19,6 +19,7 @@
 #include "admit/prove.h"
 #include "admit/upgrade.h"
 #include "conformance/fuzz/graph_gen.h"
+#include "generated_case_check.h"
 #include "conformance/fuzz/shrink.h"
 #include "reference/check/profile.h"
 #include "reference/check/validator.h"
@@ -35,16 +36,6 @@ namespace {
 const std::shared_ptr<const Profile>& sonnx_profile() {
   static const std::shared_ptr<const Profile> p = std::make_shared<const Profile>(load_profile("sonnx"));
   return p;
-}
-
-// The onnx profile's errors on a generated graph: a graph the generator makes passes the check at
-// its own opset.
-std::string check_errors(const fuzz::GeneratedCase& g) {
-  static const Profile onnx = load_profile("onnx");
-  std::string out;
-  for (const Diagnostic& d : validate(LoadedModel{g.proto, g.model}, onnx))
-    if (d.severity == Severity::Error) out += "\n  " + format_diagnostic(d);
-  return out;
 }
 
 // Admits a generated case. The original and the admitted model run on the case's own inputs (drawn
@@ -140,7 +131,7 @@ rc::Gen<fuzz::Recipe> gen_low_opset_recipe() {
 RC_GTEST_PROP(AdmitProperty, GraphsAtOpsets7To17AreAdmittedOrRefusedForWhatAdmissionLacks, ()) {
   fuzz::Recipe recipe = *gen_low_opset_recipe();
   fuzz::GeneratedCase g = fuzz::generate(recipe);
-  std::string errors = check_errors(g);
+  std::string errors = fuzz::onnx_check_errors(g);
   if (!errors.empty())
     RC_FAIL("the generated graph fails the check at opset " + std::to_string(recipe.opset) + ":" + errors + "\n" + g.describe());
   AdmitResult r = admit_case(g);
@@ -164,7 +155,7 @@ TEST(AdmitProperty, NineInTenGraphsOfProfileOperatorsAreAdmitted) {
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     int opset = fuzz::kOldestFuzzOpset + static_cast<int>(seed % (fuzz::kLegacyFuzzOpset - fuzz::kOldestFuzzOpset + 1));
     fuzz::GeneratedCase g = fuzz::generate(fuzz::random_recipe(seed, opset));
-    std::string errors = check_errors(g);
+    std::string errors = fuzz::onnx_check_errors(g);
     EXPECT_TRUE(errors.empty()) << "the generated graph fails the check:" << errors << "\n" << g.describe();
     if (!errors.empty()) continue;
     AdmitResult r = admit_case(g);

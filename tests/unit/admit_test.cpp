@@ -14,21 +14,12 @@
 #include "reference/check/validator.h"
 #include "reference/interp/interpreter.h"
 #include "reference/model/text_syntax.h"
+#include "loaded_model_util.h"
 
 namespace sonnx {
 namespace {
 
-LoadedModel loaded(const char* text) {
-  LoadedModel lm;
-  lm.ir = text::parse_model(text);
-  lm.proto.set_ir_version(lm.ir.ir_version);
-  for (const auto& [domain, version] : lm.ir.opset_imports) {
-    auto* o = lm.proto.add_opset_import();
-    o->set_domain(domain);
-    o->set_version(version);
-  }
-  return lm;
-}
+using testing::loaded_model;
 
 Tensor random_floats(const Shape& shape, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -181,6 +172,25 @@ g (float[2,3,4] X) => (float[2,12] Y) <float[1] two = {2}> {
   EXPECT_EQ(Interpreter(m).run(in).at("Y").tensor, before);
 }
 
+// Size as exporters write it (a Size of an activation feeding arithmetic): with static shapes it is
+// the element count, folded with what reads it.
+TEST(AdmitFold, SizeOfAStaticValueIsItsElementCount) {
+  Model m = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[2,3,4] X) => (float[2,3,4] Y) {
+  n = Size (X)
+  f = Cast <to = 1> (n)
+  Y = Div (X, f)
+})");
+  admit::ChangeLog log;
+  admit::fold_constants(m, log);
+  admit::remove_dead(m, log);
+  ASSERT_EQ(m.graph.nodes.size(), 1u);
+  EXPECT_EQ(m.graph.nodes[0].op_type, "Div");
+  auto f = std::find_if(m.graph.initializers.begin(), m.graph.initializers.end(), [](const auto& i) { return i.first == "f"; });
+  ASSERT_NE(f, m.graph.initializers.end());
+  EXPECT_EQ(f->second.data<float>()[0], 24.0f) << "2 × 3 × 4 elements";
+}
+
 TEST(AdmitFold, AGraphOutputAndARandomNodeStayNodes) {
   Model m = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] X) => (float[2] Y, float[2] C) <float[2] w = {1, 2}> {
@@ -227,7 +237,7 @@ g (float[3] X, int64 sr) => (float[3] Y, float[3] Z) <int64 k = {16000}> {
 // Admission changes its copy of the model, nested graphs included: the original still runs as
 // before (a Model copy shares its nested graphs).
 TEST(Admit, LeavesTheOriginalAndItsNestedGraphsAsTheyWere) {
-  LoadedModel original = loaded(R"(<ir_version: 8, opset_import: ["" : 13]>
+  LoadedModel original = loaded_model(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[3] X, int64 sr) => (float[3] Y) <int64 k = {16000}> {
   c = Equal (sr, k)
   a = Identity (X)
@@ -353,7 +363,7 @@ g (float[N,2,5,5] X) => (float[N,3] Y) <float[3,2,3,3] W = {1,0,2,1,0,1,1,1,0,0,
 })";
 
 TEST(Admit, AnExportedModelIsAdmittedChecksCleanAndComputesTheSame) {
-  LoadedModel original = loaded(kExported);
+  LoadedModel original = loaded_model(kExported);
   admit::AdmitOptions o;
   o.fixes.dims = {{"N", 2}};
   admit::AdmitResult r = admit::admit_model(original, o);
@@ -384,7 +394,7 @@ TEST(Admit, AnExportedModelIsAdmittedChecksCleanAndComputesTheSame) {
 }
 
 TEST(Admit, AModelAlreadyInTheProfileComesBackUnchanged) {
-  LoadedModel original = loaded(R"(<ir_version: 10, opset_import: ["" : 25]>
+  LoadedModel original = loaded_model(R"(<ir_version: 10, opset_import: ["" : 25]>
 g (float[2,3] X) => (float[2,3] Y) { Y = Relu (X) })");
   admit::AdmitResult r = admit::admit_model(original, {});
   EXPECT_TRUE(r.admitted);
@@ -393,7 +403,7 @@ g (float[2,3] X) => (float[2,3] Y) { Y = Relu (X) })");
 }
 
 TEST(Admit, WhatCannotBeRemovedIsListedAndNothingIsAdmitted) {
-  LoadedModel original = loaded(R"(<ir_version: 8, opset_import: ["" : 13]>
+  LoadedModel original = loaded_model(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[N,3] X) => (float[N,3] Y) {
   Y = Relu (X)
 })");
@@ -408,7 +418,7 @@ g (float[N,3] X) => (float[N,3] Y) {
 // An inexact decomposition (Elu on double: expm1 composed, within a few ulps) is judged by the
 // original's admissible enclosure: refused without a judge, admitted or not as the judge says.
 TEST(Admit, AnInexactRewriteIsJudgedByTheEnclosure) {
-  LoadedModel original = loaded(R"(<ir_version: 8, opset_import: ["" : 13]>
+  LoadedModel original = loaded_model(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (double[256] X) => (double[256] Y) { Y = Elu <alpha = 0.75> (X) })");
   admit::AdmitResult none = admit::admit_model(original, {});
   EXPECT_FALSE(none.admitted);

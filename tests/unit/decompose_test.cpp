@@ -24,6 +24,7 @@
 #include "reference/infer/infer.h"
 #include "reference/interp/interpreter.h"
 #include "reference/model/text_syntax.h"
+#include "loaded_model_util.h"
 
 namespace sonnx {
 namespace {
@@ -144,15 +145,7 @@ const Profile& sonnx_profile() {
 // The validator's findings on m under a profile ("onnx": structure, attribute types, type
 // constraints of each node's version at the model's opset, inference).
 std::vector<Diagnostic> findings(const Model& m, const char* profile) {
-  LoadedModel lm;
-  lm.ir = m;
-  lm.proto.set_ir_version(m.ir_version);
-  for (const auto& [domain, version] : m.opset_imports) {
-    auto* o = lm.proto.add_opset_import();
-    o->set_domain(domain);
-    o->set_version(version);
-  }
-  return validate(lm, load_profile(profile));
+  return validate(testing::loaded_model(m), load_profile(profile));
 }
 
 // Decomposes the one node of `m` at `opset` and checks what it became: no node of the operator

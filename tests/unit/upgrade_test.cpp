@@ -359,16 +359,51 @@ g (float[2,5] X, float[2,1,3,1] Y, float[2,3,4] Z) => (float[2,5] A, float[2,1,3
   EXPECT_EQ(axis("D"), 2);
 }
 
-TEST(Upgrade, RefusesASoftmaxWhoseRowSpansSeveralAxesOrWhoseRankIsUnknown) {
+// A row of several axes: Flatten at the axis before a version-13 node along axis 1, and Reshape
+// back after it, carried to the profile's opset with the node.
+TEST(Upgrade, CarriesSoftmaxRowsOfSeveralAxesBetweenAFlattenAndAReshape) {
+  Model m = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 11]>
+g (float[2,3,4] X) => (float[2,3,4] A, float[2,3,4] B, float[2,3,4] C) {
+  A = Softmax <axis = 1> (X)
+  B = LogSoftmax <axis = 0> (X)
+  C = Hardmax <axis = -2> (X)
+})");
+  std::mt19937 rng(31);
+  Tensor x = random_floats({2, 3, 4}, rng);
+  Tensor a = Interpreter(m).run({{"X", Value(x)}}).at("A").tensor;
+  for (int row = 0; row < 2; ++row) {  // version 11's rows: 12 elements each, summing to 1
+    double sum = 0;
+    for (int k = 0; k < 12; ++k) sum += a.data<float>()[row * 12 + k];
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+  }
+  admit::UpgradeOutcome out = upgrade_and_compare(m, 25, {{"X", Value(x)}});
+  ASSERT_TRUE(out.ok());
+  ASSERT_EQ(m.graph.nodes.size(), 9u) << "three Flatten, normalize, Reshape triples";
+  for (size_t k = 0; k < 9; k += 3) {
+    const Node &flatten = m.graph.nodes[k], &norm = m.graph.nodes[k + 1], &reshape = m.graph.nodes[k + 2];
+    EXPECT_EQ(flatten.op_type, "Flatten");
+    EXPECT_EQ(norm.inputs[0], flatten.outputs[0]);
+    EXPECT_EQ(norm.attr("axis")->i, 1);
+    EXPECT_EQ(reshape.op_type, "Reshape");
+    EXPECT_EQ(reshape.inputs[0], norm.outputs[0]);
+    EXPECT_EQ(initializer_of(m, reshape.inputs[1]).to_int64_vector(), (std::vector<int64_t>{2, 3, 4}));
+  }
+  EXPECT_EQ(m.graph.nodes[0].attr("axis")->i, 1);
+  EXPECT_EQ(m.graph.nodes[3].attr("axis")->i, 0);
+  EXPECT_EQ(m.graph.nodes[6].attr("axis")->i, 1) << "-2 of rank 3";
+  EXPECT_NE(std::find(out.steps.begin(), out.steps.end(), "Flatten-13 → Flatten-21 (relabel): node Softmax_flatten"),
+            out.steps.end())
+      << "the added nodes are carried from opset 13";
+}
+
+TEST(Upgrade, RefusesASoftmaxOfSeveralAxesWhoseShapeOrRankIsUnknown) {
   EXPECT_EQ(refusals(R"(<ir_version: 8, opset_import: ["" : 11]>
-g (float[2,3,4] X) => (float[2,3,4] Y) {
+g (float[N,3,4] X) => (float[N,3,4] Y) {
   Y = Softmax <axis = 1> (X)
 })",
                      13),
-            std::vector<std::string>{
-                "(unnamed Softmax): Softmax-11 → Softmax-13: axis 1 normalizes rows of several axes (input X has dimensions "
-                "after it not known to be 1): version 13 needs the input flattened before it and reshaped after it, nodes an "
-                "upgrade step cannot add"});
+            std::vector<std::string>{"(unnamed Softmax): Softmax-11 → Softmax-13: its rows span several axes: flattening them "
+                                     "and reshaping back needs input X's static shape"});
   const char* unranked = R"(<ir_version: 8, opset_import: ["" : 11]>
 g (float[2,3] X) => (float[2,3] Y) {
   r = Relu (X)
@@ -443,20 +478,41 @@ g (float[1,1,5,9] X, float[4] S) => (float[1,1,10,22] A, float[1,1,2,3] B, float
   EXPECT_EQ(string_attribute(node_writing(m, "C"), "nearest_mode"), "(absent)");
 }
 
-TEST(Upgrade, RefusesANearestResize10ThatRoundsBothWaysOrWhoseScalesAreNotConstant) {
-  std::vector<std::string> why = refusals(R"(<ir_version: 8, opset_import: ["" : 10]>
-g (float[1,1,3,4] X, float[4] S) => (float[1,1,6,2] A, float[1,1,3,4] B) <float[4] mixed = {1, 1, 2, 0.5}> {
-  A = Resize (X, mixed)
+// Nearest resizing that enlarges some axes and shrinks others: two version-11 nodes, the first
+// rounding down on the enlarged axes, the second up on the shrunk ones.
+TEST(Upgrade, SplitsANearestResize10ThatRoundsBothWays) {
+  Model m = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 10]>
+g (float[1,1,3,9] X) => (float[1,1,6,3] Y) <float[4] mixed = {1, 1, 2, 0.4}> {
+  Y = Resize (X, mixed)
+})");
+  std::vector<float> x(27);
+  for (int i = 0; i < 27; ++i) x[i] = static_cast<float>(i);
+  NamedValues in{{"X", Value(Tensor::from_vector<float>({1, 1, 3, 9}, x))}};
+  // Rows o / 2 rounded down (0 0 1 1 2 2), columns o / 0.4 = 0, 2.5, 5 rounded up (0 3 5).
+  std::vector<float> want;
+  for (int row : {0, 0, 1, 1, 2, 2})
+    for (int col : {0, 3, 5}) want.push_back(static_cast<float>(9 * row + col));
+  EXPECT_TRUE(Interpreter(m).run(in).at("Y").tensor == Tensor::from_vector<float>({1, 1, 6, 3}, want));
+  admit::UpgradeOutcome out = upgrade_and_compare(m, 19, in);
+  ASSERT_TRUE(out.ok());
+  ASSERT_EQ(m.graph.nodes.size(), 2u);
+  const Node &enlarge = m.graph.nodes[0], &shrink = m.graph.nodes[1];
+  EXPECT_EQ(shrink.inputs[0], enlarge.outputs[0]);
+  EXPECT_EQ(string_attribute(enlarge, "nearest_mode"), "floor");
+  EXPECT_EQ(string_attribute(shrink, "nearest_mode"), "ceil");
+  EXPECT_TRUE(initializer_of(m, enlarge.inputs[2]) == Tensor::from_vector<float>({4}, {1, 1, 2, 1}));
+  EXPECT_TRUE(initializer_of(m, shrink.inputs[2]) == Tensor::from_vector<float>({4}, {1, 1, 1, 0.4f}));
+}
+
+TEST(Upgrade, RefusesANearestResize10WhoseScalesAreNotConstant) {
+  EXPECT_EQ(refusals(R"(<ir_version: 8, opset_import: ["" : 10]>
+g (float[1,1,3,4] X, float[4] S) => (float[1,1,3,4] B) {
   B = Resize (X, S)
 })",
-                                          11);
-  ASSERT_EQ(why.size(), 2u);
-  EXPECT_EQ(why[0],
-            "(unnamed Resize): Resize-10 → Resize-11: scales enlarge some axes and shrink others: version 10 rounds each way, "
-            "version 11 one way");
-  EXPECT_EQ(why[1],
-            "(unnamed Resize): Resize-10 → Resize-11: needs scales (S) as a constant: version 10 rounds down where it enlarges "
-            "and up where it shrinks, version 11 has one nearest_mode");
+                     11),
+            std::vector<std::string>{
+                "(unnamed Resize): Resize-10 → Resize-11: needs scales (S) as a constant: version 10 rounds down where it "
+                "enlarges and up where it shrinks, version 11 has one nearest_mode"});
 }
 
 // Resize 11 → 13: tf_half_pixel_for_nn leaves the coordinate modes; with nearest_mode
@@ -491,9 +547,9 @@ g (float[1,1,5,7] X) => (float[1,1,8,4] A, float[1,1,8,4] B) <float[0] roi = {},
                      "linear has no version-13 form"}));
 }
 
-// Erf 9 → 13: version 13 has no integer types; a node on floats is carried, one on integers or of
-// unknown type refused.
-TEST(Upgrade, CarriesErfOnFloatsOnly) {
+// Erf 9 → 13: version 13 has no integer types; a node on floats is carried as it is, one on
+// integers between casts to double and back, one of unknown type refused.
+TEST(Upgrade, CarriesErfOnFloatsAsItIsAndOnIntegersInDouble) {
   Model m = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 9]>
 g (float[6] X) => (float[6] Y) {
   Y = Erf (X)
@@ -503,13 +559,25 @@ g (float[6] X) => (float[6] Y) {
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out.steps, std::vector<std::string>{"Erf-9 → Erf-13 (rewrite): node (unnamed Erf)"});
 
-  EXPECT_EQ(refusals(R"(<ir_version: 8, opset_import: ["" : 9]>
-g (int32[6] X) => (int32[6] Y) {
+  Model ints = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 9]>
+g (int32[7] X, uint8[3] U) => (int32[7] Y, uint8[3] V) {
   Y = Erf (X)
-})",
-                     13),
-            std::vector<std::string>{"(unnamed Erf): Erf-9 → Erf-13: input X is int32, which version 13 does not take (it would "
-                                     "need casts to a floating type and back)"});
+  V = Erf (U)
+})");
+  // erf(6) rounds to 1 in double (1 - 2e-17), erf(3) = 0.99998 and erf(1) = 0.84 go toward zero.
+  NamedValues in{{"X", Value(Tensor::from_vector<int32_t>({7}, {-7, -3, -1, 0, 1, 3, 6}))},
+                 {"U", Value(Tensor::from_vector<uint8_t>({3}, {0, 5, 200}))}};
+  NamedValues before = Interpreter(ints).run(in);
+  EXPECT_EQ(before.at("Y").tensor.to_int64_vector(), (std::vector<int64_t>{-1, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(before.at("V").tensor.to_int64_vector(), (std::vector<int64_t>{0, 0, 1}));
+  ASSERT_TRUE(upgrade_and_compare(ints, 25, in).ok());
+  std::vector<std::string> ops;
+  for (const Node& n : ints.graph.nodes) ops.push_back(n.op_type);
+  EXPECT_EQ(ops, (std::vector<std::string>{"Cast", "Erf", "Cast", "Cast", "Erf", "Cast"}));
+  EXPECT_EQ(ints.graph.nodes[0].attr("to")->i, static_cast<int64_t>(DType::Double));
+  EXPECT_EQ(ints.graph.nodes[2].attr("to")->i, static_cast<int64_t>(DType::Int32));
+  EXPECT_EQ(ints.graph.nodes[5].attr("to")->i, static_cast<int64_t>(DType::UInt8));
+
   EXPECT_EQ(refusals(R"(<ir_version: 8, opset_import: ["" : 9]>
 g (float[6] X) => (float[6] Y) {
   r = Relu (X)
