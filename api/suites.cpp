@@ -33,7 +33,7 @@ std::vector<TestCase> find_tests(const std::vector<std::filesystem::path>& dirs)
 
 template <class T>
 TestOutcome outcome(const T& t) {
-  return {t.name, t.status, t.op_types, t.max_abs, t.max_rel, t.max_ulp, t.time_ms, t.message, t.judge, "", ""};
+  return {t.name, t.status, t.op_types, t.max_abs, t.max_rel, t.max_ulp, t.time_ms, t.message, t.judge, "", "", ""};
 }
 
 RunOptions conform_run_options(const ConformOptions& o) {
@@ -72,12 +72,15 @@ Certificate certificate_of(std::shared_ptr<const CertReport> full) {
   c.backend = full->backend;
   c.backend_version = full->backend_version;
   c.verdict = full->verdict;
+  c.judge = full->judge;
+  c.judge_statement = judge_text(*full);
   c.summary = full->summary;
   for (const auto& o : full->operators) c.operators.push_back({o.op_type, o.verdict, o.tests, o.passed, o.failed});
   for (const auto& t : full->tests) {
     TestOutcome o = outcome(t);
     o.repro = t.repro;
     o.localized = t.localized;
+    o.blame = t.blame;
     c.tests.push_back(std::move(o));
   }
   c.json = cert_report_json(*full).dump(2);
@@ -111,9 +114,6 @@ void ConformReport::write(const std::filesystem::path& file) const {
 Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options) {
   const bool command = !options.backend_command.empty();
   if (command && !options.devices.empty()) throw LoadError("give a backend command or a device set, not both");
-  if (options.localize && (options.judge != "enclosure" || command))
-    throw LoadError(
-        "localize needs the enclosure judge and an in-process backend (a runtime command reads the test's model file)");
   CertifyOptions opt;
   opt.filter = options.filter;
   opt.timeout_seconds = options.timeout_seconds;
@@ -138,9 +138,8 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
                        : !device_args.empty()
                            ? device_args
                            : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
-                      " --timeout " + timeout +
-                      (options.judge == "enclosure" ? std::string(" --judge enclosure") + (options.localize ? " --localize" : "")
-                                                    : "");
+                      " --timeout " + timeout + (options.judge == "enclosure" ? " --judge enclosure" : "") +
+                      (options.localize || command ? "" : " --no-localize");
   auto tests = find_tests(suites);
   if (options.assign != "first" && options.assign != "profile")
     throw LoadError("assign is first or profile, not '" + options.assign + "'");
@@ -165,15 +164,7 @@ Certificate merge_certificates(const std::vector<std::filesystem::path>& files) 
     } catch (const nlohmann::json::exception& e) {
       throw LoadError("'" + file.string() + "' is not a certify JSON report: " + e.what());
     }
-    if (merged->backend.empty()) {
-      merged->backend = part.backend;
-      merged->backend_version = part.backend_version;
-    } else if (merged->backend != part.backend) {
-      throw LoadError("'" + file.string() + "' certifies " + part.backend + ", not " + merged->backend);
-    }
-    for (const auto& s : part.suites)
-      if (std::find(merged->suites.begin(), merged->suites.end(), s) == merged->suites.end()) merged->suites.push_back(s);
-    for (auto& t : part.tests) merged->tests.push_back(std::move(t));
+    merge_cert_report(*merged, std::move(part), file.string());  // one backend, one judge
   }
   aggregate(*merged);  // the verdicts from the union of the tests
   return certificate_of(std::move(merged));

@@ -1,6 +1,6 @@
 // sonnx certify (--backend NAME|PLUGIN.so | --backend-cmd CMD): run the conformance suites on a
-// backend, compare every result with the reference interpreter under the strict tolerances, and
-// give a verdict per operator and overall (conformance/certify, through the C++ API's certify).
+// backend, judge every result against the reference interpreter (strict tolerances, or admissible
+// enclosures), and give a verdict per operator and overall (conformance/certify, through the C++ API's certify).
 // Exit 0 certified, 1 not.
 #include <unistd.h>
 
@@ -22,7 +22,8 @@ struct CertifyArgs {
   std::string format = "text";
   std::string judge = "tolerance";
   bool no_fallback = false;
-  bool localize = false;
+  bool localize = false;  // given explicitly (it is the default where it can be done)
+  bool no_localize = false;
   std::string devices, assign = "first";
   std::vector<std::string> plugins;
 };
@@ -46,7 +47,8 @@ void add_certify_command(CLI::App& app, int& exit_code) {
   auto* b = cmd->add_option("--backend", args->backend, "Backend: reference, cpu, or a plugin shared library (.so)");
   auto* bc = cmd->add_option(
       "--backend-cmd", args->backend_cmd,
-      "Runtime command: run as CMD MODEL INPUT_DIR OUTPUT_DIR (input_K.pb in, output_K.pb out; exit 0 ok, 3 unsupported)");
+      "Runtime command: run as CMD MODEL INPUT_DIR OUTPUT_DIR (input_K.pb in, output_K.pb out; exit 0 ok, 3 unsupported "
+      "with the reason as the last line printed)");
   b->excludes(bc);
   bc->excludes(b);
   cmd->add_option("--suite", args->suites,
@@ -68,9 +70,13 @@ void add_certify_command(CLI::App& app, int& exit_code) {
                   "its admissible enclosure (spec/accuracy.md), reported per output; a test whose model has none falls back")
       ->check(CLI::IsMember({"tolerance", "enclosure"}))
       ->capture_default_str();
-  cmd->add_flag("--localize", args->localize,
-                "With --judge enclosure and --backend: for each failing test, run its model node by node on the backend "
-                "(each node fed the backend's own values) and name the first node whose output leaves its enclosure");
+  auto* loc = cmd->add_flag("--localize", args->localize,
+                            "The default with --backend or --devices: for each failing test, run its model node by node on the "
+                            "backend (each node fed the backend's own values) and name the first node whose output leaves its "
+                            "enclosure; only that node's operator is blamed (else a model's only operator)");
+  cmd->add_flag("--no-localize", args->no_localize,
+                "Do not localize failing tests: a failing test then blames only its model's only operator")
+      ->excludes(loc);
   auto* dv =
       cmd->add_option("--devices", args->devices,
                       "Certify exactly this device set (comma-separated names from `sonnx devices`, or plugin paths) instead "
@@ -87,10 +93,9 @@ void add_certify_command(CLI::App& app, int& exit_code) {
       throw LoadError("--devices names the exact set (cpu in it or not): drop --no-fallback");
     if (dv->count() && split_commas(args->devices).empty())
       throw LoadError("the device set is empty: name at least one device (sonnx devices lists them)");
-    // Before the default suite is generated (the API checks this too, in its own option names).
-    if (args->localize && (args->judge != "enclosure" || !args->backend_cmd.empty()))
-      throw LoadError(
-          "--localize needs --judge enclosure and an in-process --backend or --devices (a --backend-cmd runtime reads the test's model file)");
+    // Before the default suite is generated (the API just does not localize for a runtime command).
+    if (args->localize && !args->backend_cmd.empty())
+      throw LoadError("--localize needs an in-process --backend or --devices (a --backend-cmd runtime cannot run single nodes)");
     CertificationOptions opt;
     opt.backend = args->backend;
     opt.backend_command = args->backend_cmd;
@@ -100,7 +105,7 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     opt.fallback = !args->no_fallback;
     opt.filter = args->filter;
     opt.judge = args->judge;
-    opt.localize = args->localize;
+    opt.localize = !args->no_localize;
     opt.timeout_seconds = args->timeout;
     opt.shard = args->shard;
     opt.skips = args->skips;
@@ -117,13 +122,16 @@ void add_certify_command(CLI::App& app, int& exit_code) {
       for (const auto& t : report.tests)
         if (t.status != "passed" && t.status != "skipped")
           std::cout << t.status << "  " << t.name << ": " << t.message
-                    << (t.localized.empty() ? "" : "\n    localized: " + t.localized) << "\n    repro: " << t.repro << "\n";
+                    << (t.localized.empty() ? "" : "\n    localized: " + t.localized)
+                    << (t.blame.empty() ? "" : "\n    blame: " + t.blame) << "\n    repro: " << t.repro << "\n";
+      std::cout << report.judge_statement;
       std::cout << "backend " << report.backend << ": " << s("total") << " tests, " << s("passed") << " passed, " << s("failed")
                 << " failed, " << s("unsupported") << " unsupported, " << s("crashed") << " crashed, " << s("timeout")
                 << " timeout, " << s("errored") << " errored, " << s("skipped") << " skipped, " << s("fallback")
                 << " with fallback\n";
       std::cout << "operators: " << s("operators_certified") << " certified, " << s("operators_failed") << " failed, "
-                << s("operators_unsupported") << " unsupported\n";
+                << s("operators_inconclusive") << " inconclusive, " << s("operators_unsupported") << " unsupported; "
+                << s("unattributed") << " failing tests blame no operator\n";
       std::cout << "verdict: " << report.verdict << "\n";
     }
     exit_code = report.verdict == "certified" ? 0 : 1;

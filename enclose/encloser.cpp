@@ -1,6 +1,10 @@
 #include "encloser.h"
 
+#include <algorithm>
+#include <set>
+
 #include "enclose_ops.h"
+#include "reference/infer/shape_rule.h"
 #include "reference/interp/inliner.h"
 #include "sonnx/errors.h"
 #include "reference/model/dependencies.h"
@@ -28,6 +32,51 @@ void admit(std::vector<Bounds>& out, const Allowance& allowance) {
     for (int64_t i = 0; i < b.lo.size(); ++i) set(b, i, widen_ulps(at(b, i), k, f));
   }
 }
+}  // namespace
+
+namespace {
+
+bool any_float(const std::vector<Bounds>& out) {
+  return std::any_of(out.begin(), out.end(), [](const Bounds& b) { return !b.exact(); });
+}
+
+// A rounding operator that makes floats from exact inputs (a window from its integer size) computes
+// no point: its function body's arithmetic rounds, each step within its allowance, and an
+// elementary function's allowance applies to the argument the steps before it computed
+// (spec/accuracy.md). Its body, as a model of its own on those inputs, is enclosed node by node.
+std::vector<Bounds> enclose_through_body(const Model& model, const OpCall& c) {
+  Model body = model;
+  body.graph = Graph{};
+  body.graph.path = c.node.label() + "'s body";
+  NamedValues given;
+  std::vector<TypeInfo> types;
+  std::set<std::string> taken;
+  for (size_t k = 0; k < c.in.size(); ++k) {
+    if (!c.in[k]) {
+      types.emplace_back();
+      continue;
+    }
+    const std::string& name = c.node.inputs[k];
+    const Tensor& value = c.in[k]->lo;  // exact: lo is the value
+    types.push_back(tensor_type(value.dtype(), known_dims(value.shape())));
+    if (given.emplace(name, Value(value)).second) body.graph.inputs.push_back(ValueInfo{name, types.back()});
+    taken.insert(name);
+  }
+  Function fn;
+  std::string why;
+  if (!build_function_body(model, c.node, c.opset, types, fn, why))
+    throw Unsupported("no enclosure for " + op_name(c) + ": " + why);
+  for (const std::string& o : c.node.outputs) taken.insert(o);
+  int counter = 0;
+  body.graph.nodes = expand_call(c.node, fn, fresh_prefix("__body", counter, taken));
+  for (const std::string& o : c.node.outputs)
+    if (!o.empty()) body.graph.outputs.push_back(ValueInfo{o, TypeInfo{}});
+  std::map<std::string, Bounds> enclosed = enclose_model(body, given, c.semantics);
+  std::vector<Bounds> out;
+  for (const std::string& o : c.node.outputs) out.push_back(o.empty() ? Bounds{} : enclosed.at(o));
+  return out;
+}
+
 }  // namespace
 
 Bounds Bounds::of(const Tensor& t) {
@@ -118,8 +167,12 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
     std::vector<Bounds> out;
     if (all_exact && r.kernel && r.kernel->accuracy != Accuracy::Random) {
       // On exact inputs (integers, booleans, no floats) the reference's result is the operator's
-      // value, a float one included: Cast and the constants define how they round.
+      // value, a float one included: Cast and the constants define how they round. Not so for a
+      // rounding operator defined by a body that computes its floats (the windows).
       out = lift_exact(call);
+      if (r.kernel->accuracy == Accuracy::Rounding && r.has_function_body && !find_enclosure(n.op_type, r.version) &&
+          any_float(out))
+        out = enclose_through_body(model, call);
     } else if (const EnclosureSlot* e = find_enclosure(n.op_type, r.version)) {
       if (auto centered = centered_enclosure(call)) {
         out = std::move(*centered);

@@ -5,10 +5,13 @@
 //
 // reads INPUT_DIR/input_K.pb (TensorProto) for the K-th graph input, runs the model on the CPU
 // execution provider (1 thread), and writes OUTPUT_DIR/output_K.pb for the K-th graph output.
-// Exit 0 on success; 3 when onnxruntime does not support the model (an operator, a type, a
-// sequence/optional/map value); 1 on any other error. onnxruntime-node is loaded from
+// Exit 0 on success; 3 when onnxruntime declines the model — its IR version or opset, an element
+// type, an operator (version) it has no kernel for, a sequence/optional/map value — with the reason
+// (onnxruntime's own words, without its source location) as the last line printed; 1 on any
+// other error (refusals() lists the texts that count as declining). onnxruntime-node is loaded from
 // bench/node_modules (`npm install --ignore-scripts` in bench/) or from SONNX_ORT_MODULE.
 // TensorProto is read and written with a minimal protobuf codec below (no dependencies).
+// `require`d as a module it runs nothing and exports the classification (tests/backends).
 'use strict';
 
 const fs = require('fs');
@@ -191,7 +194,54 @@ function loadOrt() {
   process.exit(1);
 }
 
-const UNSUPPORTED_RE = /NOT_IMPLEMENTED|not implemented|Could not find an implementation|not supported|unsupported|is not a registered function|No opset import|Unrecognized attribute|type.*is invalid/i;
+// onnxruntime's texts for a model it declines rather than fails on.
+const REFUSALS = [
+  /Unsupported model IR version/i, // an IR version newer than it reads
+  /Opset \d+ is under development/i, // an opset newer than its released ones ("support ... is limited")
+  /only \*guarantees\* support for models stamped/i, // the same refusal, worded for other opsets
+  /Could not find an implementation for/i, // no kernel for the operator version and element types
+  /NOT_IMPLEMENTED|not implemented/i,
+  /is not a registered function\/op/i, // an operator or domain it does not know
+  /No opset import for domain/i,
+  /Unsupported data type/i, // an element type onnxruntime-node cannot hold (float8, int4, ...)
+  /Unrecognized attribute/i, // an attribute newer than its schema
+  /Type \(.*\) of (input|output) (parameter|arg) .* is invalid/i, // an element type its schema does not allow
+  /not supported|unsupported/i,
+];
+
+function isRefusal(message) {
+  return REFUSALS.some((re) => re.test(message));
+}
+
+// onnxruntime's message without "Load model from PATH failed:" and the C++ source location and
+// function signature it puts before the words that say what is wrong, on one line.
+function conciseReason(message) {
+  let m = String(message).replace(/\s+/g, ' ').trim();
+  m = m.replace(/^Load model from .*? failed:\s*/, '');
+  const location = /^\S+\.(?:cc|cpp|h):\d+ /.exec(m);
+  if (location) {
+    const open = m.indexOf('(', location[0].length);
+    let depth = 0;
+    for (let i = open; open >= 0 && i < m.length; ++i) {
+      if (m[i] === '(') ++depth;
+      else if (m[i] === ')' && --depth === 0) {
+        m = m.slice(i + 1).replace(/^ const\b/, '').trim();
+        break;
+      }
+    }
+  }
+  return m;
+}
+
+// The protocol's answer for an onnxruntime error: 3 and the reason as the last line for a refusal, else 1.
+function fail(stage, e) {
+  if (!isRefusal(e.message)) {
+    process.stderr.write(`ort_adapter: ${stage}: ${e.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`onnxruntime declines the model: ${conciseReason(e.message)}\n`);
+  process.exit(UNSUPPORTED);
+}
 
 async function main() {
   const [modelPath, inputDir, outputDir] = process.argv.slice(2);
@@ -209,8 +259,7 @@ async function main() {
       executionMode: 'sequential',
     });
   } catch (e) {
-    process.stderr.write(`ort_adapter: session: ${e.message}\n`);
-    process.exit(UNSUPPORTED_RE.test(e.message) ? UNSUPPORTED : 1);
+    fail('session', e);
   }
   for (const m of [...(session.inputMetadata || []), ...(session.outputMetadata || [])])
     if (m && m.isTensor === false) throw new Unsupported(`'${m.name}' is not a tensor`);
@@ -224,15 +273,22 @@ async function main() {
   try {
     results = await session.run(feeds);
   } catch (e) {
-    process.stderr.write(`ort_adapter: run: ${e.message}\n`);
-    process.exit(UNSUPPORTED_RE.test(e.message) ? UNSUPPORTED : 1);
+    fail('run', e);
   }
   session.outputNames.forEach((name, k) => {
     fs.writeFileSync(path.join(outputDir, `output_${k}.pb`), tensorToProto(results[name]));
   });
 }
 
-main().catch((e) => {
-  process.stderr.write(`ort_adapter: ${e.message}\n`);
-  process.exit(e instanceof Unsupported ? UNSUPPORTED : 1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    if (e instanceof Unsupported) {
+      process.stderr.write(`the adapter declines the model: ${e.message}\n`);
+      process.exit(UNSUPPORTED);
+    }
+    process.stderr.write(`ort_adapter: ${e.message}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { isRefusal, conciseReason };

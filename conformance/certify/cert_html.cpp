@@ -87,7 +87,7 @@ std::string family_chart(const CertReport& r) {
     y += row;
   }
   os << "<text x=\"" << label_w << "\" y=\"" << y + 20 << "\" class=\"legend\">green certified, red failed, grey unsupported, "
-     << "white untested</text></svg>";
+     << "white untested or inconclusive</text></svg>";
   return os.str();
 }
 
@@ -123,10 +123,41 @@ std::string error_chart(const CertReport& r) {
   return os.str();
 }
 
+// The tests that did not pass, each with the operator it blames or why it blames none.
+void html_failures(const CertReport& r, std::ostringstream& os) {
+  os << "<h2>Tests that did not pass</h2>\n<p>An operator is failed only by a test localized to it (its first node leaving "
+        "its enclosure) or whose model has no other operator; the others count against the test alone ("
+     << (r.summary.count("unattributed") ? r.summary.at("unattributed") : 0) << " here).</p>\n"
+     << "<table><tr><th>test</th><th>status</th><th>blame</th><th>message</th><th>repro</th></tr>\n";
+  for (const auto& t : r.tests) {
+    if (t.status == "passed" || t.status == "skipped") continue;
+    std::string blame = t.blame.empty() ? "none (" + t.status + ")" : t.blame;
+    os << "<tr><td>" << escape_xml(t.name) << "</td><td class=\"" << t.status << "\">" << t.status << "</td><td>"
+       << escape_xml(blame) << "</td><td>" << escape_xml(t.message.substr(0, 400)) << "</td><td><code>" << escape_xml(t.repro)
+       << "</code></td></tr>\n";
+  }
+  os << "</table>\n";
+}
+
+// Under the enclosure judge: the tests judged by the strict tolerances instead, by reason.
+void html_fallbacks(const CertReport& r, std::ostringstream& os) {
+  JudgeSummary js = judge_summary(r);
+  if (js.fallback.empty()) return;
+  os << "<h2>Judged by the strict tolerances instead of an enclosure</h2>\n"
+        "<table><tr><th>reason</th><th>tests</th><th>which</th></tr>\n";
+  for (const auto& f : js.fallback) {
+    std::string names;
+    for (const auto& n : f.tests) names += (names.empty() ? "" : ", ") + n;
+    os << "<tr><td>" << escape_xml(f.reason) << "</td><td>" << f.tests.size() << "</td><td>" << escape_xml(names)
+       << "</td></tr>\n";
+  }
+  os << "</table>\n";
+}
+
 }  // namespace
 
 std::string cert_report_html(const CertReport& r) {
-  nlohmann::json head{{"backend", r.backend}, {"verdict", r.verdict}, {"summary", r.summary}};
+  nlohmann::json head{{"backend", r.backend}, {"judge", r.judge}, {"verdict", r.verdict}, {"summary", r.summary}};
   std::string data = head.dump();
   for (size_t p = 0; (p = data.find("</", p)) != std::string::npos; p += 3) data.replace(p, 2, "<\\/");
   std::ostringstream os;
@@ -136,15 +167,15 @@ std::string cert_report_html(const CertReport& r) {
         "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;font-size:14px}th{background:#f3f3f3}"
         "#verdict{font-size:28px;font-weight:bold;padding:.4em .8em;display:inline-block;border-radius:6px}"
         "#verdict.certified{background:#d8f5d8;color:#145214}#verdict.failed{background:#fbd9d9;color:#7a1010}"
+        "#verdict.unsupported,#verdict.untested{background:#eee;color:#444}"
         "rect.certified{fill:#3c9a3c}rect.failed{fill:#c83232}rect.unsupported{fill:#aaa}rect.untested{fill:#fff;stroke:#aaa}"
         "td.certified,td.passed{color:#145214}td.failed,td.crashed,td.timeout,td.errored{color:#7a1010;font-weight:bold}"
-        "td.unsupported{color:#666}svg text{font-size:12px}.legend{fill:#666}code{font-size:12px}\n"
+        "td.unsupported,td.inconclusive{color:#666}svg text{font-size:12px}.legend{fill:#666}code{font-size:12px}\n"
         "</style></head><body>\n";
   os << "<h1>sonnx certificate: " << escape_xml(r.backend) << "</h1>\n";
   if (!r.backend_version.empty()) os << "<p>Backend version: " << escape_xml(r.backend_version) << "</p>\n";
   os << "<div id=\"verdict\">verdict needs JavaScript</div>\n<p id=\"counts\"></p>\n";
-  os << "<p>Each test's outputs are compared with the sonnx reference interpreter's: float32 abs 1e-6 / rel 1e-5 / 2 ULP, "
-        "float64 1e-12, exact operators bitwise, random operators by distribution.</p>\n";
+  os << "<p id=\"judge\">" << escape_xml(judge_statement(r)) << "</p>\n";
   os << "<h2>Operators by family</h2>\n" << family_chart(r) << "\n<h2>Error distribution</h2>\n" << error_chart(r) << "\n";
   os << "<h2>Operators</h2>\n<table><tr><th>operator</th><th>family</th><th>verdict</th><th>tests</th><th>passed</th>"
         "<th>failed</th><th>on the backend</th></tr>\n";
@@ -152,13 +183,10 @@ std::string cert_report_html(const CertReport& r) {
     os << "<tr><td>" << escape_xml(o.op_type) << "</td><td>" << escape_xml(family(o.op_type)) << "</td><td class=\"" << o.verdict
        << "\">" << o.verdict << "</td><td>" << o.tests << "</td><td>" << o.passed << "</td><td>" << o.failed << "</td><td>"
        << o.native << "</td></tr>\n";
-  os << "</table>\n<h2>Tests that did not pass</h2>\n<table><tr><th>test</th><th>status</th><th>message</th><th>repro</th></tr>\n";
-  for (const auto& t : r.tests) {
-    if (t.status == "passed" || t.status == "skipped") continue;
-    os << "<tr><td>" << escape_xml(t.name) << "</td><td class=\"" << t.status << "\">" << t.status << "</td><td>"
-       << escape_xml(t.message.substr(0, 400)) << "</td><td><code>" << escape_xml(t.repro) << "</code></td></tr>\n";
-  }
-  os << "</table>\n<script type=\"application/json\" id=\"certificate-data\">" << data << "</script>\n";
+  os << "</table>\n";
+  html_failures(r, os);
+  html_fallbacks(r, os);
+  os << "<script type=\"application/json\" id=\"certificate-data\">" << data << "</script>\n";
   os << "<script>\n"
         "(function(){\n"
         "  var d = JSON.parse(document.getElementById('certificate-data').textContent);\n"
@@ -166,7 +194,7 @@ std::string cert_report_html(const CertReport& r) {
         "  v.textContent = 'Verdict: ' + d.verdict.toUpperCase();\n"
         "  v.className = d.verdict;\n"
         "  var s = d.summary, parts = [];\n"
-        "  ['total','passed','failed','unsupported','crashed','timeout','errored','skipped','fallback'].forEach(function(k){\n"
+        "  ['total','passed','failed','unsupported','crashed','timeout','errored','skipped','fallback','unattributed'].forEach(function(k){\n"
         "    parts.push(k + ' ' + (s[k] || 0));\n"
         "  });\n"
         "  document.getElementById('counts').textContent = 'Tests: ' + parts.join(', ');\n"

@@ -8,12 +8,105 @@
 
 namespace sonnx {
 
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+std::string listed(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Why a failing test that is not localized to an operator has no localization.
+std::string not_localized_reason(const CertTest& t) {
+  if (t.localized.rfind("not localized", 0) == 0) return t.localized;
+  if (t.status != "failed")
+    return "not localized: the test " + t.status + " (only a wrong output is localized), and its model has " +
+           std::to_string(t.op_types.size()) + " operator types (" + listed(t.op_types) + ")";
+  return "not localized: no node-by-node run, and its model has " + std::to_string(t.op_types.size()) + " operator types (" +
+         listed(t.op_types) + ")";
+}
+
+// The blame rule (cert_report.h): the localized operator, else the only operator, if it ran on the backend.
+void assign_blame(CertTest& t) {
+  t.blamed_op.clear();
+  t.blame.clear();
+  if (!is_failure_status(t.status)) return;
+  std::string candidate, how;
+  if (!t.localized_op.empty() && contains(t.op_types, t.localized_op)) {
+    candidate = t.localized_op;
+    how = "the first node whose output leaves its enclosure";
+  } else if (t.op_types.size() == 1) {
+    candidate = t.op_types.front();
+    how = "the only operator of its model";
+  }
+  if (candidate.empty()) {
+    t.blame = !t.localized_op.empty() ? "not localized: the node named (" + t.localized_op +
+                                            ") comes from an inlined function body, not an operator of the model"
+                                      : not_localized_reason(t);
+  } else if (!t.ran_on_backend(candidate)) {
+    t.blame = "not localized: " + candidate + " (" + how + ") ran on the cpu fallback, not on the backend";
+  } else {
+    t.blamed_op = candidate;
+    t.blame = candidate + ": " + how;
+  }
+}
+
+// Per operator, what the verdict is computed from; `native_passed`: passed tests in which it ran on the backend.
+struct OperatorTally {
+  CertOperator o;
+  int native_passed = 0;
+};
+
+void tally_test(const CertTest& t, std::map<std::string, OperatorTally>& ops) {
+  for (const auto& op : t.op_types) {
+    auto& tally = ops[op];
+    tally.o.op_type = op;
+    if (t.status == "skipped") continue;
+    ++tally.o.tests;
+    bool native = t.status != "unsupported" && t.ran_on_backend(op);
+    if (native) ++tally.o.native;
+    if (t.status == "passed") ++tally.o.passed;
+    if (t.status == "passed" && native) ++tally.native_passed;
+    if (t.blamed_op == op) ++tally.o.failed;
+  }
+}
+
+std::string operator_verdict(const OperatorTally& t) {
+  if (t.o.failed > 0) return "failed";
+  if (t.native_passed > 0) return "certified";
+  if (t.o.native > 0) return "inconclusive";  // ran on the backend only in failing tests that blame another cause
+  if (t.o.tests > 0) return "unsupported";
+  return "untested";
+}
+
+std::string run_verdict(const CertReport& r) {
+  auto s = [&](const char* k) { return r.summary.at(k); };
+  if (s("failed") + s("crashed") + s("timeout") + s("errored") > 0) return "failed";
+  if (s("operators_certified") > 0) return "certified";
+  return s("total") > s("skipped") ? "unsupported" : "untested";
+}
+
+// The judge of a report written before reports stated it: enclosure if any test ran under it.
+std::string inferred_judge(const std::vector<CertTest>& tests) {
+  for (const auto& t : tests)
+    if (t.judge == "enclosure" || !t.judge_note.empty()) return "enclosure";
+  return "tolerance";
+}
+
+}  // namespace
+
 bool CertTest::ran_on_backend(const std::string& op) const {
-  return std::find(unsupported_ops.begin(), unsupported_ops.end(), op) == unsupported_ops.end() &&
-         std::find(fallback_ops.begin(), fallback_ops.end(), op) == fallback_ops.end();
+  return !contains(unsupported_ops, op) && !contains(fallback_ops, op);
 }
 
 bool is_failure_status(const std::string& s) { return s == "failed" || s == "crashed" || s == "timeout" || s == "errored"; }
+
+std::string judged_under(const CertTest& t) {
+  if (t.status != "passed" && t.status != "failed") return "";
+  return t.judge == "enclosure" || !t.judge_note.empty() ? "enclosure" : "tolerance";
+}
 
 void aggregate(CertReport& r) {
   std::map<std::string, CertTest> by_name;
@@ -22,40 +115,44 @@ void aggregate(CertReport& r) {
   for (auto& [n, t] : by_name) r.tests.push_back(std::move(t));
 
   r.summary.clear();
-  for (const char* k : {"total", "passed", "failed", "unsupported", "crashed", "timeout", "errored", "skipped", "fallback"})
+  for (const char* k :
+       {"total", "passed", "failed", "unsupported", "crashed", "timeout", "errored", "skipped", "fallback", "unattributed"})
     r.summary[k] = 0;
-  std::map<std::string, CertOperator> ops;
-  for (const auto& t : r.tests) {
+  std::map<std::string, OperatorTally> ops;
+  for (auto& t : r.tests) {
+    assign_blame(t);
     ++r.summary["total"];
     ++r.summary[t.status];
     if (!t.unsupported_ops.empty() || !t.fallback_ops.empty()) ++r.summary["fallback"];
-    bool ran = t.status != "skipped";
-    bool any_native = false;
-    for (const auto& op : t.op_types) any_native = any_native || t.ran_on_backend(op);
-    for (const auto& op : t.op_types) {
-      auto& o = ops[op];
-      o.op_type = op;
-      if (!ran) continue;
-      ++o.tests;
-      bool native = t.status != "unsupported" && t.ran_on_backend(op);
-      if (native) ++o.native;
-      if (t.status == "passed") ++o.passed;
-      if (is_failure_status(t.status) && (native || !any_native)) ++o.failed;
-    }
+    if (is_failure_status(t.status) && t.blamed_op.empty()) ++r.summary["unattributed"];
+    tally_test(t, ops);
   }
   r.operators.clear();
-  for (const char* k : {"operators_certified", "operators_failed", "operators_unsupported", "operators_untested"})
+  for (const char* k :
+       {"operators_certified", "operators_failed", "operators_inconclusive", "operators_unsupported", "operators_untested"})
     r.summary[k] = 0;
-  for (auto& [name, o] : ops) {
-    if (o.failed > 0) o.verdict = "failed";
-    else if (o.native > 0 && o.passed > 0) o.verdict = "certified";
-    else if (o.tests > 0) o.verdict = "unsupported";
-    else o.verdict = "untested";
-    ++r.summary["operators_" + o.verdict];
-    r.operators.push_back(o);
+  for (auto& [name, tally] : ops) {
+    tally.o.verdict = operator_verdict(tally);
+    ++r.summary["operators_" + tally.o.verdict];
+    r.operators.push_back(tally.o);
   }
-  int bad = r.summary["failed"] + r.summary["crashed"] + r.summary["timeout"] + r.summary["errored"];
-  r.verdict = bad == 0 && r.summary["operators_certified"] > 0 ? "certified" : "failed";
+  r.verdict = run_verdict(r);
+}
+
+void merge_cert_report(CertReport& merged, CertReport part, const std::string& source) {
+  if (merged.backend.empty()) {
+    merged.backend = part.backend;
+    merged.backend_version = part.backend_version;
+    merged.judge = part.judge;
+  } else if (merged.backend != part.backend) {
+    throw LoadError("'" + source + "' certifies " + part.backend + ", not " + merged.backend);
+  } else if (merged.judge != part.judge) {
+    throw LoadError("'" + source + "' was judged by " + part.judge + ", the reports before it by " + merged.judge +
+                    ": a certificate states one judge, so certify the shards again under the same --judge");
+  }
+  for (const auto& s : part.suites)
+    if (!contains(merged.suites, s)) merged.suites.push_back(s);
+  for (auto& t : part.tests) merged.tests.push_back(std::move(t));
 }
 
 nlohmann::json cert_test_json(const CertTest& t) {
@@ -77,6 +174,9 @@ nlohmann::json cert_test_json(const CertTest& t) {
   if (!t.judge_note.empty()) j["judge_note"] = t.judge_note;
   if (t.judge == "enclosure") j["enclosure"] = enclosure_json(t.enclosure);
   if (!t.localized.empty()) j["localized"] = t.localized;
+  if (!t.localized_op.empty()) j["localized_op"] = t.localized_op;
+  if (!t.blamed_op.empty()) j["blamed_op"] = t.blamed_op;
+  if (!t.blame.empty()) j["blame"] = t.blame;
   return j;
 }
 
@@ -105,7 +205,8 @@ CertTest cert_test_from_json(const nlohmann::json& j) {
   t.judge_note = text("judge_note");
   if (j.contains("enclosure")) t.enclosure = enclosure_from_json(j.at("enclosure"));
   t.localized = text("localized");
-  return t;
+  t.localized_op = text("localized_op");
+  return t;  // blamed_op and blame are aggregate()'s
 }
 
 nlohmann::json cert_report_json(const CertReport& r) {
@@ -120,9 +221,9 @@ nlohmann::json cert_report_json(const CertReport& r) {
   nlohmann::json tests = nlohmann::json::array();
   for (const auto& t : r.tests) tests.push_back(cert_test_json(t));
   return {{"backend", r.backend}, {"backend_version", r.backend_version},
-          {"suites", r.suites},   {"verdict", r.verdict},
-          {"summary", r.summary}, {"operators", ops},
-          {"tests", tests}};
+          {"suites", r.suites},   {"judge", r.judge},
+          {"verdict", r.verdict}, {"summary", r.summary},
+          {"operators", ops},     {"tests", tests}};
 }
 
 CertReport cert_report_from_json(const nlohmann::json& j) {
@@ -131,6 +232,7 @@ CertReport cert_report_from_json(const nlohmann::json& j) {
   if (j.contains("backend_version")) r.backend_version = j.at("backend_version");
   if (j.contains("suites")) r.suites = j.at("suites").get<std::vector<std::string>>();
   for (const auto& t : j.at("tests")) r.tests.push_back(cert_test_from_json(t));
+  r.judge = j.contains("judge") ? j.at("judge").get<std::string>() : inferred_judge(r.tests);
   aggregate(r);
   return r;
 }

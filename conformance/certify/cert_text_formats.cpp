@@ -8,80 +8,138 @@ namespace sonnx {
 
 namespace {
 
-std::string md_cell(std::string s) {
+std::string md_cell(std::string s, size_t limit = 300) {
   for (auto& c : s)
     if (c == '\n' || c == '\r') c = ' ';
   std::string out;
   for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  if (out.size() > 300) out = out.substr(0, 300) + "...";
+  if (out.size() > limit) out = out.substr(0, limit) + "...";
   return out;
 }
 
-}  // namespace
+std::string joined(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
 
-std::string cert_report_markdown(const CertReport& r) {
-  std::ostringstream os;
-  auto s = [&](const char* k) { return r.summary.count(k) ? r.summary.at(k) : 0; };
-  os << "# Certificate: " << md_cell(r.backend) << "\n\n";
-  os << "**Verdict: " << r.verdict << "**";
-  if (!r.backend_version.empty()) os << " — backend version: " << md_cell(r.backend_version);
-  os << "\n\nCompared with the sonnx reference interpreter under the strict tolerances (float32 abs 1e-6 / rel 1e-5 / "
-        "2 ULP, float64 1e-12, exact operators bitwise, random operators statistically).";
-  if (!r.suites.empty()) {
-    os << " Suites:";
-    for (const auto& d : r.suites) os << " `" << md_cell(d) << "`";
-  }
-  os << "\n\n| tests | passed | failed | unsupported | crashed | timeout | errored | skipped | with fallback |\n"
+int count(const CertReport& r, const char* k) { return r.summary.count(k) ? r.summary.at(k) : 0; }
+
+void markdown_counts(const CertReport& r, std::ostringstream& os) {
+  auto s = [&](const char* k) { return count(r, k); };
+  os << "| tests | passed | failed | unsupported | crashed | timeout | errored | skipped | with fallback |\n"
         "|---|---|---|---|---|---|---|---|---|\n";
   os << "| " << s("total") << " | " << s("passed") << " | " << s("failed") << " | " << s("unsupported") << " | " << s("crashed")
      << " | " << s("timeout") << " | " << s("errored") << " | " << s("skipped") << " | " << s("fallback") << " |\n\n";
   os << "Operators: " << s("operators_certified") << " certified, " << s("operators_failed") << " failed, "
-     << s("operators_unsupported") << " unsupported, " << s("operators_untested") << " untested.\n\n";
+     << s("operators_inconclusive") << " inconclusive, " << s("operators_unsupported") << " unsupported, "
+     << s("operators_untested") << " untested. An operator is failed only by a test localized to it (its first node "
+     << "leaving its enclosure) or whose model has no other operator; " << s("unattributed")
+     << " failing tests blame no operator (see their blame below).\n\n";
+}
 
-  os << "## Operators\n\n| operator | verdict | tests | passed | failed | on the backend |\n|---|---|---|---|---|---|\n";
-  for (const auto& o : r.operators)
-    os << "| " << md_cell(o.op_type) << " | " << o.verdict << " | " << o.tests << " | " << o.passed << " | " << o.failed << " | "
-       << o.native << " |\n";
+// Under the enclosure judge: the tests judged by the strict tolerances instead, by reason.
+void markdown_fallbacks(const CertReport& r, std::ostringstream& os) {
+  JudgeSummary js = judge_summary(r);
+  if (js.fallback.empty()) return;
+  os << "\n## Judged by the strict tolerances instead of an enclosure\n\n| reason | tests | which |\n|---|---|---|\n";
+  for (const auto& f : js.fallback)
+    os << "| " << md_cell(f.reason) << " | " << f.tests.size() << " | " << md_cell(joined(f.tests, ", "), 100000) << " |\n";
+}
 
+void markdown_failures(const CertReport& r, std::ostringstream& os) {
   bool any = false;
   for (const auto& t : r.tests) {
     if (t.status == "passed" || t.status == "skipped") continue;
-    if (!any) os << "\n## Tests that did not pass\n\n| test | status | message | repro |\n|---|---|---|---|\n";
+    if (!any) os << "\n## Tests that did not pass\n\n| test | status | blame | message | repro |\n|---|---|---|---|---|\n";
     any = true;
-    os << "| " << md_cell(t.name) << " | " << t.status << " | " << md_cell(t.message) << " | `" << md_cell(t.repro) << "` |\n";
+    std::string blame = t.blame.empty() ? "none (" + t.status + ")" : t.blame;
+    os << "| " << md_cell(t.name) << " | " << t.status << " | " << md_cell(blame) << " | " << md_cell(t.message) << " | `"
+       << md_cell(t.repro) << "` |\n";
   }
-  any = false;
+}
+
+void markdown_cpu_fallback(const CertReport& r, std::ostringstream& os) {
+  bool any = false;
   for (const auto& t : r.tests) {
     if (t.unsupported_ops.empty() && t.fallback_notes.empty()) continue;
     if (!any) os << "\n## Fallback to cpu\n\n| test | status | unsupported operators | fallback events |\n|---|---|---|---|\n";
     any = true;
-    std::string ops, notes;
-    for (const auto& o : t.unsupported_ops) ops += (ops.empty() ? "" : ", ") + o;
-    for (const auto& n : t.fallback_notes) notes += (notes.empty() ? "" : "; ") + n;
-    os << "| " << md_cell(t.name) << " | " << t.status << " | " << md_cell(ops) << " | " << md_cell(notes) << " |\n";
+    os << "| " << md_cell(t.name) << " | " << t.status << " | " << md_cell(joined(t.unsupported_ops, ", ")) << " | "
+       << md_cell(joined(t.fallback_notes, "; ")) << " |\n";
   }
-  any = false;
+}
+
+void markdown_skipped(const CertReport& r, std::ostringstream& os) {
+  bool any = false;
   for (const auto& t : r.tests) {
     if (t.status != "skipped") continue;
     if (!any) os << "\n## Skipped (the reference cannot run them)\n\n| test | reason |\n|---|---|\n";
     any = true;
     os << "| " << md_cell(t.name) << " | " << md_cell(t.message) << " |\n";
   }
+}
+
+void junit_properties(const CertReport& r, std::ostringstream& os) {
+  JudgeSummary js = judge_summary(r);
+  auto property = [&](const std::string& name, const std::string& value) {
+    os << "      <property name=\"" << escape_xml(name) << "\" value=\"" << escape_xml(value) << "\"/>\n";
+  };
+  os << "    <properties>\n";
+  property("judge", js.judge);
+  property("judge_statement", judge_statement(r));
+  property("compared", std::to_string(js.compared));
+  property("judged_by_enclosure", std::to_string(js.by_enclosure));
+  property("judged_by_tolerance", std::to_string(js.by_tolerance));
+  for (const auto& f : js.fallback)
+    property("fallback_reason", std::to_string(f.tests.size()) + (f.tests.size() == 1 ? " test: " : " tests: ") + f.reason);
+  property("unattributed_failures", std::to_string(count(r, "unattributed")));
+  os << "    </properties>\n";
+}
+
+}  // namespace
+
+std::string cert_report_markdown(const CertReport& r) {
+  std::ostringstream os;
+  os << "# Certificate: " << md_cell(r.backend) << "\n\n";
+  os << "**Verdict: " << r.verdict << "**";
+  if (!r.backend_version.empty()) os << " — backend version: " << md_cell(r.backend_version);
+  os << "\n\n" << judge_statement(r);
+  if (!r.suites.empty()) {
+    os << " Suites:";
+    for (const auto& d : r.suites) os << " `" << md_cell(d) << "`";
+  }
+  os << "\n\n";
+  markdown_counts(r, os);
+  os << "## Operators\n\n| operator | verdict | tests | passed | failed | on the backend |\n|---|---|---|---|---|---|\n";
+  for (const auto& o : r.operators)
+    os << "| " << md_cell(o.op_type) << " | " << o.verdict << " | " << o.tests << " | " << o.passed << " | " << o.failed << " | "
+       << o.native << " |\n";
+  markdown_failures(r, os);
+  markdown_fallbacks(r, os);
+  markdown_cpu_fallback(r, os);
+  markdown_skipped(r, os);
   return os.str();
 }
 
 std::string cert_report_junit(const CertReport& r) {
   std::ostringstream os;
-  auto s = [&](const char* k) { return r.summary.count(k) ? r.summary.at(k) : 0; };
+  auto s = [&](const char* k) { return count(r, k); };
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   os << "<testsuites name=\"sonnx certify\">\n";
   os << "  <testsuite name=\"certify " << escape_xml(r.backend) << "\" tests=\"" << s("total") << "\" failures=\"" << s("failed")
      << "\" errors=\"" << (s("crashed") + s("timeout") + s("errored")) << "\" skipped=\"" << (s("skipped") + s("unsupported"))
      << "\">\n";
+  junit_properties(r, os);
   for (const auto& t : r.tests) {
     os << "    <testcase classname=\"certify." << escape_xml(r.backend) << "\" name=\"" << escape_xml(t.name) << "\" time=\""
        << t.time_ms / 1000 << "\">";
-    std::string body = escape_xml(t.message + (t.repro.empty() ? "" : "\nrepro: " + t.repro));
+    std::string judged = judged_under(t).empty()  ? ""
+                         : t.judge == "enclosure" ? "\njudged by: the admissible enclosure"
+                                                  : "\njudged by: the strict tolerances" +
+                                                        (t.judge_note.empty() ? "" : " (no enclosure: " + t.judge_note + ")");
+    std::string body = escape_xml(t.message + judged + (t.blame.empty() ? "" : "\nblame: " + t.blame) +
+                                  (t.repro.empty() ? "" : "\nrepro: " + t.repro));
     if (t.status == "failed") os << "<failure message=\"" << escape_xml(t.message) << "\">" << body << "</failure>";
     else if (is_failure_status(t.status))
       os << "<error type=\"" << t.status << "\" message=\"" << escape_xml(t.message) << "\">" << body << "</error>";

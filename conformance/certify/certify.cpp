@@ -43,6 +43,28 @@ std::string quote(const std::string& s) {
   return out + "'";
 }
 
+// For a failing test of several operators that was not run node by node.
+std::string why_not_localized(const CertTarget& target, const CertifyOptions& options) {
+  if (!target.runs_in_process()) return "not localized: a runtime command cannot run single nodes";
+  if (!options.localize) return "not localized: localization is off (--no-localize)";
+  return "not localized: the backend did not produce every output";
+}
+
+// The operator types of a test whose child process gave no result (crashed, timed out), for blame.
+std::vector<std::string> op_types_of_test(const TestCase& tc) {
+  try {
+    return op_types_of(load_model(tc.model)->ir.graph);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+// A result kept from the resume file counts only if its outputs were judged the way this run judges.
+bool judged_alike(const CertTest& t, Judge judge) {
+  std::string under = judged_under(t);
+  return under.empty() || under == (judge == Judge::Enclosure ? "enclosure" : "tolerance");
+}
+
 }  // namespace
 
 CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOptions& options) {
@@ -93,7 +115,10 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
     add_unique(t.unsupported_ops, r.unsupported_ops);
     add_unique(t.fallback_ops, r.fallback_ops);
     add_unique(t.fallback_notes, r.fallback_notes);
-    if (r.status == "garbage") return finish("failed", "garbage output: " + r.message);
+    if (r.status == "garbage") {
+      if (t.op_types.size() > 1) t.localized = "not localized: the output could not be read";
+      return finish("failed", "garbage output: " + r.message);
+    }
     if (r.status != "ok") return finish(r.status, r.message);
     for (const auto& vi : model.graph.outputs) {
       auto ref = references[d].find(vi.name);
@@ -112,10 +137,14 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
       }
       if (!c.ok) c.message = ds_dir.filename().string() + " output '" + vi.name + "': " + c.message;
       total.merge(c);
-      if (!c.ok && options.localize && t.localized.empty() && enclosures && target.runs_in_process())
-        t.localized = localize_error(model, target, test, ds_dir, data_sets[d].inputs);
+      if (!c.ok && t.localized.empty() && options.localize && target.runs_in_process()) {
+        Localization l = localize_error(model, target, test, ds_dir, data_sets[d].inputs);
+        t.localized = l.sentence;
+        t.localized_op = l.op_type;
+      }
     }
   }
+  if (!total.ok && t.localized.empty() && t.op_types.size() > 1) t.localized = why_not_localized(target, options);
   if (enclosures) t.enclosure = enclosures->checks();
   t.max_abs = total.max_abs;
   t.max_rel = total.max_rel;
@@ -142,12 +171,14 @@ CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const
   CertReport report;
   report.backend = target.name();
   report.backend_version = target.version();
+  report.judge = options.judge == Judge::Enclosure ? "enclosure" : "tolerance";
   std::vector<const TestCase*> shard = select_tests(tests, options.filter, options.shard);
 
   std::map<std::string, CertTest> done;
   std::ofstream resume;
   if (!options.resume_file.empty()) {
-    for (auto& t : read_resume_file(options.resume_file)) done[t.name] = std::move(t);
+    for (auto& t : read_resume_file(options.resume_file))
+      if (judged_alike(t, options.judge)) done[t.name] = std::move(t);
     resume.open(options.resume_file, std::ios::app);
     if (!resume) throw LoadError("cannot write the resume file '" + options.resume_file.string() + "'");
   }
@@ -183,6 +214,7 @@ CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const
         t.name = tc->name;
         t.dir = std::filesystem::absolute(tc->dir).lexically_normal().string();
         t.repro = options.repro_command + " --suite " + quote(t.dir);
+        t.op_types = op_types_of_test(*tc);
         bool alarm = iso.detail.find("signal " + std::to_string(SIGALRM) + " ") != std::string::npos;
         if (iso.status == IsolatedResult::Status::Timeout || alarm) {
           t.status = "timeout";

@@ -1,7 +1,8 @@
 // The certifier: runs every test of the suites on the target in a forked child (a crash or a hang
-// is recorded for that test and the run goes on), compares with the reference interpreter under
-// the strict tolerances (strict_compare.h), appends each result to the JSON-lines resume file as
-// it comes, and returns the report with its verdicts (cert_report.h).
+// is recorded for that test and the run goes on), judges its outputs against the reference
+// interpreter's under the strict tolerances (strict_compare.h) or by their admissible enclosure
+// (--judge enclosure), appends each result to the JSON-lines resume file as it comes, and returns
+// the report with its verdicts (cert_report.h).
 #pragma once
 #include <filesystem>
 #include <string>
@@ -26,10 +27,11 @@ struct CertifyOptions {
   // Enclosure: a float output passes when it lies in its admissible enclosure (enclosure_judge.h);
   // a test whose model has no enclosure is judged by the strict tolerances.
   Judge judge = Judge::Tolerance;
-  // For a test that fails under the enclosure judge on an in-process backend: run its model node by
-  // node on the backend, each node fed the backend's own values, and name the first node whose output
-  // leaves its enclosure (localize.h).
-  bool localize = false;
+  // For a test whose outputs fail (under either judge) on an in-process backend: run its model node
+  // by node on the backend, each node fed the backend's own values, and name the first node whose
+  // output leaves its enclosure (localize.h); the test then blames that node's operator (cert_report.h).
+  // A runtime command cannot run single nodes: its failing tests blame only a model's only operator.
+  bool localize = true;
 };
 
 // One test in the current process (the isolated child calls this; also for debugging).

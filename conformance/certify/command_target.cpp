@@ -1,6 +1,7 @@
 // A runtime certified through the process protocol (target.h): the data set's input_K.pb files are
 // copied into a fresh directory, the command runs in its own process group under the timeout, and
-// its output_K.pb files are read back by the graph outputs' declared kinds.
+// its output_K.pb files are read back by the graph outputs' declared kinds. Exit status 3 is a
+// refusal (`unsupported`, the last line printed is the reason); any other non-zero status an error.
 #include <signal.h>
 #include <stdlib.h>
 
@@ -38,6 +39,15 @@ std::string one_line(const std::string& s) {
     if (!(c == ' ' && !out.empty() && out.back() == ' ')) out += c;
   }
   return out.size() > 400 ? "..." + out.substr(out.size() - 400) : out;
+}
+
+// Exit 3 (the runtime declines the model): its reason is the last line the command printed, as
+// the protocol says, so that warnings printed before it do not bury it.
+std::string refusal_reason(std::string output) {
+  while (!output.empty() && std::isspace(static_cast<unsigned char>(output.back()))) output.pop_back();
+  if (output.empty()) return "the runtime declined the model (exit status 3) without a reason";
+  size_t newline = output.find_last_of('\n');
+  return one_line(newline == std::string::npos ? output : output.substr(newline + 1));
 }
 
 class CommandTarget : public CertTarget {
@@ -80,7 +90,7 @@ class CommandTarget : public CertTarget {
       case CommandResult::Status::Exited:
         if (cr.exit_code == 3) {
           r.status = "unsupported";
-          r.message = one_line(cr.output_tail);
+          r.message = refusal_reason(cr.output_tail);
         } else if (cr.exit_code != 0) {
           r.status = "errored";
           r.message = "exit status " + std::to_string(cr.exit_code) + ": " + one_line(cr.output_tail);

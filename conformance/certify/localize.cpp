@@ -5,6 +5,7 @@
 #include "reference/interp/interpreter.h"
 #include "sonnx/errors.h"
 #include "reference/model/dependencies.h"
+#include "reference/model/ir.h"
 #include "reference/ops/op_table.h"
 
 namespace sonnx {
@@ -59,16 +60,20 @@ std::string nodes_before(size_t n) {
                 : "the " + std::to_string(n) + " nodes before it stay within their enclosures";
 }
 
+Localization not_localized(const std::string& why) { return {"not localized: " + why, ""}; }
+
+Localization named(const Node& n, const std::string& what) { return {"node " + n.label() + what, qualified_op_type(n)}; }
+
 }  // namespace
 
-std::string localize_error(const Model& model, CertTarget& target, const TestCase& test, const std::filesystem::path& data_set,
-                           const NamedValues& inputs) {
+Localization localize_error(const Model& model, CertTarget& target, const TestCase& test, const std::filesystem::path& data_set,
+                            const NamedValues& inputs) {
   Model flat = inline_model(model);
   const Graph& g = flat.graph;
   for (const Node& n : g.nodes)
-    if (n.has_subgraph()) return "not localized: node " + n.label() + " has a subgraph (control flow is not localized yet)";
+    if (n.has_subgraph()) return not_localized("node " + n.label() + " has a subgraph (control flow is not localized yet)");
   auto order = node_dependencies(g).topological_order();
-  if (!order) return "not localized: the graph has a cycle";
+  if (!order) return not_localized("the graph has a cycle");
   NamedValues values = inputs;  // the backend's own values, node by node
   for (const auto& [name, t] : g.initializers)
     if (!values.count(name)) values[name] = Value(t);
@@ -81,33 +86,33 @@ std::string localize_error(const Model& model, CertTarget& target, const TestCas
       if (in.empty()) continue;
       auto it = values.find(in);
       if (it == values.end() || !it->second.is_tensor())
-        return "not localized: node " + n.label() + " reads '" + in + "', which is not a tensor the backend produced";
+        return not_localized("node " + n.label() + " reads '" + in + "', which is not a tensor the backend produced");
       feed[in] = it->second;
     }
     Model one;
     try {
       one = one_node_model(flat, n, feed, reference);
     } catch (const std::exception& e) {
-      return "not localized: the reference cannot run node " + n.label() + " alone: " + e.what();
+      return not_localized("the reference cannot run node " + n.label() + " alone: " + e.what());
     }
     TargetResult r = target.run(one, test, data_set, feed);
     if (r.status != "ok")
-      return "not localized: the backend cannot run node " + n.label() + " alone (" + r.status + ": " + r.message + ")";
+      return not_localized("the backend cannot run node " + n.label() + " alone (" + r.status + ": " + r.message + ")");
     std::string why;
     std::optional<OutputEnclosures> e = enclose_outputs(one, feed, why);
-    if (!e) return "not localized: node " + n.label() + " has no enclosure (" + why + "); " + nodes_before(judged);
+    if (!e) return not_localized("node " + n.label() + " has no enclosure (" + why + "); " + nodes_before(judged));
     for (const auto& vi : one.graph.outputs) {
       auto got = r.outputs.find(vi.name);
-      if (got == r.outputs.end()) return "node " + n.label() + ": the backend did not produce output '" + vi.name + "'";
+      if (got == r.outputs.end()) return named(n, ": the backend did not produce output '" + vi.name + "'");
       EnclosureCheck c = judge_output(vi.name, got->second, *e);
       if (!c.ok)
-        return "node " + n.label() + " introduces the error: on the backend's own inputs, output '" + vi.name +
-               "': " + c.message + "; " + nodes_before(judged);
+        return named(n, " introduces the error: on the backend's own inputs, output '" + vi.name + "': " + c.message + "; " +
+                            nodes_before(judged));
       values[vi.name] = got->second;
     }
     ++judged;
   }
-  return "not localized: every node's output lies within its enclosure on the backend's own inputs";
+  return not_localized("every node's output lies within its enclosure on the backend's own inputs");
 }
 
 }  // namespace sonnx

@@ -12,10 +12,16 @@
 
 namespace sonnx {
 
-// A sentence naming the first node whose output leaves its enclosure, or saying why none could be
-// named (no node left its enclosure, the backend could not run a node alone, an operator without an
-// enclosure: each node up to it passed).
-std::string localize_error(const Model& model, CertTarget& target, const TestCase& test, const std::filesystem::path& data_set,
-                           const NamedValues& inputs);
+struct Localization {
+  // A sentence naming the first node whose output leaves its enclosure (or that the backend cannot
+  // give an output of), or "not localized: …" saying why none could be named (no node left its
+  // enclosure, the backend could not run a node alone, an operator without an enclosure: each node
+  // up to it passed).
+  std::string sentence;
+  std::string op_type;  // that node's operator type, domain-qualified as in CertTest::op_types; empty when none is named
+};
+
+Localization localize_error(const Model& model, CertTarget& target, const TestCase& test, const std::filesystem::path& data_set,
+                            const NamedValues& inputs);
 
 }  // namespace sonnx

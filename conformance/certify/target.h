@@ -2,7 +2,8 @@
 // executor (built-in or plugin, with cpu fallback unless disallowed), or an external runtime
 // driven by the process protocol (`--backend-cmd`: CMD MODEL INPUT_DIR OUTPUT_DIR, inputs as
 // input_K.pb, outputs expected as output_K.pb in graph-output order; exit 0 on success, 3 when the
-// runtime does not support the model, anything else is an error).
+// runtime does not support the model — its opset or IR version, an element type, an operator — with
+// the reason as the last line printed; anything else is an error).
 #pragma once
 #include <filesystem>
 #include <memory>

@@ -212,6 +212,7 @@ struct TestOutcome {
   std::string judge = "tolerance";  // how the outputs were judged: tolerance, or enclosure where the model has one
   std::string repro;                // certify: the command that replays the test
   std::string localized;            // certify with localize: the first node whose output leaves its enclosure
+  std::string blame;                // certify, a failing test: the operator it blames and how, or "not localized: <why>"
 };
 
 struct ConformOptions {
@@ -260,11 +261,13 @@ struct CertificationOptions {
   std::string assign = "first";
   std::string filter{};             // regular expression on test names; empty: all
   std::string judge = "tolerance";  // or "enclosure"
-  bool localize = false;            // enclosure judge, a backend: name the first node of a failing test leaving its enclosure
-  double timeout_seconds = 60;      // per test
-  std::string shard{};              // "K/N", as ConformOptions::shard
-  std::filesystem::path skips{};    // a skip list (pattern and reason per line); empty: none
-  std::filesystem::path resume{};   // JSON lines: results already there are kept, new ones appended as they come
+  // A backend or device set: run a failing test's model node by node and name (and blame) the first
+  // node leaving its enclosure. A runtime command cannot run single nodes: ignored there.
+  bool localize = true;
+  double timeout_seconds = 60;     // per test
+  std::string shard{};             // "K/N", as ConformOptions::shard
+  std::filesystem::path skips{};   // a skip list (pattern and reason per line); empty: none
+  std::filesystem::path resume{};  // JSON lines: results already there are kept, new ones appended as they come
   bool progress = false;
 };
 
@@ -276,7 +279,9 @@ struct CertifiedOperator {
 
 struct Certificate {
   std::string backend, backend_version;
-  std::string verdict;                 // certified or failed
+  std::string verdict;                 // certified, failed, unsupported (nothing failed or certified), untested
+  std::string judge;                   // how the outputs were judged: tolerance or enclosure
+  std::string judge_statement;         // the certificate's statement of how it judged, with the fallbacks by reason
   std::map<std::string, int> summary;  // total, passed, failed, unsupported, crashed, timeout, errored, skipped, ...
   std::vector<CertifiedOperator> operators;
   std::vector<TestOutcome> tests;
@@ -286,15 +291,15 @@ struct Certificate {
   std::shared_ptr<const void> detail;  // the certifier's full report (internal)
 };
 
-// Certifies a backend or runtime on the suites (each test compared with the reference interpreter
-// under the strict tolerances, in a child process). Throws LoadError for an unknown backend, bad
+// Certifies a backend or runtime on the suites (each test judged against the reference interpreter
+// under the strict tolerances or by its admissible enclosure, in a child process). Throws LoadError for an unknown backend, bad
 // options or no tests.
 Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options = {});
 
 // Merges JSON certificates (written by certify, e.g. of shards or resumed runs) into one: the
 // verdicts are recomputed from the union of the tests (a test in several files keeps the last).
 // Throws LoadError for a file that is unreadable or no certificate, one certifying another
-// backend, or no file.
+// backend or judged by another judge, or no file.
 Certificate merge_certificates(const std::vector<std::filesystem::path>& files);
 
 }  // namespace sonnx

@@ -7,73 +7,38 @@
 // are given they must agree. onesided=1 (default) keeps bins 0..frame_length/2, which the schema
 // says is not possible for a complex signal (trap). Output [batch, frames, bins, 2].
 #include "op_params.h"
+#include "support/dft_geometry.h"
 #include "support/shape.h"
 #include "support/spectral.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-struct StftParams {
-  bool onesided = true;  // any nonzero value: bins 0..frame_length/2 only (refused for a complex signal)
-  static StftParams read(const AttrReader& r, int64_t /*version*/) { return {r.attr_int("onesided", 1) != 0}; }
-};
-
-int64_t scalar_int(const OpContext& ctx, size_t i, const char* name) {
-  const Tensor& t = ctx.input(i);
-  if (t.dtype() != DType::Int32 && t.dtype() != DType::Int64) ctx.fail(std::string(name) + " must be int32 or int64");
-  if (t.size() != 1) ctx.fail(std::string(name) + " must be a scalar");
-  return t.as_int64(0);
-}
-
+// The geometry (dft_geometry.h: the checks, frame length, frames, bins), then each windowed frame
+// transformed by the defining sum in double.
 std::vector<Value> stft(OpContext& ctx) {
-  const StftParams p = StftParams::read(ctx, ctx.version());
+  const StftGeometry g = stft_geometry(ctx, spectral_inputs(ctx));
   const Tensor& x = ctx.input(0);
-  if (x.rank() != 3) ctx.fail("signal must have shape [batch, length, 1 or 2], has " + shape_str(x.shape()));
-  const int64_t batch = x.dim(0), length = x.dim(1), comps = x.dim(2);
-  if (comps != 1 && comps != 2) ctx.fail("the last dimension of the signal must be 1 (real) or 2 (complex)");
-  const int64_t step = scalar_int(ctx, 1, "frame_step");
-  if (step < 1) ctx.fail("frame_step must be positive, is " + std::to_string(step));
-  const bool has_window = ctx.has_input(2);
-  if (has_window) {
-    const Tensor& w = ctx.input(2);
-    if (w.dtype() != x.dtype()) ctx.fail("window must have the element type of the signal");
-    if (w.rank() != 1) ctx.fail("window must have rank 1");
-  }
-  int64_t n = 0;
-  if (ctx.has_input(3)) {
-    n = scalar_int(ctx, 3, "frame_length");
-    if (has_window && ctx.input(2).dim(0) != n)
-      ctx.fail("window length " + std::to_string(ctx.input(2).dim(0)) + " differs from frame_length " + std::to_string(n));
-  } else if (has_window) {
-    n = ctx.input(2).dim(0);
-  } else {
-    ctx.fail("either window or frame_length is required");
-  }
-  if (n < 1) ctx.fail("the frame length must be positive, is " + std::to_string(n));
-  const bool onesided = p.onesided;
-  if (onesided && comps == 2) ctx.fail("onesided output is not possible for a complex signal");
-  const int64_t bins = onesided ? n / 2 + 1 : n;
-  const int64_t frames = length >= n ? 1 + (length - n) / step : 0;
-
+  const int64_t n = g.n;
   return visit_float(ctx, x.dtype(), [&]<class T>() {
     using C = compute_t<T>;
-    Tensor out(dtype_of<T>(), {batch, frames, bins, 2});
+    Tensor out(dtype_of<T>(), g.out_shape());
     const T* in = x.data<T>();
-    const T* win = has_window ? ctx.input(2).data<T>() : nullptr;
+    const T* win = g.has_window ? ctx.input(2).data<T>() : nullptr;
     T* o = out.data<T>();
     std::vector<std::complex<double>> s(static_cast<size_t>(n));
-    for (int64_t b = 0; b < batch; ++b) {
-      for (int64_t f = 0; f < frames; ++f) {
+    for (int64_t b = 0; b < g.batch; ++b) {
+      for (int64_t f = 0; f < g.frames; ++f) {
         for (int64_t m = 0; m < n; ++m) {
-          const int64_t base = (b * length + f * step + m) * comps;
+          const int64_t base = g.in_offset(b, f, m);
           const double re = static_cast<double>(static_cast<C>(in[base]));
-          const double im = comps == 2 ? static_cast<double>(static_cast<C>(in[base + 1])) : 0.0;
+          const double im = g.comps == 2 ? static_cast<double>(static_cast<C>(in[base + 1])) : 0.0;
           const double w = win ? static_cast<double>(static_cast<C>(win[m])) : 1.0;
           s[static_cast<size_t>(m)] = {re * w, im * w};
         }
-        const auto X = dft_of(s, bins, false);
-        for (int64_t k = 0; k < bins; ++k) {
-          const int64_t base = ((b * frames + f) * bins + k) * 2;
+        const auto X = dft_of(s, g.bins, false);
+        for (int64_t k = 0; k < g.bins; ++k) {
+          const int64_t base = g.out_offset(b, f, k);
           o[base] = to_storage<T>(X[static_cast<size_t>(k)].real());
           o[base + 1] = to_storage<T>(X[static_cast<size_t>(k)].imag());
         }

@@ -1,5 +1,5 @@
 // Spectral operators: the generalized cosine windows (HannWindow, HammingWindow, BlackmanWindow)
-// and the discrete Fourier transform of one signal (DFT, STFT).
+// and the discrete Fourier transform of one signal (DFT, STFT; their geometry is dft_geometry.h).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -49,9 +49,18 @@ inline void cosine_window_shape(InferContext& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The twiddle exp(-+2*pi*i*k*m/n) of bin k and point m is exp(-+2*pi*i*j/n) for j = (k*m) mod n,
+// reduced without overflow: the angle 2*pi*j/n stays in [0, 2*pi) for long signals. The reference
+// kernels and the enclosures (enclose/enclose_spectral.cpp) both take it from here.
+inline int64_t dft_turn(int64_t k, int64_t m, int64_t n) {
+  return static_cast<int64_t>((static_cast<unsigned __int128>(k) * static_cast<unsigned __int128>(m)) %
+                              static_cast<unsigned __int128>(n));
+}
+
 // The discrete Fourier transform of one signal s[0..n-1], bins 0..bins-1, by the defining sum in
 // double precision: X[k] = sum_m s[m] * exp(-+2*pi*i*k*m/n), divided by n when inverse (the
-// numpy.fft convention). k*m is reduced modulo n first so the angle stays exact for long signals.
+// numpy.fft convention). k*m is reduced modulo n first (dft_turn) so the angle stays exact for long
+// signals.
 inline std::vector<std::complex<double>> dft_of(const std::vector<std::complex<double>>& s, int64_t bins, bool inverse) {
   const int64_t n = static_cast<int64_t>(s.size());
   const double pi = 3.14159265358979323846;
@@ -60,8 +69,7 @@ inline std::vector<std::complex<double>> dft_of(const std::vector<std::complex<d
   for (int64_t k = 0; k < bins; ++k) {
     std::complex<double> acc(0.0, 0.0);
     for (int64_t m = 0; m < n; ++m) {
-      const int64_t km = static_cast<int64_t>((static_cast<unsigned __int128>(k) * static_cast<unsigned __int128>(m)) %
-                                              static_cast<unsigned __int128>(n));
+      const int64_t km = dft_turn(k, m, n);
       const double angle = sign * 2.0 * pi * static_cast<double>(km) / static_cast<double>(n);
       acc += s[static_cast<size_t>(m)] * std::complex<double>(std::cos(angle), std::sin(angle));
     }
