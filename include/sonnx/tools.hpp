@@ -133,6 +133,45 @@ struct FuzzingReport {
 // is shrunk and written as a repro. Throws LoadError for bad options (a bad shard).
 FuzzingReport differential_fuzz(const FuzzingOptions& options = {});
 
+// Fuzzing another implementation: random graphs run on a backend (built-in or plugin), a device
+// set, or a runtime behind the process protocol, each judged by its admissible enclosure; failures
+// localized or shrunk and grouped into distinct defects, each with its smallest repro directory.
+struct RuntimeFuzzingOptions {
+  std::string backend{};               // a built-in backend or a plugin path (with cpu fallback)
+  std::string backend_command{};       // or a runtime behind the process protocol
+  bool persistent = false;             // the command speaks the persistent protocol (one process for the campaign)
+  std::vector<std::string> devices{};  // or exactly this device set (as CertificationOptions)
+  std::vector<std::string> plugins{};
+  double timeout_seconds = 60;                // per run of the command
+  double seconds = 60;                        // stop after this long (0: no time limit)
+  int64_t max_graphs = 0;                     // stop after this many graphs (0: no limit)
+  uint64_t seed = 1;                          // graph i uses seed + i (per shard: + i*N + K)
+  std::string shard{};                        // "K/N" or "auto", as ConformOptions::shard
+  int opset = 0;                              // 17 or 27; 0: each graph draws one
+  std::filesystem::path out = "fuzz-repros";  // the defect groups' repro directories
+  int max_groups = 0;                         // stop once this many distinct defects are found (0: no limit)
+  std::function<void(int64_t graphs, size_t groups, double seconds)> progress{};  // about twice a second
+};
+
+struct FuzzCampaign {
+  std::string target, target_version;
+  int64_t graphs = 0, passed = 0, failed = 0, skipped = 0;
+  size_t defect_groups = 0;
+  double seconds = 0;
+  std::string text;                                     // the counts, one line per defect group, the skip reasons
+  std::string json;                                     // the campaign as `sonnx report merge` reads it
+  void write(const std::filesystem::path& file) const;  // .json, or text for any other extension
+  std::shared_ptr<const void> detail;                   // (internal)
+};
+
+// Throws LoadError for bad options (no target or two, a bad shard, an unknown backend).
+FuzzCampaign fuzz_runtime(const RuntimeFuzzingOptions& options);
+// Merges campaign JSON files (shards of one campaign, or campaigns of one target): counts add up,
+// defect groups are merged by key, each keeping its smallest repro. Throws LoadError.
+FuzzCampaign merge_fuzz_campaigns(const std::vector<std::filesystem::path>& files);
+// Whether a JSON report is a fuzz campaign (else a certificate).
+bool is_fuzz_campaign(const std::filesystem::path& file);
+
 // The ONNX node suite `sonnx certify` runs without --suite, generated with Debian's python3-onnx
 // into $XDG_CACHE_HOME/sonnx/onnx-suite (~/.cache without it) on first use; `generating` is told
 // the folder before the generator runs. Throws LoadError when it cannot be generated.

@@ -1,0 +1,139 @@
+#include "target_check.h"
+
+#include <stdlib.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "conformance/certify/one_node_model.h"
+#include "conformance/enclosure_judge.h"
+#include "reference/interp/inliner.h"
+#include "reference/model/dependencies.h"
+#include "reference/model/tensor_proto.h"
+#include "reference/model/writer.h"
+#include "sonnx/errors.h"
+
+namespace sonnx::fuzz {
+
+namespace fs = std::filesystem;
+
+TargetStage::TargetStage(CertTarget& target) : target_(target) {
+  if (target.runs_in_process()) return;
+  std::string tmpl = (fs::temp_directory_path() / "sonnx-fuzz-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw LoadError(std::string("cannot make a scratch directory: ") + std::strerror(errno));
+  dir_ = tmpl;
+}
+
+TargetStage::~TargetStage() {
+  std::error_code ec;
+  if (!dir_.empty()) fs::remove_all(dir_, ec);
+}
+
+TargetResult TargetStage::run(const Model& model, const NamedValues& inputs) {
+  TestCase test{"fuzz", dir_, dir_ / "model.onnx", {dir_ / "test_data_set_0"}};
+  if (!dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(test.data_sets[0], ec);
+    fs::create_directories(test.data_sets[0]);
+    save_model(model, test.model);
+    const auto& graph_inputs = model.graph.inputs;
+    for (size_t k = 0; k < graph_inputs.size(); ++k) {
+      auto it = inputs.find(graph_inputs[k].name);
+      if (it != inputs.end()) write_value_pb(test.data_sets[0] / ("input_" + std::to_string(k) + ".pb"), it->second, it->first);
+    }
+  }
+  return target_.run(model, test, test.data_sets[0], inputs);
+}
+
+namespace {
+
+TargetVerdict skipped(std::string why) { return {TargetVerdict::Kind::Skipped, "", std::move(why)}; }
+TargetVerdict failed(std::string deviation, std::string message) {
+  return {TargetVerdict::Kind::Failed, std::move(deviation), std::move(message)};
+}
+
+// What kind of deviation an output judged wrong shows.
+std::string deviation_of(const Value& actual, const enclose::Bounds& b) {
+  if (!actual.is_tensor() || actual.tensor.dtype() != b.type) return "wrong-type";
+  const Tensor& t = actual.tensor;
+  if (t.shape() != b.lo.shape()) return "wrong-shape";
+  if (b.exact()) return "wrong-value";
+  for (int64_t i = 0; i < t.size(); ++i)
+    if (std::isnan(t.as_double(i)) && !std::isnan(b.lo.as_double(i))) return "nan";
+  return "outside-enclosure";
+}
+
+// The target's result judged against the model's enclosures `e`.
+TargetVerdict judge(const Model& model, const TargetResult& r, const OutputEnclosures& e) {
+  if (r.status == "unsupported") return skipped("unsupported: " + r.message);
+  if (r.status != "ok") return failed(r.status, r.message);
+  for (const auto& vi : model.graph.outputs) {
+    auto got = r.outputs.find(vi.name);
+    if (got == r.outputs.end()) return failed("missing-output", "output '" + vi.name + "' missing");
+    EnclosureCheck c = judge_output(vi.name, got->second, e);
+    if (!c.ok) return failed(deviation_of(got->second, e.admissible.at(vi.name)), "output '" + vi.name + "': " + c.message);
+  }
+  return {};
+}
+
+}  // namespace
+
+TargetVerdict check_on_target(TargetStage& stage, const Model& model, const NamedValues& inputs) {
+  std::string why;
+  std::optional<OutputEnclosures> e = enclose_outputs(model, inputs, why);
+  if (!e) return skipped(why);
+  return judge(model, stage.run(model, inputs), *e);
+}
+
+std::optional<FailingNode> first_failing_node(TargetStage& stage, const Model& model, const NamedValues& inputs) {
+  Model flat = inline_model(model);
+  const Graph& g = flat.graph;
+  for (const Node& n : g.nodes)
+    if (n.has_subgraph()) return std::nullopt;  // control flow is not taken apart
+  auto order = node_dependencies(g).topological_order();
+  if (!order) return std::nullopt;
+  NamedValues values = inputs;  // the reference's, node by node
+  for (const auto& [name, t] : g.initializers)
+    if (!values.count(name)) values[name] = Value(t);
+  Interpreter reference(flat);
+  for (size_t i : *order) {
+    const Node& n = g.nodes[i];
+    NamedValues feed;
+    for (const auto& in : n.inputs)
+      if (!in.empty()) feed[in] = values.at(in);
+    std::vector<Value> out;
+    Model one;
+    try {
+      one = one_node_model(flat, n, feed, reference, &out);
+    } catch (const Unsupported&) {
+      return std::nullopt;  // a node making a sequence: the walk cannot go on
+    }
+    for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
+      if (!n.outputs[k].empty()) values[n.outputs[k]] = out[k];
+    TargetVerdict v = check_on_target(stage, one, feed);
+    if (v.kind == TargetVerdict::Kind::Failed) return FailingNode{n, std::move(one), std::move(feed), std::move(v)};
+  }
+  return std::nullopt;
+}
+
+std::string attribute_pattern(const Node& n, const NamedValues& inputs) {
+  std::string pattern;
+  const Tensor* first = nullptr;
+  bool unequal = false;  // same-typed inputs of different shapes: broadcasting, for elementwise operators
+  for (const auto& in : n.inputs) {
+    const Value* v = in.empty() ? nullptr : &inputs.at(in);
+    if (v && !v->is_tensor()) continue;
+    pattern += (pattern.empty() ? "" : ",") + std::string(v ? dtype_name(v->tensor.dtype()) : "-");
+    if (!v) continue;
+    if (!first) first = &v->tensor;
+    else if (v->tensor.dtype() == first->dtype() && v->tensor.shape() != first->shape()) unequal = true;
+  }
+  if (unequal) pattern += "; unequal shapes";
+  for (const Attribute& a : n.attributes) {
+    if (a.type == Attribute::Type::Int) pattern += "; " + a.name + "=" + std::to_string(a.i);
+    else if (a.type == Attribute::Type::String) pattern += "; " + a.name + "=" + a.s;
+  }
+  return pattern;
+}
+
+}  // namespace sonnx::fuzz

@@ -1,0 +1,54 @@
+// One generated graph on a target, judged by its admissible enclosure (target_fuzz.h), and the
+// search for the node that fails alone.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "conformance/certify/target.h"
+#include "enclose/encloser.h"
+#include "reference/model/ir.h"
+
+namespace sonnx::fuzz {
+
+// Writes a model and its inputs as an ONNX test directory for a target that reads files (the
+// process protocol) and runs it; an in-process target is given the model itself.
+class TargetStage {
+ public:
+  explicit TargetStage(CertTarget& target);
+  ~TargetStage();
+  TargetStage(const TargetStage&) = delete;
+  TargetStage& operator=(const TargetStage&) = delete;
+  TargetResult run(const Model& model, const NamedValues& inputs);
+  CertTarget& target() { return target_; }
+
+ private:
+  CertTarget& target_;
+  std::filesystem::path dir_;  // scratch, for a target that reads files
+};
+
+struct TargetVerdict {
+  enum class Kind { Passed, Skipped, Failed } kind = Kind::Passed;
+  std::string deviation;  // Failed: the kind of deviation (target_fuzz.h's DefectGroup)
+  std::string message;    // Skipped: why; Failed: what
+};
+
+// The model (prepared: checked, types inferred) on the target, judged by its admissible enclosure.
+TargetVerdict check_on_target(TargetStage& stage, const Model& model, const NamedValues& inputs);
+
+// The first node (in schedule order) whose one-node model fails on the target, fed the reference's
+// values for its inputs: that model, its inputs, and the verdict. Nullopt when every node passes
+// alone or cannot be judged alone.
+struct FailingNode {
+  Node node;
+  Model model;
+  NamedValues inputs;
+  TargetVerdict verdict;
+};
+std::optional<FailingNode> first_failing_node(TargetStage& stage, const Model& model, const NamedValues& inputs);
+
+// The discrete traits a defect is grouped by: the inputs' element types, "broadcast" when inputs'
+// shapes differ ("unequal shapes": broadcasting), and the int and string attributes.
+std::string attribute_pattern(const Node& n, const NamedValues& inputs);
+
+}  // namespace sonnx::fuzz
