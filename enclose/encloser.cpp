@@ -40,16 +40,37 @@ bool any_float(const std::vector<Bounds>& out) {
   return std::any_of(out.begin(), out.end(), [](const Bounds& b) { return !b.exact(); });
 }
 
-// A rounding operator that makes floats from exact inputs (a window from its integer size) computes
-// no point: its function body's arithmetic rounds, each step within its allowance, and an
-// elementary function's allowance applies to the argument the steps before it computed
-// (spec/accuracy.md). Its body, as a model of its own on those inputs, is enclosed node by node.
-std::vector<Bounds> enclose_through_body(const Model& model, const OpCall& c) {
-  Model body = model;
-  body.graph = Graph{};
-  body.graph.path = c.node.label() + "'s body";
-  NamedValues given;
-  std::vector<TypeInfo> types;
+// What the walks of one enclosure share: the model the nodes resolve against (their operator
+// versions, its local functions), the reference interpreter that runs kernels on exact values, the
+// semantics, and how deep in function bodies the walk is.
+struct BodyWalk {
+  const Model& model;
+  Interpreter& reference;
+  Semantics semantics;
+  int depth = 0;
+};
+
+// Bodies nest only as deep as operators are defined by operators (a loss by LogSoftmax by ReduceMax):
+// a few levels. Deeper is a body that calls itself, which no operator's body does.
+constexpr int kMaxEnclosedBodyDepth = 32;
+
+std::map<std::string, Bounds> walk_graph(const BodyWalk& w, const Graph& g, std::map<std::string, Bounds> values);
+
+// An operator version defined by a function body and without an enclosure of its own is what its
+// body computes (ONNX defines a function operator so): the body, expanded on the call's inputs, is
+// walked as a graph of its own whose inputs are the call's bounds, each node enclosed under its own
+// allowance (spec/accuracy.md, "Admissible results"). A body node that itself has a body and no
+// enclosure is enclosed the same way, one level deeper. A refusal inside names the innermost
+// operator first, then each body it is in: "no enclosure for GatherElements-13, in the body of
+// NegativeLogLikelihoodLoss-13, in the body of SoftmaxCrossEntropyLoss-13"; a value the bounds leave
+// open there names the node of the model whose body it is in.
+std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
+  if (w.depth >= kMaxEnclosedBodyDepth)
+    throw InternalError(c.node.label() + ": function bodies nested deeper than " + std::to_string(kMaxEnclosedBodyDepth));
+  Graph body;
+  body.path = c.node.label() + "'s body";
+  std::map<std::string, Bounds> given;
+  std::vector<TypeInfo> types;  // the body's alternative and $elem_type are chosen by the actual inputs
   std::set<std::string> taken;
   for (size_t k = 0; k < c.in.size(); ++k) {
     if (!c.in[k]) {
@@ -57,24 +78,105 @@ std::vector<Bounds> enclose_through_body(const Model& model, const OpCall& c) {
       continue;
     }
     const std::string& name = c.node.inputs[k];
-    const Tensor& value = c.in[k]->lo;  // exact: lo is the value
-    types.push_back(tensor_type(value.dtype(), known_dims(value.shape())));
-    if (given.emplace(name, Value(value)).second) body.graph.inputs.push_back(ValueInfo{name, types.back()});
+    const Bounds& b = *c.in[k];
+    types.push_back(tensor_type(b.type, known_dims(b.lo.shape())));
+    given.emplace(name, b);
     taken.insert(name);
   }
   Function fn;
   std::string why;
-  if (!build_function_body(model, c.node, c.opset, types, fn, why))
+  if (!build_function_body(w.model, c.node, c.opset, types, fn, why))
     throw Unsupported("no enclosure for " + op_name(c) + ": " + why);
   for (const std::string& o : c.node.outputs) taken.insert(o);
   int counter = 0;
-  body.graph.nodes = expand_call(c.node, fn, fresh_prefix("__body", counter, taken));
+  // The walk sees only the call's inputs and what the body defines: a prefix fresh against the
+  // call's names keeps every body name apart from them.
+  body.nodes = expand_call(c.node, fn, fresh_prefix("__body", counter, taken));
+  for (size_t i = 0; i < body.nodes.size(); ++i) body.nodes[i].index = i;
   for (const std::string& o : c.node.outputs)
-    if (!o.empty()) body.graph.outputs.push_back(ValueInfo{o, TypeInfo{}});
-  std::map<std::string, Bounds> enclosed = enclose_model(body, given, c.semantics);
+    if (!o.empty()) body.outputs.push_back(ValueInfo{o, TypeInfo{}});
+  std::map<std::string, Bounds> enclosed;
+  try {
+    enclosed = walk_graph(BodyWalk{w.model, w.reference, w.semantics, w.depth + 1}, body, std::move(given));
+  } catch (const Unsupported& e) {
+    throw Unsupported(std::string(e.what()) + ", in the body of " + op_name(c));
+  } catch (const Undetermined& e) {  // its node is a body's, labelled by its place there
+    throw Undetermined(std::string(e.what()) + ", in the body of " + c.node.label());
+  }
   std::vector<Bounds> out;
   for (const std::string& o : c.node.outputs) out.push_back(o.empty() ? Bounds{} : enclosed.at(o));
   return out;
+}
+
+// One node's outputs from its inputs' bounds.
+std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<const Bounds*> in) {
+  int64_t opset = node_opset(w.model, n);
+  OpResolution r = resolve_op(w.model, n, opset);
+  if (!r.is_local_function && !n.domain.empty() && n.domain != "ai.onnx")
+    throw Unsupported("no enclosure for " + n.domain + "." + n.op_type);
+  std::string op = n.op_type + (r.is_local_function ? "" : "-" + std::to_string(r.version));
+  if (n.has_subgraph())  // If, Loop, Scan: their bodies read outer values
+    throw Unsupported("no enclosure for " + op + " (control flow is not enclosed yet)");
+  bool all_exact = std::all_of(in.begin(), in.end(), [](const Bounds* b) { return !b || b->exact(); });
+  OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
+  const EnclosureSlot* e = r.is_local_function ? nullptr : find_enclosure(n.op_type, r.version);
+  if (all_exact && r.kernel && r.kernel->accuracy != Accuracy::Random) {
+    // On exact inputs (integers, booleans, no floats) the reference's result is the operator's
+    // value, a float one included: Cast and the constants define how they round. Not so for a
+    // rounding operator defined by a body that computes its floats (the windows): through its body.
+    std::vector<Bounds> out = lift_exact(call);
+    if (r.kernel->accuracy == Accuracy::Rounding && r.has_function_body && !e && any_float(out))
+      return enclose_through_body(w, call);
+    return out;
+  }
+  if (e) {
+    if (auto centered = centered_enclosure(call)) return std::move(*centered);
+    std::vector<Bounds> out = e->fn(call);
+    for (Bounds& b : out) b.centered = nullptr;  // an input's, which the operator did not keep up to date
+    if (w.semantics == Semantics::Admissible) admit(out, e->allowance);
+    return out;
+  }
+  if (r.has_function_body) return enclose_through_body(w, call);
+  throw Unsupported("no enclosure for " + op);
+}
+
+// The walk itself: g's nodes in a schedule order (Kahn's, as the interpreter runs them), from
+// `values`, the bounds of g's inputs and initializers.
+std::map<std::string, Bounds> walk_graph(const BodyWalk& w, const Graph& g, std::map<std::string, Bounds> values) {
+  auto order = node_dependencies(g).topological_order();
+  if (!order) throw Trap("graph " + g.path + " has a cycle");
+  // How many inputs of nodes still to run read each value: one no node reads any more is dropped
+  // (a deep network's enclosures would otherwise all stay in memory), unless it is a graph output.
+  std::map<std::string, int64_t> readers;
+  for (const Node& n : g.nodes)
+    for (const auto& name : n.inputs)
+      if (!name.empty()) ++readers[name];
+  for (const auto& o : g.outputs) readers[o.name] += 1;  // never dropped
+  for (size_t i : *order) {
+    const Node& n = g.nodes[i];
+    std::vector<const Bounds*> in;
+    for (const auto& name : n.inputs) {
+      if (name.empty()) {
+        in.push_back(nullptr);
+        continue;
+      }
+      auto it = values.find(name);
+      if (it == values.end()) throw Trap(n.label() + ": input '" + name + "' is not defined");
+      in.push_back(&it->second);
+    }
+    std::vector<Bounds> out = enclose_node(w, n, std::move(in));
+    for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
+      if (!n.outputs[k].empty()) values[n.outputs[k]] = std::move(out[k]);
+    for (const auto& name : n.inputs)
+      if (!name.empty() && --readers[name] == 0) values.erase(name);
+  }
+  std::map<std::string, Bounds> result;
+  for (const auto& o : g.outputs) {
+    auto it = values.find(o.name);
+    if (it == values.end()) throw Trap("graph output '" + o.name + "' is never defined");
+    result[o.name] = it->second;
+  }
+  return result;
 }
 
 }  // namespace
@@ -117,6 +219,12 @@ const EnclosureSlot* find_enclosure(const std::string& op_type, int64_t version)
   return r ? r->enclosure : nullptr;
 }
 
+std::map<std::string, Bounds> enclose_graph(const Model& model, const Graph& g, std::map<std::string, Bounds> given,
+                                            Semantics semantics) {
+  Interpreter reference(model);
+  return walk_graph(BodyWalk{model, reference, semantics}, g, std::move(given));
+}
+
 std::map<std::string, Bounds> enclose_model(const Model& original, const NamedValues& inputs, Semantics semantics) {
   Model model = inline_model(original);
   const Graph& g = model.graph;
@@ -132,70 +240,7 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
     check_given_input(in, it->second);
     values[in.name] = Bounds::of(it->second.tensor);
   }
-  // Nodes in a schedule order (Kahn's, as the interpreter runs them).
-  auto order = node_dependencies(g).topological_order();
-  if (!order) throw Trap("graph " + g.path + " has a cycle");
-  Interpreter reference(model);
-  // How many inputs of nodes still to run read each value: one no node reads any more is dropped
-  // (a deep network's enclosures would otherwise all stay in memory), unless it is a graph output.
-  std::map<std::string, int64_t> readers;
-  for (const Node& n : g.nodes)
-    for (const auto& name : n.inputs)
-      if (!name.empty()) ++readers[name];
-  for (const auto& o : g.outputs) readers[o.name] += 1;  // never dropped
-  for (size_t i : *order) {
-    const Node& n = g.nodes[i];
-    if (!n.domain.empty() && n.domain != "ai.onnx") throw Unsupported("no enclosure for " + n.domain + "." + n.op_type);
-    int64_t opset = node_opset(model, n);
-    OpResolution r = resolve_op(model, n, opset);
-    std::string op = n.op_type + "-" + std::to_string(r.version);
-    if (n.has_subgraph())  // If, Loop, Scan: their bodies read outer values
-      throw Unsupported("no enclosure for " + op + " (control flow is not enclosed yet)");
-    std::vector<const Bounds*> in;
-    bool all_exact = true;
-    for (const auto& name : n.inputs) {
-      if (name.empty()) {
-        in.push_back(nullptr);
-        continue;
-      }
-      auto it = values.find(name);
-      if (it == values.end()) throw Trap(n.label() + ": input '" + name + "' is not defined");
-      in.push_back(&it->second);
-      all_exact = all_exact && it->second.exact();
-    }
-    OpCall call{n, r.version, in, reference, opset, semantics};
-    std::vector<Bounds> out;
-    if (all_exact && r.kernel && r.kernel->accuracy != Accuracy::Random) {
-      // On exact inputs (integers, booleans, no floats) the reference's result is the operator's
-      // value, a float one included: Cast and the constants define how they round. Not so for a
-      // rounding operator defined by a body that computes its floats (the windows).
-      out = lift_exact(call);
-      if (r.kernel->accuracy == Accuracy::Rounding && r.has_function_body && !find_enclosure(n.op_type, r.version) &&
-          any_float(out))
-        out = enclose_through_body(model, call);
-    } else if (const EnclosureSlot* e = find_enclosure(n.op_type, r.version)) {
-      if (auto centered = centered_enclosure(call)) {
-        out = std::move(*centered);
-      } else {
-        out = e->fn(call);
-        for (Bounds& b : out) b.centered = nullptr;  // an input's, which the operator did not keep up to date
-        if (semantics == Semantics::Admissible) admit(out, e->allowance);
-      }
-    } else {
-      throw Unsupported("no enclosure for " + op);
-    }
-    for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
-      if (!n.outputs[k].empty()) values[n.outputs[k]] = std::move(out[k]);
-    for (const auto& name : n.inputs)
-      if (!name.empty() && --readers[name] == 0) values.erase(name);
-  }
-  std::map<std::string, Bounds> result;
-  for (const auto& o : g.outputs) {
-    auto it = values.find(o.name);
-    if (it == values.end()) throw Trap("graph output '" + o.name + "' is never defined");
-    result[o.name] = it->second;
-  }
-  return result;
+  return enclose_graph(model, g, std::move(values), semantics);
 }
 
 }  // namespace sonnx::enclose

@@ -2,8 +2,10 @@
 // contain the result of evaluating the model in exact real arithmetic (`real`), or every result an
 // implementation may produce when each operator meets its accuracy allowance on its element type
 // (`admissible`; spec/accuracy.md, "Enclosures" and "Admissible results"). Float values are carried as a lower and an upper float64 tensor; integer and
-// boolean values are exact (both bounds the same tensor). An operator version without an enclosure
-// is refused by name: "no enclosure for Op-N".
+// boolean values are exact (both bounds the same tensor). An operator version defined by a function
+// body and without an enclosure of its own is enclosed through its body, node by node. One without
+// either is refused by name: "no enclosure for Op-N", followed, when it lies in such a body, by
+// ", in the body of Outer-M" for each body it is in (innermost first).
 #pragma once
 #include <map>
 #include <memory>
@@ -36,6 +38,13 @@ enum class Semantics { Real, Admissible };
 // operator version without an enclosure, Undetermined (sonnx/errors.h: a comparison, an index or a
 // shape of floats whose enclosures overlap) and Trap where the reference traps.
 std::map<std::string, Bounds> enclose_model(const Model& model, const NamedValues& inputs,
+                                            Semantics semantics = Semantics::Real);
+
+// The walk enclose_model makes once it has the bounds of the main graph's inputs and initializers:
+// the bounds of g's outputs, g a graph whose nodes resolve against `model` (its operator versions
+// and local functions), from `given`, the bounds of every value g reads without defining it. Each
+// function body enclosed on the way is walked by the same core, its inputs given as bounds.
+std::map<std::string, Bounds> enclose_graph(const Model& model, const Graph& g, std::map<std::string, Bounds> given,
                                             Semantics semantics = Semantics::Real);
 
 // Measures of float bounds for the code outside this layer, which inlines none of its arithmetic
