@@ -114,6 +114,7 @@ void ConformReport::write(const std::filesystem::path& file) const {
 Certificate certify(const std::vector<std::filesystem::path>& suites, const CertificationOptions& options) {
   const bool command = !options.backend_command.empty();
   if (command && !options.devices.empty()) throw LoadError("give a backend command or a device set, not both");
+  if (options.persistent_command && !command) throw LoadError("persistent_command needs a backend_command");
   CertifyOptions opt;
   opt.filter = options.filter;
   opt.timeout_seconds = options.timeout_seconds;
@@ -133,8 +134,10 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
     for (const auto& p : options.plugins) device_args += " --plugin " + shell_quote(p);
     if (options.assign != "first") device_args += " --assign " + shell_quote(options.assign);
   }
+  std::string command_args = "--backend-cmd " + shell_quote(options.backend_command) +
+                             (options.persistent_command ? " --persistent" : "");
   opt.repro_command = "sonnx certify " +
-                      (command ? "--backend-cmd " + shell_quote(options.backend_command)
+                      (command ? command_args
                        : !device_args.empty()
                            ? device_args
                            : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
@@ -143,7 +146,7 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
   auto tests = find_tests(suites);
   if (options.assign != "first" && options.assign != "profile")
     throw LoadError("assign is first or profile, not '" + options.assign + "'");
-  auto target = command ? make_command_target(options.backend_command, options.timeout_seconds)
+  auto target = command ? make_command_target(options.backend_command, options.timeout_seconds, options.persistent_command)
                 : !options.devices.empty()
                     ? make_device_set_target(options.devices, options.plugins, options.assign == "profile")
                     : make_backend_target(options.backend, options.fallback);

@@ -16,6 +16,7 @@ namespace {
 
 struct CertifyArgs {
   std::string backend, backend_cmd;
+  bool persistent = false;  // --backend-cmd through the persistent protocol (CMD --serve)
   std::vector<std::string> suites, reports;
   double timeout = 60;
   std::string resume, shard, filter, skips;
@@ -51,6 +52,9 @@ void add_certify_command(CLI::App& app, int& exit_code) {
       "with the reason as the last line printed)");
   b->excludes(bc);
   bc->excludes(b);
+  cmd->add_flag("--persistent", args->persistent,
+                "With --backend-cmd: start the runtime once as CMD --serve and send it one JSON request line per test "
+                "(the persistent protocol, docs/backends.md); a hang, crash or garbage reply restarts it");
   cmd->add_option("--suite", args->suites,
                   "Test directories or folders of them (default: the generated ONNX node suite); may be repeated");
   cmd->add_option("--timeout", args->timeout, "Seconds the backend may take per test before it is recorded as a timeout")
@@ -93,12 +97,14 @@ void add_certify_command(CLI::App& app, int& exit_code) {
       throw LoadError("--devices names the exact set (cpu in it or not): drop --no-fallback");
     if (dv->count() && split_commas(args->devices).empty())
       throw LoadError("the device set is empty: name at least one device (sonnx devices lists them)");
+    if (args->persistent && args->backend_cmd.empty()) throw LoadError("--persistent needs --backend-cmd CMD");
     // Before the default suite is generated (the API just does not localize for a runtime command).
     if (args->localize && !args->backend_cmd.empty())
       throw LoadError("--localize needs an in-process --backend or --devices (a --backend-cmd runtime cannot run single nodes)");
     CertificationOptions opt;
     opt.backend = args->backend;
     opt.backend_command = args->backend_cmd;
+    opt.persistent_command = args->persistent;
     opt.devices = split_commas(args->devices);
     opt.plugins = args->plugins;
     opt.assign = args->assign;

@@ -8,14 +8,22 @@
 // Exit 0 on success; 3 when onnxruntime declines the model — its IR version or opset, an element
 // type, an operator (version) it has no kernel for, a sequence/optional/map value — with the reason
 // (onnxruntime's own words, without its source location) as the last line printed; 1 on any
-// other error (refusals() lists the texts that count as declining). onnxruntime-node is loaded from
-// bench/node_modules (`npm install --ignore-scripts` in bench/) or from SONNX_ORT_MODULE.
+// other error (REFUSALS lists the texts that count as declining).
+//
+//   node conformance/adapters/ort_adapter.js --serve
+//
+// speaks the persistent protocol instead (`--backend-cmd ... --persistent`, docs/backends.md): one
+// process answers a JSON line per request, with the same refusals and messages; logs go to stderr.
+//
+// onnxruntime-node is loaded from bench/node_modules (`npm install --ignore-scripts` in bench/) or
+// from SONNX_ORT_MODULE.
 // TensorProto is read and written with a minimal protobuf codec below (no dependencies).
 // `require`d as a module it runs nothing and exports the classification (tests/backends).
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
+const readline = require('readline');
 
 const UNSUPPORTED = 3;
 
@@ -233,23 +241,25 @@ function conciseReason(message) {
   return m;
 }
 
-// The protocol's answer for an onnxruntime error: 3 and the reason as the last line for a refusal, else 1.
-function fail(stage, e) {
-  if (!isRefusal(e.message)) {
-    process.stderr.write(`ort_adapter: ${stage}: ${e.message}\n`);
-    process.exit(1);
+// An onnxruntime error, with the stage it came from (session creation or run).
+class OrtError extends Error {
+  constructor(stage, e) {
+    super(e && e.message !== undefined ? String(e.message) : String(e));
+    this.stage = stage;
   }
-  process.stderr.write(`onnxruntime declines the model: ${conciseReason(e.message)}\n`);
-  process.exit(UNSUPPORTED);
 }
 
-async function main() {
-  const [modelPath, inputDir, outputDir] = process.argv.slice(2);
-  if (!outputDir) {
-    process.stderr.write('usage: node ort_adapter.js MODEL INPUT_DIR OUTPUT_DIR\n');
-    process.exit(1);
-  }
-  const ort = loadOrt();
+// The protocol's verdict on an error: a refusal with its reason (the adapter's, or onnxruntime's
+// texts for a model it declines, REFUSALS), else an error with its message.
+function outcome(e) {
+  if (e instanceof Unsupported) return { status: 'unsupported', reason: `the adapter declines the model: ${e.message}` };
+  if (e instanceof OrtError && isRefusal(e.message))
+    return { status: 'unsupported', reason: `onnxruntime declines the model: ${conciseReason(e.message)}` };
+  return { status: 'error', message: `ort_adapter: ${e instanceof OrtError ? `${e.stage}: ` : ''}${e.message}` };
+}
+
+// Runs the model on INPUT_DIR/input_K.pb and writes OUTPUT_DIR/output_K.pb; throws what outcome() judges.
+async function runModel(ort, modelPath, inputDir, outputDir) {
   let session;
   try {
     session = await ort.InferenceSession.create(modelPath, {
@@ -259,34 +269,83 @@ async function main() {
       executionMode: 'sequential',
     });
   } catch (e) {
-    fail('session', e);
+    throw new OrtError('session', e);
   }
-  for (const m of [...(session.inputMetadata || []), ...(session.outputMetadata || [])])
-    if (m && m.isTensor === false) throw new Unsupported(`'${m.name}' is not a tensor`);
-  const feeds = {};
-  session.inputNames.forEach((name, k) => {
-    const file = path.join(inputDir, `input_${k}.pb`);
-    if (!fs.existsSync(file)) throw new Error(`missing ${file} for input '${name}'`);
-    feeds[name] = tensorFromProto(ort, parseTensorProto(fs.readFileSync(file)));
-  });
-  let results;
   try {
-    results = await session.run(feeds);
-  } catch (e) {
-    fail('run', e);
+    for (const m of [...(session.inputMetadata || []), ...(session.outputMetadata || [])])
+      if (m && m.isTensor === false) throw new Unsupported(`'${m.name}' is not a tensor`);
+    const feeds = {};
+    session.inputNames.forEach((name, k) => {
+      const file = path.join(inputDir, `input_${k}.pb`);
+      if (!fs.existsSync(file)) throw new Error(`missing ${file} for input '${name}'`);
+      feeds[name] = tensorFromProto(ort, parseTensorProto(fs.readFileSync(file)));
+    });
+    let results;
+    try {
+      results = await session.run(feeds);
+    } catch (e) {
+      throw new OrtError('run', e);
+    }
+    session.outputNames.forEach((name, k) => {
+      fs.writeFileSync(path.join(outputDir, `output_${k}.pb`), tensorToProto(results[name]));
+    });
+  } finally {
+    // Nothing is kept from one model to the next (the persistent form runs many).
+    if (typeof session.release === 'function') await session.release().catch(() => {});
   }
-  session.outputNames.forEach((name, k) => {
-    fs.writeFileSync(path.join(outputDir, `output_${k}.pb`), tensorToProto(results[name]));
-  });
+}
+
+// One model per process: exit 0, 3 with the reason as the last line printed, or 1.
+async function main() {
+  const [modelPath, inputDir, outputDir] = process.argv.slice(2);
+  if (!outputDir) {
+    process.stderr.write('usage: node ort_adapter.js MODEL INPUT_DIR OUTPUT_DIR | node ort_adapter.js --serve\n');
+    process.exit(1);
+  }
+  const ort = loadOrt();
+  try {
+    await runModel(ort, modelPath, inputDir, outputDir);
+  } catch (e) {
+    const o = outcome(e);
+    process.stderr.write(`${o.status === 'unsupported' ? o.reason : o.message}\n`);
+    process.exit(o.status === 'unsupported' ? UNSUPPORTED : 1);
+  }
+}
+
+// The persistent protocol (docs/backends.md): the handshake, then for each request line
+// {"id","model","inputs","outputs"} one reply line {"id","status":"ok"|"unsupported"|"error",...}.
+// stdout carries nothing else (logs go to stderr); requests are answered one at a time, in order.
+async function serve() {
+  const ort = loadOrt();
+  const send = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);  // synchronous on a pipe
+  const version = (ort.env && ort.env.versions && ort.env.versions.node) || '';
+  send({ sonnx_protocol: 1, name: 'onnxruntime-node', version });
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch (e) {
+      process.stderr.write(`ort_adapter: not a request line: ${line}\n`);
+      send({ id: null, status: 'error', message: 'ort_adapter: not a request line' });
+      continue;
+    }
+    let reply;
+    try {
+      await runModel(ort, request.model, request.inputs, request.outputs);
+      reply = { status: 'ok' };
+    } catch (e) {
+      reply = outcome(e);
+    }
+    send({ id: request.id, ...reply });
+  }
+  process.exit(0);  // stdin closed: sonnx is done
 }
 
 if (require.main === module) {
-  main().catch((e) => {
-    if (e instanceof Unsupported) {
-      process.stderr.write(`the adapter declines the model: ${e.message}\n`);
-      process.exit(UNSUPPORTED);
-    }
-    process.stderr.write(`ort_adapter: ${e.message}\n`);
+  (process.argv[2] === '--serve' ? serve() : main()).catch((e) => {
+    process.stderr.write(`ort_adapter: ${e && e.stack ? e.stack : e}\n`);
     process.exit(1);
   });
 }

@@ -29,9 +29,7 @@ std::string tail_of(const std::filesystem::path& file, size_t max_bytes) {
 CommandResult run_command(const std::string& command, const std::vector<std::string>& args, double timeout_seconds,
                           const std::filesystem::path& log) {
   CommandResult r;
-  std::string script = command + " \"$@\"";
-  std::vector<std::string> argv_s{"/bin/sh", "-c", script, "sonnx-backend"};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<std::string> argv_s = shell_argv(command, args);
   std::vector<char*> argv;
   for (auto& s : argv_s) argv.push_back(s.data());
   argv.push_back(nullptr);
@@ -73,19 +71,30 @@ CommandResult run_command(const std::string& command, const std::vector<std::str
     if (pause < std::chrono::milliseconds(20)) pause *= 2;
   }
   kill(-pid, SIGKILL);  // helpers it left behind
-  if (WIFSIGNALED(status)) {
-    r.status = CommandResult::Status::Signaled;
-    r.signal = WTERMSIG(status);
-  } else {
-    r.status = CommandResult::Status::Exited;
-    r.exit_code = WEXITSTATUS(status);
-    // sh reports a child killed by signal N as exit status 128+N.
-    if (r.exit_code > 128 && r.exit_code < 128 + 65) {
-      r.status = CommandResult::Status::Signaled;
-      r.signal = r.exit_code - 128;
-    }
-  }
+  r = command_ended(status);
   r.output_tail = tail_of(log, 2000);
+  return r;
+}
+
+std::vector<std::string> shell_argv(const std::string& command, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"/bin/sh", "-c", command + " \"$@\"", "sonnx-backend"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+CommandResult command_ended(int wait_status) {
+  CommandResult r;
+  if (WIFSIGNALED(wait_status)) {
+    r.status = CommandResult::Status::Signaled;
+    r.signal = WTERMSIG(wait_status);
+    return r;
+  }
+  r.status = CommandResult::Status::Exited;
+  r.exit_code = WEXITSTATUS(wait_status);
+  if (r.exit_code > 128 && r.exit_code < 128 + 65) {
+    r.status = CommandResult::Status::Signaled;
+    r.signal = r.exit_code - 128;
+  }
   return r;
 }
 

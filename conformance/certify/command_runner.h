@@ -18,6 +18,13 @@ struct CommandResult {
 CommandResult run_command(const std::string& command, const std::vector<std::string>& args, double timeout_seconds,
                           const std::filesystem::path& log);
 
+// The argument vector of that shell: `/bin/sh -c 'COMMAND "$@"' sonnx-backend ARGS...`.
+std::vector<std::string> shell_argv(const std::string& command, const std::vector<std::string>& args);
+
+// How a command run through that shell ended, from its wait status (Exited or Signaled; the
+// output tail left empty). sh reports a child killed by signal N as exit status 128+N: read as N.
+CommandResult command_ended(int wait_status);
+
 // `s` as one word of a shell command line (single-quoted when it holds anything special).
 std::string shell_quote(const std::string& s);
 

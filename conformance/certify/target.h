@@ -3,7 +3,8 @@
 // driven by the process protocol (`--backend-cmd`: CMD MODEL INPUT_DIR OUTPUT_DIR, inputs as
 // input_K.pb, outputs expected as output_K.pb in graph-output order; exit 0 on success, 3 when the
 // runtime does not support the model — its opset or IR version, an element type, an operator — with
-// the reason as the last line printed; anything else is an error).
+// the reason as the last line printed; anything else is an error), or by its persistent form
+// (`--persistent`: one `CMD --serve` answering a JSON line per model; docs/backends.md).
 #pragma once
 #include <filesystem>
 #include <memory>
@@ -44,6 +45,8 @@ std::unique_ptr<CertTarget> make_backend_target(const std::string& backend, bool
 // cpu is the fallback only when it is in the set. `by_profile`: profile-guided assignment per test.
 std::unique_ptr<CertTarget> make_device_set_target(const std::vector<std::string>& devices,
                                                    const std::vector<std::string>& plugins, bool by_profile);
-std::unique_ptr<CertTarget> make_command_target(const std::string& command, double timeout_seconds);
+// A runtime command. `persistent`: started once as CMD --serve; throws LoadError when it makes no
+// handshake (it does not speak the persistent protocol).
+std::unique_ptr<CertTarget> make_command_target(const std::string& command, double timeout_seconds, bool persistent = false);
 
 }  // namespace sonnx

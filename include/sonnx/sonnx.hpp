@@ -253,6 +253,9 @@ struct CertificationOptions {
   // Instead of a backend, an external runtime run as COMMAND MODEL INPUT_DIR OUTPUT_DIR (input_K.pb
   // in, output_K.pb out; exit 0 ok, 3 unsupported). Empty: the backend.
   std::string backend_command{};
+  // With backend_command: start it once as COMMAND --serve and send it a JSON line per test (the
+  // persistent protocol, docs/backends.md). Throws LoadError when it makes no handshake.
+  bool persistent_command = false;
   bool fallback = true;  // run what the backend cannot on cpu
   // Instead of a backend, exactly this device set (as SessionOptions::devices; the assignment is
   // made per test, "profile" measuring each test's model afresh).
