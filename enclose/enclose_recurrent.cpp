@@ -29,7 +29,7 @@ namespace {
 using support::RnnActivation;
 using support::RnnProblem;
 
-const Interval kOne = Interval::point(1);
+const Interval kIntervalOne = Interval::point(1);
 
 // The arithmetic of one step: exact (real semantics) or as an implementation in the element type
 // may carry it out (admissible: `type` set).
@@ -142,14 +142,14 @@ Interval activate(const RnnActivation& act, Interval x, const Arith& a, const st
     case K::Softsign: {  // x / (1 + |x|), increasing: its values at the ends; relative error ≤ γ_2
       auto at_end = [](double t) {
         if (std::isinf(t)) return Interval::point(t > 0 ? 1 : -1);
-        return Interval::point(t) / (kOne + Interval::point(std::fabs(t)));
+        return Interval::point(t) / (kIntervalOne + Interval::point(std::fabs(t)));
       };
       Interval y{at_end(x.lo).lo, at_end(x.hi).hi};
       return a.rounded(y, 2, magnitude(y));
     }
     case K::Elu: {  // α·(e^x − 1) for x < 0: by exp and a subtraction, or by an expm1 of the type
-      Interval e = exp(negative_part(x)), em1 = e - kOne;
-      if (a.type) em1 = hull(a.store(a.elementary(e) - kOne), a.elementary(em1));
+      Interval e = exp(negative_part(x)), em1 = e - kIntervalOne;
+      if (a.type) em1 = hull(a.store(a.elementary(e) - kIntervalOne), a.elementary(em1));
       return a.store(a.store(alpha * em1) + positive_part(x));
     }
   }
@@ -166,7 +166,7 @@ Interval activate_clipped(const Recurrence& r, const RnnActivation& act, Interva
 // free of the cancellation of 1 − σ(x) near 1 (a double σ(x) there holds 1 − σ(x) to few bits);
 // otherwise 1 − fx, which an implementation computes from its stored fx.
 Interval complement(const Recurrence& r, const RnnActivation& f, Interval x, Interval fx, const Arith& a) {
-  if (a.type || f.kind != RnnActivation::Kind::Sigmoid || x.has_nan()) return kOne - fx;
+  if (a.type || f.kind != RnnActivation::Kind::Sigmoid || x.has_nan()) return kIntervalOne - fx;
   if (r.p.has_clip) x = clamp(x, -r.p.clip, r.p.clip);
   return sigmoid(-x);
 }
