@@ -26,6 +26,15 @@ Interval increasing(MpfrFn f, Interval x) {
   return {bound(f, x.lo, false), bound(f, x.hi, true)};
 }
 
+// A decreasing f over [x.lo, x.hi].
+Interval decreasing(MpfrFn f, Interval x) {
+  if (x.has_nan()) return Interval::undefined();
+  return {bound(f, x.hi, false), bound(f, x.lo, true)};
+}
+
+// Whether x lies within [lo, hi] (a domain's ends, inclusive).
+bool within_domain(Interval x, double lo, double hi) { return !x.has_nan() && x.lo >= lo && x.hi <= hi; }
+
 // 1 / (1 + e^(−x)) at one point, rounded down or up: e^(−x) rounded the other way.
 double sigmoid_bound(double x, bool upward) {
   mpfr_t a;
@@ -175,6 +184,34 @@ Interval softplus(Interval x) {
 
 Interval sin(Interval x) { return periodic(mpfr_sin, x, 1); }
 Interval cos(Interval x) { return periodic(mpfr_cos, x, 0); }
+
+Interval asin(Interval x) { return within_domain(x, -1, 1) ? increasing(mpfr_asin, x) : Interval::undefined(); }
+Interval acos(Interval x) { return within_domain(x, -1, 1) ? decreasing(mpfr_acos, x) : Interval::undefined(); }
+Interval atan(Interval x) { return increasing(mpfr_atan, x); }
+Interval sinh(Interval x) { return increasing(mpfr_sinh, x); }
+Interval asinh(Interval x) { return increasing(mpfr_asinh, x); }
+Interval acosh(Interval x) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  return within_domain(x, 1, inf) ? increasing(mpfr_acosh, x) : Interval::undefined();
+}
+Interval atanh(Interval x) { return within_domain(x, -1, 1) ? increasing(mpfr_atanh, x) : Interval::undefined(); }
+
+Interval cosh(Interval x) {
+  if (x.has_nan()) return Interval::undefined();
+  if (x.lo >= 0) return increasing(mpfr_cosh, x);
+  if (x.hi <= 0) return decreasing(mpfr_cosh, x);
+  return {1, std::max(bound(mpfr_cosh, x.lo, true), bound(mpfr_cosh, x.hi, true))};  // cosh 0 = 1
+}
+
+Interval tan(Interval x) {
+  if (x.has_nan() || !std::isfinite(x.lo) || !std::isfinite(x.hi)) return Interval::undefined();
+  // A point is no odd multiple of π/2 (π is irrational), so tan is finite there.
+  if (x.lo != x.hi) {
+    std::array<bool, 4> hit = quarter_turn_residues(x);
+    if (hit[1] || hit[3]) return Interval::undefined();
+  }
+  return increasing(mpfr_tan, x);
+}
 
 Interval pow(Interval x, Interval y) {
   if (x.has_nan() || y.has_nan()) return Interval::undefined();
