@@ -23,8 +23,9 @@ TypeInfo type_of(const Value& v) {
 }
 
 // The model of one node: its inputs are graph inputs of the types of `values`, its outputs those of
-// the reference's run of it (so the backend is told what to produce).
-Model one_node_model(const Model& flat, const Node& n, const NamedValues& values, Interpreter& reference) {
+// the reference's run of it (so the backend is told what to produce), which `reference_out` receives.
+Model one_node_model(const Model& flat, const Node& n, const NamedValues& values, Interpreter& reference,
+                     NamedValues& reference_out) {
   std::vector<Value> args;
   for (const auto& in : n.inputs) args.push_back(in.empty() ? Value() : values.at(in));
   std::vector<const Value*> ptrs;
@@ -34,6 +35,9 @@ Model one_node_model(const Model& flat, const Node& n, const NamedValues& values
   Model m;
   m.ir_version = flat.ir_version;
   m.opset_imports = flat.opset_imports;
+  // A node from an inlined function body runs under the body's opset: imported, so that the model
+  // written to a repro directory means the same.
+  if (n.opset_version != 0) m.opset_imports[canonical_domain(n.domain)] = n.opset_version;
   m.graph.name = "localize_" + n.name;
   m.graph.path = "main";
   Node copy = n;
@@ -49,6 +53,7 @@ Model one_node_model(const Model& flat, const Node& n, const NamedValues& values
     if (n.outputs[k].empty()) continue;
     if (!out[k].is_tensor()) throw Unsupported("output '" + n.outputs[k] + "' is not a tensor");
     m.graph.outputs.push_back({n.outputs[k], type_of(out[k])});
+    reference_out[n.outputs[k]] = out[k];
   }
   return m;
 }
@@ -60,9 +65,11 @@ std::string nodes_before(size_t n) {
                 : "the " + std::to_string(n) + " nodes before it stay within their enclosures";
 }
 
-Localization not_localized(const std::string& why) { return {"not localized: " + why, ""}; }
+Localization not_localized(const std::string& why) { return {"not localized: " + why, "", std::nullopt}; }
 
-Localization named(const Node& n, const std::string& what) { return {"node " + n.label() + what, qualified_op_type(n)}; }
+Localization named(const Node& n, const std::string& what, LocalizedNode evidence) {
+  return {"node " + n.label() + what, qualified_op_type(n), std::move(evidence)};
+}
 
 }  // namespace
 
@@ -90,8 +97,9 @@ Localization localize_error(const Model& model, CertTarget& target, const TestCa
       feed[in] = it->second;
     }
     Model one;
+    NamedValues expected;
     try {
-      one = one_node_model(flat, n, feed, reference);
+      one = one_node_model(flat, n, feed, reference, expected);
     } catch (const std::exception& e) {
       return not_localized("the reference cannot run node " + n.label() + " alone: " + e.what());
     }
@@ -101,13 +109,16 @@ Localization localize_error(const Model& model, CertTarget& target, const TestCa
     std::string why;
     std::optional<OutputEnclosures> e = enclose_outputs(one, feed, why);
     if (!e) return not_localized("node " + n.label() + " has no enclosure (" + why + "); " + nodes_before(judged));
+    auto evidence = [&] { return LocalizedNode{n.label(), one, feed, expected, r.outputs, *e}; };
     for (const auto& vi : one.graph.outputs) {
       auto got = r.outputs.find(vi.name);
-      if (got == r.outputs.end()) return named(n, ": the backend did not produce output '" + vi.name + "'");
+      if (got == r.outputs.end()) return named(n, ": the backend did not produce output '" + vi.name + "'", evidence());
       EnclosureCheck c = judge_output(vi.name, got->second, *e);
       if (!c.ok)
-        return named(n, " introduces the error: on the backend's own inputs, output '" + vi.name + "': " + c.message + "; " +
-                            nodes_before(judged));
+        return named(n,
+                     " introduces the error: on the backend's own inputs, output '" + vi.name + "': " + c.message + "; " +
+                         nodes_before(judged),
+                     evidence());
       values[vi.name] = got->second;
     }
     ++judged;
