@@ -33,7 +33,7 @@ std::vector<TestCase> find_tests(const std::vector<std::filesystem::path>& dirs)
 
 template <class T>
 TestOutcome outcome(const T& t) {
-  return {t.name, t.status, t.op_types, t.max_abs, t.max_rel, t.max_ulp, t.time_ms, t.message, t.judge, "", "", ""};
+  return {t.name, t.status, t.op_types, t.max_abs, t.max_rel, t.max_ulp, t.time_ms, t.message, t.judge, "", "", "", ""};
 }
 
 RunOptions conform_run_options(const ConformOptions& o) {
@@ -81,6 +81,7 @@ Certificate certificate_of(std::shared_ptr<const CertReport> full) {
     o.repro = t.repro;
     o.localized = t.localized;
     o.blame = t.blame;
+    if (t.failure) o.explanation = cert_failure_text(*t.failure);
     c.tests.push_back(std::move(o));
   }
   c.json = cert_report_json(*full).dump(2);
@@ -123,6 +124,7 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
   opt.progress = options.progress;
   opt.shard = parse_shard(options.shard);
   opt.resume_file = options.resume;
+  opt.repro_dir = options.repro_dir;
   if (!options.skips.empty()) opt.skips = read_skips(options.skips);
   char timeout[32];
   std::snprintf(timeout, sizeof timeout, "%g", options.timeout_seconds);

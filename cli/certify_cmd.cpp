@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <sstream>
 
 #include "commands.h"
 #include "device_options.h"
@@ -27,7 +28,26 @@ struct CertifyArgs {
   bool no_localize = false;
   std::string devices, assign = "first";
   std::vector<std::string> plugins;
+  std::string repro_dir;  // empty: beside the first --report, else certify-repros/
 };
+
+// Where the failed tests' repro directories go (docs/certify-failures.md): --repro-dir, else
+// REPORT-repros/ beside the first --report file (its name without the extension), else
+// certify-repros/ in the current directory.
+std::filesystem::path repro_dir_of(const CertifyArgs& a) {
+  if (!a.repro_dir.empty()) return a.repro_dir;
+  if (a.reports.empty()) return "certify-repros";
+  std::filesystem::path report(a.reports.front());
+  return report.parent_path() / (report.stem().string() + "-repros");
+}
+
+// Every line of `text` after `by`.
+std::string indented(const std::string& text, const std::string& by) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) out += by + line + "\n";
+  return out;
+}
 
 // The generated ONNX node suite, made on first use with Debian's python3-onnx.
 std::filesystem::path default_suite() {
@@ -60,6 +80,10 @@ void add_certify_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--timeout", args->timeout, "Seconds the backend may take per test before it is recorded as a timeout")
       ->capture_default_str();
   cmd->add_option("--report", args->reports, "Write the certificate (.json, .md, .xml or .html); may be repeated");
+  cmd->add_option("--repro-dir", args->repro_dir,
+                  "Write a repro directory for every failed test in DIR/<test>/ (the failing node or model, its inputs, "
+                  "the reference's outputs, the enclosure's bounds, the runtime's outputs, a README; an ONNX test directory "
+                  "that --suite reruns). Default: REPORT-repros/ beside the first --report, else certify-repros/");
   cmd->add_option("--resume", args->resume, "JSON-lines file: results in it are kept, new ones appended as they come");
   cmd->add_option("--shard", args->shard, "Run shard K of N (K/N, 0-based); GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS also work");
   cmd->add_option("--filter", args->filter, "Only tests whose name matches this regular expression");
@@ -116,6 +140,7 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     opt.shard = args->shard;
     opt.skips = args->skips;
     opt.resume = args->resume;
+    opt.repro_dir = repro_dir_of(*args);
     opt.progress = isatty(STDERR_FILENO);
     std::vector<std::filesystem::path> roots(args->suites.begin(), args->suites.end());
     if (roots.empty()) roots.push_back(default_suite());
@@ -129,7 +154,8 @@ void add_certify_command(CLI::App& app, int& exit_code) {
         if (t.status != "passed" && t.status != "skipped")
           std::cout << t.status << "  " << t.name << ": " << t.message
                     << (t.localized.empty() ? "" : "\n    localized: " + t.localized)
-                    << (t.blame.empty() ? "" : "\n    blame: " + t.blame) << "\n    repro: " << t.repro << "\n";
+                    << (t.blame.empty() ? "" : "\n    blame: " + t.blame) << "\n    repro: " << t.repro << "\n"
+                    << indented(t.explanation, "    ");
       std::cout << report.judge_statement;
       std::cout << "backend " << report.backend << ": " << s("total") << " tests, " << s("passed") << " passed, " << s("failed")
                 << " failed, " << s("unsupported") << " unsupported, " << s("crashed") << " crashed, " << s("timeout")

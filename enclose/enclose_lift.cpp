@@ -87,8 +87,8 @@ std::vector<Bounds> lift_monotone(const OpCall& c) {
 // nondecreasing, so the casts of the lower and the upper bound enclose it. Into int4, uint4, int2
 // and uint2 a float is rounded to the nearest integer, whose low bits are kept: determined where
 // both bounds round to the same integer. Into float8e8m0 a negative value is undefined behaviour
-// (Operators.md): undefined where a bound is negative. Not into bool (≠ 0 is not monotone) or
-// strings. The Bounds carry the target type; a bound the cast rounds to ±∞ stays there (the cast's
+// (Operators.md): undefined where a bound is negative. Into bool (≠ 0 is not monotone) decided
+// where the enclosure excludes 0 or is the point 0 (float_to_bool); not into strings. The Bounds carry the target type; a bound the cast rounds to ±∞ stays there (the cast's
 // value, an extended real).
 std::vector<Bounds> cast(const OpCall& c) {
   std::vector<Value> lo = bound_values(c, false), hi = bound_values(c, true);
@@ -98,6 +98,7 @@ std::vector<Bounds> cast(const OpCall& c) {
   Tensor l = tensor_of(c, run_reference(c, lo)[0]), h = tensor_of(c, run_reference(c, hi)[0]);
   DType to = l.dtype();
   const Bounds& x = c.input(0);
+  if (to == DType::Bool) return {float_to_bool(c, x)};
   if (is_small_int(to))
     for (int64_t i = 0; i < x.lo.size(); ++i) {
       Interval v = at(x, i);

@@ -100,6 +100,9 @@ inline void set(Bounds& b, int64_t i, Interval v) {
 
 // The reference kernel's result on exact inputs (enclose_lift.cpp), each output as exact Bounds.
 std::vector<Bounds> lift_exact(const OpCall& c);
+// A float enclosure cast to bool: true where it excludes 0, false where it is the point 0, else
+// Undetermined (enclose_select.cpp).
+Bounds float_to_bool(const OpCall& c, const Bounds& x);
 
 // Input k, which must be a float tensor (Trap otherwise).
 const Bounds& float_input(const OpCall& c, size_t k);

@@ -139,6 +139,25 @@ void html_failures(const CertReport& r, std::ostringstream& os) {
   os << "</table>\n";
 }
 
+// Every failed test explained: a table of its explanation's lines, one per failure.
+void html_explanations(const CertReport& r, std::ostringstream& os) {
+  bool any = false;
+  for (const auto& t : r.tests) {
+    if (!t.failure) continue;
+    if (!any)
+      os << "<h2>Failures</h2>\n<p>Every failed test explained: the node, its inputs, the first wrong element, and a repro "
+            "directory to attach to a bug report (docs/certify-failures.md).</p>\n";
+    any = true;
+    os << "<h3>" << escape_xml(t.name) << "</h3>\n<table class=\"failure\">\n";
+    for (const auto& [label, text] : cert_failure_lines(*t.failure)) {
+      bool code = label == "rerun" || label == "repro directory";
+      os << "<tr><th>" << escape_xml(label) << "</th><td>" << (code ? "<code>" : "") << escape_xml(text)
+         << (code ? "</code>" : "") << "</td></tr>\n";
+    }
+    os << "</table>\n";
+  }
+}
+
 // Under the enclosure judge: the tests judged by the strict tolerances instead, by reason.
 void html_fallbacks(const CertReport& r, std::ostringstream& os) {
   JudgeSummary js = judge_summary(r);
@@ -185,6 +204,7 @@ std::string cert_report_html(const CertReport& r) {
        << o.native << "</td></tr>\n";
   os << "</table>\n";
   html_failures(r, os);
+  html_explanations(r, os);
   html_fallbacks(r, os);
   os << "<script type=\"application/json\" id=\"certificate-data\">" << data << "</script>\n";
   os << "<script>\n"

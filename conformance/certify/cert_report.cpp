@@ -1,6 +1,7 @@
 #include "cert_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 
@@ -88,6 +89,44 @@ std::string run_verdict(const CertReport& r) {
   return s("total") > s("skipped") ? "unsupported" : "untested";
 }
 
+// A failure's figure in JSON, which has neither NaN nor infinity: absent when not applicable (NaN),
+// "inf" or "-inf" when unbounded, else the number.
+void put_figure(nlohmann::json& j, const char* key, double x) {
+  if (std::isnan(x)) return;
+  if (std::isinf(x)) j[key] = x > 0 ? "inf" : "-inf";
+  else j[key] = x;
+}
+
+double get_figure(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) return CertFailure::kNotApplicable;
+  const auto& v = j.at(key);
+  if (v.is_string()) return (v.get<std::string>() == "-inf" ? -1 : 1) * std::numeric_limits<double>::infinity();
+  return v.get<double>();
+}
+
+nlohmann::json input_range_json(const CertInputRange& in) {
+  nlohmann::json j = {{"name", in.name}, {"type", in.type}, {"shape", in.shape}};
+  if (!in.min.empty()) j["min"] = in.min;
+  if (!in.max.empty()) j["max"] = in.max;
+  if (in.nan) j["nan"] = in.nan;
+  if (in.pos_inf) j["pos_inf"] = in.pos_inf;
+  if (in.neg_inf) j["neg_inf"] = in.neg_inf;
+  return j;
+}
+
+CertInputRange input_range_from_json(const nlohmann::json& j) {
+  CertInputRange in;
+  in.name = j.at("name");
+  in.type = j.value("type", "");
+  in.shape = j.value("shape", std::vector<int64_t>{});
+  in.min = j.value("min", "");
+  in.max = j.value("max", "");
+  in.nan = j.value("nan", int64_t{0});
+  in.pos_inf = j.value("pos_inf", int64_t{0});
+  in.neg_inf = j.value("neg_inf", int64_t{0});
+  return in;
+}
+
 // The judge of a report written before reports stated it: enclosure if any test ran under it.
 std::string inferred_judge(const std::vector<CertTest>& tests) {
   for (const auto& t : tests)
@@ -155,6 +194,66 @@ void merge_cert_report(CertReport& merged, CertReport part, const std::string& s
   for (auto& t : part.tests) merged.tests.push_back(std::move(t));
 }
 
+nlohmann::json cert_failure_json(const CertFailure& f) {
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto& in : f.inputs) inputs.push_back(input_range_json(in));
+  nlohmann::json j = {{"data_set", f.data_set}, {"localized", f.localized}, {"inputs", inputs},
+                      {"output", f.output},     {"wrong", f.wrong},         {"elements", f.elements}};
+  auto text = [&](const char* key, const std::string& v) {
+    if (!v.empty()) j[key] = v;
+  };
+  text("node", f.node);
+  text("op_version", f.op_version);
+  text("attributes", f.attributes);
+  text("not_localized", f.not_localized);
+  text("judged_by", f.judged_by);
+  if (f.index >= 0) {
+    j["index"] = f.index;
+    j["multi_index"] = f.multi_index;
+  }
+  text("runtime", f.runtime);
+  text("reference", f.reference);
+  text("lo", f.lo);
+  text("hi", f.hi);
+  put_figure(j, "ulps_outside", f.ulps_outside);
+  put_figure(j, "ulp_error", f.ulp_error);
+  text("tolerance", f.tolerance);
+  text("note", f.note);
+  text("repro_dir", f.repro_dir);
+  text("rerun", f.rerun);
+  return j;
+}
+
+CertFailure cert_failure_from_json(const nlohmann::json& j) {
+  CertFailure f;
+  auto text = [&](const char* key) { return j.value(key, std::string()); };
+  f.data_set = text("data_set");
+  f.localized = j.value("localized", false);
+  f.node = text("node");
+  f.op_version = text("op_version");
+  f.attributes = text("attributes");
+  f.not_localized = text("not_localized");
+  if (j.contains("inputs"))
+    for (const auto& in : j.at("inputs")) f.inputs.push_back(input_range_from_json(in));
+  f.output = text("output");
+  f.judged_by = text("judged_by");
+  f.index = j.value("index", int64_t{-1});
+  f.multi_index = j.value("multi_index", std::vector<int64_t>{});
+  f.wrong = j.value("wrong", int64_t{0});
+  f.elements = j.value("elements", int64_t{0});
+  f.runtime = text("runtime");
+  f.reference = text("reference");
+  f.lo = text("lo");
+  f.hi = text("hi");
+  f.ulps_outside = get_figure(j, "ulps_outside");
+  f.ulp_error = get_figure(j, "ulp_error");
+  f.tolerance = text("tolerance");
+  f.note = text("note");
+  f.repro_dir = text("repro_dir");
+  f.rerun = text("rerun");
+  return f;
+}
+
 nlohmann::json cert_test_json(const CertTest& t) {
   nlohmann::json j = {{"name", t.name},
                       {"status", t.status},
@@ -177,6 +276,7 @@ nlohmann::json cert_test_json(const CertTest& t) {
   if (!t.localized_op.empty()) j["localized_op"] = t.localized_op;
   if (!t.blamed_op.empty()) j["blamed_op"] = t.blamed_op;
   if (!t.blame.empty()) j["blame"] = t.blame;
+  if (t.failure) j["failure"] = cert_failure_json(*t.failure);
   return j;
 }
 
@@ -206,6 +306,7 @@ CertTest cert_test_from_json(const nlohmann::json& j) {
   if (j.contains("enclosure")) t.enclosure = enclosure_from_json(j.at("enclosure"));
   t.localized = text("localized");
   t.localized_op = text("localized_op");
+  if (j.contains("failure")) t.failure = cert_failure_from_json(j.at("failure"));
   return t;  // blamed_op and blame are aggregate()'s
 }
 

@@ -18,10 +18,15 @@
 // passed: every model declined, or run on the fallback); else untested.
 // How the outputs were judged is stated at report level (`judge`: tolerance or enclosure) and per
 // test (its `judge`, and `judge_note` where the enclosure judge fell back to the tolerance).
+// A failed test carries its explanation (`failure`, CertFailure below; docs/certify-failures.md):
+// every format renders it, and the JSON keeps it through --resume and `sonnx report merge`.
 #pragma once
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +34,44 @@
 #include "conformance/enclosure_judge.h"
 
 namespace sonnx {
+
+// One input of the node a failure is explained on: its type and the range of its values.
+struct CertInputRange {
+  std::string name;
+  std::string type;  // the element type ("float", "int64", ...), or "sequence", "optional"
+  std::vector<int64_t> shape;
+  std::string min, max;  // the least and the greatest value that is not NaN, as text; empty when none (or not numeric)
+  int64_t nan = 0, pos_inf = 0, neg_inf = 0;
+};
+
+// Why a test failed (status "failed": an output judged wrong, or unreadable), built in the test's
+// process from its values (cert_failure.h). Values are text, exact for their type (shortest
+// round trip), so that an int64 or a NaN reads as it is.
+struct CertFailure {
+  static constexpr double kNotApplicable = std::numeric_limits<double>::quiet_NaN();
+  std::string data_set;  // the first data set that failed: "test_data_set_0"
+  // The node: the localized one, else the model's only node, else none (the whole model).
+  bool localized = false;
+  std::string node;                    // its label, "relu (Relu)"; empty: the whole model
+  std::string op_version;              // "Relu-14"
+  std::string attributes;              // "alpha=0.5, axis=1"; empty: none
+  std::string not_localized;           // when not localized: "not localized: <why>"
+  std::vector<CertInputRange> inputs;  // the node's inputs; the whole model's: its graph inputs
+  // The first wrong element of the first wrong output.
+  std::string output;
+  std::string judged_by;  // "enclosure" or "tolerance"
+  int64_t index = -1;     // flat (row-major); -1: no element to name (`note` says why)
+  std::vector<int64_t> multi_index;
+  int64_t wrong = 0, elements = 0;       // elements of that output judged wrong, of how many
+  std::string runtime, reference;        // the element's values ("" unknown)
+  std::string lo, hi;                    // its admissible enclosure (judged by enclosure)
+  double ulps_outside = kNotApplicable;  // by enclosure: how far outside, in ulps of the type (+inf: a NaN, or unbounded)
+  double ulp_error = kNotApplicable;     // float outputs: ulps between the runtime's value and the reference's
+  std::string tolerance;                 // by tolerance: the rule the element breaks
+  std::string note;                      // anything else: no element to name (an output missing, a shape differs, ...)
+  std::string repro_dir;                 // the repro directory written for it; empty: none
+  std::string rerun;                     // the command that certifies the repro directory again
+};
 
 struct CertTest {
   std::string name;
@@ -49,6 +92,7 @@ struct CertTest {
   // enclosure, or "not localized: <why>"; and that node's (qualified) operator type, empty when none.
   std::string localized;
   std::string localized_op;
+  std::optional<CertFailure> failure;  // a failed test: why
   // Computed by aggregate() for a failing test: the operator it blames (empty: none) and why.
   std::string blamed_op;
   std::string blame;
@@ -87,6 +131,14 @@ void merge_cert_report(CertReport& merged, CertReport part, const std::string& s
 // (judged by its enclosure, or fallen back with a judge_note), else "tolerance"; empty for a test
 // whose outputs were not compared.
 std::string judged_under(const CertTest& t);
+
+nlohmann::json cert_failure_json(const CertFailure& f);
+CertFailure cert_failure_from_json(const nlohmann::json& j);
+// A failure's explanation as labelled lines ("node", "input x", "output", "enclosure", "runtime",
+// ...), in the order every format renders them (cert_text_formats.cpp).
+std::vector<std::pair<std::string, std::string>> cert_failure_lines(const CertFailure& f);
+// The lines as plain text, "label: text" each, every line after `indent`.
+std::string cert_failure_text(const CertFailure& f, const std::string& indent = "");
 
 nlohmann::json cert_test_json(const CertTest& t);
 CertTest cert_test_from_json(const nlohmann::json& j);

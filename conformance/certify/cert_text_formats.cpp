@@ -1,4 +1,7 @@
-// Markdown (the committed certificates in docs/certificates) and JUnit XML (CI systems) renderings.
+// Markdown (the committed certificates in docs/certificates) and JUnit XML (CI systems) renderings,
+// and the lines of a failure's explanation that every format renders.
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "cert_report.h"
@@ -59,6 +62,29 @@ void markdown_failures(const CertReport& r, std::ostringstream& os) {
   }
 }
 
+// A failure's text inside a Markdown list item: one line.
+std::string md_line(std::string s) {
+  for (auto& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+void markdown_explanations(const CertReport& r, std::ostringstream& os) {
+  bool any = false;
+  for (const auto& t : r.tests) {
+    if (!t.failure) continue;
+    if (!any)
+      os << "\n## Failures\n\nEvery failed test explained: the node, its inputs, the first wrong element, and a repro "
+            "directory to attach to a bug report (docs/certify-failures.md).\n";
+    any = true;
+    os << "\n### " << md_line(t.name) << "\n\n";
+    for (const auto& [label, text] : cert_failure_lines(*t.failure)) {
+      bool code = label == "rerun" || label == "repro directory";
+      os << "- **" << label << "**: " << (code ? "`" : "") << md_line(text) << (code ? "`" : "") << "\n";
+    }
+  }
+}
+
 void markdown_cpu_fallback(const CertReport& r, std::ostringstream& os) {
   bool any = false;
   for (const auto& t : r.tests) {
@@ -97,7 +123,67 @@ void junit_properties(const CertReport& r, std::ostringstream& os) {
   os << "    </properties>\n";
 }
 
+std::string figure_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", x);
+  return buf;
+}
+
+std::string range_text(const CertInputRange& in) {
+  if (in.type == "sequence" || in.type == "optional" || in.type == "none") return in.type;
+  std::string s = in.type + " " + shape_str(in.shape);
+  if (!in.min.empty()) s += " in [" + in.min + ", " + in.max + "]";
+  std::vector<std::string> special;
+  if (in.nan) special.push_back(std::to_string(in.nan) + " NaN");
+  if (in.pos_inf) special.push_back(std::to_string(in.pos_inf) + " +inf");
+  if (in.neg_inf) special.push_back(std::to_string(in.neg_inf) + " -inf");
+  if (!special.empty()) s += "; " + joined(special, ", ");
+  return s;
+}
+
+std::string node_text(const CertFailure& f) {
+  if (f.node.empty()) return "none named (the whole model)" + (f.not_localized.empty() ? "" : "; " + f.not_localized);
+  std::string s = f.node;
+  if (!f.op_version.empty()) s += ", " + f.op_version;
+  s += f.attributes.empty() ? ", no attributes" : ", " + f.attributes;
+  if (f.localized) return s + "; the first node whose output leaves its enclosure, run alone on the values the backend gave it";
+  return s + "; the model's only node" + (f.not_localized.empty() ? "" : "; " + f.not_localized);
+}
+
+std::string output_text(const CertFailure& f) {
+  std::string s = f.output;
+  std::string of = std::to_string(f.wrong) + " wrong of " + std::to_string(f.elements);
+  if (f.index >= 0) s += ": element " + shape_str(f.multi_index) + " (flat " + std::to_string(f.index) + "), the first of " + of;
+  else if (f.wrong > 0) s += ": " + of;
+  if (f.judged_by == "enclosure") s += ", judged by its admissible enclosure";
+  if (f.judged_by == "tolerance") s += ", judged by the strict tolerances";
+  return s;
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> cert_failure_lines(const CertFailure& f) {
+  std::vector<std::pair<std::string, std::string>> out{{"node", node_text(f)}};
+  if (!f.data_set.empty()) out.emplace_back("data set", f.data_set);
+  for (const auto& in : f.inputs) out.emplace_back("input " + in.name, range_text(in));
+  if (!f.output.empty()) out.emplace_back("output", output_text(f));
+  if (!f.lo.empty()) out.emplace_back("enclosure", "[" + f.lo + ", " + f.hi + "]");
+  if (!f.reference.empty()) out.emplace_back("reference", f.reference);
+  if (!f.runtime.empty()) out.emplace_back("runtime", f.runtime);
+  if (!std::isnan(f.ulps_outside)) out.emplace_back("ulps outside", figure_text(f.ulps_outside));
+  if (!std::isnan(f.ulp_error)) out.emplace_back("ulp error", figure_text(f.ulp_error) + " (from the reference)");
+  if (!f.tolerance.empty()) out.emplace_back("tolerance", f.tolerance);
+  if (!f.note.empty()) out.emplace_back("note", f.note);
+  if (!f.repro_dir.empty()) out.emplace_back("repro directory", f.repro_dir);
+  if (!f.rerun.empty()) out.emplace_back("rerun", f.rerun);
+  return out;
+}
+
+std::string cert_failure_text(const CertFailure& f, const std::string& indent) {
+  std::string s;
+  for (const auto& [label, text] : cert_failure_lines(f)) s += indent + label + ": " + text + "\n";
+  return s;
+}
 
 std::string cert_report_markdown(const CertReport& r) {
   std::ostringstream os;
@@ -116,6 +202,7 @@ std::string cert_report_markdown(const CertReport& r) {
     os << "| " << md_cell(o.op_type) << " | " << o.verdict << " | " << o.tests << " | " << o.passed << " | " << o.failed << " | "
        << o.native << " |\n";
   markdown_failures(r, os);
+  markdown_explanations(r, os);
   markdown_fallbacks(r, os);
   markdown_cpu_fallback(r, os);
   markdown_skipped(r, os);
@@ -139,7 +226,8 @@ std::string cert_report_junit(const CertReport& r) {
                                                   : "\njudged by: the strict tolerances" +
                                                         (t.judge_note.empty() ? "" : " (no enclosure: " + t.judge_note + ")");
     std::string body = escape_xml(t.message + judged + (t.blame.empty() ? "" : "\nblame: " + t.blame) +
-                                  (t.repro.empty() ? "" : "\nrepro: " + t.repro));
+                                  (t.repro.empty() ? "" : "\nrepro: " + t.repro) +
+                                  (t.failure ? "\n" + cert_failure_text(*t.failure) : ""));
     if (t.status == "failed") os << "<failure message=\"" << escape_xml(t.message) << "\">" << body << "</failure>";
     else if (is_failure_status(t.status))
       os << "<error type=\"" << t.status << "\" message=\"" << escape_xml(t.message) << "\">" << body << "</error>";

@@ -14,6 +14,7 @@
 #include "reference/catalogue/catalogue.h"
 #include "sonnx/errors.h"
 #include "reference/ops/op_table.h"
+#include "cert_failure.h"
 #include "localize.h"
 #include "strict_compare.h"
 
@@ -57,6 +58,62 @@ std::vector<std::string> op_types_of_test(const TestCase& tc) {
   } catch (const std::exception&) {
     return {};
   }
+}
+
+// What the first failure of a test showed, kept to explain it once the test is judged.
+struct FirstFailure {
+  size_t data_set = 0;
+  NamedValues outputs;                // the backend's outputs on that data set
+  std::string note;                   // an output that could not be read
+  std::optional<LocalizedNode> node;  // the localized node, with what it was judged on
+};
+
+// The test's values for the explanation: the localized node alone on its inputs, else the whole model.
+FailureEvidence evidence_of(const TestCase& test, const Model& model, const DataSet& ds, const NamedValues& reference,
+                            const OutputEnclosures* enclosures, const FirstFailure& first) {
+  FailureEvidence e;
+  e.data_set = test.data_sets.at(first.data_set).filename().string();
+  e.note = first.note;
+  if (first.node) {
+    e.model = &first.node->model;
+    e.node_label = first.node->label;
+    e.inputs = first.node->inputs;
+    e.reference = first.node->reference;
+    e.runtime = first.node->backend;
+    e.bounds = &first.node->bounds.admissible;  // localization judges a node by its enclosure, under either judge
+    return e;
+  }
+  e.model = &model;
+  e.model_file = test.model;
+  e.inputs = ds.inputs;
+  e.reference = reference;
+  e.runtime = first.outputs;
+  e.accuracy = model_accuracy(model);
+  if (enclosures) e.bounds = &enclosures->admissible;
+  return e;
+}
+
+// The explanation of a failed test, and its repro directory when options ask for one.
+CertFailure explain(const FailureEvidence& e, const TestCase& test, const CertifyOptions& options) {
+  CertFailure f;
+  try {
+    f = explain_failure(e);
+  } catch (const std::exception& x) {
+    f.note = std::string("the failure could not be explained: ") + x.what();
+    return f;
+  }
+  if (options.repro_dir.empty()) return f;
+  // A node localized under the tolerance judge was found by its enclosure: the rerun judges it so.
+  std::string command = options.repro_command;
+  if (f.judged_by == "enclosure" && options.judge != Judge::Enclosure) command += " --judge enclosure";
+  try {
+    write_repro_dir(options.repro_dir, test.name, e, command, f);
+  } catch (const std::exception& x) {
+    f.repro_dir.clear();
+    f.rerun.clear();
+    f.note += std::string(f.note.empty() ? "" : "; ") + "the repro directory could not be written: " + x.what();
+  }
+  return f;
 }
 
 // A result kept from the resume file counts only if its outputs were judged the way this run judges.
@@ -106,6 +163,20 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
   std::optional<TestEnclosures> enclosures;
   if (options.judge == Judge::Enclosure) enclosures = TestEnclosures::of(model, data_sets, t.judge_note);
   if (enclosures) t.judge = "enclosure";
+  std::optional<FirstFailure> first;
+  // A failed test's result, with its explanation (the time measured without it).
+  auto failed = [&](const std::string& message) {
+    CertTest result = finish("failed", message);
+    size_t d = first->data_set;
+    FailureEvidence e = evidence_of(test, model, data_sets[d], references[d], enclosures ? &enclosures->data_set(d) : nullptr,
+                                    *first);
+    if (!first->node)
+      e.not_localized = t.localized.rfind("not localized", 0) == 0 ? t.localized
+                        : first->note.empty()                      ? why_not_localized(target, options)
+                                                                   : "not localized: the output could not be read";
+    result.failure = explain(e, test, options);
+    return result;
+  };
   Comparison total;
   for (size_t d = 0; d < data_sets.size(); ++d) {
     const auto& ds_dir = test.data_sets[d];
@@ -117,7 +188,8 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
     add_unique(t.fallback_notes, r.fallback_notes);
     if (r.status == "garbage") {
       if (t.op_types.size() > 1) t.localized = "not localized: the output could not be read";
-      return finish("failed", "garbage output: " + r.message);
+      if (!first) first = FirstFailure{d, {}, "the backend's output could not be read: " + r.message, std::nullopt};
+      return failed("garbage output: " + r.message);
     }
     if (r.status != "ok") return finish(r.status, r.message);
     for (const auto& vi : model.graph.outputs) {
@@ -125,6 +197,7 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
       auto got = r.outputs.find(vi.name);
       if (ref == references[d].end()) continue;
       if (got == r.outputs.end()) {
+        if (!first) first = FirstFailure{d, r.outputs, "", std::nullopt};
         total.ok = false;
         if (total.message.empty()) total.message = ds_dir.filename().string() + " output '" + vi.name + "' was not produced";
         continue;
@@ -137,10 +210,12 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
       }
       if (!c.ok) c.message = ds_dir.filename().string() + " output '" + vi.name + "': " + c.message;
       total.merge(c);
+      if (!c.ok && !first) first = FirstFailure{d, r.outputs, "", std::nullopt};
       if (!c.ok && t.localized.empty() && options.localize && target.runs_in_process()) {
         Localization l = localize_error(model, target, test, ds_dir, data_sets[d].inputs);
         t.localized = l.sentence;
         t.localized_op = l.op_type;
+        if (l.node && first->data_set == d) first->node = std::move(l.node);
       }
     }
   }
@@ -149,6 +224,7 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
   t.max_abs = total.max_abs;
   t.max_rel = total.max_rel;
   t.max_ulp = total.max_ulp;
+  if (!total.ok && first) return failed(total.message);
   return finish(total.ok ? "passed" : "failed", total.message);
 }
 

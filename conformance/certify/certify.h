@@ -32,6 +32,9 @@ struct CertifyOptions {
   // output leaves its enclosure (localize.h); the test then blames that node's operator (cert_report.h).
   // A runtime command cannot run single nodes: its failing tests blame only a model's only operator.
   bool localize = true;
+  // Where each failed test's repro directory goes: repro_dir/<test>/ (cert_failure.h), written by the
+  // test's process, which has the values; empty: none is written (the explanation still is).
+  std::filesystem::path repro_dir;
 };
 
 // One test in the current process (the isolated child calls this; also for debugging).

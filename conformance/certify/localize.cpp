@@ -21,9 +21,11 @@ std::string nodes_before(size_t n) {
                 : "the " + std::to_string(n) + " nodes before it stay within their enclosures";
 }
 
-Localization not_localized(const std::string& why) { return {"not localized: " + why, ""}; }
+Localization not_localized(const std::string& why) { return {"not localized: " + why, "", std::nullopt}; }
 
-Localization named(const Node& n, const std::string& what) { return {"node " + n.label() + what, qualified_op_type(n)}; }
+Localization named(const Node& n, const std::string& what, LocalizedNode evidence) {
+  return {"node " + n.label() + what, qualified_op_type(n), std::move(evidence)};
+}
 
 }  // namespace
 
@@ -51,8 +53,12 @@ Localization localize_error(const Model& model, CertTarget& target, const TestCa
       feed[in] = it->second;
     }
     Model one;
+    NamedValues expected;
     try {
-      one = one_node_model(flat, n, feed, reference);
+      std::vector<Value> out;
+      one = one_node_model(flat, n, feed, reference, &out);
+      for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
+        if (!n.outputs[k].empty()) expected[n.outputs[k]] = out[k];
     } catch (const std::exception& e) {
       return not_localized("the reference cannot run node " + n.label() + " alone: " + e.what());
     }
@@ -62,13 +68,16 @@ Localization localize_error(const Model& model, CertTarget& target, const TestCa
     std::string why;
     std::optional<OutputEnclosures> e = enclose_outputs(one, feed, why);
     if (!e) return not_localized("node " + n.label() + " has no enclosure (" + why + "); " + nodes_before(judged));
+    auto evidence = [&] { return LocalizedNode{n.label(), one, feed, expected, r.outputs, *e}; };
     for (const auto& vi : one.graph.outputs) {
       auto got = r.outputs.find(vi.name);
-      if (got == r.outputs.end()) return named(n, ": the backend did not produce output '" + vi.name + "'");
+      if (got == r.outputs.end()) return named(n, ": the backend did not produce output '" + vi.name + "'", evidence());
       EnclosureCheck c = judge_output(vi.name, got->second, *e);
       if (!c.ok)
-        return named(n, " introduces the error: on the backend's own inputs, output '" + vi.name + "': " + c.message + "; " +
-                            nodes_before(judged));
+        return named(n,
+                     " introduces the error: on the backend's own inputs, output '" + vi.name + "': " + c.message + "; " +
+                         nodes_before(judged),
+                     evidence());
       values[vi.name] = got->second;
     }
     ++judged;

@@ -5,12 +5,24 @@
 // error; the nodes before it only propagated what they were given.
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 
+#include "conformance/enclosure_judge.h"
 #include "conformance/suite.h"
 #include "target.h"
 
 namespace sonnx {
+
+// What a named node was judged on (the failure explanation and its repro directory show it).
+struct LocalizedNode {
+  std::string label;        // the node's label in the model (functions inlined): "name (Op)", or "#index (Op)" unnamed
+  Model model;              // the node alone: its inputs graph inputs, its outputs graph outputs, the model's opset imports
+  NamedValues inputs;       // its inputs: the backend's own values (initializers as they are)
+  NamedValues reference;    // the reference's outputs of the node on those inputs
+  NamedValues backend;      // the backend's outputs of the node alone on them
+  OutputEnclosures bounds;  // the node's admissible (and real) enclosure on those inputs
+};
 
 struct Localization {
   // A sentence naming the first node whose output leaves its enclosure (or that the backend cannot
@@ -19,6 +31,7 @@ struct Localization {
   // up to it passed).
   std::string sentence;
   std::string op_type;  // that node's operator type, domain-qualified as in CertTest::op_types; empty when none is named
+  std::optional<LocalizedNode> node;  // the evidence, when a node is named
 };
 
 Localization localize_error(const Model& model, CertTarget& target, const TestCase& test, const std::filesystem::path& data_set,

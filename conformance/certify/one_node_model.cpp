@@ -30,6 +30,9 @@ Model one_node_model(const Model& flat, const Node& n, const NamedValues& values
   Model m;
   m.ir_version = flat.ir_version;
   m.opset_imports = flat.opset_imports;
+  // A node from an inlined function body runs under the body's opset: imported, so that the model
+  // written to a repro directory means the same.
+  if (n.opset_version != 0) m.opset_imports[canonical_domain(n.domain)] = n.opset_version;
   m.graph.name = "one_node_" + n.name;
   m.graph.path = "main";
   Node copy = n;

@@ -213,6 +213,9 @@ struct TestOutcome {
   std::string repro;                // certify: the command that replays the test
   std::string localized;            // certify with localize: the first node whose output leaves its enclosure
   std::string blame;                // certify, a failing test: the operator it blames and how, or "not localized: <why>"
+  // certify, a failed test: why, as "label: text" lines (the node, its inputs' ranges, the first wrong
+  // element, its repro directory and the command that reruns it; docs/certify-failures.md)
+  std::string explanation;
 };
 
 struct ConformOptions {
@@ -271,6 +274,8 @@ struct CertificationOptions {
   std::string shard{};             // "K/N", as ConformOptions::shard
   std::filesystem::path skips{};   // a skip list (pattern and reason per line); empty: none
   std::filesystem::path resume{};  // JSON lines: results already there are kept, new ones appended as they come
+  // Where each failed test's repro directory is written (DIR/<test>/, docs/certify-failures.md); empty: none.
+  std::filesystem::path repro_dir{};
   bool progress = false;
 };
 

@@ -138,7 +138,7 @@ def enclose_models(out):
         "wide": h.make_graph(diff, "wide", x, [h.make_tensor_value_info("Y", TensorProto.FLOAT, [2])]),
         "undetermined": h.make_graph(diff + [h.make_node("Greater", ["Y", "zero"], ["Z"], name="greater")], "undetermined", x,
                                      [h.make_tensor_value_info("Z", TensorProto.BOOL, [2])], initializer=[zero]),
-        "unsupported": h.make_graph([h.make_node("Hardmax", ["X"], ["Y"], name="hardmax")], "unsupported", x,
+        "unsupported": h.make_graph([h.make_node("RandomUniformLike", ["X"], ["Y"], name="random")], "unsupported", x,
                                     [h.make_tensor_value_info("Y", TensorProto.FLOAT, [2])]),
     }
     for name, g in graphs.items():

@@ -20,9 +20,6 @@
 
 namespace sonnx::enclose {
 
-// enclose_select.cpp: Cast's enclosure into bool (for enclose_lift.cpp's Cast and CastLike).
-Bounds float_to_bool(const OpCall& c, const Bounds& x);
-
 namespace {
 
 using sonnx::testing::attr_int;
