@@ -71,6 +71,20 @@ def parse_attribute(name, rest):
     return attr
 
 
+def precise_float_default(attr, description):
+    """The heading prints some float defaults rounded ("default is 1.0507") where the description
+    gives the value itself ("default to 1.05070102214813232421875", Selu): the description's, when it
+    rounds to the heading's at the heading's precision."""
+    d = re.search(r"default to (\d+\.\d+)", description)
+    if attr["type"] != "float" or "default" not in attr or not d:
+        return
+    printed = attr["default"]
+    decimals = len(repr(printed).split(".")[1]) if "." in repr(printed) else 0
+    precise = float(d.group(1))
+    if precise != printed and round(precise, decimals) == printed:
+        attr["default"] = precise
+
+
 def parse_formal(name, flags, type_text):
     flags = [f.strip() for f in (flags or "").split(",") if f.strip()]
     option = "variadic" if "variadic" in flags else "optional" if "optional" in flags else "single"
@@ -128,6 +142,9 @@ def parse_changelog(text):
             s = SINCE.search(line)
             if s and int(s.group(2)) != cur["version"]:
                 raise ValueError(f"{cur['name']}-{cur['version']}: the text says version {s.group(2)}")
+            continue
+        if section == "Attributes" and line.startswith("<dd>") and cur["attributes"]:
+            precise_float_default(cur["attributes"][-1], line)
             continue
         m = DT.match(line)
         if not m or section is None:

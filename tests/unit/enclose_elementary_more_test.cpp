@@ -303,7 +303,7 @@ TEST(EncloseElementaryMore, PReluOfAnIntervalAcrossZeroHoldsBothPieces) {
                                {named_node("Div", {"x", "three"}, "q"), named_node("Mul", {"q", "three"}, "p"),
                                 named_node("Sub", {"x", "p"}, "d"), named_node("PRelu", {"d", "slope"}, "y")},
                                {{"x", floats({1}, {0.1f})}, {"three", floats({1}, {3.0f})}, {"slope", floats({1}, {-4.0f})}},
-                               {"y"});
+                               {"d", "y"});
   Bounds d = enclose_model(m.model, m.feed).at("d"), y = enclose_model(m.model, m.feed).at("y");
   Interval dx = bound_at(d, 0), e = bound_at(y, 0);
   ASSERT_LT(dx.lo, 0.0);
