@@ -19,10 +19,13 @@ serve="/usr/bin/python3 '$here/serve_backend.py' '$sonnx'"
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAILED: $1"; exit 1; }
 
-# Every process id in FILE is gone (the runtimes were stopped and reaped, hung ones killed).
+# Every process id in FILE is gone (the runtimes were stopped and reaped, hung ones killed). A
+# zombie counts as gone: the runtime (a child of `sh -c`) is killed with its process group, and once
+# its parent is reaped it is init's to reap, whenever init gets to it.
 all_gone() {
   while read -r pid; do
-    if kill -0 "$pid" 2>/dev/null; then echo "runtime $pid is still running"; return 1; fi
+    state=$(ps -o stat= -p "$pid" 2>/dev/null)
+    if [ -n "$state" ] && [ "${state#Z}" = "$state" ]; then echo "runtime $pid is still running ($state)"; return 1; fi
   done <"$1"
 }
 
