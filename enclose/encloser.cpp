@@ -1,6 +1,7 @@
 #include "encloser.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "enclose_ops.h"
@@ -34,6 +35,14 @@ void admit(std::vector<Bounds>& out, const Allowance& allowance) {
 }
 }  // namespace
 
+// enclose_control.cpp: If, Loop and Scan, their subgraphs walked by `walk` (the bounds of a
+// subgraph's outputs, in order, from those of its inputs; the rest of what it reads resolves in the
+// scope of the node's graph). Declared here, the walk's one caller.
+namespace control_flow {
+using SubgraphWalk = std::function<std::vector<Bounds>(const Graph&, std::map<std::string, Bounds>)>;
+std::vector<Bounds> enclose_control_flow(const OpCall& c, const SubgraphWalk& walk);
+}  // namespace control_flow
+
 namespace {
 
 bool any_float(const std::vector<Bounds>& out) {
@@ -54,7 +63,8 @@ struct BodyWalk {
 // a few levels. Deeper is a body that calls itself, which no operator's body does.
 constexpr int kMaxEnclosedBodyDepth = 32;
 
-std::map<std::string, Bounds> walk_graph(const BodyWalk& w, const Graph& g, std::map<std::string, Bounds> values);
+std::map<std::string, Bounds> walk_graph(const BodyWalk& w, const Graph& g, std::map<std::string, Bounds> values,
+                                         const BoundsScope* outer);
 
 // An operator version defined by a function body and without an enclosure of its own is what its
 // body computes (ONNX defines a function operator so): the body, expanded on the call's inputs, is
@@ -97,7 +107,8 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
     if (!o.empty()) body.outputs.push_back(ValueInfo{o, TypeInfo{}});
   std::map<std::string, Bounds> enclosed;
   try {
-    enclosed = walk_graph(BodyWalk{w.model, w.reference, w.semantics, w.depth + 1}, body, std::move(given));
+    // A body sees only its inputs: no outer scope.
+    enclosed = walk_graph(BodyWalk{w.model, w.reference, w.semantics, w.depth + 1}, body, std::move(given), nullptr);
   } catch (const Unsupported& e) {
     throw Unsupported(std::string(e.what()) + ", in the body of " + op_name(c));
   } catch (const Undetermined& e) {  // its node is a body's, labelled by its place there
@@ -108,15 +119,26 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
   return out;
 }
 
-// One node's outputs from its inputs' bounds.
-std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<const Bounds*> in) {
+// One node's outputs from its inputs' bounds; `here` is the scope of the node's graph, where the
+// subgraphs of a control-flow node resolve what they read from outside.
+std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<const Bounds*> in, const BoundsScope& here) {
   int64_t opset = node_opset(w.model, n);
   OpResolution r = resolve_op(w.model, n, opset);
   if (!r.is_local_function && !n.domain.empty() && n.domain != "ai.onnx")
     throw Unsupported("no enclosure for " + n.domain + "." + n.op_type);
   std::string op = n.op_type + (r.is_local_function ? "" : "-" + std::to_string(r.version));
-  if (n.has_subgraph())  // If, Loop, Scan: their bodies read outer values
-    throw Unsupported("no enclosure for " + op + " (control flow is not enclosed yet)");
+  if (n.has_subgraph()) {  // If, Loop, Scan: before the exact path, as their subgraphs read outer values
+    if (r.is_local_function) throw Unsupported("no enclosure for " + op + " (a function call with a graph attribute)");
+    OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
+    control_flow::SubgraphWalk walk = [&w, &here](const Graph& sub, std::map<std::string, Bounds> given) {
+      for (const auto& [name, t] : sub.initializers) given.emplace(name, Bounds::of(t));
+      std::map<std::string, Bounds> enclosed = walk_graph(w, sub, std::move(given), &here);
+      std::vector<Bounds> out;
+      for (const ValueInfo& o : sub.outputs) out.push_back(enclosed.at(o.name));  // a name may be output twice
+      return out;
+    };
+    return control_flow::enclose_control_flow(call, walk);
+  }
   bool all_exact = std::all_of(in.begin(), in.end(), [](const Bounds* b) { return !b || b->exact(); });
   OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
   const EnclosureSlot* e = r.is_local_function ? nullptr : find_enclosure(n.op_type, r.version);
@@ -141,16 +163,26 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
 }
 
 // The walk itself: g's nodes in a schedule order (Kahn's, as the interpreter runs them), from
-// `values`, the bounds of g's inputs and initializers.
-std::map<std::string, Bounds> walk_graph(const BodyWalk& w, const Graph& g, std::map<std::string, Bounds> values) {
+// `values`, the bounds of g's inputs and initializers; a name g does not define resolves in
+// `outer` (g is then a subgraph).
+std::map<std::string, Bounds> walk_graph(const BodyWalk& w, const Graph& g, std::map<std::string, Bounds> values,
+                                         const BoundsScope* outer) {
   auto order = node_dependencies(g).topological_order();
   if (!order) throw Trap("graph " + g.path + " has a cycle");
-  // How many inputs of nodes still to run read each value: one no node reads any more is dropped
-  // (a deep network's enclosures would otherwise all stay in memory), unless it is a graph output.
+  const BoundsScope here{&values, outer};
+  auto find = [&](const std::string& name) -> const Bounds* {
+    auto it = values.find(name);
+    return it != values.end() ? &it->second : outer ? outer->find(name) : nullptr;
+  };
+  // How many nodes still to run read each value (by an input, or through a subgraph, which reads
+  // it when the node runs): one no node reads any more is dropped (a deep network's enclosures
+  // would otherwise all stay in memory), unless it is a graph output.
+  std::vector<std::vector<std::string>> reads(g.nodes.size());
   std::map<std::string, int64_t> readers;
-  for (const Node& n : g.nodes)
-    for (const auto& name : n.inputs)
-      if (!name.empty()) ++readers[name];
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    reads[i] = node_reads(g.nodes[i]);
+    for (const auto& name : reads[i]) ++readers[name];
+  }
   for (const auto& o : g.outputs) readers[o.name] += 1;  // never dropped
   for (size_t i : *order) {
     const Node& n = g.nodes[i];
@@ -160,26 +192,35 @@ std::map<std::string, Bounds> walk_graph(const BodyWalk& w, const Graph& g, std:
         in.push_back(nullptr);
         continue;
       }
-      auto it = values.find(name);
-      if (it == values.end()) throw Trap(n.label() + ": input '" + name + "' is not defined");
-      in.push_back(&it->second);
+      const Bounds* b = find(name);
+      if (!b) throw Trap(n.label() + ": input '" + name + "' is not defined");
+      in.push_back(b);
     }
-    std::vector<Bounds> out = enclose_node(w, n, std::move(in));
+    std::vector<Bounds> out = enclose_node(w, n, std::move(in), here);
     for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
       if (!n.outputs[k].empty()) values[n.outputs[k]] = std::move(out[k]);
-    for (const auto& name : n.inputs)
-      if (!name.empty() && --readers[name] == 0) values.erase(name);
+    for (const auto& name : reads[i])  // an outer value is not g's to drop: erase finds nothing
+      if (--readers[name] == 0) values.erase(name);
   }
   std::map<std::string, Bounds> result;
   for (const auto& o : g.outputs) {
-    auto it = values.find(o.name);
-    if (it == values.end()) throw Trap("graph output '" + o.name + "' is never defined");
-    result[o.name] = it->second;
+    const Bounds* b = find(o.name);
+    if (!b) throw Trap("graph output '" + o.name + "' is never defined");
+    result[o.name] = *b;
   }
   return result;
 }
 
 }  // namespace
+
+const Bounds* BoundsScope::find(const std::string& name) const {
+  for (const BoundsScope* s = this; s; s = s->parent)
+    if (s->values) {
+      auto it = s->values->find(name);
+      if (it != s->values->end()) return &it->second;
+    }
+  return nullptr;
+}
 
 Bounds Bounds::of(const Tensor& t) {
   if (sonnx::is_float(t.dtype()) || sonnx::is_small_float(t.dtype())) return exact_float(t);
@@ -220,9 +261,9 @@ const EnclosureSlot* find_enclosure(const std::string& op_type, int64_t version)
 }
 
 std::map<std::string, Bounds> enclose_graph(const Model& model, const Graph& g, std::map<std::string, Bounds> given,
-                                            Semantics semantics) {
+                                            Semantics semantics, const BoundsScope* outer) {
   Interpreter reference(model);
-  return walk_graph(BodyWalk{model, reference, semantics}, g, std::move(given));
+  return walk_graph(BodyWalk{model, reference, semantics}, g, std::move(given), outer);
 }
 
 std::map<std::string, Bounds> enclose_model(const Model& original, const NamedValues& inputs, Semantics semantics) {

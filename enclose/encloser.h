@@ -5,7 +5,8 @@
 // boolean values are exact (both bounds the same tensor). An operator version defined by a function
 // body and without an enclosure of its own is enclosed through its body, node by node. One without
 // either is refused by name: "no enclosure for Op-N", followed, when it lies in such a body, by
-// ", in the body of Outer-M" for each body it is in (innermost first).
+// ", in the body of Outer-M" for each body it is in (innermost first), and when it lies in a
+// control-flow subgraph, by ", in the then_branch of If-N" (else_branch, the body of Loop-N, ...).
 #pragma once
 #include <map>
 #include <memory>
@@ -40,12 +41,23 @@ enum class Semantics { Real, Admissible };
 std::map<std::string, Bounds> enclose_model(const Model& model, const NamedValues& inputs,
                                             Semantics semantics = Semantics::Real);
 
+// The bounds visible where a subgraph (an If branch, a Loop or Scan body) is walked: the values of
+// the graph enclosing it, then, through `parent`, those of the graphs around that one. A subgraph
+// reads outer values by name (static scoping, reference/model/names.h).
+struct BoundsScope {
+  const std::map<std::string, Bounds>* values = nullptr;
+  const BoundsScope* parent = nullptr;
+  const Bounds* find(const std::string& name) const;  // null: no graph of the chain defines it
+};
+
 // The walk enclose_model makes once it has the bounds of the main graph's inputs and initializers:
 // the bounds of g's outputs, g a graph whose nodes resolve against `model` (its operator versions
-// and local functions), from `given`, the bounds of every value g reads without defining it. Each
-// function body enclosed on the way is walked by the same core, its inputs given as bounds.
+// and local functions), from `given`, the bounds of values g reads without defining them, and
+// `outer`, where the rest resolve when g is a subgraph. Each function body enclosed on the way is
+// walked by the same core, its inputs given as bounds, and so is the branch an If takes and each
+// iteration of a Loop or Scan body (spec/accuracy.md, "Enclosures").
 std::map<std::string, Bounds> enclose_graph(const Model& model, const Graph& g, std::map<std::string, Bounds> given,
-                                            Semantics semantics = Semantics::Real);
+                                            Semantics semantics = Semantics::Real, const BoundsScope* outer = nullptr);
 
 // Measures of float bounds for the code outside this layer, which inlines none of its arithmetic
 // (the arithmetic headers need -ffp-contract=off): the width of [lo, hi] in ulps of `type` (0 for
