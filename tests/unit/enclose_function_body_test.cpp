@@ -263,18 +263,28 @@ TEST(EncloseFunctionBody, ARefusalInsideABodyNamesTheInnerOperatorThenTheBody) {
 }
 
 // AffineGrid's body chooses its 2-D or 3-D grid by an If: control flow stays refused.
-TEST(EncloseFunctionBody, ControlFlowInsideABodyIsRefusedWithItsReason) {
+TEST(EncloseFunctionBody, AffineGridThroughTheIfOfItsBody) {
+  // Its body picks the 2-D or 3-D branch by the size's length, known exactly: the branch taken is
+  // enclosed. θ = [[1, 0, 0.5], [0, 1, −0.25]], size (1, 1, 2, 3), align_corners 0: the base grid
+  // is x_w = (2w + 1)/3 − 1, y_h = (2h + 1)/2 − 1, and grid[h][w] = (x_w + 0.5, y_h − 0.25).
   OneNodeModel m = one_node_model("AffineGrid", 20,
                                   {floats({1, 2, 3}, {1, 0, 0.5f, 0, 1, -0.25f}),
                                    Value(Tensor::from_vector<int64_t>({4}, {1, 1, 2, 3}))},
                                   {attr_int("align_corners", 0)});
-  try {
-    enclose_output(m, Semantics::Admissible);
-    ADD_FAILURE() << "enclosed an If";
-  } catch (const Unsupported& e) {
-    std::string what = e.what();
-    EXPECT_NE(what.find("control flow is not enclosed yet"), std::string::npos) << what;
-    EXPECT_NE(what.find(", in the body of AffineGrid-20"), std::string::npos) << what;
+  std::vector<BodyReal> exact;
+  for (int h = 0; h < 2; ++h)
+    for (int w = 0; w < 3; ++w) {
+      exact.push_back(BodyReal(2 * w + 1) / BodyReal(3) - BodyReal(0.5));
+      exact.push_back(BodyReal(2 * h + 1) / BodyReal(2) - BodyReal(1.25));
+    }
+  expect_real_holds(enclose_output(m, Semantics::Real), exact);
+  Bounds adm = enclose_output(m, Semantics::Admissible);
+  Tensor ref = reference_output(m);
+  ASSERT_EQ(adm.lo.size(), ref.size());
+  for (int64_t i = 0; i < ref.size(); ++i) {
+    Interval a = bound_at(adm, i);
+    EXPECT_TRUE(a.contains(ref.as_double(i))) << "element " << i << ": " << ref.as_double(i) << " outside [" << a.lo << ", "
+                                              << a.hi << "]";
   }
 }
 
