@@ -1,5 +1,5 @@
-// Enclosures of the comparisons (Equal, Greater, Less, GreaterOrEqual, LessOrEqual) and of ArgMax
-// on float inputs. Their results are booleans and indices: exact where the operands' enclosures
+// Enclosures of the comparisons (Equal, Greater, Less, GreaterOrEqual, LessOrEqual) on float
+// inputs (ArgMax and ArgMin: enclose_select.cpp). Their results are booleans: exact where the operands' enclosures
 // leave a single outcome. Where they leave more than one, the enclosures do not decide that output at
 // this input, and the enclosure says so (Undetermined) instead of guessing. Integer, boolean and
 // string inputs are exact values: the reference computes the result (lift_exact).
@@ -8,8 +8,6 @@
 #include "enclose_ops.h"
 #include "sonnx/errors.h"
 #include "reference/ops/support/elementwise.h"
-#include "reference/ops/params/reduce.h"
-#include "reference/ops/support/reduce.h"
 
 namespace sonnx::enclose {
 
@@ -69,55 +67,6 @@ std::vector<Bounds> compare(const OpCall& c, Relation relation) {
   return {Bounds::of(out)};
 }
 
-// ---- ArgMax ----
-
-// The index ArgMax takes on one line of x (n elements `stride` apart from `base`) when it is the
-// same for every choice of reals in the elements' enclosures, or −1. Element k is the first maximum
-// for every choice iff its lower bound exceeds the upper bound of every earlier element and reaches
-// that of every later one (ties go to the first); with select_last the other way round. Exact ties
-// between points are decided so.
-int64_t decided_argmax(const Bounds& x, int64_t base, int64_t n, int64_t stride, bool select_last) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> after(static_cast<size_t>(n) + 1, -inf);  // the largest upper bound from k + 1 on
-  for (int64_t k = n - 1; k >= 0; --k)
-    after[static_cast<size_t>(k)] = std::max(after[static_cast<size_t>(k) + 1], at(x, base + k * stride).hi);
-  double before = -inf;  // the largest upper bound before k
-  for (int64_t k = 0; k < n; ++k) {
-    Interval v = at(x, base + k * stride);
-    double later = after[static_cast<size_t>(k) + 1];
-    bool always = select_last ? v.lo >= before && v.lo > later : v.lo > before && v.lo >= later;
-    if (always) return k;
-    before = std::max(before, v.hi);
-  }
-  return -1;
-}
-
-std::vector<Bounds> argmax(const OpCall& c) {
-  if (c.input(0).exact()) return lift_exact(c);
-  const Bounds& x = float_input(c, 0);
-  const Shape& xs = x.lo.shape();
-  ArgReduceParams p = ArgReduceParams::read(c.ctx, c.version);
-  int64_t axis = support::normalize_axis(c.ctx, p.axis, x.lo.rank());
-  bool select_last = p.select_last_index;
-  support::AxisView v = support::axis_view(xs, axis);
-  Shape ys;
-  for (int64_t d = 0; d < x.lo.rank(); ++d)
-    if (d != axis) ys.push_back(xs[static_cast<size_t>(d)]);
-    else if (p.keepdims) ys.push_back(1);
-  Tensor out(DType::Int64, ys);
-  if (out.size() > 0 && v.n == 0) c.ctx.fail("cannot take the arg extreme of an empty axis");
-  int64_t* po = out.data<int64_t>();
-  for (int64_t o = 0; o < v.outer; ++o)
-    for (int64_t i = 0; i < v.inner; ++i) {
-      int64_t k = decided_argmax(x, v.at(o, 0, i), v.n, v.inner, select_last);
-      if (k < 0)
-        undecided(c, o * v.inner + i,
-                  "no element along axis " + std::to_string(axis) + " is the maximum for every choice within its enclosure");
-      po[o * v.inner + i] = k;
-    }
-  return {Bounds::of(out)};
-}
-
 }  // namespace
 
 // Equal takes floats from version 11, Greater and Less from 7 (version 1's legacy broadcasting is
@@ -127,6 +76,5 @@ SONNX_ENCLOSURE("Greater", (7, 9, 13), Allowance::exact(), [](const OpCall& c) {
 SONNX_ENCLOSURE("Less", (7, 9, 13), Allowance::exact(), [](const OpCall& c) { return compare(c, less); });
 SONNX_ENCLOSURE("GreaterOrEqual", (12, 16), Allowance::exact(), [](const OpCall& c) { return compare(c, greater_or_equal); });
 SONNX_ENCLOSURE("LessOrEqual", (12, 16), Allowance::exact(), [](const OpCall& c) { return compare(c, less_or_equal); });
-SONNX_ENCLOSURE("ArgMax", (1, 11, 12, 13), Allowance::exact(), argmax);
 
 }  // namespace sonnx::enclose

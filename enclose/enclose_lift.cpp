@@ -121,49 +121,16 @@ std::vector<Bounds> cast(const OpCall& c) {
 
 // ---- ScatterND ----
 
-// Reduction add: each element is data[e] plus the updates landing on it, a sum (dot.h; in any order
-// under the admissible semantics). Reduction mul: their product in interval arithmetic; under the
-// admissible semantics n multiplications in any order err by at most γ_n relative (Higham §3.5),
-// plus, for underflow, n smallest subnormals times the largest the other factors can make them.
-// An element no update lands on is data[e] itself.
+// Reduction add and mul compute new reals: scatter_combine (enclose_sums.h) of the updates landing
+// on each element.
 std::vector<Bounds> scatter_nd_arith(const OpCall& c, bool add) {
   run_on_bounds(c, false);  // the reference's checks and traps
   const Bounds &data = float_input(c, 0), &updates = float_input(c, 2);
   auto [base, slice] = support::scatter_nd_slices(c.ctx, data.lo.shape(), c.input(1).lo);  // checked by the run above
-  size_t n = static_cast<size_t>(data.lo.size());
-  std::vector<std::vector<int64_t>> hits(n);  // the updates landing on each element, in order
+  std::vector<std::vector<int64_t>> hits(static_cast<size_t>(data.lo.size()));  // the updates landing on each element, in order
   for (size_t t = 0; t < base.size(); ++t)
     for (int64_t i = 0; i < slice; ++i) hits[static_cast<size_t>(base[t] + i)].push_back(static_cast<int64_t>(t) * slice + i);
-  TypeSum ts = type_sum(c, data.type);
-  Bounds y = float_bounds(data.type, data.lo.shape());
-  for (size_t e = 0; e < n; ++e) {
-    Interval d = at(data, static_cast<int64_t>(e));
-    if (hits[e].empty()) {
-      set(y, static_cast<int64_t>(e), d);
-      continue;
-    }
-    if (add) {
-      DotBound sum;
-      sum.add(MidRad::of(d), kOne);
-      for (int64_t u : hits[e]) sum.add(MidRad::of(at(updates, u)), kOne);
-      set(y, static_cast<int64_t>(e), sum.result(1, ts));
-      continue;
-    }
-    Interval p = d;
-    double factors = std::max(1.0, magnitude(d));  // bounds |the product of any subset of the factors|
-    for (int64_t u : hits[e]) {
-      Interval f = at(updates, u);
-      p = p * f;
-      factors = up(factors * std::max(1.0, magnitude(f)));
-    }
-    if (ts.unit > 0 && !p.has_nan()) {
-      double m = static_cast<double>(hits[e].size());
-      double err = up(up(gamma(m, ts.unit) * magnitude(p)) + up(up(m * ts.tiny) * factors));
-      p = p + Interval{-err, err};
-    }
-    set(y, static_cast<int64_t>(e), p);
-  }
-  return {y};
+  return {scatter_combine(c, data, updates, hits, add)};
 }
 
 // ScatterND replaces elements of data by updates, or (from version 18) keeps the max or min of the
@@ -176,6 +143,41 @@ std::vector<Bounds> scatter_nd(const OpCall& c) {
 }
 
 }  // namespace
+
+Bounds scatter_combine(const OpCall& c, const Bounds& data, const Bounds& updates, const std::vector<std::vector<int64_t>>& hits,
+                       bool add) {
+  TypeSum ts = type_sum(c, data.type);
+  Bounds y = float_bounds(data.type, data.lo.shape());
+  for (size_t e = 0; e < hits.size(); ++e) {
+    auto ie = static_cast<int64_t>(e);
+    Interval d = at(data, ie);
+    if (hits[e].empty()) {
+      set(y, ie, d);
+      continue;
+    }
+    if (add) {
+      DotBound sum;
+      sum.add(MidRad::of(d), kOne);
+      for (int64_t u : hits[e]) sum.add(MidRad::of(at(updates, u)), kOne);
+      set(y, ie, sum.result(1, ts));
+      continue;
+    }
+    Interval p = d;
+    double factors = std::max(1.0, magnitude(d));  // bounds |the product of any subset of the factors|
+    for (int64_t u : hits[e]) {
+      Interval f = at(updates, u);
+      p = p * f;
+      factors = up(factors * std::max(1.0, magnitude(f)));
+    }
+    if (ts.unit > 0 && !p.has_nan()) {
+      auto m = static_cast<double>(hits[e].size());
+      double err = up(up(gamma(m, ts.unit) * magnitude(p)) + up(up(m * ts.tiny) * factors));
+      p = p + Interval{-err, err};
+    }
+    set(y, ie, p);
+  }
+  return y;
+}
 
 std::vector<Bounds> lift_exact(const OpCall& c) {
   std::vector<Value> values = run_on_bounds(c, false);

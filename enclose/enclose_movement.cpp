@@ -85,50 +85,10 @@ void require_integers(const OpCall& c, size_t k, const char* what) {
   }
 }
 
-// ---- sums and products that land on one element (ScatterElements' add and mul, Col2Im) ----
+// ---- ScatterElements ----
 
-// Element e of `data` combined with the `updates` elements hits[e] lists: their sum (dot.h; in any
-// order under the admissible semantics), or their product, whose n multiplications in any order err
-// by at most γ_n relative (Higham §3.5), plus, for underflow, n smallest subnormals times the largest
-// the other factors make them (ScatterND's bound, enclose_lift.cpp). An element nothing lands on
-// is data[e] itself.
-Bounds combine(const OpCall& c, const Bounds& data, const Bounds& updates, const std::vector<std::vector<int64_t>>& hits,
-               bool add) {
-  TypeSum ts = type_sum(c, data.type);
-  Bounds y = float_bounds(data.type, data.lo.shape());
-  for (size_t e = 0; e < hits.size(); ++e) {
-    auto ie = static_cast<int64_t>(e);
-    Interval d = at(data, ie);
-    if (hits[e].empty()) {
-      set(y, ie, d);
-      continue;
-    }
-    if (add) {
-      DotBound sum;
-      sum.add(MidRad::of(d), kOne);
-      for (int64_t u : hits[e]) sum.add(MidRad::of(at(updates, u)), kOne);
-      set(y, ie, sum.result(1, ts));
-      continue;
-    }
-    Interval p = d;
-    double factors = std::max(1.0, magnitude(d));  // bounds |the product of any subset of the factors|
-    for (int64_t u : hits[e]) {
-      Interval f = at(updates, u);
-      p = p * f;
-      factors = up(factors * std::max(1.0, magnitude(f)));
-    }
-    if (ts.unit > 0 && !p.has_nan()) {
-      auto m = static_cast<double>(hits[e].size());
-      double err = up(up(gamma(m, ts.unit) * magnitude(p)) + up(up(m * ts.tiny) * factors));
-      p = p + Interval{-err, err};
-    }
-    set(y, ie, p);
-  }
-  return y;
-}
-
-// ScatterElements: replacing (Scatter's only mode), and from version 18 keeping the max or the
-// min, are nondecreasing in data and updates: lifted. Add and mul combine.
+// Replacing (Scatter's only mode), and from version 18 keeping the max or the min, are
+// nondecreasing in data and updates: lifted. Add and mul: scatter_combine (enclose_sums.h).
 std::vector<Bounds> scatter_elements(const OpCall& c) {
   ScatterParams p = ScatterParams::read(c.ctx, c.version);
   bool arith = p.reduction == Reduction::Add || p.reduction == Reduction::Mul;
@@ -139,7 +99,7 @@ std::vector<Bounds> scatter_elements(const OpCall& c) {
   std::vector<int64_t> target = support::axis_index_map(c.ctx, data.lo.shape(), c.input(1).lo, axis);
   std::vector<std::vector<int64_t>> hits(static_cast<size_t>(data.lo.size()));  // in the order they apply
   for (size_t u = 0; u < target.size(); ++u) hits[static_cast<size_t>(target[u])].push_back(static_cast<int64_t>(u));
-  return {combine(c, data, updates, hits, p.reduction == Reduction::Add)};
+  return {scatter_combine(c, data, updates, hits, p.reduction == Reduction::Add)};
 }
 
 // ---- OneHot, Dropout ----

@@ -1,7 +1,7 @@
-// Enclosures of the operators that select by comparing floats (ArgMin, Hardmax, TopK, Unique) and
-// of the float tests IsInf and IsNaN. Their indices, booleans and one-hot patterns are kept where
-// the bounds decide them for every choice of reals in the inputs' enclosures, as ArgMax's are
-// (enclose_compare.cpp); where the bounds leave them open the model does not decide them at this
+// Enclosures of the operators that select by comparing floats (ArgMax, ArgMin, Hardmax, TopK,
+// Unique) and of the float tests IsInf and IsNaN. Their indices, booleans and one-hot patterns are
+// kept where the bounds decide them for every choice of reals in the inputs' enclosures, as the
+// comparisons' are (enclose_compare.cpp); where the bounds leave them open the model does not decide them at this
 // input, and the enclosure says so (Undetermined). An undefined element (no value) decides nothing.
 // The values TopK and Unique select are lifted from the reference (enclose_movement.cpp): the k-th
 // largest of a line is nondecreasing in each element (a sorting network is made of min and max), and
@@ -70,7 +70,8 @@ int64_t decided_extreme(const Bounds& x, int64_t base, int64_t n, int64_t stride
   return -1;
 }
 
-std::vector<Bounds> argmin(const OpCall& c) {
+// ArgMax and ArgMin: the index decided on each line, else Undetermined.
+std::vector<Bounds> arg_extreme(const OpCall& c, bool maximum) {
   if (c.input(0).exact()) return lift_exact(c);
   const Bounds& x = float_input(c, 0);
   const Shape& xs = x.lo.shape();
@@ -86,10 +87,11 @@ std::vector<Bounds> argmin(const OpCall& c) {
   auto* po = out.data<int64_t>();
   for (int64_t o = 0; o < v.outer; ++o)
     for (int64_t i = 0; i < v.inner; ++i) {
-      int64_t k = decided_extreme(x, v.at(o, 0, i), v.n, v.inner, false, p.select_last_index);
+      int64_t k = decided_extreme(x, v.at(o, 0, i), v.n, v.inner, maximum, p.select_last_index);
       if (k < 0)
         open_element(c, "output", o * v.inner + i,
-                     "no element along axis " + std::to_string(axis) + " is the minimum for every choice within its enclosure");
+                     "no element along axis " + std::to_string(axis) + " is the " + (maximum ? "maximum" : "minimum") +
+                         " for every choice within its enclosure");
       po[o * v.inner + i] = k;
     }
   return {Bounds::of(out)};
@@ -274,7 +276,8 @@ Bounds float_to_bool(const OpCall& c, const Bounds& x) {
   return Bounds::of(out);
 }
 
-SONNX_ENCLOSURE("ArgMin", (1, 11, 12, 13), Allowance::exact(), selection::argmin);
+SONNX_ENCLOSURE("ArgMax", (1, 11, 12, 13), Allowance::exact(), [](const OpCall& c) { return selection::arg_extreme(c, true); });
+SONNX_ENCLOSURE("ArgMin", (1, 11, 12, 13), Allowance::exact(), [](const OpCall& c) { return selection::arg_extreme(c, false); });
 SONNX_ENCLOSURE("Hardmax", (1, 11, 13), Allowance::exact(), selection::hardmax);
 SONNX_ENCLOSURE("TopK", (1, 10, 11, 24), Allowance::exact(), selection::top_k);
 SONNX_ENCLOSURE("Unique", (11), Allowance::exact(), selection::unique);

@@ -75,4 +75,12 @@ inline std::vector<MidRad> mid_rad(const Bounds& b) {
   return v;
 }
 
+// Element e of `data` combined with the `updates` elements hits[e] lists: their sum (dot.h; in any
+// order under the admissible semantics), or their product, whose n multiplications in any order err
+// by at most γ_n relative (Higham §3.5), plus, for underflow, n smallest subnormals times the largest
+// the other factors make them. An element nothing lands on is data[e] itself. ScatterND's and
+// ScatterElements' add and mul, Col2Im (enclose_lift.cpp).
+Bounds scatter_combine(const OpCall& c, const Bounds& data, const Bounds& updates, const std::vector<std::vector<int64_t>>& hits,
+                       bool add);
+
 }  // namespace sonnx::enclose
