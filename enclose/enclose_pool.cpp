@@ -63,17 +63,9 @@ std::vector<Bounds> average_pool(const OpCall& c) {
 std::vector<Bounds> reduce_sum_or_mean(const OpCall& c, bool mean) {
   if (c.input(0).exact()) return lift_exact(c);
   const Bounds& x = float_input(c, 0);
-  ReduceParams p = ReduceParams::read(c.ctx, c.version);
-  std::vector<int64_t> axes = p.axes;
-  if (p.axes_from_input && c.in.size() > 1 && c.in[1]) {
-    const Bounds& given = c.input(1);
-    if (!given.exact()) c.ctx.fail("axes must be an integer tensor");
-    axes = given.lo.to_int64_vector();
-  }
-  if (axes.empty() && p.noop_with_empty_axes) return {x};  // the identity
-  std::vector<bool> reduced(x.lo.shape().size(), true);
-  if (!axes.empty()) reduced = support::axis_flags(c.ctx, axes, x.lo.rank());
-  support::ReduceGeometry g = support::reduce_geometry(x.lo.shape(), reduced, p.keepdims);
+  std::optional<support::ReduceGeometry> reduction = reduction_geometry(c, x);
+  if (!reduction) return {x};  // the identity
+  const support::ReduceGeometry& g = *reduction;
   std::vector<DotBound> sums(static_cast<size_t>(g.out_size));
   std::vector<int64_t> counts(sums.size(), 0);
   for (int64_t i = 0; i < x.lo.size(); ++i) {
@@ -141,6 +133,22 @@ std::vector<Bounds> conv_transpose(const OpCall& c) {
 }
 
 }  // namespace
+
+// Where each element of x goes (ReduceParams: axes from the attribute, or from the optional input
+// from version 18), or nullopt where the reduction is the identity (no axes, noop_with_empty_axes).
+std::optional<support::ReduceGeometry> reduction_geometry(const OpCall& c, const Bounds& x) {
+  ReduceParams p = ReduceParams::read(c.ctx, c.version);
+  std::vector<int64_t> axes = p.axes;
+  if (p.axes_from_input && c.in.size() > 1 && c.in[1]) {
+    const Bounds& given = c.input(1);
+    if (!given.exact()) c.ctx.fail("axes must be an integer tensor");
+    axes = given.lo.to_int64_vector();
+  }
+  if (axes.empty() && p.noop_with_empty_axes) return std::nullopt;
+  std::vector<bool> reduced(x.lo.shape().size(), true);
+  if (!axes.empty()) reduced = support::axis_flags(c.ctx, axes, x.lo.rank());
+  return support::reduce_geometry(x.lo.shape(), reduced, p.keepdims);
+}
 
 SONNX_ENCLOSURE("AveragePool", (1, 7, 10, 11, 19, 22), Allowance::own(), average_pool);
 SONNX_ENCLOSURE("ReduceSum", (1, 11, 13), Allowance::own(), [](const OpCall& c) { return reduce_sum_or_mean(c, false); });

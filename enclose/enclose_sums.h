@@ -2,10 +2,12 @@
 // reductions, ConvTranspose) share: their operands in midpoint-radius form, and what a sum in the
 // element type may add under the call's semantics.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "dot.h"
 #include "enclose_ops.h"
+#include "reference/ops/support/reduce.h"
 
 namespace sonnx::enclose {
 
@@ -82,5 +84,10 @@ inline std::vector<MidRad> mid_rad(const Bounds& b) {
 // ScatterElements' add and mul, Col2Im (enclose_lift.cpp).
 Bounds scatter_combine(const OpCall& c, const Bounds& data, const Bounds& updates, const std::vector<std::vector<int64_t>>& hits,
                        bool add);
+
+// Where each element of a Reduce* operator's input x goes (ReduceParams: axes from the attribute,
+// or from the optional input from version 18), or nullopt where the reduction is the identity (no
+// axes, noop_with_empty_axes). ReduceSum, ReduceMean (enclose_pool.cpp), ReduceProd.
+std::optional<support::ReduceGeometry> reduction_geometry(const OpCall& c, const Bounds& x);
 
 }  // namespace sonnx::enclose

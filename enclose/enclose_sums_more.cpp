@@ -87,22 +87,6 @@ std::vector<Bounds> enclose_cumsum(const OpCall& c) {
 
 // ---- ReduceProd ----
 
-// Where each element of x goes (ReduceParams: axes from the attribute, or from the optional input
-// from version 18), or nullopt where the reduction is the identity (no axes, noop_with_empty_axes).
-std::optional<support::ReduceGeometry> reduced_product_geometry(const OpCall& c, const Bounds& x) {
-  ReduceParams p = ReduceParams::read(c.ctx, c.version);
-  std::vector<int64_t> axes = p.axes;
-  if (p.axes_from_input && c.in.size() > 1 && c.in[1]) {
-    const Bounds& given = c.input(1);
-    if (!given.exact()) c.ctx.fail("axes must be an integer tensor");
-    axes = given.lo.to_int64_vector();
-  }
-  if (axes.empty() && p.noop_with_empty_axes) return std::nullopt;
-  std::vector<bool> reduced(x.lo.shape().size(), true);
-  if (!axes.empty()) reduced = support::axis_flags(c.ctx, axes, x.lo.rank());
-  return support::reduce_geometry(x.lo.shape(), reduced, p.keepdims);
-}
-
 // The product of each group in interval arithmetic (an empty group is exactly 1). Admissible: m
 // factors multiplied in any order (m − 1 roundings, or in a wider type and rounded once) lie within
 // γ_(m−1)·|product| of it (Higham §3.5), plus, for underflow, m smallest subnormals of the type times
@@ -110,7 +94,7 @@ std::optional<support::ReduceGeometry> reduced_product_geometry(const OpCall& c,
 // outward to the type.
 std::vector<Bounds> enclose_reduce_prod(const OpCall& c) {
   const Bounds& x = float_input(c, 0);
-  std::optional<support::ReduceGeometry> g = reduced_product_geometry(c, x);
+  std::optional<support::ReduceGeometry> g = reduction_geometry(c, x);
   if (!g) return {x};
   std::vector<Interval> product(static_cast<size_t>(g->out_size), Interval::point(1));
   std::vector<double> factors(product.size(), 1.0);  // bounds |the product of any subset of the factors|

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sonnx/backend.h"
+#include "plugin_support.h"
 
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_RELU, OP_ABS, OP_NEG, OP_EXP, OP_SIGMOID, OP_TANH, OP_COUNT };
 static const char* const kOpNames[OP_COUNT] = {"Add", "Sub", "Mul", "Div", "Relu", "Abs", "Neg", "Exp", "Sigmoid", "Tanh"};
@@ -20,10 +20,9 @@ enum { kMaxRank = 8 };
 
 static const int32_t kFloat[] = {SONNX_FLOAT};
 static const sonnx_capability kCaps[] = {
-    {"", "Add", 7, 0, 1, kFloat},  {"", "Sub", 7, 0, 1, kFloat},     {"", "Mul", 7, 0, 1, kFloat},
-    {"", "Div", 7, 0, 1, kFloat},  {"", "Relu", 6, 0, 1, kFloat},    {"", "Abs", 6, 0, 1, kFloat},
-    {"", "Neg", 6, 0, 1, kFloat},  {"", "Exp", 6, 0, 1, kFloat},     {"", "Sigmoid", 6, 0, 1, kFloat},
-    {"", "Tanh", 6, 0, 1, kFloat},
+    {"", "Add", 7, 0, 1, kFloat},     {"", "Sub", 7, 0, 1, kFloat},  {"", "Mul", 7, 0, 1, kFloat}, {"", "Div", 7, 0, 1, kFloat},
+    {"", "Relu", 6, 0, 1, kFloat},    {"", "Abs", 6, 0, 1, kFloat},  {"", "Neg", 6, 0, 1, kFloat}, {"", "Exp", 6, 0, 1, kFloat},
+    {"", "Sigmoid", 6, 0, 1, kFloat}, {"", "Tanh", 6, 0, 1, kFloat},
 };
 
 typedef struct {
@@ -39,14 +38,6 @@ typedef struct {
   int* outputs;
 } compiled_t;
 
-typedef struct {
-  int64_t dims[kMaxRank];
-  int32_t rank;
-  int64_t count;
-  float* data;
-  int owned;
-} buffer_t;
-
 static int op_of(const char* op_type) {
   for (int op = 0; op < OP_COUNT; ++op)
     if (strcmp(kOpNames[op], op_type) == 0) return op;
@@ -56,16 +47,6 @@ static int op_of(const char* op_type) {
 static int supports(const sonnx_node* node) {
   int op = op_of(node->op_type);
   return op >= 0 && node->num_outputs == 1 && node->num_inputs == (op <= OP_DIV ? 2u : 1u);
-}
-
-static void set_error(char* error, size_t size, const char* message) {
-  if (error && size) snprintf(error, size, "%s", message);
-}
-
-static int find_value(const compiled_t* c, const char* name) {
-  for (size_t i = 0; i < c->num_values; ++i)
-    if (strcmp(c->names[i], name) == 0) return (int)i;
-  return -1;
 }
 
 static void release(void* handle) {
@@ -96,7 +77,7 @@ static int prepare(const sonnx_graph* g, void** out, char* error, size_t error_s
     s->op = op_of(node->op_type);
     s->in[1] = -1;
     for (size_t k = 0; k < node->num_inputs; ++k) {
-      s->in[k] = find_value(c, node->inputs[k]);
+      s->in[k] = find_value(c->names, c->num_values, node->inputs[k]);
       if (s->in[k] < 0) {
         set_error(error, error_size, "input is neither a graph input nor an earlier output");
         release(c);
@@ -107,7 +88,7 @@ static int prepare(const sonnx_graph* g, void** out, char* error, size_t error_s
     s->out = (int)c->num_values++;
   }
   for (size_t o = 0; o < g->num_outputs; ++o) {
-    c->outputs[o] = find_value(c, g->outputs[o]);
+    c->outputs[o] = find_value(c->names, c->num_values, g->outputs[o]);
     if (c->outputs[o] < 0) {
       set_error(error, error_size, "a graph output is not produced");
       release(c);
@@ -227,29 +208,12 @@ static int execute(void* handle, const sonnx_tensor* inputs, size_t num_inputs, 
       rc = SONNX_BACKEND_ERROR;
       goto done;
     }
-  for (size_t o = 0; o < num_outputs; ++o) {
-    const buffer_t* src = &v[c->outputs[o]];
-    sonnx_tensor* t = &outputs[o];
-    t->elem_type = SONNX_FLOAT;
-    t->rank = src->rank;
-    t->dims = (int64_t*)malloc(sizeof(int64_t) * (size_t)(src->rank ? src->rank : 1));
-    memcpy(t->dims, src->dims, sizeof(int64_t) * (size_t)src->rank);
-    t->byte_size = sizeof(float) * (size_t)src->count;
-    t->data = malloc(t->byte_size ? t->byte_size : 1);
-    memcpy(t->data, src->data, t->byte_size);
-  }
+  for (size_t o = 0; o < num_outputs; ++o) write_output(&v[c->outputs[o]], &outputs[o]);
 done:
   for (size_t i = 0; i < c->num_values; ++i)
     if (v[i].owned) free(v[i].data);
   free(v);
   return rc;
-}
-
-static void release_tensor(sonnx_tensor* t) {
-  free(t->dims);
-  free(t->data);
-  t->dims = NULL;
-  t->data = NULL;
 }
 
 static const sonnx_backend_v1 kBackend = {SONNX_BACKEND_ABI_VERSION,

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sonnx/backend.h"
+#include "plugin_support.h"
 
 enum { OP_ADD, OP_MUL, OP_RELU, OP_CONV };
 
@@ -43,14 +43,6 @@ typedef struct {
   step_t* steps;
   int* outputs; /* value index of each graph output */
 } compiled_t;
-
-typedef struct {
-  int64_t dims[8];
-  int32_t rank;
-  int64_t count;
-  float* data; /* owned, or borrowed for graph inputs */
-  int owned;
-} buffer_t;
 
 static const int32_t kFloat[] = {SONNX_FLOAT};
 static const sonnx_capability kCaps[] = {
@@ -89,16 +81,6 @@ static int supports(const sonnx_node* node) {
     if (!ok) return 0;
   }
   return 1;
-}
-
-static void set_error(char* error, size_t size, const char* message) {
-  if (error && size) snprintf(error, size, "%s", message);
-}
-
-static int find_value(compiled_t* c, const char* name) {
-  for (size_t i = 0; i < c->num_values; ++i)
-    if (strcmp(c->names[i], name) == 0) return (int)i;
-  return -1;
 }
 
 static int add_value(compiled_t* c, const char* name) {
@@ -148,7 +130,7 @@ static int prepare(const sonnx_graph* g, void** out, char* error, size_t error_s
     }
     s->in[2] = -1;
     for (size_t k = 0; k < arity; ++k) {
-      s->in[k] = find_value(c, node->inputs[k]);
+      s->in[k] = find_value(c->names, c->num_values, node->inputs[k]);
       if (s->in[k] < 0) {
         set_error(error, error_size, "input is neither a graph input nor an earlier output");
         release(c);
@@ -158,7 +140,7 @@ static int prepare(const sonnx_graph* g, void** out, char* error, size_t error_s
     s->out = add_value(c, node->outputs[0]);
   }
   for (size_t o = 0; o < g->num_outputs; ++o) {
-    c->outputs[o] = find_value(c, g->outputs[o]);
+    c->outputs[o] = find_value(c->names, c->num_values, g->outputs[o]);
     if (c->outputs[o] < 0) {
       set_error(error, error_size, "a graph output is not produced");
       release(c);
@@ -265,29 +247,12 @@ static int execute(void* handle, const sonnx_tensor* inputs, size_t num_inputs, 
       r->data[i] = s->op == OP_ADD ? x + y : x * y;
     }
   }
-  for (size_t o = 0; o < num_outputs; ++o) {
-    const buffer_t* src = &v[c->outputs[o]];
-    sonnx_tensor* t = &outputs[o];
-    t->elem_type = SONNX_FLOAT;
-    t->rank = src->rank;
-    t->dims = (int64_t*)malloc(sizeof(int64_t) * (size_t)(src->rank ? src->rank : 1));
-    memcpy(t->dims, src->dims, sizeof(int64_t) * (size_t)src->rank);
-    t->byte_size = sizeof(float) * (size_t)src->count;
-    t->data = malloc(t->byte_size ? t->byte_size : 1);
-    memcpy(t->data, src->data, t->byte_size);
-  }
+  for (size_t o = 0; o < num_outputs; ++o) write_output(&v[c->outputs[o]], &outputs[o]);
 done:
   for (size_t i = 0; i < c->num_values; ++i)
     if (v[i].owned) free(v[i].data);
   free(v);
   return rc;
-}
-
-static void release_tensor(sonnx_tensor* t) {
-  free(t->dims);
-  free(t->data);
-  t->dims = NULL;
-  t->data = NULL;
 }
 
 static sonnx_backend_v1 kBackend = {SONNX_BACKEND_ABI_VERSION,
