@@ -105,17 +105,35 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
   for (size_t i = 0; i < body.nodes.size(); ++i) body.nodes[i].index = i;
   for (const std::string& o : c.node.outputs)
     if (!o.empty()) body.outputs.push_back(ValueInfo{o, TypeInfo{}});
-  std::map<std::string, Bounds> enclosed;
-  try {
-    // A body sees only its inputs: no outer scope.
-    enclosed = walk_graph(BodyWalk{w.model, w.reference, w.semantics, w.depth + 1}, body, std::move(given), nullptr);
-  } catch (const Unsupported& e) {
-    throw Unsupported(std::string(e.what()) + ", in the body of " + op_name(c));
-  } catch (const Undetermined& e) {  // its node is a body's, labelled by its place there
-    throw Undetermined(std::string(e.what()) + ", in the body of " + c.node.label());
+  auto walk = [&](Semantics semantics) {
+    try {
+      // A body sees only its inputs: no outer scope.
+      std::map<std::string, Bounds> enclosed = walk_graph(BodyWalk{w.model, w.reference, semantics, w.depth + 1}, body, given, nullptr);
+      std::vector<Bounds> out;
+      for (const std::string& o : c.node.outputs) out.push_back(o.empty() ? Bounds{} : enclosed.at(o));
+      return out;
+    } catch (const Unsupported& e) {
+      throw Unsupported(std::string(e.what()) + ", in the body of " + op_name(c));
+    } catch (const Undetermined& e) {  // its node is a body's, labelled by its place there
+      throw Undetermined(std::string(e.what()) + ", in the body of " + c.node.label());
+    }
+  };
+  std::vector<Bounds> out = walk(w.semantics);
+  if (w.semantics == Semantics::Admissible) {
+    // An implementation may also compute the operator as a whole, as a library function: within
+    // kElementaryUlps of its exact value (spec/accuracy.md, "Admissible results").
+    std::vector<Bounds> real = walk(Semantics::Real);
+    for (size_t k = 0; k < out.size(); ++k) {
+      Bounds& b = out[k];
+      if (b.lo.size() == 0 || b.exact()) continue;
+      b.centered = nullptr;
+      FloatFormat f = float_format(b.type);
+      for (int64_t i = 0; i < b.lo.size(); ++i) {
+        Interval a = at(b, i), r = at(real[k], i);
+        if (!a.has_nan() && !r.has_nan()) set(b, i, hull(a, widen_ulps(r, kElementaryUlps, f)));
+      }
+    }
   }
-  std::vector<Bounds> out;
-  for (const std::string& o : c.node.outputs) out.push_back(o.empty() ? Bounds{} : enclosed.at(o));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // LpNormalization: x / ||x||_p along `axis` (default -1), p = 1 (sum of |x|) or 2 (sqrt of the
-// sum of squares); other p trap. A zero norm gives 0/0 = NaN, the literal quotient. Computed in
-// double, rounded once to the element type.
+// sum of squares); other p trap. A zero norm (a line of zeros) gives zeros: "the output is defined
+// to be zero to avoid division by zero" (both versions' text). Computed in double, rounded once to
+// the element type.
 #include "op_params.h"
 #include "params/normalization.h"
 #include "support/shape.h"
@@ -27,7 +28,7 @@ std::vector<Value> lp_normalization(OpContext& ctx) {
       if (p == 2) norm = std::sqrt(norm);
       for (int64_t k = 0; k < v.n; ++k) {
         auto j = static_cast<size_t>(v.at(o, k, i));
-        y[j] = xv[j] / norm;
+        y[j] = norm == 0 ? 0.0 : xv[j] / norm;
       }
     }
   return one(float_tensor(ctx, x.dtype(), x.shape(), y));

@@ -105,6 +105,15 @@ TEST(LpNormalizationOp, P1AndP2) {
   expect_trap([] { run_op("LpNormalization", 1, {tensor<float>({2}, {3, 4})}, {attr_int("p", 3)}); });
 }
 
+TEST(LpNormalizationOp, AZeroNormGivesZeros) {
+  // "When the Lp norm is zero ... the output is defined to be zero" (versions 1 and 22): the line of
+  // zeros stays zeros, the other line is normalized.
+  for (int64_t version : {1, 22})
+    for (int64_t p : {1, 2})
+      expect_floats_near(run_op("LpNormalization", version, {tensor<float>({2, 2}, {0, 0, 3, -4})}, {attr_int("p", p)})[0],
+                         p == 1 ? std::vector<float>{0, 0, 3 / 7.f, -4 / 7.f} : std::vector<float>{0, 0, 0.6f, -0.8f});
+}
+
 TEST(LrnOp, AsymmetricWindow) {
   // size 2: window [c, c + 1]. Square sums 1+4, 4+9, 9; Y = x / (1 + 2/2 * sum)^1.
   auto out = run_op("LRN", 13, {tensor<float>({1, 3, 1, 1}, {1, 2, 3})},
