@@ -1,0 +1,76 @@
+// The enclosure of CumProd (26): each output the product of its prefix along the axis (the current
+// element left out with exclusive, from the end with reverse), in interval arithmetic; an empty
+// prefix is exactly 1 and a one-factor prefix that factor. Under the admissible semantics a prefix
+// of m factors multiplied in any order (a running product, a parallel scan, or in a wider type and
+// rounded once) lies within γ_(m−1) relative of it (Higham §3.5), plus m smallest subnormals of the
+// type times the largest any subset of its factors can make them (underflow): ReduceProd's rule
+// (enclose_sums_more.cpp) for each prefix. Integer inputs never reach this: they are lifted exactly.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "enclose_sums.h"
+#include "reference/ops/params/indexing.h"
+#include "reference/ops/support/indexing.h"
+#include "reference/ops/support/reduce.h"
+#include "sonnx/errors.h"
+
+namespace sonnx::enclose::cumprod_detail {
+
+// A running product: the interval product of the factors so far, a bound on |the product of any
+// subset of them|, and their count.
+struct PrefixProduct {
+  Interval product = Interval::point(1);
+  double subsets = 1;
+  int64_t count = 0;
+
+  void add(Interval f) {
+    product = count == 0 ? f : product * f;
+    subsets = up(subsets * std::max(1.0, magnitude(f)));
+    ++count;
+  }
+  // The prefix's enclosure; widened by what m factors multiplied in any order may err when `ts`
+  // is a type's (the admissible semantics).
+  Interval result(const TypeSum& ts) const {
+    Interval p = product;
+    if (ts.unit > 0 && count > 1 && !p.has_nan()) {
+      double m = static_cast<double>(count);
+      double err = up(up(gamma(m - 1, ts.unit) * magnitude(p)) + up(up(m * ts.tiny) * subsets));
+      // An infinite bound or error bounds nothing, but an infinite product known exactly (a factor
+      // ±∞, none 0) is ±∞ in any order.
+      if (std::isfinite(err)) p = p + Interval{-err, err};
+      else if (!(std::isinf(p.lo) && p.lo == p.hi)) p = Interval::whole();
+    }
+    return p;
+  }
+};
+
+std::vector<Bounds> enclose_cumprod(const OpCall& c) {
+  const Bounds& x = float_input(c, 0);
+  const Bounds& axis_input = c.input(1);
+  if (!axis_input.exact()) c.ctx.fail("axis must be an integer tensor");
+  if (x.lo.rank() == 0) c.ctx.fail("input must have rank >= 1");
+  if (axis_input.lo.rank() != 0) c.ctx.fail("axis must be a 0-D tensor");
+  int64_t axis = support::normalize_axis(c.ctx, support::int_scalar(c.ctx, axis_input.lo, "axis"), x.lo.rank());
+  CumSumParams p = CumSumParams::read(c.ctx, c.version);  // CumProd reads CumSum's attributes
+  support::AxisView v = support::axis_view(x.lo.shape(), axis);
+  Bounds y = float_bounds(x.type, x.lo.shape());
+  TypeSum ts = type_sum(c, x.type);
+  for (int64_t o = 0; o < v.outer; ++o)
+    for (int64_t i = 0; i < v.inner; ++i) {
+      PrefixProduct prefix;
+      for (int64_t step = 0; step < v.n; ++step) {
+        int64_t pos = v.at(o, p.reverse ? v.n - 1 - step : step, i);
+        if (p.exclusive) set(y, pos, prefix.result(ts));
+        prefix.add(at(x, pos));
+        if (!p.exclusive) set(y, pos, prefix.result(ts));
+      }
+    }
+  return {y};
+}
+
+}  // namespace sonnx::enclose::cumprod_detail
+
+namespace sonnx::enclose {
+SONNX_ENCLOSURE("CumProd", (26), Allowance::own(), cumprod_detail::enclose_cumprod);
+}  // namespace sonnx::enclose

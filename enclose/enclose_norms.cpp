@@ -1,0 +1,142 @@
+// The enclosures of InstanceNormalization (1, 6, 22) and LpNormalization (1, 22), which ONNX defines
+// by text alone: each is enclosed as if defined by the small body that text describes, in the
+// element type, walked by enclose_graph like a function body (spec/accuracy.md, "Admissible
+// results", "Operators defined by a function body"): under `real` the body's value in exact
+// arithmetic, under `admissible` each body node within its own allowance.
+//   InstanceNormalization, per (n, c) over the spatial axes: mean = ReduceMean(x), d = x − mean,
+//     var = ReduceMean(d·d) (population), y = (scale·d) / √(var + ε) + B, the reference's order;
+//     ε is the attribute's float value, exactly (the reference adds it in double).
+//   LpNormalization along `axis`: p = 1, y = x / ReduceSum(|x|); p = 2, y = x / √ReduceSum(x·x).
+//     A line of zeros gives zeros, as the text defines (the body's 0/0 replaced by the point 0).
+#include <string>
+#include <vector>
+
+#include "enclose_ops.h"
+#include "reference/ops/params/normalization.h"
+#include "reference/ops/support/indexing.h"
+#include "reference/ops/support/reduce.h"
+#include "sonnx/errors.h"
+
+namespace sonnx::enclose::norms_detail {
+
+// The opset the bodies are written at: ReduceMean and ReduceSum take their axes as an input.
+constexpr int64_t kNormBodyOpset = 18;
+
+// A body under construction: its nodes, and the bounds of the values it is given.
+struct NormBody {
+  Graph g;
+  std::map<std::string, Bounds> given;
+
+  void node(const std::string& op, std::vector<std::string> in, const std::string& out) {
+    Node n;
+    n.op_type = op;
+    n.name = out;
+    n.inputs = std::move(in);
+    n.outputs = {out};
+    n.index = g.nodes.size();
+    n.opset_version = kNormBodyOpset;
+    g.nodes.push_back(std::move(n));
+  }
+  // The bounds of output `out` of the body walked on `given`.
+  Bounds walk(const OpCall& c, const std::string& out) {
+    g.path = c.node.label() + "'s body";
+    g.outputs = {ValueInfo{out, TypeInfo{}}};
+    Model m;
+    m.ir_version = 8;
+    m.opset_imports[""] = kNormBodyOpset;
+    try {
+      return enclose_graph(m, g, std::move(given), c.semantics).at(out);
+    } catch (const Unsupported& e) {
+      throw Unsupported(std::string(e.what()) + ", in the body of " + op_name(c));
+    } catch (const Undetermined& e) {
+      throw Undetermined(std::string(e.what()) + ", in the body of " + c.node.label());
+    }
+  }
+};
+
+Bounds exact_axes(const std::vector<int64_t>& axes) {
+  return Bounds::of(Tensor::from_vector<int64_t>({static_cast<int64_t>(axes.size())}, axes));
+}
+
+// A per-channel input (C elements) shaped (C, 1, ..., 1) to broadcast against (N, C, D1, ..., Dn).
+Bounds per_channel(const Bounds& b, int64_t rank) {
+  Shape s(static_cast<size_t>(rank - 1), 1);
+  s[0] = b.lo.size();
+  return Bounds{b.type, b.lo.reshaped(s), b.hi.reshaped(s)};
+}
+
+std::vector<Bounds> enclose_instance_norm(const OpCall& c) {
+  const Bounds& x = float_input(c, 0);
+  const Bounds& scale = float_input(c, 1);
+  const Bounds& bias = float_input(c, 2);
+  const int64_t rank = x.lo.rank();
+  if (rank < 2) c.ctx.fail("input must have shape (N x C x D1 ... Dn)");
+  const int64_t channels = x.lo.shape()[1];
+  if (scale.lo.size() != channels || bias.lo.size() != channels)
+    c.ctx.fail("scale and B must have C = " + std::to_string(channels) + " elements");
+  auto epsilon = static_cast<double>(InstanceNormParams::read(c.ctx, c.version).epsilon);
+  std::vector<int64_t> spatial;
+  for (int64_t d = 2; d < rank; ++d) spatial.push_back(d);
+  // Without spatial axes each mean is of one element (y = B where x is finite): not written as a body.
+  if (spatial.empty()) throw Unsupported("no enclosure for " + op_name(c) + " on an input without spatial axes");
+  NormBody b;
+  b.given.emplace("x", x);
+  b.given.emplace("scale", per_channel(scale, rank));
+  b.given.emplace("B", per_channel(bias, rank));
+  b.given.emplace("axes", exact_axes(spatial));
+  Bounds eps = float_bounds(x.type, {});
+  set(eps, 0, Interval::point(epsilon));
+  b.given.emplace("epsilon", std::move(eps));
+  b.node("ReduceMean", {"x", "axes"}, "mean");
+  b.node("Sub", {"x", "mean"}, "d");
+  b.node("Mul", {"d", "d"}, "d2");
+  b.node("ReduceMean", {"d2", "axes"}, "var");
+  b.node("Add", {"var", "epsilon"}, "var_eps");
+  b.node("Sqrt", {"var_eps"}, "den");
+  b.node("Mul", {"scale", "d"}, "scaled");
+  b.node("Div", {"scaled", "den"}, "normed");
+  b.node("Add", {"normed", "B"}, "y");
+  return {b.walk(c, "y")};
+}
+
+std::vector<Bounds> enclose_lp_norm(const OpCall& c) {
+  const Bounds& x = float_input(c, 0);
+  LpNormParams p = LpNormParams::read(c.ctx, c.version);
+  if (p.p != 1 && p.p != 2) c.ctx.fail("p must be 1 or 2, got " + std::to_string(p.p));
+  int64_t axis = support::normalize_axis(c.ctx, p.axis, x.lo.rank());
+  NormBody b;
+  b.given.emplace("x", x);
+  b.given.emplace("axes", exact_axes({axis}));
+  if (p.p == 1) {
+    b.node("Abs", {"x"}, "magnitudes");
+    b.node("ReduceSum", {"magnitudes", "axes"}, "norm");
+  } else {
+    b.node("Mul", {"x", "x"}, "squares");
+    b.node("ReduceSum", {"squares", "axes"}, "sum_squares");
+    b.node("Sqrt", {"sum_squares"}, "norm");
+  }
+  b.node("Div", {"x", "norm"}, "y");
+  Bounds y = b.walk(c, "y");
+  // A line of zeros has the norm 0, and its output is defined as zeros (the text of both versions):
+  // where the line is known to be zeros, 0/0's undefined elements are the point 0.
+  support::AxisView v = support::axis_view(x.lo.shape(), axis);
+  for (int64_t o = 0; o < v.outer; ++o)
+    for (int64_t i = 0; i < v.inner; ++i) {
+      bool zeros = true;
+      for (int64_t k = 0; k < v.n && zeros; ++k) {
+        Interval e = at(x, v.at(o, k, i));
+        zeros = e.lo == 0 && e.hi == 0;
+      }
+      if (zeros)
+        for (int64_t k = 0; k < v.n; ++k) set(y, v.at(o, k, i), Interval::point(0));
+    }
+  return {y};
+}
+
+}  // namespace sonnx::enclose::norms_detail
+
+namespace sonnx::enclose {
+// The body's nodes bring their own allowances: the operator adds none.
+SONNX_ENCLOSURE("InstanceNormalization", (1, 6, 22), Allowance::own(), norms_detail::enclose_instance_norm);
+SONNX_ENCLOSURE("LpNormalization", (1, 22), Allowance::own(), norms_detail::enclose_lp_norm);
+}  // namespace sonnx::enclose
