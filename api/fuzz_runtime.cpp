@@ -60,9 +60,10 @@ FuzzCampaign fuzz_runtime(const RuntimeFuzzingOptions& options) {
   o.out = options.out;
   o.max_groups = options.max_groups;
   o.progress = options.progress;
-  auto target = !options.backend_command.empty() ? make_command_target(options.backend_command, options.timeout_seconds, options.persistent)
-                : !options.devices.empty()       ? make_device_set_target(options.devices, options.plugins, false)
-                                                 : make_backend_target(options.backend, true);
+  auto target = !options.backend_command.empty()
+                    ? make_command_target(options.backend_command, options.timeout_seconds, options.persistent)
+                : !options.devices.empty() ? make_device_set_target(options.devices, options.plugins, false)
+                                           : make_backend_target(options.backend, true);
   return campaign_of(std::make_shared<fuzz::TargetCampaign>(fuzz::fuzz_target(*target, o)));
 }
 

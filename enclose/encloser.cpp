@@ -108,7 +108,8 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
   auto walk = [&](Semantics semantics) {
     try {
       // A body sees only its inputs: no outer scope.
-      std::map<std::string, Bounds> enclosed = walk_graph(BodyWalk{w.model, w.reference, semantics, w.depth + 1}, body, given, nullptr);
+      std::map<std::string, Bounds> enclosed = walk_graph(BodyWalk{w.model, w.reference, semantics, w.depth + 1}, body, given,
+                                                          nullptr);
       std::vector<Bounds> out;
       for (const std::string& o : c.node.outputs) out.push_back(o.empty() ? Bounds{} : enclosed.at(o));
       return out;

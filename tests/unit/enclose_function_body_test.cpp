@@ -283,8 +283,8 @@ TEST(EncloseFunctionBody, AffineGridThroughTheIfOfItsBody) {
   ASSERT_EQ(adm.lo.size(), ref.size());
   for (int64_t i = 0; i < ref.size(); ++i) {
     Interval a = bound_at(adm, i);
-    EXPECT_TRUE(a.contains(ref.as_double(i))) << "element " << i << ": " << ref.as_double(i) << " outside [" << a.lo << ", "
-                                              << a.hi << "]";
+    EXPECT_TRUE(a.contains(ref.as_double(i)))
+        << "element " << i << ": " << ref.as_double(i) << " outside [" << a.lo << ", " << a.hi << "]";
   }
 }
 
