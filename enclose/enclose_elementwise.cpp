@@ -71,6 +71,41 @@ Interval elu(Interval x, double alpha) {
   return hull(neg, pos);
 }
 
+// ---- Operators the text defines by a formula of elementary functions ----
+
+// Sigmoid 1/(1 + e^(−x)) and Elu α·(e^x − 1) below 0: an implementation may
+// compute the operator as a whole, within kElementaryUlps of its exact value, or evaluate the
+// formula as written, each step within its allowance and stored in the type (an elementary
+// function within kElementaryUlps of its value at the computed argument, +, −, ·, / correctly
+// rounded). Under `admissible` the enclosure is the hull of the two (spec/accuracy.md); `steps`
+// gives the second from x's interval, rounded to the type's values. (Not Softplus: ln(e^x + 1) as
+// written overflows from x ≈ 88 in float, which no allowance should grant.)
+template <class Whole, class Steps>
+std::vector<Bounds> formula_op(const OpCall& c, Whole whole, Steps steps) {
+  if (c.semantics == Semantics::Real) return unary(c, whole);
+  FloatFormat f = float_format(float_input(c, 0).type);
+  return unary(c, [&](Interval x) {
+    Interval w = whole(x), s = steps(x, f);
+    return w.has_nan() || s.has_nan() ? w : hull(widen_ulps(w, kElementaryUlps, f), s);
+  });
+}
+
+Interval stored(Interval x, double ulps, const FloatFormat& f) { return widen_ulps(x, ulps, f); }
+
+Interval sigmoid_steps(Interval x, const FloatFormat& f) {
+  Interval e = stored(exp(-x), kElementaryUlps, f);
+  return stored(Interval::point(1) / stored(Interval::point(1) + e, 0.5, f), 0.5, f);
+}
+
+Interval elu_steps(Interval x, double alpha, const FloatFormat& f) {
+  Interval e = stored(exp(Interval{std::min(x.lo, 0.0), std::min(x.hi, 0.0)}), kElementaryUlps, f);
+  Interval neg = stored(stored(e - Interval::point(1), 0.5, f) * Interval::point(alpha), 0.5, f);
+  Interval pos{std::max(x.lo, 0.0), std::max(x.hi, 0.0)};
+  if (x.hi < 0) return neg;
+  if (x.lo >= 0) return pos;
+  return hull(neg, pos);
+}
+
 // ---- HardSwish: x·max(0, min(1, x/6 + 1/2)), alpha = 1/6 and beta = 1/2 as reals ----
 
 // At one point: x for x ≥ 3, 0 for x ≤ −3, x·(x + 3)/6 between.
@@ -180,8 +215,10 @@ SONNX_ENCLOSURE("Sqrt", (6, 13), Allowance::within(0.5),
                 [](const OpCall& c) { return unary(c, [](Interval x) { return sqrt(x); }); });
 SONNX_ENCLOSURE("Tanh", (6, 13), Allowance::within(kElementaryUlps),
                 [](const OpCall& c) { return unary(c, [](Interval x) { return tanh(x); }); });
-SONNX_ENCLOSURE("Sigmoid", (6, 13), Allowance::within(kElementaryUlps),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return sigmoid(x); }); });
+SONNX_ENCLOSURE("Sigmoid", (6, 13), Allowance::own(), [](const OpCall& c) {
+  return formula_op(
+      c, [](Interval x) { return sigmoid(x); }, sigmoid_steps);
+});
 SONNX_ENCLOSURE("Erf", (9, 13), Allowance::within(kElementaryUlps),
                 [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); });
 SONNX_ENCLOSURE("Softplus", (1, 22), Allowance::within(kElementaryUlps),
@@ -196,9 +233,11 @@ SONNX_ENCLOSURE("HardSwish", (14, 22), Allowance::own(), hard_swish_op);
 // by squaring) stays within 4 ulps (u·|y| < ulp(y), so γ_3·|y| < 3.01 ulps). Version 1's legacy
 // broadcasting is not covered.
 SONNX_ENCLOSURE("Pow", (7, 12, 13, 15), Allowance::within(kElementaryUlps), pow_op);
-SONNX_ENCLOSURE("Elu", (6, 22), Allowance::within(kElementaryUlps), [](const OpCall& c) {
+SONNX_ENCLOSURE("Elu", (6, 22), Allowance::own(), [](const OpCall& c) {
   double alpha = ActivationParams::read(c.ctx, c.version).alpha;
-  return unary(c, [alpha](Interval x) { return elu(x, alpha); });
+  return formula_op(
+      c, [alpha](Interval x) { return elu(x, alpha); },
+      [alpha](Interval x, const FloatFormat& f) { return elu_steps(x, alpha, f); });
 });
 SONNX_ENCLOSURE("LeakyRelu", (6, 16), Allowance::within(0.5), [](const OpCall& c) {
   double alpha = ActivationParams::read(c.ctx, c.version).alpha;
