@@ -175,6 +175,12 @@ std::vector<Bounds> batch_normalization(const OpCall& c) {
 // mask) adds e^−∞ = 0 exactly in any arrangement: it takes no part in the spread, and an element
 // that is exactly 0 stays 0.
 void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64_t stride, const FloatFormat* type) {
+  // An undefined element (no real value) leaves every share of its line without one.
+  for (int64_t j = 0; j < count; ++j)
+    if (at(x, base + j * stride).has_nan()) {
+      for (int64_t i = 0; i < count; ++i) set(y, base + i * stride, Interval::undefined());
+      return;
+    }
   double rho = 0, tiny = 0;
   if (type) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -185,7 +191,8 @@ void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64
       hi = std::max(hi, xj.hi);
     }
     double u = type->unit_roundoff(), n = static_cast<double>(count);
-    rho = up(up(up(2 * u) * up(up(hi - lo) + std::log2(n) + 1)) + up(4 * kElementaryUlps * u) + gamma(n + 2, u));
+    double spread = hi >= lo ? up(hi - lo) : 0;  // none where every element is masked
+    rho = up(up(up(2 * u) * up(spread + std::log2(n) + 1)) + up(4 * kElementaryUlps * u) + gamma(n + 2, u));
     tiny = up((n + 2) * type->smallest_subnormal());
   }
   constexpr double minus_inf = -std::numeric_limits<double>::infinity();
