@@ -2,6 +2,7 @@
 // campaigns.
 #include <fstream>
 
+#include "conformance/fuzz/recipe.h"
 #include "conformance/fuzz/target_fuzz.h"
 #include "sonnx/sonnx.hpp"
 
@@ -49,8 +50,7 @@ FuzzCampaign fuzz_runtime(const RuntimeFuzzingOptions& options) {
   if (options.persistent && options.backend_command.empty()) throw LoadError("the persistent protocol is for a backend command");
   if (options.seconds < 0 || options.max_graphs < 0 || options.max_groups < 0 || options.timeout_seconds <= 0)
     throw LoadError("fuzzing takes non-negative seconds, graphs and groups, and a positive timeout");
-  if (options.opset != 0 && options.opset != 17 && options.opset != 27)
-    throw LoadError("the fuzzer's opset is 17, 27 or 0 (mixed)");
+  fuzz::require_campaign_opset(options.opset);
   fuzz::TargetFuzzOptions o;
   o.seconds = options.seconds;
   o.max_graphs = options.max_graphs;

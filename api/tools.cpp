@@ -8,6 +8,7 @@
 
 #include "conformance/certify/command_runner.h"
 #include "conformance/fuzz/fuzz_loop.h"
+#include "conformance/fuzz/recipe.h"
 #include "optimized/backends/partitioned_executor.h"
 #include "optimized/exec/make_executor.h"
 #include "reference/check/prepare.h"
@@ -134,8 +135,7 @@ BenchmarkResult benchmark(ModelHandle model, const NamedValues& inputs, const Be
 FuzzingReport differential_fuzz(const FuzzingOptions& options) {
   if (options.seconds < 0 || options.max_graphs < 0 || options.max_failures < 1 || options.threads < 1)
     throw LoadError("fuzzing takes non-negative seconds and max_graphs, positive max_failures and threads");
-  if (options.opset != 0 && options.opset != 17 && options.opset != 27)
-    throw LoadError("the fuzzer's opset is 17, 27 or 0 (mixed)");
+  fuzz::require_campaign_opset(options.opset);
   fuzz::FuzzOptions o;
   o.seconds = options.seconds;
   o.max_graphs = options.max_graphs;

@@ -99,8 +99,8 @@ void add_certify_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"tolerance", "enclosure"}))
       ->capture_default_str();
   auto* loc = cmd->add_flag("--localize", args->localize,
-                            "The default with --backend or --devices: for each failing test, run its model node by node on the "
-                            "backend (each node fed the backend's own values) and name the first node whose output leaves its "
+                            "The default: for each failing test, run its model node by node on the backend (each node fed the "
+                            "backend's own values; a --backend-cmd runtime is given each one-node model as files) and name the first node whose output leaves its "
                             "enclosure; only that node's operator is blamed (else a model's only operator)");
   cmd->add_flag("--no-localize", args->no_localize,
                 "Do not localize failing tests: a failing test then blames only its model's only operator")
@@ -122,9 +122,6 @@ void add_certify_command(CLI::App& app, int& exit_code) {
     if (dv->count() && split_commas(args->devices).empty())
       throw LoadError("the device set is empty: name at least one device (sonnx devices lists them)");
     if (args->persistent && args->backend_cmd.empty()) throw LoadError("--persistent needs --backend-cmd CMD");
-    // Before the default suite is generated (the API just does not localize for a runtime command).
-    if (args->localize && !args->backend_cmd.empty())
-      throw LoadError("--localize needs an in-process --backend or --devices (a --backend-cmd runtime cannot run single nodes)");
     CertificationOptions opt;
     opt.backend = args->backend;
     opt.backend_command = args->backend_cmd;

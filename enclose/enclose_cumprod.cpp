@@ -10,9 +10,6 @@
 #include <vector>
 
 #include "enclose_sums.h"
-#include "reference/ops/params/indexing.h"
-#include "reference/ops/support/indexing.h"
-#include "reference/ops/support/reduce.h"
 #include "sonnx/errors.h"
 
 namespace sonnx::enclose::cumprod_detail {
@@ -47,26 +44,11 @@ struct PrefixProduct {
 
 std::vector<Bounds> enclose_cumprod(const OpCall& c) {
   const Bounds& x = float_input(c, 0);
-  const Bounds& axis_input = c.input(1);
-  if (!axis_input.exact()) c.ctx.fail("axis must be an integer tensor");
-  if (x.lo.rank() == 0) c.ctx.fail("input must have rank >= 1");
-  if (axis_input.lo.rank() != 0) c.ctx.fail("axis must be a 0-D tensor");
-  int64_t axis = support::normalize_axis(c.ctx, support::int_scalar(c.ctx, axis_input.lo, "axis"), x.lo.rank());
-  CumSumParams p = CumSumParams::read(c.ctx, c.version);  // CumProd reads CumSum's attributes
-  support::AxisView v = support::axis_view(x.lo.shape(), axis);
-  Bounds y = float_bounds(x.type, x.lo.shape());
+  if (c.input(1).lo.rank() != 0) c.ctx.fail("axis must be a 0-D tensor");
   TypeSum ts = type_sum(c, x.type);
-  for (int64_t o = 0; o < v.outer; ++o)
-    for (int64_t i = 0; i < v.inner; ++i) {
-      PrefixProduct prefix;
-      for (int64_t step = 0; step < v.n; ++step) {
-        int64_t pos = v.at(o, p.reverse ? v.n - 1 - step : step, i);
-        if (p.exclusive) set(y, pos, prefix.result(ts));
-        prefix.add(at(x, pos));
-        if (!p.exclusive) set(y, pos, prefix.result(ts));
-      }
-    }
-  return {y};
+  return {prefix_scan<PrefixProduct>(
+      c, x, [&](PrefixProduct& prefix, int64_t k) { prefix.add(at(x, k)); },
+      [&](const PrefixProduct& prefix) { return prefix.result(ts); })};
 }
 
 }  // namespace sonnx::enclose::cumprod_detail

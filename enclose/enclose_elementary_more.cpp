@@ -12,15 +12,6 @@
 namespace sonnx::enclose::elementary_more {
 namespace {
 
-// f of each element of input 0.
-template <class F>
-std::vector<Bounds> each_element(const OpCall& c, F f) {
-  const Bounds& x = float_input(c, 0);
-  Bounds out = float_bounds(x.type, x.lo.shape());
-  for (int64_t i = 0; i < out.lo.size(); ++i) set(out, i, f(at(x, i)));
-  return {out};
-}
-
 // slope·x for x < 0, x otherwise, over x and slope in intervals: by the sign of x (at x = 0 both
 // pieces are 0).
 Interval prelu(Interval x, Interval slope) {
@@ -70,7 +61,7 @@ namespace sonnx::enclose {
 
 #define SONNX_ELEMENTARY_ENCLOSURE(op, versions, fn)                \
   SONNX_ENCLOSURE(op, versions, Allowance::within(kElementaryUlps), \
-                  [](const OpCall& c) { return elementary_more::each_element(c, [](Interval x) { return fn(x); }); })
+                  [](const OpCall& c) { return map_elements(c, [](Interval x) { return fn(x); }); })
 
 SONNX_ELEMENTARY_ENCLOSURE("Acos", (7, 22), acos);
 SONNX_ELEMENTARY_ENCLOSURE("Asin", (7, 22), asin);
@@ -85,7 +76,7 @@ SONNX_ELEMENTARY_ENCLOSURE("Tan", (7, 22), tan);
 
 // 1/x correctly rounded, as Div: undefined where x may be 0 (±∞ at ±0 is no real number).
 SONNX_ENCLOSURE("Reciprocal", (1, 6, 13), Allowance::within(0.5), [](const OpCall& c) {
-  return elementary_more::each_element(c, [](Interval x) { return Interval::point(1) / x; });
+  return map_elements(c, [](Interval x) { return Interval::point(1) / x; });
 });
 // One product, correctly rounded; x itself where x ≥ 0. Version 16 also has a function body; this
 // enclosure is the operator's own.

@@ -38,14 +38,6 @@ std::vector<Bounds> binary(const OpCall& c, F f) {
   return broadcast_binary(c, a, b, f);
 }
 
-template <class F>
-std::vector<Bounds> unary(const OpCall& c, F f) {
-  const Bounds& x = float_input(c, 0);
-  Bounds out = float_bounds(x.type, x.lo.shape());
-  for (int64_t i = 0; i < out.lo.size(); ++i) set(out, i, f(at(x, i)));
-  return {out};
-}
-
 Interval abs(Interval x) {
   if (x.lo >= 0) return x;
   if (x.hi <= 0) return -x;
@@ -82,9 +74,9 @@ Interval elu(Interval x, double alpha) {
 // written overflows from x ≈ 88 in float, which no allowance should grant.)
 template <class Whole, class Steps>
 std::vector<Bounds> formula_op(const OpCall& c, Whole whole, Steps steps) {
-  if (c.semantics == Semantics::Real) return unary(c, whole);
+  if (c.semantics == Semantics::Real) return map_elements(c, whole);
   FloatFormat f = float_format(float_input(c, 0).type);
-  return unary(c, [&](Interval x) {
+  return map_elements(c, [&](Interval x) {
     Interval w = whole(x), s = steps(x, f);
     return w.has_nan() || s.has_nan() ? w : hull(widen_ulps(w, kElementaryUlps, f), s);
   });
@@ -146,7 +138,7 @@ double hard_swish_error(Interval x, const FloatFormat& f) {
 std::vector<Bounds> hard_swish_op(const OpCall& c) {
   std::optional<FloatFormat> admissible;
   if (c.semantics == Semantics::Admissible) admissible = float_format(float_input(c, 0).type);
-  return unary(c, [&](Interval x) {
+  return map_elements(c, [&](Interval x) {
     Interval y = hard_swish(x);
     if (!admissible) return y;
     double err = hard_swish_error(x, *admissible);
@@ -205,28 +197,28 @@ SONNX_ENCLOSURE("Mul", (7, 13, 14), Allowance::within(0.5),
                 [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a * b; }); });
 SONNX_ENCLOSURE("Div", (7, 13, 14), Allowance::within(0.5),
                 [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a / b; }); });
-SONNX_ENCLOSURE("Neg", (6, 13), Allowance::exact(), [](const OpCall& c) { return unary(c, [](Interval x) { return -x; }); });
-SONNX_ENCLOSURE("Abs", (6, 13), Allowance::exact(), [](const OpCall& c) { return unary(c, abs); });
+SONNX_ENCLOSURE("Neg", (6, 13), Allowance::exact(), [](const OpCall& c) { return map_elements(c, [](Interval x) { return -x; }); });
+SONNX_ENCLOSURE("Abs", (6, 13), Allowance::exact(), [](const OpCall& c) { return map_elements(c, abs); });
 SONNX_ENCLOSURE("Exp", (6, 13), Allowance::within(kElementaryUlps),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return exp(x); }); });
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return exp(x); }); });
 SONNX_ENCLOSURE("Log", (6, 13), Allowance::within(kElementaryUlps),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return log(x); }); });
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return log(x); }); });
 SONNX_ENCLOSURE("Sqrt", (6, 13), Allowance::within(0.5),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return sqrt(x); }); });
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return sqrt(x); }); });
 SONNX_ENCLOSURE("Tanh", (6, 13), Allowance::within(kElementaryUlps),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return tanh(x); }); });
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return tanh(x); }); });
 SONNX_ENCLOSURE("Sigmoid", (6, 13), Allowance::own(), [](const OpCall& c) {
   return formula_op(
       c, [](Interval x) { return sigmoid(x); }, sigmoid_steps);
 });
 SONNX_ENCLOSURE("Erf", (9, 13), Allowance::within(kElementaryUlps),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return erf(x); }); });
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return erf(x); }); });
 SONNX_ENCLOSURE("Softplus", (1, 22), Allowance::within(kElementaryUlps),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return softplus(x); }); });
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return softplus(x); }); });
 SONNX_ENCLOSURE("Sin", (7, 22), Allowance::within(kElementaryUlps),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return sin(x); }); });
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return sin(x); }); });
 SONNX_ENCLOSURE("Cos", (7, 22), Allowance::within(kElementaryUlps),
-                [](const OpCall& c) { return unary(c, [](Interval x) { return cos(x); }); });
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return cos(x); }); });
 SONNX_ENCLOSURE("HardSwish", (14, 22), Allowance::own(), hard_swish_op);
 // Pow's error is relative to its result: an elementary pow of the type (within kElementaryUlps),
 // or x^n by repeated products, whose relative error γ_k after k ≤ 3 roundings (x^4 in a row, x^8
@@ -241,7 +233,7 @@ SONNX_ENCLOSURE("Elu", (6, 22), Allowance::own(), [](const OpCall& c) {
 });
 SONNX_ENCLOSURE("LeakyRelu", (6, 16), Allowance::within(0.5), [](const OpCall& c) {
   double alpha = ActivationParams::read(c.ctx, c.version).alpha;
-  return unary(c, [alpha](Interval x) { return leaky_relu(x, alpha); });
+  return map_elements(c, [alpha](Interval x) { return leaky_relu(x, alpha); });
 });
 
 }  // namespace sonnx::enclose

@@ -106,6 +106,14 @@ Bounds float_to_bool(const OpCall& c, const Bounds& x);
 
 // Input k, which must be a float tensor (Trap otherwise).
 const Bounds& float_input(const OpCall& c, size_t k);
+// f (Interval → Interval) of each element of float input 0, in its type and shape.
+template <class F>
+std::vector<Bounds> map_elements(const OpCall& c, F f) {
+  const Bounds& x = float_input(c, 0);
+  Bounds out = float_bounds(x.type, x.lo.shape());
+  for (int64_t i = 0; i < out.lo.size(); ++i) set(out, i, f(at(x, i)));
+  return {out};
+}
 // Under the `real` semantics, the centered enclosure of the operator (enclose_centered.cpp), where it
 // has one that applies to these inputs.
 std::optional<std::vector<Bounds>> centered_enclosure(const OpCall& c);

@@ -7,6 +7,8 @@
 
 #include "dot.h"
 #include "enclose_ops.h"
+#include "reference/ops/params/indexing.h"
+#include "reference/ops/support/indexing.h"
 #include "reference/ops/support/reduce.h"
 
 namespace sonnx::enclose {
@@ -89,5 +91,31 @@ Bounds scatter_combine(const OpCall& c, const Bounds& data, const Bounds& update
 // or from the optional input from version 18), or nullopt where the reduction is the identity (no
 // axes, noop_with_empty_axes). ReduceSum, ReduceMean (enclose_pool.cpp), ReduceProd.
 std::optional<support::ReduceGeometry> reduction_geometry(const OpCall& c, const Bounds& x);
+
+// The prefix walk of CumSum and CumProd: along the axis their input 1 names, each line's elements
+// fed in order (from the end with `reverse`) to a fresh accumulator `Acc`, through feed(acc, k)
+// with k the element's position in x, and each output set to result(acc) before its element is
+// fed (`exclusive`) or after.
+template <class Acc, class Feed, class Result>
+Bounds prefix_scan(const OpCall& c, const Bounds& x, Feed feed, Result result) {
+  const Bounds& axis_input = c.input(1);
+  if (!axis_input.exact()) c.ctx.fail("axis must be an integer tensor");
+  if (x.lo.rank() == 0) c.ctx.fail("input must have rank >= 1");
+  int64_t axis = support::normalize_axis(c.ctx, support::int_scalar(c.ctx, axis_input.lo, "axis"), x.lo.rank());
+  CumSumParams p = CumSumParams::read(c.ctx, c.version);  // CumProd reads CumSum's attributes
+  support::AxisView v = support::axis_view(x.lo.shape(), axis);
+  Bounds y = float_bounds(x.type, x.lo.shape());
+  for (int64_t o = 0; o < v.outer; ++o)
+    for (int64_t i = 0; i < v.inner; ++i) {
+      Acc acc{};
+      for (int64_t step = 0; step < v.n; ++step) {
+        int64_t k = v.at(o, p.reverse ? v.n - 1 - step : step, i);
+        if (p.exclusive) set(y, k, result(acc));
+        feed(acc, k);
+        if (!p.exclusive) set(y, k, result(acc));
+      }
+    }
+  return y;
+}
 
 }  // namespace sonnx::enclose

@@ -63,26 +63,11 @@ std::vector<Bounds> enclose_sum_or_mean(const OpCall& c, bool mean) {
 // additions gives a value within its bound. An empty prefix (exclusive) is exactly 0.
 std::vector<Bounds> enclose_cumsum(const OpCall& c) {
   const Bounds& x = float_input(c, 0);
-  const Bounds& axis_input = c.input(1);
-  if (!axis_input.exact()) c.ctx.fail("axis must be an integer tensor");
-  if (x.lo.rank() == 0) c.ctx.fail("input must have rank >= 1");
-  int64_t axis = support::normalize_axis(c.ctx, support::int_scalar(c.ctx, axis_input.lo, "axis"), x.lo.rank());
-  CumSumParams p = CumSumParams::read(c.ctx, c.version);
-  support::AxisView v = support::axis_view(x.lo.shape(), axis);
   std::vector<MidRad> xm = mid_rad(x);
-  Bounds y = float_bounds(x.type, x.lo.shape());
   TypeSum ts = type_sum(c, x.type);
-  for (int64_t o = 0; o < v.outer; ++o)
-    for (int64_t i = 0; i < v.inner; ++i) {
-      DotBound prefix;
-      for (int64_t step = 0; step < v.n; ++step) {
-        int64_t at = v.at(o, p.reverse ? v.n - 1 - step : step, i);
-        if (p.exclusive) set(y, at, prefix.result(1, ts));
-        prefix.add(xm[static_cast<size_t>(at)], kOne);
-        if (!p.exclusive) set(y, at, prefix.result(1, ts));
-      }
-    }
-  return {y};
+  return {prefix_scan<DotBound>(
+      c, x, [&](DotBound& prefix, int64_t k) { prefix.add(xm[static_cast<size_t>(k)], kOne); },
+      [&](const DotBound& prefix) { return prefix.result(1, ts); })};
 }
 
 // ---- ReduceProd ----

@@ -19,7 +19,13 @@ case "${1:-}" in
 esac
 
 if [[ $# -gt 0 ]]; then
-  files=("$@")
+  files=()
+  for f in "$@"; do  # clang-format would reflow Markdown or Python as if it were C++
+    case "$f" in
+      *.cpp | *.h | *.hpp | *.c) files+=("$f") ;;
+      *) echo "check-format: $f is not a C or C++ source; left alone" >&2 ;;
+    esac
+  done
 else
   root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null) || {
     echo "check-format: not a git checkout (no list of tracked files). Skipping." >&2

@@ -45,8 +45,7 @@ std::string quote(const std::string& s) {
 }
 
 // For a failing test of several operators that was not run node by node.
-std::string why_not_localized(const CertTarget& target, const CertifyOptions& options) {
-  if (!target.runs_in_process()) return "not localized: a runtime command cannot run single nodes";
+std::string why_not_localized(const CertifyOptions& options) {
   if (!options.localize) return "not localized: localization is off (--no-localize)";
   return "not localized: the backend did not produce every output";
 }
@@ -172,7 +171,7 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
                                     *first);
     if (!first->node)
       e.not_localized = t.localized.rfind("not localized", 0) == 0 ? t.localized
-                        : first->note.empty()                      ? why_not_localized(target, options)
+                        : first->note.empty()                      ? why_not_localized(options)
                                                                    : "not localized: the output could not be read";
     result.failure = explain(e, test, options);
     return result;
@@ -211,15 +210,16 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
       if (!c.ok) c.message = ds_dir.filename().string() + " output '" + vi.name + "': " + c.message;
       total.merge(c);
       if (!c.ok && !first) first = FirstFailure{d, r.outputs, "", std::nullopt};
-      if (!c.ok && t.localized.empty() && options.localize && target.runs_in_process()) {
-        Localization l = localize_error(model, target, test, ds_dir, data_sets[d].inputs);
+      if (!c.ok && t.localized.empty() && options.localize) {
+        TargetStage stage(target);
+        Localization l = localize_error(model, stage, data_sets[d].inputs);
         t.localized = l.sentence;
         t.localized_op = l.op_type;
         if (l.node && first->data_set == d) first->node = std::move(l.node);
       }
     }
   }
-  if (!total.ok && t.localized.empty() && t.op_types.size() > 1) t.localized = why_not_localized(target, options);
+  if (!total.ok && t.localized.empty() && t.op_types.size() > 1) t.localized = why_not_localized(options);
   if (enclosures) t.enclosure = enclosures->checks();
   t.max_abs = total.max_abs;
   t.max_rel = total.max_rel;

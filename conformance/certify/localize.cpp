@@ -29,8 +29,7 @@ Localization named(const Node& n, const std::string& what, LocalizedNode evidenc
 
 }  // namespace
 
-Localization localize_error(const Model& model, CertTarget& target, const TestCase& test, const std::filesystem::path& data_set,
-                            const NamedValues& inputs) {
+Localization localize_error(const Model& model, TargetStage& stage, const NamedValues& inputs) {
   Model flat = inline_model(model);
   const Graph& g = flat.graph;
   for (const Node& n : g.nodes)
@@ -62,7 +61,7 @@ Localization localize_error(const Model& model, CertTarget& target, const TestCa
     } catch (const std::exception& e) {
       return not_localized("the reference cannot run node " + n.label() + " alone: " + e.what());
     }
-    TargetResult r = target.run(one, test, data_set, feed);
+    TargetResult r = stage.run(one, feed);
     if (r.status != "ok")
       return not_localized("the backend cannot run node " + n.label() + " alone (" + r.status + ": " + r.message + ")");
     std::string why;

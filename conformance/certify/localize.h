@@ -10,7 +10,7 @@
 
 #include "conformance/enclosure_judge.h"
 #include "conformance/suite.h"
-#include "target.h"
+#include "target_stage.h"
 
 namespace sonnx {
 
@@ -34,7 +34,7 @@ struct Localization {
   std::optional<LocalizedNode> node;  // the evidence, when a node is named
 };
 
-Localization localize_error(const Model& model, CertTarget& target, const TestCase& test, const std::filesystem::path& data_set,
-                            const NamedValues& inputs);
+// `stage` runs each one-node model on the target (written to files first for a runtime command).
+Localization localize_error(const Model& model, TargetStage& stage, const NamedValues& inputs);
 
 }  // namespace sonnx

@@ -4,7 +4,15 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sonnx/errors.h"
+
 namespace sonnx::fuzz {
+
+void require_campaign_opset(int opset) {
+  if (opset != 0 && opset != kLegacyFuzzOpset && opset != kNewestFuzzOpset)
+    throw LoadError("the fuzzer's opset is " + std::to_string(kLegacyFuzzOpset) + ", " + std::to_string(kNewestFuzzOpset) +
+                    " or 0 (mixed)");
+}
 
 Recipe random_recipe(uint64_t seed, int opset) {
   std::mt19937_64 rng(seed);

@@ -30,6 +30,10 @@ inline constexpr bool is_fuzz_opset(int opset) {
   return (opset >= kOldestFuzzOpset && opset <= kLegacyFuzzOpset) || opset == kNewestFuzzOpset;
 }
 
+// A campaign's opset (every graph at it): 0 (each recipe draws one), kLegacyFuzzOpset or
+// kNewestFuzzOpset. Throws LoadError naming them otherwise.
+void require_campaign_opset(int opset);
+
 struct Recipe {
   uint64_t seed = 0;             // the first graph input's rank, dims and values
   int max_dim = 8;               // every solved dimension lies in [1, max_dim]

@@ -5,27 +5,11 @@
 #include <optional>
 #include <string>
 
-#include "conformance/certify/target.h"
+#include "conformance/certify/target_stage.h"
 #include "enclose/encloser.h"
 #include "reference/model/ir.h"
 
 namespace sonnx::fuzz {
-
-// Writes a model and its inputs as an ONNX test directory for a target that reads files (the
-// process protocol) and runs it; an in-process target is given the model itself.
-class TargetStage {
- public:
-  explicit TargetStage(CertTarget& target);
-  ~TargetStage();
-  TargetStage(const TargetStage&) = delete;
-  TargetStage& operator=(const TargetStage&) = delete;
-  TargetResult run(const Model& model, const NamedValues& inputs);
-  CertTarget& target() { return target_; }
-
- private:
-  CertTarget& target_;
-  std::filesystem::path dir_;  // scratch, for a target that reads files
-};
 
 struct TargetVerdict {
   enum class Kind { Passed, Skipped, Failed } kind = Kind::Passed;
