@@ -120,6 +120,11 @@ std::vector<Bounds> lift_monotone(const OpCall& c);
 // Undetermined (enclose_select.cpp).
 Bounds float_to_bool(const OpCall& c, const Bounds& x);
 
+// The softmax of the `count` elements of x at base, base + stride, ... into the same places of y;
+// with `type`, widened by what the admissible semantics allows in that type (enclose_linear.cpp).
+// Softmax, TreeEnsemble's post_transform (enclose_ml_trees.cpp).
+void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64_t stride, const FloatFormat* type);
+
 // Input k, which must be a float tensor (Trap otherwise).
 const Bounds& float_input(const OpCall& c, size_t k);
 // Under the `real` semantics, the centered enclosure of the operator (enclose_centered.cpp), where it
