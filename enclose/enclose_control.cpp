@@ -1,12 +1,16 @@
-// Control flow (If, Loop; Scan is refused): a subgraph is enclosed by the same walk as a graph,
+// Control flow (If, Loop, Scan): a subgraph is enclosed by the same walk as a graph,
 // reading the outer values' bounds by name. The enclosures decide a branch or an iteration only
 // where a condition or a count is exact: a boolean or an integer (an undecided float comparison
 // throws Undetermined before it gets here), so the subgraph walked is the one the model runs, and
-// its outputs' bounds are the node's. Under the admissible semantics each node of a subgraph is
-// widened by its own allowance; If and Loop add no rounding of their own.
+// its outputs' bounds are the node's. A Scan's iterations are as many as its scan inputs are long
+// (a shape: exact), each scan input sliced, each scan output stacked, lo with lo and hi with hi.
+// Under the admissible semantics each node of a subgraph is widened by its own allowance; If, Loop
+// and Scan add no rounding of their own.
+#include <algorithm>
 #include <functional>
 
 #include "enclose_ops.h"
+#include "reference/ops/params/scan.h"
 #include "reference/ops/support/control_flow.h"
 #include "reference/ops/support/indexing.h"
 
@@ -58,17 +62,24 @@ std::vector<Bounds> enclose_if(const OpCall& c, const SubgraphWalk& walk) {
   return out;
 }
 
-// Scan outputs of a Loop: the bounds of each iteration stacked on a new axis 0 (lo with the lo,
-// hi with the hi; exact values are their own lo and hi).
-Bounds stack_bounds(const OpCall& c, const std::vector<Bounds>& parts) {
+// Scan outputs of a Loop or a Scan: the bounds of each iteration stacked on a new axis (lo with the
+// lo, hi with the hi; exact values are their own lo and hi).
+Bounds stack_bounds(const OpCall& c, const std::vector<Bounds>& parts, int64_t axis = 0) {
   std::vector<Tensor> lo, hi;
   for (const Bounds& b : parts) {
     if (b.type != parts[0].type) throw Trap(c.node.label() + ": a scan output changed element type across iterations");
     lo.push_back(b.lo);
     hi.push_back(b.hi);
   }
-  Bounds s{parts[0].type, support::stack_axis(c.ctx, lo, 0), Tensor()};
-  s.hi = parts[0].exact() ? s.lo : support::stack_axis(c.ctx, hi, 0);
+  Bounds s{parts[0].type, support::stack_axis(c.ctx, lo, axis), Tensor()};
+  s.hi = parts[0].exact() ? s.lo : support::stack_axis(c.ctx, hi, axis);
+  return s;
+}
+
+// Element `index` of b along `axis`, the axis removed: a Scan's slice of a scan input or a batch entry.
+Bounds take_bounds(const Bounds& b, int64_t axis, int64_t index) {
+  Bounds s{b.type, support::take_axis(b.lo, axis, index), Tensor()};
+  s.hi = b.exact() ? s.lo : support::take_axis(b.hi, axis, index);
   return s;
 }
 
@@ -130,12 +141,157 @@ std::vector<Bounds> enclose_loop(const OpCall& c, const SubgraphWalk& walk) {
   return result;
 }
 
+// ---- Scan (reference/ops/Scan.cpp) ----
+
+// What one Scan sequence runs: the body walked once per step on the carried state and each scan
+// input's slice, the state carried from step to step.
+struct ScanRun {
+  std::vector<Bounds> state;                  // N values, the final state once run
+  std::vector<std::vector<Bounds>> elements;  // per scan output, its element of each step
+};
+
+// Steps 0..len-1 of the body from `state` over `scans`, each sliced along axes[j] (reversed where
+// ScanParams says so).
+ScanRun scan_steps(const OpCall& c, const SubgraphWalk& walk, const ScanParams& p, std::vector<Bounds> state,
+                   const std::vector<Bounds>& scans, const std::vector<int64_t>& axes, int64_t len) {
+  const Graph& body = *p.body;
+  const size_t n = p.num_state;
+  ScanRun run{std::move(state), std::vector<std::vector<Bounds>>(p.num_scan_outputs)};
+  for (int64_t t = 0; t < len; ++t) {
+    std::map<std::string, Bounds> given;
+    for (size_t i = 0; i < n; ++i) given[body.inputs[i].name] = std::move(run.state[i]);
+    for (size_t j = 0; j < scans.size(); ++j)
+      given[body.inputs[n + j].name] = take_bounds(scans[j], axes[j], p.input_reverse[j] ? len - 1 - t : t);
+    std::vector<Bounds> out = walk_labelled(c, walk, "body", body, std::move(given));
+    for (size_t i = 0; i < n; ++i) run.state[i] = std::move(out[i]);
+    for (size_t k = 0; k < p.num_scan_outputs; ++k) {
+      std::vector<Bounds>& e = run.elements[k];
+      if (!e.empty() && e[0].lo.shape() != out[n + k].lo.shape())
+        throw Trap(c.node.label() + ": scan output " + std::to_string(k) + " changed shape across iterations");
+      e.push_back(std::move(out[n + k]));
+    }
+  }
+  return run;
+}
+
+// The node's inputs from `first` on: N initial states, then M scan inputs (none may be omitted).
+std::vector<Bounds> scan_operands(const OpCall& c, const ScanParams& p, size_t first, std::vector<Bounds>& scans) {
+  if (c.in.size() < first + p.num_scan_inputs) throw Trap(c.node.label() + ": fewer inputs than num_scan_inputs");
+  size_t n = c.in.size() - first - p.num_scan_inputs;
+  if (n != p.num_state)
+    throw Trap(c.node.label() + ": body has " + std::to_string(p.body->inputs.size()) + " inputs, expected " +
+               std::to_string(n + p.num_scan_inputs));
+  std::vector<Bounds> state;
+  for (size_t i = 0; i < n; ++i) state.push_back(c.input(first + i));
+  for (size_t j = 0; j < p.num_scan_inputs; ++j) scans.push_back(c.input(first + n + j));
+  return state;
+}
+
+// Scan-9 and later: each scan input sliced along its axis, each scan output's elements stacked on
+// its axis (prepended where its direction is 1).
+std::vector<Bounds> enclose_scan_9(const OpCall& c, const SubgraphWalk& walk, const ScanParams& p) {
+  std::vector<Bounds> scans;
+  std::vector<Bounds> state = scan_operands(c, p, 0, scans);
+  std::vector<int64_t> axes = p.input_axes;
+  for (size_t j = 0; j < scans.size(); ++j) axes[j] = support::normalize_axis(c.ctx, axes[j], scans[j].lo.rank());
+  const int64_t len = scans[0].lo.dim(axes[0]);
+  for (size_t j = 0; j < scans.size(); ++j)
+    if (scans[j].lo.dim(axes[j]) != len) throw Trap(c.node.label() + ": scan inputs have different sequence lengths");
+  ScanRun run = scan_steps(c, walk, p, std::move(state), scans, axes, len);
+  std::vector<Bounds> result = std::move(run.state);
+  for (size_t k = 0; k < p.num_scan_outputs; ++k) {
+    std::vector<Bounds>& e = run.elements[k];
+    const ValueInfo& declared = p.body->outputs[p.num_state + k];
+    if (e.empty()) {  // no step: the rank only from the body's declared type, as the reference
+      int64_t rank = declared.type.shape ? static_cast<int64_t>(declared.type.shape->size()) + 1 : 1;
+      int64_t axis = support::normalize_axis(c.ctx, p.output_axes[k], rank);
+      result.push_back(Bounds::of(support::empty_scan_output(c.ctx, declared, axis)));
+      continue;
+    }
+    if (p.output_reverse[k]) std::reverse(e.begin(), e.end());  // prepending: the last step first
+    result.push_back(stack_bounds(c, e, support::normalize_axis(c.ctx, p.output_axes[k], e[0].lo.rank() + 1)));
+  }
+  return result;
+}
+
+// Scan-8: axis 0 of every input is a batch axis, axis 1 the sequence; batch entry b is scanned for
+// sequence_lens[b] steps (exact: an integer input), its scan outputs padded with zeros to the
+// longest sequence, as the reference does.
+std::vector<Bounds> enclose_scan_8(const OpCall& c, const SubgraphWalk& walk, const ScanParams& p) {
+  std::vector<Bounds> scans;
+  std::vector<Bounds> inits = scan_operands(c, p, 1, scans);
+  if (scans[0].lo.rank() < 2) throw Trap(c.node.label() + ": scan inputs need a batch axis and a sequence axis");
+  const int64_t batch = scans[0].lo.dim(0), max_len = scans[0].lo.dim(1);
+  for (const Bounds& s : scans)
+    if (s.lo.rank() < 2 || s.lo.dim(0) != batch || s.lo.dim(1) != max_len)
+      throw Trap(c.node.label() + ": scan inputs disagree on batch size or sequence length");
+  for (const Bounds& s : inits)
+    if (s.lo.rank() < 1 || s.lo.dim(0) != batch) throw Trap(c.node.label() + ": an initial state lacks the batch axis");
+  std::vector<int64_t> lens(static_cast<size_t>(batch), max_len);
+  if (!c.in.empty() && c.in[0]) {
+    const Bounds& sl = *c.in[0];
+    if (sl.type != DType::Int64 || sl.lo.rank() != 1 || sl.lo.dim(0) != batch)
+      throw Trap(c.node.label() + ": sequence_lens must be an int64 tensor of shape [batch]");
+    for (int64_t b = 0; b < batch; ++b) {
+      lens[static_cast<size_t>(b)] = sl.lo.data<int64_t>()[b];
+      if (lens[static_cast<size_t>(b)] < 0 || lens[static_cast<size_t>(b)] > max_len)
+        throw Trap(c.node.label() + ": sequence_lens[" + std::to_string(b) + "] is outside [0, " + std::to_string(max_len) + "]");
+    }
+  }
+  const size_t n = p.num_state, k_out = p.num_scan_outputs;
+  std::vector<std::vector<Bounds>> finals(n);                     // [state][batch]
+  std::vector<std::vector<std::vector<Bounds>>> elements(k_out);  // [output][batch][step]
+  const std::vector<int64_t> seq_axes(scans.size(), 0);           // within a batch entry
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<Bounds> state, seqs;
+    for (const Bounds& s : inits) state.push_back(take_bounds(s, 0, b));
+    for (const Bounds& s : scans) seqs.push_back(take_bounds(s, 0, b));
+    ScanRun run = scan_steps(c, walk, p, std::move(state), seqs, seq_axes, lens[static_cast<size_t>(b)]);
+    for (size_t i = 0; i < n; ++i) finals[i].push_back(std::move(run.state[i]));
+    for (size_t k = 0; k < k_out; ++k) elements[k].push_back(std::move(run.elements[k]));
+  }
+  std::vector<Bounds> result;
+  for (size_t i = 0; i < n; ++i) result.push_back(batch == 0 ? inits[i] : stack_bounds(c, finals[i]));
+  for (size_t k = 0; k < k_out; ++k) {
+    const Bounds* sample = nullptr;  // the element of any step that ran: its type and shape
+    for (const auto& steps : elements[k])
+      if (!steps.empty()) sample = &steps[0];
+    if (!sample) {  // no step anywhere: zeros of the body's declared shape, as the reference
+      const ValueInfo& declared = p.body->outputs[n + k];
+      Tensor empty = support::empty_scan_output(c.ctx, declared, 0);
+      Shape shape = empty.shape();
+      shape[0] = max_len;
+      shape.insert(shape.begin(), batch);
+      bool known = declared.type.shape.has_value();
+      if (known)
+        for (const Dim& d : *declared.type.shape) known = known && d.value.has_value();
+      if (!known && shape_size(shape) != 0)
+        throw Trap(c.node.label() + ": no step ran and scan output " + std::to_string(k) + " has no fully declared shape");
+      result.push_back(Bounds::of(Tensor(empty.dtype(), shape)));
+      continue;
+    }
+    const Bounds zero = Bounds::of(Tensor(sample->type, sample->lo.shape()));  // a padding step
+    std::vector<Bounds> per_batch;
+    for (auto& steps : elements[k]) {
+      while (static_cast<int64_t>(steps.size()) < max_len) steps.push_back(zero);
+      per_batch.push_back(stack_bounds(c, steps));
+    }
+    result.push_back(stack_bounds(c, per_batch));
+  }
+  return result;
+}
+
+std::vector<Bounds> enclose_scan(const OpCall& c, const SubgraphWalk& walk) {
+  const ScanParams p = ScanParams::read(c.ctx, c.version);
+  return c.version < 9 ? enclose_scan_8(c, walk, p) : enclose_scan_9(c, walk, p);
+}
+
 }  // namespace
 
 std::vector<Bounds> enclose_control_flow(const OpCall& c, const SubgraphWalk& walk) {
   if (c.node.op_type == "If") return enclose_if(c, walk);
   if (c.node.op_type == "Loop") return enclose_loop(c, walk);
-  // Scan (its axes, directions and version 8's batch axis) and any other operator with a graph.
+  if (c.node.op_type == "Scan") return enclose_scan(c, walk);
   throw Unsupported("no enclosure for " + op_name(c) + " (its subgraph is not enclosed)");
 }
 

@@ -62,6 +62,8 @@ bool points(const Bounds& b) {
   return true;
 }
 
+}  // namespace
+
 std::vector<Bounds> lift_monotone(const OpCall& c) {
   DType type = DType::Undefined;  // the float type of the values it moves: its first float input's
   for (const Bounds* b : c.in)
@@ -79,6 +81,8 @@ std::vector<Bounds> lift_monotone(const OpCall& c) {
   }
   return out;
 }
+
+namespace {
 
 // ---- Cast and CastLike ----
 

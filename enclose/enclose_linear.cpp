@@ -165,6 +165,8 @@ std::vector<Bounds> batch_normalization(const OpCall& c) {
   return {y};
 }
 
+}  // namespace
+
 // y_i = 1 / Σ_j e^(x_j − x_i): each term's interval is tight (the j = i term is exactly 1), where
 // e^x_i / Σ e^x_j would count x_i's uncertainty twice.
 //
@@ -211,6 +213,8 @@ void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64
     set(y, base + i * stride, v);
   }
 }
+
+namespace {
 
 std::vector<Bounds> softmax(const OpCall& c) {
   const Bounds& x = float_input(c, 0);

@@ -1,6 +1,6 @@
 // The enclosure of one operator: from the bounds of its inputs, the bounds of its outputs. Each
 // family lives in its own file (enclose_elementwise.cpp, enclose_linear.cpp, enclose_lift.cpp,
-// enclose_pool.cpp, enclose_compare.cpp).
+// enclose_pool.cpp, enclose_compare.cpp; the ai.onnx.ml operators: enclose_ml.cpp).
 #pragma once
 #include <functional>
 #include <map>
@@ -36,8 +36,11 @@ struct OpCall {
   const Bounds& input(size_t k) const;  // Trap when it is omitted
 };
 
-// "Op-N", as the refusals name an operator version.
-inline std::string op_name(const OpCall& c) { return c.node.op_type + "-" + std::to_string(c.version); }
+// "Op-N", as the refusals name an operator version ("ai.onnx.ml.Op-N" outside ai.onnx).
+inline std::string op_name(const OpCall& c) {
+  bool standard = c.node.domain.empty() || c.node.domain == "ai.onnx";
+  return (standard ? "" : c.node.domain + ".") + c.node.op_type + "-" + std::to_string(c.version);
+}
 
 using EncloseFn = std::function<std::vector<Bounds>(const OpCall&)>;
 
@@ -72,22 +75,31 @@ struct EnclosureSlot {
 
 namespace sonnx::enclose {
 
-// The enclosure of an ai.onnx operator version, or null.
-const EnclosureSlot* find_enclosure(const std::string& op_type, int64_t version);
+// The enclosure of an operator version of `domain` ("" or "ai.onnx", "ai.onnx.ml"), or null.
+const EnclosureSlot* find_enclosure(const std::string& domain, const std::string& op_type, int64_t version);
+inline const EnclosureSlot* find_enclosure(const std::string& op_type, int64_t version) {
+  return find_enclosure("", op_type, version);
+}
 
 struct EnclosureRegistrar {
   EnclosureSlot slot;
-  EnclosureRegistrar(const char* op, std::initializer_list<int64_t> versions, Allowance allowance, EncloseFn fn)
+  EnclosureRegistrar(const char* domain, const char* op, std::initializer_list<int64_t> versions, Allowance allowance,
+                     EncloseFn fn)
       : slot{std::move(fn), allowance} {
-    OpRecords::instance().fill("", op, versions, &OpRecord::enclosure, &slot, "enclosure");
+    OpRecords::instance().fill(domain, op, versions, &OpRecord::enclosure, &slot, "enclosure");
   }
 };
 
 // SONNX_ENCLOSURE("Add", (7, 13, 14), Allowance::within(0.5), function): the enclosure of exactly
 // those versions of an ai.onnx operator. The function comes last, so a lambda may hold commas.
-#define SONNX_ENCLOSURE(op, versions, allowance, ...)                                                                        \
-  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)(op, {SONNX_EXPAND versions}, \
+#define SONNX_ENCLOSURE(op, versions, allowance, ...)                                                                            \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)("", op, {SONNX_EXPAND versions}, \
                                                                                                 allowance, __VA_ARGS__)
+// SONNX_ML_ENCLOSURE("Binarizer", (1), Allowance::exact(), function): the same for an ai.onnx.ml
+// operator (enclose_ml.cpp).
+#define SONNX_ML_ENCLOSURE(op, versions, allowance, ...)                        \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)( \
+      "ai.onnx.ml", op, {SONNX_EXPAND versions}, allowance, __VA_ARGS__)
 
 // Element i of float bounds as an interval.
 inline Interval at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }
@@ -100,9 +112,18 @@ inline void set(Bounds& b, int64_t i, Interval v) {
 
 // The reference kernel's result on exact inputs (enclose_lift.cpp), each output as exact Bounds.
 std::vector<Bounds> lift_exact(const OpCall& c);
+// An operator nondecreasing in each float input and exact on float64 (data movement, Relu, Max):
+// the reference kernel run on every lower and on every upper bound (enclose_lift.cpp); an integer
+// or boolean output determined where both runs agree, else Undetermined.
+std::vector<Bounds> lift_monotone(const OpCall& c);
 // A float enclosure cast to bool: true where it excludes 0, false where it is the point 0, else
 // Undetermined (enclose_select.cpp).
 Bounds float_to_bool(const OpCall& c, const Bounds& x);
+
+// The softmax of the `count` elements of x at base, base + stride, ... into the same places of y;
+// with `type`, widened by what the admissible semantics allows in that type (enclose_linear.cpp).
+// Softmax, TreeEnsemble's post_transform (enclose_ml_trees.cpp).
+void softmax_line(const Bounds& x, Bounds& y, int64_t base, int64_t count, int64_t stride, const FloatFormat* type);
 
 // Input k, which must be a float tensor (Trap otherwise).
 const Bounds& float_input(const OpCall& c, size_t k);

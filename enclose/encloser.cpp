@@ -143,9 +143,11 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
 std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<const Bounds*> in, const BoundsScope& here) {
   int64_t opset = node_opset(w.model, n);
   OpResolution r = resolve_op(w.model, n, opset);
-  if (!r.is_local_function && !n.domain.empty() && n.domain != "ai.onnx")
+  bool standard = n.domain.empty() || n.domain == "ai.onnx";
+  if (!r.is_local_function && !standard && n.domain != "ai.onnx.ml")
     throw Unsupported("no enclosure for " + n.domain + "." + n.op_type);
-  std::string op = n.op_type + (r.is_local_function ? "" : "-" + std::to_string(r.version));
+  std::string op = (standard || r.is_local_function ? "" : n.domain + ".") + n.op_type +
+                   (r.is_local_function ? "" : "-" + std::to_string(r.version));
   if (n.has_subgraph()) {  // If, Loop, Scan: before the exact path, as their subgraphs read outer values
     if (r.is_local_function) throw Unsupported("no enclosure for " + op + " (a function call with a graph attribute)");
     OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
@@ -160,7 +162,7 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
   }
   bool all_exact = std::all_of(in.begin(), in.end(), [](const Bounds* b) { return !b || b->exact(); });
   OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
-  const EnclosureSlot* e = r.is_local_function ? nullptr : find_enclosure(n.op_type, r.version);
+  const EnclosureSlot* e = r.is_local_function ? nullptr : find_enclosure(n.domain, n.op_type, r.version);
   if (all_exact && r.kernel && r.kernel->accuracy != Accuracy::Random) {
     // On exact inputs (integers, booleans, no floats) the reference's result is the operator's
     // value, a float one included: Cast and the constants define how they round. Not so for a
@@ -274,8 +276,8 @@ double widest_in_ulps(const Bounds& b) {
 }
 double ulps_outside(double x, const Bounds& b, int64_t i) { return ulps_outside(x, at(b, i), b.type); }
 
-const EnclosureSlot* find_enclosure(const std::string& op_type, int64_t version) {
-  const OpRecord* r = OpRecords::instance().find("", op_type, version);
+const EnclosureSlot* find_enclosure(const std::string& domain, const std::string& op_type, int64_t version) {
+  const OpRecord* r = OpRecords::instance().find(domain, op_type, version);
   return r ? r->enclosure : nullptr;
 }
 

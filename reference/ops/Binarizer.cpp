@@ -1,17 +1,13 @@
 // Binarizer (ai.onnx.ml 1): elementwise 1 where X > threshold (default 0.0), else 0, in X's type.
 // Compared in double; NaN is not greater than anything, so it gives 0.
 #include "op_params.h"
+#include "params/binarizer.h"
 #include "support/elementwise.h"
 #include "support/shape.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-struct BinarizerParams {
-  float threshold = 0.0f;  // values greater than it become 1
-  static BinarizerParams read(const AttrReader& r, int64_t /*version*/) { return {r.attr_float("threshold", 0.0f)}; }
-};
 
 std::vector<Value> binarizer(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

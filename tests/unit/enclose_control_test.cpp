@@ -3,7 +3,8 @@
 // with an exact trip count and condition is its body walked once per iteration. Checked: the exact
 // real value (MPFR, by hand) lies in the real enclosure and the other branch's does not; the
 // reference's output lies in the admissible enclosure; Attention-23's body, whose Ifs test the rank
-// of Q, is enclosed on both of its branches; and what stays refused says why.
+// of Q, is enclosed on both of its branches; a Scan (versions 16 and 8) slices, carries and stacks
+// as the reference; and what stays refused says why.
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
@@ -222,13 +223,116 @@ TEST(EncloseControl, ALoopWhoseConditionNeverTurnsFalseIsRefused) {
       << why;
 }
 
-TEST(EncloseControl, ScanIsRefusedByName) {
-  onnx::GraphProto body = graph("body", {node("Add", {"s_in", "x_i"}, {"s_out"})}, {vi("s_in"), vi("x_i")}, {vi("s_out")});
-  OneNodeModel m = graph_model(kControlOpset,
-                               {node("Scan", {"s0", "x"}, {"s"}, {attr_graph("body", body), attr_int("num_scan_inputs", 1)})},
-                               {{"s0", floats({}, {0.0f})}, {"x", floats({3}, kX)}}, {"s"});
-  std::string why = refusal([&] { enclose_model(m.model, m.feed); });
-  EXPECT_NE(why.find("no enclosure for Scan-16 (its subgraph is not enclosed)"), std::string::npos) << why;
+// ---- Scan ----
+
+using sonnx::testing::attr_ints;
+
+// 1000 float ulps beyond the value v: an answer no allowance admits.
+double far_from(double v) { return v + 1000 * std::ldexp(1.0, std::ilogb(v == 0 ? 1.0 : v) - 23); }
+
+// Every element of `real` lies in `admissible`, and a value 1000 float ulps off the reference does not.
+void expect_admissible_contains_real_and_excludes_far(const Bounds& admissible, const Bounds& real, const Tensor& ref) {
+  for (int64_t i = 0; i < ref.size(); ++i) {
+    Interval a = bound_at(admissible, i), r = bound_at(real, i);
+    EXPECT_TRUE(a.lo <= r.lo && r.hi <= a.hi) << "element " << i;
+    EXPECT_FALSE(a.contains(far_from(ref.as_double(i)))) << "element " << i;
+  }
+}
+
+// The body of both Scans: s_out = s_in + x_i, and s_out again as the scan output.
+onnx::GraphProto scan_sum_body() {
+  return graph("body", {node("Add", {"s_in", "x_i"}, {"s_out"}), node("Identity", {"s_out"}, {"s_scan"})},
+               {vi("s_in"), vi("x_i")}, {vi("s_out"), vi("s_scan")});
+}
+
+const std::vector<float> kScanX = {1.1f, -2.3f, 3.7f, 0.3f, 5.9f, -1.7f};  // [2, 3]
+
+// Scan-16 over the columns of x [2, 3] (axis 1) in reverse, each step's running sum prepended
+// along axis 1: s_all[r, p] is the sum of x[r, p..2], s_final[r] the sum of row r.
+TEST(EncloseControl, ScanSlicesAlongItsAxisAndStacksInItsDirections) {
+  OneNodeModel m = graph_model(
+      kControlOpset,
+      {node("Scan", {"s0", "x"}, {"s_final", "s_all"},
+            {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1), attr_ints("scan_input_axes", {1}),
+             attr_ints("scan_input_directions", {1}), attr_ints("scan_output_axes", {1}),
+             attr_ints("scan_output_directions", {1})})},
+      {{"s0", floats({2}, {0.0f, 0.0f})}, {"x", floats({2, 3}, kScanX)}}, {"s_final", "s_all"});
+  std::map<std::string, Bounds> real = enclose_model(m.model, m.feed, Semantics::Real);
+  const Bounds& all = real.at("s_all");
+  ASSERT_EQ(all.lo.shape(), (Shape{2, 3}));
+  for (int64_t r = 0; r < 2; ++r) {
+    for (int64_t p = 0; p < 3; ++p) {
+      Exact suffix;
+      for (int64_t j = p; j < 3; ++j) suffix.add_product(kScanX[static_cast<size_t>(r * 3 + j)], 1);
+      EXPECT_TRUE(suffix.inside(bound_at(all, r * 3 + p))) << "s_all[" << r << ", " << p << "]";
+      if (p == 0) {
+        EXPECT_TRUE(suffix.inside(bound_at(real.at("s_final"), r))) << "s_final[" << r << "]";
+      }
+    }
+  }
+  std::map<std::string, Bounds> admissible = enclose_model(m.model, m.feed, Semantics::Admissible);
+  for (const char* name : {"s_final", "s_all"}) {
+    SCOPED_TRACE(name);
+    Tensor ref = reference_value(m, name);
+    expect_contains_reference(admissible.at(name), ref);
+    expect_admissible_contains_real_and_excludes_far(admissible.at(name), real.at(name), ref);
+  }
+}
+
+// Scan-8: x [2 (batch), 3 (sequence)], sequence_lens {3, 1}: row 0 summed over three steps, row 1
+// over one, its scan output padded with zeros.
+TEST(EncloseControl, Scan8ScansEachBatchEntryForItsLength) {
+  OneNodeModel m = graph_model(
+      8,
+      {node("Scan", {"lens", "s0", "x"}, {"s_final", "s_all"},
+            {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1)})},
+      {{"lens", Value(Tensor::from_vector<int64_t>({2}, {3, 1}))},
+       {"s0", floats({2}, {0.5f, -0.25f})},
+       {"x", floats({2, 3}, kScanX)}},
+      {"s_final", "s_all"});
+  std::map<std::string, Bounds> real = enclose_model(m.model, m.feed, Semantics::Real);
+  const Bounds& all = real.at("s_all");
+  ASSERT_EQ(all.lo.shape(), (Shape{2, 3}));
+  const double start[2] = {0.5, -0.25};
+  const int64_t lens[2] = {3, 1};
+  for (int64_t b = 0; b < 2; ++b) {
+    Exact prefix(start[b]);
+    for (int64_t t = 0; t < 3; ++t) {
+      if (t < lens[b]) {
+        prefix.add_product(kScanX[static_cast<size_t>(b * 3 + t)], 1);
+        EXPECT_TRUE(prefix.inside(bound_at(all, b * 3 + t))) << "s_all[" << b << ", " << t << "]";
+      } else {
+        EXPECT_EQ(bound_at(all, b * 3 + t).lo, 0.0);  // padding: exactly zero
+        EXPECT_EQ(bound_at(all, b * 3 + t).hi, 0.0);
+      }
+    }
+    EXPECT_TRUE(prefix.inside(bound_at(real.at("s_final"), b))) << "s_final[" << b << "]";
+  }
+  std::map<std::string, Bounds> admissible = enclose_model(m.model, m.feed, Semantics::Admissible);
+  for (const char* name : {"s_final", "s_all"}) {
+    SCOPED_TRACE(name);
+    Tensor ref = reference_value(m, name);
+    expect_contains_reference(admissible.at(name), ref);
+  }
+  expect_admissible_contains_real_and_excludes_far(admissible.at("s_final"), real.at("s_final"),
+                                                   reference_value(m, "s_final"));
+}
+
+// On integers the Scan is exact: its outputs are the reference's, element for element.
+TEST(EncloseControl, ScanOfIntegersIsExact) {
+  OneNodeModel m = graph_model(
+      kControlOpset,
+      {node("Scan", {"s0", "x"}, {"s_final", "s_all"},
+            {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1)})},
+      {{"s0", Value(Tensor::from_vector<int64_t>({2}, {1, 2}))},
+       {"x", Value(Tensor::from_vector<int64_t>({3, 2}, {4, -5, 6, 7, -8, 9}))}},
+      {"s_final", "s_all"});
+  std::map<std::string, Bounds> admissible = enclose_model(m.model, m.feed, Semantics::Admissible);
+  for (const char* name : {"s_final", "s_all"}) {
+    ASSERT_TRUE(admissible.at(name).exact());
+    EXPECT_TRUE(admissible.at(name).lo == reference_value(m, name)) << name;
+  }
+  EXPECT_TRUE(admissible.at("s_final").lo == Tensor::from_vector<int64_t>({2}, {3, 13}));  // 1 + 4 + 6 - 8, 2 - 5 + 7 + 9
 }
 
 }  // namespace
