@@ -15,68 +15,14 @@
 // renamed linear (N-linear, the default), nearest and cubic (N-cubic), each axis interpolated
 // independently as in version 16. Version 22 adds bfloat16.
 #include "op_params.h"
+#include "params/grid_sample.h"
+#include "support/grid_sample.h"
 #include "support/shape.h"
 #include "support/resample.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-enum class GridPadding { Zeros, Border, Reflection };
-
-double reflect(double v, double twice_low, double twice_high) {
-  if (twice_low == twice_high) return 0;
-  double lo = twice_low / 2, span = (twice_high - twice_low) / 2;
-  v = std::fabs(v - lo);
-  double extra = std::fmod(v, span);
-  double flips = std::floor(v / span);
-  return std::fmod(flips, 2.0) == 0 ? extra + lo : span - extra + lo;
-}
-
-// Applies border / reflection padding to a pixel coordinate along an axis of `size` pixels.
-double pad_coordinate(double v, int64_t size, GridPadding pad, bool align) {
-  double hi = static_cast<double>(size - 1);
-  if (pad == GridPadding::Border) return std::clamp(v, 0.0, hi);
-  if (pad == GridPadding::Reflection) {
-    v = align ? reflect(v, 0, 2 * hi) : reflect(v, -1, 2 * static_cast<double>(size) - 1);
-    return std::clamp(v, 0.0, hi);
-  }
-  return v;
-}
-
-enum class GridInterp { Linear, Nearest, Cubic };
-
-struct GridSampleParams {
-  // mode: version 16 "bilinear" (default), "nearest" or "bicubic"; from 20 "linear" (default),
-  // "nearest" or "cubic" (checked).
-  GridInterp mode = GridInterp::Linear;
-  GridPadding padding = GridPadding::Zeros;  // padding_mode "zeros" (default), "border" or "reflection" (checked)
-  bool align_corners = false;                // any nonzero value
-  static GridSampleParams read(const AttrReader& r, int64_t version) {
-    GridSampleParams p;
-    const bool v16 = version < 20;
-    const std::string mode = r.attr_string("mode", v16 ? "bilinear" : "linear");
-    if (mode == (v16 ? "bilinear" : "linear")) p.mode = GridInterp::Linear;
-    else if (mode == "nearest") p.mode = GridInterp::Nearest;
-    else if (mode == (v16 ? "bicubic" : "cubic")) p.mode = GridInterp::Cubic;
-    else r.fail("mode '" + mode + "' is not supported");
-    const std::string pm = r.attr_string("padding_mode", "zeros");
-    if (pm == "zeros") p.padding = GridPadding::Zeros;
-    else if (pm == "border") p.padding = GridPadding::Border;
-    else if (pm == "reflection") p.padding = GridPadding::Reflection;
-    else r.fail("padding_mode '" + pm + "' is not supported");
-    p.align_corners = r.attr_int("align_corners", 0) != 0;
-    return p;
-  }
-};
-
-// Keeps a coordinate far outside the input (or NaN-free infinity) within int64 range: it only
-// matters as "outside".
-int64_t to_index(double v) {
-  if (!(v >= -1e15)) return int64_t{-1000000000000000};
-  if (v > 1e15) return int64_t{1000000000000000};
-  return static_cast<int64_t>(v);
-}
 
 using Taps = std::vector<std::pair<int64_t, double>>;
 
@@ -88,13 +34,13 @@ Taps grid_axis_taps(double v, int64_t size, GridInterp mode, GridPadding pad, bo
     double f0 = std::floor(f), t = f - f0;
     Taps taps;
     for (int i = 0; i < 4; ++i)
-      taps.push_back({to_index(pad_coordinate(f0 - 1 + i, size, pad, align)), cubic_weight(t - (i - 1), -0.75)});
+      taps.push_back({grid_index(grid_pad_coordinate(f0 - 1 + i, size, pad, align)), cubic_weight(t - (i - 1), -0.75)});
     return taps;
   }
-  double p = pad_coordinate(f, size, pad, align);
-  if (mode == GridInterp::Nearest) return {{to_index(std::nearbyint(p)), 1.0}};
+  double p = grid_pad_coordinate(f, size, pad, align);
+  if (mode == GridInterp::Nearest) return {{grid_index(std::nearbyint(p)), 1.0}};
   double p0 = std::floor(p), t = p - p0;
-  int64_t i0 = to_index(p0);
+  int64_t i0 = grid_index(p0);
   return {{i0, 1 - t}, {i0 + 1, t}};
 }
 
