@@ -14,7 +14,8 @@ std::map<std::string, OutputEnclosure> enclosures(const ModelHandle& model, cons
       enclose::enclose_model(ir, inputs, semantics == "real" ? enclose::Semantics::Real : enclose::Semantics::Admissible);
   std::map<std::string, OutputEnclosure> out;
   for (auto& [name, b] : bounds) {
-    if (!b.is_tensor()) throw Unsupported("output '" + name + "' is a sequence or an optional: enclosures() encloses tensors only");
+    if (!b.is_tensor())
+      throw Unsupported("output '" + name + "' is a sequence or an optional: enclosures() encloses tensors only");
     out[name] = {b.type, std::move(b.lo), std::move(b.hi)};
   }
   return out;
