@@ -63,7 +63,6 @@ std::vector<std::vector<float>> seq_data_sets(size_t n, std::mt19937& rng) {
 // about by every sequence operator. The pieces of the [2, 5] tensor D are [2, 2], [2, 2], [2, 1]:
 // element (r, c) of piece p is D's (r, 2p + c).
 OneNodeModel seq_moving_model(const std::vector<float>& x) {
-  using sonnx::testing::node;
   std::vector<onnx::NodeProto> nodes = {
       named_node("Div", {"X", "three"}, "D"),
       named_node("SplitToSequence", {"D", "two"}, "S", {attr_int("axis", 1)}),
