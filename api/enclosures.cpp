@@ -13,7 +13,11 @@ std::map<std::string, OutputEnclosure> enclosures(const ModelHandle& model, cons
   std::map<std::string, enclose::Bounds> bounds =
       enclose::enclose_model(ir, inputs, semantics == "real" ? enclose::Semantics::Real : enclose::Semantics::Admissible);
   std::map<std::string, OutputEnclosure> out;
-  for (auto& [name, b] : bounds) out[name] = {b.type, std::move(b.lo), std::move(b.hi)};
+  for (auto& [name, b] : bounds) {
+    if (!b.is_tensor())
+      throw Unsupported("output '" + name + "' is a sequence or an optional: enclosures() encloses tensors only");
+    out[name] = {b.type, std::move(b.lo), std::move(b.hi)};
+  }
   return out;
 }
 

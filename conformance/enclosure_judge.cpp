@@ -18,6 +18,22 @@ void EnclosureCheck::merge(const EnclosureCheck& o) {
   undefined = std::max(undefined, o.undefined);
 }
 
+namespace {
+
+// A sequence's (or an optional's) figures from those of its tensors: outside and undefined elements
+// add up, the widths and the distance outside are the largest; the message is the first failure's,
+// naming where it is (`where`).
+void judge_add_part(EnclosureCheck& r, const EnclosureCheck& part, const std::string& where) {
+  if (r.ok && !part.ok) r.message = where + ": " + part.message;
+  r.ok = r.ok && part.ok;
+  r.ulps_outside = std::max(r.ulps_outside, part.ulps_outside);
+  r.width_ulps = std::max(r.width_ulps, part.width_ulps);
+  r.outside += part.outside;
+  r.undefined += part.undefined;
+}
+
+}  // namespace
+
 EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual, const enclose::Bounds& bounds) {
   EnclosureCheck r;
   r.output = output;
@@ -27,6 +43,25 @@ EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual
     r.ulps_outside = std::numeric_limits<double>::infinity();
     return r;
   };
+  if (bounds.kind == enclose::Bounds::Kind::Sequence) {  // element by element
+    if (!actual.is_sequence()) return fail("expected a sequence");
+    if (actual.sequence.size() != bounds.elements.size())
+      return fail("a sequence of " + std::to_string(actual.sequence.size()) + " elements, enclosure of " +
+                  std::to_string(bounds.elements.size()));
+    for (size_t e = 0; e < bounds.elements.size(); ++e)
+      judge_add_part(r, judge_by_enclosure(output, actual.sequence[e], bounds.elements[e]),
+                     "sequence element " + std::to_string(e));
+    return r;
+  }
+  if (bounds.kind == enclose::Bounds::Kind::Optional) {
+    if (!actual.is_optional()) return fail("expected an optional");
+    if (bounds.elements.empty() != !actual.optional)
+      return fail(bounds.elements.empty() ? "an optional holding a value, enclosure of an empty one"
+                                          : "an empty optional, enclosure of one holding a value");
+    if (!bounds.elements.empty())
+      judge_add_part(r, judge_by_enclosure(output, *actual.optional, bounds.elements[0]), "the optional's value");
+    return r;
+  }
   if (!actual.is_tensor()) return fail("expected a tensor");
   const Tensor& a = actual.tensor;
   if (a.dtype() != bounds.type)

@@ -32,6 +32,8 @@ struct EnclosureCheck {
   void merge(const EnclosureCheck& o);  // the worse of two data sets' figures for the same output
 };
 
+// A sequence is judged element by element and an optional by its value (an empty one must be
+// empty): the figures are its tensors' together, the message names the element that failed.
 EnclosureCheck judge_by_enclosure(const std::string& output, const Value& actual, const enclose::Bounds& bounds);
 
 // The enclosures of a model's outputs on one set of inputs: admissible (the judge) and real (how

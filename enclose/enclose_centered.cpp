@@ -104,6 +104,8 @@ const std::map<std::string, Result (*)(const OpCall&)>& table() {
 
 std::optional<std::vector<Bounds>> centered_enclosure(const OpCall& c) {
   if (c.semantics != Semantics::Real) return std::nullopt;
+  for (const Bounds* b : c.in)  // a sequence or an optional (Identity's): moved by the ordinary enclosure
+    if (b && !b->is_tensor()) return std::nullopt;
   auto it = centered_ops::table().find(c.node.op_type);
   return it == centered_ops::table().end() ? std::nullopt : it->second(c);
 }

@@ -1,4 +1,4 @@
-// Control flow (If, Loop, Scan): a subgraph is enclosed by the same walk as a graph,
+// Control flow (If, Loop, Scan, SequenceMap): a subgraph is enclosed by the same walk as a graph,
 // reading the outer values' bounds by name. The enclosures decide a branch or an iteration only
 // where a condition or a count is exact: a boolean or an integer (an undecided float comparison
 // throws Undetermined before it gets here), so the subgraph walked is the one the model runs, and
@@ -67,6 +67,7 @@ std::vector<Bounds> enclose_if(const OpCall& c, const SubgraphWalk& walk) {
 Bounds stack_bounds(const OpCall& c, const std::vector<Bounds>& parts, int64_t axis = 0) {
   std::vector<Tensor> lo, hi;
   for (const Bounds& b : parts) {
+    if (!b.is_tensor()) throw Trap(c.node.label() + ": a scan output must be a tensor");
     if (b.type != parts[0].type) throw Trap(c.node.label() + ": a scan output changed element type across iterations");
     lo.push_back(b.lo);
     hi.push_back(b.hi);
@@ -281,6 +282,48 @@ std::vector<Bounds> enclose_scan_8(const OpCall& c, const SubgraphWalk& walk, co
   return result;
 }
 
+// SequenceMap (reference/ops/SequenceMap.cpp): the body walked once per element of the first input
+// sequence, given element e of each sequence input and each tensor input as it is; body output j of
+// walk e is element e of output sequence j. The walks are data movement around the body's own nodes:
+// SequenceMap adds no rounding.
+std::vector<Bounds> enclose_sequence_map(const OpCall& c, const SubgraphWalk& walk) {
+  const Graph& body = required_subgraph(c, "body");
+  const Bounds& first = c.input(0);
+  if (first.kind != Bounds::Kind::Sequence) throw Trap(c.node.label() + ": input 0 must be a sequence");
+  size_t n = first.elements.size();
+  if (body.inputs.size() != c.in.size())
+    throw Trap(c.node.label() + ": body has " + std::to_string(body.inputs.size()) + " inputs but the node has " +
+               std::to_string(c.in.size()));
+  for (size_t i = 1; i < c.in.size(); ++i) {
+    const Bounds& b = c.input(i);
+    if (b.kind == Bounds::Kind::Sequence && b.elements.size() != n)
+      throw Trap(c.node.label() + ": input " + std::to_string(i) + " has " + std::to_string(b.elements.size()) +
+                 " elements but the first sequence has " + std::to_string(n));
+    if (b.kind == Bounds::Kind::Optional)
+      throw Trap(c.node.label() + ": input " + std::to_string(i) + " must be a sequence or a tensor");
+  }
+  std::vector<std::vector<Bounds>> outs(body.outputs.size());
+  for (size_t e = 0; e < n; ++e) {
+    std::map<std::string, Bounds> given;
+    for (size_t i = 0; i < c.in.size(); ++i) {
+      const Bounds& b = c.input(i);
+      given[body.inputs[i].name] = b.kind == Bounds::Kind::Sequence ? b.elements[e] : b;
+    }
+    std::vector<Bounds> out = walk_labelled(c, walk, "body", body, std::move(given));
+    for (size_t j = 0; j < out.size() && j < outs.size(); ++j) {
+      if (!out[j].is_tensor()) throw Trap(c.node.label() + ": body output " + std::to_string(j) + " must be a tensor");
+      outs[j].push_back(std::move(out[j]));
+    }
+  }
+  std::vector<Bounds> result;
+  for (size_t j = 0; j < outs.size(); ++j) {
+    const TypeInfo& declared = body.outputs[j].type;  // the element type of an empty output
+    DType elem = !outs[j].empty() ? outs[j][0].type : declared.kind == TypeInfo::Kind::Tensor ? declared.elem : DType::Undefined;
+    result.push_back(Bounds::sequence(elem, std::move(outs[j])));
+  }
+  return result;
+}
+
 std::vector<Bounds> enclose_scan(const OpCall& c, const SubgraphWalk& walk) {
   const ScanParams p = ScanParams::read(c.ctx, c.version);
   return c.version < 9 ? enclose_scan_8(c, walk, p) : enclose_scan_9(c, walk, p);
@@ -292,6 +335,7 @@ std::vector<Bounds> enclose_control_flow(const OpCall& c, const SubgraphWalk& wa
   if (c.node.op_type == "If") return enclose_if(c, walk);
   if (c.node.op_type == "Loop") return enclose_loop(c, walk);
   if (c.node.op_type == "Scan") return enclose_scan(c, walk);
+  if (c.node.op_type == "SequenceMap") return enclose_sequence_map(c, walk);
   throw Unsupported("no enclosure for " + op_name(c) + " (its subgraph is not enclosed)");
 }
 

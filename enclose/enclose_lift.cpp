@@ -7,17 +7,19 @@
 #include "enclose_sums.h"
 #include "reference/ops/params/scatter.h"
 #include "reference/ops/support/indexing.h"
+#include "reference/ops/support/sequence.h"
 #include "sonnx/errors.h"
 
 namespace sonnx::enclose {
 
 namespace {
 
-// The exact inputs and each float input's lower (or upper) bound, as values for the reference.
+// The exact inputs and each float input's lower (or upper) bound, as values for the reference: a
+// sequence or an optional of them holds each tensor's bound.
 std::vector<Value> bound_values(const OpCall& c, bool upper) {
   std::vector<Value> values;
   values.reserve(c.in.size());
-  for (const Bounds* b : c.in) values.push_back(b ? Value(upper ? b->hi : b->lo) : Value());
+  for (const Bounds* b : c.in) values.push_back(b ? bound_value(*b, upper) : Value());
   return values;
 }
 
@@ -55,6 +57,34 @@ Bounds float_result(DType type, Tensor l, Tensor h) {
   return b;
 }
 
+// Output k of the runs on the lower and the upper bounds, `type` the float type of the values the
+// operator moves (Undefined when it moves none): float64 tensors are its bounds, other results
+// must agree. A sequence or an optional is matched element by element: both runs take the same
+// positions and lengths, which exact integers decide.
+Bounds lifted_result(const OpCall& c, size_t k, DType type, const Value& l, const Value& h) {
+  if (l.kind != h.kind || l.sequence.size() != h.sequence.size() || (l.optional == nullptr) != (h.optional == nullptr))
+    throw InternalError(c.node.label() + ": the runs on the lower and the upper bounds differ in structure");
+  auto elem_type = [&](DType e) { return e == DType::Double && type != DType::Undefined ? type : e; };
+  switch (l.kind) {
+    case Value::Kind::Tensor:
+      if (l.tensor.dtype() == DType::Double && type != DType::Undefined) return float_result(type, l.tensor, h.tensor);
+      return determined(c, k, l.tensor, h.tensor);
+    case Value::Kind::Sequence: {
+      std::vector<Bounds> elements;
+      for (size_t e = 0; e < l.sequence.size(); ++e) elements.push_back(lifted_result(c, k, type, l.sequence[e], h.sequence[e]));
+      return Bounds::sequence(elem_type(support::sequence_elem_type(l)), std::move(elements));
+    }
+    case Value::Kind::Optional: {
+      if (!l.optional) return Bounds::optional(type, {});
+      Bounds content = lifted_result(c, k, type, *l.optional, *h.optional);
+      DType elem = content.type;
+      return Bounds::optional(elem, {std::move(content)});
+    }
+    case Value::Kind::None: break;
+  }
+  throw Unsupported("no enclosure for " + op_name(c) + ": output " + std::to_string(k) + " is no value");
+}
+
 bool points(const Bounds& b) {
   if (b.exact()) return true;
   for (int64_t i = 0; i < b.lo.size(); ++i)
@@ -74,11 +104,7 @@ std::vector<Bounds> lift_monotone(const OpCall& c) {
     throw Undetermined(c.node.label() + ": its Indices are not determined at this input: X is not known exactly");
   std::vector<Value> lo = run_on_bounds(c, false), hi = run_on_bounds(c, true);
   std::vector<Bounds> out;
-  for (size_t k = 0; k < lo.size(); ++k) {
-    Tensor l = tensor_of(c, lo[k]), h = tensor_of(c, hi[k]);
-    if (l.dtype() == DType::Double && type != DType::Undefined) out.push_back(float_result(type, std::move(l), std::move(h)));
-    else out.push_back(determined(c, k, l, h));
-  }
+  for (size_t k = 0; k < lo.size(); ++k) out.push_back(lifted_result(c, k, type, lo[k], hi[k]));
   return out;
 }
 
@@ -186,8 +212,23 @@ Bounds scatter_combine(const OpCall& c, const Bounds& data, const Bounds& update
 std::vector<Bounds> lift_exact(const OpCall& c) {
   std::vector<Value> values = run_on_bounds(c, false);
   std::vector<Bounds> out;
-  for (const Value& v : values) out.push_back(Bounds::of(tensor_of(c, v)));
+  for (const Value& v : values) out.push_back(Bounds::of(v));
   return out;
+}
+
+Value bound_value(const Bounds& b, bool upper) {
+  switch (b.kind) {
+    case Bounds::Kind::Tensor: return Value(upper ? b.hi : b.lo);
+    case Bounds::Kind::Sequence: {
+      std::vector<Value> elements;
+      for (const Bounds& e : b.elements) elements.push_back(bound_value(e, upper));
+      return Value::make_sequence(std::move(elements), b.exact() ? b.type : DType::Double);  // float bounds are float64
+    }
+    case Bounds::Kind::Optional:
+      if (b.elements.empty()) return Value::make_optional(std::nullopt);
+      return Value::make_optional(bound_value(b.elements[0], upper));
+  }
+  return Value();
 }
 
 // Nondecreasing in every input, or exact on them: lifted from the reference kernel.

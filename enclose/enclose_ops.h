@@ -112,10 +112,13 @@ inline void set(Bounds& b, int64_t i, Interval v) {
 
 // The reference kernel's result on exact inputs (enclose_lift.cpp), each output as exact Bounds.
 std::vector<Bounds> lift_exact(const OpCall& c);
-// An operator nondecreasing in each float input and exact on float64 (data movement, Relu, Max):
-// the reference kernel run on every lower and on every upper bound (enclose_lift.cpp); an integer
-// or boolean output determined where both runs agree, else Undetermined.
+// An operator nondecreasing in every float input and exact on float64 (data movement, Relu, Max,
+// ...): the reference kernel run once on every lower and once on every upper bound (enclose_lift.cpp).
+// Sequences and optionals are moved element by element.
 std::vector<Bounds> lift_monotone(const OpCall& c);
+// The value the reference runs on for bounds b: its lower (or upper) bound, float64 for a float
+// tensor, the value itself for an exact one; a sequence or an optional of such (enclose_lift.cpp).
+Value bound_value(const Bounds& b, bool upper);
 // A float enclosure cast to bool: true where it excludes 0, false where it is the point 0, else
 // Undetermined (enclose_select.cpp).
 Bounds float_to_bool(const OpCall& c, const Bounds& x);

@@ -25,13 +25,19 @@ Bounds exact_float(const Tensor& t) {
 }
 // Under the admissible semantics: each float output widened by the operator's allowance and rounded
 // outward to its type (what an implementation that stores it in that type may hold).
-void admit(std::vector<Bounds>& out, const Allowance& allowance) {
-  for (Bounds& b : out) {
-    if (b.exact()) continue;
-    FloatFormat f = float_format(b.type);
-    double k = allowance.kind == Allowance::Kind::Ulps ? allowance.ulps : 0;
-    for (int64_t i = 0; i < b.lo.size(); ++i) set(b, i, widen_ulps(at(b, i), k, f));
+// A sequence or an optional: each tensor inside.
+void admit_value(Bounds& b, const Allowance& allowance) {
+  if (!b.is_tensor()) {
+    for (Bounds& e : b.elements) admit_value(e, allowance);
+    return;
   }
+  if (b.exact()) return;
+  FloatFormat f = float_format(b.type);
+  double k = allowance.kind == Allowance::Kind::Ulps ? allowance.ulps : 0;
+  for (int64_t i = 0; i < b.lo.size(); ++i) set(b, i, widen_ulps(at(b, i), k, f));
+}
+void admit(std::vector<Bounds>& out, const Allowance& allowance) {
+  for (Bounds& b : out) admit_value(b, allowance);
 }
 }  // namespace
 
@@ -44,6 +50,35 @@ std::vector<Bounds> enclose_control_flow(const OpCall& c, const SubgraphWalk& wa
 }  // namespace control_flow
 
 namespace {
+
+// The type a function body is expanded for, of an input given as these bounds.
+TypeInfo type_of_bounds(const Bounds& b) {
+  TypeInfo t;
+  switch (b.kind) {
+    case Bounds::Kind::Tensor: return tensor_type(b.type, known_dims(b.lo.shape()));
+    case Bounds::Kind::Sequence: t.kind = TypeInfo::Kind::Sequence; break;
+    case Bounds::Kind::Optional: t.kind = TypeInfo::Kind::Optional; break;
+  }
+  t.inner = std::make_shared<TypeInfo>(b.elements.empty() ? tensor_type(b.type) : type_of_bounds(b.elements[0]));
+  return t;
+}
+
+// Under the admissible semantics, an operator enclosed through its body may also be computed as a
+// whole (enclose_through_body): each float element of `body`'s result joined with `real`'s, widened.
+void admit_whole_operator(Bounds& body, const Bounds& real) {
+  if (!body.is_tensor()) {
+    for (size_t e = 0; e < body.elements.size() && e < real.elements.size(); ++e)
+      admit_whole_operator(body.elements[e], real.elements[e]);
+    return;
+  }
+  if (body.lo.size() == 0 || body.exact()) return;
+  body.centered = nullptr;
+  FloatFormat f = float_format(body.type);
+  for (int64_t i = 0; i < body.lo.size(); ++i) {
+    Interval a = at(body, i), r = at(real, i);
+    if (!a.has_nan() && !r.has_nan()) set(body, i, hull(a, widen_ulps(r, kElementaryUlps, f)));
+  }
+}
 
 bool any_float(const std::vector<Bounds>& out) {
   return std::any_of(out.begin(), out.end(), [](const Bounds& b) { return !b.exact(); });
@@ -89,7 +124,7 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
     }
     const std::string& name = c.node.inputs[k];
     const Bounds& b = *c.in[k];
-    types.push_back(tensor_type(b.type, known_dims(b.lo.shape())));
+    types.push_back(type_of_bounds(b));
     given.emplace(name, b);
     taken.insert(name);
   }
@@ -124,16 +159,7 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
     // An implementation may also compute the operator as a whole, as a library function: within
     // kElementaryUlps of its exact value (spec/accuracy.md, "Admissible results").
     std::vector<Bounds> real = walk(Semantics::Real);
-    for (size_t k = 0; k < out.size(); ++k) {
-      Bounds& b = out[k];
-      if (b.lo.size() == 0 || b.exact()) continue;
-      b.centered = nullptr;
-      FloatFormat f = float_format(b.type);
-      for (int64_t i = 0; i < b.lo.size(); ++i) {
-        Interval a = at(b, i), r = at(real[k], i);
-        if (!a.has_nan() && !r.has_nan()) set(b, i, hull(a, widen_ulps(r, kElementaryUlps, f)));
-      }
-    }
+    for (size_t k = 0; k < out.size(); ++k) admit_whole_operator(out[k], real[k]);
   }
   return out;
 }
@@ -248,6 +274,45 @@ Bounds Bounds::of(const Tensor& t) {
   return Bounds{t.dtype(), t, t};
 }
 
+Bounds Bounds::of(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Tensor: return of(v.tensor);
+    case Value::Kind::Sequence: {
+      std::vector<Bounds> elements;
+      for (const Value& e : v.sequence) elements.push_back(of(e));
+      DType elem = v.sequence_elem != DType::Undefined ? v.sequence_elem
+                   : elements.empty()                  ? DType::Undefined
+                                                       : elements[0].type;
+      return sequence(elem, std::move(elements));
+    }
+    case Value::Kind::Optional: {
+      if (!v.optional) return optional(DType::Undefined, {});
+      Bounds content = of(*v.optional);
+      DType elem = content.type;
+      return optional(elem, {std::move(content)});
+    }
+    case Value::Kind::None: break;
+  }
+  throw Unsupported("no enclosure for a value that is none of a tensor, a sequence and an optional");
+}
+
+Bounds Bounds::sequence(DType elem, std::vector<Bounds> elements) {
+  Bounds b;
+  b.kind = Kind::Sequence;
+  b.type = elem;
+  b.elements = std::move(elements);
+  return b;
+}
+
+Bounds Bounds::optional(DType elem, std::vector<Bounds> content) {
+  if (content.size() > 1) throw InternalError("an optional holds at most one value");
+  Bounds b;
+  b.kind = Kind::Optional;
+  b.type = elem;
+  b.elements = std::move(content);
+  return b;
+}
+
 Bounds float_bounds(DType type, const Shape& shape) {
   return Bounds{type, Tensor(DType::Double, shape), Tensor(DType::Double, shape)};
 }
@@ -267,6 +332,10 @@ double width_in_ulps(double lo, double hi, DType type) { return width_in_ulps(In
 double width_in_ulps(const Bounds& b, int64_t i) { return width_in_ulps(at(b, i), b.type); }
 double widest_in_ulps(const Bounds& b) {
   double w = 0;
+  if (!b.is_tensor()) {
+    for (const Bounds& e : b.elements) w = std::max(w, widest_in_ulps(e));
+    return w;
+  }
   if (!b.exact())
     for (int64_t i = 0; i < b.lo.size(); ++i) {
       double wi = width_in_ulps(b, i);
@@ -298,9 +367,8 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
       if (values.count(in.name)) continue;  // its initializer is the default
       throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
     }
-    if (!it->second.is_tensor()) throw Unsupported("input '" + in.name + "': no enclosure for a sequence or optional value");
     check_given_input(in, it->second);
-    values[in.name] = Bounds::of(it->second.tensor);
+    values[in.name] = Bounds::of(it->second);
   }
   return enclose_graph(model, g, std::move(values), semantics);
 }

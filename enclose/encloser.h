@@ -21,16 +21,28 @@ namespace sonnx::enclose {
 
 struct Centered;  // centered.h
 
-// Bounds of one tensor value: for a float element type, float64 tensors lo ≤ hi elementwise (−∞ and +∞
-// where nothing bounds the element); otherwise lo and hi are the value itself. `type` is the
-// element type of the value the model computes. `centered`, when set, is a tighter form of the same
-// float bounds (centered.h), which the operators of enclose_centered.cpp read and make.
+// Bounds of one value. Of a tensor: for a float element type, float64 tensors lo ≤ hi elementwise
+// (−∞ and +∞ where nothing bounds the element); otherwise lo and hi are the value itself. `type` is
+// the element type of the value the model computes. `centered`, when set, is a tighter form of the
+// same float bounds (centered.h), which the operators of enclose_centered.cpp read and make.
+// Of a sequence: the bounds of each element, in order, in `elements`. Of an optional: `elements`
+// holds the bounds of its content, or nothing when it is empty. For both, `type` is the element
+// type of the tensors inside (Undefined when not known; an empty optional's is) and lo, hi are
+// unused: only the operators that take sequences and optionals (enclose_sequence.cpp, the lifted
+// ones of enclose_lift.cpp, control flow) read such bounds.
 struct Bounds {
+  enum class Kind { Tensor, Sequence, Optional };
   DType type = DType::Undefined;
   Tensor lo, hi;
   std::shared_ptr<const Centered> centered = nullptr;
+  Kind kind = Kind::Tensor;        // last, with elements: Bounds{type, lo, hi} is a tensor's
+  std::vector<Bounds> elements{};  // Sequence: one per element; Optional: none (empty) or its content
   bool exact() const { return !sonnx::is_float(type) && !sonnx::is_small_float(type); }  // float8, float4: bounds too
+  bool is_tensor() const { return kind == Kind::Tensor; }
   static Bounds of(const Tensor& t);  // a value given exactly (an input, a weight)
+  static Bounds of(const Value& v);   // the same, of a sequence or an optional too
+  static Bounds sequence(DType elem, std::vector<Bounds> elements);
+  static Bounds optional(DType elem, std::vector<Bounds> content);  // content: none or one
 };
 
 enum class Semantics { Real, Admissible };
@@ -62,8 +74,9 @@ std::map<std::string, Bounds> enclose_graph(const Model& model, const Graph& g, 
 // Measures of float bounds for the code outside this layer, which inlines none of its arithmetic
 // (the arithmetic headers need -ffp-contract=off): the width of [lo, hi] in ulps of `type` (0 for
 // a point, +inf unbounded, NaN undefined), of element i, the widest element (undefined ones
-// skipped), and how far x lies outside element i in ulps of the type at the nearer bound (0 inside
-// and where the element is undefined; +inf for a NaN x where it is defined).
+// skipped; of a sequence or an optional, over every tensor inside), and how far x lies outside
+// element i in ulps of the type at the nearer bound (0 inside and where the element is undefined;
+// +inf for a NaN x where it is defined).
 double width_in_ulps(double lo, double hi, DType type);
 double width_in_ulps(const Bounds& b, int64_t i);
 double widest_in_ulps(const Bounds& b);

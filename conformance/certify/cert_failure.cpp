@@ -225,7 +225,7 @@ bool wrong_by_enclosure(const std::string& name, const Value& got, const enclose
   if (c.ok) return false;
   f.output = name;
   f.judged_by = "enclosure";
-  if (!got.is_tensor() || got.tensor.dtype() != b.type || got.tensor.shape() != b.lo.shape()) {
+  if (!b.is_tensor() || !got.is_tensor() || got.tensor.dtype() != b.type || got.tensor.shape() != b.lo.shape()) {
     f.note = "output '" + name + "': " + c.message;
     return true;
   }

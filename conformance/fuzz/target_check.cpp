@@ -19,6 +19,10 @@ TargetVerdict failed(std::string deviation, std::string message) {
 
 // What kind of deviation an output judged wrong shows.
 std::string deviation_of(const Value& actual, const enclose::Bounds& b) {
+  if (!b.is_tensor()) {  // a sequence or an optional: of the right kind, an element lies outside
+    bool same_kind = b.kind == enclose::Bounds::Kind::Sequence ? actual.is_sequence() : actual.is_optional();
+    return same_kind ? "outside-enclosure" : "wrong-type";
+  }
   if (!actual.is_tensor() || actual.tensor.dtype() != b.type) return "wrong-type";
   const Tensor& t = actual.tensor;
   if (t.shape() != b.lo.shape()) return "wrong-shape";

@@ -197,7 +197,8 @@ struct OutputEnclosure {
 double width_in_ulps(DType type, double lower, double upper);
 
 // Checks the model (profile onnx, unless check is false) and encloses every output. Throws
-// CheckFailed, Unsupported (an operator version without an enclosure), Undetermined, Trap.
+// CheckFailed, Unsupported (an operator version without an enclosure, an output that is a sequence
+// or an optional), Undetermined, Trap.
 std::map<std::string, OutputEnclosure> enclosures(const ModelHandle& model, const NamedValues& inputs,
                                                   const std::string& semantics = "real", bool check = true);
 
