@@ -126,7 +126,8 @@ Interval det_over_box(const std::vector<Interval>& a, int64_t n) {
 Interval det_admissible(std::vector<Interval> a, int64_t n, const FloatFormat& f) {
   if (n == 0) return Interval::point(1);
   const double u = f.unit_roundoff(), tiny = f.smallest_subnormal(), nd = static_cast<double>(n);
-  const double gn = gamma(nd, u), rho = up(std::ldexp(1.0, static_cast<int>(std::min<int64_t>(n - 1, 2000))) * up(1 + gamma(2 * nd, u)));
+  const double gn = gamma(nd, u),
+               rho = up(std::ldexp(1.0, static_cast<int>(std::min<int64_t>(n - 1, 2000))) * up(1 + gamma(2 * nd, u)));
   double pivots = 1;  // a bound on |the product of any subset of the pivots|
   for (int64_t j = 0; j < n; ++j) {
     double cj = 0;

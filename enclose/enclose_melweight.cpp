@@ -52,14 +52,10 @@ struct MelChain {
     if (!f) return exact;
     return exact_point ? f->round_out(exact) : widen_ulps(exact, kElementaryUlps, *f);
   }
-  Interval log10(Interval x) const {
-    return elementary(log(x) / log(Interval::point(10)), x.lo == 1 && x.hi == 1);
-  }
+  Interval log10(Interval x) const { return elementary(log(x) / log(Interval::point(10)), x.lo == 1 && x.hi == 1); }
   Interval pow10(Interval x) const { return elementary(pow(Interval::point(10), x), x.lo == 0 && x.hi == 0); }
   // 2595·log10(1 + hz/700)
-  Interval mel(Interval hz) const {
-    return arith(number(2595) * log10(arith(Interval::point(1) + arith(hz / number(700)))));
-  }
+  Interval mel(Interval hz) const { return arith(number(2595) * log10(arith(Interval::point(1) + arith(hz / number(700))))); }
 };
 
 std::vector<Bounds> enclose_melweight(const OpCall& c) {

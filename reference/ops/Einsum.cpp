@@ -89,8 +89,8 @@ void einsum_shape(InferContext& ctx) {
       std::optional<Dim>& known = letters[static_cast<size_t>(l)];
       if (!known) known = d;
       else if (known->value && d.value && *known->value != *d.value && *known->value != 1 && *d.value != 1)
-        ctx.fail(std::string("subscript '") + EinsumTerm::label_char(l) + "' has sizes " + std::to_string(*known->value) + " and " +
-                 std::to_string(*d.value));
+        ctx.fail(std::string("subscript '") + EinsumTerm::label_char(l) + "' has sizes " + std::to_string(*known->value) +
+                 " and " + std::to_string(*d.value));
       else if (d.value && (!known->value || *known->value == 1)) known = d;
     }
     if (term.ellipsis) ellipses.push_back(&ell_store[i]);

@@ -65,7 +65,8 @@ void check_einsum(const EinsumCase& ec, const Operands& x) {
     Interval r = bound_at(real, o), a = bound_at(adm, o);
     EXPECT_TRUE(exact.inside(r)) << "[" << r.lo << ", " << r.hi << "]";
     double y = ref.as_double(o);
-    for (double v : {y, static_cast<double>(backwards)}) EXPECT_TRUE(a.contains(v)) << v << " outside [" << a.lo << ", " << a.hi << "]";
+    for (double v : {y, static_cast<double>(backwards)})
+      EXPECT_TRUE(a.contains(v)) << v << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_LE(a.lo, r.lo);
     EXPECT_GE(a.hi, r.hi);
     double far = 1000 * einsum_float_ulp(std::max(magnitudes, std::fabs(y)));
@@ -123,8 +124,9 @@ std::vector<EinsumCase> einsum_cases() {
                      return t;
                    }});
   // Elementwise product: one term of two factors.
-  cases.push_back({"ij,ij->ij", {{2, 3}, {2, 3}}, {2, 3},
-                   [](const Operands& x, int64_t o) { return std::vector<std::vector<double>>{{x[0][o], x[1][o]}}; }});
+  cases.push_back({"ij,ij->ij", {{2, 3}, {2, 3}}, {2, 3}, [](const Operands& x, int64_t o) {
+                     return std::vector<std::vector<double>>{{x[0][o], x[1][o]}};
+                   }});
   // The total of a matrix.
   cases.push_back({"ij->", {{3, 4}}, {}, [](const Operands& x, int64_t) {
                      std::vector<std::vector<double>> t;
@@ -132,10 +134,31 @@ std::vector<EinsumCase> einsum_cases() {
                      return t;
                    }});
   // A diagonal and a transpose move elements.
-  cases.push_back({"ii->i", {{3, 3}}, {3}, [](const Operands& x, int64_t o) { return std::vector<std::vector<double>>{{x[0][o * 4]}}; },
+  cases.push_back({"ii->i",
+                   {{3, 3}},
+                   {3},
+                   [](const Operands& x, int64_t o) { return std::vector<std::vector<double>>{{x[0][o * 4]}}; },
                    true});
-  cases.push_back({"ij->ji", {{2, 3}}, {3, 2},
-                   [](const Operands& x, int64_t o) { return std::vector<std::vector<double>>{{x[0][(o % 2) * 3 + o / 2]}}; }, true});
+  cases.push_back({"ij->ji",
+                   {{2, 3}},
+                   {3, 2},
+                   [](const Operands& x, int64_t o) { return std::vector<std::vector<double>>{{x[0][(o % 2) * 3 + o / 2]}}; },
+                   true});
+  // The suite's batch diagonal (spaces in the equation) and scalar.
+  cases.push_back(
+      {"...ii ->...i",
+       {{2, 3, 3}},
+       {2, 3},
+       [](const Operands& x, int64_t o) { return std::vector<std::vector<double>>{{x[0][(o / 3) * 9 + (o % 3) * 4]}}; },
+       true});
+  cases.push_back(
+      {"->", {{}}, {}, [](const Operands& x, int64_t) { return std::vector<std::vector<double>>{{x[0][0]}}; }, true});
+  // Row sums.
+  cases.push_back({"ij->i", {{3, 4}}, {3}, [](const Operands& x, int64_t o) {
+                     std::vector<std::vector<double>> t;
+                     for (int64_t j = 0; j < 4; ++j) t.push_back({x[0][o * 4 + j]});
+                     return t;
+                   }});
   return cases;
 }
 
@@ -169,7 +192,8 @@ TEST(EncloseEinsum, ExactSumIsAPoint) {
 
 // A summed letter of size 0 gives exactly 0.
 TEST(EncloseEinsum, EmptySumIsZero) {
-  OneNodeModel m = one_node_model("Einsum", 12, {floats({2, 0}, {}), floats({0, 3}, {})}, {attr_string("equation", "ij,jk->ik")});
+  OneNodeModel m = one_node_model("Einsum", 12, {floats({2, 0}, {}), floats({0, 3}, {})},
+                                  {attr_string("equation", "ij,jk->ik")});
   Bounds adm = enclose_output(m, Semantics::Admissible);
   ASSERT_EQ(adm.lo.shape(), (Shape{2, 3}));
   for (int64_t i = 0; i < 6; ++i) {

@@ -77,7 +77,8 @@ std::vector<int64_t> melweight_float_bins(const MelCase& mc) {
   std::vector<int64_t> bins;
   for (int64_t p = 0; p < mc.num_mel_bins + 2; ++p) {
     float hz = 700.0f * (std::pow(10.0f, (static_cast<float>(p) * step + low) / 2595.0f) - 1.0f);
-    bins.push_back(static_cast<int64_t>(std::floor(static_cast<float>(mc.dft_length + 1) * hz / static_cast<float>(mc.sample_rate))));
+    bins.push_back(
+        static_cast<int64_t>(std::floor(static_cast<float>(mc.dft_length + 1) * hz / static_cast<float>(mc.sample_rate))));
   }
   return bins;
 }
@@ -123,7 +124,8 @@ void check_melweight(const MelCase& mc) {
     EXPECT_GE(mpfr_cmp_si(hi_den.get(), w.num), 0);
     double y = ref.as_double(e);
     float in_float = static_cast<float>(w.num) / static_cast<float>(w.den);
-    for (double v : {y, static_cast<double>(in_float)}) EXPECT_TRUE(a.contains(v)) << v << " outside [" << a.lo << ", " << a.hi << "]";
+    for (double v : {y, static_cast<double>(in_float)})
+      EXPECT_TRUE(a.contains(v)) << v << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_LE(a.lo, r.lo);
     EXPECT_GE(a.hi, r.hi);
     EXPECT_FALSE(a.contains(y + 1000 * melweight_float_ulp(y)));
