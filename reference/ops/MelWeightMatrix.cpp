@@ -5,7 +5,8 @@
 // and each point is mapped to the spectrogram bin floor((dft_length + 1) * hz / sample_rate).
 // Filter i rises from point i to point i+1 (value (j - left) / (center - left), 1 at the center,
 // or just 1 at the center when left == center) and falls to 0 at point i+2 ((right - j) /
-// (right - center) for center <= j < right). Computed in double, then cast to output_datatype.
+// (right - center) for center <= j < right; support::mel_triangles). Computed in double, then cast
+// to output_datatype. The enclosure (enclose/enclose_melweight.cpp) follows the same steps.
 #include <cmath>
 
 #include "op_params.h"
@@ -16,11 +17,6 @@
 namespace sonnx {
 using namespace support;
 namespace {
-struct MelWeightMatrixParams {
-  DType output_datatype = DType::Float;  // a real numeric type (checked), as the window operators'
-  static MelWeightMatrixParams read(const AttrReader& r, int64_t /*version*/) { return {read_output_datatype(r)}; }
-};
-
 std::vector<Value> mel_weight_matrix(OpContext& ctx) {
   const MelWeightMatrixParams p = MelWeightMatrixParams::read(ctx, ctx.version());
   auto int_input = [&](size_t i, const char* name) {
@@ -54,27 +50,14 @@ std::vector<Value> mel_weight_matrix(OpContext& ctx) {
   for (int64_t p = 0; p < points; ++p) {
     const double hz = 700.0 * (std::pow(10.0, (static_cast<double>(p) * step + low_mel) / 2595.0) - 1.0);
     const double b = std::floor(static_cast<double>(dft_length + 1) * hz / static_cast<double>(sample_rate));
-    if (!(b >= 0 && b < static_cast<double>(spectrogram_bins)))
-      ctx.fail("the mel edge " + std::to_string(hz) + " Hz falls outside the " + std::to_string(spectrogram_bins) +
-               " spectrogram bins (upper_edge_hertz above sample_rate/2?)");
-    bin[static_cast<size_t>(p)] = static_cast<int64_t>(b);
+    bin[static_cast<size_t>(p)] = mel_edge_bin(ctx, b, hz, spectrogram_bins);
   }
 
   Tensor w(DType::Double, {spectrogram_bins, num_mel_bins});
   double* o = w.data<double>();
-  for (int64_t i = 0; i < num_mel_bins; ++i) {
-    const int64_t left = bin[static_cast<size_t>(i)];
-    const int64_t center = bin[static_cast<size_t>(i + 1)];
-    const int64_t right = bin[static_cast<size_t>(i + 2)];
-    if (center == left) {
-      o[center * num_mel_bins + i] = 1.0;
-    } else {
-      for (int64_t j = left; j <= center; ++j)
-        o[j * num_mel_bins + i] = static_cast<double>(j - left) / static_cast<double>(center - left);
-    }
-    for (int64_t j = center; j < right; ++j)
-      o[j * num_mel_bins + i] = static_cast<double>(right - j) / static_cast<double>(right - center);
-  }
+  mel_triangles(bin, num_mel_bins, [&](int64_t j, int64_t i, int64_t num, int64_t den) {
+    o[j * num_mel_bins + i] = static_cast<double>(num) / static_cast<double>(den);
+  });
   return one(cast_tensor(ctx, w, p.output_datatype));
 }
 }  // namespace

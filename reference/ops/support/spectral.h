@@ -78,4 +78,34 @@ inline std::vector<std::complex<double>> dft_of(const std::vector<std::complex<d
   return out;
 }
 
+// MelWeightMatrix's triangular filters (as in onnx's definition) from the spectrogram bins of its
+// num_mel_bins + 2 edge points: filter i rises from bin[i] to bin[i + 1] (weight (j − left) /
+// (center − left), or just 1 at the center when left == center) and falls to 0 at bin[i + 2]
+// ((right − j) / (right − center) for center ≤ j < right). f(j, i, numerator, denominator) for each
+// weight of row j, filter i, in the order the kernel writes them (a later one replaces an earlier);
+// every other weight is 0. Read by the kernel and the enclosure (enclose/enclose_melweight.cpp).
+template <class F>
+void mel_triangles(const std::vector<int64_t>& bin, int64_t num_mel_bins, F f) {
+  for (int64_t i = 0; i < num_mel_bins; ++i) {
+    const int64_t left = bin[static_cast<size_t>(i)];
+    const int64_t center = bin[static_cast<size_t>(i + 1)];
+    const int64_t right = bin[static_cast<size_t>(i + 2)];
+    if (center == left) {
+      f(center, i, int64_t{1}, int64_t{1});
+    } else {
+      for (int64_t j = left; j <= center; ++j) f(j, i, j - left, center - left);
+    }
+    for (int64_t j = center; j < right; ++j) f(j, i, right - j, right - center);
+  }
+}
+
+// The spectrogram bin of a mel edge point at `hz`, `floored` = floor((dft_length + 1)·hz /
+// sample_rate); fail()s where it falls outside the `spectrogram_bins` of the one-sided spectrum.
+inline int64_t mel_edge_bin(const AttrReader& r, double floored, double hz, int64_t spectrogram_bins) {
+  if (!(floored >= 0 && floored < static_cast<double>(spectrogram_bins)))
+    r.fail("the mel edge " + std::to_string(hz) + " Hz falls outside the " + std::to_string(spectrogram_bins) +
+           " spectrogram bins (upper_edge_hertz above sample_rate/2?)");
+  return static_cast<int64_t>(floored);
+}
+
 }  // namespace sonnx::support
