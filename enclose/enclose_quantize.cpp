@@ -49,8 +49,9 @@ DType quant_division_type(const OpCall& c, const QuantizeParams& p, DType scale)
 }
 
 // Quotients plus zero points into a float8 or float4 type: Cast's conversion (saturating or not)
-// of each end; an end it makes NaN (an undefined input, or out of range without saturation where
-// the type has no infinity) leaves the element undefined.
+// of each end. An undefined element stays undefined (float4 has no NaN to convert it to), and so
+// does one whose end the conversion makes NaN (out of range without saturation, where the type has
+// no infinity).
 Bounds quant_small_float(const OpCall& c, const QuantizeParams& p, DType type, const Tensor& lower, const Tensor& upper) {
   NarrowOptions options;
   options.saturate = p.saturate;
@@ -59,7 +60,8 @@ Bounds quant_small_float(const OpCall& c, const QuantizeParams& p, DType type, c
   Bounds y = float_bounds(type, lower.shape());
   for (int64_t i = 0; i < lower.size(); ++i) {
     Interval v{lo.as_double(i), hi.as_double(i)};
-    set(y, i, v.has_nan() ? Interval::undefined() : v);
+    bool undefined = std::isnan(lower.as_double(i)) || std::isnan(upper.as_double(i)) || v.has_nan();
+    set(y, i, undefined ? Interval::undefined() : v);
   }
   return y;
 }

@@ -23,7 +23,6 @@ namespace {
 
 using sonnx::testing::attr_int;
 using sonnx::testing::attr_ints;
-using sonnx::testing::none;
 using QuantTestAttrs = std::vector<onnx::AttributeProto>;
 
 // round_half_even(num / den) for den > 0, decided by exact comparisons of num with multiples of den
@@ -261,7 +260,7 @@ TEST(EncloseQuantize, DequantizePerAxisBlockedAndFloat8) {
   // e4m3fn bits 0x38 = 1, 0x3C = 1.5, 0xC0 = -2, 0x7E = 448, times 0.5.
   std::vector<float8e4m3fn_t> f8 = {float8e4m3fn_t{0x38}, float8e4m3fn_t{0x3C}, float8e4m3fn_t{0xC0}, float8e4m3fn_t{0x7E}};
   quant_test_expect_points(
-      one_node_model("DequantizeLinear", 19, {Value(Tensor::from_vector<float8e4m3fn_t>({4}, f8)), floats({}, {0.5f}), none()}),
+      one_node_model("DequantizeLinear", 19, {Value(Tensor::from_vector<float8e4m3fn_t>({4}, f8)), floats({}, {0.5f})}),
       {0.5, 0.75, -1, 224});
 }
 
