@@ -23,7 +23,6 @@ namespace {
 
 using sonnx::testing::attr_int;
 using sonnx::testing::attr_ints;
-using QuantTestAttrs = std::vector<onnx::AttributeProto>;
 
 // round_half_even(num / den) for den > 0, decided by exact comparisons of num with multiples of den
 // (k·den is exact at 2200 bits).
