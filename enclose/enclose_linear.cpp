@@ -4,6 +4,7 @@
 
 #include "elementary.h"
 #include "enclose_sums.h"
+#include "norm_body.h"
 #include "sonnx/errors.h"
 #include "reference/ops/params/batch_normalization.h"
 #include "reference/ops/params/gemm.h"
@@ -126,6 +127,7 @@ std::vector<Bounds> global_average_pool(const OpCall& c) {
 std::vector<Bounds> batch_normalization(const OpCall& c) {
   const Node& n = c.node;
   BatchNormParams p = BatchNormParams::read(c.ctx, c.version);
+  if (p.training_mode && c.version >= 14) return norms_detail::enclose_batch_norm_training(c);
   if (p.training_mode || (n.outputs.size() > 1 && !n.outputs[1].empty()))
     throw Unsupported("no enclosure for BatchNormalization-" + std::to_string(c.version) + " in training mode");
   if (!p.spatial) throw Unsupported("no enclosure for BatchNormalization-" + std::to_string(c.version) + " with spatial=0");

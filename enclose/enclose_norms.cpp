@@ -12,58 +12,13 @@
 #include <vector>
 
 #include "enclose_ops.h"
+#include "norm_body.h"
 #include "reference/ops/params/normalization.h"
 #include "reference/ops/support/indexing.h"
 #include "reference/ops/support/reduce.h"
 #include "sonnx/errors.h"
 
 namespace sonnx::enclose::norms_detail {
-
-// The opset the bodies are written at: ReduceMean and ReduceSum take their axes as an input.
-constexpr int64_t kNormBodyOpset = 18;
-
-// A body under construction: its nodes, and the bounds of the values it is given.
-struct NormBody {
-  Graph g;
-  std::map<std::string, Bounds> given;
-
-  void node(const std::string& op, std::vector<std::string> in, const std::string& out) {
-    Node n;
-    n.op_type = op;
-    n.name = out;
-    n.inputs = std::move(in);
-    n.outputs = {out};
-    n.index = g.nodes.size();
-    n.opset_version = kNormBodyOpset;
-    g.nodes.push_back(std::move(n));
-  }
-  // The bounds of output `out` of the body walked on `given`.
-  Bounds walk(const OpCall& c, const std::string& out) {
-    g.path = c.node.label() + "'s body";
-    g.outputs = {ValueInfo{out, TypeInfo{}}};
-    Model m;
-    m.ir_version = 8;
-    m.opset_imports[""] = kNormBodyOpset;
-    try {
-      return enclose_graph(m, g, std::move(given), c.semantics).at(out);
-    } catch (const Unsupported& e) {
-      throw Unsupported(std::string(e.what()) + ", in the body of " + op_name(c));
-    } catch (const Undetermined& e) {
-      throw Undetermined(std::string(e.what()) + ", in the body of " + c.node.label());
-    }
-  }
-};
-
-Bounds exact_axes(const std::vector<int64_t>& axes) {
-  return Bounds::of(Tensor::from_vector<int64_t>({static_cast<int64_t>(axes.size())}, axes));
-}
-
-// A per-channel input (C elements) shaped (C, 1, ..., 1) to broadcast against (N, C, D1, ..., Dn).
-Bounds per_channel(const Bounds& b, int64_t rank) {
-  Shape s(static_cast<size_t>(rank - 1), 1);
-  s[0] = b.lo.size();
-  return Bounds{b.type, b.lo.reshaped(s), b.hi.reshaped(s)};
-}
 
 std::vector<Bounds> enclose_instance_norm(const OpCall& c) {
   const Bounds& x = float_input(c, 0);

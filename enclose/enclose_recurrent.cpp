@@ -1,9 +1,10 @@
-// Enclosures of the recurrent operators GRU and LSTM (versions 7, 14, 22): the reference kernels'
-// recurrence (reference/ops/GRU.cpp, LSTM.cpp) run on intervals. The inputs are read by the
-// reference's own reader (support/rnn.h) once on the lower and once on the upper bounds, so
-// layouts, directions, sequence_lens, initial states, activations and clip are parsed and checked
-// exactly as the reference does. Each gate's pre-activation is one sum of products (dot.h), the
-// activations are MPFR-rounded (elementary.h), the rest is interval arithmetic.
+// Enclosures of the recurrent operators RNN (versions 1, 7, 14, 22), GRU and LSTM (versions 7, 14,
+// 22): the reference kernels' recurrence (reference/ops/RNN.cpp, GRU.cpp, LSTM.cpp) run on
+// intervals. The inputs are read by the reference's own reader (support/rnn.h) once on the lower
+// and once on the upper bounds, so layouts, directions, sequence_lens, initial states, activations
+// and clip are parsed and checked exactly as the reference does. Each gate's pre-activation is one
+// sum of products (dot.h), the activations are MPFR-rounded (elementary.h), the rest is interval
+// arithmetic.
 //
 // Admissible semantics (spec/accuracy.md): an implementation in the element type may sum each
 // pre-activation in any order, compute each activation within kElementaryUlps of its exact value,
@@ -177,6 +178,28 @@ void add_row(DotBound& d, const MidRad* w, const std::vector<MidRad>& v) {
 }
 void add_term(DotBound& d, Interval t) { d.add(MidRad::of(t), MidRad{1, 0}); }
 
+// One direction's weights: W [gates·H][I], R [gates·H][H], the biases Wb and Rb [gates·H].
+struct DirectionWeights {
+  const MidRad *W, *R, *Wb, *Rb;
+  int64_t I, H;
+  // Row `row`'s X·W + H·R + Wb + Rb as one sum (the caller may add more terms, e.g. a peephole).
+  DotBound pre_activation(int64_t row, const std::vector<MidRad>& x, const std::vector<MidRad>& h) const {
+    DotBound s;
+    add_row(s, W + row * I, x);
+    add_row(s, R + row * H, h);
+    s.add(Wb[row], MidRad{1, 0});
+    s.add(Rb[row], MidRad{1, 0});
+    return s;
+  }
+};
+
+// Direction d's weights, `gates` gates each.
+DirectionWeights direction_weights(const Recurrence& r, int64_t d, int64_t gates) {
+  const int64_t H = r.p.hidden, I = r.p.input_size;
+  const MidRad* Wb = r.B.data() + d * 2 * gates * H;
+  return {r.W.data() + d * gates * H * I, r.R.data() + d * gates * H * H, Wb, Wb + gates * H, I, H};
+}
+
 // Runs the recurrence (as support::run_rnn) and assembles Y, Y_h (and Y_c) in the node's layout.
 // step(d, x, h, c) advances direction d's state h (and c) by one step on input x.
 template <class Step>
@@ -239,22 +262,13 @@ std::vector<Bounds> gru(const OpCall& c) {
   std::vector<Interval> z(Hs), zc(Hs), rg(Hs);
   std::vector<MidRad> x(static_cast<size_t>(I)), hm(Hs), rh(Hs);
   auto step = [&](int64_t d, const MidRad* xp, Interval* h, Interval*) {
-    const MidRad* W = r.W.data() + d * 3 * H * I;
-    const MidRad* R = r.R.data() + d * 3 * H * H;
-    const MidRad* Wb = r.B.data() + d * 6 * H;
-    const MidRad* Rb = Wb + 3 * H;
+    const DirectionWeights w = direction_weights(r, d, 3);
+    const MidRad *W = w.W, *R = w.R, *Wb = w.Wb, *Rb = w.Rb;
     const RnnActivation& f = r.p.acts[static_cast<size_t>(2 * d)];
     const RnnActivation& g = r.p.acts[static_cast<size_t>(2 * d + 1)];
     x.assign(xp, xp + I);
     for (size_t j = 0; j < Hs; ++j) hm[j] = MidRad::of(h[j]);
-    auto gate = [&](int64_t row) {  // X·W[row] + H·R[row] + Wb[row] + Rb[row]
-      DotBound s;
-      add_row(s, W + row * I, x);
-      add_row(s, R + row * H, hm);
-      s.add(Wb[row], MidRad{1, 0});
-      s.add(Rb[row], MidRad{1, 0});
-      return a.sum(s);
-    };
+    auto gate = [&](int64_t row) { return a.sum(w.pre_activation(row, x, hm)); };
     for (size_t j = 0; j < Hs; ++j) {
       const Interval pre = gate(static_cast<int64_t>(j));
       z[j] = activate_clipped(r, f, pre, a, op);
@@ -304,10 +318,7 @@ std::vector<Bounds> lstm(const OpCall& c) {
   std::vector<MidRad> x(static_cast<size_t>(I)), hm(Hs);
   std::vector<Interval> c_new(Hs), h_new(Hs);
   auto step = [&](int64_t d, const MidRad* xp, Interval* h, Interval* cell) {
-    const MidRad* W = r.W.data() + d * 4 * H * I;
-    const MidRad* R = r.R.data() + d * 4 * H * H;
-    const MidRad* Wb = r.B.data() + d * 8 * H;
-    const MidRad* Rb = Wb + 4 * H;
+    const DirectionWeights w = direction_weights(r, d, 4);
     const Interval* Pi = r.P.data() + d * 3 * H;
     const Interval *Po = Pi + H, *Pf = Pi + 2 * H;
     const RnnActivation& f = r.p.acts[static_cast<size_t>(3 * d)];
@@ -317,13 +328,8 @@ std::vector<Bounds> lstm(const OpCall& c) {
     for (size_t j = 0; j < Hs; ++j) hm[j] = MidRad::of(h[j]);
     // Gate k's pre-activation at unit j (0 = i, 1 = o, 2 = f, 3 = c), with the peephole term p·s.
     auto gate = [&](int64_t k, int64_t j, Interval peep, Interval state) {
-      const int64_t row = k * H + j;
-      DotBound s;
-      add_row(s, W + row * I, x);
-      add_row(s, R + row * H, hm);
+      DotBound s = w.pre_activation(k * H + j, x, hm);
       if (r.has_peephole && k != 3) s.add(MidRad::of(peep), MidRad::of(state));
-      s.add(Wb[row], MidRad{1, 0});
-      s.add(Rb[row], MidRad{1, 0});
       return a.sum(s);
     };
     const Interval zero = Interval::point(0);
@@ -348,8 +354,29 @@ std::vector<Bounds> lstm(const OpCall& c) {
   return run(r, true, step);
 }
 
+// RNN (one gate): H' = f(X·W + H·R + Wb + Rb), every unit from the previous state.
+std::vector<Bounds> rnn(const OpCall& c) {
+  const Recurrence r = read(c, 1, -1, 0);
+  const Arith a = arith(c, r.type);
+  const std::string op = op_name(c);
+  const size_t Hs = static_cast<size_t>(r.p.hidden);
+  std::vector<MidRad> x(static_cast<size_t>(r.p.input_size)), hm(Hs);
+  std::vector<Interval> next(Hs);
+  auto step = [&](int64_t d, const MidRad* xp, Interval* h, Interval*) {
+    const DirectionWeights w = direction_weights(r, d, 1);
+    const RnnActivation& f = r.p.acts[static_cast<size_t>(d)];
+    x.assign(xp, xp + r.p.input_size);
+    for (size_t j = 0; j < Hs; ++j) hm[j] = MidRad::of(h[j]);
+    for (size_t j = 0; j < Hs; ++j)
+      next[j] = activate_clipped(r, f, a.sum(w.pre_activation(static_cast<int64_t>(j), x, hm)), a, op);
+    std::copy(next.begin(), next.end(), h);
+  };
+  return run(r, false, step);
+}
+
 }  // namespace
 
+SONNX_ENCLOSURE("RNN", (1, 7, 14, 22), Allowance::own(), rnn);
 SONNX_ENCLOSURE("GRU", (7, 14, 22), Allowance::own(), gru);
 SONNX_ENCLOSURE("LSTM", (7, 14, 22), Allowance::own(), lstm);
 

@@ -10,23 +10,13 @@
 // Output [num_selected, 3] rows [batch, class, box], by batch, then class, then selection order.
 // Versions 10 and 11 have the same semantics.
 #include "op_params.h"
+#include "params/non_max_suppression.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-struct NonMaxSuppressionParams {
-  // center_point_box 1: boxes are [x_center, y_center, width, height]; 0 (the default): two
-  // opposite corners [y1, x1, y2, x2].
-  bool center_point_box = false;
-  static NonMaxSuppressionParams read(const AttrReader& r, int64_t /*version*/) {
-    int64_t center = r.attr_int("center_point_box", 0);
-    if (center != 0 && center != 1) r.fail("center_point_box must be 0 or 1, got " + std::to_string(center));
-    return {center == 1};
-  }
-};
 
 struct Box {
   double y1, x1, y2, x2;  // y1 <= y2, x1 <= x2

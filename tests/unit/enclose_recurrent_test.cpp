@@ -1,4 +1,4 @@
-// Enclosures of GRU and LSTM (enclose/enclose_recurrent.cpp): on small random instances
+// Enclosures of RNN, GRU and LSTM (enclose/enclose_recurrent.cpp): on small random instances
 // (every direction, linear_before_reset, biases, initial states, sequence_lens, peepholes, clip,
 // layout, the activations with their alpha and beta) the real enclosure holds the recurrence
 // evaluated in MPFR at 200 bits and is narrow, and the admissible one holds the reference's float32
@@ -106,9 +106,9 @@ N activate(const Act& a, const N& x) {
   return x;
 }
 
-// A random GRU or LSTM instance, its inputs in layout 0 (time-major).
+// A random RNN, GRU or LSTM instance, its inputs in layout 0 (time-major).
 struct Instance {
-  bool lstm = false;
+  bool lstm = false, rnn = false;
   int64_t opset = 22, layout = 0, S = 3, B = 2, I = 3, H = 3, nd = 1;
   std::string direction = "forward";
   bool linear_before_reset = false, bias = true, initial = true, seq_lens = false, peephole = false, input_forget = false;
@@ -118,12 +118,12 @@ struct Instance {
   std::vector<float> X, W, R, Bias, H0, C0, P;
   std::vector<int32_t> lens;
 
-  int64_t gates() const { return lstm ? 4 : 3; }
+  int64_t gates() const { return rnn ? 1 : lstm ? 4 : 3; }
   int64_t len(int64_t b) const { return seq_lens ? lens[static_cast<size_t>(b)] : S; }
   // The activation of direction d at position k (the defaults where none are given).
   Act act(int64_t d, size_t k) const {
-    if (acts.empty()) return {k == 0 ? "Sigmoid" : "Tanh"};
-    size_t per = lstm ? 3 : 2;
+    if (acts.empty()) return {k == 0 && !rnn ? "Sigmoid" : "Tanh"};
+    size_t per = rnn ? 1 : lstm ? 3 : 2;
     return acts[(duplicate_acts ? 0 : static_cast<size_t>(d) * per) + k];
   }
 };
@@ -200,7 +200,9 @@ Result<N> evaluate(const Instance& t, bool other = false) {
           return sum(terms);
         };
         std::vector<N> next(static_cast<size_t>(H)), cn(static_cast<size_t>(H));
-        if (!t.lstm) {
+        if (t.rnn) {
+          for (int64_t j = 0; j < H; ++j) next[static_cast<size_t>(j)] = activate(t.act(d, 0), clipped(pre(j, h, true)));
+        } else if (!t.lstm) {
           std::vector<N> z, r, rh;
           for (int64_t j = 0; j < H; ++j) {
             z.push_back(activate(t.act(d, 0), clipped(pre(j, h, true))));
@@ -285,7 +287,7 @@ OneNodeModel model(const Instance& t, DType type = DType::Float) {
   }
   std::vector<onnx::AttributeProto> attrs = {attr_string("direction", t.direction), attr_int("hidden_size", H)};
   if (t.opset >= 14) attrs.push_back(attr_int("layout", t.layout));
-  if (!t.lstm) attrs.push_back(attr_int("linear_before_reset", t.linear_before_reset));
+  if (!t.lstm && !t.rnn) attrs.push_back(attr_int("linear_before_reset", t.linear_before_reset));
   if (t.lstm && t.input_forget) attrs.push_back(attr_int("input_forget", 1));
   if (t.clip > 0) attrs.push_back(attr_float("clip", t.clip));
   if (!t.acts.empty()) {
@@ -300,7 +302,7 @@ OneNodeModel model(const Instance& t, DType type = DType::Float) {
     if (!alphas.empty()) attrs.push_back(attr_floats("activation_alpha", alphas));
     if (!betas.empty()) attrs.push_back(attr_floats("activation_beta", betas));
   }
-  return one_node_model(t.lstm ? "LSTM" : "GRU", t.opset, in, attrs, t.lstm ? 3 : 2);
+  return one_node_model(t.rnn ? "RNN" : t.lstm ? "LSTM" : "GRU", t.opset, in, attrs, t.lstm ? 3 : 2);
 }
 
 // The index in the model's output k of element i of the layout-0 result.
@@ -312,7 +314,7 @@ int64_t output_index(const Instance& t, size_t k, int64_t i) {
 }
 
 std::string describe(const Instance& t) {
-  std::string s = std::string(t.lstm ? "LSTM" : "GRU") + "-" + std::to_string(t.opset) + " " + t.direction + " layout " +
+  std::string s = std::string(t.rnn ? "RNN" : t.lstm ? "LSTM" : "GRU") + "-" + std::to_string(t.opset) + " " + t.direction + " layout " +
                   std::to_string(t.layout) + (t.linear_before_reset ? " lbr" : "") + (t.bias ? " B" : "") +
                   (t.initial ? " initial" : "") + (t.seq_lens ? " seq_lens" : "") + (t.peephole ? " P" : "") +
                   (t.input_forget ? " input_forget" : "") + (t.clip > 0 ? " clip" : "");
@@ -321,15 +323,16 @@ std::string describe(const Instance& t) {
 }
 
 // A random instance of the kind the seed picks: every direction, with and without each optional input.
-Instance random_instance(std::mt19937& rng, bool lstm, int n) {
+Instance random_instance(std::mt19937& rng, bool lstm, int n, bool rnn = false) {
   Instance t;
   t.lstm = lstm;
+  t.rnn = rnn;
   const int64_t opsets[] = {7, 14, 22};
-  t.opset = opsets[n % 3];
+  t.opset = rnn && n % 4 == 3 ? 1 : opsets[n % 3];  // RNN-1 differs from RNN-7 only by an unused attribute
   const char* dirs[] = {"forward", "reverse", "bidirectional"};
   t.direction = dirs[(n / 3) % 3];
   t.layout = t.opset >= 14 ? (n / 2) % 2 : 0;
-  t.linear_before_reset = (n / 5) % 2;
+  t.linear_before_reset = !rnn && (n / 5) % 2;
   t.bias = n % 4 != 1;
   t.initial = n % 5 != 2;
   t.seq_lens = n % 3 == 1;
@@ -361,7 +364,28 @@ std::vector<Instance> activation_instances(std::mt19937& rng) {
       {{"Sigmoid"}, {"Affine", 0.5f, 0.1f}, {"LeakyRelu", 0.1f}},
       {{"Sigmoid"}, {"Relu"}, {"Softplus"}, {"Sigmoid"}, {"ThresholdedRelu", 0.1f}, {"Tanh"}},  // per direction
   };
+  // RNN: one function per direction (two lists: per direction, bidirectional).
+  const std::vector<std::vector<Act>> rnn_lists = {
+      {{"Relu"}},
+      {{"Sigmoid"}},
+      {{"Affine", 0.7f, -0.2f}},
+      {{"Softsign"}, {"Elu", 0.9f}},
+      {{"ScaledTanh", 1.5f, 0.8f}, {"HardSigmoid", 0.3f, 0.4f}},
+      {{"LeakyRelu", 0.05f}},
+      {{"ThresholdedRelu", 0.25f}},
+      {{"Softplus"}},
+  };
   std::vector<Instance> out;
+  for (size_t k = 0; k < rnn_lists.size(); ++k) {
+    Instance t = random_instance(rng, false, static_cast<int>(k), true);
+    t.acts = rnn_lists[k];
+    bool per_direction = t.acts.size() == 2;
+    t.direction = per_direction || k % 3 == 2 ? "bidirectional" : k % 2 ? "reverse" : "forward";
+    t.duplicate_acts = t.direction == "bidirectional" && !per_direction;
+    t.clip = k % 4 == 1 ? 1.5f : 0;
+    fill(t, rng);
+    out.push_back(t);
+  }
   for (int k = 0; k < 12; ++k) {
     bool lstm = k >= static_cast<int>(gru_lists.size());
     const std::vector<Act>& acts = lstm ? lstm_lists[static_cast<size_t>(k) - gru_lists.size()]
@@ -382,6 +406,7 @@ std::vector<Instance> instances() {
   std::mt19937 rng(2024);
   std::vector<Instance> all;
   for (int n = 0; n < 60; ++n) all.push_back(random_instance(rng, n % 2 == 1, n / 2));
+  for (int n = 0; n < 24; ++n) all.push_back(random_instance(rng, false, n, true));
   for (Instance& t : activation_instances(rng)) all.push_back(t);
   return all;
 }

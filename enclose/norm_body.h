@@ -1,0 +1,72 @@
+// Operators that ONNX defines by text alone, enclosed as if defined by the small body that text
+// describes, in the element type, walked by enclose_graph like a function body (spec/accuracy.md,
+// "Admissible results"): InstanceNormalization and LpNormalization (enclose_norms.cpp),
+// BatchNormalization in training mode (enclose_batchnorm_training.cpp). Under `real` the body's
+// value in exact arithmetic, under `admissible` each body node within its own allowance.
+#pragma once
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "enclose_ops.h"
+#include "sonnx/errors.h"
+
+namespace sonnx::enclose::norms_detail {
+
+// The opset the bodies are written at: ReduceMean and ReduceSum take their axes as an input.
+constexpr int64_t kNormBodyOpset = 18;
+
+// A body under construction: its nodes, and the bounds of the values it is given.
+struct NormBody {
+  Graph g;
+  std::map<std::string, Bounds> given;
+
+  void node(const std::string& op, std::vector<std::string> in, const std::string& out) {
+    Node n;
+    n.op_type = op;
+    n.name = out;
+    n.inputs = std::move(in);
+    n.outputs = {out};
+    n.index = g.nodes.size();
+    n.opset_version = kNormBodyOpset;
+    g.nodes.push_back(std::move(n));
+  }
+  // The bounds of outputs `outs` of the body walked on `given`.
+  std::vector<Bounds> walk(const OpCall& c, const std::vector<std::string>& outs) {
+    g.path = c.node.label() + "'s body";
+    g.outputs.clear();
+    for (const std::string& out : outs) g.outputs.push_back(ValueInfo{out, TypeInfo{}});
+    Model m;
+    m.ir_version = 8;
+    m.opset_imports[""] = kNormBodyOpset;
+    try {
+      std::map<std::string, Bounds> values = enclose_graph(m, g, std::move(given), c.semantics);
+      std::vector<Bounds> result;
+      for (const std::string& out : outs) result.push_back(values.at(out));
+      return result;
+    } catch (const Unsupported& e) {
+      throw Unsupported(std::string(e.what()) + ", in the body of " + op_name(c));
+    } catch (const Undetermined& e) {
+      throw Undetermined(std::string(e.what()) + ", in the body of " + c.node.label());
+    }
+  }
+  Bounds walk(const OpCall& c, const std::string& out) { return walk(c, std::vector<std::string>{out}).front(); }
+};
+
+inline Bounds exact_axes(const std::vector<int64_t>& axes) {
+  return Bounds::of(Tensor::from_vector<int64_t>({static_cast<int64_t>(axes.size())}, axes));
+}
+
+// A per-channel input (C elements) shaped (C, 1, ..., 1) to broadcast against (N, C, D1, ..., Dn);
+// against a 1-D input (N) of one channel, (1).
+inline Bounds per_channel(const Bounds& b, int64_t rank) {
+  Shape s(static_cast<size_t>(std::max<int64_t>(rank - 1, 1)), 1);
+  s[0] = b.lo.size();
+  return Bounds{b.type, b.lo.reshaped(s), b.hi.reshaped(s)};
+}
+
+// BatchNormalization (14, 15) with training_mode=1 (enclose_batchnorm_training.cpp).
+std::vector<Bounds> enclose_batch_norm_training(const OpCall& c);
+
+}  // namespace sonnx::enclose::norms_detail

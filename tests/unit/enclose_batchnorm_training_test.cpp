@@ -1,0 +1,180 @@
+// The enclosure of BatchNormalization-14 and -15 in training mode (enclose/enclose_batchnorm_training.cpp;
+// spec/accuracy.md, "Admissible results"): the exact values of the text's formulas (MPFR at 256
+// bits: the batch mean and population variance per channel over N and the spatial axes, y, and the
+// running statistics input·momentum + batch·(1 − momentum), ε and momentum the attributes' float
+// values) lie in the real enclosures of Y, running_mean and running_var; the reference's results in
+// the admissible ones, which hold the real ones; a value 1000 float ulps (at the larger of the
+// value's magnitude and 1) from the reference's lies outside.
+#include <gtest/gtest.h>
+#include <mpfr.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "enclose_test_util.h"
+
+namespace sonnx::enclose {
+namespace {
+
+using sonnx::testing::attr_float;
+using sonnx::testing::attr_int;
+
+// A real at 256 bits, copyable.
+class BnReal {
+ public:
+  BnReal(double x = 0) {  // NOLINT implicit on purpose
+    mpfr_init2(v_, 256);
+    mpfr_set_d(v_, x, MPFR_RNDN);
+  }
+  BnReal(const BnReal& o) {
+    mpfr_init2(v_, 256);
+    mpfr_set(v_, o.v_, MPFR_RNDN);
+  }
+  BnReal& operator=(const BnReal& o) {
+    mpfr_set(v_, o.v_, MPFR_RNDN);
+    return *this;
+  }
+  ~BnReal() { mpfr_clear(v_); }
+  friend BnReal operator+(const BnReal& a, const BnReal& b) { return a.op(mpfr_add, b); }
+  friend BnReal operator-(const BnReal& a, const BnReal& b) { return a.op(mpfr_sub, b); }
+  friend BnReal operator*(const BnReal& a, const BnReal& b) { return a.op(mpfr_mul, b); }
+  friend BnReal operator/(const BnReal& a, const BnReal& b) { return a.op(mpfr_div, b); }
+  BnReal sqrt() const {
+    BnReal r;
+    mpfr_sqrt(r.v_, v_, MPFR_RNDN);
+    return r;
+  }
+  bool inside(Interval i) const { return mpfr_cmp_d(v_, i.lo) >= 0 && mpfr_cmp_d(v_, i.hi) <= 0; }
+  double to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
+
+ private:
+  BnReal op(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), const BnReal& b) const {
+    BnReal r;
+    f(r.v_, v_, b.v_, MPFR_RNDN);
+    return r;
+  }
+  mpfr_t v_;
+};
+
+// A float ulp at the larger of |x| and 1 (the outputs' scale: y is of the order of 1, and one near 0
+// is enclosed to an absolute width, not a relative one).
+double bn_float_ulp(double x) { return std::ldexp(1.0, std::ilogb(std::max(std::fabs(x), 1.0)) - 23); }
+
+struct BnCase {
+  int64_t opset = 15;
+  Shape xs;
+  float epsilon = 1e-5f, momentum = 0.9f;
+  bool double_stats = false;  // input_mean and input_var (U) in double, X in float
+};
+
+Value bn_tensor(const Shape& s, const std::vector<float>& v, bool as_double) {
+  if (!as_double) return floats(s, v);
+  return Value(Tensor::from_vector<double>(s, std::vector<double>(v.begin(), v.end())));
+}
+
+void check_bn_training(const BnCase& t, std::mt19937& rng) {
+  const int64_t rank = static_cast<int64_t>(t.xs.size()), C = rank == 1 ? 1 : t.xs[1];
+  int64_t size = 1;
+  for (int64_t d : t.xs) size *= d;
+  const int64_t inner = size / (rank == 1 ? size : t.xs[0] * C);  // elements of one (n, c)
+  // An offset mean makes the subtraction of the mean cancel a little.
+  std::vector<float> x = uniform_floats(static_cast<size_t>(size), rng, -1.0f, 1.5f);
+  std::vector<float> scale = uniform_floats(static_cast<size_t>(C), rng, 0.5f, 2.0f),
+                     bias = uniform_floats(static_cast<size_t>(C), rng, -1.0f, 1.0f),
+                     mean = uniform_floats(static_cast<size_t>(C), rng, -1.0f, 1.0f),
+                     var = uniform_floats(static_cast<size_t>(C), rng, 0.5f, 2.0f);
+  OneNodeModel m = one_node_model("BatchNormalization", t.opset,
+                                  {floats(t.xs, x), floats({C}, scale), floats({C}, bias), bn_tensor({C}, mean, t.double_stats),
+                                   bn_tensor({C}, var, t.double_stats)},
+                                  {attr_int("training_mode", 1), attr_float("epsilon", t.epsilon), attr_float("momentum", t.momentum)},
+                                  3);
+  auto channel = [&](int64_t i) { return rank == 1 ? 0 : (i / inner) % C; };
+  // The formulas in MPFR.
+  std::vector<BnReal> bm(static_cast<size_t>(C)), bv(static_cast<size_t>(C)), count(static_cast<size_t>(C));
+  for (int64_t i = 0; i < size; ++i) {
+    auto c = static_cast<size_t>(channel(i));
+    bm[c] = bm[c] + BnReal(x[static_cast<size_t>(i)]);
+    count[c] = count[c] + BnReal(1);
+  }
+  for (int64_t c = 0; c < C; ++c) bm[static_cast<size_t>(c)] = bm[static_cast<size_t>(c)] / count[static_cast<size_t>(c)];
+  for (int64_t i = 0; i < size; ++i) {
+    auto c = static_cast<size_t>(channel(i));
+    BnReal d = BnReal(x[static_cast<size_t>(i)]) - bm[c];
+    bv[c] = bv[c] + d * d;
+  }
+  for (int64_t c = 0; c < C; ++c) bv[static_cast<size_t>(c)] = bv[static_cast<size_t>(c)] / count[static_cast<size_t>(c)];
+  std::vector<BnReal> y(static_cast<size_t>(size)), rm(static_cast<size_t>(C)), rv(static_cast<size_t>(C));
+  const BnReal eps(static_cast<double>(t.epsilon)), mom(static_cast<double>(t.momentum));
+  for (int64_t i = 0; i < size; ++i) {
+    auto c = static_cast<size_t>(channel(i));
+    y[static_cast<size_t>(i)] =
+        BnReal(scale[c]) * (BnReal(x[static_cast<size_t>(i)]) - bm[c]) / (bv[c] + eps).sqrt() + BnReal(bias[c]);
+  }
+  for (size_t c = 0; c < static_cast<size_t>(C); ++c) {
+    rm[c] = BnReal(mean[c]) * mom + bm[c] * (BnReal(1) - mom);
+    rv[c] = BnReal(var[c]) * mom + bv[c] * (BnReal(1) - mom);
+  }
+  std::map<std::string, Bounds> real = enclose_model(m.model, m.feed, Semantics::Real),
+                                adm = enclose_model(m.model, m.feed, Semantics::Admissible);
+  NamedValues ref = Interpreter(m.model).run(m.feed);
+  const std::vector<BnReal>* exact[] = {&y, &rm, &rv};
+  for (size_t k = 0; k < 3; ++k) {
+    const std::string name = "out" + std::to_string(k);
+    SCOPED_TRACE(name);
+    const Bounds &r = real.at(name), &a = adm.at(name);
+    const Tensor& v = ref.at(name).tensor;
+    ASSERT_EQ(r.lo.shape(), v.shape());
+    ASSERT_EQ(a.lo.shape(), v.shape());
+    EXPECT_EQ(a.type, v.dtype());
+    for (int64_t i = 0; i < v.size(); ++i) {
+      SCOPED_TRACE("element " + std::to_string(i));
+      const BnReal& e = (*exact[k])[static_cast<size_t>(i)];
+      Interval ri = bound_at(r, i), ai = bound_at(a, i);
+      EXPECT_TRUE(e.inside(ri)) << e.to_double() << " outside [" << ri.lo << ", " << ri.hi << "]";
+      const double got = v.as_double(i);
+      EXPECT_TRUE(ai.contains(got)) << got << " outside [" << ai.lo << ", " << ai.hi << "]";
+      EXPECT_LE(ai.lo, ri.lo);
+      EXPECT_GE(ai.hi, ri.hi);
+      EXPECT_FALSE(ai.contains(got + 1000 * bn_float_ulp(got)));
+      EXPECT_FALSE(ai.contains(got - 1000 * bn_float_ulp(got)));
+    }
+  }
+}
+
+TEST(EncloseBatchNormTraining, HoldsTheTextsFormulasForEveryOutput) {
+  std::mt19937 rng(1415);
+  for (int64_t opset : {14, 15})
+    for (const Shape& xs : {Shape{2, 3, 2, 2}, Shape{4, 3}, Shape{3, 2, 5}, Shape{6}}) {
+      SCOPED_TRACE("opset " + std::to_string(opset) + " X " + shape_str(xs));
+      check_bn_training({opset, xs, 1e-5f, 0.9f, false}, rng);
+      check_bn_training({opset, xs, 1e-2f, 0.3f, false}, rng);  // 1 − momentum rounds in float
+    }
+}
+
+// Version 14 lets the statistics have their own type (U): the running statistics are double.
+TEST(EncloseBatchNormTraining, RunningStatisticsOfAnotherType) {
+  std::mt19937 rng(1416);
+  check_bn_training({14, {2, 2, 3}, 1e-5f, 0.9f, true}, rng);
+}
+
+// Only Y requested (training_mode=1): the one output.
+TEST(EncloseBatchNormTraining, OnlyY) {
+  OneNodeModel m = one_node_model("BatchNormalization", 15,
+                                  {floats({2, 1, 2}, {1, 2, 3, 4}), floats({1}, {1}), floats({1}, {0}), floats({1}, {0}),
+                                   floats({1}, {1})},
+                                  {attr_int("training_mode", 1), attr_float("epsilon", 0.0f)});
+  // mean 2.5, variance 1.25: y = (x − 2.5)/√1.25, by hand.
+  Bounds y = enclose_output(m, Semantics::Real);
+  const double want[] = {-1.5 / std::sqrt(1.25), -0.5 / std::sqrt(1.25), 0.5 / std::sqrt(1.25), 1.5 / std::sqrt(1.25)};
+  for (int64_t i = 0; i < 4; ++i) {
+    Interval r = bound_at(y, i);
+    EXPECT_NEAR(r.lo, want[i], 1e-15);
+    EXPECT_NEAR(r.hi, want[i], 1e-15);
+  }
+}
+
+}  // namespace
+}  // namespace sonnx::enclose
