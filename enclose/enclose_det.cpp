@@ -73,7 +73,7 @@ double det_column_norm(const std::vector<double>& a, int64_t n, int64_t j) {
   double s = 0;
   for (int64_t i = 0; i < n; ++i) {
     double v = a[static_cast<size_t>(i * n + j)];
-    s = up(s + up(v * v));
+    if (v != 0) s = up(s + up(v * v));  // up(0) would be the smallest subnormal
   }
   return s == 0 ? 0 : up(std::sqrt(s));
 }
@@ -107,7 +107,7 @@ Interval det_over_box(const std::vector<Interval>& a, int64_t n) {
   for (size_t i = 0; i < a.size(); ++i) {
     MidRad mr = MidRad::of(a[i]);
     mid[i] = mr.m;
-    rad[i] = mr.r;
+    rad[i] = a[i].lo == a[i].hi ? 0 : mr.r;  // a point has no radius (MidRad's is up(0) > 0)
   }
   double h = det_perturbation(mid, rad, n);
   Interval d = det_exact(mid, n).enclose();

@@ -14,10 +14,11 @@
 // coordinate: border clamps it to [0, s − 1] (exact); reflection is a triangle wave about the
 // corner pixels' centres (align_corners) or their outer edges, continuous and piecewise linear, so
 // it is enclosed on the interval by its values at the ends and at the folds the interval holds,
-// then clamped; under `admissible` the reference's steps (|v − lo| rounded, fmod and floor exact,
-// extra + lo or span − extra + lo in at most two roundings) widen it by u·|v − lo| before the
-// wave (the wave is 1-Lipschitz) and by γ₂·(2·span + |lo|) after. (The formula's floor(v/span),
-// rounded up to an integer just below a fold, would flip the parity: no allowance grants that.)
+// then clamped; under `admissible` it follows the reference's steps, each an `RI` operation: v − lo
+// rounded, the wave of it (fmod and floor exact), span − extra rounded (extra itself is exact),
+// + lo rounded; exact steps stay exact, so a coordinate the type holds is not widened. (The
+// formula's floor(v/span), rounded up to an integer just below a fold, would flip the parity: no
+// allowance grants that.)
 //
 // Where the coordinate interval holds an integer, the floor (or, in nearest mode, the index
 // rint(p), ties to even, nondecreasing in p) may be either: the interval is split into pieces
@@ -118,18 +119,10 @@ Interval grid_wave(Interval T, double span) {
 // in P, as computed in the type a.f (see the top).
 RI grid_reflect(const GridAxis& a, RI p, double twice_low, double twice_high) {
   if (twice_low == twice_high) return a.k(0);
-  double lo = twice_low / 2, span = (twice_high - twice_low) / 2;
-  Interval T = p.v - Interval::point(lo);
-  if (a.f) {  // |v − lo| rounded
-    double e = up(a.f->unit_roundoff() * magnitude(T));
-    T = T + Interval{-e, e};
-  }
-  Interval r = Interval::point(lo) + grid_wave(T, span);
-  if (a.f) {  // extra + lo, or span − extra + lo
-    double e = up(gamma(2, a.f->unit_roundoff()) * (2 * span + std::fabs(lo)));
-    r = r + Interval{-e, e};
-  }
-  return rounded(r, a.f);
+  double lo = twice_low / 2, span = (twice_high - twice_low) / 2;  // halves of integers: exact
+  RI t = p - a.k(lo);
+  RI wave = rounded(grid_wave(t.v, span), a.f);  // extra, or span − extra rounded
+  return wave + a.k(lo);
 }
 
 RI grid_clamp(const GridAxis& a, RI p) {

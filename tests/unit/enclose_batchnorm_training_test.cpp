@@ -171,8 +171,8 @@ TEST(EncloseBatchNormTraining, OnlyY) {
   const double want[] = {-1.5 / std::sqrt(1.25), -0.5 / std::sqrt(1.25), 0.5 / std::sqrt(1.25), 1.5 / std::sqrt(1.25)};
   for (int64_t i = 0; i < 4; ++i) {
     Interval r = bound_at(y, i);
-    EXPECT_NEAR(r.lo, want[i], 1e-15);
-    EXPECT_NEAR(r.hi, want[i], 1e-15);
+    EXPECT_TRUE(r.contains(want[i])) << want[i] << " outside [" << r.lo << ", " << r.hi << "]";
+    EXPECT_LE(r.hi - r.lo, 1e-13);  // the body's steps in double, dependencies lost: tens of ulps of double
   }
 }
 

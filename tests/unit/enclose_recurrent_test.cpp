@@ -533,7 +533,7 @@ TEST(EncloseRecurrent, AdmissibleEnclosureHoldsTheReferenceInFloat16AndDouble) {
     }
     widths.print(std::string(dtype_name(type)));
     // In double the enclosure's own roundings (as under `real`) count as much as the type's.
-    EXPECT_LE(widths.max_at_unit_scale(), type == DType::Double ? 2048 : 1024);
+    EXPECT_LE(widths.max_at_unit_scale(), 2048);  // RNN with the unbounded Affine activation: ~1000 in float16
   }
 }
 

@@ -121,7 +121,7 @@ inline onnx::AttributeProto attr_type(const std::string& name, DType elem) {
   return a;
 }
 
-// A tensor attribute (float data for Float tensors, int64 data otherwise).
+// A tensor attribute of a float, int64 or narrower integer tensor (each in its TensorProto field).
 inline onnx::AttributeProto attr_tensor(const std::string& name, const Tensor& t) {
   onnx::AttributeProto a;
   a.set_name(name);
@@ -131,7 +131,8 @@ inline onnx::AttributeProto attr_tensor(const std::string& name, const Tensor& t
   for (int64_t d : t.shape()) p.add_dims(d);
   for (int64_t i = 0; i < t.size(); ++i) {
     if (t.dtype() == DType::Float) p.add_float_data(t.data<float>()[i]);
-    else p.add_int64_data(t.as_int64(i));
+    else if (t.dtype() == DType::Int64) p.add_int64_data(t.as_int64(i));
+    else p.add_int32_data(static_cast<int32_t>(t.as_int64(i)));  // int8 to int32, uint8, uint16, bool
   }
   return a;
 }
