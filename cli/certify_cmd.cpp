@@ -98,10 +98,11 @@ void add_certify_command(CLI::App& app, int& exit_code) {
                   "its admissible enclosure (spec/accuracy.md), reported per output; a test whose model has none falls back")
       ->check(CLI::IsMember({"tolerance", "enclosure"}))
       ->capture_default_str();
-  auto* loc = cmd->add_flag("--localize", args->localize,
-                            "The default: for each failing test, run its model node by node on the backend (each node fed the "
-                            "backend's own values; a --backend-cmd runtime is given each one-node model as files) and name the first node whose output leaves its "
-                            "enclosure; only that node's operator is blamed (else a model's only operator)");
+  auto* loc = cmd->add_flag(
+      "--localize", args->localize,
+      "The default: for each failing test, run its model node by node on the backend (each node fed the "
+      "backend's own values; a --backend-cmd runtime is given each one-node model as files) and name the first node whose output leaves its "
+      "enclosure; only that node's operator is blamed (else a model's only operator)");
   cmd->add_flag("--no-localize", args->no_localize,
                 "Do not localize failing tests: a failing test then blames only its model's only operator")
       ->excludes(loc);

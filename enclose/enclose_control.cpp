@@ -236,7 +236,8 @@ std::vector<Bounds> enclose_scan_8(const OpCall& c, const SubgraphWalk& walk, co
     for (int64_t b = 0; b < batch; ++b) {
       lens[static_cast<size_t>(b)] = sl.lo.data<int64_t>()[b];
       if (lens[static_cast<size_t>(b)] < 0 || lens[static_cast<size_t>(b)] > max_len)
-        throw Trap(c.node.label() + ": sequence_lens[" + std::to_string(b) + "] is outside [0, " + std::to_string(max_len) + "]");
+        throw Trap(c.node.label() + ": sequence_lens[" + std::to_string(b) + "] is outside [0, " + std::to_string(max_len) +
+                   "]");
     }
   }
   const size_t n = p.num_state, k_out = p.num_scan_outputs;

@@ -77,8 +77,8 @@ Interval deform_sample(const Bounds& x, int64_t plane, const std::vector<int64_t
     outside = outside || a.outside;
     cells *= a.cells.size();
   }
-  const bool too_many =
-      cells > kDeformMaxCells || std::any_of(axes.begin(), axes.end(), [](const DeformAxis& a) { return a.too_many; });
+  const bool too_many = cells > kDeformMaxCells ||
+                        std::any_of(axes.begin(), axes.end(), [](const DeformAxis& a) { return a.too_many; });
   const double corners = std::ldexp(1.0, static_cast<int>(r));
   const double g = f ? gamma(corners + static_cast<double>(r), f->unit_roundoff()) : 0;
   const double tiny = f ? corners * static_cast<double>(r + 1) * f->smallest_subnormal() : 0;
@@ -87,8 +87,8 @@ Interval deform_sample(const Bounds& x, int64_t plane, const std::vector<int64_t
     double e = up(up(g * magnitudes) + tiny);
     return Interval{down(s.lo - e), up(s.hi + e)};
   };
-  Interval result = outside ? Interval::point(0) : Interval{std::numeric_limits<double>::infinity(),
-                                                            -std::numeric_limits<double>::infinity()};
+  Interval result = outside ? Interval::point(0)
+                            : Interval{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
   if (too_many) {  // a convex combination of the plane's values and 0
     Interval span = Interval::point(0);
     for (int64_t i = 0; i < support::element_count(in); ++i) span = hull(span, at(x, plane + i));
@@ -164,7 +164,8 @@ std::vector<Bounds> deform_conv(const OpCall& c) {
           bool undefined = false;
           for (size_t d = 0; d < r; ++d) {
             const auto base = static_cast<double>(o[d] * s.g.strides[d] - s.g.pad_begin[d] + k[d] * s.g.dilations[d]);
-            const Interval off = at(offset, ((n * og_count * K + ch) * static_cast<int64_t>(r) + static_cast<int64_t>(d)) * O + ol);
+            const Interval off = at(offset,
+                                    ((n * og_count * K + ch) * static_cast<int64_t>(r) + static_cast<int64_t>(d)) * O + ol);
             undefined = undefined || off.has_nan();
             const RI p = RI{Interval::point(base), f} + RI{off, f};
             if (!undefined) axes[d] = deform_axis(p.v, s.g.in[d], f);

@@ -75,9 +75,8 @@ SONNX_ELEMENTARY_ENCLOSURE("Tan", (7, 22), tan);
 #undef SONNX_ELEMENTARY_ENCLOSURE
 
 // 1/x correctly rounded, as Div: undefined where x may be 0 (±∞ at ±0 is no real number).
-SONNX_ENCLOSURE("Reciprocal", (1, 6, 13), Allowance::within(0.5), [](const OpCall& c) {
-  return map_elements(c, [](Interval x) { return Interval::point(1) / x; });
-});
+SONNX_ENCLOSURE("Reciprocal", (1, 6, 13), Allowance::within(0.5),
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return Interval::point(1) / x; }); });
 // One product, correctly rounded; x itself where x ≥ 0. Version 16 also has a function body; this
 // enclosure is the operator's own.
 SONNX_ENCLOSURE("PRelu", (1, 6, 7, 9, 16), Allowance::within(0.5), elementary_more::prelu_op);

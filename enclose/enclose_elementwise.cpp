@@ -197,9 +197,11 @@ SONNX_ENCLOSURE("Mul", (7, 13, 14), Allowance::within(0.5),
                 [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a * b; }); });
 SONNX_ENCLOSURE("Div", (7, 13, 14), Allowance::within(0.5),
                 [](const OpCall& c) { return binary(c, [](Interval a, Interval b) { return a / b; }); });
-SONNX_ENCLOSURE("Neg", (6, 13), Allowance::exact(), [](const OpCall& c) { return map_elements(c, [](Interval x) { return -x; }); });
-SONNX_ENCLOSURE("Abs", (6, 13), Allowance::exact(),
-                [](const OpCall& c) { return map_elements(c, [](Interval x) { return abs(x); }); });  // abs is overloaded (rational.h)
+SONNX_ENCLOSURE("Neg", (6, 13), Allowance::exact(),
+                [](const OpCall& c) { return map_elements(c, [](Interval x) { return -x; }); });
+SONNX_ENCLOSURE("Abs", (6, 13), Allowance::exact(), [](const OpCall& c) {
+  return map_elements(c, [](Interval x) { return abs(x); });
+});  // abs is overloaded (rational.h)
 SONNX_ENCLOSURE("Exp", (6, 13), Allowance::within(kElementaryUlps),
                 [](const OpCall& c) { return map_elements(c, [](Interval x) { return exp(x); }); });
 SONNX_ENCLOSURE("Log", (6, 13), Allowance::within(kElementaryUlps),

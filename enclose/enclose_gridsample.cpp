@@ -57,10 +57,10 @@
 
 namespace sonnx::enclose::gridsample_detail {
 
-constexpr int64_t kGridMaxPieces = 8;          // a coordinate interval over more integers is not enclosed
-constexpr double kGridMaxCoordinate = 1e15;    // as the reference's index rule
-constexpr double kGridCubicA = -0.75;          // the cubic coefficient the reference uses
-constexpr size_t kGridMaxProductAxes = 9;      // the spare roundings of DotBound's γ_(n+9)
+constexpr int64_t kGridMaxPieces = 8;        // a coordinate interval over more integers is not enclosed
+constexpr double kGridMaxCoordinate = 1e15;  // as the reference's index rule
+constexpr double kGridCubicA = -0.75;        // the cubic coefficient the reference uses
+constexpr size_t kGridMaxProductAxes = 9;    // the spare roundings of DotBound's γ_(n+9)
 
 // One tap: an input index along the axis (inside [0, s)) and its weight.
 struct GridTap {
@@ -143,9 +143,7 @@ RI grid_pad(const OpCall& c, const GridAxis& a, RI p) {
 
 // ---- Keys' cubic kernel over an RI of d ----
 
-RI grid_keys_inner(const GridAxis& a, const RI& d, const RI& A) {
-  return ((A + a.k(2)) * d - (A + a.k(3))) * d * d + a.k(1);
-}
+RI grid_keys_inner(const GridAxis& a, const RI& d, const RI& A) { return ((A + a.k(2)) * d - (A + a.k(3))) * d * d + a.k(1); }
 RI grid_keys_outer(const GridAxis& a, const RI& d, const RI& A) {
   return ((A * d - a.k(5) * A) * d + a.k(8) * A) * d - a.k(4) * A;
 }
@@ -206,7 +204,8 @@ std::vector<GridAlt> grid_axis_alternatives(const OpCall& c, const GridAxis& a, 
   switch (a.mode) {
     case GridInterp::Nearest: {
       auto first = static_cast<int64_t>(std::nearbyint(range.lo)), last = static_cast<int64_t>(std::nearbyint(range.hi));
-      if (last - first >= kGridMaxPieces) throw grid_open(c, "it spans more than " + std::to_string(kGridMaxPieces) + " indices");
+      if (last - first >= kGridMaxPieces)
+        throw grid_open(c, "it spans more than " + std::to_string(kGridMaxPieces) + " indices");
       for (int64_t i = first; i <= last; ++i) {
         GridAlt alt;
         grid_add_tap(alt, a, i, Interval::point(1));
@@ -355,7 +354,8 @@ std::vector<Bounds> enclose_grid_sample(const OpCall& c) {
         std::optional<GridPoint> g = point(n, o);
         for (int64_t ch = 0; ch < C; ++ch) {
           int64_t base = (n * C + ch) * in_plane;
-          Interval v = g ? grid_element(*g, strides, ts, [&](int64_t off) { return at(xb, base + off); }) : Interval::undefined();
+          Interval v = g ? grid_element(*g, strides, ts, [&](int64_t off) { return at(xb, base + off); })
+                         : Interval::undefined();
           set(y, (n * C + ch) * out_plane + o, admissible ? type.round_out(v) : v);
         }
       }
@@ -377,7 +377,8 @@ std::vector<Bounds> enclose_grid_sample(const OpCall& c) {
           std::optional<GridPoint> g = point(n, o);
           for (int64_t ch = 0; ch < C; ++ch) {
             int64_t base = (n * C + ch) * in_plane, k = (n * C + ch) * out_plane + o;
-            Interval v = g ? grid_element(*g, strides, ts, [&](int64_t off) { return value(base + off); }) : Interval::undefined();
+            Interval v = g ? grid_element(*g, strides, ts, [&](int64_t off) { return value(base + off); })
+                           : Interval::undefined();
             T lo = support::saturating_cast<T>(round_half_even(v.lo)), hi = support::saturating_cast<T>(round_half_even(v.hi));
             if (v.has_nan() || lo != hi)
               throw Undetermined(c.node.label() + ": element " + std::to_string(k) + " of its " +

@@ -92,14 +92,16 @@ struct EnclosureRegistrar {
 
 // SONNX_ENCLOSURE("Add", (7, 13, 14), Allowance::within(0.5), function): the enclosure of exactly
 // those versions of an ai.onnx operator. The function comes last, so a lambda may hold commas.
-#define SONNX_ENCLOSURE(op, versions, allowance, ...)                                                                            \
-  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)("", op, {SONNX_EXPAND versions}, \
+#define SONNX_ENCLOSURE(op, versions, allowance, ...)                                                                    \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)("", op,                  \
+                                                                                                {SONNX_EXPAND versions}, \
                                                                                                 allowance, __VA_ARGS__)
 // SONNX_ML_ENCLOSURE("Binarizer", (1), Allowance::exact(), function): the same for an ai.onnx.ml
 // operator (enclose_ml.cpp).
-#define SONNX_ML_ENCLOSURE(op, versions, allowance, ...)                        \
-  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)( \
-      "ai.onnx.ml", op, {SONNX_EXPAND versions}, allowance, __VA_ARGS__)
+#define SONNX_ML_ENCLOSURE(op, versions, allowance, ...)                                                                 \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)("ai.onnx.ml", op,        \
+                                                                                                {SONNX_EXPAND versions}, \
+                                                                                                allowance, __VA_ARGS__)
 
 // Element i of float bounds as an interval.
 inline Interval at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }

@@ -45,8 +45,7 @@ std::optional<FloatFormat> qlinear_format(const OpCall& c, DType scales) {
 void qlinear_require_integer(const OpCall& c, const Bounds& operand, const Bounds& zero_point, const char* what) {
   if (!operand.exact()) throw Unsupported("no enclosure for " + op_name(c) + " on float8 operands");
   if (operand.type != DType::Int8 && operand.type != DType::UInt8) c.ctx.fail(std::string(what) + " must be int8 or uint8");
-  if (zero_point.type != operand.type)
-    c.ctx.fail(std::string(what) + "_zero_point must have the element type of " + what);
+  if (zero_point.type != operand.type) c.ctx.fail(std::string(what) + "_zero_point must have the element type of " + what);
 }
 
 void qlinear_require_scalar(const OpCall& c, const Bounds& b, const char* what) {
@@ -127,8 +126,8 @@ std::vector<Bounds> qlinear_conv(const OpCall& c) {
   for (const Bounds* per_channel : {&ws, &wz}) {
     const Tensor& t = per_channel->lo;
     if (t.size() != 1 && (t.rank() != 1 || t.size() != g.M))
-      c.ctx.fail(std::string(per_channel == &ws ? "w_scale" : "w_zero_point") + " must be a scalar or have M=" +
-                 std::to_string(g.M) + " values, got shape " + shape_str(t.shape()));
+      c.ctx.fail(std::string(per_channel == &ws ? "w_scale" : "w_zero_point") +
+                 " must be a scalar or have M=" + std::to_string(g.M) + " values, got shape " + shape_str(t.shape()));
   }
   if (bias && (bias->type != DType::Int32 || bias->lo.size() != g.M))
     c.ctx.fail("bias B must be int32 with M=" + std::to_string(g.M) + " elements");

@@ -16,9 +16,7 @@
 namespace sonnx::enclose::quantize_detail {
 
 // Element i of any bounds: an integer's (or any exact value's) point, a float's interval.
-inline Interval quant_value(const Bounds& b, int64_t i) {
-  return b.exact() ? Interval::point(b.lo.as_double(i)) : at(b, i);
-}
+inline Interval quant_value(const Bounds& b, int64_t i) { return b.exact() ? Interval::point(b.lo.as_double(i)) : at(b, i); }
 
 // round_half_even(q) + zero_point saturated to `range`: nondecreasing in q (±∞ saturate), so the
 // integer is decided where both ends of q's enclosure give the same one.

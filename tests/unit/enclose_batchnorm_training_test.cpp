@@ -86,11 +86,11 @@ void check_bn_training(const BnCase& t, std::mt19937& rng) {
                      bias = uniform_floats(static_cast<size_t>(C), rng, -1.0f, 1.0f),
                      mean = uniform_floats(static_cast<size_t>(C), rng, -1.0f, 1.0f),
                      var = uniform_floats(static_cast<size_t>(C), rng, 0.5f, 2.0f);
-  OneNodeModel m = one_node_model("BatchNormalization", t.opset,
-                                  {floats(t.xs, x), floats({C}, scale), floats({C}, bias), bn_tensor({C}, mean, t.double_stats),
-                                   bn_tensor({C}, var, t.double_stats)},
-                                  {attr_int("training_mode", 1), attr_float("epsilon", t.epsilon), attr_float("momentum", t.momentum)},
-                                  3);
+  OneNodeModel m =
+      one_node_model("BatchNormalization", t.opset,
+                     {floats(t.xs, x), floats({C}, scale), floats({C}, bias), bn_tensor({C}, mean, t.double_stats),
+                      bn_tensor({C}, var, t.double_stats)},
+                     {attr_int("training_mode", 1), attr_float("epsilon", t.epsilon), attr_float("momentum", t.momentum)}, 3);
   auto channel = [&](int64_t i) { return rank == 1 ? 0 : (i / inner) % C; };
   // The formulas in MPFR.
   std::vector<BnReal> bm(static_cast<size_t>(C)), bv(static_cast<size_t>(C)), count(static_cast<size_t>(C));
@@ -110,8 +110,8 @@ void check_bn_training(const BnCase& t, std::mt19937& rng) {
   const BnReal eps(static_cast<double>(t.epsilon)), mom(static_cast<double>(t.momentum));
   for (int64_t i = 0; i < size; ++i) {
     auto c = static_cast<size_t>(channel(i));
-    y[static_cast<size_t>(i)] =
-        BnReal(scale[c]) * (BnReal(x[static_cast<size_t>(i)]) - bm[c]) / (bv[c] + eps).sqrt() + BnReal(bias[c]);
+    y[static_cast<size_t>(i)] = BnReal(scale[c]) * (BnReal(x[static_cast<size_t>(i)]) - bm[c]) / (bv[c] + eps).sqrt() +
+                                BnReal(bias[c]);
   }
   for (size_t c = 0; c < static_cast<size_t>(C); ++c) {
     rm[c] = BnReal(mean[c]) * mom + bm[c] * (BnReal(1) - mom);

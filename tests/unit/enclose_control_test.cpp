@@ -250,13 +250,12 @@ const std::vector<float> kScanX = {1.1f, -2.3f, 3.7f, 0.3f, 5.9f, -1.7f};  // [2
 // Scan-16 over the columns of x [2, 3] (axis 1) in reverse, each step's running sum prepended
 // along axis 1: s_all[r, p] is the sum of x[r, p..2], s_final[r] the sum of row r.
 TEST(EncloseControl, ScanSlicesAlongItsAxisAndStacksInItsDirections) {
-  OneNodeModel m = graph_model(
-      kControlOpset,
-      {node("Scan", {"s0", "x"}, {"s_final", "s_all"},
-            {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1), attr_ints("scan_input_axes", {1}),
-             attr_ints("scan_input_directions", {1}), attr_ints("scan_output_axes", {1}),
-             attr_ints("scan_output_directions", {1})})},
-      {{"s0", floats({2}, {0.0f, 0.0f})}, {"x", floats({2, 3}, kScanX)}}, {"s_final", "s_all"});
+  OneNodeModel m = graph_model(kControlOpset,
+                               {node("Scan", {"s0", "x"}, {"s_final", "s_all"},
+                                     {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1),
+                                      attr_ints("scan_input_axes", {1}), attr_ints("scan_input_directions", {1}),
+                                      attr_ints("scan_output_axes", {1}), attr_ints("scan_output_directions", {1})})},
+                               {{"s0", floats({2}, {0.0f, 0.0f})}, {"x", floats({2, 3}, kScanX)}}, {"s_final", "s_all"});
   std::map<std::string, Bounds> real = enclose_model(m.model, m.feed, Semantics::Real);
   const Bounds& all = real.at("s_all");
   ASSERT_EQ(all.lo.shape(), (Shape{2, 3}));
@@ -282,14 +281,13 @@ TEST(EncloseControl, ScanSlicesAlongItsAxisAndStacksInItsDirections) {
 // Scan-8: x [2 (batch), 3 (sequence)], sequence_lens {3, 1}: row 0 summed over three steps, row 1
 // over one, its scan output padded with zeros.
 TEST(EncloseControl, Scan8ScansEachBatchEntryForItsLength) {
-  OneNodeModel m = graph_model(
-      8,
-      {node("Scan", {"lens", "s0", "x"}, {"s_final", "s_all"},
-            {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1)})},
-      {{"lens", Value(Tensor::from_vector<int64_t>({2}, {3, 1}))},
-       {"s0", floats({2}, {0.5f, -0.25f})},
-       {"x", floats({2, 3}, kScanX)}},
-      {"s_final", "s_all"});
+  OneNodeModel m = graph_model(8,
+                               {node("Scan", {"lens", "s0", "x"}, {"s_final", "s_all"},
+                                     {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1)})},
+                               {{"lens", Value(Tensor::from_vector<int64_t>({2}, {3, 1}))},
+                                {"s0", floats({2}, {0.5f, -0.25f})},
+                                {"x", floats({2, 3}, kScanX)}},
+                               {"s_final", "s_all"});
   std::map<std::string, Bounds> real = enclose_model(m.model, m.feed, Semantics::Real);
   const Bounds& all = real.at("s_all");
   ASSERT_EQ(all.lo.shape(), (Shape{2, 3}));
@@ -314,19 +312,17 @@ TEST(EncloseControl, Scan8ScansEachBatchEntryForItsLength) {
     Tensor ref = reference_value(m, name);
     expect_contains_reference(admissible.at(name), ref);
   }
-  expect_admissible_contains_real_and_excludes_far(admissible.at("s_final"), real.at("s_final"),
-                                                   reference_value(m, "s_final"));
+  expect_admissible_contains_real_and_excludes_far(admissible.at("s_final"), real.at("s_final"), reference_value(m, "s_final"));
 }
 
 // On integers the Scan is exact: its outputs are the reference's, element for element.
 TEST(EncloseControl, ScanOfIntegersIsExact) {
-  OneNodeModel m = graph_model(
-      kControlOpset,
-      {node("Scan", {"s0", "x"}, {"s_final", "s_all"},
-            {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1)})},
-      {{"s0", Value(Tensor::from_vector<int64_t>({2}, {1, 2}))},
-       {"x", Value(Tensor::from_vector<int64_t>({3, 2}, {4, -5, 6, 7, -8, 9}))}},
-      {"s_final", "s_all"});
+  OneNodeModel m = graph_model(kControlOpset,
+                               {node("Scan", {"s0", "x"}, {"s_final", "s_all"},
+                                     {attr_graph("body", scan_sum_body()), attr_int("num_scan_inputs", 1)})},
+                               {{"s0", Value(Tensor::from_vector<int64_t>({2}, {1, 2}))},
+                                {"x", Value(Tensor::from_vector<int64_t>({3, 2}, {4, -5, 6, 7, -8, 9}))}},
+                               {"s_final", "s_all"});
   std::map<std::string, Bounds> admissible = enclose_model(m.model, m.feed, Semantics::Admissible);
   for (const char* name : {"s_final", "s_all"}) {
     ASSERT_TRUE(admissible.at(name).exact());

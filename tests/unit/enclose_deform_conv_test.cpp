@@ -76,8 +76,7 @@ void check_deform(const DeformCase& t, std::mt19937& rng) {
   std::vector<float> mask = uniform_floats(static_cast<size_t>(t.N * t.offset_group * K * O), rng, 0, 1);
   std::vector<float> bias = uniform_floats(static_cast<size_t>(t.M), rng, -1, 1);
   std::vector<Value> in = {floats({t.N, t.C, t.H, t.Wd}, x), floats({t.M, Cg, t.kh, t.kw}, w),
-                           floats({t.N, t.offset_group * K * 2, OH, OW}, off),
-                           t.bias ? floats({t.M}, bias) : Value(),
+                           floats({t.N, t.offset_group * K * 2, OH, OW}, off), t.bias ? floats({t.M}, bias) : Value(),
                            t.mask ? floats({t.N, t.offset_group * K, OH, OW}, mask) : Value()};
   OneNodeModel m = one_node_model("DeformConv", t.opset, in,
                                   {attr_ints("kernel_shape", {t.kh, t.kw}), attr_ints("strides", {t.stride, t.stride}),

@@ -269,8 +269,8 @@ TEST(EncloseGridSample, TiesPixelCentresAndFarOutside) {
     for (GsPad pad : kGsPads) {
       SCOPED_TRACE(gs_mode_name(mode, 20) + " " + gs_pad_name(pad));
       OneNodeModel m = one_node_model("GridSample", 20, {floats({1, 1, 5}, x), floats({1, 8, 1}, grid)},
-                                      {attr_string("mode", gs_mode_name(mode, 20)), attr_string("padding_mode", gs_pad_name(pad)),
-                                       attr_int("align_corners", 1)});
+                                      {attr_string("mode", gs_mode_name(mode, 20)),
+                                       attr_string("padding_mode", gs_pad_name(pad)), attr_int("align_corners", 1)});
       Bounds adm = enclose_output(m, Semantics::Admissible), real = enclose_output(m, Semantics::Real);
       Tensor ref = reference_output(m);
       for (int64_t i = 0; i < 8; ++i) {
@@ -314,8 +314,9 @@ TEST(EncloseGridSample, IntegerInput) {
     }
   }
   // Coordinate 0.5 (align_corners, 2 pixels, v = 0): (0 + 1)/2 = 0.5, a tie.
-  OneNodeModel tie = one_node_model("GridSample", 16, {Value(Tensor::from_vector<int32_t>({1, 1, 1, 2}, {0, 1})),
-                                                       floats({1, 1, 1, 2}, {0.0f, 0.0f})},
+  OneNodeModel tie = one_node_model("GridSample", 16,
+                                    {Value(Tensor::from_vector<int32_t>({1, 1, 1, 2}, {0, 1})),
+                                     floats({1, 1, 1, 2}, {0.0f, 0.0f})},
                                     {attr_string("mode", "bilinear"), attr_int("align_corners", 1)});
   EXPECT_THROW(enclose_output(tie, Semantics::Real), Undetermined);
 }

@@ -107,7 +107,8 @@ void lppool_check_case(const LpPoolCase& t, const std::vector<float>& x) {
     int64_t c = i / plane, oh = i % plane / t.out_w, ow = i % t.out_w;
     std::vector<size_t> w;
     for (int64_t h : lppool_axis_window(oh, t.H, t.kh, t.sh, t.ph, t.dh))
-      for (int64_t v : lppool_axis_window(ow, t.W, t.kw, t.sw, t.pw, t.dw)) w.push_back(static_cast<size_t>((c * t.H + h) * t.W + v));
+      for (int64_t v : lppool_axis_window(ow, t.W, t.kw, t.sw, t.pw, t.dw))
+        w.push_back(static_cast<size_t>((c * t.H + h) * t.W + v));
     return w;
   };
   lppool_check(

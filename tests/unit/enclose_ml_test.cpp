@@ -69,8 +69,8 @@ void expect_admissible(const Bounds& admissible, const Bounds& real, const Tenso
   for (int64_t i = 0; i < ref.size(); ++i) {
     Interval a = bound_at(admissible, i), r = bound_at(real, i);
     if (a.has_nan()) continue;
-    EXPECT_TRUE(a.contains(ref.as_double(i))) << "element " << i << ": " << ref.as_double(i) << " outside [" << a.lo << ", "
-                                              << a.hi << "]";
+    EXPECT_TRUE(a.contains(ref.as_double(i)))
+        << "element " << i << ": " << ref.as_double(i) << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_TRUE(a.lo <= r.lo && r.hi <= a.hi) << "element " << i;
     EXPECT_FALSE(a.contains(ml_far_from(ref.as_double(i)))) << "element " << i;
   }

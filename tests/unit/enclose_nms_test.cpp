@@ -22,7 +22,9 @@ namespace {
 
 using sonnx::testing::attr_int;
 
-Value nms_ints(const std::vector<int64_t>& v) { return Value(Tensor::from_vector<int64_t>({static_cast<int64_t>(v.size())}, v)); }
+Value nms_ints(const std::vector<int64_t>& v) {
+  return Value(Tensor::from_vector<int64_t>({static_cast<int64_t>(v.size())}, v));
+}
 Value nms_scalar_float(float v) { return Value(Tensor::from_vector<float>({1}, {v})); }
 
 std::vector<int64_t> nms_selected(const Bounds& b) {
@@ -85,10 +87,9 @@ std::vector<int64_t> exact_nms(const std::vector<float>& boxes, const std::vecto
   return out;
 }
 
-OneNodeModel nms_model(int64_t opset, const std::vector<float>& boxes, const std::vector<float>& scores, int64_t B,
-                       int64_t K, int64_t S, bool center, int64_t max_out, float iou, bool has_st, float st) {
-  std::vector<Value> in = {floats({B, S, 4}, boxes), floats({B, K, S}, scores), nms_ints({max_out}),
-                           nms_scalar_float(iou)};
+OneNodeModel nms_model(int64_t opset, const std::vector<float>& boxes, const std::vector<float>& scores, int64_t B, int64_t K,
+                       int64_t S, bool center, int64_t max_out, float iou, bool has_st, float st) {
+  std::vector<Value> in = {floats({B, S, 4}, boxes), floats({B, K, S}, scores), nms_ints({max_out}), nms_scalar_float(iou)};
   if (has_st) in.push_back(nms_scalar_float(st));
   return one_node_model("NonMaxSuppression", opset, in, {attr_int("center_point_box", center ? 1 : 0)});
 }
@@ -130,8 +131,9 @@ TEST(EncloseNms, RandomSelectionsAreTheExactOnesAndTheReferences) {
 // 0.9/1.1 > 0.5, suppressed; 4 likewise by 3; 5 kept: [3, 0, 5].
 TEST(EncloseNms, TheOnnxExampleInBothFormats) {
   const std::vector<float> scores = {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f};
-  const std::vector<float> corners = {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 0, 10, 1, 11, 0, 10.1f, 1, 11.1f, 0, 100, 1, 101};
-  const std::vector<float> centers = {0.5f, 0.5f, 1, 1, 0.6f, 0.5f, 1, 1, 0.4f, 0.5f, 1, 1,
+  const std::vector<float> corners = {0, 0,  1, 1,  0, 0.1f,  1, 1.1f,  0, -0.1f, 1, 0.9f,
+                                      0, 10, 1, 11, 0, 10.1f, 1, 11.1f, 0, 100,   1, 101};
+  const std::vector<float> centers = {0.5f,  0.5f, 1, 1, 0.6f,  0.5f, 1, 1, 0.4f,   0.5f, 1, 1,
                                       10.5f, 0.5f, 1, 1, 10.6f, 0.5f, 1, 1, 100.5f, 0.5f, 1, 1};
   const std::vector<int64_t> want = {0, 0, 3, 0, 0, 0, 0, 0, 5};
   for (int64_t opset : {10, 11})

@@ -126,13 +126,13 @@ TEST(EncloseQuantize, ExactTiesRoundToEven) {
 TEST(EncloseQuantize, AnIntervalAcrossAHalfWayPointIsUndetermined) {
   const float a = std::nextafter(13.5f, 100.0f);
   ASSERT_EQ(static_cast<double>(a), 13.5 + std::ldexp(1.0, -20));
-  OneNodeModel m = graph_model(13,
-                               {named_node("Div", {"a", "three"}, "q"), named_node("QuantizeLinear", {"q", "scale", "zero"}, "y")},
-                               {{"a", floats({1}, {a})},
-                                {"three", floats({1}, {3.0f})},
-                                {"scale", Value(Tensor::scalar<float>(1.0f))},
-                                {"zero", Value(Tensor::scalar<uint8_t>(0))}},
-                               {"y"});
+  OneNodeModel m =
+      graph_model(13, {named_node("Div", {"a", "three"}, "q"), named_node("QuantizeLinear", {"q", "scale", "zero"}, "y")},
+                  {{"a", floats({1}, {a})},
+                   {"three", floats({1}, {3.0f})},
+                   {"scale", Value(Tensor::scalar<float>(1.0f))},
+                   {"zero", Value(Tensor::scalar<uint8_t>(0))}},
+                  {"y"});
   Bounds real = enclose_model(m.model, m.feed, Semantics::Real).at("y");
   EXPECT_EQ(real.lo.as_double(0), 5.0);
   EXPECT_THROW(enclose_model(m.model, m.feed, Semantics::Admissible), Undetermined);
@@ -154,8 +154,7 @@ TEST(EncloseQuantize, ADivisionRoundedToTheScalesTypeMayMeetATie) {
 TEST(EncloseQuantize, PerAxisAndBlockedScales) {
   // Columns: scale 1, zero 0; scale 0.5, zero 10; scale 4, zero 100.
   OneNodeModel axis = one_node_model("QuantizeLinear", 13,
-                                     {floats({2, 3}, {1.2f, 2.6f, -40.0f, 300.0f, -3.0f, 7.0f}),
-                                      floats({3}, {1.0f, 0.5f, 4.0f}),
+                                     {floats({2, 3}, {1.2f, 2.6f, -40.0f, 300.0f, -3.0f, 7.0f}), floats({3}, {1.0f, 0.5f, 4.0f}),
                                       Value(Tensor::from_vector<uint8_t>({3}, {0, 10, 100}))},
                                      {attr_int("axis", 1)});
   quant_test_expect_integers(axis, {1, 15, 90, 255, 4, 102}, DType::UInt8);
@@ -258,9 +257,9 @@ TEST(EncloseQuantize, DequantizePerAxisBlockedAndFloat8) {
                            {1.5, -2.25, 16, 0});
   // e4m3fn bits 0x38 = 1, 0x3C = 1.5, 0xC0 = -2, 0x7E = 448, times 0.5.
   std::vector<float8e4m3fn_t> f8 = {float8e4m3fn_t{0x38}, float8e4m3fn_t{0x3C}, float8e4m3fn_t{0xC0}, float8e4m3fn_t{0x7E}};
-  quant_test_expect_points(
-      one_node_model("DequantizeLinear", 19, {Value(Tensor::from_vector<float8e4m3fn_t>({4}, f8)), floats({}, {0.5f})}),
-      {0.5, 0.75, -1, 224});
+  quant_test_expect_points(one_node_model("DequantizeLinear", 19,
+                                          {Value(Tensor::from_vector<float8e4m3fn_t>({4}, f8)), floats({}, {0.5f})}),
+                           {0.5, 0.75, -1, 224});
 }
 
 // A float16 scale makes a float16 y (19): the exact product rounded to float16, at most one float16
@@ -331,11 +330,11 @@ TEST(EncloseQuantize, QLinearMatMulRescalesTheExactIntegerSums) {
           want[m * 4 + n] = quant_test_requantize(acc, sa, sb, ys, yz, -128, 127);
         }
     }
-    OneNodeModel m = one_node_model(
-        "QLinearMatMul", opset,
-        {Value(Tensor::from_vector<uint8_t>({2, 3}, a)), floats({2}, as), Value(Tensor::from_vector<uint8_t>({2}, az)),
-         Value(Tensor::from_vector<int8_t>({3, 4}, b)), floats({4}, bs), Value(Tensor::from_vector<int8_t>({4}, bz)),
-         Value(Tensor::scalar<float>(ys)), Value(Tensor::scalar<int8_t>(yz))});
+    OneNodeModel m = one_node_model("QLinearMatMul", opset,
+                                    {Value(Tensor::from_vector<uint8_t>({2, 3}, a)), floats({2}, as),
+                                     Value(Tensor::from_vector<uint8_t>({2}, az)), Value(Tensor::from_vector<int8_t>({3, 4}, b)),
+                                     floats({4}, bs), Value(Tensor::from_vector<int8_t>({4}, bz)),
+                                     Value(Tensor::scalar<float>(ys)), Value(Tensor::scalar<int8_t>(yz))});
     quant_test_expect_integers(m, want, DType::Int8);
   }
 }

@@ -314,10 +314,13 @@ int64_t output_index(const Instance& t, size_t k, int64_t i) {
 }
 
 std::string describe(const Instance& t) {
-  std::string s = std::string(t.rnn ? "RNN" : t.lstm ? "LSTM" : "GRU") + "-" + std::to_string(t.opset) + " " + t.direction + " layout " +
-                  std::to_string(t.layout) + (t.linear_before_reset ? " lbr" : "") + (t.bias ? " B" : "") +
-                  (t.initial ? " initial" : "") + (t.seq_lens ? " seq_lens" : "") + (t.peephole ? " P" : "") +
-                  (t.input_forget ? " input_forget" : "") + (t.clip > 0 ? " clip" : "");
+  std::string s = std::string(t.rnn    ? "RNN"
+                              : t.lstm ? "LSTM"
+                                       : "GRU") +
+                  "-" + std::to_string(t.opset) + " " + t.direction + " layout " + std::to_string(t.layout) +
+                  (t.linear_before_reset ? " lbr" : "") + (t.bias ? " B" : "") + (t.initial ? " initial" : "") +
+                  (t.seq_lens ? " seq_lens" : "") + (t.peephole ? " P" : "") + (t.input_forget ? " input_forget" : "") +
+                  (t.clip > 0 ? " clip" : "");
   for (const Act& a : t.acts) s += " " + a.name;
   return s;
 }
