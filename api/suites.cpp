@@ -144,7 +144,7 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
                            ? device_args
                            : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
                       " --timeout " + timeout + (options.judge == "enclosure" ? " --judge enclosure" : "") +
-                      (options.localize || command ? "" : " --no-localize");
+                      (options.localize ? "" : " --no-localize");
   auto tests = find_tests(suites);
   if (options.assign != "first" && options.assign != "profile")
     throw LoadError("assign is first or profile, not '" + options.assign + "'");

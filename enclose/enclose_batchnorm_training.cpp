@@ -54,14 +54,7 @@ std::vector<Bounds> enclose_batch_norm_training(const OpCall& c) {
   };
   const std::string scale = in_type_of("scale_in", c.input(1).type, x.type, "x");
   const std::string bias = in_type_of("B_in", c.input(2).type, x.type, "x");
-  b.node("ReduceMean", {"x", "axes"}, "mean");
-  b.node("Sub", {"x", "mean"}, "d");
-  b.node("Mul", {"d", "d"}, "d2");
-  b.node("ReduceMean", {"d2", "axes"}, "var");
-  b.node("Add", {"var", "epsilon"}, "var_eps");
-  b.node("Sqrt", {"var_eps"}, "den");
-  b.node("Mul", {scale, "d"}, "scaled");
-  b.node("Div", {"scaled", "den"}, "normed");
+  b.normalize(scale);
   b.node("Add", {"normed", bias}, "y");
   b.node("Sub", {"one", "momentum"}, "rest");
   for (const std::string s : {"mean", "var"}) {

@@ -125,19 +125,8 @@ Interval deform_sample(const Bounds& x, int64_t plane, const std::vector<int64_t
   return result;
 }
 
-// The reference kernel run once on the lower bounds: its checks and traps (types, shapes,
-// offset_group), so that they are the reference's own.
-void deform_reference_checks(const OpCall& c) {
-  std::vector<Value> values;
-  for (const Bounds* b : c.in) values.push_back(b ? Value(b->lo) : Value());
-  std::vector<const Value*> ptrs;
-  for (size_t k = 0; k < values.size(); ++k) ptrs.push_back(c.in[k] ? &values[k] : nullptr);
-  ValueScope scope;
-  c.reference.run_node(c.node, ptrs, scope, c.opset);
-}
-
 std::vector<Bounds> deform_conv(const OpCall& c) {
-  deform_reference_checks(c);
+  run_on_bounds(c, false);  // the reference's own checks and traps
   const Bounds &x = float_input(c, 0), &w = float_input(c, 1), &offset = float_input(c, 2);
   const support::ConvSetup s = support::conv_setup(c.ctx, x.lo.shape(), w.lo.shape());
   const size_t r = s.g.rank();

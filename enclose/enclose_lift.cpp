@@ -31,8 +31,6 @@ std::vector<Value> run_reference(const OpCall& c, const std::vector<Value>& valu
   return c.reference.run_node(c.node, ptrs, scope, c.opset);
 }
 
-std::vector<Value> run_on_bounds(const OpCall& c, bool upper) { return run_reference(c, bound_values(c, upper)); }
-
 Tensor tensor_of(const OpCall& c, const Value& v) {
   if (!v.is_tensor())
     throw Unsupported("no enclosure for " + c.node.op_type + "-" + std::to_string(c.version) + " making a sequence");
@@ -93,6 +91,8 @@ bool points(const Bounds& b) {
 }
 
 }  // namespace
+
+std::vector<Value> run_on_bounds(const OpCall& c, bool upper) { return run_reference(c, bound_values(c, upper)); }
 
 std::vector<Bounds> lift_monotone(const OpCall& c) {
   DType type = DType::Undefined;  // the float type of the values it moves: its first float input's

@@ -23,17 +23,6 @@
 
 namespace sonnx::enclose::movement {
 
-// The reference kernel on the exact inputs and each float input's lower (or upper) bound.
-std::vector<Value> run_on_bounds(const OpCall& c, bool upper) {
-  std::vector<Value> values;
-  values.reserve(c.in.size());
-  for (const Bounds* b : c.in) values.push_back(b ? Value(upper ? b->hi : b->lo) : Value());
-  std::vector<const Value*> ptrs;
-  for (size_t k = 0; k < values.size(); ++k) ptrs.push_back(c.in[k] ? &values[k] : nullptr);
-  ValueScope scope;
-  return c.reference.run_node(c.node, ptrs, scope, c.opset);
-}
-
 // For an operator nondecreasing in each float input and exact on float64 (see the top of the file):
 // its float outputs (float64 in the runs) as bounds of `type`, undefined where a run makes NaN (an
 // undefined input moved there); an integer or boolean output (indices, a mask) kept where both runs

@@ -113,24 +113,13 @@ Interval nms_scalar(const Bounds& b) {
   return at(b, 0);
 }
 
-// The reference kernel run once on the lower bounds: its checks and traps (shapes, element types,
-// scalars), so that they are the reference's own.
-void nms_reference_checks(const OpCall& c) {
-  std::vector<Value> values;
-  for (const Bounds* b : c.in) values.push_back(b ? Value(b->lo) : Value());
-  std::vector<const Value*> ptrs;
-  for (size_t k = 0; k < values.size(); ++k) ptrs.push_back(c.in[k] ? &values[k] : nullptr);
-  ValueScope scope;
-  c.reference.run_node(c.node, ptrs, scope, c.opset);
-}
-
 [[noreturn]] void nms_open(const OpCall& c, int64_t batch, int64_t cls, const std::string& why) {
   throw Undetermined(c.node.label() + ": the boxes selected for batch " + std::to_string(batch) + ", class " +
                      std::to_string(cls) + " are not determined at this input: " + why);
 }
 
 std::vector<Bounds> non_max_suppression(const OpCall& c) {
-  nms_reference_checks(c);
+  run_on_bounds(c, false);  // the reference's own checks and traps
   const bool center = NonMaxSuppressionParams::read(c.ctx, c.version).center_point_box;
   const Bounds &boxes = float_input(c, 0), &scores = float_input(c, 1);
   const int64_t B = boxes.lo.dim(0), S = boxes.lo.dim(1), K = scores.lo.dim(1);

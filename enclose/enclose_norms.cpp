@@ -42,14 +42,7 @@ std::vector<Bounds> enclose_instance_norm(const OpCall& c) {
   Bounds eps = float_bounds(x.type, {});
   set(eps, 0, Interval::point(epsilon));
   b.given.emplace("epsilon", std::move(eps));
-  b.node("ReduceMean", {"x", "axes"}, "mean");
-  b.node("Sub", {"x", "mean"}, "d");
-  b.node("Mul", {"d", "d"}, "d2");
-  b.node("ReduceMean", {"d2", "axes"}, "var");
-  b.node("Add", {"var", "epsilon"}, "var_eps");
-  b.node("Sqrt", {"var_eps"}, "den");
-  b.node("Mul", {"scale", "d"}, "scaled");
-  b.node("Div", {"scaled", "den"}, "normed");
+  b.normalize("scale");
   b.node("Add", {"normed", "B"}, "y");
   return {b.walk(c, "y")};
 }

@@ -114,6 +114,10 @@ inline void set(Bounds& b, int64_t i, Interval v) {
 
 // The reference kernel's result on exact inputs (enclose_lift.cpp), each output as exact Bounds.
 std::vector<Bounds> lift_exact(const OpCall& c);
+// The reference kernel run once on the lower (or upper) bounds, float bounds as float64: its
+// outputs, and its checks and traps (types, shapes, attributes), which an enclosure makes its own
+// by calling it first (enclose_lift.cpp).
+std::vector<Value> run_on_bounds(const OpCall& c, bool upper);
 // An operator nondecreasing in every float input and exact on float64 (data movement, Relu, Max,
 // ...): the reference kernel run once on every lower and once on every upper bound (enclose_lift.cpp).
 // Sequences and optionals are moved element by element.

@@ -52,6 +52,18 @@ struct NormBody {
     }
   }
   Bounds walk(const OpCall& c, const std::string& out) { return walk(c, std::vector<std::string>{out}).front(); }
+  // "normed" = scale·(x − mean)/√(var + ε) with mean and var (population) of "x" over "axes", in
+  // the order the texts write it; "mean" and "var" are kept for the callers that output them.
+  void normalize(const std::string& scale) {
+    node("ReduceMean", {"x", "axes"}, "mean");
+    node("Sub", {"x", "mean"}, "d");
+    node("Mul", {"d", "d"}, "d2");
+    node("ReduceMean", {"d2", "axes"}, "var");
+    node("Add", {"var", "epsilon"}, "var_eps");
+    node("Sqrt", {"var_eps"}, "den");
+    node("Mul", {scale, "d"}, "scaled");
+    node("Div", {"scaled", "den"}, "normed");
+  }
 };
 
 inline Bounds exact_axes(const std::vector<int64_t>& axes) {

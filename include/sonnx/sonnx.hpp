@@ -269,7 +269,7 @@ struct CertificationOptions {
   std::string filter{};             // regular expression on test names; empty: all
   std::string judge = "tolerance";  // or "enclosure"
   // A backend or device set: run a failing test's model node by node and name (and blame) the first
-  // node leaving its enclosure. A runtime command cannot run single nodes: ignored there.
+  // node leaving its enclosure (a runtime command is given each one-node model as files).
   bool localize = true;
   double timeout_seconds = 60;     // per test
   std::string shard{};             // "K/N", as ConformOptions::shard

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every failure explained, with a repro directory (docs/certify-failures.md), on the localize suite
 # (make_localize_suite.py: y = Mul(Add(Relu(Conv(x, W, B)), c), d)):
-#  1. a runtime command giving wrong values (wrong_backend.sh writes the input c as y): the JSON
+#  1. a runtime command giving wrong values (wrong_backend.sh writes the input c as y), not
+#     localized (--no-localize: the whole model is explained): the JSON
 #     failure block names the first wrong element (checked against y computed here with numpy), the
 #     Markdown has it, the repro directory holds the model, inputs, reference and runtime outputs and
 #     a README, its rerun command fails again the same way, and the reference backend passes it;
@@ -43,7 +44,7 @@ rerun() {
 }
 
 # 1. The tolerance judge.
-certify_expect 1 --backend-cmd "$wrong" --suite "$suite" --timeout 10 --report "$work/wrong.json" --report "$work/wrong.md"
+certify_expect 1 --backend-cmd "$wrong" --no-localize --suite "$suite" --timeout 10 --report "$work/wrong.json" --report "$work/wrong.md"
 repro="$work/wrong-repros/test_localize"
 # check_failure.py REPORT TEST_DIR REPRO_DIR JUDGE: the failure block and the repro directory.
 cat >"$work/check_failure.py" <<'PY'
@@ -75,7 +76,7 @@ conv += B[None, :, None, None]
 y = (np.maximum(conv, 0) + c) * d
 
 assert f["localized"] is False and "node" not in f, f
-assert f["not_localized"] == "not localized: a runtime command cannot run single nodes", f
+assert f["not_localized"] == "not localized: localization is off (--no-localize)", f
 assert [i["name"] for i in f["inputs"]] == ["x", "c", "d"], f["inputs"]
 for i, v in zip(f["inputs"], (x, c, d)):
     assert i["type"] == "float" and i["shape"] == list(v.shape), i
@@ -137,7 +138,7 @@ PY
 certify_expect 0 --backend reference --suite "$repro" --timeout 10 --report "$work/reference.json"
 
 # 2. The enclosure judge.
-certify_expect 1 --backend-cmd "$wrong" --suite "$suite" --timeout 10 --judge enclosure --report "$work/enc.json"
+certify_expect 1 --backend-cmd "$wrong" --no-localize --suite "$suite" --timeout 10 --judge enclosure --report "$work/enc.json"
 /usr/bin/python3 "$work/check_failure.py" "$work/enc.json" "$suite/test_localize" "$work/enc-repros/test_localize" enclosure ||
   fail "the failure block (enclosure)"
 rerun "$work/enc.json" test_localize 1 --report "$work/enc-rerun.json"
