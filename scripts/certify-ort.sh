@@ -3,7 +3,7 @@
 # (onnxruntime.md, onnxruntime.html, repros/): onnx 1.19.1's node and simple suites certified on
 # onnxruntime-node through conformance/adapters/ort_adapter.js (persistent protocol), judged by the
 # admissible enclosure. It runs from a scratch directory that links `conformance/` and the suite as
-# `onnx-1.19.1/`, so the reports and their repro commands carry no path of this machine.
+# `onnx-1.19.1/`, and the reports name paths relative to it: they carry no path of this machine.
 #
 #   scripts/certify-ort.sh [--build DIR] [--out DIR]
 #
@@ -38,6 +38,8 @@ cd "$work"
   --report onnxruntime.json --report onnxruntime.md --report onnxruntime.html --repro-dir repros
 rc=$?
 [[ -f onnxruntime.md ]] || { echo "certify-ort: certify wrote no report (exit $rc)" >&2; exit "$rc"; }
+# certify records absolute paths (a report must locate its tests wherever it is read).
+find onnxruntime.md onnxruntime.html repros -name '*.md' -o -name '*.html' | xargs sed -i -e "s|$work/||g" -e "s|$ROOT/||g"
 mkdir -p "$OUT"
 rm -rf "$OUT/repros"
 cp onnxruntime.md onnxruntime.html "$OUT/"
