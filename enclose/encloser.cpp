@@ -5,6 +5,7 @@
 #include <set>
 
 #include "enclose_ops.h"
+#include "restated_versions.h"
 #include "reference/infer/shape_rule.h"
 #include "reference/interp/inliner.h"
 #include "sonnx/errors.h"
@@ -164,6 +165,27 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
   return out;
 }
 
+// A node of an older version enclosed as the later version that re-states it (restated_versions.h):
+// the node at that version, `axes` moved to its input, through that version's body.
+std::vector<Bounds> enclose_restated(const BodyWalk& w, const OpCall& c, RestatedVersion later) {
+  Node n = c.node;
+  n.opset_version = later.version;
+  std::vector<const Bounds*> in = c.in;
+  Bounds axes;
+  if (later.axes_to_input) {
+    in.resize(1);
+    n.inputs.resize(1);
+    auto a = std::find_if(n.attributes.begin(), n.attributes.end(), [](const Attribute& x) { return x.name == "axes"; });
+    if (a != n.attributes.end()) {
+      axes = Bounds::of(Tensor::from_vector<int64_t>({static_cast<int64_t>(a->ints.size())}, a->ints));
+      n.attributes.erase(a);
+      n.inputs.push_back(n.outputs.at(0) + "__axes");
+      in.push_back(&axes);
+    }
+  }
+  return enclose_through_body(w, OpCall{n, later.version, std::move(in), w.reference, later.version, w.semantics});
+}
+
 // One node's outputs from its inputs' bounds; `here` is the scope of the node's graph, where the
 // subgraphs of a control-flow node resolve what they read from outside.
 std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<const Bounds*> in, const BoundsScope& here) {
@@ -206,6 +228,9 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
     return out;
   }
   if (r.has_function_body) return enclose_through_body(w, call);
+  if (standard && !r.is_local_function)
+    if (std::optional<RestatedVersion> later = restated_version(n.op_type, r.version))
+      return enclose_restated(w, call, *later);
   throw Unsupported("no enclosure for " + op);
 }
 
