@@ -63,6 +63,12 @@ struct Allowance {
 // result on a float type lies within this many ulps of the exact value (spec/accuracy.md).
 inline constexpr double kElementaryUlps = 4;
 
+// Under the admissible semantics, an operator enclosed through a body may also be computed as a
+// whole, like a library function (spec/accuracy.md, "Operators defined by a function body"): each
+// float element of `body`'s result joined with `real`'s (the body's exact value) widened by
+// kElementaryUlps (encloser.cpp; enclose_through_body, enclose_training.cpp).
+void admit_whole_operator(Bounds& body, const Bounds& real);
+
 }  // namespace sonnx::enclose
 
 namespace sonnx {
@@ -102,6 +108,11 @@ struct EnclosureRegistrar {
   static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)("ai.onnx.ml", op,        \
                                                                                                 {SONNX_EXPAND versions}, \
                                                                                                 allowance, __VA_ARGS__)
+// SONNX_TRAINING_ENCLOSURE("Adam", (1), Allowance::own(), function): the same for an
+// ai.onnx.preview.training operator (enclose_training.cpp).
+#define SONNX_TRAINING_ENCLOSURE(op, versions, allowance, ...)                                     \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)( \
+      "ai.onnx.preview.training", op, {SONNX_EXPAND versions}, allowance, __VA_ARGS__)
 
 // Element i of float bounds as an interval.
 inline Interval at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }

@@ -64,8 +64,8 @@ TypeInfo type_of_bounds(const Bounds& b) {
   return t;
 }
 
-// Under the admissible semantics, an operator enclosed through its body may also be computed as a
-// whole (enclose_through_body): each float element of `body`'s result joined with `real`'s, widened.
+}  // namespace
+
 void admit_whole_operator(Bounds& body, const Bounds& real) {
   if (!body.is_tensor()) {
     for (size_t e = 0; e < body.elements.size() && e < real.elements.size(); ++e)
@@ -80,6 +80,8 @@ void admit_whole_operator(Bounds& body, const Bounds& real) {
     if (!a.has_nan() && !r.has_nan()) set(body, i, hull(a, widen_ulps(r, kElementaryUlps, f)));
   }
 }
+
+namespace {
 
 bool any_float(const std::vector<Bounds>& out) {
   return std::any_of(out.begin(), out.end(), [](const Bounds& b) { return !b.exact(); });
@@ -192,7 +194,7 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
   int64_t opset = node_opset(w.model, n);
   OpResolution r = resolve_op(w.model, n, opset);
   bool standard = n.domain.empty() || n.domain == "ai.onnx";
-  if (!r.is_local_function && !standard && n.domain != "ai.onnx.ml")
+  if (!r.is_local_function && !standard && n.domain != "ai.onnx.ml" && n.domain != "ai.onnx.preview.training")
     throw Unsupported("no enclosure for " + n.domain + "." + n.op_type);
   std::string op = (standard || r.is_local_function ? "" : n.domain + ".") + n.op_type +
                    (r.is_local_function ? "" : "-" + std::to_string(r.version));

@@ -32,8 +32,9 @@ struct NormBody {
     n.opset_version = kNormBodyOpset;
     g.nodes.push_back(std::move(n));
   }
-  // The bounds of outputs `outs` of the body walked on `given`.
-  std::vector<Bounds> walk(const OpCall& c, const std::vector<std::string>& outs) {
+  // The bounds of outputs `outs` of the body walked on `given`, under c's semantics or `s`.
+  std::vector<Bounds> walk(const OpCall& c, const std::vector<std::string>& outs) { return walk(c, outs, c.semantics); }
+  std::vector<Bounds> walk(const OpCall& c, const std::vector<std::string>& outs, Semantics s) {
     g.path = c.node.label() + "'s body";
     g.outputs.clear();
     for (const std::string& out : outs) g.outputs.push_back(ValueInfo{out, TypeInfo{}});
@@ -41,7 +42,7 @@ struct NormBody {
     m.ir_version = 8;
     m.opset_imports[""] = kNormBodyOpset;
     try {
-      std::map<std::string, Bounds> values = enclose_graph(m, g, std::move(given), c.semantics);
+      std::map<std::string, Bounds> values = enclose_graph(m, g, std::move(given), s);
       std::vector<Bounds> result;
       for (const std::string& out : outs) result.push_back(values.at(out));
       return result;

@@ -6,22 +6,13 @@
 //   X_new = X - r * G_reg / (sqrt(H_new) + epsilon)
 // Computed in double and rounded once to the tensors' element type.
 #include "op_params.h"
+#include "params/training.h"
 #include "support/shape.h"
 #include "support/optimizer.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-struct AdagradParams {
-  float decay_factor = 0.f;
-  // onnx's schema default (defs/training/defs.cc); Operators.md prints it as 0.0.
-  float epsilon = 1e-6f;
-  float norm_coefficient = 0.f;
-  static AdagradParams read(const AttrReader& r, int64_t /*version*/) {
-    return {r.attr_float("decay_factor", 0.f), r.attr_float("epsilon", 1e-6f), r.attr_float("norm_coefficient", 0.f)};
-  }
-};
-
 std::vector<Value> adagrad(OpContext& ctx) {
   const AdagradParams p = AdagradParams::read(ctx, ctx.version());
   double r_in = learning_rate_input(ctx);

@@ -8,25 +8,13 @@
 //   X_new = (1 - norm_coefficient_post) * (X - R_adj * V_new / (sqrt(H_new) + epsilon))
 // Computed in double and rounded once to the tensors' element type.
 #include "op_params.h"
+#include "params/training.h"
 #include "support/shape.h"
 #include "support/optimizer.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-struct AdamParams {
-  float alpha = 0.9f;
-  float beta = 0.999f;
-  // onnx's schema default (defs/training/defs.cc); Operators.md prints it as 0.0.
-  float epsilon = 1e-6f;
-  float norm_coefficient = 0.f;
-  float norm_coefficient_post = 0.f;
-  static AdamParams read(const AttrReader& r, int64_t /*version*/) {
-    return {r.attr_float("alpha", 0.9f), r.attr_float("beta", 0.999f), r.attr_float("epsilon", 1e-6f),
-            r.attr_float("norm_coefficient", 0.f), r.attr_float("norm_coefficient_post", 0.f)};
-  }
-};
-
 std::vector<Value> adam(OpContext& ctx) {
   const AdamParams p = AdamParams::read(ctx, ctx.version());
   double r = learning_rate_input(ctx);

@@ -6,32 +6,13 @@
 //   mode "nesterov": X_new = X - R * (G_reg + alpha * V_new)
 // Computed in double and rounded once to the tensors' element type.
 #include "op_params.h"
+#include "params/training.h"
 #include "support/shape.h"
 #include "support/optimizer.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-// Momentum's parameters: all four attributes are required.
-struct MomentumParams {
-  float alpha = 0.f;
-  float beta = 0.f;
-  float norm_coefficient = 0.f;
-  bool nesterov = false;  // mode "nesterov"; otherwise "standard"
-  static MomentumParams read(const AttrReader& r, int64_t /*version*/) {
-    for (const char* a : {"alpha", "beta", "mode", "norm_coefficient"})
-      if (!r.has_attr(a)) r.fail(std::string("attribute '") + a + "' is required");
-    MomentumParams p;
-    p.alpha = r.attr_float("alpha", 0.f);
-    p.beta = r.attr_float("beta", 0.f);
-    p.norm_coefficient = r.attr_float("norm_coefficient", 0.f);
-    std::string mode = r.attr_string("mode", "");
-    if (mode != "standard" && mode != "nesterov") r.fail("mode '" + mode + "' is neither standard nor nesterov");
-    p.nesterov = mode == "nesterov";
-    return p;
-  }
-};
-
 std::vector<Value> momentum(OpContext& ctx) {
   const MomentumParams p = MomentumParams::read(ctx, ctx.version());
   double r = learning_rate_input(ctx);
