@@ -6,7 +6,7 @@
 // offsets are bounds); where its floor is not decided on an axis, every candidate cell is
 // enclosed and S is their hull (as enclose_resize.cpp does for a floor the rounding may move), a
 // position that may lie outside adding 0. Within a cell the weights frac = p − floor(p) and
-// 1 − frac are intervals, the sample Σ_corners Π_d weight_d·x the interval sum.
+// 1 − frac are intervals, the sample Σ_corners Π_d weight_d·x the interval sum (bilinear.h).
 //
 // Admissible (spec/accuracy.md, "Admissible results"): an implementation in the element type
 // computes the position, frac and 1 − frac rounded to the type (or wider: rounded_interval.h encloses
@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bilinear.h"
 #include "enclose_sums.h"
 #include "rounded_interval.h"
 #include "reference/ops/params/conv.h"
@@ -30,100 +31,6 @@
 
 namespace sonnx::enclose::deform {
 namespace {
-
-// Beyond this many candidate cells (over all axes) a sample is bounded by the convex hull of its
-// plane's values and 0 (the interpolation weights are nonnegative and sum to at most 1).
-constexpr size_t kDeformMaxCells = 64;
-
-// A candidate cell on one axis: its lower pixel l, and the weights frac and 1 − frac as held.
-struct DeformCell {
-  int64_t l;
-  Interval frac, rest;
-};
-struct DeformAxis {
-  std::vector<DeformCell> cells;
-  bool outside = false;   // the position may lie at or beyond −1 or the size: the sample is 0
-  bool too_many = false;  // more than kDeformMaxCells cells: not listed
-};
-
-// The cells the held position p (an interval) may fall in on an axis of n pixels.
-DeformAxis deform_axis(Interval p, int64_t n, const FloatFormat* f) {
-  DeformAxis a;
-  a.outside = p.lo <= -1 || p.hi >= static_cast<double>(n);
-  const double first = std::max(std::floor(p.lo), -1.0), last = std::min(std::floor(p.hi), static_cast<double>(n - 1));
-  if (last - first + 1 > static_cast<double>(kDeformMaxCells)) {
-    a.too_many = true;
-    return a;
-  }
-  const RI one{Interval::point(1), f};
-  for (double l = first; l <= last; ++l) {
-    // The part of p in [l, l + 1), as held; frac = p − l and 1 − frac rounded as the type rounds.
-    const Interval part{std::max(p.lo, l), std::min(p.hi, l + 1)};
-    RI frac = RI{part, f} - RI{Interval::point(l), f};
-    frac.v = {std::clamp(frac.v.lo, 0.0, 1.0), std::clamp(frac.v.hi, 0.0, 1.0)};
-    const RI rest = one - frac;
-    a.cells.push_back({static_cast<int64_t>(l), frac.v, rest.v});
-  }
-  return a;
-}
-
-// The enclosure of one sample of plane `plane` (element offset in x) at the positions' cells.
-Interval deform_sample(const Bounds& x, int64_t plane, const std::vector<int64_t>& in, const std::vector<int64_t>& st,
-                       const std::vector<DeformAxis>& axes, const FloatFormat* f) {
-  const size_t r = in.size();
-  bool outside = false;
-  size_t cells = 1;
-  for (const DeformAxis& a : axes) {
-    outside = outside || a.outside;
-    cells *= a.cells.size();
-  }
-  const bool too_many = cells > kDeformMaxCells ||
-                        std::any_of(axes.begin(), axes.end(), [](const DeformAxis& a) { return a.too_many; });
-  const double corners = std::ldexp(1.0, static_cast<int>(r));
-  const double g = f ? gamma(corners + static_cast<double>(r), f->unit_roundoff()) : 0;
-  const double tiny = f ? corners * static_cast<double>(r + 1) * f->smallest_subnormal() : 0;
-  auto widened = [&](Interval s, double magnitudes) {
-    if (!f || s.has_nan()) return s;
-    double e = up(up(g * magnitudes) + tiny);
-    return Interval{down(s.lo - e), up(s.hi + e)};
-  };
-  Interval result = outside ? Interval::point(0)
-                            : Interval{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
-  if (too_many) {  // a convex combination of the plane's values and 0
-    Interval span = Interval::point(0);
-    for (int64_t i = 0; i < support::element_count(in); ++i) span = hull(span, at(x, plane + i));
-    return widened(span, 2 * magnitude(span));
-  }
-  std::vector<size_t> pick(r, 0);
-  for (size_t cell = 0; cell < cells; ++cell) {
-    size_t rem = cell;
-    for (size_t d = r; d-- > 0;) {
-      pick[d] = rem % axes[d].cells.size();
-      rem /= axes[d].cells.size();
-    }
-    Interval sum = Interval::point(0);
-    double magnitudes = 0;
-    for (size_t corner = 0; corner < (size_t{1} << r); ++corner) {
-      Interval term = Interval::point(1);
-      int64_t off = 0;
-      bool inside = true;
-      for (size_t d = 0; d < r && inside; ++d) {
-        const DeformCell& cd = axes[d].cells[pick[d]];
-        const bool upper = (corner >> d) & 1;
-        const int64_t i = cd.l + (upper ? 1 : 0);
-        inside = i >= 0 && i < in[d];
-        term = term * (upper ? cd.frac : cd.rest);
-        off += i * st[d];
-      }
-      if (!inside) continue;
-      term = term * at(x, plane + off);
-      sum = sum + term;
-      magnitudes = up(magnitudes + magnitude(term));
-    }
-    result = result.lo > result.hi ? widened(sum, magnitudes) : hull(result, widened(sum, magnitudes));
-  }
-  return result;
-}
 
 std::vector<Bounds> deform_conv(const OpCall& c) {
   run_on_bounds(c, false);  // the reference's own checks and traps
@@ -143,7 +50,7 @@ std::vector<Bounds> deform_conv(const OpCall& c) {
   const std::vector<MidRad> wm = mid_rad(w);
   Bounds y = float_bounds(x.type, s.out_shape);
   std::vector<MidRad> col(static_cast<size_t>(s.C * K * O));  // mask·S per input channel, tap, position
-  std::vector<DeformAxis> axes(r);
+  std::vector<SampleAxis> axes(r);
   for (int64_t n = 0; n < s.N; ++n) {
     for (int64_t ic = 0; ic < s.C; ++ic) {
       const int64_t og = ic / c_per_og, plane = (n * s.C + ic) * s.in_plane;
@@ -157,9 +64,9 @@ std::vector<Bounds> deform_conv(const OpCall& c) {
                                     ((n * og_count * K + ch) * static_cast<int64_t>(r) + static_cast<int64_t>(d)) * O + ol);
             undefined = undefined || off.has_nan();
             const RI p = RI{Interval::point(base), f} + RI{off, f};
-            if (!undefined) axes[d] = deform_axis(p.v, s.g.in[d], f);
+            if (!undefined) axes[d] = sample_axis(p.v, s.g.in[d], f);
           }
-          Interval v = undefined ? Interval::undefined() : deform_sample(x, plane, s.g.in, in_st, axes, f);
+          Interval v = undefined ? Interval::undefined() : multilinear_sample(x, plane, s.g.in, in_st, axes, f);
           if (has_mask) v = v * at(c.input(4), (n * og_count * K + ch) * O + ol);
           col[static_cast<size_t>((ic * K + kl) * O + ol)] = MidRad::of(v);
         });

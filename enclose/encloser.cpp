@@ -231,8 +231,7 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
   }
   if (r.has_function_body) return enclose_through_body(w, call);
   if (standard && !r.is_local_function)
-    if (std::optional<RestatedVersion> later = restated_version(n.op_type, r.version))
-      return enclose_restated(w, call, *later);
+    if (std::optional<RestatedVersion> later = restated_version(n.op_type, r.version)) return enclose_restated(w, call, *later);
   throw Unsupported("no enclosure for " + op);
 }
 

@@ -12,44 +12,13 @@
 // onnxruntime: per sample, the largest of the four weighted corner terms w_i * X[corner_i]
 // (not the interpolated value), then the maximum over the samples. NaN propagates.
 #include "op_params.h"
+#include "params/roi_align.h"
 #include "support/shape.h"
 #include "support/kernel.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-struct RoiAlignParams {
-  bool max_mode = false;                        // mode 'max' (the largest weighted corner term); 'avg' (the default) otherwise
-  int64_t output_height = 1, output_width = 1;  // positive (checked)
-  int64_t sampling_ratio = 0;                   // 0: adaptive, ceil(roi size / output size) per axis (not negative)
-  float spatial_scale = 1.0f;
-  // coordinate_transformation_mode 'half_pixel' (from version 16, its default): shift by -0.5
-  // pixel; 'output_half_pixel' and version 10: no shift, RoIs widened to at least one pixel.
-  bool half_pixel = false;
-
-  static RoiAlignParams read(const AttrReader& r, int64_t version) {
-    RoiAlignParams p;
-    std::string mode = r.attr_string("mode", "avg");
-    if (mode != "avg" && mode != "max") r.fail("mode '" + mode + "' is not avg or max");
-    p.max_mode = mode == "max";
-    p.output_height = r.attr_int("output_height", 1);
-    p.output_width = r.attr_int("output_width", 1);
-    if (p.output_height < 1 || p.output_width < 1)
-      r.fail("output_height and output_width must be positive, got " + std::to_string(p.output_height) + " and " +
-             std::to_string(p.output_width));
-    p.sampling_ratio = r.attr_int("sampling_ratio", 0);
-    if (p.sampling_ratio < 0) r.fail("sampling_ratio must not be negative, got " + std::to_string(p.sampling_ratio));
-    p.spatial_scale = r.attr_float("spatial_scale", 1.0f);
-    if (version >= 16) {
-      std::string m = r.attr_string("coordinate_transformation_mode", "half_pixel");
-      if (m != "half_pixel" && m != "output_half_pixel")
-        r.fail("coordinate_transformation_mode '" + m + "' is not half_pixel or output_half_pixel");
-      p.half_pixel = m == "half_pixel";
-    }
-    return p;
-  }
-};
 
 // max that propagates NaN from either side.
 double max_nan(double a, double b) {
