@@ -110,9 +110,10 @@ struct EnclosureRegistrar {
                                                                                                 allowance, __VA_ARGS__)
 // SONNX_TRAINING_ENCLOSURE("Adam", (1), Allowance::own(), function): the same for an
 // ai.onnx.preview.training operator (enclose_training.cpp).
-#define SONNX_TRAINING_ENCLOSURE(op, versions, allowance, ...)                                     \
-  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)( \
-      "ai.onnx.preview.training", op, {SONNX_EXPAND versions}, allowance, __VA_ARGS__)
+#define SONNX_TRAINING_ENCLOSURE(op, versions, allowance, ...)                                                                  \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)("ai.onnx.preview.training", op, \
+                                                                                                {SONNX_EXPAND versions},        \
+                                                                                                allowance, __VA_ARGS__)
 
 // Element i of float bounds as an interval.
 inline Interval at(const Bounds& b, int64_t i) { return {b.lo.data<double>()[i], b.hi.data<double>()[i]}; }

@@ -38,9 +38,7 @@ struct TrainingBody {
     set(b, 0, semantics == Semantics::Admissible ? float_format(type).round_out(v) : v);
     body.given.emplace(name, std::move(b));
   }
-  void node(const std::string& op, std::vector<std::string> in, const std::string& out) {
-    body.node(op, std::move(in), out);
-  }
+  void node(const std::string& op, std::vector<std::string> in, const std::string& out) { body.node(op, std::move(in), out); }
   // The body's outputs `outs` under c's semantics; under `admissible`, joined with the exact value
   // widened by kElementaryUlps.
   std::vector<Bounds> walk(const OpCall& c, const std::vector<std::string>& outs) {
