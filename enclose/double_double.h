@@ -35,7 +35,8 @@ class DDSum {
   // remainder, unless p is near the subnormal range); the cross terms x and y, their sum t and e + t
   // are rounded, each by at most u times its rounded magnitude (plus η/2 in the subnormal range),
   // and a.lo·b.lo is dropped. The bound counts what the roundings can have lost (rounded_, dropped_),
-  // not the a-priori worst case: a product of two doubles (both lows 0) loses nothing.
+  // not the a-priori worst case: a product of two doubles (both lows 0) loses nothing, nor does a
+  // product with a zero factor.
   void add_product(DD a, DD b) {
     double p = a.hi * b.hi, e = std::fma(a.hi, b.hi, -p);
     double x = a.hi * b.lo, y = a.lo * b.hi, t = x + y, w = e + t;
@@ -43,7 +44,8 @@ class DDSum {
     level2(w);
     rounded_ += (std::fabs(x) + std::fabs(y)) + (std::fabs(t) + std::fabs(w));
     dropped_ += std::fabs(a.lo * b.lo);
-    lossy_ += (a.lo != 0) | (b.lo != 0) | !(std::fabs(p) >= 0x1p-960);
+    bool exact_zero = a.hi == 0 || b.hi == 0;  // 0·b: nothing to round, however small
+    lossy_ += (a.lo != 0) | (b.lo != 0) | (!exact_zero && !(std::fabs(p) >= 0x1p-960));
   }
   // Adds an exact double.
   void add(double v) { level1(v); }

@@ -62,7 +62,7 @@ bool dd_div(DD a, double ra, DD b, double rb, Centered& y, size_t i) {
   DD q;
   two_sum(q1, q2, q.hi, q.lo);
   double err = 0;
-  if (R.hi != 0 || R.lo != 0 || e1 != 0 || !(std::fabs(q1) >= 0x1p-960))
+  if (R.hi != 0 || R.lo != 0 || e1 != 0 || (q1 != 0 && !(std::fabs(q1) >= 0x1p-960)))  // 0/b is exact
     err = up(
         up(up(up(std::fabs(R.lo) + e1) / b_min) + up(up(std::fabs(R.hi) * std::fabs(b.lo)) / down(b_min * std::fabs(b.hi)))) +
         up(up(kU * std::fabs(q2)) + 2 * kEta));

@@ -39,16 +39,7 @@ struct TrainingBody {
     body.given.emplace(name, std::move(b));
   }
   void node(const std::string& op, std::vector<std::string> in, const std::string& out) { body.node(op, std::move(in), out); }
-  // The body's outputs `outs` under c's semantics; under `admissible`, joined with the exact value
-  // widened by kElementaryUlps.
-  std::vector<Bounds> walk(const OpCall& c, const std::vector<std::string>& outs) {
-    NormBody exact = body;
-    std::vector<Bounds> out = body.walk(c, outs, c.semantics);
-    if (c.semantics != Semantics::Admissible) return out;
-    std::vector<Bounds> real = exact.walk(c, outs, Semantics::Real);
-    for (size_t k = 0; k < out.size(); ++k) admit_whole_operator(out[k], real[k]);
-    return out;
-  }
+  std::vector<Bounds> walk(const OpCall& c, const std::vector<std::string>& outs) { return body.walk_as_operator(c, outs); }
 };
 
 // The checks of the reference kernel (types, shapes, counts, attributes), then n, the number of

@@ -189,8 +189,10 @@ std::vector<Bounds> enclose_restated(const BodyWalk& w, const OpCall& c, Restate
 }
 
 // One node's outputs from its inputs' bounds; `here` is the scope of the node's graph, where the
-// subgraphs of a control-flow node resolve what they read from outside.
-std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<const Bounds*> in, const BoundsScope& here) {
+// subgraphs of a control-flow node resolve what they read from outside; `graph` its nodes (which
+// Gradient reads, as its reference kernel does).
+std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<const Bounds*> in, const BoundsScope& here,
+                                 const std::vector<Node>& graph) {
   int64_t opset = node_opset(w.model, n);
   OpResolution r = resolve_op(w.model, n, opset);
   bool standard = n.domain.empty() || n.domain == "ai.onnx";
@@ -212,6 +214,7 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
   }
   bool all_exact = std::all_of(in.begin(), in.end(), [](const Bounds* b) { return !b || b->exact(); });
   OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
+  call.ctx.set_graph_nodes(&graph);
   const EnclosureSlot* e = r.is_local_function ? nullptr : find_enclosure(n.domain, n.op_type, r.version);
   if (all_exact && r.kernel && r.kernel->accuracy != Accuracy::Random) {
     // On exact inputs (integers, booleans, no floats) the reference's result is the operator's
@@ -269,7 +272,7 @@ std::map<std::string, Bounds> walk_graph(const BodyWalk& w, const Graph& g, std:
       if (!b) throw Trap(n.label() + ": input '" + name + "' is not defined");
       in.push_back(b);
     }
-    std::vector<Bounds> out = enclose_node(w, n, std::move(in), here);
+    std::vector<Bounds> out = enclose_node(w, n, std::move(in), here, g.nodes);
     for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
       if (!n.outputs[k].empty()) values[n.outputs[k]] = std::move(out[k]);
     for (const auto& name : reads[i])  // an outer value is not g's to drop: erase finds nothing

@@ -53,6 +53,16 @@ struct NormBody {
     }
   }
   Bounds walk(const OpCall& c, const std::string& out) { return walk(c, std::vector<std::string>{out}).front(); }
+  // The same, where an implementation may also compute the operator as a whole: under `admissible`
+  // each output joined with the body's exact value widened by kElementaryUlps.
+  std::vector<Bounds> walk_as_operator(const OpCall& c, const std::vector<std::string>& outs) {
+    NormBody exact = *this;
+    std::vector<Bounds> out = walk(c, outs);
+    if (c.semantics != Semantics::Admissible) return out;
+    std::vector<Bounds> real = exact.walk(c, outs, Semantics::Real);
+    for (size_t k = 0; k < out.size(); ++k) admit_whole_operator(out[k], real[k]);
+    return out;
+  }
   // "normed" = scale·(x − mean)/√(var + ε) with mean and var (population) of "x" over "axes", in
   // the order the texts write it; "mean" and "var" are kept for the callers that output them.
   void normalize(const std::string& scale) {

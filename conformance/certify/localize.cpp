@@ -6,7 +6,6 @@
 #include "reference/interp/inliner.h"
 #include "reference/interp/interpreter.h"
 #include "sonnx/errors.h"
-#include "reference/model/dependencies.h"
 #include "reference/model/ir.h"
 #include "reference/ops/op_table.h"
 
@@ -31,55 +30,65 @@ Localization named(const Node& n, const std::string& what, LocalizedNode evidenc
 
 Localization localize_error(const Model& model, TargetStage& stage, const NamedValues& inputs) {
   Model flat = inline_model(model);
-  const Graph& g = flat.graph;
-  for (const Node& n : g.nodes)
-    if (n.has_subgraph()) return not_localized("node " + n.label() + " has a subgraph (control flow is not localized yet)");
-  auto order = node_dependencies(g).topological_order();
-  if (!order) return not_localized("the graph has a cycle");
-  NamedValues values = inputs;  // the backend's own values, node by node
-  for (const auto& [name, t] : g.initializers)
-    if (!values.count(name)) values[name] = Value(t);
-  Interpreter reference(flat);
+  // The reference walks the model, but every node is given the backend's own outputs of it alone:
+  // the nodes after it (inside the If branch the backend's values choose, each Loop iteration)
+  // read what the backend made. The walk stops at the first node that can say something.
+  Interpreter walk(flat), alone(flat);
+  std::optional<Localization> result;
+  struct Stop {};
+  auto stop = [&](Localization l) {
+    result = std::move(l);
+    throw Stop{};
+  };
   size_t judged = 0;
-  for (size_t i : *order) {
-    const Node& n = g.nodes[i];
+  walk.set_node_hook([&](const Node& n, const std::vector<const Value*>& in) -> std::optional<std::vector<Value>> {
     NamedValues feed;
-    for (const auto& in : n.inputs) {
-      if (in.empty()) continue;
-      auto it = values.find(in);
-      if (it == values.end() || !it->second.is_tensor())
-        return not_localized("node " + n.label() + " reads '" + in + "', which is not a tensor the backend produced");
-      feed[in] = it->second;
+    for (size_t k = 0; k < n.inputs.size() && k < in.size(); ++k) {
+      if (n.inputs[k].empty() || !in[k]) continue;
+      if (!in[k]->is_tensor())
+        stop(not_localized("node " + n.label() + " reads '" + n.inputs[k] + "', which is not a tensor the backend produced"));
+      feed[n.inputs[k]] = *in[k];
     }
     Model one;
     NamedValues expected;
     try {
       std::vector<Value> out;
-      one = one_node_model(flat, n, feed, reference, &out);
+      one = one_node_model(flat, n, feed, alone, &out);
       for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
         if (!n.outputs[k].empty()) expected[n.outputs[k]] = out[k];
     } catch (const std::exception& e) {
-      return not_localized("the reference cannot run node " + n.label() + " alone: " + e.what());
+      stop(not_localized("the reference cannot run node " + n.label() + " alone: " + e.what()));
     }
     TargetResult r = stage.run(one, feed);
     if (r.status != "ok")
-      return not_localized("the backend cannot run node " + n.label() + " alone (" + r.status + ": " + r.message + ")");
+      stop(not_localized("the backend cannot run node " + n.label() + " alone (" + r.status + ": " + r.message + ")"));
     std::string why;
     std::optional<OutputEnclosures> e = enclose_outputs(one, feed, why);
-    if (!e) return not_localized("node " + n.label() + " has no enclosure (" + why + "); " + nodes_before(judged));
+    if (!e) stop(not_localized("node " + n.label() + " has no enclosure (" + why + "); " + nodes_before(judged)));
     auto evidence = [&] { return LocalizedNode{n.label(), one, feed, expected, r.outputs, *e}; };
-    for (const auto& vi : one.graph.outputs) {
-      auto got = r.outputs.find(vi.name);
-      if (got == r.outputs.end()) return named(n, ": the backend did not produce output '" + vi.name + "'", evidence());
-      EnclosureCheck c = judge_output(vi.name, got->second, *e);
+    std::vector<Value> given(n.outputs.size());
+    for (size_t k = 0; k < n.outputs.size(); ++k) {
+      const std::string& name = n.outputs[k];
+      if (name.empty()) continue;
+      auto got = r.outputs.find(name);
+      if (got == r.outputs.end()) stop(named(n, ": the backend did not produce output '" + name + "'", evidence()));
+      EnclosureCheck c = judge_output(name, got->second, *e);
       if (!c.ok)
-        return named(n,
-                     " introduces the error: on the backend's own inputs, output '" + vi.name + "': " + c.message + "; " +
-                         nodes_before(judged),
-                     evidence());
-      values[vi.name] = got->second;
+        stop(named(n,
+                   " introduces the error: on the backend's own inputs, output '" + name + "': " + c.message + "; " +
+                       nodes_before(judged),
+                   evidence()));
+      given[k] = got->second;
     }
     ++judged;
+    return given;
+  });
+  try {
+    walk.run(inputs);
+  } catch (const Stop&) {
+    return *result;
+  } catch (const std::exception& e) {  // the backend's values took the walk where the reference cannot go
+    return not_localized(std::string("the reference cannot go on with the backend's values: ") + e.what());
   }
   return not_localized("every node's output lies within its enclosure on the backend's own inputs");
 }

@@ -80,7 +80,7 @@ void write_defect_repro(const fs::path& dir, TargetStage& stage, const Model& mo
 }
 
 // The group of failures in graphs with If or Loop that no node shows alone.
-const char* const kInsideControlFlow = "not localized: inside control flow (If, Loop)";
+const char* const kInsideControlFlow = "not localized: control flow (If, Loop)";
 
 class Campaign {
  public:
@@ -138,9 +138,9 @@ class Campaign {
       record(recipe, op_version(model, f->node), attribute_pattern(f->node, f->inputs), *f, f->model, f->inputs, 1);
       return;
     }
-    // Inside control flow nothing is localized (nodes of If and Loop bodies are not run alone yet):
-    // such failures form one group per deviation, shrunk once, so that every graph with a Loop is
-    // not a defect of its own.
+    // A graph with control flow whose every node, body nodes included, passes alone (the If or Loop
+    // itself deviates): such failures form one group per deviation, shrunk once, so that every
+    // graph with a Loop is not a defect of its own.
     if (has_control_flow(model))
       for (DefectGroup& known : c_.groups)
         if (known.op == kInsideControlFlow && known.deviation == v.deviation) {

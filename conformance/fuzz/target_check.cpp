@@ -5,7 +5,7 @@
 #include "conformance/certify/one_node_model.h"
 #include "conformance/enclosure_judge.h"
 #include "reference/interp/inliner.h"
-#include "reference/model/dependencies.h"
+#include "reference/interp/interpreter.h"
 #include "sonnx/errors.h"
 
 namespace sonnx::fuzz {
@@ -56,33 +56,31 @@ TargetVerdict check_on_target(TargetStage& stage, const Model& model, const Name
 
 std::optional<FailingNode> first_failing_node(TargetStage& stage, const Model& model, const NamedValues& inputs) {
   Model flat = inline_model(model);
-  const Graph& g = flat.graph;
-  for (const Node& n : g.nodes)
-    if (n.has_subgraph()) return std::nullopt;  // control flow is not taken apart
-  auto order = node_dependencies(g).topological_order();
-  if (!order) return std::nullopt;
-  NamedValues values = inputs;  // the reference's, node by node
-  for (const auto& [name, t] : g.initializers)
-    if (!values.count(name)) values[name] = Value(t);
-  Interpreter reference(flat);
-  for (size_t i : *order) {
-    const Node& n = g.nodes[i];
+  // The reference runs the model; each node is judged alone on the target as it comes, inside the
+  // If branch taken and each Loop iteration too. The walk stops at the first that fails.
+  Interpreter walk(flat), alone(flat);
+  std::optional<FailingNode> found;
+  struct Found {};
+  walk.set_node_hook([&](const Node& n, const std::vector<const Value*>& in) -> std::optional<std::vector<Value>> {
     NamedValues feed;
-    for (const auto& in : n.inputs)
-      if (!in.empty()) feed[in] = values.at(in);
-    std::vector<Value> out;
+    for (size_t k = 0; k < n.inputs.size() && k < in.size(); ++k)
+      if (!n.inputs[k].empty() && in[k]) feed[n.inputs[k]] = *in[k];
     Model one;
     try {
-      one = one_node_model(flat, n, feed, reference, &out);
+      one = one_node_model(flat, n, feed, alone);
     } catch (const Unsupported&) {
-      return std::nullopt;  // a node making a sequence: the walk cannot go on
+      return std::nullopt;  // a node making a sequence is not judged alone
     }
-    for (size_t k = 0; k < n.outputs.size() && k < out.size(); ++k)
-      if (!n.outputs[k].empty()) values[n.outputs[k]] = out[k];
     TargetVerdict v = check_on_target(stage, one, feed);
-    if (v.kind == TargetVerdict::Kind::Failed) return FailingNode{n, std::move(one), std::move(feed), std::move(v)};
+    if (v.kind != TargetVerdict::Kind::Failed) return std::nullopt;
+    found = FailingNode{n, std::move(one), std::move(feed), std::move(v)};
+    throw Found{};
+  });
+  try {
+    walk.run(inputs);
+  } catch (const Found&) {
   }
-  return std::nullopt;
+  return found;
 }
 
 std::string attribute_pattern(const Node& n, const NamedValues& inputs) {

@@ -20,9 +20,9 @@ struct TargetVerdict {
 // The model (prepared: checked, types inferred) on the target, judged by its admissible enclosure.
 TargetVerdict check_on_target(TargetStage& stage, const Model& model, const NamedValues& inputs);
 
-// The first node (in schedule order) whose one-node model fails on the target, fed the reference's
-// values for its inputs: that model, its inputs, and the verdict. Nullopt when every node passes
-// alone or cannot be judged alone.
+// The first node (in schedule order; in the If branch taken and each Loop iteration too) whose
+// one-node model fails on the target, fed the reference's values for its inputs: that model, its
+// inputs, and the verdict. Nullopt when every node passes alone or cannot be judged alone.
 struct FailingNode {
   Node node;
   Model model;

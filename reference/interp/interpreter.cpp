@@ -134,7 +134,9 @@ void Interpreter::run_nodes(const std::vector<Node>& nodes, ValueScope& scope) {
     const Node& node = nodes[i];
     std::vector<const Value*> inputs;
     for (const auto& name : node.inputs) inputs.push_back(name.empty() ? nullptr : scope.lookup(name));
-    std::vector<Value> results = run_node(node, inputs, scope, node_opset(model_, node));
+    std::optional<std::vector<Value>> given;
+    if (hook_ && function_depth_ == 0 && !node.has_subgraph()) given = hook_(node, inputs);
+    std::vector<Value> results = given ? std::move(*given) : run_node(node, inputs, scope, node_opset(model_, node));
     for (size_t k = 0; k < node.outputs.size(); ++k) {
       const std::string& name = node.outputs[k];
       if (name.empty()) continue;
@@ -199,6 +201,10 @@ std::vector<Value> Interpreter::call_function(const Node& node, const std::vecto
   // The call's inputs by their names: an executor passes the values, not a scope that holds them.
   for (size_t i = 0; i < node.inputs.size() && i < inputs.size(); ++i)
     if (!node.inputs[i].empty() && inputs[i] && !scope.lookup(node.inputs[i])) child.values[node.inputs[i]] = *inputs[i];
+  struct InFunction {
+    int& depth;
+    ~InFunction() { --depth; }
+  } in_function{++function_depth_};
   run_nodes(body, child);
   std::vector<Value> out;
   for (const auto& name : node.outputs) {

@@ -3,6 +3,8 @@
 // each value is assigned once; among ready nodes the one earliest in the node list runs first
 // (any choice gives the same result — proofs/ shows the semantics is confluent).
 #pragma once
+#include <functional>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -39,6 +41,13 @@ class Interpreter {
   std::vector<Value> run_node(const Node& node, const std::vector<const Value*>& inputs, const ValueScope& scope,
                               int64_t domain_opset);
 
+  // Localization's view of a run (conformance/certify/localize.h): called before each node of the
+  // model's graphs that has no subgraph runs, at any depth (the If branch taken, each Loop
+  // iteration) but not inside an operator's function body, with the node's input values. It gives
+  // the node's results itself (a backend's, certify) or nullopt for the operator's own (fuzzing).
+  using NodeHook = std::function<std::optional<std::vector<Value>>(const Node&, const std::vector<const Value*>&)>;
+  void set_node_hook(NodeHook hook) { hook_ = std::move(hook); }
+
  private:
   std::vector<Value> run_graph(const Graph& g, const std::vector<Value>& inputs, const ValueScope* outer);
   void run_nodes(const std::vector<Node>& nodes, ValueScope& scope);
@@ -49,6 +58,8 @@ class Interpreter {
   std::mt19937_64 rng_;
   int call_depth_ = 0;
   int call_counter_ = 0;
+  int function_depth_ = 0;  // function bodies being run: the hook does not see their nodes
+  NodeHook hook_;
   std::set<std::string> model_names_;                 // every name of the model's graph, at any depth
   const std::vector<Node>* current_nodes_ = nullptr;  // the node list run_nodes is executing
 };

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "op_params.h"
+#include "params/gradient.h"
 #include "support/elementwise.h"
 #include "support/indexing.h"
 
@@ -43,25 +44,6 @@ Tensor tensor_from_doubles(const OpContext& ctx, DType type, const Shape& shape,
   });
 }
 
-// Gradient's parameters: names in the graph the node sits in: the value differentiated (y), the
-// values it is differentiated with respect to (xs) and those held fixed (zs).
-struct GradientParams {
-  std::vector<std::string> xs, zs;
-  std::string y;
-  static GradientParams read(const AttrReader& r, int64_t /*version*/) {
-    GradientParams p;
-    p.xs = r.attr_strings("xs");
-    // An empty list carries no element type; writers (onnx.helper) may store an empty zs as INTS.
-    const Attribute* zs = r.attr("zs");
-    bool zs_empty_list = zs && zs->ints.empty() && zs->strings.empty() &&
-                         (zs->type == Attribute::Type::Ints || zs->type == Attribute::Type::Strings);
-    if (!zs_empty_list) p.zs = r.attr_strings("zs");
-    if (!r.has_attr("y")) r.fail("attribute 'y' is required");
-    p.y = r.attr_string("y", "");
-    return p;
-  }
-};
-
 std::vector<Value> gradient(OpContext& ctx) {
   const std::vector<Node>* graph_nodes = ctx.graph_nodes();
   if (!graph_nodes)
@@ -74,62 +56,15 @@ std::vector<Value> gradient(OpContext& ctx) {
     ctx.fail("expected one input per name in xs and zs (" + std::to_string(xs.size() + zs.size()) + "), got " +
              std::to_string(ctx.num_inputs()));
   if (ctx.num_outputs() > xs.size()) ctx.fail("more outputs than names in xs");
-  std::set<std::string> independent(xs.begin(), xs.end());
-  independent.insert(zs.begin(), zs.end());
-
-  // 1. The nodes y depends on (indices into the enclosing graph), found by walking producers back.
-  std::map<std::string, size_t> producer;
-  for (size_t i = 0; i < graph_nodes->size(); ++i)
-    for (const auto& o : (*graph_nodes)[i].outputs)
-      if (!o.empty()) producer[o] = i;
-  std::set<size_t> selected;
-  std::vector<std::string> todo{y};
-  std::set<std::string> seen;
-  while (!todo.empty()) {
-    std::string name = todo.back();
-    todo.pop_back();
-    if (name.empty() || independent.count(name) || !seen.insert(name).second) continue;
-    auto it = producer.find(name);
-    if (it == producer.end()) continue;  // graph input / initializer / outer value: a constant
-    if (&(*graph_nodes)[it->second] == &ctx.node()) ctx.fail("y depends on the Gradient node itself");
-    if (selected.insert(it->second).second)
-      for (const auto& in : (*graph_nodes)[it->second].inputs) todo.push_back(in);
-  }
-  if (!independent.count(y) && !producer.count(y)) ctx.fail("y '" + y + "' is neither computed in the graph nor one of xs/zs");
-  // A topological order of the selected nodes (the node list need not be sorted): repeatedly take
-  // the first node whose inputs from selected nodes are all placed.
-  std::vector<size_t> order;
-  {
-    std::set<std::string> placed_names;
-    std::set<size_t> left = selected;
-    while (!left.empty()) {
-      size_t pick = SIZE_MAX;
-      for (size_t i : left) {
-        bool ready = true;
-        for (const auto& in : (*graph_nodes)[i].inputs) {
-          auto p = producer.find(in);
-          if (!in.empty() && !independent.count(in) && p != producer.end() && selected.count(p->second) &&
-              !placed_names.count(in))
-            ready = false;
-        }
-        if (ready) {
-          pick = i;
-          break;
-        }
-      }
-      if (pick == SIZE_MAX) ctx.fail("the nodes between xs and y form a cycle");
-      order.push_back(pick);
-      left.erase(pick);
-      for (const auto& o : (*graph_nodes)[pick].outputs) placed_names.insert(o);
-    }
-  }
+  const std::set<std::string> independent = p.independent();
+  // 1. The nodes y depends on, in an order where each runs after those it reads.
+  const std::vector<size_t> order = gradient_path(ctx, *graph_nodes, p);
 
   // 2. Re-run the selected nodes as a subgraph with xs and zs as inputs. Every name the path defines
   // (and xs, zs) is renamed; constants keep their names and resolve in the enclosing scope.
-  static const std::set<std::string> supported = {"Add", "Sub", "Mul", "Div", "Neg", "Identity"};
   auto local = [](const std::string& n) { return "__gradient_" + n; };
   std::set<std::string> renamed(independent);
-  for (size_t i : selected)
+  for (size_t i : order)
     for (const auto& o : (*graph_nodes)[i].outputs)
       if (!o.empty()) renamed.insert(o);
   auto rename = [&](const std::string& n) { return renamed.count(n) ? local(n) : n; };
@@ -146,12 +81,7 @@ std::vector<Value> gradient(OpContext& ctx) {
   };
   need(y);
   for (size_t i : order) {
-    const Node& n = (*graph_nodes)[i];
-    if (!n.domain.empty() || !supported.count(n.op_type))
-      throw Unsupported(ctx.node().label() + ": differentiating " + n.op_type + " (" + n.label() + ") is not supported");
-    if (n.attr("broadcast"))
-      throw Unsupported(ctx.node().label() + ": legacy broadcasting in " + n.label() + " is not supported");
-    Node copy = n;
+    Node copy = (*graph_nodes)[i];
     for (auto& in : copy.inputs) {
       need(in);
       in = rename(in);

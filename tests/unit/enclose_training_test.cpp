@@ -184,9 +184,9 @@ TEST(EncloseTraining, AdagradRandomAndEdges) {
     std::vector<float> x = uniform_floats(6, rng, -1, 1), g = uniform_floats(6, rng, -1, 1), h = uniform_floats(6, rng, 0.1f, 2);
     check_adagrad(0.1f, trial * 3, 0.01f * static_cast<float>(trial), 1e-6f, trial % 2 ? 0.001f : 0.f, x, g, h);
   }
-  // A zero gradient: the step is 0, X stays. (With a zero history too, √(0 + 0·0) is undefined in
-  // the enclosure: interval addition steps 0 + 0 outward below 0; not enclosed more tightly yet.)
+  // A zero gradient: the step is 0, X stays; with a zero history too, √(0 + 0·0) = 0 exactly.
   check_adagrad(0.5f, 0, 0.f, 1e-6f, 0.f, {1.5f, -2.f}, {0.f, 0.f}, {0.25f, 1.f});
+  check_adagrad(0.5f, 0, 0.f, 1e-6f, 0.f, {1.5f, -2.f}, {0.f, 0.f}, {0.f, 0.f});
 }
 
 TEST(EncloseTraining, MomentumStandardAndNesterov) {
