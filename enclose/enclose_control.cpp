@@ -16,9 +16,6 @@
 
 namespace sonnx::enclose::control_flow {
 
-using SubgraphWalk = std::function<std::vector<Bounds>(const Graph&, std::map<std::string, Bounds>)>;
-std::vector<Bounds> enclose_control_flow(const OpCall& c, const SubgraphWalk& walk);
-
 // A Loop runs at most this many iterations in the encloser: each is a walk of its body, with the
 // bounds of every value it computes.
 constexpr int64_t kMaxEnclosedLoopIterations = 10000;
@@ -330,14 +327,21 @@ std::vector<Bounds> enclose_scan(const OpCall& c, const SubgraphWalk& walk) {
   return c.version < 9 ? enclose_scan_8(c, walk, p) : enclose_scan_9(c, walk, p);
 }
 
+// The walk the encloser gives a node with graph attributes.
+const SubgraphWalk& subgraph_walk(const OpCall& c) {
+  if (!c.subgraphs) throw Unsupported("no enclosure for " + op_name(c) + " outside a graph's walk");
+  return *c.subgraphs;
+}
+
 }  // namespace
 
-std::vector<Bounds> enclose_control_flow(const OpCall& c, const SubgraphWalk& walk) {
-  if (c.node.op_type == "If") return enclose_if(c, walk);
-  if (c.node.op_type == "Loop") return enclose_loop(c, walk);
-  if (c.node.op_type == "Scan") return enclose_scan(c, walk);
-  if (c.node.op_type == "SequenceMap") return enclose_sequence_map(c, walk);
-  throw Unsupported("no enclosure for " + op_name(c) + " (its subgraph is not enclosed)");
-}
+SONNX_ENCLOSURE("If", (1, 11, 13, 16, 19, 21, 23, 24, 25), Allowance::own(),
+                [](const OpCall& c) { return enclose_if(c, subgraph_walk(c)); });
+SONNX_ENCLOSURE("Loop", (1, 11, 13, 16, 19, 21, 23, 24, 25), Allowance::own(),
+                [](const OpCall& c) { return enclose_loop(c, subgraph_walk(c)); });
+SONNX_ENCLOSURE("Scan", (8, 9, 11, 16, 19, 21, 23, 24, 25), Allowance::own(),
+                [](const OpCall& c) { return enclose_scan(c, subgraph_walk(c)); });
+SONNX_ENCLOSURE("SequenceMap", (17), Allowance::own(),
+                [](const OpCall& c) { return enclose_sequence_map(c, subgraph_walk(c)); });
 
 }  // namespace sonnx::enclose::control_flow

@@ -17,6 +17,10 @@
 
 namespace sonnx::enclose {
 
+// The walk of a subgraph (an If branch, a Loop or Scan body): the bounds of its outputs, in order,
+// from those of its inputs; the rest of what it reads resolves in the scope of the node's graph.
+using SubgraphWalk = std::function<std::vector<Bounds>(const Graph&, std::map<std::string, Bounds>)>;
+
 struct OpCall {
   OpCall(const Node& n, int64_t v, std::vector<const Bounds*> inputs, Interpreter& ref, int64_t domain_opset, Semantics s)
       : node(n),
@@ -32,8 +36,9 @@ struct OpCall {
   Interpreter& reference;         // runs the reference kernel (enclose_lift.cpp)
   int64_t opset;                  // the node's domain opset
   Semantics semantics;
-  OpContext ctx;                        // the node's attributes and traps, as a reference kernel reads them
-  const Bounds& input(size_t k) const;  // Trap when it is omitted
+  OpContext ctx;                            // the node's attributes and traps, as a reference kernel reads them
+  const SubgraphWalk* subgraphs = nullptr;  // set by the encloser for a node with graph attributes
+  const Bounds& input(size_t k) const;      // Trap when it is omitted
 };
 
 // "Op-N", as the refusals name an operator version ("ai.onnx.ml.Op-N" outside ai.onnx).
@@ -72,10 +77,21 @@ void admit_whole_operator(Bounds& body, const Bounds& real);
 }  // namespace sonnx::enclose
 
 namespace sonnx {
-// The enclosure slot of an operator version's record (reference/ops/op_record.h).
+namespace enclose {
+// An operator version that a later version re-states with a function body without changing what
+// it computes (enclose_restated.cpp): enclosed as that version's body.
+struct RestatedVersion {
+  int64_t version = 0;         // the later version, which has a function body
+  bool axes_to_input = false;  // the `axes` attribute becomes input 1
+};
+}  // namespace enclose
+
+// The enclosure slot of an operator version's record (reference/ops/op_record.h): a function, or
+// the later version whose body encloses it (encloser.cpp walks that body).
 struct EnclosureSlot {
   enclose::EncloseFn fn;
   enclose::Allowance allowance;
+  std::optional<enclose::RestatedVersion> restated = std::nullopt;
 };
 }  // namespace sonnx
 
@@ -94,7 +110,18 @@ struct EnclosureRegistrar {
       : slot{std::move(fn), allowance} {
     OpRecords::instance().fill(domain, op, versions, &OpRecord::enclosure, &slot, "enclosure");
   }
+  EnclosureRegistrar(const char* op, std::initializer_list<int64_t> versions, RestatedVersion later)
+      : slot{nullptr, Allowance::own(), later} {
+    OpRecords::instance().fill("", op, versions, &OpRecord::enclosure, &slot, "enclosure");
+  }
 };
+
+// SONNX_RESTATED_ENCLOSURE("Selu", (6), {22, false}): versions of an ai.onnx operator enclosed as a
+// later version's function body (enclose_restated.cpp).
+#define SONNX_RESTATED_ENCLOSURE(op, versions, ...)                                                        \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_,                         \
+                                                                 __COUNTER__)(op, {SONNX_EXPAND versions}, \
+                                                                              ::sonnx::enclose::RestatedVersion __VA_ARGS__)
 
 // SONNX_ENCLOSURE("Add", (7, 13, 14), Allowance::within(0.5), function): the enclosure of exactly
 // those versions of an ai.onnx operator. The function comes last, so a lambda may hold commas.

@@ -5,7 +5,6 @@
 #include <set>
 
 #include "enclose_ops.h"
-#include "restated_versions.h"
 #include "reference/infer/shape_rule.h"
 #include "reference/interp/inliner.h"
 #include "sonnx/errors.h"
@@ -41,14 +40,6 @@ void admit(std::vector<Bounds>& out, const Allowance& allowance) {
   for (Bounds& b : out) admit_value(b, allowance);
 }
 }  // namespace
-
-// enclose_control.cpp: If, Loop and Scan, their subgraphs walked by `walk` (the bounds of a
-// subgraph's outputs, in order, from those of its inputs; the rest of what it reads resolves in the
-// scope of the node's graph). Declared here, the walk's one caller.
-namespace control_flow {
-using SubgraphWalk = std::function<std::vector<Bounds>(const Graph&, std::map<std::string, Bounds>)>;
-std::vector<Bounds> enclose_control_flow(const OpCall& c, const SubgraphWalk& walk);
-}  // namespace control_flow
 
 namespace {
 
@@ -167,7 +158,7 @@ std::vector<Bounds> enclose_through_body(const BodyWalk& w, const OpCall& c) {
   return out;
 }
 
-// A node of an older version enclosed as the later version that re-states it (restated_versions.h):
+// A node of an older version enclosed as the later version that re-states it (enclose_restated.cpp):
 // the node at that version, `axes` moved to its input, through that version's body.
 std::vector<Bounds> enclose_restated(const BodyWalk& w, const OpCall& c, RestatedVersion later) {
   Node n = c.node;
@@ -202,15 +193,18 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
                    (r.is_local_function ? "" : "-" + std::to_string(r.version));
   if (n.has_subgraph()) {  // If, Loop, Scan: before the exact path, as their subgraphs read outer values
     if (r.is_local_function) throw Unsupported("no enclosure for " + op + " (a function call with a graph attribute)");
-    OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
-    control_flow::SubgraphWalk walk = [&w, &here](const Graph& sub, std::map<std::string, Bounds> given) {
+    const EnclosureSlot* e = find_enclosure(n.domain, n.op_type, r.version);
+    if (!e) throw Unsupported("no enclosure for " + op + " (its subgraph is not enclosed)");
+    SubgraphWalk walk = [&w, &here](const Graph& sub, std::map<std::string, Bounds> given) {
       for (const auto& [name, t] : sub.initializers) given.emplace(name, Bounds::of(t));
       std::map<std::string, Bounds> enclosed = walk_graph(w, sub, std::move(given), &here);
       std::vector<Bounds> out;
       for (const ValueInfo& o : sub.outputs) out.push_back(enclosed.at(o.name));  // a name may be output twice
       return out;
     };
-    return control_flow::enclose_control_flow(call, walk);
+    OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
+    call.subgraphs = &walk;
+    return e->fn(call);  // the subgraphs' nodes bring their own allowances
   }
   bool all_exact = std::all_of(in.begin(), in.end(), [](const Bounds* b) { return !b || b->exact(); });
   OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
@@ -225,6 +219,7 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
       return enclose_through_body(w, call);
     return out;
   }
+  if (e && e->restated) return enclose_restated(w, call, *e->restated);
   if (e) {
     if (auto centered = centered_enclosure(call)) return std::move(*centered);
     std::vector<Bounds> out = e->fn(call);
@@ -233,8 +228,6 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
     return out;
   }
   if (r.has_function_body) return enclose_through_body(w, call);
-  if (standard && !r.is_local_function)
-    if (std::optional<RestatedVersion> later = restated_version(n.op_type, r.version)) return enclose_restated(w, call, *later);
   throw Unsupported("no enclosure for " + op);
 }
 

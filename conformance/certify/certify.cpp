@@ -1,9 +1,13 @@
 #include "certify.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/time.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -36,6 +40,29 @@ void add_unique(std::vector<std::string>& to, const std::vector<std::string>& fr
   for (const auto& s : from)
     if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
 }
+
+// The directory every test's child makes its scratch directories in (TMPDIR; target_stage.h,
+// command_target.cpp), removed by the parent at the end: a child killed on its timeout or by a
+// crash cannot clean up after itself.
+class ChildScratch {
+ public:
+  ChildScratch() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "sonnx-certify-run-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw LoadError(std::string("cannot make a scratch directory: ") + std::strerror(errno));
+    dir_ = tmpl;
+  }
+  ~ChildScratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  ChildScratch(const ChildScratch&) = delete;
+  ChildScratch& operator=(const ChildScratch&) = delete;
+  // In the child: its scratch directories go here.
+  void enter() const { setenv("TMPDIR", dir_.c_str(), 1); }
+
+ private:
+  std::filesystem::path dir_;
+};
 
 std::string quote(const std::string& s) {
   if (s.find_first_of(" '\"$\\") == std::string::npos) return s;
@@ -263,6 +290,7 @@ CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const
   double backstop = options.timeout_seconds > 0 ? options.timeout_seconds * 2 + 300 : 0;
   size_t n = 0;
   catalogue::all();  // parsed once here, before the forks: otherwise every test's child parses it again
+  ChildScratch scratch;
   for (const TestCase* tc : shard) {
     ++n;
     if (auto it = done.find(tc->name); it != done.end()) {
@@ -276,7 +304,12 @@ CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const
       t.status = "skipped";
       t.message = s->reason;
     } else {
-      IsolatedResult iso = run_isolated([&] { return cert_test_json(certify_one(*tc, target, options)).dump(); }, backstop);
+      IsolatedResult iso = run_isolated(
+          [&] {
+            scratch.enter();
+            return cert_test_json(certify_one(*tc, target, options)).dump();
+          },
+          backstop);
       bool parsed = false;
       if (iso.status == IsolatedResult::Status::Ok) {
         try {

@@ -1,5 +1,5 @@
 // Older operator versions that a later version re-states with a function body (enclose/
-// restated_versions.h): Selu-6, HardSigmoid-6 and Softsign-1 as 22, the composite reductions 1, 11
+// enclose_restated.cpp): Selu-6, HardSigmoid-6 and Softsign-1 as 22, the composite reductions 1, 11
 // and 13 (axes an attribute) as 18 (axes an input). For each, on random floats: the exact value of
 // the operator's definition (MPFR at 256 bits, float attributes at their float values) lies in the
 // real enclosure, the reference interpreter's float result in the admissible one, which holds the
