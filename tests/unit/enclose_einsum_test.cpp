@@ -33,8 +33,6 @@ struct EinsumCase {
   bool moves_one_element = false;  // each output is one input element (no product, no sum)
 };
 
-double einsum_float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -126) - 23); }
-
 void check_einsum(const EinsumCase& ec, const Operands& x) {
   SCOPED_TRACE(ec.equation);
   std::vector<Value> in;
@@ -69,7 +67,7 @@ void check_einsum(const EinsumCase& ec, const Operands& x) {
       EXPECT_TRUE(a.contains(v)) << v << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_LE(a.lo, r.lo);
     EXPECT_GE(a.hi, r.hi);
-    double far = 1000 * einsum_float_ulp(std::max(magnitudes, std::fabs(y)));
+    double far = 1000 * float_ulp(std::max(magnitudes, std::fabs(y)));
     EXPECT_FALSE(a.contains(y + far));
     EXPECT_FALSE(a.contains(y - far));
     if (ec.moves_one_element) {

@@ -11,7 +11,6 @@
 // NegativeLogLikelihoodLoss's GatherElements are in enclose_elementary_more.cpp and
 // enclose_movement.cpp.
 #include <gtest/gtest.h>
-#include <mpfr.h>
 
 #include <algorithm>
 #include <cmath>
@@ -28,62 +27,15 @@ namespace {
 using sonnx::testing::attr_int;
 using sonnx::testing::attr_string;
 
-// A real at 256 bits: far more than the few roundings of these small bodies can tell apart.
-class BodyReal {
- public:
-  BodyReal(double x = 0) {  // NOLINT: implicit from the float inputs, for the formulas below
-    mpfr_init2(v_, 256);
-    mpfr_set_d(v_, x, MPFR_RNDN);
-  }
-  BodyReal(const BodyReal& o) {
-    mpfr_init2(v_, 256);
-    mpfr_set(v_, o.v_, MPFR_RNDN);
-  }
-  BodyReal& operator=(const BodyReal& o) {
-    mpfr_set(v_, o.v_, MPFR_RNDN);
-    return *this;
-  }
-  ~BodyReal() { mpfr_clear(v_); }
-
-  friend BodyReal operator+(const BodyReal& a, const BodyReal& b) { return a.apply(b, mpfr_add); }
-  friend BodyReal operator-(const BodyReal& a, const BodyReal& b) { return a.apply(b, mpfr_sub); }
-  friend BodyReal operator*(const BodyReal& a, const BodyReal& b) { return a.apply(b, mpfr_mul); }
-  friend BodyReal operator/(const BodyReal& a, const BodyReal& b) { return a.apply(b, mpfr_div); }
-  BodyReal exp() const { return apply(mpfr_exp); }
-  BodyReal log() const { return apply(mpfr_log); }
-  BodyReal sqrt() const { return apply(mpfr_sqrt); }
-  BodyReal erf() const { return apply(mpfr_erf); }
-  BodyReal tanh() const { return apply(mpfr_tanh); }
-  // The nearest float, as a Cast to float rounds.
-  float to_float() const { return mpfr_get_flt(v_, MPFR_RNDN); }
-  bool inside(Interval i) const { return mpfr_cmp_d(v_, i.lo) >= 0 && mpfr_cmp_d(v_, i.hi) <= 0; }
-  std::string str() const { return std::to_string(mpfr_get_d(v_, MPFR_RNDN)); }
-
- private:
-  BodyReal apply(const BodyReal& b, int (*op)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t)) const {
-    BodyReal r;
-    op(r.v_, v_, b.v_, MPFR_RNDN);
-    return r;
-  }
-  BodyReal apply(int (*op)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) const {
-    BodyReal r;
-    op(r.v_, v_, MPFR_RNDN);
-    return r;
-  }
-  mpfr_t v_;
-};
-
 // (a): every element's exact value in the real enclosure.
-void expect_real_holds(const Bounds& real, const std::vector<BodyReal>& exact) {
+void expect_real_holds(const Bounds& real, const std::vector<Real256>& exact) {
   ASSERT_EQ(real.lo.size(), static_cast<int64_t>(exact.size()));
   for (size_t i = 0; i < exact.size(); ++i) {
     Interval e = bound_at(real, static_cast<int64_t>(i));
-    EXPECT_TRUE(exact[i].inside(e)) << "element " << i << ": " << exact[i].str() << " outside [" << e.lo << ", " << e.hi << "]";
+    EXPECT_TRUE(exact[i].inside(e)) << "element " << i << ": " << std::to_string(exact[i].to_double()) << " outside [" << e.lo
+                                    << ", " << e.hi << "]";
   }
 }
-
-// The spacing of floats at |x|.
-double float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -126) - 23); }
 
 // (b), (c) and (d) for output k of the model.
 void expect_admissible_fits_the_reference(const OneNodeModel& m, size_t k = 0) {
@@ -108,23 +60,23 @@ void expect_admissible_fits_the_reference(const OneNodeModel& m, size_t k = 0) {
 
 // Each row of X (the last axis) standardised in exact arithmetic, ε the float 1e-5, rounded to
 // float as the body's cast back to X's type rounds it, then times Scale plus B.
-std::vector<BodyReal> exact_layer_norm(const std::vector<float>& x, size_t cols, const std::vector<float>& scale,
-                                       const std::vector<float>& bias) {
-  std::vector<BodyReal> y;
-  const BodyReal n(static_cast<double>(cols)), eps(static_cast<double>(1e-5f));
+std::vector<Real256> exact_layer_norm(const std::vector<float>& x, size_t cols, const std::vector<float>& scale,
+                                      const std::vector<float>& bias) {
+  std::vector<Real256> y;
+  const Real256 n(static_cast<double>(cols)), eps(static_cast<double>(1e-5f));
   for (size_t row = 0; row < x.size() / cols; ++row) {
-    BodyReal mean;
+    Real256 mean;
     for (size_t j = 0; j < cols; ++j) mean = mean + x[row * cols + j];
     mean = mean / n;
-    BodyReal var;
+    Real256 var;
     for (size_t j = 0; j < cols; ++j) {
-      BodyReal d = BodyReal(x[row * cols + j]) - mean;
+      Real256 d = Real256(x[row * cols + j]) - mean;
       var = var + d * d;
     }
-    BodyReal inv = BodyReal(1) / (var / n + eps).sqrt();
+    Real256 inv = Real256(1) / (var / n + eps).sqrt();
     for (size_t j = 0; j < cols; ++j) {
-      float normalized = ((BodyReal(x[row * cols + j]) - mean) * inv).to_float();
-      BodyReal v = BodyReal(normalized) * scale[j];
+      float normalized = ((Real256(x[row * cols + j]) - mean) * inv).to_float();
+      Real256 v = Real256(normalized) * scale[j];
       y.push_back(bias.empty() ? v : v + bias[j]);
     }
   }
@@ -147,18 +99,18 @@ TEST(EncloseFunctionBody, LayerNormalizationThroughItsBody) {
 
 const std::vector<float> kRows = {0.5f, -1.25f, 2, 0.75f, -3, 1.5f, 1, -0.5f, 0.25f, 2.5f};  // 2 rows of 5
 
-BodyReal exact_log_sum_exp(const std::vector<float>& x, size_t row, size_t cols) {
-  BodyReal s;
-  for (size_t j = 0; j < cols; ++j) s = s + BodyReal(x[row * cols + j]).exp();
+Real256 exact_log_sum_exp(const std::vector<float>& x, size_t row, size_t cols) {
+  Real256 s;
+  for (size_t j = 0; j < cols; ++j) s = s + Real256(x[row * cols + j]).exp();
   return s.log();
 }
 
 TEST(EncloseFunctionBody, LogSoftmaxThroughItsBody) {
   OneNodeModel m = one_node_model("LogSoftmax", 13, {floats({2, 5}, kRows)});
-  std::vector<BodyReal> exact;
+  std::vector<Real256> exact;
   for (size_t row = 0; row < 2; ++row) {
-    BodyReal lse = exact_log_sum_exp(kRows, row, 5);
-    for (size_t j = 0; j < 5; ++j) exact.push_back(BodyReal(kRows[row * 5 + j]) - lse);
+    Real256 lse = exact_log_sum_exp(kRows, row, 5);
+    for (size_t j = 0; j < 5; ++j) exact.push_back(Real256(kRows[row * 5 + j]) - lse);
   }
   expect_real_holds(enclose_output(m), exact);
   expect_admissible_fits_the_reference(m);
@@ -178,19 +130,19 @@ const std::vector<float> kGeluX = {-1.5f, -0.5f, -0.125f, 0.25f, 0.75f, 1.5f, 3}
 
 TEST(EncloseFunctionBody, GeluWithoutApproximationThroughItsBody) {
   OneNodeModel m = one_node_model("Gelu", 20, {floats({7}, kGeluX)});
-  const BodyReal c(static_cast<double>(0.70710678118654752f)), half(0.5), one(1);  // the body's float constant
-  std::vector<BodyReal> exact;
-  for (float x : kGeluX) exact.push_back(half * x * (one + (BodyReal(x) * c).erf()));
+  const Real256 c(static_cast<double>(0.70710678118654752f)), half(0.5), one(1);  // the body's float constant
+  std::vector<Real256> exact;
+  for (float x : kGeluX) exact.push_back(half * x * (one + (Real256(x) * c).erf()));
   expect_real_holds(enclose_output(m), exact);
   expect_admissible_fits_the_reference(m);
 }
 
 TEST(EncloseFunctionBody, GeluTanhApproximationThroughItsBody) {
   OneNodeModel m = one_node_model("Gelu", 20, {floats({7}, kGeluX)}, {attr_string("approximate", "tanh")});
-  const BodyReal k(static_cast<double>(0.79788456080286536f)), c(static_cast<double>(0.044715f)), half(0.5), one(1);
-  std::vector<BodyReal> exact;
+  const Real256 k(static_cast<double>(0.79788456080286536f)), c(static_cast<double>(0.044715f)), half(0.5), one(1);
+  std::vector<Real256> exact;
   for (float x : kGeluX) {
-    BodyReal bx(x);
+    Real256 bx(x);
     exact.push_back(half * bx * (one + (k * (bx + c * (bx * bx * bx))).tanh()));
   }
   expect_real_holds(enclose_output(m), exact);
@@ -202,8 +154,8 @@ TEST(EncloseFunctionBody, GeluTanhApproximationThroughItsBody) {
 TEST(EncloseFunctionBody, SoftmaxCrossEntropyLossThroughNestedBodies) {
   const std::vector<float> scores = {0.5f, -1.25f, 2, 0.75f, -3, 1.5f, 1, -0.5f, 0.25f, 2.5f, -2, 1.25f};  // 3 × 4
   const std::vector<int64_t> labels = {2, 0, 3};
-  std::vector<BodyReal> losses;  // −log_prob[n, label n]
-  BodyReal total;
+  std::vector<Real256> losses;  // −log_prob[n, label n]
+  Real256 total;
   for (size_t n = 0; n < 3; ++n) {
     losses.push_back(exact_log_sum_exp(scores, n, 4) - scores[n * 4 + static_cast<size_t>(labels[n])]);
     total = total + losses.back();
@@ -213,7 +165,7 @@ TEST(EncloseFunctionBody, SoftmaxCrossEntropyLossThroughNestedBodies) {
     OneNodeModel m = one_node_model("SoftmaxCrossEntropyLoss", 13,
                                     {floats({3, 4}, scores), Value(Tensor::from_vector<int64_t>({3}, labels))},
                                     {attr_string("reduction", reduction)});
-    if (std::string(reduction) == "mean") expect_real_holds(enclose_output(m), {total / BodyReal(3)});
+    if (std::string(reduction) == "mean") expect_real_holds(enclose_output(m), {total / Real256(3)});
     else expect_real_holds(enclose_output(m), losses);
     expect_admissible_fits_the_reference(m);
   }
@@ -238,10 +190,10 @@ TEST(EncloseFunctionBody, ABodyWalksIntervalInputs) {
     std::vector<float> point(kRows);
     for (size_t i = 0; i < point.size(); ++i)  // corners and points inside
       point[i] = static_cast<float>(static_cast<double>(kRows[i]) + (t < 2 ? (t ? r : -r) : offset(rng)));
-    std::vector<BodyReal> exact;
+    std::vector<Real256> exact;
     for (size_t row = 0; row < 2; ++row) {
-      BodyReal lse = exact_log_sum_exp(point, row, 5);
-      for (size_t j = 0; j < 5; ++j) exact.push_back(BodyReal(point[row * 5 + j]) - lse);
+      Real256 lse = exact_log_sum_exp(point, row, 5);
+      for (size_t j = 0; j < 5; ++j) exact.push_back(Real256(point[row * 5 + j]) - lse);
     }
     expect_real_holds(y, exact);
   }
@@ -271,11 +223,11 @@ TEST(EncloseFunctionBody, AffineGridThroughTheIfOfItsBody) {
                                   {floats({1, 2, 3}, {1, 0, 0.5f, 0, 1, -0.25f}),
                                    Value(Tensor::from_vector<int64_t>({4}, {1, 1, 2, 3}))},
                                   {attr_int("align_corners", 0)});
-  std::vector<BodyReal> exact;
+  std::vector<Real256> exact;
   for (int h = 0; h < 2; ++h)
     for (int w = 0; w < 3; ++w) {
-      exact.push_back(BodyReal(2 * w + 1) / BodyReal(3) - BodyReal(0.5));
-      exact.push_back(BodyReal(2 * h + 1) / BodyReal(2) - BodyReal(1.25));
+      exact.push_back(Real256(2 * w + 1) / Real256(3) - Real256(0.5));
+      exact.push_back(Real256(2 * h + 1) / Real256(2) - Real256(1.25));
     }
   expect_real_holds(enclose_output(m, Semantics::Real), exact);
   Bounds adm = enclose_output(m, Semantics::Admissible);

@@ -9,7 +9,6 @@
 // thousand ulps) lies outside it. Integer X: decided outputs equal the reference's, a tie the
 // bounds cannot decide is Undetermined.
 #include <gtest/gtest.h>
-#include <mpfr.h>
 
 #include <algorithm>
 #include <cmath>
@@ -27,66 +26,14 @@ namespace {
 using sonnx::testing::attr_int;
 using sonnx::testing::attr_string;
 
-// A real at 512 bits with value semantics.
-class GsReal {
- public:
-  GsReal(double x = 0) {  // NOLINT: implicit, as a literal in the shared formula
-    mpfr_init2(v_, 512);
-    mpfr_set_d(v_, x, MPFR_RNDN);
-  }
-  GsReal(const GsReal& o) {
-    mpfr_init2(v_, 512);
-    mpfr_set(v_, o.v_, MPFR_RNDN);
-  }
-  GsReal& operator=(const GsReal& o) {
-    mpfr_set(v_, o.v_, MPFR_RNDN);
-    return *this;
-  }
-  ~GsReal() { mpfr_clear(v_); }
-  friend GsReal operator+(const GsReal& a, const GsReal& b) { return a.op(b, mpfr_add); }
-  friend GsReal operator-(const GsReal& a, const GsReal& b) { return a.op(b, mpfr_sub); }
-  friend GsReal operator*(const GsReal& a, const GsReal& b) { return a.op(b, mpfr_mul); }
-  friend GsReal operator/(const GsReal& a, const GsReal& b) { return a.op(b, mpfr_div); }
-  friend bool operator<(const GsReal& a, const GsReal& b) { return mpfr_less_p(a.v_, b.v_) != 0; }
-  friend bool operator<=(const GsReal& a, const GsReal& b) { return mpfr_lessequal_p(a.v_, b.v_) != 0; }
-  GsReal floor() const { return unary(mpfr_floor); }
-  GsReal rint_even() const {  // round half to even
-    GsReal r;
-    mpfr_rint(r.v_, v_, MPFR_RNDN);
-    return r;
-  }
-  GsReal abs() const {
-    GsReal r;
-    mpfr_abs(r.v_, v_, MPFR_RNDN);
-    return r;
-  }
-  double to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
-  bool inside(Interval i) const { return mpfr_cmp_d(v_, i.lo) >= 0 && mpfr_cmp_d(v_, i.hi) <= 0; }
-
- private:
-  template <class F>
-  GsReal op(const GsReal& b, F f) const {
-    GsReal r;
-    f(r.v_, v_, b.v_, MPFR_RNDN);
-    return r;
-  }
-  template <class F>
-  GsReal unary(F f) const {
-    GsReal r;
-    f(r.v_, v_);
-    return r;
-  }
-  mpfr_t v_;
-};
-
 float gs_floor(float x) { return std::floor(x); }
-GsReal gs_floor(const GsReal& x) { return x.floor(); }
+RealAt<512> gs_floor(const RealAt<512>& x) { return x.floor(); }
 float gs_rint_even(float x) { return std::nearbyint(x); }
-GsReal gs_rint_even(const GsReal& x) { return x.rint_even(); }
+RealAt<512> gs_rint_even(const RealAt<512>& x) { return x.rint_even(); }
 float gs_abs(float x) { return std::fabs(x); }
-GsReal gs_abs(const GsReal& x) { return x.abs(); }
+RealAt<512> gs_abs(const RealAt<512>& x) { return x.abs(); }
 double gs_double(float x) { return static_cast<double>(x); }
-double gs_double(const GsReal& x) { return x.to_double(); }
+double gs_double(const RealAt<512>& x) { return x.to_double(); }
 
 enum class GsMode { Linear, Nearest, Cubic };
 enum class GsPad { Zeros, Border, Reflection };
@@ -139,7 +86,7 @@ std::vector<std::pair<int64_t, T>> gs_taps(float v, int64_t s, GsMode mode, GsPa
     T k = gs_floor(f), t = f - k;
     for (int i = 0; i < 4; ++i) {
       double neighbour = gs_double(k) - 1 + i;  // an integer, padded exactly
-      auto index = static_cast<int64_t>(gs_double(gs_pad(GsReal(neighbour), s, pad, align)));
+      auto index = static_cast<int64_t>(gs_double(gs_pad(RealAt<512>(neighbour), s, pad, align)));
       taps.push_back({index, gs_keys(t - T(static_cast<double>(i - 1)))});
     }
     return taps;
@@ -178,8 +125,6 @@ T gs_sample(const float* plane, const std::vector<int64_t>& in, const std::vecto
   }
 }
 
-double gs_float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -126) - 23); }
-
 std::string gs_mode_name(GsMode m, int64_t opset) {
   if (m == GsMode::Nearest) return "nearest";
   if (opset < 20) return m == GsMode::Linear ? "bilinear" : "bicubic";
@@ -214,7 +159,7 @@ void gs_check(int64_t opset, const std::vector<int64_t>& in, const std::vector<i
     std::vector<float> coords(static_cast<size_t>(r));
     for (int64_t d = 0; d < r; ++d) coords[static_cast<size_t>(d)] = grid[static_cast<size_t>(o * r + (r - 1 - d))];
     const float* plane = &x[static_cast<size_t>(ch * in_plane)];
-    GsReal e = gs_sample<GsReal>(plane, in, coords, mode, pad, align);
+    RealAt<512> e = gs_sample<RealAt<512>>(plane, in, coords, mode, pad, align);
     auto in_float = static_cast<double>(gs_sample<float>(plane, in, coords, mode, pad, align));
     Interval re = bound_at(real, i), a = bound_at(adm, i);
     EXPECT_TRUE(e.inside(re)) << e.to_double() << " outside [" << re.lo << ", " << re.hi << "]";
@@ -223,7 +168,7 @@ void gs_check(int64_t opset, const std::vector<int64_t>& in, const std::vector<i
     EXPECT_TRUE(a.contains(in_float)) << "in float " << in_float << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_LE(a.lo, re.lo);
     EXPECT_GE(a.hi, re.hi);
-    double off = far * gs_float_ulp(std::max(std::fabs(y), 1.0));
+    double off = far * float_ulp(std::max(std::fabs(y), 1.0));
     EXPECT_FALSE(a.contains(y + off)) << "[" << a.lo << ", " << a.hi << "]";
     EXPECT_FALSE(a.contains(y - off)) << "[" << a.lo << ", " << a.hi << "]";
   }
@@ -276,7 +221,7 @@ TEST(EncloseGridSample, TiesPixelCentresAndFarOutside) {
       for (int64_t i = 0; i < 8; ++i) {
         SCOPED_TRACE("element " + std::to_string(i));
         EXPECT_TRUE(bound_at(adm, i).contains(ref.as_double(i)));
-        GsReal e = gs_sample<GsReal>(x.data(), {5}, {grid[static_cast<size_t>(i)]}, mode, pad, true);
+        RealAt<512> e = gs_sample<RealAt<512>>(x.data(), {5}, {grid[static_cast<size_t>(i)]}, mode, pad, true);
         EXPECT_TRUE(e.inside(bound_at(real, i)));
       }
       if (mode == GsMode::Nearest) {  // 0.5 → 0, 1.5 → 2, 2.5 → 2: the elements themselves

@@ -22,23 +22,9 @@ using sonnx::testing::attr_float;
 using sonnx::testing::attr_int;
 using sonnx::testing::attr_ints;
 
-// A real at 256 bits.
-struct LpPoolReal {
-  mpfr_t v;
-  explicit LpPoolReal(double x = 0) {
-    mpfr_init2(v, 256);
-    mpfr_set_d(v, x, MPFR_RNDN);
-  }
-  LpPoolReal(const LpPoolReal&) = delete;
-  ~LpPoolReal() { mpfr_clear(v); }
-  bool inside(Interval i) const { return mpfr_cmp_d(v, i.lo) >= 0 && mpfr_cmp_d(v, i.hi) <= 0; }
-};
-
-double lppool_float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -126) - 23); }
-
 // (a)–(d) for every element: `exact(i, y)` writes element i's exact value, `in_float(i)` the
 // formula evaluated step by step in float.
-void lppool_check(const OneNodeModel& m, const std::function<void(int64_t, LpPoolReal&)>& exact,
+void lppool_check(const OneNodeModel& m, const std::function<void(int64_t, Real256&)>& exact,
                   const std::function<float(int64_t)>& in_float) {
   Bounds real = enclose_output(m, Semantics::Real), adm = enclose_output(m, Semantics::Admissible);
   Tensor ref = reference_output(m);
@@ -46,18 +32,18 @@ void lppool_check(const OneNodeModel& m, const std::function<void(int64_t, LpPoo
   ASSERT_EQ(adm.lo.shape(), ref.shape());
   for (int64_t i = 0; i < ref.size(); ++i) {
     SCOPED_TRACE("element " + std::to_string(i));
-    LpPoolReal e;
+    Real256 e;
     exact(i, e);
     Interval r = bound_at(real, i), a = bound_at(adm, i);
-    EXPECT_TRUE(e.inside(r)) << mpfr_get_d(e.v, MPFR_RNDN) << " outside [" << r.lo << ", " << r.hi << "]";
+    EXPECT_TRUE(e.inside(r)) << e.to_double() << " outside [" << r.lo << ", " << r.hi << "]";
     double y = ref.as_double(i);
     EXPECT_TRUE(a.contains(y)) << y << " outside [" << a.lo << ", " << a.hi << "]";
     double f = static_cast<double>(in_float(i));
     EXPECT_TRUE(a.contains(f)) << "in float " << f << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_LE(a.lo, r.lo);
     EXPECT_GE(a.hi, r.hi);
-    EXPECT_FALSE(a.contains(y + 1000 * lppool_float_ulp(y)));
-    EXPECT_FALSE(a.contains(y - 1000 * lppool_float_ulp(y)));
+    EXPECT_FALSE(a.contains(y + 1000 * float_ulp(y)));
+    EXPECT_FALSE(a.contains(y - 1000 * float_ulp(y)));
   }
 }
 
@@ -113,14 +99,14 @@ void lppool_check_case(const LpPoolCase& t, const std::vector<float>& x) {
   };
   lppool_check(
       m,
-      [&](int64_t i, LpPoolReal& y) {
-        LpPoolReal term;
+      [&](int64_t i, Real256& y) {
+        Real256 term;
         for (size_t k : window(i)) {
-          mpfr_set_d(term.v, std::fabs(static_cast<double>(x[k])), MPFR_RNDN);
-          mpfr_pow_ui(term.v, term.v, static_cast<unsigned long>(t.p), MPFR_RNDN);
-          mpfr_add(y.v, y.v, term.v, MPFR_RNDN);
+          mpfr_set_d(term.get(), std::fabs(static_cast<double>(x[k])), MPFR_RNDN);
+          mpfr_pow_ui(term.get(), term.get(), static_cast<unsigned long>(t.p), MPFR_RNDN);
+          mpfr_add(y.get(), y.get(), term.get(), MPFR_RNDN);
         }
-        mpfr_rootn_ui(y.v, y.v, static_cast<unsigned long>(t.p), MPFR_RNDN);  // p is an integer here
+        mpfr_rootn_ui(y.get(), y.get(), static_cast<unsigned long>(t.p), MPFR_RNDN);  // p is an integer here
       },
       [&](int64_t i) {
         float s = 0;
@@ -174,14 +160,14 @@ TEST(EncloseLpPool, GlobalLpPool) {
                                       {opset == 1 ? attr_float("p", static_cast<float>(p)) : attr_int("p", p)});
       lppool_check(
           m,
-          [&](int64_t i, LpPoolReal& y) {
-            LpPoolReal term;
+          [&](int64_t i, Real256& y) {
+            Real256 term;
             for (size_t k = 0; k < 6; ++k) {
-              mpfr_set_d(term.v, std::fabs(static_cast<double>(x[static_cast<size_t>(i) * 6 + k])), MPFR_RNDN);
-              mpfr_pow_ui(term.v, term.v, static_cast<unsigned long>(p), MPFR_RNDN);
-              mpfr_add(y.v, y.v, term.v, MPFR_RNDN);
+              mpfr_set_d(term.get(), std::fabs(static_cast<double>(x[static_cast<size_t>(i) * 6 + k])), MPFR_RNDN);
+              mpfr_pow_ui(term.get(), term.get(), static_cast<unsigned long>(p), MPFR_RNDN);
+              mpfr_add(y.get(), y.get(), term.get(), MPFR_RNDN);
             }
-            mpfr_rootn_ui(y.v, y.v, static_cast<unsigned long>(p), MPFR_RNDN);
+            mpfr_rootn_ui(y.get(), y.get(), static_cast<unsigned long>(p), MPFR_RNDN);
           },
           [&](int64_t i) {
             float s = 0;
@@ -207,20 +193,20 @@ void lrn_check(int64_t opset, int64_t size, float alpha, float beta, float bias,
   };
   lppool_check(
       m,
-      [&](int64_t i, LpPoolReal& y) {
-        LpPoolReal sum, t;
+      [&](int64_t i, Real256& y) {
+        Real256 sum, t;
         for (size_t k : window(i)) {
-          mpfr_set_d(t.v, x[k], MPFR_RNDN);
-          mpfr_mul(t.v, t.v, t.v, MPFR_RNDN);
-          mpfr_add(sum.v, sum.v, t.v, MPFR_RNDN);
+          mpfr_set_d(t.get(), x[k], MPFR_RNDN);
+          mpfr_mul(t.get(), t.get(), t.get(), MPFR_RNDN);
+          mpfr_add(sum.get(), sum.get(), t.get(), MPFR_RNDN);
         }
-        mpfr_mul_d(sum.v, sum.v, static_cast<double>(alpha), MPFR_RNDN);
-        mpfr_div_si(sum.v, sum.v, size, MPFR_RNDN);
-        mpfr_add_d(sum.v, sum.v, static_cast<double>(bias), MPFR_RNDN);
-        mpfr_set_d(t.v, static_cast<double>(beta), MPFR_RNDN);
-        mpfr_pow(sum.v, sum.v, t.v, MPFR_RNDN);
-        mpfr_set_d(y.v, x[static_cast<size_t>(i)], MPFR_RNDN);
-        mpfr_div(y.v, y.v, sum.v, MPFR_RNDN);
+        mpfr_mul_d(sum.get(), sum.get(), static_cast<double>(alpha), MPFR_RNDN);
+        mpfr_div_si(sum.get(), sum.get(), size, MPFR_RNDN);
+        mpfr_add_d(sum.get(), sum.get(), static_cast<double>(bias), MPFR_RNDN);
+        mpfr_set_d(t.get(), static_cast<double>(beta), MPFR_RNDN);
+        mpfr_pow(sum.get(), sum.get(), t.get(), MPFR_RNDN);
+        mpfr_set_d(y.get(), x[static_cast<size_t>(i)], MPFR_RNDN);
+        mpfr_div(y.get(), y.get(), sum.get(), MPFR_RNDN);
       },
       [&](int64_t i) {
         float s = 0;

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -102,8 +103,6 @@ std::vector<MelWeight> melweight_triangles(const std::vector<int64_t>& bin, int6
   return w;
 }
 
-double melweight_float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -149) - 23); }
-
 void check_melweight(const MelCase& mc) {
   SCOPED_TRACE(std::to_string(mc.num_mel_bins) + " bins, dft " + std::to_string(mc.dft_length) + ", rate " +
                std::to_string(mc.sample_rate) + ", edges " + std::to_string(mc.lower) + " " + std::to_string(mc.upper));
@@ -131,8 +130,11 @@ void check_melweight(const MelCase& mc) {
       EXPECT_TRUE(a.contains(v)) << v << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_LE(a.lo, r.lo);
     EXPECT_GE(a.hi, r.hi);
-    EXPECT_FALSE(a.contains(y + 1000 * melweight_float_ulp(y)));
-    EXPECT_FALSE(a.contains(y - 1000 * melweight_float_ulp(y)));
+    // A float ulp at y; below the normal floats (a zero weight) 2^(max(ilogb y, −149) − 23), far
+    // less than float_ulp's 2^-149 there, so a zero weight's enclosure must be narrower still.
+    const double ulp = std::fabs(y) >= 0x1p-126 ? float_ulp(y) : std::ldexp(1.0, std::max(std::ilogb(y), -149) - 23);
+    EXPECT_FALSE(a.contains(y + 1000 * ulp));
+    EXPECT_FALSE(a.contains(y - 1000 * ulp));
   }
 }
 

@@ -21,38 +21,24 @@ namespace {
 using sonnx::testing::attr_float;
 using sonnx::testing::attr_int;
 
-// A real at 256 bits.
-struct NormReal {
-  mpfr_t v;
-  explicit NormReal(double x = 0) {
-    mpfr_init2(v, 256);
-    mpfr_set_d(v, x, MPFR_RNDN);
-  }
-  NormReal(const NormReal&) = delete;
-  ~NormReal() { mpfr_clear(v); }
-  bool inside(Interval i) const { return mpfr_cmp_d(v, i.lo) >= 0 && mpfr_cmp_d(v, i.hi) <= 0; }
-};
-
-double norms_float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -126) - 23); }
-
 // (a)–(c) for every element; `exact(i, y)` writes element i's exact value.
-void check_norm(const OneNodeModel& m, const std::function<void(int64_t, NormReal&)>& exact) {
+void check_norm(const OneNodeModel& m, const std::function<void(int64_t, Real256&)>& exact) {
   Bounds real = enclose_output(m, Semantics::Real), adm = enclose_output(m, Semantics::Admissible);
   Tensor ref = reference_output(m);
   ASSERT_EQ(real.lo.shape(), ref.shape());
   ASSERT_EQ(adm.lo.shape(), ref.shape());
   for (int64_t i = 0; i < ref.size(); ++i) {
     SCOPED_TRACE("element " + std::to_string(i));
-    NormReal e;
+    Real256 e;
     exact(i, e);
     Interval r = bound_at(real, i), a = bound_at(adm, i);
-    EXPECT_TRUE(e.inside(r)) << mpfr_get_d(e.v, MPFR_RNDN) << " outside [" << r.lo << ", " << r.hi << "]";
+    EXPECT_TRUE(e.inside(r)) << e.to_double() << " outside [" << r.lo << ", " << r.hi << "]";
     double y = ref.as_double(i);
     EXPECT_TRUE(a.contains(y)) << y << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_LE(a.lo, r.lo);
     EXPECT_GE(a.hi, r.hi);
-    EXPECT_FALSE(a.contains(y + 1000 * norms_float_ulp(y)));
-    EXPECT_FALSE(a.contains(y - 1000 * norms_float_ulp(y)));
+    EXPECT_FALSE(a.contains(y + 1000 * float_ulp(y)));
+    EXPECT_FALSE(a.contains(y - 1000 * float_ulp(y)));
   }
 }
 
@@ -65,25 +51,25 @@ void check_instance_norm(int64_t opset, float epsilon) {
   const std::vector<float> scale = {1.5f, -0.75f}, bias = {4.0f, 3.0f};
   OneNodeModel m = one_node_model("InstanceNormalization", opset, {floats({2, 2, 4}, x), floats({2}, scale), floats({2}, bias)},
                                   {attr_float("epsilon", epsilon)});
-  check_norm(m, [&](int64_t i, NormReal& y) {
+  check_norm(m, [&](int64_t i, Real256& y) {
     const auto group = static_cast<size_t>(i / 4), ch = group % 2;
-    NormReal mean, var, t;
-    for (size_t k = 0; k < 4; ++k) mpfr_add_d(mean.v, mean.v, x[group * 4 + k], MPFR_RNDN);
-    mpfr_div_ui(mean.v, mean.v, 4, MPFR_RNDN);
+    Real256 mean, var, t;
+    for (size_t k = 0; k < 4; ++k) mpfr_add_d(mean.get(), mean.get(), x[group * 4 + k], MPFR_RNDN);
+    mpfr_div_ui(mean.get(), mean.get(), 4, MPFR_RNDN);
     for (size_t k = 0; k < 4; ++k) {
-      mpfr_set_d(t.v, x[group * 4 + k], MPFR_RNDN);
-      mpfr_sub(t.v, t.v, mean.v, MPFR_RNDN);
-      mpfr_mul(t.v, t.v, t.v, MPFR_RNDN);
-      mpfr_add(var.v, var.v, t.v, MPFR_RNDN);
+      mpfr_set_d(t.get(), x[group * 4 + k], MPFR_RNDN);
+      mpfr_sub(t.get(), t.get(), mean.get(), MPFR_RNDN);
+      mpfr_mul(t.get(), t.get(), t.get(), MPFR_RNDN);
+      mpfr_add(var.get(), var.get(), t.get(), MPFR_RNDN);
     }
-    mpfr_div_ui(var.v, var.v, 4, MPFR_RNDN);
-    mpfr_add_d(var.v, var.v, static_cast<double>(epsilon), MPFR_RNDN);
-    mpfr_sqrt(var.v, var.v, MPFR_RNDN);
-    mpfr_set_d(y.v, x[static_cast<size_t>(i)], MPFR_RNDN);
-    mpfr_sub(y.v, y.v, mean.v, MPFR_RNDN);
-    mpfr_mul_d(y.v, y.v, scale[ch], MPFR_RNDN);
-    mpfr_div(y.v, y.v, var.v, MPFR_RNDN);
-    mpfr_add_d(y.v, y.v, bias[ch], MPFR_RNDN);
+    mpfr_div_ui(var.get(), var.get(), 4, MPFR_RNDN);
+    mpfr_add_d(var.get(), var.get(), static_cast<double>(epsilon), MPFR_RNDN);
+    mpfr_sqrt(var.get(), var.get(), MPFR_RNDN);
+    mpfr_set_d(y.get(), x[static_cast<size_t>(i)], MPFR_RNDN);
+    mpfr_sub(y.get(), y.get(), mean.get(), MPFR_RNDN);
+    mpfr_mul_d(y.get(), y.get(), scale[ch], MPFR_RNDN);
+    mpfr_div(y.get(), y.get(), var.get(), MPFR_RNDN);
+    mpfr_add_d(y.get(), y.get(), bias[ch], MPFR_RNDN);
   });
 }
 
@@ -97,20 +83,20 @@ void check_lp_norm(int64_t opset, int64_t p, int64_t axis) {
   SCOPED_TRACE("LpNormalization-" + std::to_string(opset) + " p " + std::to_string(p) + " axis " + std::to_string(axis));
   const std::vector<float> x = {0.5f, -1.25f, 3.0f, 2.0f, 0.125f, -0.75f};  // 2 × 3
   OneNodeModel m = one_node_model("LpNormalization", opset, {floats({2, 3}, x)}, {attr_int("p", p), attr_int("axis", axis)});
-  check_norm(m, [&](int64_t i, NormReal& y) {
+  check_norm(m, [&](int64_t i, Real256& y) {
     const auto row = static_cast<size_t>(i / 3), col = static_cast<size_t>(i % 3);
     std::vector<size_t> line;
     for (size_t k = 0; k < (axis == 0 ? 2u : 3u); ++k) line.push_back(axis == 0 ? k * 3 + col : row * 3 + k);
-    NormReal norm, t;
+    Real256 norm, t;
     for (size_t j : line) {
-      mpfr_set_d(t.v, x[j], MPFR_RNDN);
-      if (p == 1) mpfr_abs(t.v, t.v, MPFR_RNDN);
-      else mpfr_mul(t.v, t.v, t.v, MPFR_RNDN);
-      mpfr_add(norm.v, norm.v, t.v, MPFR_RNDN);
+      mpfr_set_d(t.get(), x[j], MPFR_RNDN);
+      if (p == 1) mpfr_abs(t.get(), t.get(), MPFR_RNDN);
+      else mpfr_mul(t.get(), t.get(), t.get(), MPFR_RNDN);
+      mpfr_add(norm.get(), norm.get(), t.get(), MPFR_RNDN);
     }
-    if (p == 2) mpfr_sqrt(norm.v, norm.v, MPFR_RNDN);
-    mpfr_set_d(y.v, x[static_cast<size_t>(i)], MPFR_RNDN);
-    mpfr_div(y.v, y.v, norm.v, MPFR_RNDN);
+    if (p == 2) mpfr_sqrt(norm.get(), norm.get(), MPFR_RNDN);
+    mpfr_set_d(y.get(), x[static_cast<size_t>(i)], MPFR_RNDN);
+    mpfr_div(y.get(), y.get(), norm.get(), MPFR_RNDN);
   });
 }
 
@@ -134,7 +120,7 @@ TEST(EncloseNorms, LpNormalizationOfZerosIsZeros) {
   // 3/5 and 4/5, by hand.
   EXPECT_TRUE(bound_at(adm, 2).contains(static_cast<double>(0.6f)));
   EXPECT_TRUE(bound_at(adm, 3).contains(static_cast<double>(0.8f)));
-  EXPECT_FALSE(bound_at(adm, 2).contains(0.6 + 1000 * norms_float_ulp(0.6)));
+  EXPECT_FALSE(bound_at(adm, 2).contains(0.6 + 1000 * float_ulp(0.6)));
 }
 
 }  // namespace

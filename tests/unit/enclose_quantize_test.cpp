@@ -45,7 +45,6 @@ double quant_test_round(mpfr_srcptr num, double den) {
 // the reference's float arithmetic nor the admissible candidates leave the rounding open.
 bool quant_test_near_half(double q) { return std::fabs(q - std::floor(q) - 0.5) < 1e-3; }
 
-double quant_test_float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -126) - 23); }
 double quant_test_half_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -14) - 10); }
 
 // An integer output: both enclosures are `want` element by element, and so is the reference's output.
@@ -219,9 +218,9 @@ TEST(EncloseQuantize, DequantizeLinearIsTheProductRoundedOnce) {
       EXPECT_TRUE(a.contains(y)) << y << " outside [" << a.lo << ", " << a.hi << "]";
       EXPECT_LE(a.lo, r.lo);
       EXPECT_GE(a.hi, r.hi);
-      EXPECT_LE(a.width(), quant_test_float_ulp(y));
-      EXPECT_FALSE(a.contains(y + 1000 * quant_test_float_ulp(y)));
-      EXPECT_FALSE(a.contains(y - 1000 * quant_test_float_ulp(y)));
+      EXPECT_LE(a.width(), float_ulp(y));
+      EXPECT_FALSE(a.contains(y + 1000 * float_ulp(y)));
+      EXPECT_FALSE(a.contains(y - 1000 * float_ulp(y)));
     }
   }
 }

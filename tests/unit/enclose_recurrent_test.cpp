@@ -19,44 +19,6 @@ using sonnx::testing::attr_int;
 using sonnx::testing::attr_string;
 using sonnx::testing::attr_strings;
 
-// A real at 200 bits: its rounding errors over a few steps stay far below a double ulp.
-class Big {
- public:
-  Big(double x = 0) {  // NOLINT implicit on purpose
-    mpfr_init2(v_, 200);
-    mpfr_set_d(v_, x, MPFR_RNDN);
-  }
-  Big(const Big& o) {
-    mpfr_init2(v_, 200);
-    mpfr_set(v_, o.v_, MPFR_RNDN);
-  }
-  Big& operator=(const Big& o) {
-    mpfr_set(v_, o.v_, MPFR_RNDN);
-    return *this;
-  }
-  ~Big() { mpfr_clear(v_); }
-  friend Big operator+(const Big& a, const Big& b) { return a.op(mpfr_add, b); }
-  friend Big operator-(const Big& a, const Big& b) { return a.op(mpfr_sub, b); }
-  friend Big operator*(const Big& a, const Big& b) { return a.op(mpfr_mul, b); }
-  friend Big operator/(const Big& a, const Big& b) { return a.op(mpfr_div, b); }
-  Big apply(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) const {
-    Big r;
-    f(r.v_, v_, MPFR_RNDN);
-    return r;
-  }
-  int cmp(double x) const { return mpfr_cmp_d(v_, x); }
-  double to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
-  bool inside(Interval i) const { return cmp(i.lo) >= 0 && cmp(i.hi) <= 0; }
-
- private:
-  Big op(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), const Big& b) const {
-    Big r;
-    f(r.v_, v_, b.v_, MPFR_RNDN);
-    return r;
-  }
-  mpfr_t v_;
-};
-
 // An activation as the `activations` attribute names it, with the alpha and beta it consumes.
 struct Act {
   std::string name;
@@ -68,13 +30,14 @@ struct Act {
   bool takes_beta() const { return name == "Affine" || name == "ScaledTanh" || name == "HardSigmoid"; }
 };
 
-// The elementary functions and comparisons of the two evaluations: MPFR at 200 bits, and float32.
-Big tanh_of(const Big& x) { return x.apply(mpfr_tanh); }
-Big exp_of(const Big& x) { return x.apply(mpfr_exp); }
-Big expm1_of(const Big& x) { return x.apply(mpfr_expm1); }
-Big log1p_of(const Big& x) { return x.apply(mpfr_log1p); }
-Big fma_of(const Big& a, const Big& b, const Big& c) { return a * b + c; }
-bool less(const Big& x, double y) { return x.cmp(y) < 0; }
+// The elementary functions and comparisons of the two evaluations: MPFR at 200 bits (its rounding
+// errors over a few steps stay far below a double ulp), and float32.
+RealAt<200> tanh_of(const RealAt<200>& x) { return x.apply(mpfr_tanh); }
+RealAt<200> exp_of(const RealAt<200>& x) { return x.apply(mpfr_exp); }
+RealAt<200> expm1_of(const RealAt<200>& x) { return x.apply(mpfr_expm1); }
+RealAt<200> log1p_of(const RealAt<200>& x) { return x.apply(mpfr_log1p); }
+RealAt<200> fma_of(const RealAt<200>& a, const RealAt<200>& b, const RealAt<200>& c) { return a * b + c; }
+bool less(const RealAt<200>& x, double y) { return x < RealAt<200>(y); }
 float tanh_of(float x) { return std::tanh(x); }
 float exp_of(float x) { return std::exp(x); }
 float expm1_of(float x) { return std::expm1(x); }
@@ -455,13 +418,13 @@ TEST(EncloseRecurrent, RealEnclosureHoldsTheRecurrenceInMpfrAndIsNarrow) {
     SCOPED_TRACE(describe(t));
     OneNodeModel m = model(t);
     std::map<std::string, Bounds> e = enclose_model(m.model, m.feed, Semantics::Real);
-    Result<Big> x = evaluate<Big>(t);
-    const std::vector<Big>* exact[] = {&x.Y, &x.Yh, &x.Yc};
+    Result<RealAt<200>> x = evaluate<RealAt<200>>(t);
+    const std::vector<RealAt<200>>* exact[] = {&x.Y, &x.Yh, &x.Yc};
     for (size_t k = 0; k < (t.lstm ? 3u : 2u); ++k) {
       const Bounds& b = e.at("out" + std::to_string(k));
       ASSERT_EQ(b.lo.size(), static_cast<int64_t>(exact[k]->size()));
       for (int64_t i = 0; i < b.lo.size(); ++i) {
-        const Big& v = (*exact[k])[static_cast<size_t>(i)];
+        const RealAt<200>& v = (*exact[k])[static_cast<size_t>(i)];
         Interval r = bound_at(b, output_index(t, k, i));
         ASSERT_TRUE(v.inside(r)) << "output " << k << " element " << i << ": " << v.to_double() << " outside [" << r.lo << ", "
                                  << r.hi << "]";

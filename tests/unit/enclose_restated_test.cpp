@@ -22,17 +22,6 @@ using sonnx::testing::attr_float;
 using sonnx::testing::attr_int;
 using sonnx::testing::attr_ints;
 
-// A real at 256 bits.
-struct RestatedReal {
-  mpfr_t v;
-  RestatedReal() { mpfr_init2(v, 256); }
-  RestatedReal(const RestatedReal&) = delete;
-  ~RestatedReal() { mpfr_clear(v); }
-  bool inside(Interval i) const { return mpfr_cmp_d(v, i.lo) >= 0 && mpfr_cmp_d(v, i.hi) <= 0; }
-};
-
-double restated_float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -126) - 23); }
-
 void check_restated(const OneNodeModel& m, const std::function<void(int64_t, mpfr_t)>& exact) {
   Bounds real = enclose_output(m, Semantics::Real), adm = enclose_output(m, Semantics::Admissible);
   Tensor ref = reference_output(m);
@@ -40,15 +29,15 @@ void check_restated(const OneNodeModel& m, const std::function<void(int64_t, mpf
   ASSERT_EQ(adm.lo.shape(), ref.shape());
   for (int64_t i = 0; i < ref.size(); ++i) {
     SCOPED_TRACE("element " + std::to_string(i));
-    RestatedReal e;
-    exact(i, e.v);
+    Real256 e;
+    exact(i, e.get());
     Interval r = bound_at(real, i), a = bound_at(adm, i);
-    EXPECT_TRUE(e.inside(r)) << mpfr_get_d(e.v, MPFR_RNDN) << " outside [" << r.lo << ", " << r.hi << "]";
+    EXPECT_TRUE(e.inside(r)) << e.to_double() << " outside [" << r.lo << ", " << r.hi << "]";
     double y = ref.as_double(i);
     EXPECT_TRUE(a.contains(y)) << y << " outside [" << a.lo << ", " << a.hi << "]";
     EXPECT_LE(a.lo, r.lo);
     EXPECT_GE(a.hi, r.hi);
-    double far = 1000 * restated_float_ulp(std::max(std::fabs(y), 1e-3));
+    double far = 1000 * float_ulp(std::max(std::fabs(y), 1e-3));
     EXPECT_FALSE(a.contains(y + far));
     EXPECT_FALSE(a.contains(y - far));
   }
@@ -87,10 +76,10 @@ TEST(EncloseRestated, SeluHardSigmoidAndSoftsignAsTheirLaterBodies) {
     SCOPED_TRACE("Softsign-1");
     check_restated(one_node_model("Softsign", 1, {floats({3, 4}, x)}), [&](int64_t i, mpfr_t y) {  // x / (1 + |x|)
       double v = x[static_cast<size_t>(i)];
-      RestatedReal d;
-      mpfr_set_d(d.v, 1 + std::fabs(v), MPFR_RNDN);  // exact: v is a float
+      Real256 d;
+      mpfr_set_d(d.get(), 1 + std::fabs(v), MPFR_RNDN);  // exact: v is a float
       mpfr_set_d(y, v, MPFR_RNDN);
-      mpfr_div(y, y, d.v, MPFR_RNDN);
+      mpfr_div(y, y, d.get(), MPFR_RNDN);
     });
   }
 }
@@ -103,10 +92,10 @@ TEST(EncloseRestated, CompositeReductionsWithAxesAttributes) {
   auto over_row = [&](int64_t row, mpfr_t y, const std::function<void(mpfr_t, double)>& term,
                       const std::function<void(mpfr_t)>& finish) {
     mpfr_set_d(y, 0, MPFR_RNDN);
-    RestatedReal t;
+    Real256 t;
     for (int64_t k = 0; k < 5; ++k) {
-      term(t.v, x[static_cast<size_t>(row * 5 + k)]);
-      mpfr_add(y, y, t.v, MPFR_RNDN);
+      term(t.get(), x[static_cast<size_t>(row * 5 + k)]);
+      mpfr_add(y, y, t.get(), MPFR_RNDN);
     }
     finish(y);
   };
@@ -150,10 +139,10 @@ TEST(EncloseRestated, CompositeReductionsWithAxesAttributes) {
   OneNodeModel all = one_node_model("ReduceL2", 13, {floats({2, 5}, x)}, {attr_int("keepdims", 0)});
   EXPECT_EQ(enclose_output(all).lo.size(), 1);
   check_restated(all, [&](int64_t, mpfr_t y) {
-    RestatedReal second;
+    Real256 second;
     over_row(0, y, square, nothing);
-    over_row(1, second.v, square, nothing);
-    mpfr_add(y, y, second.v, MPFR_RNDN);
+    over_row(1, second.get(), square, nothing);
+    mpfr_add(y, y, second.get(), MPFR_RNDN);
     root(y);
   });
 }

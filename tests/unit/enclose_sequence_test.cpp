@@ -25,9 +25,6 @@ using sonnx::testing::attr_int;
 using sonnx::testing::attr_type;
 using sonnx::testing::vi;
 
-// One ulp of float at |y| (the smallest subnormal's at 0).
-double seq_float_ulp(double y) { return std::ldexp(1.0, std::max(std::ilogb(y), -126) - 23); }
-
 // The same double, NaN matching NaN (an undefined element moves as undefined).
 bool seq_same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
@@ -183,8 +180,8 @@ TEST(EncloseSequence, AFloatOperatorAfterConcatFromSequence) {
         EXPECT_LE(a.lo, r.lo);
         EXPECT_GE(a.hi, r.hi);
         if (std::isfinite(v)) {
-          EXPECT_FALSE(a.contains(v + 1000 * seq_float_ulp(v)));
-          EXPECT_FALSE(a.contains(v - 1000 * seq_float_ulp(v)));
+          EXPECT_FALSE(a.contains(v + 1000 * float_ulp(v)));
+          EXPECT_FALSE(a.contains(v - 1000 * float_ulp(v)));
         }
         ++checked;
       }
@@ -224,7 +221,7 @@ TEST(EncloseSequence, SequenceMapWalksItsBodyPerElement) {
         EXPECT_TRUE(a.contains(v));
         EXPECT_LE(a.lo, r.lo);
         EXPECT_GE(a.hi, r.hi);
-        EXPECT_FALSE(a.contains(v + 1000 * seq_float_ulp(v)));
+        EXPECT_FALSE(a.contains(v + 1000 * float_ulp(v)));
         ++checked;
       }
   }
@@ -303,7 +300,7 @@ TEST(EncloseSequence, TheJudgeJudgesSequencesElementByElement) {
   // One element of piece 2 moved 1000 ulps: that element, and only it, is outside.
   Value bad = ref.at("S");
   float& v = bad.sequence[2].tensor.data<float>()[1];
-  v = static_cast<float>(v + 1000 * seq_float_ulp(v));
+  v = static_cast<float>(v + 1000 * float_ulp(v));
   EnclosureCheck c = judge_by_enclosure("S", bad, adm.at("S"));
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.outside, 1);
@@ -324,7 +321,7 @@ TEST(EncloseSequence, TheJudgeJudgesSequencesElementByElement) {
   EXPECT_FALSE(judge_by_enclosure("E", oref.at("O"), oadm.at("E")).ok);
   Value off = Value::make_optional(*oref.at("O").optional);  // a copy of the content
   float& w = off.optional->tensor.data<float>()[0];
-  w = static_cast<float>(w - 1000 * seq_float_ulp(w));
+  w = static_cast<float>(w - 1000 * float_ulp(w));
   EXPECT_FALSE(judge_by_enclosure("O", off, oadm.at("O")).ok);
 }
 

@@ -1,10 +1,11 @@
-// What the enclosure tests (enclose_test.cpp, enclose_ops_test.cpp) share: exact reals through
-// MPFR, random float inputs, widths in double ulps, and one-node models run through both the
+// What the enclosure tests (enclose*_test.cpp) share: exact reals through MPFR, the spacing of
+// floats, random float inputs, widths in double ulps, and one-node models run through both the
 // encloser and the reference interpreter.
 #pragma once
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -39,6 +40,96 @@ class Exact {
  private:
   mpfr_t v_;
 };
+
+// A real number with value semantics, every value of the type (a default 0, one converted from a
+// double, each result) at `Bits` bits: 2200 (Real) hold any sum of a few thousand products of
+// doubles exactly; a test that needs another precision (its comments say why) names it: Real256,
+// RealAt<200>, … Implicit from a double, exactly (Bits ≥ 53), so that formulas read as written;
+// each operation rounds to nearest. Different precisions do not mix.
+template <mpfr_prec_t Bits>
+class RealAt {
+  static_assert(Bits >= 53, "a double converts exactly");
+
+ public:
+  RealAt(double x = 0) {  // NOLINT(google-explicit-constructor): implicit on purpose
+    mpfr_init2(v_, Bits);
+    mpfr_set_d(v_, x, MPFR_RNDN);
+  }
+  RealAt(const RealAt& o) {
+    mpfr_init2(v_, Bits);
+    mpfr_set(v_, o.v_, MPFR_RNDN);
+  }
+  RealAt& operator=(const RealAt& o) {
+    mpfr_set(v_, o.v_, MPFR_RNDN);
+    return *this;
+  }
+  ~RealAt() { mpfr_clear(v_); }
+
+  // For a direct MPFR call.
+  mpfr_ptr get() { return v_; }
+  mpfr_srcptr get() const { return v_; }
+
+  friend RealAt operator+(const RealAt& a, const RealAt& b) { return a.binary(mpfr_add, b); }
+  friend RealAt operator-(const RealAt& a, const RealAt& b) { return a.binary(mpfr_sub, b); }
+  friend RealAt operator*(const RealAt& a, const RealAt& b) { return a.binary(mpfr_mul, b); }
+  friend RealAt operator/(const RealAt& a, const RealAt& b) { return a.binary(mpfr_div, b); }
+  RealAt operator-() const { return apply(mpfr_neg); }
+  friend bool operator<(const RealAt& a, const RealAt& b) { return mpfr_less_p(a.v_, b.v_) != 0; }
+  friend bool operator<=(const RealAt& a, const RealAt& b) { return mpfr_lessequal_p(a.v_, b.v_) != 0; }
+  friend bool operator>(const RealAt& a, const RealAt& b) { return mpfr_greater_p(a.v_, b.v_) != 0; }
+  friend bool operator>=(const RealAt& a, const RealAt& b) { return mpfr_greaterequal_p(a.v_, b.v_) != 0; }
+
+  // f of this value, for an MPFR function of one argument (mpfr_expm1, mpfr_log1p, …).
+  RealAt apply(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) const {
+    RealAt r;
+    f(r.v_, v_, MPFR_RNDN);
+    return r;
+  }
+  RealAt sqrt() const { return apply(mpfr_sqrt); }
+  RealAt exp() const { return apply(mpfr_exp); }
+  RealAt log() const { return apply(mpfr_log); }
+  RealAt erf() const { return apply(mpfr_erf); }
+  RealAt tanh() const { return apply(mpfr_tanh); }
+  RealAt abs() const { return apply(mpfr_abs); }
+  RealAt pow(long n) const {
+    RealAt r;
+    mpfr_pow_si(r.v_, v_, n, MPFR_RNDN);
+    return r;
+  }
+  RealAt floor() const {
+    RealAt r;
+    mpfr_floor(r.v_, v_);
+    return r;
+  }
+  // The nearest integer, a tie to the even one.
+  RealAt rint_even() const {
+    RealAt r;
+    mpfr_rint(r.v_, v_, MPFR_RNDN);
+    return r;
+  }
+
+  // Whether the value lies in [i.lo, i.hi]. As in Exact::inside, MPFR compares a NaN bound as equal:
+  // a test that must tell a NaN bound apart checks Interval::has_nan first.
+  bool inside(Interval i) const { return mpfr_cmp_d(v_, i.lo) >= 0 && mpfr_cmp_d(v_, i.hi) <= 0; }
+  double to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
+  // The nearest float, as a Cast to float rounds.
+  float to_float() const { return mpfr_get_flt(v_, MPFR_RNDN); }
+
+ private:
+  RealAt binary(int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), const RealAt& b) const {
+    RealAt r;
+    f(r.v_, v_, b.v_, MPFR_RNDN);
+    return r;
+  }
+  mpfr_t v_;
+};
+using Real = RealAt<2200>;
+// Far more than the few roundings of a short formula through elementary functions can tell apart.
+using Real256 = RealAt<256>;
+
+// The spacing of floats at |x|: 2^(e − 23) for |x| in [2^e, 2^(e+1)), 2^-149 below the normal
+// floats (and at 0).
+inline double float_ulp(double x) { return std::ldexp(1.0, std::max(std::ilogb(x), -126) - 23); }
 
 // Doubles that are floats (as a model's values are), over a wide range of magnitudes.
 inline double random_float(std::mt19937& rng) {

@@ -6,7 +6,6 @@
 // (c) admissible ⊇ real, (d) a value 2^-10 relative (about 8000 float ulps) off the reference lies
 // outside.
 #include <gtest/gtest.h>
-#include <mpfr.h>
 
 #include <cmath>
 #include <random>
@@ -21,49 +20,6 @@ namespace {
 using sonnx::testing::attr_float;
 using sonnx::testing::attr_string;
 using sonnx::testing::vi;
-
-// A real at 2200 bits, copyable, with the few operations the formulas use.
-class TrainingReal {
- public:
-  TrainingReal(double x = 0) {  // NOLINT: implicit from a double, as the formulas read
-    mpfr_init2(v_, 2200);
-    mpfr_set_d(v_, x, MPFR_RNDN);
-  }
-  TrainingReal(const TrainingReal& o) {
-    mpfr_init2(v_, 2200);
-    mpfr_set(v_, o.v_, MPFR_RNDN);
-  }
-  TrainingReal& operator=(const TrainingReal& o) {
-    mpfr_set(v_, o.v_, MPFR_RNDN);
-    return *this;
-  }
-  ~TrainingReal() { mpfr_clear(v_); }
-  friend TrainingReal operator+(const TrainingReal& a, const TrainingReal& b) { return a.op(b, mpfr_add); }
-  friend TrainingReal operator-(const TrainingReal& a, const TrainingReal& b) { return a.op(b, mpfr_sub); }
-  friend TrainingReal operator*(const TrainingReal& a, const TrainingReal& b) { return a.op(b, mpfr_mul); }
-  friend TrainingReal operator/(const TrainingReal& a, const TrainingReal& b) { return a.op(b, mpfr_div); }
-  TrainingReal root() const {
-    TrainingReal r;
-    mpfr_sqrt(r.v_, v_, MPFR_RNDN);
-    return r;
-  }
-  TrainingReal power(int64_t n) const {
-    TrainingReal r;
-    mpfr_pow_si(r.v_, v_, static_cast<long>(n), MPFR_RNDN);
-    return r;
-  }
-  bool inside(Interval i) const { return mpfr_cmp_d(v_, i.lo) >= 0 && mpfr_cmp_d(v_, i.hi) <= 0; }
-
- private:
-  template <class F>
-  TrainingReal op(const TrainingReal& b, F f) const {
-    TrainingReal r;
-    f(r.v_, v_, b.v_, MPFR_RNDN);
-    return r;
-  }
-  mpfr_t v_;
-};
-using TR = TrainingReal;
 
 // One optimizer node over R, T and the tensor inputs `tensors` (X, G, then V and/or H), its outputs
 // out0.. (X_new, then the new states), in a model importing ai.onnx at 18 and the training domain at 1.
@@ -103,7 +59,7 @@ TrainingCase training_case(const std::string& op, float r, int64_t t, const std:
 double training_far_from(double v) { return v + std::ldexp(1.0, std::ilogb(v == 0 ? 1.0 : v) - 10); }
 
 // (a)–(d) for output k, whose exact values are `exact`.
-void expect_training_output(const TrainingCase& tc, size_t k, const std::vector<TR>& exact) {
+void expect_training_output(const TrainingCase& tc, size_t k, const std::vector<Real>& exact) {
   const std::string& name = tc.outs[k];
   Bounds real = enclose_model(tc.m.model, tc.m.feed, Semantics::Real).at(name);
   Bounds admissible = enclose_model(tc.m.model, tc.m.feed, Semantics::Admissible).at(name);
@@ -128,13 +84,13 @@ void check_adagrad(float r, int64_t t, float decay, float eps, float norm, const
   TrainingCase tc = training_case("Adagrad", r, t, {x, g, h},
                                   {attr_float("decay_factor", decay), attr_float("epsilon", eps),
                                    attr_float("norm_coefficient", norm)});
-  std::vector<TR> x_new, h_new;
-  TR rate = TR(f(r)) / (TR(1) + TR(static_cast<double>(t)) * TR(f(decay)));
+  std::vector<Real> x_new, h_new;
+  Real rate = Real(f(r)) / (Real(1) + Real(static_cast<double>(t)) * Real(f(decay)));
   for (size_t i = 0; i < x.size(); ++i) {
-    TR g_reg = TR(f(norm)) * TR(f(x[i])) + TR(f(g[i]));
-    TR hn = TR(f(h[i])) + g_reg * g_reg;
+    Real g_reg = Real(f(norm)) * Real(f(x[i])) + Real(f(g[i]));
+    Real hn = Real(f(h[i])) + g_reg * g_reg;
     h_new.push_back(hn);
-    x_new.push_back(TR(f(x[i])) - rate * g_reg / (hn.root() + TR(f(eps))));
+    x_new.push_back(Real(f(x[i])) - rate * g_reg / (hn.sqrt() + Real(f(eps))));
   }
   expect_training_output(tc, 0, x_new);
   expect_training_output(tc, 1, h_new);
@@ -145,13 +101,13 @@ void check_momentum(float r, int64_t t, float alpha, float beta, float norm, boo
   TrainingCase tc = training_case("Momentum", r, t, {x, g, v},
                                   {attr_float("alpha", alpha), attr_float("beta", beta), attr_float("norm_coefficient", norm),
                                    attr_string("mode", nesterov ? "nesterov" : "standard")});
-  std::vector<TR> x_new, v_new;
-  TR b = t > 0 ? TR(f(beta)) : TR(1);
+  std::vector<Real> x_new, v_new;
+  Real b = t > 0 ? Real(f(beta)) : Real(1);
   for (size_t i = 0; i < x.size(); ++i) {
-    TR g_reg = TR(f(norm)) * TR(f(x[i])) + TR(f(g[i]));
-    TR vn = TR(f(alpha)) * TR(f(v[i])) + b * g_reg;
+    Real g_reg = Real(f(norm)) * Real(f(x[i])) + Real(f(g[i]));
+    Real vn = Real(f(alpha)) * Real(f(v[i])) + b * g_reg;
     v_new.push_back(vn);
-    x_new.push_back(TR(f(x[i])) - TR(f(r)) * (nesterov ? g_reg + TR(f(alpha)) * vn : vn));
+    x_new.push_back(Real(f(x[i])) - Real(f(r)) * (nesterov ? g_reg + Real(f(alpha)) * vn : vn));
   }
   expect_training_output(tc, 0, x_new);
   expect_training_output(tc, 1, v_new);
@@ -162,16 +118,16 @@ void check_adam(float r, int64_t t, float alpha, float beta, float eps, float no
   TrainingCase tc = training_case("Adam", r, t, {x, g, v, h},
                                   {attr_float("alpha", alpha), attr_float("beta", beta), attr_float("epsilon", eps),
                                    attr_float("norm_coefficient", norm), attr_float("norm_coefficient_post", norm_post)});
-  std::vector<TR> x_new, v_new, h_new;
-  TR a(f(alpha)), b(f(beta));
-  TR r_adj = t > 0 ? TR(f(r)) * (TR(1) - b.power(t)).root() / (TR(1) - a.power(t)) : TR(f(r));
+  std::vector<Real> x_new, v_new, h_new;
+  Real a(f(alpha)), b(f(beta));
+  Real r_adj = t > 0 ? Real(f(r)) * (Real(1) - b.pow(t)).sqrt() / (Real(1) - a.pow(t)) : Real(f(r));
   for (size_t i = 0; i < x.size(); ++i) {
-    TR g_reg = TR(f(norm)) * TR(f(x[i])) + TR(f(g[i]));
-    TR vn = a * TR(f(v[i])) + (TR(1) - a) * g_reg;
-    TR hn = b * TR(f(h[i])) + (TR(1) - b) * g_reg * g_reg;
+    Real g_reg = Real(f(norm)) * Real(f(x[i])) + Real(f(g[i]));
+    Real vn = a * Real(f(v[i])) + (Real(1) - a) * g_reg;
+    Real hn = b * Real(f(h[i])) + (Real(1) - b) * g_reg * g_reg;
     v_new.push_back(vn);
     h_new.push_back(hn);
-    x_new.push_back((TR(1) - TR(f(norm_post))) * (TR(f(x[i])) - r_adj * vn / (hn.root() + TR(f(eps)))));
+    x_new.push_back((Real(1) - Real(f(norm_post))) * (Real(f(x[i])) - r_adj * vn / (hn.sqrt() + Real(f(eps)))));
   }
   expect_training_output(tc, 0, x_new);
   expect_training_output(tc, 1, v_new);
@@ -241,9 +197,9 @@ TEST(EncloseTraining, TwoOptimizedTensors) {
   const std::vector<double> w1{0.125, 0.53125}, w2{0.75, -1, 1.25};
   for (size_t i = 0; i < 2; ++i) EXPECT_TRUE(bound_at(real.at("w1"), static_cast<int64_t>(i)).contains(w1[i]));
   for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(bound_at(real.at("w2"), static_cast<int64_t>(i)).contains(w2[i]));
-  TR y1 = TR(1) - TR(f(0.1f)) * TR(0.125);
+  Real y1 = Real(1) - Real(f(0.1f)) * Real(0.125);
   EXPECT_TRUE(y1.inside(bound_at(real.at("y1"), 0)));
-  TR y2 = TR(2) - TR(f(0.1f)) * TR(1.25);
+  Real y2 = Real(2) - Real(f(0.1f)) * Real(1.25);
   EXPECT_TRUE(y2.inside(bound_at(real.at("y2"), 2)));
   EXPECT_EQ(real.at("y2").lo.shape(), (Shape{3}));
 }
