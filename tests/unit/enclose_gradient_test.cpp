@@ -23,20 +23,13 @@ OneNodeModel gradient_model(const std::vector<float>& a, const std::vector<float
   NamedValues feed{{"a", floats({2, 3}, a)}, {"b", floats({3}, b)}, {"u", floats({2}, {1, 2})}};
   std::vector<onnx::NodeProto> nodes{named_node("Add", {"a", "b"}, "c"), named_node("Mul", {"a", "c"}, "d"),
                                      named_node("Div", {"d", "b"}, "e")};
-  onnx::NodeProto g = sonnx::testing::node("Gradient", {"a", "b", "u"}, {"da", "db", "du"},
-                                           {attr_strings("xs", {"a", "b", "u"}), attr_string("y", "e")},
-                                           "ai.onnx.preview.training");
-  g.set_name("gradient");
-  nodes.push_back(g);
-  onnx::ModelProto mp;
-  mp.set_ir_version(8);
-  for (auto [domain, version] : {std::pair<std::string, int64_t>{"", 18}, {"ai.onnx.preview.training", 1}}) {
-    auto* imp = mp.add_opset_import();
-    imp->set_domain(domain);
-    imp->set_version(version);
-  }
-  *mp.mutable_graph() = sonnx::testing::graph("g", nodes, {vi("a"), vi("b"), vi("u")}, {vi("da"), vi("db"), vi("du")});
-  return {model_from_proto(mp, {}), std::move(feed)};
+  onnx::NodeProto gradient = sonnx::testing::node("Gradient", {"a", "b", "u"}, {"da", "db", "du"},
+                                                  {attr_strings("xs", {"a", "b", "u"}), attr_string("y", "e")},
+                                                  "ai.onnx.preview.training");
+  gradient.set_name("gradient");
+  nodes.push_back(gradient);
+  onnx::GraphProto g = sonnx::testing::graph("g", nodes, {vi("a"), vi("b"), vi("u")}, {vi("da"), vi("db"), vi("du")});
+  return {model_of(g, 18, {{"ai.onnx.preview.training", 1}}), std::move(feed)};
 }
 
 void expect_element(const Exact& exact, const Bounds& real, const Bounds& admissible, const Tensor& ref, int64_t i) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -168,13 +169,18 @@ struct OneNodeModel {
   NamedValues feed;
 };
 
-// A model of graph `g` importing the default domain at `opset`.
-inline Model model_of(const onnx::GraphProto& g, int64_t opset) {
+// A model of graph `g` importing the default domain at `opset`, and the domains of `more`.
+inline Model model_of(const onnx::GraphProto& g, int64_t opset, const std::map<std::string, int64_t>& more = {}) {
   onnx::ModelProto m;
   m.set_ir_version(8);
   auto* imp = m.add_opset_import();
   imp->set_domain("");
   imp->set_version(opset);
+  for (const auto& [domain, version] : more) {
+    imp = m.add_opset_import();
+    imp->set_domain(domain);
+    imp->set_version(version);
+  }
   *m.mutable_graph() = g;
   return model_from_proto(m, {});
 }

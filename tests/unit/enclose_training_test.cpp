@@ -45,15 +45,8 @@ TrainingCase training_case(const std::string& op, float r, int64_t t, const std:
   for (const auto& name : outs) out_vi.push_back(vi(name));
   onnx::NodeProto n = sonnx::testing::node(op, ins, outs, attrs, "ai.onnx.preview.training");
   n.set_name("optimizer");
-  onnx::ModelProto mp;
-  mp.set_ir_version(8);
-  for (auto [domain, version] : {std::pair<std::string, int64_t>{"", 18}, {"ai.onnx.preview.training", 1}}) {
-    auto* imp = mp.add_opset_import();
-    imp->set_domain(domain);
-    imp->set_version(version);
-  }
-  *mp.mutable_graph() = sonnx::testing::graph("g", {n}, in_vi, out_vi);
-  return {{model_from_proto(mp, {}), std::move(feed)}, outs};
+  return {{model_of(sonnx::testing::graph("g", {n}, in_vi, out_vi), 18, {{"ai.onnx.preview.training", 1}}), std::move(feed)},
+          outs};
 }
 
 double training_far_from(double v) { return v + std::ldexp(1.0, std::ilogb(v == 0 ? 1.0 : v) - 10); }
@@ -182,15 +175,7 @@ TEST(EncloseTraining, TwoOptimizedTensors) {
                                            {attr_float("alpha", 0.5f), attr_float("beta", 0.25f),
                                             attr_float("norm_coefficient", 0.f), attr_string("mode", "standard")},
                                            "ai.onnx.preview.training");
-  onnx::ModelProto mp;
-  mp.set_ir_version(8);
-  for (auto [domain, version] : {std::pair<std::string, int64_t>{"", 18}, {"ai.onnx.preview.training", 1}}) {
-    auto* imp = mp.add_opset_import();
-    imp->set_domain(domain);
-    imp->set_version(version);
-  }
-  *mp.mutable_graph() = sonnx::testing::graph("g", {n}, in_vi, out_vi);
-  Model m = model_from_proto(mp, {});
+  Model m = model_of(sonnx::testing::graph("g", {n}, in_vi, out_vi), 18, {{"ai.onnx.preview.training", 1}});
   auto real = enclose_model(m, feed, Semantics::Real);
   // Every value here is a short dyadic: V_new = 0.5·V + 0.25·G and X − 0.1·V_new, by hand.
   // v1 = (0.125, 0.53125); v2 = (0.75, -1, 1.25).
