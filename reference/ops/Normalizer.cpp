@@ -6,6 +6,7 @@
 //   L2:  the square root of the sum of squares, so each element keeps its sign.
 // A zero divisor leaves the row as it is (the text); a NaN divisor (a NaN in the row) makes the
 // whole row NaN. Computed in double, rounded once.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 

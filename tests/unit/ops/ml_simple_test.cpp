@@ -9,6 +9,7 @@
 
 #include "reference/infer/infer.h"
 #include "reference/model/text_syntax.h"
+#include "reference/ops/op_record.h"
 #include "tests/unit/op_test_util.h"
 
 namespace sonnx::testing {
@@ -20,6 +21,16 @@ Value mlsimple_run(const std::string& op, const std::vector<Value>& in, const st
 
 Value mlsimple_strings(const Shape& shape, const std::vector<std::string>& s) {
   return Value(Tensor::from_vector<std::string>(shape, s));
+}
+
+TEST(MlSimpleRecords, EachVersionHasAKernelAShapeRuleAndParameters) {
+  for (const char* op : {"Normalizer", "Imputer", "OneHotEncoder", "CategoryMapper", "FeatureVectorizer"}) {
+    const OpRecord* r = OpRecords::instance().find("ai.onnx.ml", op, 1);
+    ASSERT_NE(r, nullptr) << op;
+    EXPECT_TRUE(r->kernel.has_value()) << op;
+    EXPECT_NE(r->shape_rule, nullptr) << op;
+    EXPECT_NE(r->params, nullptr) << op;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
