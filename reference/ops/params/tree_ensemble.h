@@ -20,9 +20,9 @@ enum class TreeAggregate : int64_t { Average = 0, Sum = 1, Min = 2, Max = 3 };
 // The nodes and their walk are support::TreeNodes (support/tree_walk.h), shared with the older
 // TreeEnsembleRegressor and TreeEnsembleClassifier.
 struct TreeEnsembleParams : support::TreeNodes {
-  std::vector<int64_t> roots;             // tree_roots: node indices
-  std::vector<int64_t> targets;           // per leaf: leaf_targetids
-  std::vector<double> weights;            // per leaf: leaf_weights
+  std::vector<int64_t> roots;    // tree_roots: node indices
+  std::vector<int64_t> targets;  // per leaf: leaf_targetids
+  std::vector<double> weights;   // per leaf: leaf_weights
   // The element types of nodes_splits, leaf_weights and membership_values (Undefined when absent);
   // each must be X's.
   DType splits_type = DType::Undefined, weights_type = DType::Undefined, members_type = DType::Undefined;

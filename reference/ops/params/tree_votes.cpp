@@ -42,9 +42,7 @@ int64_t tree_votes_mode(const AttrReader& r, const std::string& s) {
   return -1;
 }
 
-std::string tree_votes_key_str(NodeKey k) {
-  return "node " + std::to_string(k.second) + " of tree " + std::to_string(k.first);
-}
+std::string tree_votes_key_str(NodeKey k) { return "node " + std::to_string(k.second) + " of tree " + std::to_string(k.first); }
 
 }  // namespace
 
@@ -121,8 +119,10 @@ TreeVoteEnsemble TreeVoteEnsemble::read(const AttrReader& r, int64_t version, co
   for (size_t i = 0; i < v; ++i) {
     const NodeKey k{vote_trees[i], vote_nodes[i]};
     auto it = position.find(k);
-    if (it == position.end()) r.fail(votes_prefix + " vote " + std::to_string(i) + " names no node (" + tree_votes_key_str(k) + ")");
-    if (modes[it->second] >= 0) r.fail(votes_prefix + " vote " + std::to_string(i) + " is at " + tree_votes_key_str(k) + ", not a LEAF");
+    if (it == position.end())
+      r.fail(votes_prefix + " vote " + std::to_string(i) + " names no node (" + tree_votes_key_str(k) + ")");
+    if (modes[it->second] >= 0)
+      r.fail(votes_prefix + " vote " + std::to_string(i) + " is at " + tree_votes_key_str(k) + ", not a LEAF");
     if (vote_ids[i] < 0) r.fail(votes_prefix + "_ids[" + std::to_string(i) + "] is negative");
     e.votes[index[it->second]].push_back({vote_ids[i], weights[i]});
   }
@@ -147,7 +147,8 @@ std::vector<double> TreeVoteEnsemble::features_of(const AttrReader& r, const Ten
   std::vector<double> in(static_cast<size_t>(x.size()));
   for (int64_t i = 0; i < x.size(); ++i) {
     const size_t k = static_cast<size_t>(i);
-    if (t == DType::Int64) in[k] = double_splits ? static_cast<double>(x.data<int64_t>()[i]) : static_cast<float>(x.data<int64_t>()[i]);
+    if (t == DType::Int64)
+      in[k] = double_splits ? static_cast<double>(x.data<int64_t>()[i]) : static_cast<float>(x.data<int64_t>()[i]);
     else if (t == DType::Int32) in[k] = double_splits ? x.data<int32_t>()[i] : static_cast<float>(x.data<int32_t>()[i]);
     else in[k] = x.as_double(i);
   }

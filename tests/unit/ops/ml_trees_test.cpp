@@ -155,11 +155,11 @@ TEST(MlTrees, RegressorGtEqNeqAndASingleLeafTree) {
 // One tree, F = 1: node 0  x <= split ? node 1 (w1) : node 2 (w2); the split and the weights as
 // lists (float) or, with `as_tensor`, as double tensors.
 mltrees_attrs mltrees_stump(bool as_tensor, double split, double w1, double w2, double base) {
-  mltrees_attrs a = {attr_ints("nodes_treeids", {0, 0, 0}), attr_ints("nodes_nodeids", {0, 1, 2}),
-                     attr_ints("nodes_featureids", {0, 0, 0}), attr_strings("nodes_modes", {"BRANCH_LEQ", "LEAF", "LEAF"}),
+  mltrees_attrs a = {attr_ints("nodes_treeids", {0, 0, 0}),     attr_ints("nodes_nodeids", {0, 1, 2}),
+                     attr_ints("nodes_featureids", {0, 0, 0}),  attr_strings("nodes_modes", {"BRANCH_LEQ", "LEAF", "LEAF"}),
                      attr_ints("nodes_truenodeids", {1, 0, 0}), attr_ints("nodes_falsenodeids", {2, 0, 0}),
-                     attr_ints("target_treeids", {0, 0}), attr_ints("target_nodeids", {1, 2}), attr_ints("target_ids", {0, 0}),
-                     attr_int("n_targets", 1)};
+                     attr_ints("target_treeids", {0, 0}),       attr_ints("target_nodeids", {1, 2}),
+                     attr_ints("target_ids", {0, 0}),           attr_int("n_targets", 1)};
   if (as_tensor)
     return mltrees_join(a, {mltrees_tensor_attr("nodes_values_as_tensor", Tensor::from_vector<double>({3}, {split, 0, 0})),
                             mltrees_tensor_attr("target_weights_as_tensor", Tensor::from_vector<double>({2}, {w1, w2})),
@@ -184,8 +184,11 @@ TEST(MlTrees, RegressorAsTensorAttributesAreDouble) {
   EXPECT_EQ(values_of<float>(mltrees_regress(3, big, mltrees_stump(false, 16777216, 1, 2, 0))), (std::vector<float>{1}));
   EXPECT_EQ(values_of<float>(mltrees_regress(3, big, mltrees_stump(true, 16777216, 1, 2, 0))), (std::vector<float>{2}));
   // Both forms of one attribute: refused.
-  expect_trap([&] { mltrees_regress(3, x, mltrees_join(mltrees_stump(true, 0.1, 1, 2, 0), {attr_floats("nodes_values", {0, 0, 0})})); },
-              "not both");
+  expect_trap(
+      [&] {
+        mltrees_regress(3, x, mltrees_join(mltrees_stump(true, 0.1, 1, 2, 0), {attr_floats("nodes_values", {0, 0, 0})}));
+      },
+      "not both");
 }
 
 TEST(MlTrees, RegressorBadAttributesTrap) {
@@ -193,36 +196,45 @@ TEST(MlTrees, RegressorBadAttributesTrap) {
   expect_trap([&] { mltrees_regress(1, x, mltrees_regressor_a("MEDIAN")); }, "aggregate_function");
   expect_trap([&] { mltrees_regress(1, x, mltrees_regressor_a("SUM", 1)); }, "outside [0, n_targets)");
   expect_trap([&] { mltrees_regress(1, x, mltrees_join(mltrees_nodes_a(), mltrees_votes_a("target"))); }, "n_targets");
-  expect_trap([&] { mltrees_regress(1, x, mltrees_join(mltrees_regressor_a("SUM"), {attr_floats("base_values", {1, 2})})); },
-              "base_values");
+  expect_trap(
+      [&] {
+        mltrees_regress(1, x, mltrees_join(mltrees_regressor_a("SUM"), {attr_floats("base_values", {1, 2})}));
+      },
+      "base_values");
   expect_trap([&] { mltrees_regress(1, x, mltrees_join(mltrees_regressor_a("SUM"), {attr_string("post_transform", "TANH")})); },
               "post_transform");
   expect_trap([&] { mltrees_regress(1, tensor<float>({1, 1}, {0}), mltrees_regressor_a("SUM")); }, "feature id 1");
   // A vote at a branch node (tree 0, node 0).
   mltrees_attrs branch_vote = mltrees_nodes_a();
-  branch_vote = mltrees_join(branch_vote, {attr_ints("target_treeids", {0}), attr_ints("target_nodeids", {0}),
-                                           attr_ints("target_ids", {0}), attr_floats("target_weights", {1}), attr_int("n_targets", 1)});
+  branch_vote = mltrees_join(branch_vote,
+                             {attr_ints("target_treeids", {0}), attr_ints("target_nodeids", {0}), attr_ints("target_ids", {0}),
+                              attr_floats("target_weights", {1}), attr_int("n_targets", 1)});
   expect_trap([&] { mltrees_regress(1, x, branch_vote); }, "not a LEAF");
   // A child that is not in the tree and an unknown mode.
   mltrees_attrs b = mltrees_regressor_b({0, 0, 0, 0, 0, 0, 0, 0});
   mltrees_attrs bad_child = b, bad_mode = b;
   bad_child[5] = attr_ints("nodes_truenodeids", {9, 0, 3, 0, 5, 0, 0, 0});
-  bad_mode[3] = attr_strings("nodes_modes", {"BRANCH_MEMBER", "LEAF", "BRANCH_EQ", "LEAF", "BRANCH_NEQ", "LEAF", "LEAF", "LEAF"});
+  bad_mode[3] = attr_strings("nodes_modes",
+                             {"BRANCH_MEMBER", "LEAF", "BRANCH_EQ", "LEAF", "BRANCH_NEQ", "LEAF", "LEAF", "LEAF"});
   Value one = tensor<float>({1, 1}, {0});
   expect_trap([&] { mltrees_regress(1, one, bad_child); }, "not a node of the tree");
   expect_trap([&] { mltrees_regress(1, one, bad_mode); }, "unknown node mode");
   // Cycles: node 0 -> node 1 -> node 0 leaves the tree without a root; node 0 -> node 1 -> node 3
   // -> node 1 (x = 0 always true) is found by the walk.
-  mltrees_attrs no_root = {attr_ints("nodes_treeids", {0, 0, 0}), attr_ints("nodes_nodeids", {0, 1, 2}),
-                           attr_ints("nodes_featureids", {0, 0, 0}), attr_strings("nodes_modes", {"BRANCH_LEQ", "BRANCH_LEQ", "LEAF"}),
-                           attr_floats("nodes_values", {0, 0, 0}), attr_ints("nodes_truenodeids", {1, 0, 0}),
-                           attr_ints("nodes_falsenodeids", {2, 2, 0}), attr_int("n_targets", 1)};
+  mltrees_attrs no_root = {
+      attr_ints("nodes_treeids", {0, 0, 0}),      attr_ints("nodes_nodeids", {0, 1, 2}),
+      attr_ints("nodes_featureids", {0, 0, 0}),   attr_strings("nodes_modes", {"BRANCH_LEQ", "BRANCH_LEQ", "LEAF"}),
+      attr_floats("nodes_values", {0, 0, 0}),     attr_ints("nodes_truenodeids", {1, 0, 0}),
+      attr_ints("nodes_falsenodeids", {2, 2, 0}), attr_int("n_targets", 1)};
   expect_trap([&] { mltrees_regress(1, one, no_root); }, "no root");
-  mltrees_attrs loop = {attr_ints("nodes_treeids", {0, 0, 0, 0}), attr_ints("nodes_nodeids", {0, 1, 2, 3}),
+  mltrees_attrs loop = {attr_ints("nodes_treeids", {0, 0, 0, 0}),
+                        attr_ints("nodes_nodeids", {0, 1, 2, 3}),
                         attr_ints("nodes_featureids", {0, 0, 0, 0}),
                         attr_strings("nodes_modes", {"BRANCH_LEQ", "BRANCH_LEQ", "LEAF", "BRANCH_LEQ"}),
-                        attr_floats("nodes_values", {0, 0, 0, 0}), attr_ints("nodes_truenodeids", {1, 3, 0, 1}),
-                        attr_ints("nodes_falsenodeids", {2, 2, 0, 2}), attr_int("n_targets", 1)};
+                        attr_floats("nodes_values", {0, 0, 0, 0}),
+                        attr_ints("nodes_truenodeids", {1, 3, 0, 1}),
+                        attr_ints("nodes_falsenodeids", {2, 2, 0, 2}),
+                        attr_int("n_targets", 1)};
   expect_trap([&] { mltrees_regress(1, one, loop); }, "has a cycle");
 }
 
@@ -237,7 +249,8 @@ TEST(MlTrees, ClassifierScoresAndTopClassEveryVersion) {
   // Classes 0, 1, 2 (labels 10, 20, 30); class 2 has no vote. Z rows (ensemble A's sums):
   //   [1, 0.25, 0] -> 10;  [10.5, 2, 0] -> 10;  [0.5, 100, 0] -> 20 (twice).
   for (int64_t v : mltrees_versions) {
-    std::vector<Value> out = mltrees_classify(v, mltrees_rows_a(), mltrees_classifier_a({attr_ints("classlabels_int64s", {10, 20, 30})}));
+    std::vector<Value> out = mltrees_classify(v, mltrees_rows_a(),
+                                              mltrees_classifier_a({attr_ints("classlabels_int64s", {10, 20, 30})}));
     EXPECT_EQ(out[0].tensor.shape(), (Shape{4}));
     EXPECT_EQ(values_of<int64_t>(out[0]), (std::vector<int64_t>{10, 10, 20, 20})) << v;
     EXPECT_EQ(out[1].tensor.shape(), (Shape{4, 3}));
@@ -248,24 +261,24 @@ TEST(MlTrees, ClassifierScoresAndTopClassEveryVersion) {
 TEST(MlTrees, ClassifierTiesGoToTheFirstClassAndLabelsMayBeStrings) {
   // base_values [99.5, 0, 0]: row [2, 6] scores [100, 100, 0]: a tie between classes 0 and 1 -> "a".
   // Row [0, 0]: [100.5, 0.25, 0] -> "a"; and base_values [0, 0, 11]: row [2, 4] [10.5, 2, 11] -> "c".
-  std::vector<Value> tie = mltrees_classify(
-      1, tensor<float>({2, 2}, {2, 6, 0, 0}),
-      mltrees_classifier_a({attr_strings("classlabels_strings", {"a", "b", "c"}), attr_floats("base_values", {99.5f, 0, 0})}));
+  std::vector<Value> tie = mltrees_classify(1, tensor<float>({2, 2}, {2, 6, 0, 0}),
+                                            mltrees_classifier_a({attr_strings("classlabels_strings", {"a", "b", "c"}),
+                                                                  attr_floats("base_values", {99.5f, 0, 0})}));
   EXPECT_EQ(values_of<std::string>(tie[0]), (std::vector<std::string>{"a", "a"}));
   EXPECT_EQ(values_of<float>(tie[1]), (std::vector<float>{100, 100, 0, 100.5f, 0.25f, 0}));
-  std::vector<Value> c = mltrees_classify(
-      3, tensor<float>({1, 2}, {2, 4}),
-      mltrees_classifier_a({attr_strings("classlabels_strings", {"a", "b", "c"}), attr_floats("base_values", {0, 0, 11})}));
+  std::vector<Value> c = mltrees_classify(3, tensor<float>({1, 2}, {2, 4}),
+                                          mltrees_classifier_a({attr_strings("classlabels_strings", {"a", "b", "c"}),
+                                                                attr_floats("base_values", {0, 0, 11})}));
   EXPECT_EQ(values_of<std::string>(c[0]), (std::vector<std::string>{"c"}));
 }
 
 TEST(MlTrees, ClassifierBaseValuesComeBeforeThePostTransform) {
   // Row [0, 0]: votes [1, 0.25, 0] + base [1, 2, 3] = [2, 2.25, 3], then SOFTMAX
   // e^(v - 3) / sum; the top class is the third (30).
-  std::vector<Value> out = mltrees_classify(
-      5, tensor<float>({1, 2}, {0, 0}),
-      mltrees_classifier_a({attr_ints("classlabels_int64s", {10, 20, 30}), attr_floats("base_values", {1, 2, 3}),
-                            attr_string("post_transform", "SOFTMAX")}));
+  std::vector<Value> out = mltrees_classify(5, tensor<float>({1, 2}, {0, 0}),
+                                            mltrees_classifier_a({attr_ints("classlabels_int64s", {10, 20, 30}),
+                                                                  attr_floats("base_values", {1, 2, 3}),
+                                                                  attr_string("post_transform", "SOFTMAX")}));
   const double e0 = std::exp(-1.0), e1 = std::exp(-0.75), e2 = 1, sum = e0 + e1 + e2;
   EXPECT_EQ(values_of<int64_t>(out[0]), (std::vector<int64_t>{30}));
   EXPECT_EQ(values_of<float>(out[1]),
@@ -279,7 +292,8 @@ mltrees_attrs mltrees_binary(int64_t id, float w1, float w2, const mltrees_attrs
                        attr_ints("nodes_featureids", {0, 0, 0}), attr_strings("nodes_modes", {"BRANCH_LEQ", "LEAF", "LEAF"}),
                        attr_floats("nodes_values", {0, 0, 0}), attr_ints("nodes_truenodeids", {1, 0, 0}),
                        attr_ints("nodes_falsenodeids", {2, 0, 0}), attr_ints("class_treeids", {0, 0}),
-                       attr_ints("class_nodeids", {1, 2}), attr_ints("class_ids", {id, id}), attr_floats("class_weights", {w1, w2})},
+                       attr_ints("class_nodeids", {1, 2}), attr_ints("class_ids", {id, id}),
+                       attr_floats("class_weights", {w1, w2})},
                       more);
 }
 
@@ -293,8 +307,10 @@ TEST(MlTrees, ClassifierBinaryScoreVotesForTheSecondLabel) {
     EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{0.75f, 0.25f, 0.25f, 0.75f})) << id;
   }
   // One base value, added to s: 0.25 + 0.25 = 0.5 -> [0.5, 0.5], a tie -> the first label.
-  std::vector<Value> tie = mltrees_classify(
-      3, x, mltrees_binary(0, 0.25f, 0.75f, {attr_strings("classlabels_strings", {"no", "yes"}), attr_floats("base_values", {0.25f})}));
+  std::vector<Value> tie = mltrees_classify(3, x,
+                                            mltrees_binary(0, 0.25f, 0.75f,
+                                                           {attr_strings("classlabels_strings", {"no", "yes"}),
+                                                            attr_floats("base_values", {0.25f})}));
   EXPECT_EQ(values_of<std::string>(tie[0]), (std::vector<std::string>{"no", "yes"}));
   EXPECT_EQ(values_of<float>(tie[1]), (std::vector<float>{0.5f, 0.5f, 0, 1}));
 }
@@ -302,11 +318,11 @@ TEST(MlTrees, ClassifierBinaryScoreVotesForTheSecondLabel) {
 TEST(MlTrees, ClassifierBinaryLogisticUsesMinusS) {
   // LOGISTIC, base_values [100, 0.5]: only the second (the second class's) is added.
   // x = -1: s = -2 + 0.5 = -1.5 -> [σ(1.5), σ(-1.5)] -> label 0;  x = 1: s = 3.5 -> [σ(-3.5), σ(3.5)] -> 1.
-  std::vector<Value> out = mltrees_classify(
-      5, tensor<float>({2, 1}, {-1, 1}),
-      mltrees_binary(0, -2, 3,
-                     {attr_ints("classlabels_int64s", {0, 1}), attr_floats("base_values", {100, 0.5f}),
-                      attr_string("post_transform", "LOGISTIC")}));
+  std::vector<Value> out = mltrees_classify(5, tensor<float>({2, 1}, {-1, 1}),
+                                            mltrees_binary(0, -2, 3,
+                                                           {attr_ints("classlabels_int64s", {0, 1}),
+                                                            attr_floats("base_values", {100, 0.5f}),
+                                                            attr_string("post_transform", "LOGISTIC")}));
   auto sigma = [](double v) { return static_cast<float>(1 / (1 + std::exp(-v))); };
   EXPECT_EQ(values_of<int64_t>(out[0]), (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{sigma(1.5), sigma(-1.5), sigma(-3.5), sigma(3.5)}));
@@ -324,15 +340,21 @@ TEST(MlTrees, ClassifierTwoClassesVotedSeparatelyAreNotTheBinaryCase) {
 TEST(MlTrees, ClassifierBadAttributesTrap) {
   Value x = tensor<float>({1, 1}, {0});
   expect_trap([&] { mltrees_classify(1, x, mltrees_binary(0, 1, 2, {})); }, "exactly one of classlabels");
-  expect_trap([&] {
-    mltrees_classify(1, x, mltrees_binary(0, 1, 2, {attr_ints("classlabels_int64s", {0, 1}), attr_strings("classlabels_strings", {"a", "b"})}));
-  }, "exactly one of classlabels");
+  expect_trap(
+      [&] {
+        mltrees_classify(
+            1, x,
+            mltrees_binary(0, 1, 2, {attr_ints("classlabels_int64s", {0, 1}), attr_strings("classlabels_strings", {"a", "b"})}));
+      },
+      "exactly one of classlabels");
   expect_trap([&] { mltrees_classify(1, x, mltrees_binary(0, 1, 2, {attr_ints("classlabels_int64s", {1})})); }, "at least two");
   expect_trap([&] { mltrees_classify(1, x, mltrees_binary(2, 1, 2, {attr_ints("classlabels_int64s", {0, 1})})); }, "class id");
-  expect_trap([&] {
-    mltrees_classify(1, tensor<float>({1, 2}, {0, 0}),
-                     mltrees_classifier_a({attr_ints("classlabels_int64s", {1, 2, 3}), attr_floats("base_values", {1, 2})}));
-  }, "base_values");
+  expect_trap(
+      [&] {
+        mltrees_classify(1, tensor<float>({1, 2}, {0, 0}),
+                         mltrees_classifier_a({attr_ints("classlabels_int64s", {1, 2, 3}), attr_floats("base_values", {1, 2})}));
+      },
+      "base_values");
 }
 
 // ---------------------------------------------------------------------------------------------
