@@ -9,7 +9,7 @@
 // Computed in double, rounded once.
 #include "op_params.h"
 #include "params/class_labels.h"
-#include "params/post_transform.h"
+#include "support/post_transform.h"
 #include "support/kernel.h"
 #include "support/ml_predictor.h"
 #include "support/shape.h"
@@ -31,7 +31,7 @@ struct LinearClassifierParams {
     p.coefficients = r.attr_floats("coefficients");
     p.intercepts = r.attr_floats("intercepts");
     p.multi_class = r.attr_int("multi_class", 0);
-    p.post_transform = read_post_transform(r);
+    p.post_transform = support::post_transform_attr(r);
     if (p.coefficients.empty()) r.fail("coefficients must not be empty");
     if (p.multi_class != 0 && p.multi_class != 1) r.fail("multi_class must be 0 or 1");
     return p;

@@ -3,7 +3,6 @@
 // (NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT; support/post_transform.h). Computed in double,
 // rounded once.
 #include "op_params.h"
-#include "params/post_transform.h"
 #include "support/kernel.h"
 #include "support/post_transform.h"
 #include "support/shape.h"
@@ -34,7 +33,7 @@ LinearRegressorParams LinearRegressorParams::read(const AttrReader& r, int64_t /
   if (p.targets < 1) r.fail("targets must be positive");
   if (!p.intercepts.empty() && static_cast<int64_t>(p.intercepts.size()) != p.targets)
     r.fail("intercepts must have one entry per target");
-  p.post_transform = read_post_transform(r);
+  p.post_transform = post_transform_attr(r);
   return p;
 }
 

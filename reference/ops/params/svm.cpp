@@ -1,6 +1,5 @@
 #include "svm.h"
 
-#include "post_transform.h"
 
 namespace sonnx {
 
@@ -30,7 +29,7 @@ SVMRegressorParams SVMRegressorParams::read(const AttrReader& r, int64_t /*versi
   p.support_vectors = r.attr_floats("support_vectors");
   p.coefficients = r.attr_floats("coefficients");
   p.one_class = r.attr_int("one_class", 0) != 0;
-  p.post_transform = read_post_transform(r);
+  p.post_transform = support::post_transform_attr(r);
   const std::vector<float> rho = r.attr_floats("rho");
   if (rho.size() != 1) r.fail("rho must have exactly one entry, got " + std::to_string(rho.size()));
   p.rho = rho[0];
@@ -63,7 +62,7 @@ SVMClassifierParams SVMClassifierParams::read(const AttrReader& r, int64_t /*ver
   p.rho = r.attr_floats("rho");
   p.prob_a = r.attr_floats("prob_a");
   p.prob_b = r.attr_floats("prob_b");
-  p.post_transform = read_post_transform(r);
+  p.post_transform = support::post_transform_attr(r);
   const int64_t l = p.classes();
   for (int64_t v : p.vectors_per_class) {
     if (v < 0) r.fail("vectors_per_class must not be negative");
