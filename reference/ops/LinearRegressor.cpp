@@ -25,15 +25,6 @@ struct LinearRegressorParams {
   }
 };
 
-PostTransform linear_regressor_post_transform(const AttrReader& r, const std::string& s) {
-  if (s == "NONE") return PostTransform::None;
-  if (s == "SOFTMAX") return PostTransform::Softmax;
-  if (s == "LOGISTIC") return PostTransform::Logistic;
-  if (s == "SOFTMAX_ZERO") return PostTransform::SoftmaxZero;
-  if (s != "PROBIT") r.fail("unknown post_transform '" + s + "'");
-  return PostTransform::Probit;
-}
-
 LinearRegressorParams LinearRegressorParams::read(const AttrReader& r, int64_t /*version*/) {
   LinearRegressorParams p;
   p.targets = r.attr_int("targets", 1);
@@ -42,7 +33,7 @@ LinearRegressorParams LinearRegressorParams::read(const AttrReader& r, int64_t /
   if (p.targets < 1) r.fail("targets must be positive");
   if (!p.intercepts.empty() && static_cast<int64_t>(p.intercepts.size()) != p.targets)
     r.fail("intercepts must have one entry per target");
-  p.post_transform = linear_regressor_post_transform(r, r.attr_string("post_transform", "NONE"));
+  p.post_transform = post_transform_attr(r);
   return p;
 }
 

@@ -18,38 +18,11 @@
 #include "params/tree_ensemble.h"
 #include "support/kernel.h"
 #include "support/shape.h"
+#include "support/tree_walk.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-bool goes_true(const TreeEnsembleParams& e, size_t i, double x) {
-  if (std::isnan(x) && e.nan_true[i]) return true;
-  const double s = e.splits[i];
-  switch (e.modes[i]) {
-    case TreeEnsembleParams::kLeq: return x <= s;
-    case TreeEnsembleParams::kLt: return x < s;
-    case TreeEnsembleParams::kGte: return x >= s;
-    case TreeEnsembleParams::kGt: return x > s;
-    case TreeEnsembleParams::kEq: return x == s;
-    case TreeEnsembleParams::kNeq: return x != s;
-    default: return std::find(e.sets[i].begin(), e.sets[i].end(), x) != e.sets[i].end();
-  }
-}
-
-// The leaf a row reaches from `root`; a cycle among the nodes traps.
-size_t leaf_of(const OpContext& ctx, const TreeEnsembleParams& e, size_t root, const double* row) {
-  if (e.true_leaf[root] && e.false_leaf[root] && e.true_ids[root] == e.false_ids[root])
-    return static_cast<size_t>(e.true_ids[root]);
-  size_t i = root;
-  for (size_t steps = 0; steps <= e.modes.size(); ++steps) {
-    bool t = goes_true(e, i, row[e.features[i]]);
-    size_t child = static_cast<size_t>(t ? e.true_ids[i] : e.false_ids[i]);
-    if (t ? e.true_leaf[i] : e.false_leaf[i]) return child;
-    i = child;
-  }
-  ctx.fail("the tree from root " + std::to_string(root) + " has a cycle");
-}
 
 double largest_finite(DType type) {
   if (type == DType::Float16) return 65504.0;
@@ -76,7 +49,7 @@ std::vector<Value> tree_ensemble(OpContext& ctx) {
   for (int64_t r = 0; r < n; ++r) {
     std::vector<double> score(static_cast<size_t>(targets), start);
     for (int64_t root : e.roots) {
-      size_t l = leaf_of(ctx, e, static_cast<size_t>(root), in.data() + r * f);
+      size_t l = tree_leaf_of(ctx, e, static_cast<size_t>(root), in.data() + r * f);
       double& s = score[static_cast<size_t>(e.targets[l])];
       double w = e.weights[l];
       s = agg == TreeAggregate::Min ? std::min(s, w) : agg == TreeAggregate::Max ? std::max(s, w) : s + w;

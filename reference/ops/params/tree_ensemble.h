@@ -8,6 +8,7 @@
 
 #include "reference/model/attr_reader.h"
 #include "reference/ops/support/post_transform.h"
+#include "reference/ops/support/tree_walk.h"
 
 namespace sonnx {
 
@@ -16,18 +17,12 @@ enum class TreeAggregate : int64_t { Average = 0, Sum = 1, Min = 2, Max = 3 };
 // TreeEnsemble's parameters: the trees, checked among themselves. Whether they fit X (the floating
 // tensors' element type, the feature ids' range) is `fits`; a cycle among the nodes is found by
 // the kernel when a row walks into it.
-struct TreeEnsembleParams {
-  // nodes_modes: how a node compares its feature with its split.
-  enum Mode : int64_t { kLeq = 0, kLt, kGte, kGt, kEq, kNeq, kMember };
-  // Per node (the nodes_* lists, of one length): the feature compared, the Mode, the two children
-  // (a node index, or a leaf index when the *_leaf flag is 1), whether NaN goes to the true child,
-  // the split value and, for a member node, its set.
-  std::vector<int64_t> features, modes, true_ids, false_ids, true_leaf, false_leaf, nan_true;
-  std::vector<double> splits;
-  std::vector<std::vector<double>> sets;  // empty unless a member node
-  std::vector<int64_t> roots;             // tree_roots: node indices
-  std::vector<int64_t> targets;           // per leaf: leaf_targetids
-  std::vector<double> weights;            // per leaf: leaf_weights
+// The nodes and their walk are support::TreeNodes (support/tree_walk.h), shared with the older
+// TreeEnsembleRegressor and TreeEnsembleClassifier.
+struct TreeEnsembleParams : support::TreeNodes {
+  std::vector<int64_t> roots;    // tree_roots: node indices
+  std::vector<int64_t> targets;  // per leaf: leaf_targetids
+  std::vector<double> weights;   // per leaf: leaf_weights
   // The element types of nodes_splits, leaf_weights and membership_values (Undefined when absent);
   // each must be X's.
   DType splits_type = DType::Undefined, weights_type = DType::Undefined, members_type = DType::Undefined;

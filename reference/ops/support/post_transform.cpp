@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <string>
 
 namespace sonnx::support {
 
@@ -26,6 +27,16 @@ double erf_inv(double y) {
     if (std::abs(step) <= 1e-17 * std::abs(x)) break;
   }
   return x;
+}
+
+PostTransform post_transform_attr(const AttrReader& r) {
+  const std::string s = r.attr_string("post_transform", "NONE");
+  if (s == "NONE") return PostTransform::None;
+  if (s == "SOFTMAX") return PostTransform::Softmax;
+  if (s == "LOGISTIC") return PostTransform::Logistic;
+  if (s == "SOFTMAX_ZERO") return PostTransform::SoftmaxZero;
+  if (s != "PROBIT") r.fail("unknown post_transform '" + s + "'");
+  return PostTransform::Probit;
 }
 
 void post_transform_row(PostTransform t, std::vector<double>& row) {

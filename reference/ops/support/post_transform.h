@@ -5,12 +5,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "reference/model/attr_reader.h"
+
 namespace sonnx::support {
 
 enum class PostTransform : int64_t { None = 0, Softmax = 1, Logistic = 2, SoftmaxZero = 3, Probit = 4 };
 
 // The inverse error function on [-1, 1]: +-inf at +-1, NaN outside or for NaN.
 double erf_inv(double y);
+
+// The string attribute post_transform ("NONE" when absent) of the predictors that name it
+// (LinearRegressor, TreeEnsembleRegressor, TreeEnsembleClassifier, ...); another string fails
+// through `r`.
+PostTransform post_transform_attr(const AttrReader& r);
 
 // Transforms `row` in place.
 void post_transform_row(PostTransform t, std::vector<double>& row);

@@ -1,0 +1,112 @@
+// LinearClassifier (ai.onnx.ml 1): X [N, C] or [C] (float, double, int32, int64) -> Y [N] labels
+// (int64 or string) and Z [N, L] float, L the number of class labels. E rows of C coefficients
+// (row-major) and E intercepts (absent: 0) give score_e = x . coefficients_e + intercepts[e].
+//   E = L: Y is the class of the first largest score; Z the scores after post_transform.
+//   E = 1, L = 2 (one binary row): Y is the second label when the score s > 0, else the first; Z
+//   is [-s, s] after post_transform (support/ml_predictor.h).
+// multi_class (0 one-vs-rest, 1 multinomial) changes nothing here: the model's post_transform
+// already says how scores become probabilities. Decisions: spec/ops/LinearClassifier.md.
+// Computed in double, rounded once.
+#include "op_params.h"
+#include "params/class_labels.h"
+#include "support/post_transform.h"
+#include "support/kernel.h"
+#include "support/ml_predictor.h"
+#include "support/shape.h"
+
+namespace sonnx {
+using namespace support;
+namespace {
+
+struct LinearClassifierParams {
+  ClassLabels labels;
+  std::vector<float> coefficients;  // E rows of C
+  std::vector<float> intercepts;    // empty (0) or E
+  int64_t multi_class = 0;
+  PostTransform post_transform = PostTransform::None;
+
+  static LinearClassifierParams read(const AttrReader& r, int64_t /*version*/) {
+    LinearClassifierParams p;
+    p.labels = ClassLabels::read(r);
+    p.coefficients = r.attr_floats("coefficients");
+    p.intercepts = r.attr_floats("intercepts");
+    p.multi_class = r.attr_int("multi_class", 0);
+    p.post_transform = support::post_transform_attr(r);
+    if (p.coefficients.empty()) r.fail("coefficients must not be empty");
+    if (p.multi_class != 0 && p.multi_class != 1) r.fail("multi_class must be 0 or 1");
+    return p;
+  }
+  // E, the coefficient rows for X of C columns (L, or 1 for a binary row), or -1 with `why`.
+  int64_t rows(int64_t c, std::string& why) const {
+    const auto size = static_cast<int64_t>(coefficients.size());
+    const int64_t l = labels.size();
+    int64_t e = -1;
+    if (size == l * c) e = l;
+    else if (l == 2 && size == c) e = 1;
+    if (e < 0) {
+      why = "coefficients has " + std::to_string(size) + " entries, not classes * C = " + std::to_string(l * c) +
+            (l == 2 ? " (or C = " + std::to_string(c) + " for one binary row)" : "");
+      return -1;
+    }
+    if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != e) {
+      why = "intercepts must have one entry per coefficient row (" + std::to_string(e) + ")";
+      return -1;
+    }
+    return e;
+  }
+};
+
+std::vector<Value> linear_classifier(OpContext& ctx) {
+  const LinearClassifierParams p = LinearClassifierParams::read(ctx, ctx.version());
+  const Tensor& x = ctx.input(0);
+  const MlBatch b = ml_batch(ctx, x);
+  std::string why;
+  const int64_t e = p.rows(b.c, why);
+  if (e < 0) ctx.fail(why);
+  const int64_t l = p.labels.size();
+  const std::vector<double> in = real_values(ctx, x);
+  std::vector<double> z;
+  z.reserve(static_cast<size_t>(b.n * l));
+  std::vector<int64_t> picks;
+  for (int64_t r = 0; r < b.n; ++r) {
+    std::vector<double> scores(static_cast<size_t>(e));
+    for (int64_t k = 0; k < e; ++k) {
+      double s = p.intercepts.empty() ? 0.0 : p.intercepts[static_cast<size_t>(k)];
+      for (int64_t j = 0; j < b.c; ++j)
+        s += in[static_cast<size_t>(r * b.c + j)] * p.coefficients[static_cast<size_t>(k * b.c + j)];
+      scores[static_cast<size_t>(k)] = s;
+    }
+    if (e == 1 && l == 2) {
+      picks.push_back(scores[0] > 0 ? 1 : 0);
+      scores = ml_score_pair(scores[0], p.post_transform);
+    } else {
+      picks.push_back(ml_first_max(scores));
+      post_transform_row(p.post_transform, scores);
+    }
+    z.insert(z.end(), scores.begin(), scores.end());
+  }
+  std::vector<Value> out;
+  out.emplace_back(p.labels.pick(picks));
+  out.emplace_back(float_tensor(ctx, DType::Float, {b.n, l}, z));
+  return out;
+}
+
+void linear_classifier_shape(InferContext& ctx) {
+  const LinearClassifierParams p = LinearClassifierParams::read(ctx, ctx.version());
+  const std::optional<MlBatchDims> b = ml_batch_dims(ctx);
+  std::string why;
+  if (b && b->c.value && p.rows(*b->c.value, why) < 0) ctx.fail(why);
+  std::optional<Dims> y, z;
+  if (b) {
+    y = Dims{b->n};
+    z = Dims{b->n, known_dim(p.labels.size())};
+  }
+  ctx.set_output(0, p.labels.dtype(), y);
+  ctx.set_output(1, DType::Float, z);
+}
+
+}  // namespace
+SONNX_KERNEL("ai.onnx.ml", "LinearClassifier", 1, linear_classifier, Accuracy::Rounding);
+SONNX_SHAPE_RULE("ai.onnx.ml", "LinearClassifier", (1), linear_classifier_shape);
+SONNX_PARAMS("ai.onnx.ml", "LinearClassifier", (1), LinearClassifierParams);
+}  // namespace sonnx
