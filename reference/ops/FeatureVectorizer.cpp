@@ -33,8 +33,7 @@ struct FeatureVectorizerParams {
   // Whether there is one entry per input: "" or why not.
   std::string fits(size_t inputs) const {
     if (inputs == dims.size()) return "";
-    return "there are " + std::to_string(inputs) + " inputs but " + std::to_string(dims.size()) +
-           " inputdimensions entries";
+    return "there are " + std::to_string(inputs) + " inputs but " + std::to_string(dims.size()) + " inputdimensions entries";
   }
 };
 
@@ -67,7 +66,8 @@ std::vector<Value> feature_vectorizer(OpContext& ctx) {
     const int64_t c = x.dim(x.rank() - 1);
     const int64_t width = std::min(c, p.dims[i]);  // copied; the rest of dims[i] stays 0
     for (int64_t r = 0; r < n; ++r)
-      for (int64_t k = 0; k < width; ++k) out[static_cast<size_t>(r * p.total + offset + k)] = in[static_cast<size_t>(r * c + k)];
+      for (int64_t k = 0; k < width; ++k)
+        out[static_cast<size_t>(r * p.total + offset + k)] = in[static_cast<size_t>(r * c + k)];
     offset += p.dims[i];
   }
   return one(float_tensor(ctx, DType::Float, {n, p.total}, out));

@@ -49,8 +49,7 @@ struct ImputerParams {
         if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
           return "imputed value " + std::to_string(v) + " does not fit int32";
     if (features && count() != 1 && count() != *features)
-      return "the imputed values have " + std::to_string(count()) + " entries; X has " + std::to_string(*features) +
-             " features";
+      return "the imputed values have " + std::to_string(count()) + " entries; X has " + std::to_string(*features) + " features";
     return "";
   }
 };

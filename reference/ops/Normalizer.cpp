@@ -72,9 +72,7 @@ double normalizer_divisor(NormalizerNorm norm, const double* row, int64_t c) {
   return kNormalizerNaN;
 }
 
-bool normalizer_takes(DType t) {
-  return t == DType::Float || t == DType::Double || t == DType::Int64 || t == DType::Int32;
-}
+bool normalizer_takes(DType t) { return t == DType::Float || t == DType::Double || t == DType::Int64 || t == DType::Int32; }
 
 std::vector<Value> normalizer(OpContext& ctx) {
   const NormalizerParams p = NormalizerParams::read(ctx, ctx.version());
@@ -88,7 +86,7 @@ std::vector<Value> normalizer(OpContext& ctx) {
   for (int64_t r = 0; r < n; ++r) {
     double* row = v.data() + r * c;
     const double d = normalizer_divisor(p.norm, row, c);
-    if (d == 0) continue;  // Y == X
+    if (d == 0) continue;                                 // Y == X
     for (int64_t k = 0; k < c; ++k) row[k] = row[k] / d;  // a NaN divisor makes the row NaN
   }
   return one(float_tensor(ctx, DType::Float, x.shape(), v));

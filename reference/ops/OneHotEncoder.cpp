@@ -18,7 +18,7 @@ using namespace support;
 namespace {
 
 struct OneHotEncoderParams {
-  std::vector<int64_t> int_cats;        // cats_int64s (empty when the strings are given)
+  std::vector<int64_t> int_cats;         // cats_int64s (empty when the strings are given)
   std::vector<std::string> string_cats;  // cats_strings (empty when the ints are given)
   bool zeros = true;                     // an unknown element gives zeros (else traps)
 

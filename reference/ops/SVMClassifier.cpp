@@ -28,8 +28,7 @@ constexpr double kSvmPairProbabilityFloor = 1e-7;
 std::vector<double> svm_pair_decisions(const SVMClassifierParams& p, const double* row, int64_t c) {
   const int64_t l = p.classes();
   std::vector<double> k(static_cast<size_t>(p.vectors));
-  for (int64_t v = 0; v < p.vectors; ++v)
-    k[static_cast<size_t>(v)] = p.kernel.apply(row, p.support_vectors.data() + v * c, c);
+  for (int64_t v = 0; v < p.vectors; ++v) k[static_cast<size_t>(v)] = p.kernel.apply(row, p.support_vectors.data() + v * c, c);
   std::vector<double> d;
   d.reserve(static_cast<size_t>(p.pairs()));
   auto part = [&](int64_t coef_row, int64_t cls) {
@@ -40,8 +39,7 @@ std::vector<double> svm_pair_decisions(const SVMClassifierParams& p, const doubl
     return s;
   };
   for (int64_t i = 0; i < l; ++i)
-    for (int64_t j = i + 1; j < l; ++j)
-      d.push_back(part(j - 1, i) + part(i, j) + static_cast<double>(p.rho[d.size()]));
+    for (int64_t j = i + 1; j < l; ++j) d.push_back(part(j - 1, i) + part(i, j) + static_cast<double>(p.rho[d.size()]));
   return d;
 }
 
@@ -64,8 +62,7 @@ std::vector<Value> svm_classifier(OpContext& ctx) {
   const SVMClassifierParams p = SVMClassifierParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
   const MlBatch b = ml_batch(ctx, x);
-  if (b.c != p.features())
-    ctx.fail("X has " + std::to_string(b.c) + " columns, the model " + std::to_string(p.features()));
+  if (b.c != p.features()) ctx.fail("X has " + std::to_string(b.c) + " columns, the model " + std::to_string(p.features()));
   const std::vector<double> in = real_values(ctx, x);
   const int64_t l = p.classes(), columns = p.score_columns();
   std::vector<double> z;

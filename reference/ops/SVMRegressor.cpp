@@ -17,8 +17,7 @@ std::vector<Value> svm_regressor(OpContext& ctx) {
   const SVMRegressorParams p = SVMRegressorParams::read(ctx, ctx.version());
   const Tensor& x = ctx.input(0);
   const MlBatch b = ml_batch(ctx, x);
-  if (b.c != p.features())
-    ctx.fail("X has " + std::to_string(b.c) + " columns, the model " + std::to_string(p.features()));
+  if (b.c != p.features()) ctx.fail("X has " + std::to_string(b.c) + " columns, the model " + std::to_string(p.features()));
   const std::vector<double> in = real_values(ctx, x);
   std::vector<double> out;
   out.reserve(static_cast<size_t>(b.n));

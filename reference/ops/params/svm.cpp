@@ -1,6 +1,5 @@
 #include "svm.h"
 
-
 namespace sonnx {
 
 support::SvmKernel read_svm_kernel(const AttrReader& r) {
@@ -72,8 +71,7 @@ SVMClassifierParams SVMClassifierParams::read(const AttrReader& r, int64_t /*ver
   if (p.prob_a.size() != p.prob_b.size()) r.fail("prob_a and prob_b differ in length");
   if (p.coefficients.empty()) r.fail("coefficients must not be empty");
   if (!p.vectors_per_class.empty()) {
-    if (static_cast<int64_t>(p.vectors_per_class.size()) != l)
-      r.fail("vectors_per_class must have one entry per class label");
+    if (static_cast<int64_t>(p.vectors_per_class.size()) != l) r.fail("vectors_per_class must have one entry per class label");
     if (p.vectors == 0) r.fail("vectors_per_class counts no support vector");
     if (l < 2) r.fail("the support-vector form needs at least two classes");
     if (static_cast<int64_t>(p.coefficients.size()) != (l - 1) * p.vectors)

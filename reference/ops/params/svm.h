@@ -39,7 +39,7 @@ struct SVMClassifierParams {
   ClassLabels labels;
   support::SvmKernel kernel;
   std::vector<int64_t> vectors_per_class, first_vector;  // first_vector: each class's first row
-  int64_t vectors = 0;                                     // V, the sum of vectors_per_class
+  int64_t vectors = 0;                                   // V, the sum of vectors_per_class
   std::vector<float> support_vectors, coefficients, rho, prob_a, prob_b;
   support::PostTransform post_transform = support::PostTransform::None;
 

@@ -31,6 +31,7 @@ size_t tree_leaf_of(const AttrReader& r, const TreeNodes& t, size_t root, const 
     i = child;
   }
   r.fail("the tree from root " + std::to_string(root) + " has a cycle");
+  return 0;  // not reached: fail() throws (gcc does not see that through the virtual call)
 }
 
 }  // namespace sonnx::support

@@ -101,20 +101,23 @@ TEST(MlLinearClassifier, BadAttributesTrap) {
       "exactly one of");
   expect_trap(
       [&] {
-        mllinear_run("LinearClassifier", {x}, {attr_ints("classlabels_ints", {0, 1, 2}), attr_floats("coefficients", {1, 2})}, 2);
+        mllinear_run("LinearClassifier", {x}, {attr_ints("classlabels_ints", {0, 1, 2}), attr_floats("coefficients", {1, 2})},
+                     2);
       },
       "coefficients has 2 entries");
   expect_trap(
       [&] {
         mllinear_run("LinearClassifier", {x},
-                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}), attr_floats("intercepts", {0, 0})},
+                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}),
+                      attr_floats("intercepts", {0, 0})},
                      2);
       },
       "intercepts");
   expect_trap(
       [&] {
         mllinear_run("LinearClassifier", {x},
-                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}), attr_int("multi_class", 2)}, 2);
+                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}), attr_int("multi_class", 2)},
+                     2);
       },
       "multi_class");
   expect_trap(
@@ -125,11 +128,10 @@ TEST(MlLinearClassifier, BadAttributesTrap) {
                      2);
       },
       "unknown post_transform");
-  expect_trap(
-      [&] {
-        mllinear_run("LinearClassifier", {tensor<uint8_t>({1, 2}, {1, 2})},
-                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2})}, 2);
-      });  // uint8 is outside T1 (the type check or the kernel refuses it)
+  expect_trap([&] {
+    mllinear_run("LinearClassifier", {tensor<uint8_t>({1, 2}, {1, 2})},
+                 {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2})}, 2);
+  });  // uint8 is outside T1 (the type check or the kernel refuses it)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,15 +149,16 @@ TEST(MlSvmRegressor, KernelsOverSupportVectors) {
   // RBF, gamma 0.5: sv [0,0] and [1,1], coefficients 1, -2, rho 0.25. x = [1,0] is at squared
   // distance 1 of both: exp(-0.5) (1 - 2) + 0.25.
   Value rbf = mllinear_run("SVMRegressor", {tensor<float>({1, 2}, {1, 0})},
-                           {attr_string("kernel_type", "RBF"), attr_floats("kernel_params", {0.5f, 0, 0}), attr_int("n_supports", 2),
-                            attr_floats("support_vectors", {0, 0, 1, 1}), attr_floats("coefficients", {1, -2}),
-                            attr_floats("rho", {0.25f})},
+                           {attr_string("kernel_type", "RBF"), attr_floats("kernel_params", {0.5f, 0, 0}),
+                            attr_int("n_supports", 2), attr_floats("support_vectors", {0, 0, 1, 1}),
+                            attr_floats("coefficients", {1, -2}), attr_floats("rho", {0.25f})},
                            1)[0];
   expect_floats_near(rbf, {static_cast<float>(0.25 - std::exp(-0.5))});
   // POLY, gamma 1, coef0 1, degree 2: sv [1,2], coefficient 3; x = [1,1]: 3 (1*1+2*1 + 1)^2 = 48.
   Value poly = mllinear_run("SVMRegressor", {tensor<int64_t>({1, 2}, {1, 1})},
-                            {attr_string("kernel_type", "POLY"), attr_floats("kernel_params", {1, 1, 2}), attr_int("n_supports", 1),
-                             attr_floats("support_vectors", {1, 2}), attr_floats("coefficients", {3}), attr_floats("rho", {0})},
+                            {attr_string("kernel_type", "POLY"), attr_floats("kernel_params", {1, 1, 2}),
+                             attr_int("n_supports", 1), attr_floats("support_vectors", {1, 2}), attr_floats("coefficients", {3}),
+                             attr_floats("rho", {0})},
                             1)[0];
   EXPECT_EQ(values_of<float>(poly), (std::vector<float>{48}));
   // SIGMOID, gamma 0.5, coef0 0: sv [2,0]; x = [1,3]: tanh(0.5 * 2) = tanh(1).
@@ -175,14 +178,18 @@ TEST(MlSvmRegressor, OneClassIsTheSignAndPostTransformComesLast) {
   EXPECT_EQ(values_of<float>(oc), (std::vector<float>{1, -1, -1}));
   // LOGISTIC on y = x: [0] -> 0.5, [2] -> logistic(2).
   Value l = mllinear_run("SVMRegressor", {tensor<float>({2, 1}, {0, 2})},
-                         {attr_floats("coefficients", {1}), attr_floats("rho", {0}), attr_string("post_transform", "LOGISTIC")}, 1)[0];
+                         {attr_floats("coefficients", {1}), attr_floats("rho", {0}), attr_string("post_transform", "LOGISTIC")},
+                         1)[0];
   expect_floats_near(l, {0.5f, mllinear_logistic(2)});
 }
 
 TEST(MlSvmRegressor, BadAttributesTrap) {
   const Value x = tensor<float>({1, 2}, {1, 2});
-  expect_trap([&] { mllinear_run("SVMRegressor", {x}, {attr_floats("coefficients", {1, 2}), attr_floats("rho", {0, 1})}, 1); },
-              "rho must have exactly one entry");
+  expect_trap(
+      [&] {
+        mllinear_run("SVMRegressor", {x}, {attr_floats("coefficients", {1, 2}), attr_floats("rho", {0, 1})}, 1);
+      },
+      "rho must have exactly one entry");
   expect_trap(
       [&] {
         mllinear_run("SVMRegressor", {x},
@@ -203,8 +210,11 @@ TEST(MlSvmRegressor, BadAttributesTrap) {
                      {attr_floats("kernel_params", {1, 2}), attr_floats("coefficients", {1, 2}), attr_floats("rho", {0})}, 1);
       },
       "kernel_params");
-  expect_trap([&] { mllinear_run("SVMRegressor", {x}, {attr_floats("coefficients", {1, 2, 3}), attr_floats("rho", {0})}, 1); },
-              "columns");
+  expect_trap(
+      [&] {
+        mllinear_run("SVMRegressor", {x}, {attr_floats("coefficients", {1, 2, 3}), attr_floats("rho", {0})}, 1);
+      },
+      "columns");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -292,10 +302,16 @@ TEST(MlSvmClassifier, BadAttributesTrap) {
     return a;
   };
   const auto base = mllinear_binary_svm();
-  expect_trap([&] { mllinear_run("SVMClassifier", {x}, with(base, attr_ints("vectors_per_class", {1, 1, 0})), 2); },
-              "one entry per class label");
-  expect_trap([&] { mllinear_run("SVMClassifier", {x}, with(base, attr_floats("coefficients", {1, -1, 1})), 2); },
-              "coefficients must have");
+  expect_trap(
+      [&] {
+        mllinear_run("SVMClassifier", {x}, with(base, attr_ints("vectors_per_class", {1, 1, 0})), 2);
+      },
+      "one entry per class label");
+  expect_trap(
+      [&] {
+        mllinear_run("SVMClassifier", {x}, with(base, attr_floats("coefficients", {1, -1, 1})), 2);
+      },
+      "coefficients must have");
   expect_trap([&] { mllinear_run("SVMClassifier", {x}, with(base, attr_floats("rho", {0, 0})), 2); }, "one entry per pair");
   expect_trap([&] { mllinear_run("SVMClassifier", {x}, with(base, attr_floats("prob_a", {1})), 2); }, "differ in length");
   expect_trap(

@@ -90,8 +90,11 @@ TEST(MlSimpleOp, NormalizerNaNMakesItsRowNaN) {
 }
 
 TEST(MlSimpleOp, NormalizerMalformedTraps) {
-  expect_trap([] { mlsimple_run("Normalizer", {tensor<float>({2}, {1, 2})}, {attr_string("norm", "L3")}); },
-              "norm must be MAX, L1 or L2");
+  expect_trap(
+      [] {
+        mlsimple_run("Normalizer", {tensor<float>({2}, {1, 2})}, {attr_string("norm", "L3")});
+      },
+      "norm must be MAX, L1 or L2");
   expect_trap([] { mlsimple_run("Normalizer", {tensor<float>({1, 1, 2}, {1, 2})}, {}); }, "[N, C] or [C]");
   expect_trap([] { mlsimple_run("Normalizer", {tensor<uint8_t>({2}, {1, 2})}, {}); }, "float, double, int64 or int32");
 }
@@ -144,14 +147,22 @@ TEST(MlSimpleOp, ImputerIntegers) {
 TEST(MlSimpleOp, ImputerMalformedTraps) {
   const Value x = tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6});
   expect_trap([&] { mlsimple_run("Imputer", {x}, {}); }, "exactly one of imputed_value_floats and imputed_value_int64s");
-  expect_trap([&] { mlsimple_run("Imputer", {x}, {attr_floats("imputed_value_floats", {1}), attr_ints("imputed_value_int64s", {1})}); },
-              "exactly one");
+  expect_trap(
+      [&] {
+        mlsimple_run("Imputer", {x}, {attr_floats("imputed_value_floats", {1}), attr_ints("imputed_value_int64s", {1})});
+      },
+      "exactly one");
   expect_trap([&] { mlsimple_run("Imputer", {x}, {attr_ints("imputed_value_int64s", {1})}); }, "needs an int64 or int32 X");
   expect_trap([] { mlsimple_run("Imputer", {tensor<int64_t>({1}, {0})}, {attr_floats("imputed_value_floats", {1})}); },
               "needs a float or double X");
-  expect_trap([&] { mlsimple_run("Imputer", {x}, {attr_floats("imputed_value_floats", {1, 2})}); }, "2 entries; X has 3 features");
-  expect_trap([] { mlsimple_run("Imputer", {tensor<int32_t>({1}, {0})}, {attr_ints("imputed_value_int64s", {int64_t{1} << 40})}); },
-              "does not fit int32");
+  expect_trap(
+      [&] {
+        mlsimple_run("Imputer", {x}, {attr_floats("imputed_value_floats", {1, 2})});
+      },
+      "2 entries; X has 3 features");
+  expect_trap(
+      [] { mlsimple_run("Imputer", {tensor<int32_t>({1}, {0})}, {attr_ints("imputed_value_int64s", {int64_t{1} << 40})}); },
+      "does not fit int32");
   expect_trap([] { mlsimple_run("Imputer", {Value(Tensor::scalar<float>(0))}, {attr_floats("imputed_value_floats", {1})}); },
               "at least one dimension");
 }
@@ -166,7 +177,8 @@ TEST(MlSimpleOp, OneHotEncoderIntegersAndStrings) {
   EXPECT_EQ(y.tensor.shape(), (Shape{2, 3}));
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{0, 1, 0, 1, 0, 0}));
   // [2, 2] strings, cats {"a", "b"}: "c" is no category and gives zeros (zeros = 1 by default).
-  Value s = mlsimple_run("OneHotEncoder", {mlsimple_strings({2, 2}, {"b", "a", "c", "b"})}, {attr_strings("cats_strings", {"a", "b"})});
+  Value s = mlsimple_run("OneHotEncoder", {mlsimple_strings({2, 2}, {"b", "a", "c", "b"})},
+                         {attr_strings("cats_strings", {"a", "b"})});
   EXPECT_EQ(s.tensor.shape(), (Shape{2, 2, 2}));
   EXPECT_EQ(values_of<float>(s), (std::vector<float>{0, 1, 1, 0, 0, 0, 0, 1}));
   // int32, and a scalar X: shape [|cats|].
@@ -177,7 +189,8 @@ TEST(MlSimpleOp, OneHotEncoderIntegersAndStrings) {
 
 TEST(MlSimpleOp, OneHotEncoderTruncatesFloatsAndTakesTheLastOfRepeatedCategories) {
   // cats {2, 0}: 2.7 -> 2 (position 0); -0.5 -> 0 (position 1); NaN and 1e300 are no category.
-  Value y = mlsimple_run("OneHotEncoder", {tensor<double>({4}, {2.7, -0.5, std::nan(""), 1e300})}, {attr_ints("cats_int64s", {2, 0})});
+  Value y = mlsimple_run("OneHotEncoder", {tensor<double>({4}, {2.7, -0.5, std::nan(""), 1e300})},
+                         {attr_ints("cats_int64s", {2, 0})});
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{1, 0, 0, 1, 0, 0, 0, 0}));
   Value f = mlsimple_run("OneHotEncoder", {tensor<float>({1}, {-2.9f})}, {attr_ints("cats_int64s", {-3, -2})});
   EXPECT_EQ(values_of<float>(f), (std::vector<float>{0, 1}));  // -2.9 -> -2, not -3
@@ -187,20 +200,31 @@ TEST(MlSimpleOp, OneHotEncoderTruncatesFloatsAndTakesTheLastOfRepeatedCategories
 }
 
 TEST(MlSimpleOp, OneHotEncoderUnknownWithoutZerosAndMalformedTrap) {
-  expect_trap([] { mlsimple_run("OneHotEncoder", {tensor<int64_t>({2}, {1, 3})}, {attr_ints("cats_int64s", {1}), attr_int("zeros", 0)}); },
-              "element 1 of X is no category");
+  expect_trap(
+      [] {
+        mlsimple_run("OneHotEncoder", {tensor<int64_t>({2}, {1, 3})}, {attr_ints("cats_int64s", {1}), attr_int("zeros", 0)});
+      },
+      "element 1 of X is no category");
   // zeros = 0 with every element known is fine.
   Value y = mlsimple_run("OneHotEncoder", {tensor<int64_t>({1}, {1})}, {attr_ints("cats_int64s", {1}), attr_int("zeros", 0)});
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{1}));
-  expect_trap([] { mlsimple_run("OneHotEncoder", {tensor<int64_t>({1}, {1})}, {}); }, "exactly one of cats_int64s and cats_strings");
-  expect_trap([] { mlsimple_run("OneHotEncoder", {tensor<int64_t>({1}, {1})}, {attr_ints("cats_int64s", {1}), attr_strings("cats_strings", {"a"})}); },
-              "exactly one");
+  expect_trap([] { mlsimple_run("OneHotEncoder", {tensor<int64_t>({1}, {1})}, {}); },
+              "exactly one of cats_int64s and cats_strings");
+  expect_trap(
+      [] {
+        mlsimple_run("OneHotEncoder", {tensor<int64_t>({1}, {1})},
+                     {attr_ints("cats_int64s", {1}), attr_strings("cats_strings", {"a"})});
+      },
+      "exactly one");
   expect_trap([] { mlsimple_run("OneHotEncoder", {mlsimple_strings({1}, {"a"})}, {attr_ints("cats_int64s", {1})}); },
               "a string X needs cats_strings");
   expect_trap([] { mlsimple_run("OneHotEncoder", {tensor<float>({1}, {1})}, {attr_strings("cats_strings", {"a"})}); },
               "a numeric X needs cats_int64s");
-  expect_trap([] { mlsimple_run("OneHotEncoder", {tensor<int64_t>({1}, {1})}, {attr_ints("cats_int64s", {1}), attr_int("zeros", 2)}); },
-              "zeros must be 0 or 1");
+  expect_trap(
+      [] {
+        mlsimple_run("OneHotEncoder", {tensor<int64_t>({1}, {1})}, {attr_ints("cats_int64s", {1}), attr_int("zeros", 2)});
+      },
+      "zeros must be 0 or 1");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,7 +237,8 @@ TEST(MlSimpleOp, CategoryMapperBothDirections) {
   Value s = mlsimple_run("CategoryMapper", {mlsimple_strings({3}, {"c", "z", "a"})}, {ints, strs});
   EXPECT_EQ(s.tensor.dtype(), DType::Int64);
   EXPECT_EQ(values_of<int64_t>(s), (std::vector<int64_t>{3, -1, 1}));
-  Value s7 = mlsimple_run("CategoryMapper", {mlsimple_strings({3}, {"c", "z", "a"})}, {ints, strs, attr_int("default_int64", 7)});
+  Value s7 = mlsimple_run("CategoryMapper", {mlsimple_strings({3}, {"c", "z", "a"})},
+                          {ints, strs, attr_int("default_int64", 7)});
   EXPECT_EQ(values_of<int64_t>(s7), (std::vector<int64_t>{3, 7, 1}));
   // int64 to strings, shape kept; 4 is absent -> "_Unused". Both defaults given: the string one is used.
   Value i = mlsimple_run("CategoryMapper", {tensor<int64_t>({2, 2}, {1, 4, 3, 2})}, {ints, strs});
@@ -235,10 +260,18 @@ TEST(MlSimpleOp, CategoryMapperRepeatedKeysTakeTheLastPair) {
 }
 
 TEST(MlSimpleOp, CategoryMapperMalformedTraps) {
-  expect_trap([] { mlsimple_run("CategoryMapper", {tensor<int64_t>({1}, {1})}, {attr_ints("cats_int64s", {1, 2}), attr_strings("cats_strings", {"a"})}); },
-              "of one length");
-  expect_trap([] { mlsimple_run("CategoryMapper", {tensor<float>({1}, {1})}, {attr_ints("cats_int64s", {1}), attr_strings("cats_strings", {"a"})}); },
-              "X must be string or int64");
+  expect_trap(
+      [] {
+        mlsimple_run("CategoryMapper", {tensor<int64_t>({1}, {1})},
+                     {attr_ints("cats_int64s", {1, 2}), attr_strings("cats_strings", {"a"})});
+      },
+      "of one length");
+  expect_trap(
+      [] {
+        mlsimple_run("CategoryMapper", {tensor<float>({1}, {1})},
+                     {attr_ints("cats_int64s", {1}), attr_strings("cats_strings", {"a"})});
+      },
+      "X must be string or int64");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,18 +298,33 @@ TEST(MlSimpleOp, FeatureVectorizerVectorsAreOneRowAndValuesRoundOnce) {
 TEST(MlSimpleOp, FeatureVectorizerMalformedTraps) {
   const Value a = tensor<float>({2, 1}, {1, 2});
   expect_trap([&] { mlsimple_run("FeatureVectorizer", {a}, {}); }, "inputdimensions must be given");
-  expect_trap([&] { mlsimple_run("FeatureVectorizer", {a}, {attr_ints("inputdimensions", {1, 1})}); },
-              "1 inputs but 2 inputdimensions entries");
+  expect_trap(
+      [&] {
+        mlsimple_run("FeatureVectorizer", {a}, {attr_ints("inputdimensions", {1, 1})});
+      },
+      "1 inputs but 2 inputdimensions entries");
   expect_trap([&] { mlsimple_run("FeatureVectorizer", {a}, {attr_ints("inputdimensions", {-1})}); }, "must not be negative");
-  expect_trap([&] { mlsimple_run("FeatureVectorizer", {a, tensor<float>({3, 1}, {1, 2, 3})}, {attr_ints("inputdimensions", {1, 1})}); },
-              "input 1 has 3 rows, input 0 has 2");
+  expect_trap(
+      [&] {
+        mlsimple_run("FeatureVectorizer", {a, tensor<float>({3, 1}, {1, 2, 3})}, {attr_ints("inputdimensions", {1, 1})});
+      },
+      "input 1 has 3 rows, input 0 has 2");
   // A vector is one row: no broadcasting against two.
-  expect_trap([&] { mlsimple_run("FeatureVectorizer", {a, tensor<float>({1}, {1})}, {attr_ints("inputdimensions", {1, 1})}); },
-              "input 1 has 1 rows");
-  expect_trap([&] { mlsimple_run("FeatureVectorizer", {a, tensor<double>({2, 1}, {1, 2})}, {attr_ints("inputdimensions", {1, 1})}); },
-              "different element types");
-  expect_trap([] { mlsimple_run("FeatureVectorizer", {tensor<float>({1, 1, 1}, {1})}, {attr_ints("inputdimensions", {1})}); },
-              "[N, C] or [C]");
+  expect_trap(
+      [&] {
+        mlsimple_run("FeatureVectorizer", {a, tensor<float>({1}, {1})}, {attr_ints("inputdimensions", {1, 1})});
+      },
+      "input 1 has 1 rows");
+  expect_trap(
+      [&] {
+        mlsimple_run("FeatureVectorizer", {a, tensor<double>({2, 1}, {1, 2})}, {attr_ints("inputdimensions", {1, 1})});
+      },
+      "different element types");
+  expect_trap(
+      [] {
+        mlsimple_run("FeatureVectorizer", {tensor<float>({1, 1, 1}, {1})}, {attr_ints("inputdimensions", {1})});
+      },
+      "[N, C] or [C]");
 }
 
 // ---------------------------------------------------------------------------------------------
