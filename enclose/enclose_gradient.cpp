@@ -89,23 +89,22 @@ class GradientBody {
     if (it == grad_.end()) return;  // y does not depend on it
     const std::string g = it->second;
     const Shape& gs = shape_.at(n.outputs[0]);
-    const std::string& op = n.op_type;
-    const std::string& a = n.inputs[0];
-    if (op == "Identity") return contribute(a, g, gs);
-    if (op == "Neg") return contribute(a, step("Neg", {g}), gs);
-    const std::string& b = n.inputs[1];
-    if (op == "Add" || op == "Sub") {
-      contribute(a, g, gs);
-      return contribute(b, op == "Add" ? g : step("Neg", {g}), gs);
+    const std::vector<LocalDerivative>& rules = local_derivatives(n.op_type);
+    auto operand = [&](size_t k) { return forward(n.inputs[k]); };
+    for (size_t k = 0; k < rules.size(); ++k) {
+      std::string d;
+      switch (rules[k]) {
+        case LocalDerivative::G: d = g; break;
+        case LocalDerivative::MinusG: d = step("Neg", {g}); break;
+        case LocalDerivative::GTimesB: d = step("Mul", {g, operand(1)}); break;
+        case LocalDerivative::GTimesA: d = step("Mul", {g, operand(0)}); break;
+        case LocalDerivative::GOverB: d = step("Div", {g, operand(1)}); break;
+        case LocalDerivative::MinusGTimesAOverBB:
+          d = step("Neg", {step("Mul", {g, step("Div", {operand(0), step("Mul", {operand(1), operand(1)})})})});
+          break;
+      }
+      contribute(n.inputs[k], d, gs);
     }
-    if (op == "Mul") {
-      contribute(a, step("Mul", {g, forward(b)}), gs);
-      return contribute(b, step("Mul", {g, forward(a)}), gs);
-    }
-    // Div
-    contribute(a, step("Div", {g, forward(b)}), gs);
-    std::string b2 = step("Mul", {forward(b), forward(b)});
-    contribute(b, step("Neg", {step("Mul", {g, step("Div", {forward(a), b2})})}), gs);
   }
   // The gradient of each of `xs`: exactly zero where y does not depend on it.
   std::vector<Bounds> finish(const std::vector<std::string>& xs) {

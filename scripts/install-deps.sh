@@ -10,7 +10,7 @@ packages=(
   libz3-dev z3 why3 cvc4
   nlohmann-json3-dev libcli11-dev
   python3 python3-onnx python3-numpy
-  python3-dev pybind11-dev python3-pytest
+  python3-dev pybind11-dev python3-pytest python3-sklearn
   dpkg-dev file
   clang libclang-rt-14-dev clang-format-14
   libdnnl-dev

@@ -9,8 +9,8 @@
 //      node's inputs (internal names renamed so outer values of the same name are not picked up);
 //   3. propagate dL/dv backwards from dy = 1 through each selected node, summing contributions
 //      where a value is used more than once and over broadcast dims.
-// Supported operators on the path: Add, Sub, Mul, Div (opset 7+ broadcasting), Neg, Identity. Any
-// other operator on the path is reported as unsupported. y and xs must be float16/float/double
+// Supported operators on the path: those of the local derivative table in params/gradient.h (Add,
+// Sub, Mul, Div with opset 7+ broadcasting, Neg, Identity). Any other is reported as unsupported. y and xs must be float16/float/double
 // tensors; a gradient w.r.t. an x that y does not depend on is zero. Arithmetic is in double,
 // rounded once to each x's element type.
 #include <cstdint>
@@ -119,32 +119,26 @@ std::vector<Value> gradient(OpContext& ctx) {
     auto git = grad.find(n.outputs[0]);
     if (git == grad.end()) continue;  // y does not depend on this output
     Grad g_out = git->second;         // copy: accumulate() may insert into `grad`
-    const std::string& op = n.op_type;
-    if (op == "Identity") {
-      accumulate(n.inputs[0], g_out.shape, g_out.v, [](size_t) { return 1.0; });
-    } else if (op == "Neg") {
-      accumulate(n.inputs[0], g_out.shape, g_out.v, [](size_t) { return -1.0; });
-    } else {
-      const std::string &a = n.inputs[0], &b = n.inputs[1];
-      std::vector<double> av = doubles_of(val.at(a)), bv = doubles_of(val.at(b));
-      auto ia = broadcast_index_map(val.at(a).shape(), g_out.shape);
-      auto ib = broadcast_index_map(val.at(b).shape(), g_out.shape);
-      auto A = [&](size_t i) { return av[static_cast<size_t>(ia[i])]; };
-      auto B = [&](size_t i) { return bv[static_cast<size_t>(ib[i])]; };
-      if (op == "Add") {
-        accumulate(a, g_out.shape, g_out.v, [](size_t) { return 1.0; });
-        accumulate(b, g_out.shape, g_out.v, [](size_t) { return 1.0; });
-      } else if (op == "Sub") {
-        accumulate(a, g_out.shape, g_out.v, [](size_t) { return 1.0; });
-        accumulate(b, g_out.shape, g_out.v, [](size_t) { return -1.0; });
-      } else if (op == "Mul") {
-        accumulate(a, g_out.shape, g_out.v, B);
-        accumulate(b, g_out.shape, g_out.v, A);
-      } else {  // Div: d(a/b)/da = 1/b, d(a/b)/db = -a/b^2
-        accumulate(a, g_out.shape, g_out.v, [&](size_t i) { return 1.0 / B(i); });
-        accumulate(b, g_out.shape, g_out.v, [&](size_t i) { return -A(i) / (B(i) * B(i)); });
-      }
+    const std::vector<LocalDerivative>& rules = local_derivatives(n.op_type);
+    std::vector<std::vector<double>> operand(n.inputs.size());
+    std::vector<std::vector<int64_t>> index(n.inputs.size());
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      operand[k] = doubles_of(val.at(n.inputs[k]));
+      index[k] = broadcast_index_map(val.at(n.inputs[k]).shape(), g_out.shape);
     }
+    auto at = [&](size_t k, size_t i) { return operand[k][static_cast<size_t>(index[k][i])]; };
+    for (size_t k = 0; k < rules.size(); ++k)
+      accumulate(n.inputs[k], g_out.shape, g_out.v, [&, rule = rules[k]](size_t i) {
+        switch (rule) {
+          case LocalDerivative::G: return 1.0;
+          case LocalDerivative::MinusG: return -1.0;
+          case LocalDerivative::GTimesB: return at(1, i);
+          case LocalDerivative::GTimesA: return at(0, i);
+          case LocalDerivative::GOverB: return 1.0 / at(1, i);
+          case LocalDerivative::MinusGTimesAOverBB: return -at(0, i) / (at(1, i) * at(1, i));
+        }
+        return 0.0;  // unreachable: the switch covers the enum
+      });
   }
 
   std::vector<Value> out;

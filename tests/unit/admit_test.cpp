@@ -21,7 +21,7 @@ namespace {
 
 using testing::loaded_model;
 
-Tensor random_floats(const Shape& shape, uint64_t seed) {
+Tensor admit_random_floats(const Shape& shape, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-3, 3);
   Tensor t(DType::Float, shape);
@@ -97,7 +97,7 @@ g (float[2,3] X) => (float[2,3] Y, float[2,3] Z) {
   Y = Identity (d)
   Z = Sigmoid (a)
 })");
-  NamedValues in{{"X", Value(random_floats({2, 3}, 1))}};
+  NamedValues in{{"X", Value(admit_random_floats({2, 3}, 1))}};
   NamedValues before = Interpreter(m).run(in);
   admit::ChangeLog log;
   admit::remove_identities(m, log);
@@ -155,7 +155,7 @@ g (float[2,3,4] X) => (float[2,12] Y) <float[1] two = {2}> {
   r = Reshape (X, shape)
   Y = Mul (r, sq)
 })");
-  NamedValues in{{"X", Value(random_floats({2, 3, 4}, 2))}};
+  NamedValues in{{"X", Value(admit_random_floats({2, 3, 4}, 2))}};
   Tensor before = Interpreter(m).run(in).at("Y").tensor;
   admit::ChangeLog log;
   admit::fold_constants(m, log);
@@ -217,7 +217,7 @@ g (float[3] X, int64 sr) => (float[3] Y, float[3] Z) <int64 k = {16000}> {
   for (int64_t rate : {16000, 8000}) {
     SCOPED_TRACE(rate);
     Model m = text::parse_model(text);
-    NamedValues in{{"X", Value(random_floats({3}, 6))}, {"sr", Value(Tensor::scalar<int64_t>(rate))}};
+    NamedValues in{{"X", Value(admit_random_floats({3}, 6))}, {"sr", Value(Tensor::scalar<int64_t>(rate))}};
     NamedValues before = Interpreter(m).run(in);
     admit::ChangeLog log;
     admit::fix_inputs(m, {{}, {}, {{"sr", Tensor::scalar<int64_t>(rate)}}}, log);
@@ -248,7 +248,7 @@ g (float[3] X, int64 sr) => (float[3] Y) <int64 k = {16000}> {
     },
     else_branch = e () => (float[3] y2) { y2 = Sigmoid (a) }>
 })");
-  NamedValues in{{"X", Value(random_floats({3}, 11))}, {"sr", Value(Tensor::scalar<int64_t>(16000))}};
+  NamedValues in{{"X", Value(admit_random_floats({3}, 11))}, {"sr", Value(Tensor::scalar<int64_t>(16000))}};
   Tensor before = Interpreter(original.ir).run(in).at("Y").tensor;
   admit::AdmitOptions o;
   o.fixes.values = {{"sr", Tensor::scalar<int64_t>(16000)}};
@@ -267,10 +267,10 @@ TEST(AdmitOptionalIO, ARecurrentNodesOmittedInputsAreWrittenAsTheirDefaults) {
 g (float[3,2,4] X, float[1,20,4] W, float[1,20,5] R, float[1,2,5] c0) => (float[3,1,2,5] Y, float[1,2,5] C) {
   Y, h, C = LSTM <hidden_size = 5> (X, W, R, , , , c0)
 })");
-  NamedValues in{{"X", Value(random_floats({3, 2, 4}, 7))},
-                 {"W", Value(random_floats({1, 20, 4}, 8))},
-                 {"R", Value(random_floats({1, 20, 5}, 9))},
-                 {"c0", Value(random_floats({1, 2, 5}, 10))}};
+  NamedValues in{{"X", Value(admit_random_floats({3, 2, 4}, 7))},
+                 {"W", Value(admit_random_floats({1, 20, 4}, 8))},
+                 {"R", Value(admit_random_floats({1, 20, 5}, 9))},
+                 {"c0", Value(admit_random_floats({1, 2, 5}, 10))}};
   NamedValues before = Interpreter(m).run(in);
   admit::ChangeLog log;
   admit::write_omitted_inputs(m, log);
@@ -316,7 +316,7 @@ g (float[1,1,4,4] X, float[1,1,3,3] W) => (float[1,1,2,2] Y) {
   c = Conv (X, W)
   Y = LeakyRelu (c)
 })");
-  NamedValues in{{"X", Value(random_floats({1, 1, 4, 4}, 3))}, {"W", Value(random_floats({1, 1, 3, 3}, 4))}};
+  NamedValues in{{"X", Value(admit_random_floats({1, 1, 4, 4}, 3))}, {"W", Value(admit_random_floats({1, 1, 3, 3}, 4))}};
   Tensor before = Interpreter(m).run(in).at("Y").tensor;
   admit::ChangeLog log;
   admit::write_default_attributes(m, log);

@@ -42,7 +42,7 @@ const CertTest& find(const CertReport& r, const std::string& name) {
   throw std::runtime_error("no test " + name);
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool report_has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(CertBlame, ALocalizedFailureBlamesOnlyTheLocalizedOperator) {
   CertTest t = test("test_ab", "failed", {"A", "B"});
@@ -71,8 +71,8 @@ TEST(CertBlame, AnUnlocalizedFailureOfSeveralOperatorsBlamesNone) {
   EXPECT_EQ(ab.blamed_op, "");
   EXPECT_EQ(ab.blame, "not localized: a runtime command cannot run single nodes");
   EXPECT_EQ(r.verdict, "failed");  // the test still fails the run
-  EXPECT_TRUE(has(cert_report_markdown(r), "not localized: a runtime command cannot run single nodes"));
-  EXPECT_TRUE(has(cert_report_html(r), "not localized: a runtime command cannot run single nodes"));
+  EXPECT_TRUE(report_has(cert_report_markdown(r), "not localized: a runtime command cannot run single nodes"));
+  EXPECT_TRUE(report_has(cert_report_html(r), "not localized: a runtime command cannot run single nodes"));
 }
 
 TEST(CertBlame, AnErroredTestOfSeveralOperatorsWithoutLocalizationSaysWhy) {
@@ -108,8 +108,8 @@ TEST(CertBlame, AnOperatorOnTheFallbackIsNotBlamed) {
   single.fallback_ops = {"B"};
   CertReport r = aggregated({t, single});
   EXPECT_EQ(r.summary.at("operators_failed"), 0);
-  EXPECT_TRUE(has(find(r, "test_ab").blame, "ran on the cpu fallback")) << find(r, "test_ab").blame;
-  EXPECT_TRUE(has(find(r, "test_b").blame, "ran on the cpu fallback")) << find(r, "test_b").blame;
+  EXPECT_TRUE(report_has(find(r, "test_ab").blame, "ran on the cpu fallback")) << find(r, "test_ab").blame;
+  EXPECT_TRUE(report_has(find(r, "test_b").blame, "ran on the cpu fallback")) << find(r, "test_b").blame;
 }
 
 TEST(CertBlame, ALocalizedNodeOfAFunctionBodyBlamesTheModelsOnlyOperator) {
@@ -165,14 +165,14 @@ const char* const kOldClaims[] = {"Compared with the sonnx reference interpreter
 
 void expect_states_enclosure_judge(const std::string& text, const std::string& format) {
   SCOPED_TRACE(format);
-  EXPECT_TRUE(has(text, "Judge: the admissible enclosure")) << text;
-  EXPECT_TRUE(has(text, "Of the 5 tests compared, 2 were judged by the reference's admissible enclosure")) << text;
-  EXPECT_TRUE(has(text, "3 fell back to the strict tolerances")) << text;
-  EXPECT_TRUE(has(text, "for 2 distinct reasons")) << text;
-  EXPECT_TRUE(has(text, "no enclosure for DFT-20")) << text;
-  EXPECT_TRUE(has(text, "no enclosure for STFT-17")) << text;
-  EXPECT_FALSE(has(text, "LpNormalization")) << text;
-  for (const char* claim : kOldClaims) EXPECT_FALSE(has(text, claim)) << text;
+  EXPECT_TRUE(report_has(text, "Judge: the admissible enclosure")) << text;
+  EXPECT_TRUE(report_has(text, "Of the 5 tests compared, 2 were judged by the reference's admissible enclosure")) << text;
+  EXPECT_TRUE(report_has(text, "3 fell back to the strict tolerances")) << text;
+  EXPECT_TRUE(report_has(text, "for 2 distinct reasons")) << text;
+  EXPECT_TRUE(report_has(text, "no enclosure for DFT-20")) << text;
+  EXPECT_TRUE(report_has(text, "no enclosure for STFT-17")) << text;
+  EXPECT_FALSE(report_has(text, "LpNormalization")) << text;
+  for (const char* claim : kOldClaims) EXPECT_FALSE(report_has(text, claim)) << text;
 }
 
 TEST(CertJudge, EveryFormatNamesTheEnclosureJudgeAndTheFallbacks) {
@@ -189,12 +189,13 @@ TEST(CertJudge, EveryFormatNamesTheEnclosureJudgeAndTheFallbacks) {
   expect_states_enclosure_judge(cert_report_markdown(r), "markdown");
   expect_states_enclosure_judge(cert_report_html(r), "html");
   expect_states_enclosure_judge(cert_report_junit(r), "junit");
-  EXPECT_TRUE(has(judge_text(r), "  2  no enclosure for DFT-20\n"));
+  EXPECT_TRUE(report_has(judge_text(r), "  2  no enclosure for DFT-20\n"));
   // The detailed formats list the tests per reason.
-  EXPECT_TRUE(has(cert_report_markdown(r), "| no enclosure for DFT-20 | 2 | test_dft, test_dft_axis |"));
-  EXPECT_TRUE(has(cert_report_html(r), "<td>no enclosure for DFT-20</td><td>2</td><td>test_dft, test_dft_axis</td>"));
-  EXPECT_TRUE(has(cert_report_junit(r), "<property name=\"judge\" value=\"enclosure\"/>"));
-  EXPECT_TRUE(has(cert_report_junit(r), "<property name=\"fallback_reason\" value=\"2 tests: no enclosure for DFT-20\"/>"));
+  EXPECT_TRUE(report_has(cert_report_markdown(r), "| no enclosure for DFT-20 | 2 | test_dft, test_dft_axis |"));
+  EXPECT_TRUE(report_has(cert_report_html(r), "<td>no enclosure for DFT-20</td><td>2</td><td>test_dft, test_dft_axis</td>"));
+  EXPECT_TRUE(report_has(cert_report_junit(r), "<property name=\"judge\" value=\"enclosure\"/>"));
+  EXPECT_TRUE(
+      report_has(cert_report_junit(r), "<property name=\"fallback_reason\" value=\"2 tests: no enclosure for DFT-20\"/>"));
   EXPECT_EQ(cert_report_json(r).at("judge"), "enclosure");
 }
 
@@ -203,17 +204,17 @@ TEST(CertJudge, WithoutFallbacksNoToleranceIsClaimed) {
   t.judge = "enclosure";
   CertReport r = aggregated({t}, "enclosure");
   for (const std::string& text : {judge_text(r), cert_report_markdown(r), cert_report_html(r), cert_report_junit(r)}) {
-    EXPECT_TRUE(has(text, "None fell back to a tolerance.")) << text;
-    EXPECT_FALSE(has(text, "1e-6")) << text;
+    EXPECT_TRUE(report_has(text, "None fell back to a tolerance.")) << text;
+    EXPECT_FALSE(report_has(text, "1e-6")) << text;
   }
 }
 
 TEST(CertJudge, EveryFormatNamesTheStrictTolerancesUnderTheToleranceJudge) {
   CertReport r = aggregated({test("test_relu", "passed", {"Relu"}), test("test_abs", "failed", {"Abs"})});
   for (const std::string& text : {judge_text(r), cert_report_markdown(r), cert_report_html(r), cert_report_junit(r)}) {
-    EXPECT_TRUE(has(text, "Judge: the strict tolerances")) << text;
-    EXPECT_TRUE(has(text, "float32 abs 1e-6 / rel 1e-5 / 2 ULP")) << text;
-    EXPECT_FALSE(has(text, "admissible enclosure")) << text;
+    EXPECT_TRUE(report_has(text, "Judge: the strict tolerances")) << text;
+    EXPECT_TRUE(report_has(text, "float32 abs 1e-6 / rel 1e-5 / 2 ULP")) << text;
+    EXPECT_FALSE(report_has(text, "admissible enclosure")) << text;
   }
   EXPECT_EQ(cert_report_json(r).at("judge"), "tolerance");
 }
@@ -238,7 +239,7 @@ TEST(CertJudge, TheJudgeSurvivesJsonAndMerging) {
     merge_cert_report(merged, tol, "c.json");
     FAIL() << "reports of two judges merged";
   } catch (const LoadError& e) {
-    EXPECT_TRUE(has(e.what(), "'c.json' was judged by tolerance, the reports before it by enclosure")) << e.what();
+    EXPECT_TRUE(report_has(e.what(), "'c.json' was judged by tolerance, the reports before it by enclosure")) << e.what();
   }
 }
 

@@ -29,7 +29,7 @@
 namespace sonnx {
 namespace {
 
-Attribute float_attr(const std::string& name, float v) {
+Attribute decompose_float_attr(const std::string& name, float v) {
   Attribute a;
   a.name = name;
   a.type = Attribute::Type::Float;
@@ -228,12 +228,12 @@ TEST(Decompose, HardSigmoidComputesBitwiseWhatItsKernelComputes) {
   // Versions 1 (opsets 1-5: Cast's `to` a string, legacy Mul/Add), 6 (6-21: legacy broadcasting
   // at 6, Clip's bounds attributes before 11) and 22.
   std::vector<Attrs> attrs{{},
-                           {float_attr("alpha", 0.5f), float_attr("beta", 0.6f)},
-                           {float_attr("alpha", -3.7f), float_attr("beta", 0.1f)},
-                           {float_attr("alpha", 0.0f), float_attr("beta", -0.0f)},  // -0 kept
-                           {float_attr("beta", 1.0f)},
-                           {float_attr("alpha", 3.0e38f), float_attr("beta", -1.5f)},
-                           {float_attr("alpha", std::numeric_limits<float>::infinity())}};
+                           {decompose_float_attr("alpha", 0.5f), decompose_float_attr("beta", 0.6f)},
+                           {decompose_float_attr("alpha", -3.7f), decompose_float_attr("beta", 0.1f)},
+                           {decompose_float_attr("alpha", 0.0f), decompose_float_attr("beta", -0.0f)},  // -0 kept
+                           {decompose_float_attr("beta", 1.0f)},
+                           {decompose_float_attr("alpha", 3.0e38f), decompose_float_attr("beta", -1.5f)},
+                           {decompose_float_attr("alpha", std::numeric_limits<float>::infinity())}};
   expect_bitwise("HardSigmoid", {1, 5, 6, 7, 10, 11, 21, 22, 25}, kTypes, attrs, 22);
 }
 
@@ -251,25 +251,31 @@ TEST(Decompose, SeluComputesBitwiseWhatItsKernelComputes) {
   // Versions 1 (defaults 1.6732 and 1.0507), 6 and 22; the sum of the branches before opset 9
   // (legacy broadcasting at 5 and 6, Relu-based max/min before 8), Where from 9.
   std::vector<Attrs> attrs{{},
-                           {float_attr("alpha", 2.0f), float_attr("gamma", 3.0f)},
-                           {float_attr("alpha", 0.5f), float_attr("gamma", -1.25f)},
-                           {float_attr("alpha", -1.5f), float_attr("gamma", 0.75f)},
-                           {float_attr("alpha", 0.0f)},
-                           {float_attr("gamma", 1e-30f)}};
+                           {decompose_float_attr("alpha", 2.0f), decompose_float_attr("gamma", 3.0f)},
+                           {decompose_float_attr("alpha", 0.5f), decompose_float_attr("gamma", -1.25f)},
+                           {decompose_float_attr("alpha", -1.5f), decompose_float_attr("gamma", 0.75f)},
+                           {decompose_float_attr("alpha", 0.0f)},
+                           {decompose_float_attr("gamma", 1e-30f)}};
   expect_bitwise("Selu", {1, 5, 6, 7, 8, 9, 13, 21, 22, 25}, kTypes, attrs, 22);
   // Where needs none of the sum's conditions on the attributes.
   float inf = std::numeric_limits<float>::infinity();
-  expect_bitwise(
-      "Selu", {9, 25}, kTypes,
-      {{float_attr("gamma", 0.0f)}, {float_attr("gamma", -0.0f)}, {float_attr("alpha", inf)}, {float_attr("gamma", -inf)}}, 22);
+  expect_bitwise("Selu", {9, 25}, kTypes,
+                 {{decompose_float_attr("gamma", 0.0f)},
+                  {decompose_float_attr("gamma", -0.0f)},
+                  {decompose_float_attr("alpha", inf)},
+                  {decompose_float_attr("gamma", -inf)}},
+                 22);
 }
 
 TEST(Decompose, EluComputesBitwiseWhatItsKernelComputesOn16BitTypes) {
   // Versions 1, 6 and 22 (bfloat16); the 65536 codes are checked when decomposing, and here again.
-  std::vector<Attrs> attrs{{}, {float_attr("alpha", 2.0f)}, {float_attr("alpha", 0.1f)}, {float_attr("alpha", 1.6732f)}};
+  std::vector<Attrs> attrs{{},
+                           {decompose_float_attr("alpha", 2.0f)},
+                           {decompose_float_attr("alpha", 0.1f)},
+                           {decompose_float_attr("alpha", 1.6732f)}};
   expect_bitwise("Elu", {5, 6, 7, 8, 9, 21, 22, 25}, {DType::Float16, DType::BFloat16}, attrs, 22);
-  expect_bitwise("Elu", {9, 25}, {DType::Float16, DType::BFloat16}, {{float_attr("alpha", -0.75f)}, {float_attr("alpha", 0.0f)}},
-                 22);
+  expect_bitwise("Elu", {9, 25}, {DType::Float16, DType::BFloat16},
+                 {{decompose_float_attr("alpha", -0.75f)}, {decompose_float_attr("alpha", 0.0f)}}, 22);
 }
 
 // Distance in units in the last place between two numbers of one type (float: width 4, double:
@@ -294,7 +300,8 @@ TEST(Decompose, EluOnFloatAndDoubleIsWithinAnUlpOrAFewAndRecordedAsInexact) {
   uint64_t max_float = 0, max_double = 0;
   for (int64_t opset : {5, 7, 8, 9, 22, 25})
     for (DType type : {DType::Float, DType::Double})
-      for (const Attrs& attrs : std::vector<Attrs>{{}, {float_attr("alpha", 0.1f)}, {float_attr("alpha", 2.5f)}}) {
+      for (const Attrs& attrs :
+           std::vector<Attrs>{{}, {decompose_float_attr("alpha", 0.1f)}, {decompose_float_attr("alpha", 2.5f)}}) {
         SCOPED_TRACE("opset " + std::to_string(opset) + " on " + std::string(dtype_name(type)) + ", " + describe(attrs));
         Tensor x = test_values(type, seed++);
         Model m = one_node_model("Elu", opset, type, attrs, x.size());
@@ -379,13 +386,13 @@ TEST(Decompose, RefusesSeluAndEluBeforeOpset9WhereTheSumOfBranchesIsNotExact) {
   // Without Where, Selu is a sum of its branches: gamma = 0 or an infinite alpha would turn the
   // other branch's zero into a NaN or flip a zero's sign; Elu's needs alpha > 0.
   float inf = std::numeric_limits<float>::infinity();
-  for (const Attrs& attrs : std::vector<Attrs>{{float_attr("gamma", 0.0f)}, {float_attr("alpha", inf)}}) {
+  for (const Attrs& attrs : std::vector<Attrs>{{decompose_float_attr("gamma", 0.0f)}, {decompose_float_attr("alpha", inf)}}) {
     Model m = one_node_model("Selu", 8, DType::Float, attrs, 4);
     EXPECT_EQ(refusals(m, 8),
               std::vector<std::string>{"#0 (Selu): before opset 9 (no Where) Selu is decomposed as a sum of its two "
                                        "branches, which needs finite alpha and gamma and gamma ≠ 0"});
   }
-  for (const Attrs& attrs : std::vector<Attrs>{{float_attr("alpha", -1.0f)}, {float_attr("alpha", 0.0f)}}) {
+  for (const Attrs& attrs : std::vector<Attrs>{{decompose_float_attr("alpha", -1.0f)}, {decompose_float_attr("alpha", 0.0f)}}) {
     Model m = one_node_model("Elu", 5, DType::Float16, attrs, 4);
     EXPECT_EQ(refusals(m, 5),
               std::vector<std::string>{"#0 (Elu): before opset 9 (no Where) Elu is decomposed as relu(x) + alpha * "

@@ -20,8 +20,8 @@
 
 namespace sonnx::enclose {
 namespace {
+using sonnx::testing::kInf;
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kSubnormal = 1e-40f;  // below float's smallest normal 1.18e-38
 
 using MpfrFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);

@@ -21,11 +21,10 @@
 namespace sonnx::enclose {
 
 namespace {
+using sonnx::testing::kInf;
 
 using sonnx::testing::attr_int;
 using Attrs = std::vector<onnx::AttributeProto>;
-
-constexpr float kInf = std::numeric_limits<float>::infinity();
 
 Value ints(const Shape& s, const std::vector<int64_t>& v) { return Value(Tensor::from_vector<int64_t>(s, v)); }
 

@@ -199,7 +199,7 @@ Value tensor_of(const Shape& shape, const std::vector<double>& x, DType type) {
   return v;
 }
 
-OneNodeModel model_of(const DftCase& c) {
+OneNodeModel spectral_model_of(const DftCase& c) {
   std::vector<Value> in{tensor_of(c.shape, c.x, c.type), c.length ? Value(Tensor::scalar<int64_t>(*c.length)) : none()};
   Attrs attrs{attr_int("inverse", c.inverse ? 1 : 0), attr_int("onesided", c.onesided ? 1 : 0)};
   if (c.version < 20 && c.axis) attrs.push_back(attr_int("axis", *c.axis));
@@ -292,7 +292,7 @@ void check_enclosures(const Expected& e, const Bounds& real, const Bounds& admis
 // the reference; returns the exact values and the admissible enclosure.
 template <class Case>
 std::pair<Expected, Bounds> check_case_enclosures(const Case& c) {
-  OneNodeModel m = model_of(c);
+  OneNodeModel m = spectral_model_of(c);
   Expected e = expected_of(c);
   Bounds real = enclose_output(m, Semantics::Real), admissible = enclose_output(m, Semantics::Admissible);
   Tensor reference = reference_output(m);
@@ -425,7 +425,7 @@ TEST(EncloseSpectral, DoubleAndFloat16Signals) {
 // powers of two, the radix-2 FFT (all bins, then the one-sided ones kept).
 void check_float_implementations(const DftCase& c) {
   SCOPED_TRACE("DFT-" + std::to_string(c.version) + ": " + c.what);
-  Bounds a = enclose_output(model_of(c), Semantics::Admissible);
+  Bounds a = enclose_output(spectral_model_of(c), Semantics::Admissible);
   Expected e = expected_of(c);
   for (const Signal& s : e.signals) {
     std::vector<FloatPoint> f = as_float(s.points);
@@ -512,13 +512,13 @@ TEST(EncloseSpectral, AnUndefinedPointMakesOnlyItsSignalsBinsUndefined) {
   c.shape = {3, 4, 1};
   c.x = {1, std::nan(""), 2, 3, 1, INFINITY, 2, 3, 1, 4, 2, 3};
   for (Semantics s : {Semantics::Real, Semantics::Admissible}) {
-    Bounds b = enclose_output(model_of(c), s);
+    Bounds b = enclose_output(spectral_model_of(c), s);
     ASSERT_EQ(b.lo.shape(), (Shape{3, 4, 2}));
     for (int64_t i = 0; i < 16; ++i) EXPECT_TRUE(bound_at(b, i).has_nan()) << "element " << i;
     for (int64_t i = 16; i < 24; ++i) EXPECT_FALSE(bound_at(b, i).has_nan()) << "element " << i;
   }
   Expected e = expected_of(c);
-  Bounds real = enclose_output(model_of(c), Semantics::Real);
+  Bounds real = enclose_output(spectral_model_of(c), Semantics::Real);
   RealAt<300> re, im;
   for (int64_t k = 0; k < 4; ++k) {
     exact_bin(e.signals[2].points, k, false, re, im);
@@ -540,7 +540,7 @@ struct StftCase {
   bool onesided = true;
 };
 
-OneNodeModel model_of(const StftCase& c) {
+OneNodeModel spectral_model_of(const StftCase& c) {
   auto as_floats = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
   std::vector<Value> in{floats(c.shape, as_floats(c.x)), Value(Tensor::scalar<int64_t>(c.step)),
                         c.window ? floats({static_cast<int64_t>(c.window->size())}, as_floats(*c.window)) : none(),

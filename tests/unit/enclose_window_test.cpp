@@ -18,14 +18,14 @@ namespace {
 using sonnx::testing::attr_ints;
 using sonnx::testing::attr_string;
 
-struct WindowCase {
+struct WindowShapeCase {
   std::string what;
   std::vector<onnx::AttributeProto> attrs;
   Shape expected;  // Y's shape, worked out by hand from the ONNX formulas; empty: every reader refuses
 };
 
 // X [1, 2, 7, 6], W [3, 2, 3, 2].
-std::vector<WindowCase> cases() {
+std::vector<WindowShapeCase> cases() {
   return {
       {"no attributes", {}, {1, 3, 5, 5}},
       {"empty strides and dilations mean absent", {attr_ints("strides", {}), attr_ints("dilations", {})}, {1, 3, 5, 5}},
@@ -48,7 +48,7 @@ std::vector<WindowCase> cases() {
 
 // X [1, 2, 3, 4], W [2, 3, 3, 2] (C = 2, M = 3): per axis the full length is
 // s·(in − 1) + output_padding + (k − 1)·d + 1, cropped by pads, or fixed by output_shape / SAME_*.
-std::vector<WindowCase> transposed_cases() {
+std::vector<WindowShapeCase> transposed_cases() {
   return {
       {"no attributes", {}, {1, 3, 5, 5}},
       {"empty strides and dilations mean absent", {attr_ints("strides", {}), attr_ints("dilations", {})}, {1, 3, 5, 5}},
@@ -79,7 +79,7 @@ struct Operands {
 };
 
 // What the shape rule infers for Y from declared input types, or nullopt with `error` set.
-std::optional<Shape> inferred_shape(const Operands& o, const WindowCase& c, std::string& error) {
+std::optional<Shape> inferred_shape(const Operands& o, const WindowShapeCase& c, std::string& error) {
   using sonnx::testing::vi;
   onnx::GraphProto g = sonnx::testing::graph("g", {sonnx::testing::node(o.op, {"x", "w"}, {"y"}, c.attrs)},
                                              {vi("x", DType::Float, o.x, true), vi("w", DType::Float, o.w, true)}, {vi("y")});
@@ -118,9 +118,9 @@ std::optional<Shape> fast_shape(const Operands& o, const OneNodeModel& m) {
   }
 }
 
-void expect_agreement(const Operands& o, const std::vector<WindowCase>& cases, unsigned seed) {
+void expect_agreement(const Operands& o, const std::vector<WindowShapeCase>& cases, unsigned seed) {
   std::mt19937 rng(seed);
-  for (const WindowCase& c : cases) {
+  for (const WindowShapeCase& c : cases) {
     SCOPED_TRACE(o.op + ": " + c.what);
     OneNodeModel m = one_node_model(o.op, 22,
                                     {floats(o.x, uniform_floats(static_cast<size_t>(shape_size(o.x)), rng, -1, 1)),

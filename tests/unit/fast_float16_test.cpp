@@ -347,10 +347,10 @@ TEST(FastFloat16, UnaryDeclinesWhatTheReferenceRejectsAndKeepsFloat32Kernels) {
 
 // ---- binary ----
 
-struct BinaryRequest {
+struct F16BinaryRequest {
   Node node;
   FastKernelRequest req;
-  BinaryRequest(const std::string& op, int64_t version, const TypeInfo& a, const TypeInfo& b) {
+  F16BinaryRequest(const std::string& op, int64_t version, const TypeInfo& a, const TypeInfo& b) {
     node.op_type = op;
     node.name = "node";
     node.inputs = {"a", "b"};
@@ -362,7 +362,7 @@ struct BinaryRequest {
 };
 
 void check_binary(const std::string& op, const Tensor& a, const Tensor& b) {
-  BinaryRequest r(op, 14, type_of(a), type_of(b));
+  F16BinaryRequest r(op, 14, type_of(a), type_of(b));
   std::string what = op + " " + shape_str(a.shape()) + " " + shape_str(b.shape());
   auto k = make_fast_kernel(r.req);
   ASSERT_NE(k, nullptr) << what;
@@ -376,7 +376,7 @@ void check_binary(const std::string& op, const Tensor& a, const Tensor& b) {
   expect_agreement(y, want, 1, what);
   // The float32 kernel on the widened operands, rounded.
   Tensor a32 = widened(a), b32 = widened(b);
-  BinaryRequest r32(op, 14, type_of(a32), type_of(b32));
+  F16BinaryRequest r32(op, 14, type_of(a32), type_of(b32));
   auto k32 = make_fast_kernel(r32.req);
   ASSERT_NE(k32, nullptr) << what;
   Tensor y32(DType::Float, shape);
@@ -426,10 +426,10 @@ TEST(FastFloat16, BinaryOfEveryHalfWithSpecialScalars) {
 TEST(FastFloat16, BinaryTrapsOnMixedTypesAsTheReference) {
   for (const char* op : {"Add", "Sub", "Mul", "Div"}) {
     Tensor a = half_scalar(1.0f), b = Tensor::scalar<float>(2.0f);
-    BinaryRequest mixed(op, 14, type_of(a), type_of(b));
+    F16BinaryRequest mixed(op, 14, type_of(a), type_of(b));
     EXPECT_EQ(make_fast_kernel(mixed.req), nullptr) << op << ": declared float16 and float";
     // Declared float16 both, given float16 and float: the executor checks the first input only.
-    BinaryRequest r(op, 14, type_of(a), type_of(a));
+    F16BinaryRequest r(op, 14, type_of(a), type_of(a));
     auto k = make_fast_kernel(r.req);
     ASSERT_NE(k, nullptr) << op;
     std::string fast_error, reference_error;
@@ -449,14 +449,14 @@ TEST(FastFloat16, BinaryTrapsOnMixedTypesAsTheReference) {
 }
 
 TEST(FastFloat16, BinaryFloat32KernelsAreUnchanged) {
-  BinaryRequest r("Mul", 14, float_type({4}), float_type({4}));
+  F16BinaryRequest r("Mul", 14, float_type({4}), float_type({4}));
   auto k = make_fast_kernel(r.req);
   ASSERT_NE(k, nullptr);
   EXPECT_FALSE(k->takes_float16());
   EXPECT_TRUE(k->can_produce_blocked_output());
   Tensor a = Tensor::scalar<float>(1.0f);
   EXPECT_EQ(k->output_dtype({&a, &a}, 0), DType::Float);
-  BinaryRequest h("Mul", 14, half_type({4}), half_type({4}));
+  F16BinaryRequest h("Mul", 14, half_type({4}), half_type({4}));
   auto k16 = make_fast_kernel(h.req);
   ASSERT_NE(k16, nullptr);
   EXPECT_FALSE(k16->can_produce_blocked_output()) << "blocked layouts are float32 only";

@@ -26,7 +26,7 @@ TypeInfo type_of(DType t, const Shape& s, bool known_dims = true) {
   return ti;
 }
 
-Tensor random_tensor(const Shape& s, std::mt19937& rng) {
+Tensor kernels_random_tensor(const Shape& s, std::mt19937& rng) {
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   Tensor t(DType::Float, s);
   for (auto& v : t.values<float>()) v = dist(rng);
@@ -69,7 +69,7 @@ std::unique_ptr<FastKernel> prepare(const Case& c, Prepared& p, std::mt19937& rn
       continue;
     }
     p.node.inputs.push_back("in" + std::to_string(i));
-    p.inputs.push_back(random_tensor(shapes[i], rng));
+    p.inputs.push_back(kernels_random_tensor(shapes[i], rng));
   }
   if (c.nan_at >= 0) p.inputs[0].data<float>()[c.nan_at] = std::numeric_limits<float>::quiet_NaN();
   p.request = FastKernelRequest{};

@@ -21,7 +21,6 @@ namespace sonnx::testing {
 namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // Distance in units in the last place between two floats; NaN matches NaN only.
 int64_t ulps(float a, float b) {

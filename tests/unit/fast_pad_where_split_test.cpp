@@ -31,14 +31,14 @@ Tensor random_tensor(DType type, const Shape& s, std::mt19937& rng) {
 Tensor random_bool(const Shape& s, std::mt19937& rng) { return random_tensor(DType::Bool, s, rng); }
 
 // One node with the given inputs (all of known type; those listed in `constant` are constants).
-struct NodeCase {
+struct PwsCase {
   Node node;
   std::vector<Tensor> inputs;
   FastKernelRequest req;
   std::vector<onnx::AttributeProto> attrs;
   size_t data_input = 0;  // the input whose element type the outputs have
-  NodeCase(const std::string& op, int64_t version, std::vector<Tensor> in, std::vector<onnx::AttributeProto> a,
-           size_t outputs = 1, std::set<size_t> constant = {})
+  PwsCase(const std::string& op, int64_t version, std::vector<Tensor> in, std::vector<onnx::AttributeProto> a,
+          size_t outputs = 1, std::set<size_t> constant = {})
       : inputs(std::move(in)), attrs(std::move(a)) {
     node.op_type = op;
     node.name = "n";
@@ -90,7 +90,7 @@ struct NodeCase {
   }
 };
 
-void expect_bitwise(const NodeCase& c, const std::string& what) {
+void pws_expect_bitwise(const PwsCase& c, const std::string& what) {
   std::vector<Tensor> got, want;
   try {
     got = c.fast();
@@ -119,7 +119,7 @@ std::string trap_message(F f) {
 }
 
 // Both trap, with the same message but for the node's label.
-void expect_both_trap(const NodeCase& c, const std::string& what) {
+void pws_expect_both_trap(const PwsCase& c, const std::string& what) {
   std::string fast = trap_message([&] { c.fast(); }), ref = trap_message([&] { c.reference(); });
   EXPECT_NE(fast, "") << what << " (fast)";
   EXPECT_NE(ref, "") << what << " (reference)";
@@ -128,7 +128,7 @@ void expect_both_trap(const NodeCase& c, const std::string& what) {
 
 // An attribute the operator cannot take (PadParams and the like): the factory declines the node and
 // the reference reports it.
-void expect_declined_and_reference_traps(const NodeCase& c, const std::string& what) {
+void expect_declined_and_reference_traps(const PwsCase& c, const std::string& what) {
   EXPECT_EQ(make_fast_kernel(c.req), nullptr) << what << " (fast)";
   EXPECT_NE(trap_message([&] { c.reference(); }), "") << what << " (reference)";
 }
@@ -146,77 +146,79 @@ TEST(FastSplit, EveryVersionMatchesTheReferenceBitwise) {
     // Versions 1, 2 and 11: sizes as the attribute, or equal parts.
     for (int v : {1, 2, 11}) {
       std::string at = "Split-" + std::to_string(v) + " " + t;
-      expect_bitwise(NodeCase("Split", v, {x}, {attr_int("axis", 1), attr_ints("split", {1, 3, 2})}, 3), at + " split attr");
-      expect_bitwise(NodeCase("Split", v, {x}, {attr_int("axis", -1), attr_ints("split", {5, 0})}, 2), at + " empty part");
-      expect_bitwise(NodeCase("Split", v, {x}, {attr_int("axis", 1)}, 3), at + " equal parts");
-      expect_bitwise(NodeCase("Split", v, {x}, {}, 2), at + " default axis");
+      pws_expect_bitwise(PwsCase("Split", v, {x}, {attr_int("axis", 1), attr_ints("split", {1, 3, 2})}, 3), at + " split attr");
+      pws_expect_bitwise(PwsCase("Split", v, {x}, {attr_int("axis", -1), attr_ints("split", {5, 0})}, 2), at + " empty part");
+      pws_expect_bitwise(PwsCase("Split", v, {x}, {attr_int("axis", 1)}, 3), at + " equal parts");
+      pws_expect_bitwise(PwsCase("Split", v, {x}, {}, 2), at + " default axis");
     }
     // Version 1: sizes as an input too (integer or float, constant or not).
     for (bool constant : {false, true}) {
       std::set<size_t> c = constant ? std::set<size_t>{1} : std::set<size_t>{};
-      expect_bitwise(NodeCase("Split", 1, {x, i64({2, 2, 1})}, {attr_int("axis", 2)}, 3, c), "Split-1 split input " + t);
-      expect_bitwise(NodeCase("Split", 1, {x, Tensor::from_vector<float>({2}, {1.7f, 3.2f})}, {}, 2, c),
-                     "Split-1 float split input " + t);
+      pws_expect_bitwise(PwsCase("Split", 1, {x, i64({2, 2, 1})}, {attr_int("axis", 2)}, 3, c), "Split-1 split input " + t);
+      pws_expect_bitwise(PwsCase("Split", 1, {x, Tensor::from_vector<float>({2}, {1.7f, 3.2f})}, {}, 2, c),
+                         "Split-1 float split input " + t);
     }
     // Versions 13 and 18: sizes as an input (constant or not), or equal parts.
     for (int v : {13, 18}) {
       std::string at = "Split-" + std::to_string(v) + " " + t;
       for (bool constant : {false, true}) {
         std::set<size_t> c = constant ? std::set<size_t>{1} : std::set<size_t>{};
-        expect_bitwise(NodeCase("Split", v, {x, i64({3, 1, 0, 2})}, {attr_int("axis", -2)}, 4, c), at + " split input");
-        expect_bitwise(NodeCase("Split", v, {x, Tensor::from_vector<int32_t>({2}, {1, 3})}, {}, 2, c), at + " int32 split");
+        pws_expect_bitwise(PwsCase("Split", v, {x, i64({3, 1, 0, 2})}, {attr_int("axis", -2)}, 4, c), at + " split input");
+        pws_expect_bitwise(PwsCase("Split", v, {x, Tensor::from_vector<int32_t>({2}, {1, 3})}, {}, 2, c), at + " int32 split");
       }
-      expect_bitwise(NodeCase("Split", v, {x}, {attr_int("axis", 1)}, 2), at + " equal parts");
-      expect_bitwise(NodeCase("Split", v, {x, Tensor()}, {attr_int("axis", 1)}, 6), at + " omitted split");
+      pws_expect_bitwise(PwsCase("Split", v, {x}, {attr_int("axis", 1)}, 2), at + " equal parts");
+      pws_expect_bitwise(PwsCase("Split", v, {x, Tensor()}, {attr_int("axis", 1)}, 6), at + " omitted split");
     }
     // Version 18: num_outputs, the last part smaller when the axis does not divide.
-    expect_bitwise(NodeCase("Split", 18, {x}, {attr_int("axis", 1), attr_int("num_outputs", 4)}, 4), "num_outputs 6/4 " + t);
-    expect_bitwise(NodeCase("Split", 18, {x}, {attr_int("axis", 2), attr_int("num_outputs", 3)}, 3), "num_outputs 5/3 " + t);
-    expect_bitwise(NodeCase("Split", 18, {x}, {attr_int("axis", -1)}, 2), "num_outputs from the outputs 5/2 " + t);
+    pws_expect_bitwise(PwsCase("Split", 18, {x}, {attr_int("axis", 1), attr_int("num_outputs", 4)}, 4), "num_outputs 6/4 " + t);
+    pws_expect_bitwise(PwsCase("Split", 18, {x}, {attr_int("axis", 2), attr_int("num_outputs", 3)}, 3), "num_outputs 5/3 " + t);
+    pws_expect_bitwise(PwsCase("Split", 18, {x}, {attr_int("axis", -1)}, 2), "num_outputs from the outputs 5/2 " + t);
   }
   std::mt19937 rng2(2);
   Tensor empty = random_tensor(DType::Float, {3, 0, 4}, rng2);
-  expect_bitwise(NodeCase("Split", 13, {empty}, {attr_int("axis", 1)}, 2), "Split of an empty axis");
-  expect_bitwise(NodeCase("Split", 13, {empty, i64({1, 3})}, {attr_int("axis", 2)}, 2), "Split of an empty tensor");
-  expect_bitwise(NodeCase("Split", 18, {random_tensor(DType::Float, {7}, rng2)}, {attr_int("num_outputs", 1)}, 1), "one part");
+  pws_expect_bitwise(PwsCase("Split", 13, {empty}, {attr_int("axis", 1)}, 2), "Split of an empty axis");
+  pws_expect_bitwise(PwsCase("Split", 13, {empty, i64({1, 3})}, {attr_int("axis", 2)}, 2), "Split of an empty tensor");
+  pws_expect_bitwise(PwsCase("Split", 18, {random_tensor(DType::Float, {7}, rng2)}, {attr_int("num_outputs", 1)}, 1),
+                     "one part");
 }
 
 TEST(FastSplit, InputsTheReferenceRefusesTrapInBoth) {
   std::mt19937 rng(3);
   Tensor x = random_tensor(DType::Float, {4, 6}, rng);
-  expect_both_trap(NodeCase("Split", 13, {x, i64({2, 2})}, {attr_int("axis", 1)}, 2), "sizes that do not add up");
-  expect_both_trap(NodeCase("Split", 13, {x, i64({7, -1})}, {attr_int("axis", 1)}, 2), "a negative size");
-  expect_both_trap(NodeCase("Split", 13, {x, i64({2, 2, 2})}, {attr_int("axis", 1)}, 2), "more sizes than outputs");
-  expect_both_trap(NodeCase("Split", 13, {x, Tensor::from_vector<int64_t>({1, 2}, {3, 3})}, {attr_int("axis", 1)}, 2),
-                   "a 2-D split input");
-  expect_both_trap(NodeCase("Split", 13, {x, Tensor::from_vector<float>({2}, {3, 3})}, {attr_int("axis", 1)}, 2),
-                   "a float split input after version 1");
-  expect_both_trap(NodeCase("Split", 13, {x}, {attr_int("axis", 1)}, 4), "equal parts that do not divide");
-  expect_both_trap(NodeCase("Split", 2, {x}, {attr_int("axis", 0), attr_ints("split", {1, 2})}, 2), "attribute sizes");
-  expect_both_trap(NodeCase("Split", 11, {x}, {attr_int("axis", 2)}, 2), "axis out of range");
-  expect_both_trap(NodeCase("Split", 13, {x}, {attr_int("axis", -3)}, 2), "negative axis out of range");
-  expect_both_trap(NodeCase("Split", 13, {Tensor::scalar<float>(1)}, {}, 1), "a scalar");
-  expect_both_trap(NodeCase("Split", 18, {Tensor::scalar<float>(1)}, {}, 1), "a scalar (18)");
-  expect_both_trap(NodeCase("Split", 18, {x}, {attr_int("axis", 1), attr_int("num_outputs", 3)}, 2), "num_outputs != outputs");
-  expect_both_trap(NodeCase("Split", 18, {x}, {attr_int("axis", 1), attr_int("num_outputs", 0)}, 2), "num_outputs 0");
-  expect_both_trap(NodeCase("Split", 18, {x, i64({3, 3})}, {attr_int("axis", 1), attr_int("num_outputs", 2)}, 2),
-                   "split input and num_outputs");
-  expect_both_trap(NodeCase("Split", 18, {random_tensor(DType::Float, {5}, rng)}, {}, 4), "5 into 4 parts of 2");
-  expect_both_trap(NodeCase("Split", 1, {x, Tensor::from_vector<bool>({2}, {true, true})}, {}, 2), "a bool split input");
+  pws_expect_both_trap(PwsCase("Split", 13, {x, i64({2, 2})}, {attr_int("axis", 1)}, 2), "sizes that do not add up");
+  pws_expect_both_trap(PwsCase("Split", 13, {x, i64({7, -1})}, {attr_int("axis", 1)}, 2), "a negative size");
+  pws_expect_both_trap(PwsCase("Split", 13, {x, i64({2, 2, 2})}, {attr_int("axis", 1)}, 2), "more sizes than outputs");
+  pws_expect_both_trap(PwsCase("Split", 13, {x, Tensor::from_vector<int64_t>({1, 2}, {3, 3})}, {attr_int("axis", 1)}, 2),
+                       "a 2-D split input");
+  pws_expect_both_trap(PwsCase("Split", 13, {x, Tensor::from_vector<float>({2}, {3, 3})}, {attr_int("axis", 1)}, 2),
+                       "a float split input after version 1");
+  pws_expect_both_trap(PwsCase("Split", 13, {x}, {attr_int("axis", 1)}, 4), "equal parts that do not divide");
+  pws_expect_both_trap(PwsCase("Split", 2, {x}, {attr_int("axis", 0), attr_ints("split", {1, 2})}, 2), "attribute sizes");
+  pws_expect_both_trap(PwsCase("Split", 11, {x}, {attr_int("axis", 2)}, 2), "axis out of range");
+  pws_expect_both_trap(PwsCase("Split", 13, {x}, {attr_int("axis", -3)}, 2), "negative axis out of range");
+  pws_expect_both_trap(PwsCase("Split", 13, {Tensor::scalar<float>(1)}, {}, 1), "a scalar");
+  pws_expect_both_trap(PwsCase("Split", 18, {Tensor::scalar<float>(1)}, {}, 1), "a scalar (18)");
+  pws_expect_both_trap(PwsCase("Split", 18, {x}, {attr_int("axis", 1), attr_int("num_outputs", 3)}, 2),
+                       "num_outputs != outputs");
+  pws_expect_both_trap(PwsCase("Split", 18, {x}, {attr_int("axis", 1), attr_int("num_outputs", 0)}, 2), "num_outputs 0");
+  pws_expect_both_trap(PwsCase("Split", 18, {x, i64({3, 3})}, {attr_int("axis", 1), attr_int("num_outputs", 2)}, 2),
+                       "split input and num_outputs");
+  pws_expect_both_trap(PwsCase("Split", 18, {random_tensor(DType::Float, {5}, rng)}, {}, 4), "5 into 4 parts of 2");
+  pws_expect_both_trap(PwsCase("Split", 1, {x, Tensor::from_vector<bool>({2}, {true, true})}, {}, 2), "a bool split input");
 }
 
 TEST(FastSplit, DeclinesWhatItDoesNotServe) {
   std::mt19937 rng(4);
   Tensor x = random_tensor(DType::Float, {4, 6}, rng);
-  NodeCase unknown("Split", 13, {x}, {}, 2);
+  PwsCase unknown("Split", 13, {x}, {}, 2);
   unknown.req.input_types = {TypeInfo{}};
   EXPECT_NE(make_fast_kernel(unknown.req), nullptr) << "an element type unknown when prepared is taken at run time";
   Tensor strings(DType::String, {4});
-  EXPECT_EQ(make_fast_kernel(NodeCase("Split", 13, {strings}, {}, 2).req), nullptr) << "string data";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Split", 13, {x}, {}, 0).req), nullptr) << "no outputs";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Split", 13, {x}, {attr_string("axis", "1")}, 2).req), nullptr) << "axis of type string";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Split", 2, {x}, {attr_int("split", 2)}, 2).req), nullptr) << "split of type int";
-  EXPECT_NE(make_fast_kernel(NodeCase("Split", 13, {x}, {}, 2).req), nullptr);
+  EXPECT_EQ(make_fast_kernel(PwsCase("Split", 13, {strings}, {}, 2).req), nullptr) << "string data";
+  EXPECT_EQ(make_fast_kernel(PwsCase("Split", 13, {x}, {}, 0).req), nullptr) << "no outputs";
+  EXPECT_EQ(make_fast_kernel(PwsCase("Split", 13, {x}, {attr_string("axis", "1")}, 2).req), nullptr) << "axis of type string";
+  EXPECT_EQ(make_fast_kernel(PwsCase("Split", 2, {x}, {attr_int("split", 2)}, 2).req), nullptr) << "split of type int";
+  EXPECT_NE(make_fast_kernel(PwsCase("Split", 13, {x}, {}, 2).req), nullptr);
 }
 
 // ---- Pad ----
@@ -249,10 +251,10 @@ TEST(FastPad, EveryVersionAndModeMatchesTheReferenceBitwise) {
           std::vector<onnx::AttributeProto> m = {attr_string("mode", mode)};
           for (bool constant : {false, true}) {
             std::set<size_t> c = constant ? std::set<size_t>{1, 2} : std::set<size_t>{};
-            expect_bitwise(NodeCase("Pad", v, {x, i64(p.pads)}, m, 1, c), at + " default value");
-            expect_bitwise(NodeCase("Pad", v, {x, i64(p.pads), value}, m, 1, c), at + " constant_value");
+            pws_expect_bitwise(PwsCase("Pad", v, {x, i64(p.pads)}, m, 1, c), at + " default value");
+            pws_expect_bitwise(PwsCase("Pad", v, {x, i64(p.pads), value}, m, 1, c), at + " constant_value");
           }
-          expect_bitwise(NodeCase("Pad", v, {x, i64(p.pads), value1}, m, 1), at + " constant_value [1]");
+          pws_expect_bitwise(PwsCase("Pad", v, {x, i64(p.pads), value1}, m, 1), at + " constant_value [1]");
         }
   }
   // Versions 1 and 2: pads and the float value as attributes, data of a floating type.
@@ -262,12 +264,12 @@ TEST(FastPad, EveryVersionAndModeMatchesTheReferenceBitwise) {
     for (const P& p : cases)
       for (const char* mode : {"constant", "reflect", "edge"}) {
         std::vector<onnx::AttributeProto> m = {attr_string("mode", mode), attr_float("value", -1.3f)};
-        expect_bitwise(NodeCase("Pad", 1, {x}, {m[0], m[1], attr_ints("paddings", p.pads)}),
-                       "Pad-1 " + std::string(mode) + " " + p.what + " " + t);
-        expect_bitwise(NodeCase("Pad", 2, {x}, {m[0], m[1], attr_ints("pads", p.pads)}),
-                       "Pad-2 " + std::string(mode) + " " + p.what + " " + t);
+        pws_expect_bitwise(PwsCase("Pad", 1, {x}, {m[0], m[1], attr_ints("paddings", p.pads)}),
+                           "Pad-1 " + std::string(mode) + " " + p.what + " " + t);
+        pws_expect_bitwise(PwsCase("Pad", 2, {x}, {m[0], m[1], attr_ints("pads", p.pads)}),
+                           "Pad-2 " + std::string(mode) + " " + p.what + " " + t);
       }
-    expect_bitwise(NodeCase("Pad", 2, {x}, {attr_ints("pads", {1, 1, 1, 1, 1, 1})}), "Pad-2 default mode and value " + t);
+    pws_expect_bitwise(PwsCase("Pad", 2, {x}, {attr_ints("pads", {1, 1, 1, 1, 1, 1})}), "Pad-2 default mode and value " + t);
   }
 }
 
@@ -282,70 +284,72 @@ TEST(FastPad, AxesInputEmptyTensorsAndScalars) {
       std::string at = "Pad-" + std::to_string(v) + " " + mode;
       for (bool constant : {false, true}) {
         std::set<size_t> c = constant ? std::set<size_t>{1, 3} : std::set<size_t>{};
-        expect_bitwise(NodeCase("Pad", v, {x, i64({1, 2, 3, 0}), none, i64({-1, 0})}, m, 1, c), at + " axes -1, 0");
-        expect_bitwise(NodeCase("Pad", v, {x, i64({-1, 6}), Tensor::scalar<float>(7), i64({1})}, m, 1, c), at + " axes 1");
-        expect_bitwise(NodeCase("Pad", v, {x, i64({}), none, i64({})}, m, 1, c), at + " no axes");
+        pws_expect_bitwise(PwsCase("Pad", v, {x, i64({1, 2, 3, 0}), none, i64({-1, 0})}, m, 1, c), at + " axes -1, 0");
+        pws_expect_bitwise(PwsCase("Pad", v, {x, i64({-1, 6}), Tensor::scalar<float>(7), i64({1})}, m, 1, c), at + " axes 1");
+        pws_expect_bitwise(PwsCase("Pad", v, {x, i64({}), none, i64({})}, m, 1, c), at + " no axes");
       }
     }
   Tensor empty = random_tensor(DType::Float, {3, 0, 5}, rng);
-  expect_bitwise(NodeCase("Pad", 13, {empty, i64({1, 2, 0, 0, 1, 1})}, {}), "constant pad of an empty axis");
-  expect_bitwise(NodeCase("Pad", 13, {empty, i64({1, 0, 1, 0, 0, 1})}, {attr_string("mode", "edge")}),
-                 "edge, empty axis unpadded");
-  expect_bitwise(NodeCase("Pad", 13, {x, i64({0, -4, 0, 0, 0, 0})}, {attr_string("mode", "reflect")}), "cropped to empty");
-  expect_bitwise(NodeCase("Pad", 13, {Tensor::scalar<float>(2.5f), i64({})}, {}), "a scalar");
-  expect_bitwise(NodeCase("Pad", 13, {random_tensor(DType::Int32, {7}, rng), i64({2, 3}), Tensor::scalar<int32_t>(-9)}, {}),
-                 "1-D int32");
-  expect_bitwise(NodeCase("Pad", 19, {random_tensor(DType::Int8, {1, 2}, rng), i64({3, 5, 4, 7})},
-                          {attr_string("mode", "wrap")}),
-                 "wrap around a single element");
-  expect_bitwise(NodeCase("Pad", 13, {random_tensor(DType::Int8, {1, 2}, rng), i64({3, 5, 4, 7})},
-                          {attr_string("mode", "reflect")}),
-                 "reflect a single element");
-  expect_bitwise(NodeCase("Pad", 13, {x, Tensor::from_vector<int32_t>({6}, {1, 0, 2, 0, 3, 1})}, {}), "int32 pads");
+  pws_expect_bitwise(PwsCase("Pad", 13, {empty, i64({1, 2, 0, 0, 1, 1})}, {}), "constant pad of an empty axis");
+  pws_expect_bitwise(PwsCase("Pad", 13, {empty, i64({1, 0, 1, 0, 0, 1})}, {attr_string("mode", "edge")}),
+                     "edge, empty axis unpadded");
+  pws_expect_bitwise(PwsCase("Pad", 13, {x, i64({0, -4, 0, 0, 0, 0})}, {attr_string("mode", "reflect")}), "cropped to empty");
+  pws_expect_bitwise(PwsCase("Pad", 13, {Tensor::scalar<float>(2.5f), i64({})}, {}), "a scalar");
+  pws_expect_bitwise(PwsCase("Pad", 13, {random_tensor(DType::Int32, {7}, rng), i64({2, 3}), Tensor::scalar<int32_t>(-9)}, {}),
+                     "1-D int32");
+  pws_expect_bitwise(PwsCase("Pad", 19, {random_tensor(DType::Int8, {1, 2}, rng), i64({3, 5, 4, 7})},
+                             {attr_string("mode", "wrap")}),
+                     "wrap around a single element");
+  pws_expect_bitwise(PwsCase("Pad", 13, {random_tensor(DType::Int8, {1, 2}, rng), i64({3, 5, 4, 7})},
+                             {attr_string("mode", "reflect")}),
+                     "reflect a single element");
+  pws_expect_bitwise(PwsCase("Pad", 13, {x, Tensor::from_vector<int32_t>({6}, {1, 0, 2, 0, 3, 1})}, {}), "int32 pads");
 }
 
 TEST(FastPad, InputsTheReferenceRefusesTrapInBoth) {
   std::mt19937 rng(7);
   Tensor x = random_tensor(DType::Float, {3, 4}, rng), none;
-  expect_both_trap(NodeCase("Pad", 13, {x, i64({1, 1, 1})}, {}), "pads of the wrong length");
-  expect_both_trap(NodeCase("Pad", 13, {x, Tensor::from_vector<int64_t>({2, 2}, {1, 1, 1, 1})}, {}), "2-D pads");
-  expect_both_trap(NodeCase("Pad", 13, {x, Tensor::from_vector<float>({4}, {1, 1, 1, 1})}, {}), "float pads");
-  expect_declined_and_reference_traps(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {attr_string("mode", "mirror")}),
+  pws_expect_both_trap(PwsCase("Pad", 13, {x, i64({1, 1, 1})}, {}), "pads of the wrong length");
+  pws_expect_both_trap(PwsCase("Pad", 13, {x, Tensor::from_vector<int64_t>({2, 2}, {1, 1, 1, 1})}, {}), "2-D pads");
+  pws_expect_both_trap(PwsCase("Pad", 13, {x, Tensor::from_vector<float>({4}, {1, 1, 1, 1})}, {}), "float pads");
+  expect_declined_and_reference_traps(PwsCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {attr_string("mode", "mirror")}),
                                       "unknown mode");
-  expect_declined_and_reference_traps(NodeCase("Pad", 18, {x, i64({1, 1, 1, 1})}, {attr_string("mode", "wrap")}),
+  expect_declined_and_reference_traps(PwsCase("Pad", 18, {x, i64({1, 1, 1, 1})}, {attr_string("mode", "wrap")}),
                                       "wrap before 19");
-  expect_both_trap(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1}), Tensor::scalar<double>(1)}, {}), "constant_value of another type");
-  expect_both_trap(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1}), Tensor::from_vector<float>({2}, {1, 2})}, {}),
-                   "two constant values");
-  expect_both_trap(NodeCase("Pad", 13, {x, i64({-2, 0, -2, 0})}, {}), "a negative size");
-  expect_both_trap(NodeCase("Pad", 13, {x, i64({int64_t{1} << 62, 0, 1, 0})}, {}), "an absurd pad");
+  pws_expect_both_trap(PwsCase("Pad", 13, {x, i64({1, 1, 1, 1}), Tensor::scalar<double>(1)}, {}),
+                       "constant_value of another type");
+  pws_expect_both_trap(PwsCase("Pad", 13, {x, i64({1, 1, 1, 1}), Tensor::from_vector<float>({2}, {1, 2})}, {}),
+                       "two constant values");
+  pws_expect_both_trap(PwsCase("Pad", 13, {x, i64({-2, 0, -2, 0})}, {}), "a negative size");
+  pws_expect_both_trap(PwsCase("Pad", 13, {x, i64({int64_t{1} << 62, 0, 1, 0})}, {}), "an absurd pad");
   Tensor empty = random_tensor(DType::Float, {0, 4}, rng);
   for (const char* mode : {"reflect", "edge"})
-    expect_both_trap(NodeCase("Pad", 13, {empty, i64({1, 0, 0, 0})}, {attr_string("mode", mode)}),
-                     std::string(mode) + " of an empty axis");
-  expect_both_trap(NodeCase("Pad", 19, {x, i64({-3, 0, 1, 0})}, {attr_string("mode", "wrap")}), "wrap of a cropped-away axis");
-  expect_both_trap(NodeCase("Pad", 18, {x, i64({1, 1, 1, 1}), none, i64({0, -2})}, {}), "an axis given twice");
-  expect_both_trap(NodeCase("Pad", 18, {x, i64({1, 1}), none, i64({2})}, {}), "an axis out of range");
-  expect_both_trap(NodeCase("Pad", 18, {x, i64({1, 1, 1, 1}), none, i64({1})}, {}), "pads for more axes than given");
-  expect_both_trap(NodeCase("Pad", 1, {Tensor::from_vector<int64_t>({2}, {1, 2})}, {attr_ints("paddings", {1, 1})}),
-                   "Pad-1 of integers");
-  expect_both_trap(NodeCase("Pad", 2, {x}, {attr_ints("pads", {1, 1})}), "Pad-2 pads of the wrong length");
+    pws_expect_both_trap(PwsCase("Pad", 13, {empty, i64({1, 0, 0, 0})}, {attr_string("mode", mode)}),
+                         std::string(mode) + " of an empty axis");
+  pws_expect_both_trap(PwsCase("Pad", 19, {x, i64({-3, 0, 1, 0})}, {attr_string("mode", "wrap")}),
+                       "wrap of a cropped-away axis");
+  pws_expect_both_trap(PwsCase("Pad", 18, {x, i64({1, 1, 1, 1}), none, i64({0, -2})}, {}), "an axis given twice");
+  pws_expect_both_trap(PwsCase("Pad", 18, {x, i64({1, 1}), none, i64({2})}, {}), "an axis out of range");
+  pws_expect_both_trap(PwsCase("Pad", 18, {x, i64({1, 1, 1, 1}), none, i64({1})}, {}), "pads for more axes than given");
+  pws_expect_both_trap(PwsCase("Pad", 1, {Tensor::from_vector<int64_t>({2}, {1, 2})}, {attr_ints("paddings", {1, 1})}),
+                       "Pad-1 of integers");
+  pws_expect_both_trap(PwsCase("Pad", 2, {x}, {attr_ints("pads", {1, 1})}), "Pad-2 pads of the wrong length");
 }
 
 TEST(FastPad, DeclinesWhatItDoesNotServe) {
   std::mt19937 rng(8);
   Tensor x = random_tensor(DType::Float, {3, 4}, rng);
-  NodeCase unknown("Pad", 13, {x, i64({1, 1, 1, 1})}, {});
+  PwsCase unknown("Pad", 13, {x, i64({1, 1, 1, 1})}, {});
   unknown.req.input_types[0] = TypeInfo{};
   EXPECT_NE(make_fast_kernel(unknown.req), nullptr) << "an element type unknown when prepared is taken at run time";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 13, {Tensor(DType::String, {2}), i64({1, 1})}, {}).req), nullptr) << "strings";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 1, {x}, {attr_ints("pads", {1, 1, 1, 1})}).req), nullptr)
+  EXPECT_EQ(make_fast_kernel(PwsCase("Pad", 13, {Tensor(DType::String, {2}), i64({1, 1})}, {}).req), nullptr) << "strings";
+  EXPECT_EQ(make_fast_kernel(PwsCase("Pad", 1, {x}, {attr_ints("pads", {1, 1, 1, 1})}).req), nullptr)
       << "Pad-1 without paddings";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 2, {x}, {}).req), nullptr) << "Pad-2 without pads";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {attr_int("mode", 1)}).req), nullptr)
+  EXPECT_EQ(make_fast_kernel(PwsCase("Pad", 2, {x}, {}).req), nullptr) << "Pad-2 without pads";
+  EXPECT_EQ(make_fast_kernel(PwsCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {attr_int("mode", 1)}).req), nullptr)
       << "mode of type int";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {}, 2).req), nullptr) << "two outputs";
-  EXPECT_NE(make_fast_kernel(NodeCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {}).req), nullptr);
+  EXPECT_EQ(make_fast_kernel(PwsCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {}, 2).req), nullptr) << "two outputs";
+  EXPECT_NE(make_fast_kernel(PwsCase("Pad", 13, {x, i64({1, 1, 1, 1})}, {}).req), nullptr);
 }
 
 // ---- Where ----
@@ -372,31 +376,33 @@ TEST(FastWhere, BroadcastingInEveryInputMatchesTheReferenceBitwise) {
         std::string at = "Where-" + std::to_string(v) + " " + std::string(dtype_name(type)) + " " + shape_str(s.c) + " " +
                          shape_str(s.x) + " " + shape_str(s.y);
         Tensor c = random_bool(s.c, rng), x = random_tensor(type, s.x, rng), y = random_tensor(type, s.y, rng);
-        expect_bitwise(NodeCase("Where", v, {c, x, y}, {}), at);
-        expect_bitwise(NodeCase("Where", v, {c, x, y}, {}, 1, {0, 2}), at + " constant condition and Y");
+        pws_expect_bitwise(PwsCase("Where", v, {c, x, y}, {}), at);
+        pws_expect_bitwise(PwsCase("Where", v, {c, x, y}, {}, 1, {0, 2}), at + " constant condition and Y");
       }
 }
 
 TEST(FastWhere, InputsTheReferenceRefusesTrapInBoth) {
   std::mt19937 rng(10);
   Tensor c = random_bool({2, 3}, rng), x = random_tensor(DType::Float, {2, 3}, rng);
-  expect_both_trap(NodeCase("Where", 16, {random_tensor(DType::UInt8, {2, 3}, rng), x, x}, {}), "a uint8 condition");
-  expect_both_trap(NodeCase("Where", 16, {c, x, random_tensor(DType::Double, {2, 3}, rng)}, {}), "X and Y of different types");
-  expect_both_trap(NodeCase("Where", 9, {c, x, random_tensor(DType::Float, {3, 2}, rng)}, {}), "shapes that do not broadcast");
-  expect_both_trap(NodeCase("Where", 9, {random_bool({4}, rng), x, x}, {}), "a condition that does not broadcast");
-  expect_both_trap(NodeCase("Where", 9, {c, random_tensor(DType::Float, {0, 3}, rng), x}, {}), "0 against 2");
+  pws_expect_both_trap(PwsCase("Where", 16, {random_tensor(DType::UInt8, {2, 3}, rng), x, x}, {}), "a uint8 condition");
+  pws_expect_both_trap(PwsCase("Where", 16, {c, x, random_tensor(DType::Double, {2, 3}, rng)}, {}),
+                       "X and Y of different types");
+  pws_expect_both_trap(PwsCase("Where", 9, {c, x, random_tensor(DType::Float, {3, 2}, rng)}, {}),
+                       "shapes that do not broadcast");
+  pws_expect_both_trap(PwsCase("Where", 9, {random_bool({4}, rng), x, x}, {}), "a condition that does not broadcast");
+  pws_expect_both_trap(PwsCase("Where", 9, {c, random_tensor(DType::Float, {0, 3}, rng), x}, {}), "0 against 2");
 }
 
 TEST(FastWhere, DeclinesWhatItDoesNotServe) {
   std::mt19937 rng(11);
   Tensor c = random_bool({2}, rng), x = random_tensor(DType::Float, {2}, rng);
-  NodeCase unknown("Where", 16, {c, x, x}, {});
+  PwsCase unknown("Where", 16, {c, x, x}, {});
   unknown.req.input_types[1] = TypeInfo{};
   EXPECT_NE(make_fast_kernel(unknown.req), nullptr) << "an X of a type unknown when prepared is taken at run time";
   Tensor s(DType::String, {2});
-  EXPECT_EQ(make_fast_kernel(NodeCase("Where", 16, {c, s, s}, {}).req), nullptr) << "strings";
-  EXPECT_EQ(make_fast_kernel(NodeCase("Where", 16, {c, x}, {}).req), nullptr) << "two inputs";
-  EXPECT_NE(make_fast_kernel(NodeCase("Where", 16, {c, x, x}, {}).req), nullptr);
+  EXPECT_EQ(make_fast_kernel(PwsCase("Where", 16, {c, s, s}, {}).req), nullptr) << "strings";
+  EXPECT_EQ(make_fast_kernel(PwsCase("Where", 16, {c, x}, {}).req), nullptr) << "two inputs";
+  EXPECT_NE(make_fast_kernel(PwsCase("Where", 16, {c, x, x}, {}).req), nullptr);
 }
 
 // ---- Large outputs on two threads, and one kernel run by several threads at once ----
@@ -406,32 +412,33 @@ TEST(FastPadWhereSplit, LargeOutputsOnTwoThreadsMatchTheReferenceBitwise) {
   int saved = omp_get_max_threads();
   omp_set_num_threads(2);
   Tensor x = random_tensor(DType::Float, {3, 5, 300, 301}, rng);  // 1.35M elements
-  expect_bitwise(NodeCase("Split", 18, {x}, {attr_int("axis", 3), attr_int("num_outputs", 3)}, 3), "large Split axis 3");
-  expect_bitwise(NodeCase("Split", 13, {x, i64({1, 2})}, {attr_int("axis", 0)}, 2), "large Split axis 0");
-  expect_bitwise(NodeCase("Pad", 19, {x, i64({0, 1, 2, 3, 0, 2, -1, 4})}, {attr_string("mode", "reflect")}),
-                 "large reflect Pad");
-  expect_bitwise(NodeCase("Pad", 19, {x, i64({1, 0, 0, 0, 1, 0, 0, 0})}, {attr_string("mode", "wrap")}), "large Pad of axis 0");
-  expect_bitwise(NodeCase("Pad", 19, {x, i64({0, 0, 3, 0, 0, 0, 0, 0}), Tensor::scalar<float>(2)}, {}), "large constant Pad");
-  expect_bitwise(NodeCase("Pad", 19, {x, i64({0, 0, 0, 0, 0, 0, 0, 0})}, {}), "large Pad without pads");
+  pws_expect_bitwise(PwsCase("Split", 18, {x}, {attr_int("axis", 3), attr_int("num_outputs", 3)}, 3), "large Split axis 3");
+  pws_expect_bitwise(PwsCase("Split", 13, {x, i64({1, 2})}, {attr_int("axis", 0)}, 2), "large Split axis 0");
+  pws_expect_bitwise(PwsCase("Pad", 19, {x, i64({0, 1, 2, 3, 0, 2, -1, 4})}, {attr_string("mode", "reflect")}),
+                     "large reflect Pad");
+  pws_expect_bitwise(PwsCase("Pad", 19, {x, i64({1, 0, 0, 0, 1, 0, 0, 0})}, {attr_string("mode", "wrap")}),
+                     "large Pad of axis 0");
+  pws_expect_bitwise(PwsCase("Pad", 19, {x, i64({0, 0, 3, 0, 0, 0, 0, 0}), Tensor::scalar<float>(2)}, {}), "large constant Pad");
+  pws_expect_bitwise(PwsCase("Pad", 19, {x, i64({0, 0, 0, 0, 0, 0, 0, 0})}, {}), "large Pad without pads");
   Tensor c = random_bool({5, 1, 301}, rng), y = random_tensor(DType::Float, {300, 1}, rng);
-  expect_bitwise(NodeCase("Where", 16, {c, x, y}, {}), "large Where with broadcasting");
-  expect_bitwise(NodeCase("Where", 16, {random_bool(x.shape(), rng), x, random_tensor(DType::Float, x.shape(), rng)}, {}),
-                 "large Where of equal shapes");
-  expect_bitwise(NodeCase("Where", 16, {random_bool({3, 1, 1, 1}, rng), x, y}, {}), "large Where, condition per image");
+  pws_expect_bitwise(PwsCase("Where", 16, {c, x, y}, {}), "large Where with broadcasting");
+  pws_expect_bitwise(PwsCase("Where", 16, {random_bool(x.shape(), rng), x, random_tensor(DType::Float, x.shape(), rng)}, {}),
+                     "large Where of equal shapes");
+  pws_expect_bitwise(PwsCase("Where", 16, {random_bool({3, 1, 1, 1}, rng), x, y}, {}), "large Where, condition per image");
   omp_set_num_threads(saved);
 }
 
 TEST(FastPadWhereSplit, OneKernelRunsOnSeveralThreadsAtOnce) {
   std::mt19937 rng(13);
   Tensor x = random_tensor(DType::Int64, {6, 40, 50}, rng);
-  std::vector<NodeCase> cases;
-  cases.reserve(3);  // a NodeCase's request points into it: no moves
+  std::vector<PwsCase> cases;
+  cases.reserve(3);  // a PwsCase's request points into it: no moves
   cases.emplace_back("Split", 13, std::vector<Tensor>{x, i64({1, 2, 3})}, std::vector<onnx::AttributeProto>{}, 3);
   cases.emplace_back("Pad", 19, std::vector<Tensor>{x, i64({1, 2, 3, 4, 5, 6})},
                      std::vector<onnx::AttributeProto>{attr_string("mode", "edge")});
   cases.emplace_back("Where", 16, std::vector<Tensor>{random_bool({40, 1}, rng), x, random_tensor(DType::Int64, {50}, rng)},
                      std::vector<onnx::AttributeProto>{});
-  for (const NodeCase& c : cases) {
+  for (const PwsCase& c : cases) {
     auto k = c.kernel();
     std::vector<Tensor> want = c.reference();
     std::vector<std::vector<Tensor>> got(4);

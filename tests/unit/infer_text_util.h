@@ -35,4 +35,7 @@ inline std::string inferred(const InferenceResult& r, const std::string& name) {
   return it == r.types.end() ? "absent" : it->second.str();
 }
 
+// The type inferred for `name` in a model in the text syntax ("absent" when there is none).
+inline std::string inferred(const char* text, const std::string& name) { return inferred(infer_text(text), name); }
+
 }  // namespace sonnx::testing

@@ -239,6 +239,12 @@ inline std::vector<Value> run_op(const std::string& op_type, int64_t opset, cons
   return run_op_some(op_type, opset, inputs, attrs, std::vector<bool>(num_outputs, true), domain);
 }
 
+// An ai.onnx.ml node of that domain's `version`.
+inline std::vector<Value> run_ml(const std::string& op_type, int64_t version, const std::vector<Value>& inputs,
+                                 const std::vector<onnx::AttributeProto>& attrs, size_t outputs = 1) {
+  return run_op(op_type, version, inputs, attrs, outputs, "ai.onnx.ml");
+}
+
 // The first output of run_op.
 inline Value run1(const std::string& op_type, int64_t opset, const std::vector<Value>& inputs,
                   const std::vector<onnx::AttributeProto>& attrs = {}) {

@@ -26,6 +26,25 @@ std::set<std::string> GradientParams::independent() const {
   return s;
 }
 
+namespace {
+const std::map<std::string, std::vector<LocalDerivative>>& local_derivative_table() {
+  using enum LocalDerivative;
+  static const std::map<std::string, std::vector<LocalDerivative>> table = {
+      {"Identity", {G}},
+      {"Neg", {MinusG}},
+      {"Add", {G, G}},
+      {"Sub", {G, MinusG}},
+      {"Mul", {GTimesB, GTimesA}},
+      {"Div", {GOverB, MinusGTimesAOverBB}},  // d(a/b)/da = 1/b, d(a/b)/db = -a/b²
+  };
+  return table;
+}
+}  // namespace
+
+const std::vector<LocalDerivative>& local_derivatives(const std::string& op_type) {
+  return local_derivative_table().at(op_type);
+}
+
 std::vector<size_t> gradient_path(const AttrReader& r, const std::vector<Node>& graph, const GradientParams& p) {
   const std::set<std::string> independent = p.independent();
   std::map<std::string, size_t> producer;
@@ -72,10 +91,9 @@ std::vector<size_t> gradient_path(const AttrReader& r, const std::vector<Node>& 
     left.erase(pick);
     for (const auto& o : graph[pick].outputs) placed_names.insert(o);
   }
-  static const std::set<std::string> differentiated = {"Add", "Sub", "Mul", "Div", "Neg", "Identity"};
   for (size_t i : order) {
     const Node& n = graph[i];
-    if (!n.domain.empty() || !differentiated.count(n.op_type))
+    if (!n.domain.empty() || !local_derivative_table().count(n.op_type))
       throw Unsupported(r.node().label() + ": differentiating " + n.op_type + " (" + n.label() + ") is not supported");
     if (n.attr("broadcast")) throw Unsupported(r.node().label() + ": legacy broadcasting in " + n.label() + " is not supported");
   }

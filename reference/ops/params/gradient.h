@@ -27,4 +27,18 @@ struct GradientParams {
 // Sub, Mul, Div, Neg and Identity, with multidirectional broadcasting).
 std::vector<size_t> gradient_path(const AttrReader& reader, const std::vector<Node>& graph, const GradientParams& p);
 
+// The local derivative rules, the one table the kernel (in double) and the enclosure (as a body of
+// operators) both follow: what dL/dy = g of a node y = op(a[, b]) contributes to dL/d(input k),
+// before the sum over the axes that input was broadcast along.
+enum class LocalDerivative {
+  G,                  // g
+  MinusG,             // -g
+  GTimesB,            // g·b
+  GTimesA,            // g·a
+  GOverB,             // g/b
+  MinusGTimesAOverBB  // -g·a/b²
+};
+// One entry per input of `op_type`; `op_type` is one gradient_path accepts.
+const std::vector<LocalDerivative>& local_derivatives(const std::string& op_type);
+
 }  // namespace sonnx

@@ -13,7 +13,7 @@ namespace {
 
 using images::Bytes;
 
-Value decode(const Bytes& b) {
+Value hostile_decode(const Bytes& b) {
   return run1("ImageDecoder", 20, {tensor<uint8_t>({static_cast<int64_t>(b.size())}, std::vector<uint8_t>(b.begin(), b.end()))});
 }
 
@@ -50,25 +50,25 @@ void put_be32(Bytes& b, size_t at, uint32_t v) {
 }
 
 TEST(ImageDecoderHostile, EmptyAndUnknownFormats) {
-  expect_trap([] { decode({}); }, "empty");
-  expect_trap([] { decode(images::text("hello, world")); }, "no supported format");
-  expect_trap([] { decode(images::text("GIF89a....")); }, "no supported format");
+  expect_trap([] { hostile_decode({}); }, "empty");
+  expect_trap([] { hostile_decode(images::text("hello, world")); }, "no supported format");
+  expect_trap([] { hostile_decode(images::text("GIF89a....")); }, "no supported format");
   // A signature and nothing after it.
-  expect_trap([] { decode({0xFF, 0xD8, 0xFF}); }, "JPEG");
-  expect_trap([] { decode({0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}); }, "PNG");
-  expect_trap([] { decode({'B', 'M'}); }, "BMP");
-  expect_trap([] { decode({'I', 'I', 42, 0}); }, "TIFF");
-  expect_trap([] { decode({'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'E', 'B', 'P'}); }, "WebP");
-  expect_trap([] { decode(images::text("P6 ")); }, "PNM");
-  expect_trap([] { decode({0xFF, 0x4F, 0xFF, 0x51, 0, 0}); }, "JPEG 2000");
-  expect_trap([] { decode({0, 0, 0, 0x0C, 'j', 'P', ' ', ' ', 0x0D, 0x0A, 0x87, 0x0A, 1, 2, 3}); }, "JPEG 2000");
+  expect_trap([] { hostile_decode({0xFF, 0xD8, 0xFF}); }, "JPEG");
+  expect_trap([] { hostile_decode({0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}); }, "PNG");
+  expect_trap([] { hostile_decode({'B', 'M'}); }, "BMP");
+  expect_trap([] { hostile_decode({'I', 'I', 42, 0}); }, "TIFF");
+  expect_trap([] { hostile_decode({'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'E', 'B', 'P'}); }, "WebP");
+  expect_trap([] { hostile_decode(images::text("P6 ")); }, "PNM");
+  expect_trap([] { hostile_decode({0xFF, 0x4F, 0xFF, 0x51, 0, 0}); }, "JPEG 2000");
+  expect_trap([] { hostile_decode({0, 0, 0, 0x0C, 'j', 'P', ' ', ' ', 0x0D, 0x0A, 0x87, 0x0A, 1, 2, 3}); }, "JPEG 2000");
 }
 
 TEST(ImageDecoderHostile, TruncatedStreamsTrap) {
   for (const auto& [name, full] : valid_images()) {
     SCOPED_TRACE(name);
     Bytes half(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(full.size() / 2));
-    expect_trap([&] { decode(half); }, "cannot decode the image");
+    expect_trap([&] { hostile_decode(half); }, "cannot decode the image");
   }
 }
 
@@ -78,10 +78,10 @@ TEST(ImageDecoderHostile, AbsurdDimensionsTrapBeforeAllocating) {
   for (auto [w, h] : {std::pair<uint32_t, uint32_t>{60000, 60000}, {100000, 1}}) {
     Bytes b = bmp;
     for (int k = 0; k < 4; ++k) b[18 + k] = uint8_t(w >> 8 * k), b[22 + k] = uint8_t(h >> 8 * k);
-    expect_trap([&] { decode(b); }, "exceeds the decoder's limit");
+    expect_trap([&] { hostile_decode(b); }, "exceeds the decoder's limit");
   }
-  expect_trap([] { decode(images::text("P5 60000 60000 255\n")); }, "exceeds the decoder's limit");
-  expect_trap([] { decode(images::text("P5 99999999999999999999 1 255\n")); }, "larger than");
+  expect_trap([] { hostile_decode(images::text("P5 60000 60000 255\n")); }, "exceeds the decoder's limit");
+  expect_trap([] { hostile_decode(images::text("P5 99999999999999999999 1 255\n")); }, "larger than");
   // JPEG whose frame header says 60000 x 60000 (libjpeg itself refuses sides over 65500).
   Bytes jpg = images::jpeg(8, 8, 3, gradient(8, 8));
   for (size_t i = 0; i + 8 < jpg.size(); ++i)
@@ -89,25 +89,25 @@ TEST(ImageDecoderHostile, AbsurdDimensionsTrapBeforeAllocating) {
       jpg[i + 5] = jpg[i + 7] = 0xEA, jpg[i + 6] = jpg[i + 8] = 0x60;
       break;
     }
-  expect_trap([&] { decode(jpg); }, "exceeds the decoder's limit");
+  expect_trap([&] { hostile_decode(jpg); }, "exceeds the decoder's limit");
   // PNG whose IHDR (CRC recomputed) says 60000 x 60000.
   Bytes png = images::png(8, 8, PNG_FORMAT_RGB, gradient(8, 8));
   put_be32(png, 16, 60000);
   put_be32(png, 20, 60000);
   put_be32(png, 29, crc32(png.data() + 12, 17));
-  expect_trap([&] { decode(png); }, "exceeds the decoder's limit");
+  expect_trap([&] { hostile_decode(png); }, "exceeds the decoder's limit");
 }
 
 TEST(ImageDecoderHostile, CorruptPixelDataTraps) {
   // A BMP pixel pointing past its 2-color palette.
   Bytes bmp = images::bmp8(2, 1, {0, 0, 0, 255, 255, 255}, {0, 5});
-  expect_trap([&] { decode(bmp); }, "beyond the palette");
+  expect_trap([&] { hostile_decode(bmp); }, "beyond the palette");
   // Plain PNM samples that are not numbers.
-  expect_trap([] { decode(images::text("P2 2 1 255 1 x ")); }, "not a number");
+  expect_trap([] { hostile_decode(images::text("P2 2 1 255 1 x ")); }, "not a number");
   // A PNG whose image data CRC is broken.
   Bytes png = images::png(8, 8, PNG_FORMAT_RGB, gradient(8, 8));
   png[png.size() - 13] ^= 0xFF;  // the last byte of IDAT's CRC (IEND is the last 12 bytes)
-  expect_trap([&] { decode(png); }, "PNG");
+  expect_trap([&] { hostile_decode(png); }, "PNG");
 }
 
 // Every byte mutation or truncation of a valid image decodes (to a sane shape) or traps.
@@ -122,7 +122,7 @@ TEST(ImageDecoderHostile, RandomMutationsDecodeOrTrap) {
       for (int k = 0; k < flips; ++k) b[at(rng)] = uint8_t(rng());
       if (round % 5 == 4) b.resize(at(rng));
       try {
-        Value y = decode(b);
+        Value y = hostile_decode(b);
         const Shape& s = y.tensor.shape();
         ASSERT_EQ(s.size(), 3u);
         EXPECT_EQ(s[2], 3);

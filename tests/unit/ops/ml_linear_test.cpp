@@ -10,25 +10,13 @@
 #include "reference/infer/infer.h"
 #include "reference/model/text_syntax.h"
 #include "reference/ops/support/svm.h"
+#include "tests/unit/infer_text_util.h"
 #include "tests/unit/op_test_util.h"
 
 namespace sonnx::testing {
 namespace {
 
-std::vector<Value> mllinear_run(const std::string& op, const std::vector<Value>& in,
-                                const std::vector<onnx::AttributeProto>& attrs, size_t outputs) {
-  return run_op(op, 1, in, attrs, outputs, "ai.onnx.ml");
-}
-
 float mllinear_logistic(double s) { return static_cast<float>(1 / (1 + std::exp(-s))); }
-
-std::string mllinear_inferred(const char* text, const std::string& name) {
-  Model m = text::parse_model(text);
-  for (auto& o : m.graph.outputs) o.type.shape.reset();
-  InferenceResult r = infer_model(m);
-  auto it = r.types.find(name);
-  return it == r.types.end() ? "absent" : it->second.str();
-}
 
 // ---------------------------------------------------------------------------------------------
 // LinearClassifier
@@ -37,10 +25,10 @@ TEST(MlLinearClassifier, ThreeClassesFirstLargestScoreWins) {
   // Rows of coefficients [1,0], [0,1], [1,1]; intercepts 0, 0.5, -1.
   // x = [2,1]: 2, 1.5, 2 -> tie of classes 0 and 2 -> the first (10).
   // x = [0,3]: 0, 3.5, 2 -> class 1 (20).
-  auto out = mllinear_run("LinearClassifier", {tensor<float>({2, 2}, {2, 1, 0, 3})},
-                          {attr_ints("classlabels_ints", {10, 20, 30}), attr_floats("coefficients", {1, 0, 0, 1, 1, 1}),
-                           attr_floats("intercepts", {0, 0.5f, -1})},
-                          2);
+  auto out = run_ml("LinearClassifier", 1, {tensor<float>({2, 2}, {2, 1, 0, 3})},
+                    {attr_ints("classlabels_ints", {10, 20, 30}), attr_floats("coefficients", {1, 0, 0, 1, 1, 1}),
+                     attr_floats("intercepts", {0, 0.5f, -1})},
+                    2);
   EXPECT_EQ(values_of<int64_t>(out[0]), (std::vector<int64_t>{10, 20}));
   EXPECT_EQ(out[1].tensor.shape(), (Shape{2, 3}));
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{2, 1.5f, 2, 0, 3.5f, 2}));
@@ -49,10 +37,10 @@ TEST(MlLinearClassifier, ThreeClassesFirstLargestScoreWins) {
 TEST(MlLinearClassifier, LabelIsChosenOnRawScoresAndSoftmaxAppliesPerRow) {
   // int64 X [1,2] = [1,2], rows [1,0] and [0,1], no intercepts: scores 1, 2 -> "b";
   // softmax: [1/(1+e), e/(1+e)].
-  auto out = mllinear_run("LinearClassifier", {tensor<int64_t>({1, 2}, {1, 2})},
-                          {attr_strings("classlabels_strings", {"a", "b"}), attr_floats("coefficients", {1, 0, 0, 1}),
-                           attr_string("post_transform", "SOFTMAX")},
-                          2);
+  auto out = run_ml("LinearClassifier", 1, {tensor<int64_t>({1, 2}, {1, 2})},
+                    {attr_strings("classlabels_strings", {"a", "b"}), attr_floats("coefficients", {1, 0, 0, 1}),
+                     attr_string("post_transform", "SOFTMAX")},
+                    2);
   EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"b"}));
   const double e = std::exp(1.0);
   expect_floats_near(out[1], {static_cast<float>(1 / (1 + e)), static_cast<float>(e / (1 + e))});
@@ -63,24 +51,24 @@ TEST(MlLinearClassifier, OneBinaryRowPicksTheSecondLabelForAPositiveScoreAndWide
   // only s > 0 picks the second label). Z = [-s, s].
   const std::vector<onnx::AttributeProto> attrs = {attr_strings("classlabels_strings", {"neg", "pos"}),
                                                    attr_floats("coefficients", {1, -1}), attr_floats("intercepts", {0.5f})};
-  auto out = mllinear_run("LinearClassifier", {tensor<float>({3, 2}, {1, 2, 3, 1, 1, 1.5f})}, attrs, 2);
+  auto out = run_ml("LinearClassifier", 1, {tensor<float>({3, 2}, {1, 2, 3, 1, 1, 1.5f})}, attrs, 2);
   EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"neg", "pos", "neg"}));
   EXPECT_EQ(out[1].tensor.shape(), (Shape{3, 2}));
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{0.5f, -0.5f, -2.5f, 2.5f, -0.0f, 0}));
   // LOGISTIC over the pair: [logistic(-s), logistic(s)] = [1 - p, p].
   auto attrs_l = attrs;
   attrs_l.push_back(attr_string("post_transform", "LOGISTIC"));
-  auto l = mllinear_run("LinearClassifier", {tensor<double>({1, 2}, {3, 1})}, attrs_l, 2);
+  auto l = run_ml("LinearClassifier", 1, {tensor<double>({1, 2}, {3, 1})}, attrs_l, 2);
   EXPECT_EQ(values_of<std::string>(l[0]), (std::vector<std::string>{"pos"}));
   expect_floats_near(l[1], {mllinear_logistic(-2.5), mllinear_logistic(2.5)});
 }
 
 TEST(MlLinearClassifier, AVectorIsOneRowAndMultiClassChangesNothing) {
   for (int64_t multi : {0, 1}) {
-    auto out = mllinear_run("LinearClassifier", {tensor<int32_t>({2}, {1, 2})},
-                            {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 0, 0, 1}),
-                             attr_int("multi_class", multi)},
-                            2);
+    auto out = run_ml("LinearClassifier", 1, {tensor<int32_t>({2}, {1, 2})},
+                      {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 0, 0, 1}),
+                       attr_int("multi_class", multi)},
+                      2);
     EXPECT_EQ(out[0].tensor.shape(), (Shape{1}));
     EXPECT_EQ(values_of<int64_t>(out[0]), (std::vector<int64_t>{1}));
     EXPECT_EQ(out[1].tensor.shape(), (Shape{1, 2}));
@@ -90,47 +78,44 @@ TEST(MlLinearClassifier, AVectorIsOneRowAndMultiClassChangesNothing) {
 
 TEST(MlLinearClassifier, BadAttributesTrap) {
   const Value x = tensor<float>({1, 2}, {1, 2});
-  expect_trap([&] { mllinear_run("LinearClassifier", {x}, {attr_floats("coefficients", {1, 2})}, 2); }, "exactly one of");
+  expect_trap([&] { run_ml("LinearClassifier", 1, {x}, {attr_floats("coefficients", {1, 2})}, 2); }, "exactly one of");
   expect_trap(
       [&] {
-        mllinear_run("LinearClassifier", {x},
-                     {attr_ints("classlabels_ints", {0, 1}), attr_strings("classlabels_strings", {"a", "b"}),
-                      attr_floats("coefficients", {1, 2})},
-                     2);
+        run_ml("LinearClassifier", 1, {x},
+               {attr_ints("classlabels_ints", {0, 1}), attr_strings("classlabels_strings", {"a", "b"}),
+                attr_floats("coefficients", {1, 2})},
+               2);
       },
       "exactly one of");
   expect_trap(
       [&] {
-        mllinear_run("LinearClassifier", {x}, {attr_ints("classlabels_ints", {0, 1, 2}), attr_floats("coefficients", {1, 2})},
-                     2);
+        run_ml("LinearClassifier", 1, {x}, {attr_ints("classlabels_ints", {0, 1, 2}), attr_floats("coefficients", {1, 2})}, 2);
       },
       "coefficients has 2 entries");
   expect_trap(
       [&] {
-        mllinear_run("LinearClassifier", {x},
-                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}),
-                      attr_floats("intercepts", {0, 0})},
-                     2);
+        run_ml("LinearClassifier", 1, {x},
+               {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}), attr_floats("intercepts", {0, 0})},
+               2);
       },
       "intercepts");
   expect_trap(
       [&] {
-        mllinear_run("LinearClassifier", {x},
-                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}), attr_int("multi_class", 2)},
-                     2);
+        run_ml("LinearClassifier", 1, {x},
+               {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}), attr_int("multi_class", 2)}, 2);
       },
       "multi_class");
   expect_trap(
       [&] {
-        mllinear_run("LinearClassifier", {x},
-                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}),
-                      attr_string("post_transform", "SIGMOID")},
-                     2);
+        run_ml("LinearClassifier", 1, {x},
+               {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}),
+                attr_string("post_transform", "SIGMOID")},
+               2);
       },
       "unknown post_transform");
   expect_trap([&] {
-    mllinear_run("LinearClassifier", {tensor<uint8_t>({1, 2}, {1, 2})},
-                 {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2})}, 2);
+    run_ml("LinearClassifier", 1, {tensor<uint8_t>({1, 2}, {1, 2})},
+           {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2})}, 2);
   });  // uint8 is outside T1 (the type check or the kernel refuses it)
 }
 
@@ -139,8 +124,8 @@ TEST(MlLinearClassifier, BadAttributesTrap) {
 
 TEST(MlSvmRegressor, LinearFormWithoutSupportVectors) {
   // coefficients [2,-1], rho 0.5: [1,1] -> 1.5, [0,2] -> -1.5.
-  Value y = mllinear_run("SVMRegressor", {tensor<float>({2, 2}, {1, 1, 0, 2})},
-                         {attr_floats("coefficients", {2, -1}), attr_floats("rho", {0.5f})}, 1)[0];
+  Value y = run_ml("SVMRegressor", 1, {tensor<float>({2, 2}, {1, 1, 0, 2})},
+                   {attr_floats("coefficients", {2, -1}), attr_floats("rho", {0.5f})}, 1)[0];
   EXPECT_EQ(y.tensor.shape(), (Shape{2, 1}));
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{1.5f, -1.5f}));
 }
@@ -148,38 +133,36 @@ TEST(MlSvmRegressor, LinearFormWithoutSupportVectors) {
 TEST(MlSvmRegressor, KernelsOverSupportVectors) {
   // RBF, gamma 0.5: sv [0,0] and [1,1], coefficients 1, -2, rho 0.25. x = [1,0] is at squared
   // distance 1 of both: exp(-0.5) (1 - 2) + 0.25.
-  Value rbf = mllinear_run("SVMRegressor", {tensor<float>({1, 2}, {1, 0})},
-                           {attr_string("kernel_type", "RBF"), attr_floats("kernel_params", {0.5f, 0, 0}),
-                            attr_int("n_supports", 2), attr_floats("support_vectors", {0, 0, 1, 1}),
-                            attr_floats("coefficients", {1, -2}), attr_floats("rho", {0.25f})},
-                           1)[0];
+  Value rbf = run_ml("SVMRegressor", 1, {tensor<float>({1, 2}, {1, 0})},
+                     {attr_string("kernel_type", "RBF"), attr_floats("kernel_params", {0.5f, 0, 0}), attr_int("n_supports", 2),
+                      attr_floats("support_vectors", {0, 0, 1, 1}), attr_floats("coefficients", {1, -2}),
+                      attr_floats("rho", {0.25f})},
+                     1)[0];
   expect_floats_near(rbf, {static_cast<float>(0.25 - std::exp(-0.5))});
   // POLY, gamma 1, coef0 1, degree 2: sv [1,2], coefficient 3; x = [1,1]: 3 (1*1+2*1 + 1)^2 = 48.
-  Value poly = mllinear_run("SVMRegressor", {tensor<int64_t>({1, 2}, {1, 1})},
-                            {attr_string("kernel_type", "POLY"), attr_floats("kernel_params", {1, 1, 2}),
-                             attr_int("n_supports", 1), attr_floats("support_vectors", {1, 2}), attr_floats("coefficients", {3}),
-                             attr_floats("rho", {0})},
-                            1)[0];
+  Value poly = run_ml("SVMRegressor", 1, {tensor<int64_t>({1, 2}, {1, 1})},
+                      {attr_string("kernel_type", "POLY"), attr_floats("kernel_params", {1, 1, 2}), attr_int("n_supports", 1),
+                       attr_floats("support_vectors", {1, 2}), attr_floats("coefficients", {3}), attr_floats("rho", {0})},
+                      1)[0];
   EXPECT_EQ(values_of<float>(poly), (std::vector<float>{48}));
   // SIGMOID, gamma 0.5, coef0 0: sv [2,0]; x = [1,3]: tanh(0.5 * 2) = tanh(1).
-  Value sig = mllinear_run("SVMRegressor", {tensor<double>({2}, {1, 3})},
-                           {attr_string("kernel_type", "SIGMOID"), attr_floats("kernel_params", {0.5f, 0, 0}),
-                            attr_int("n_supports", 1), attr_floats("support_vectors", {2, 0}), attr_floats("coefficients", {1}),
-                            attr_floats("rho", {0})},
-                           1)[0];
+  Value sig = run_ml("SVMRegressor", 1, {tensor<double>({2}, {1, 3})},
+                     {attr_string("kernel_type", "SIGMOID"), attr_floats("kernel_params", {0.5f, 0, 0}),
+                      attr_int("n_supports", 1), attr_floats("support_vectors", {2, 0}), attr_floats("coefficients", {1}),
+                      attr_floats("rho", {0})},
+                     1)[0];
   EXPECT_EQ(sig.tensor.shape(), (Shape{1, 1}));
   expect_floats_near(sig, {static_cast<float>(std::tanh(1.0))});
 }
 
 TEST(MlSvmRegressor, OneClassIsTheSignAndPostTransformComesLast) {
   // x - 1 over [2], [1], [0]: 1 -> 1, 0 -> -1 (only y > 0 is +1), -1 -> -1.
-  Value oc = mllinear_run("SVMRegressor", {tensor<float>({3, 1}, {2, 1, 0})},
-                          {attr_floats("coefficients", {1}), attr_floats("rho", {-1}), attr_int("one_class", 1)}, 1)[0];
+  Value oc = run_ml("SVMRegressor", 1, {tensor<float>({3, 1}, {2, 1, 0})},
+                    {attr_floats("coefficients", {1}), attr_floats("rho", {-1}), attr_int("one_class", 1)}, 1)[0];
   EXPECT_EQ(values_of<float>(oc), (std::vector<float>{1, -1, -1}));
   // LOGISTIC on y = x: [0] -> 0.5, [2] -> logistic(2).
-  Value l = mllinear_run("SVMRegressor", {tensor<float>({2, 1}, {0, 2})},
-                         {attr_floats("coefficients", {1}), attr_floats("rho", {0}), attr_string("post_transform", "LOGISTIC")},
-                         1)[0];
+  Value l = run_ml("SVMRegressor", 1, {tensor<float>({2, 1}, {0, 2})},
+                   {attr_floats("coefficients", {1}), attr_floats("rho", {0}), attr_string("post_transform", "LOGISTIC")}, 1)[0];
   expect_floats_near(l, {0.5f, mllinear_logistic(2)});
 }
 
@@ -187,32 +170,32 @@ TEST(MlSvmRegressor, BadAttributesTrap) {
   const Value x = tensor<float>({1, 2}, {1, 2});
   expect_trap(
       [&] {
-        mllinear_run("SVMRegressor", {x}, {attr_floats("coefficients", {1, 2}), attr_floats("rho", {0, 1})}, 1);
+        run_ml("SVMRegressor", 1, {x}, {attr_floats("coefficients", {1, 2}), attr_floats("rho", {0, 1})}, 1);
       },
       "rho must have exactly one entry");
   expect_trap(
       [&] {
-        mllinear_run("SVMRegressor", {x},
-                     {attr_int("n_supports", 2), attr_floats("support_vectors", {1, 2, 3, 4}), attr_floats("coefficients", {1}),
-                      attr_floats("rho", {0})},
-                     1);
+        run_ml("SVMRegressor", 1, {x},
+               {attr_int("n_supports", 2), attr_floats("support_vectors", {1, 2, 3, 4}), attr_floats("coefficients", {1}),
+                attr_floats("rho", {0})},
+               1);
       },
       "one entry per support vector");
   expect_trap(
       [&] {
-        mllinear_run("SVMRegressor", {x},
-                     {attr_string("kernel_type", "CUBIC"), attr_floats("coefficients", {1, 2}), attr_floats("rho", {0})}, 1);
+        run_ml("SVMRegressor", 1, {x},
+               {attr_string("kernel_type", "CUBIC"), attr_floats("coefficients", {1, 2}), attr_floats("rho", {0})}, 1);
       },
       "unknown kernel_type");
   expect_trap(
       [&] {
-        mllinear_run("SVMRegressor", {x},
-                     {attr_floats("kernel_params", {1, 2}), attr_floats("coefficients", {1, 2}), attr_floats("rho", {0})}, 1);
+        run_ml("SVMRegressor", 1, {x},
+               {attr_floats("kernel_params", {1, 2}), attr_floats("coefficients", {1, 2}), attr_floats("rho", {0})}, 1);
       },
       "kernel_params");
   expect_trap(
       [&] {
-        mllinear_run("SVMRegressor", {x}, {attr_floats("coefficients", {1, 2, 3}), attr_floats("rho", {0})}, 1);
+        run_ml("SVMRegressor", 1, {x}, {attr_floats("coefficients", {1, 2, 3}), attr_floats("rho", {0})}, 1);
       },
       "columns");
 }
@@ -232,7 +215,7 @@ std::vector<onnx::AttributeProto> mllinear_three_class_svm() {
 TEST(MlSvmClassifier, OneVsOneVotesWithTheLowestClassOnATie) {
   // x = [2,1]: K = 2, 1, -3; d01 = 2 - 1 = 1 (a), d02 = 2 - 3 = -1 (c), d12 = 1 + 3 = 4 (b): one vote
   // each -> "a". x = [0,3]: K = 0, 3, -3; d01 = -3 (b), d02 = -3 (c), d12 = 6 (b) -> "b".
-  auto out = mllinear_run("SVMClassifier", {tensor<float>({2, 2}, {2, 1, 0, 3})}, mllinear_three_class_svm(), 2);
+  auto out = run_ml("SVMClassifier", 1, {tensor<float>({2, 2}, {2, 1, 0, 3})}, mllinear_three_class_svm(), 2);
   EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(out[1].tensor.shape(), (Shape{2, 3}));
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{1, -1, 4, -3, -3, 6}));
@@ -246,7 +229,7 @@ std::vector<onnx::AttributeProto> mllinear_binary_svm() {
 
 TEST(MlSvmClassifier, BinaryPositiveDecisionPicksTheFirstClassAndZIsMinusDThenD) {
   // x = 2: d = 4 -> 5, Z [-4, 4]; x = -1: d = -2 -> 7, Z [2, -2].
-  auto out = mllinear_run("SVMClassifier", {tensor<float>({2, 1}, {2, -1})}, mllinear_binary_svm(), 2);
+  auto out = run_ml("SVMClassifier", 1, {tensor<float>({2, 1}, {2, -1})}, mllinear_binary_svm(), 2);
   EXPECT_EQ(values_of<int64_t>(out[0]), (std::vector<int64_t>{5, 7}));
   EXPECT_EQ(out[1].tensor.shape(), (Shape{2, 2}));
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{-4, 4, 2, -2}));
@@ -259,7 +242,7 @@ TEST(MlSvmClassifier, ProbabilitiesArePlattThenCoupling) {
   auto attrs = mllinear_binary_svm();
   attrs.push_back(attr_floats("prob_a", {-1}));
   attrs.push_back(attr_floats("prob_b", {0}));
-  auto out = mllinear_run("SVMClassifier", {tensor<float>({2, 1}, {2, -1})}, attrs, 2);
+  auto out = run_ml("SVMClassifier", 1, {tensor<float>({2, 1}, {2, -1})}, attrs, 2);
   EXPECT_EQ(values_of<int64_t>(out[0]), (std::vector<int64_t>{5, 7}));  // still the votes
   const float q4 = mllinear_logistic(4), qm2 = mllinear_logistic(-2);
   expect_floats_near(out[1], {q4, 1 - q4, qm2, 1 - qm2}, 3e-3f);
@@ -284,10 +267,10 @@ TEST(MlSvmClassifier, CouplingRecoversConsistentPairwiseProbabilities) {
 
 TEST(MlSvmClassifier, LinearFormScoresEachClassWithTheOneRho) {
   // coefficients rows [1,0], [0,1], rho 0.5: x = [3,1] -> 3.5, 1.5 -> "x"; x = [0,2] -> 0.5, 2.5 -> "y".
-  auto out = mllinear_run("SVMClassifier", {tensor<float>({2, 2}, {3, 1, 0, 2})},
-                          {attr_strings("classlabels_strings", {"x", "y"}), attr_floats("coefficients", {1, 0, 0, 1}),
-                           attr_floats("rho", {0.5f})},
-                          2);
+  auto out = run_ml("SVMClassifier", 1, {tensor<float>({2, 2}, {3, 1, 0, 2})},
+                    {attr_strings("classlabels_strings", {"x", "y"}), attr_floats("coefficients", {1, 0, 0, 1}),
+                     attr_floats("rho", {0.5f})},
+                    2);
   EXPECT_EQ(values_of<std::string>(out[0]), (std::vector<std::string>{"x", "y"}));
   EXPECT_EQ(values_of<float>(out[1]), (std::vector<float>{3.5f, 1.5f, 0.5f, 2.5f}));
 }
@@ -304,54 +287,54 @@ TEST(MlSvmClassifier, BadAttributesTrap) {
   const auto base = mllinear_binary_svm();
   expect_trap(
       [&] {
-        mllinear_run("SVMClassifier", {x}, with(base, attr_ints("vectors_per_class", {1, 1, 0})), 2);
+        run_ml("SVMClassifier", 1, {x}, with(base, attr_ints("vectors_per_class", {1, 1, 0})), 2);
       },
       "one entry per class label");
   expect_trap(
       [&] {
-        mllinear_run("SVMClassifier", {x}, with(base, attr_floats("coefficients", {1, -1, 1})), 2);
+        run_ml("SVMClassifier", 1, {x}, with(base, attr_floats("coefficients", {1, -1, 1})), 2);
       },
       "coefficients must have");
-  expect_trap([&] { mllinear_run("SVMClassifier", {x}, with(base, attr_floats("rho", {0, 0})), 2); }, "one entry per pair");
-  expect_trap([&] { mllinear_run("SVMClassifier", {x}, with(base, attr_floats("prob_a", {1})), 2); }, "differ in length");
+  expect_trap([&] { run_ml("SVMClassifier", 1, {x}, with(base, attr_floats("rho", {0, 0})), 2); }, "one entry per pair");
+  expect_trap([&] { run_ml("SVMClassifier", 1, {x}, with(base, attr_floats("prob_a", {1})), 2); }, "differ in length");
   expect_trap(
       [&] {
-        mllinear_run("SVMClassifier", {x},
-                     {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}), attr_floats("rho", {0}),
-                      attr_floats("prob_a", {1}), attr_floats("prob_b", {1})},
-                     2);
+        run_ml("SVMClassifier", 1, {x},
+               {attr_ints("classlabels_ints", {0, 1}), attr_floats("coefficients", {1, 2}), attr_floats("rho", {0}),
+                attr_floats("prob_a", {1}), attr_floats("prob_b", {1})},
+               2);
       },
       "support-vector form only");
-  expect_trap([&] { mllinear_run("SVMClassifier", {tensor<float>({1, 2}, {1, 2})}, base, 2); }, "columns");
+  expect_trap([&] { run_ml("SVMClassifier", 1, {tensor<float>({1, 2}, {1, 2})}, base, 2); }, "columns");
 }
 
 // ---------------------------------------------------------------------------------------------
 // Shape rules
 
 TEST(MlLinearShape, ClassifiersGiveLabelsAndScoresRegressorOneColumn) {
-  EXPECT_EQ(mllinear_inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
+  EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
 g (float[N,2] X) => (string Y, float Z) { Y, Z = ai.onnx.ml.LinearClassifier<classlabels_strings = ["a", "b"], coefficients = [1.0, 2.0]>(X) })",
-                              "Z"),
+                     "Z"),
             "tensor(float)[N,2]");
-  EXPECT_EQ(mllinear_inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
+  EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
 g (float[N,2] X) => (string Y, float Z) { Y, Z = ai.onnx.ml.LinearClassifier<classlabels_strings = ["a", "b"], coefficients = [1.0, 2.0]>(X) })",
-                              "Y"),
+                     "Y"),
             "tensor(string)[N]");
-  EXPECT_EQ(mllinear_inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
+  EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
 g (int32[3] X) => (float Y) { Y = ai.onnx.ml.SVMRegressor<coefficients = [1.0, 2.0, 3.0], rho = [0.0]>(X) })",
-                              "Y"),
+                     "Y"),
             "tensor(float)[1,1]");
   // Three classes without probabilities: one column per pair (3).
-  EXPECT_EQ(mllinear_inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
+  EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
 g (double[N,1] X) => (int64 Y, float Z) { Y, Z = ai.onnx.ml.SVMClassifier<classlabels_ints = [0, 1, 2], vectors_per_class = [1, 1, 1],
   support_vectors = [1.0, 2.0, 3.0], coefficients = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0], rho = [0.0, 0.0, 0.0]>(X) })",
-                              "Z"),
+                     "Z"),
             "tensor(float)[N,3]");
-  EXPECT_EQ(mllinear_inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
+  EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
 g (double[N,1] X) => (int64 Y, float Z) { Y, Z = ai.onnx.ml.SVMClassifier<classlabels_ints = [0, 1, 2, 3], vectors_per_class = [1, 1, 1, 1],
   support_vectors = [1.0, 2.0, 3.0, 4.0], coefficients = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
   rho = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]>(X) })",
-                              "Z"),
+                     "Z"),
             "tensor(float)[N,6]");
   // A width that does not fit the coefficients is an inference error naming the columns.
   Model m = text::parse_model(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>

@@ -9,6 +9,7 @@
 #include "reference/infer/infer.h"
 #include "reference/model/tensor_proto.h"
 #include "reference/model/text_syntax.h"
+#include "tests/unit/infer_text_util.h"
 #include "tests/unit/op_test_util.h"
 
 namespace sonnx::testing {
@@ -17,25 +18,17 @@ namespace {
 using mltrees_attrs = std::vector<onnx::AttributeProto>;
 const int64_t mltrees_versions[] = {1, 3, 5};
 
-onnx::AttributeProto mltrees_tensor_attr(const std::string& name, const Tensor& t) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::TENSOR);
-  *a.mutable_t() = tensor_to_proto(t, name);
-  return a;
-}
-
 mltrees_attrs mltrees_join(mltrees_attrs a, const mltrees_attrs& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
 
 Value mltrees_regress(int64_t version, const Value& x, const mltrees_attrs& attrs) {
-  return run_op("TreeEnsembleRegressor", version, {x}, attrs, 1, "ai.onnx.ml")[0];
+  return run_ml("TreeEnsembleRegressor", version, {x}, attrs)[0];
 }
 
 std::vector<Value> mltrees_classify(int64_t version, const Value& x, const mltrees_attrs& attrs) {
-  return run_op("TreeEnsembleClassifier", version, {x}, attrs, 2, "ai.onnx.ml");
+  return run_ml("TreeEnsembleClassifier", version, {x}, attrs, 2);
 }
 
 // Ensemble A, F = 2 (tree, node: test or leaf):
@@ -161,9 +154,9 @@ mltrees_attrs mltrees_stump(bool as_tensor, double split, double w1, double w2, 
                      attr_ints("target_treeids", {0, 0}),       attr_ints("target_nodeids", {1, 2}),
                      attr_ints("target_ids", {0, 0}),           attr_int("n_targets", 1)};
   if (as_tensor)
-    return mltrees_join(a, {mltrees_tensor_attr("nodes_values_as_tensor", Tensor::from_vector<double>({3}, {split, 0, 0})),
-                            mltrees_tensor_attr("target_weights_as_tensor", Tensor::from_vector<double>({2}, {w1, w2})),
-                            mltrees_tensor_attr("base_values_as_tensor", Tensor::from_vector<double>({1}, {base}))});
+    return mltrees_join(a, {attr_tensor("nodes_values_as_tensor", Tensor::from_vector<double>({3}, {split, 0, 0})),
+                            attr_tensor("target_weights_as_tensor", Tensor::from_vector<double>({2}, {w1, w2})),
+                            attr_tensor("base_values_as_tensor", Tensor::from_vector<double>({1}, {base}))});
   return mltrees_join(a, {attr_floats("nodes_values", {static_cast<float>(split), 0, 0}),
                           attr_floats("target_weights", {static_cast<float>(w1), static_cast<float>(w2)}),
                           attr_floats("base_values", {static_cast<float>(base)})});
@@ -360,28 +353,20 @@ TEST(MlTrees, ClassifierBadAttributesTrap) {
 // ---------------------------------------------------------------------------------------------
 // Shape rules
 
-std::string mltrees_inferred(const char* text, const std::string& name) {
-  Model m = text::parse_model(text);
-  for (auto& o : m.graph.outputs) o.type.shape.reset();
-  InferenceResult r = infer_model(m);
-  auto it = r.types.find(name);
-  return it == r.types.end() ? "absent" : it->second.str();
-}
-
 TEST(MlTreesShape, RegressorIsBatchByTargetsAndClassifierLabelsAndScores) {
-  EXPECT_EQ(mltrees_inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 3]>
+  EXPECT_EQ(inferred(R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 3]>
 g (int64[N,4] X) => (float Y) { Y = ai.onnx.ml.TreeEnsembleRegressor<n_targets = 2, nodes_treeids = [0], nodes_nodeids = [0],
   nodes_featureids = [0], nodes_modes = ["LEAF"], nodes_values = [0.0], nodes_truenodeids = [0], nodes_falsenodeids = [0],
   target_treeids = [0], target_nodeids = [0], target_ids = [1], target_weights = [1.0]>(X) })",
-                             "Y"),
+                     "Y"),
             "tensor(float)[N,2]");
   const char* classifier = R"(<ir_version: 8, opset_import: ["ai.onnx.ml" : 1]>
 g (double[N,4] X) => (string Y, float Z) { Y, Z = ai.onnx.ml.TreeEnsembleClassifier<classlabels_strings = ["a", "b", "c"],
   nodes_treeids = [0], nodes_nodeids = [0], nodes_featureids = [0], nodes_modes = ["LEAF"], nodes_values = [0.0],
   nodes_truenodeids = [0], nodes_falsenodeids = [0], class_treeids = [0], class_nodeids = [0], class_ids = [2],
   class_weights = [1.0]>(X) })";
-  EXPECT_EQ(mltrees_inferred(classifier, "Y"), "tensor(string)[N]");
-  EXPECT_EQ(mltrees_inferred(classifier, "Z"), "tensor(float)[N,3]");
+  EXPECT_EQ(inferred(classifier, "Y"), "tensor(string)[N]");
+  EXPECT_EQ(inferred(classifier, "Z"), "tensor(float)[N,3]");
 }
 
 }  // namespace
