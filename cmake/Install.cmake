@@ -59,6 +59,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_DESCRIPTION "sonnx C and C++ development files\n Headers (include/sonnx), the CMake package sonnx::sonnx and sonnx.pc.")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-sonnx)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "sonnx (= ${PROJECT_VERSION}), python3 (>= 3.11), python3 (<< 3.12), python3-numpy")
+set(CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS python3-onnx)  # sonnx.backend, onnx's backend interface, imports onnx
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
-set(CPACK_DEBIAN_PYTHON_DESCRIPTION "sonnx Python bindings\n import sonnx: check, run, Session, conform, enclose.")
+set(CPACK_DEBIAN_PYTHON_DESCRIPTION "sonnx Python bindings\n import sonnx: check, run, Session, conform, enclose; sonnx.backend: onnx's backend interface.")
 include(CPack)

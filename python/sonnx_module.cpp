@@ -148,6 +148,7 @@ py::object value_to_python(sonnx::Value&& v) {
 }
 
 sonnx::Value value_from_python(const std::string& name, py::handle h) {
+  if (h.is_none()) return sonnx::Value::make_optional(std::nullopt);  // as value_to_python gives it
   if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
     std::vector<sonnx::Value> elems;
     for (py::handle e : h) elems.push_back(value_from_python(name, e));
@@ -160,10 +161,10 @@ sonnx::NamedValues feed_from_dict(const py::dict& inputs) {
   sonnx::NamedValues feed;
   for (auto [k, v] : inputs) {
     std::string name = py::str(k);
-    if (!py::isinstance<py::array>(v) && !py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v) &&
+    if (!v.is_none() && !py::isinstance<py::array>(v) && !py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v) &&
         !py::isinstance<py::float_>(v) && !py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v) &&
         !py::hasattr(v, "__array__"))
-      throw sonnx::LoadError("input '" + name + "': expected a numpy array, not " +
+      throw sonnx::LoadError("input '" + name + "': expected a numpy array, a list or None, not " +
                              py::str(py::type::of(v).attr("__name__")).cast<std::string>());
     feed.emplace(name, value_from_python(name, v));
   }

@@ -2,7 +2,8 @@
 
 A model is given as a path (str or os.PathLike), the bytes of a serialized ModelProto, an
 ``onnx.ModelProto``, or a ``sonnx.Model`` from :func:`load`. Values are numpy arrays (every numeric
-dtype, float16 and bool included; strings as str arrays); a sequence is a list of arrays.
+dtype, float16 and bool included; strings as str arrays); a sequence is a list of arrays, an empty
+optional None. :mod:`sonnx.backend` is onnx's backend interface (onnx.backend.base) over Session.
 
     import numpy as np, sonnx
     findings = sonnx.check("model.onnx", profile="sonnx")       # [] when the model is accepted
