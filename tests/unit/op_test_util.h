@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include "reference/model/tensor_proto.h"
 #include "reference/interp/interpreter.h"
 #include "sonnx/errors.h"
 #include "reference/model/loader.h"
@@ -121,19 +122,12 @@ inline onnx::AttributeProto attr_type(const std::string& name, DType elem) {
   return a;
 }
 
-// A tensor attribute of a float, int64 or narrower integer tensor (each in its TensorProto field).
+// A tensor attribute (the tensor as sonnx writes it to a TensorProto).
 inline onnx::AttributeProto attr_tensor(const std::string& name, const Tensor& t) {
   onnx::AttributeProto a;
   a.set_name(name);
   a.set_type(onnx::AttributeProto::TENSOR);
-  onnx::TensorProto& p = *a.mutable_t();
-  p.set_data_type(static_cast<int>(t.dtype()));
-  for (int64_t d : t.shape()) p.add_dims(d);
-  for (int64_t i = 0; i < t.size(); ++i) {
-    if (t.dtype() == DType::Float) p.add_float_data(t.data<float>()[i]);
-    else if (t.dtype() == DType::Int64) p.add_int64_data(t.as_int64(i));
-    else p.add_int32_data(static_cast<int32_t>(t.as_int64(i)));  // int8 to int32, uint8, uint16, bool
-  }
+  *a.mutable_t() = tensor_to_proto(t, name);
   return a;
 }
 
