@@ -20,6 +20,7 @@ bool same_value(const Value& a, const Value& b) {
         if (!same_value(a.sequence[i], b.sequence[i])) return false;
       return true;
     case Value::Kind::Optional: return !a.optional == !b.optional && (!a.optional || same_value(*a.optional, *b.optional));
+    case Value::Kind::Map: return a == b;  // keys in one order: the same entries, bit for bit
   }
   return false;
 }

@@ -1,6 +1,7 @@
 // The C++ API's value files and model inputs (include/sonnx/tensor_files.hpp): the loader's .npy
 // and .pb readers and writers, checked against the graph inputs' declared types.
 #include <limits>
+#include "reference/interp/interpreter.h"
 #include "reference/model/loader.h"
 #include "reference/model/npy.h"
 #include "reference/model/synthetic_inputs.h"
@@ -10,13 +11,6 @@
 namespace sonnx {
 
 namespace {
-
-// The proto a .pb file for an input of this type holds.
-std::string kind_of(const TypeInfo& t) {
-  if (t.kind == TypeInfo::Kind::Sequence) return "sequence";
-  if (t.kind == TypeInfo::Kind::Optional) return "optional";
-  return "tensor";
-}
 
 // Checks a given value against the graph input's declared type: element type and known dims.
 void check_input_type(const ValueInfo& in, const Value& v) {
@@ -50,8 +44,13 @@ Value read_input(const ModelHandle& model, const std::string& input, const std::
   for (const auto& in : model.impl().ir.graph.inputs)
     if (in.name == input) declared = &in;  // the last of a repeated name, as a map by name keeps it
   if (!declared) throw LoadError("'" + input + "' is not an input of the model");
-  Value v = read_value_file(file, kind_of(declared->type));
+  Value v = read_value_file(file, value_pb_kind(declared->type));
   check_input_type(*declared, v);
+  try {  // a map's key and value types (and what a run checks of every input)
+    check_given_input(*declared, v);
+  } catch (const Trap& e) {
+    throw LoadError(e.what());
+  }
   return v;
 }
 

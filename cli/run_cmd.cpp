@@ -76,6 +76,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
       std::cout << name << ": ";
       if (v.is_tensor()) std::cout << dtype_name(v.tensor.dtype()) << shape_str(v.tensor.shape()) << "\n";
       else if (v.is_sequence()) std::cout << "sequence of " << v.sequence.size() << "\n";
+      else if (v.is_map())
+        std::cout << "map(" << dtype_name(v.map_keys().dtype()) << ", " << dtype_name(v.map_values().dtype()) << ") of "
+                  << v.map_keys().size() << "\n";
       else std::cout << (v.optional ? "optional (present)" : "optional (empty)") << "\n";
       if (args->output_dir.empty()) continue;
       std::filesystem::path base = std::filesystem::path(args->output_dir) / safe_file_name(name);

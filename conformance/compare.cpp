@@ -120,8 +120,10 @@ Comparison compare_values(const Value& actual, const Value& expected, const Tole
       case Value::Kind::Tensor: return "tensor";
       case Value::Kind::Sequence: return "sequence";
       case Value::Kind::Optional: return "optional";
-      default: return "nothing";
+      case Value::Kind::Map: return "map";
+      case Value::Kind::None: break;
     }
+    return "nothing";
   };
   // An optional that holds a value may stand for the value itself in test data, and vice versa.
   if (actual.is_optional() && !expected.is_optional() && actual.optional) return compare_values(*actual.optional, expected, tol);
@@ -156,8 +158,27 @@ Comparison compare_values(const Value& actual, const Value& expected, const Tole
         return c;
       }
       return compare_values(*actual.optional, *expected.optional, tol);
-    default: return c;
+    case Value::Kind::Map: {
+      // Keys exactly (they are integers or strings), values as tensors are; both in increasing
+      // key order, so entry i of one is entry i of the other once the keys agree.
+      if (actual.map_keys().size() != expected.map_keys().size()) {
+        c.ok = false;
+        c.message = "map of " + std::to_string(actual.map_keys().size()) + " entries, expected " +
+                    std::to_string(expected.map_keys().size());
+        return c;
+      }
+      Comparison keys = compare_tensors(actual.map_keys(), expected.map_keys(), tol);
+      if (!keys.ok) {
+        keys.message = "map keys (in increasing order): " + keys.message;
+        return keys;
+      }
+      Comparison values = compare_tensors(actual.map_values(), expected.map_values(), tol);
+      if (!values.ok) values.message = "map values (by key, in increasing order): " + values.message;
+      return values;
+    }
+    case Value::Kind::None: return c;
   }
+  return c;
 }
 
 Comparison compare_statistically(const Value& actual, const Value& expected) {

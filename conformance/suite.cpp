@@ -28,14 +28,6 @@ void add_test(const fs::path& dir, std::vector<TestCase>& out) {
   out.push_back(std::move(t));
 }
 
-std::string kind_of(const TypeInfo& t) {
-  switch (t.kind) {
-    case TypeInfo::Kind::Sequence: return "sequence";
-    case TypeInfo::Kind::Optional: return "optional";
-    default: return "tensor";
-  }
-}
-
 // numpy has no bfloat16: onnx's generators store bfloat16 data as uint16 with the same bits.
 Value as_declared(Value v, const TypeInfo& t) {
   if (v.is_tensor() && t.kind == TypeInfo::Kind::Tensor && t.elem == DType::BFloat16 && v.tensor.dtype() == DType::UInt16) {
@@ -99,12 +91,12 @@ DataSet read_data_set(const Model& model, const fs::path& dir) {
     throw LoadError(dir.string() + ": " + std::to_string(in_files.size()) + " input files for " + std::to_string(inputs.size()) +
                     " graph inputs");
   for (size_t k = 0; k < in_files.size(); ++k)
-    ds.inputs[inputs[k]->name] = as_declared(read_value_pb(in_files[k], kind_of(inputs[k]->type)), inputs[k]->type);
+    ds.inputs[inputs[k]->name] = as_declared(read_value_pb(in_files[k], value_pb_kind(inputs[k]->type)), inputs[k]->type);
   auto out_files = numbered_files(dir, "output_");
   if (out_files.size() > g.outputs.size()) throw LoadError(dir.string() + ": more output files than graph outputs");
   for (size_t k = 0; k < out_files.size(); ++k)
     ds.expected.emplace_back(g.outputs[k].name,
-                             as_declared(read_value_pb(out_files[k], kind_of(g.outputs[k].type)), g.outputs[k].type));
+                             as_declared(read_value_pb(out_files[k], value_pb_kind(g.outputs[k].type)), g.outputs[k].type));
   return ds;
 }
 

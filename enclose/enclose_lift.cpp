@@ -78,6 +78,7 @@ Bounds lifted_result(const OpCall& c, size_t k, DType type, const Value& l, cons
       DType elem = content.type;
       return Bounds::optional(elem, {std::move(content)});
     }
+    case Value::Kind::Map: throw Unsupported("no enclosure for " + op_name(c) + ": output " + std::to_string(k) + " is a map");
     case Value::Kind::None: break;
   }
   throw Unsupported("no enclosure for " + op_name(c) + ": output " + std::to_string(k) + " is no value");
@@ -212,7 +213,10 @@ Bounds scatter_combine(const OpCall& c, const Bounds& data, const Bounds& update
 std::vector<Bounds> lift_exact(const OpCall& c) {
   std::vector<Value> values = run_on_bounds(c, false);
   std::vector<Bounds> out;
-  for (const Value& v : values) out.push_back(Bounds::of(v));
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (values[k].is_map()) throw Unsupported("no enclosure for " + op_name(c) + ": output " + std::to_string(k) + " is a map");
+    out.push_back(Bounds::of(values[k]));
+  }
   return out;
 }
 

@@ -313,6 +313,11 @@ Bounds Bounds::of(const Value& v) {
       DType elem = content.type;
       return optional(elem, {std::move(content)});
     }
+    case Value::Kind::Map:
+      // A map's values are ai.onnx.ml's class scores and features (ZipMap, DictVectorizer, CastMap):
+      // no operator on them has an enclosure, so none carries bounds (spec/accuracy.md).
+      throw Unsupported("no enclosure for a map value (map(" + std::string(dtype_name(v.map_keys().dtype())) + ", " +
+                        std::string(dtype_name(v.map_values().dtype())) + ")): maps have no enclosure");
     case Value::Kind::None: break;
   }
   throw Unsupported("no enclosure for a value that is none of a tensor, a sequence and an optional");
@@ -390,7 +395,11 @@ std::map<std::string, Bounds> enclose_model(const Model& original, const NamedVa
       throw LoadError("missing input '" + in.name + "' (" + in.type.str() + ")");
     }
     check_given_input(in, it->second);
-    values[in.name] = Bounds::of(it->second);
+    try {
+      values[in.name] = Bounds::of(it->second);
+    } catch (const Unsupported& e) {  // a map, or a sequence of them
+      throw Unsupported(std::string(e.what()) + ", graph input '" + in.name + "'");
+    }
   }
   return enclose_graph(model, g, std::move(values), semantics);
 }

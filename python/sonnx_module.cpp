@@ -1,7 +1,7 @@
 // sonnx._sonnx: the pybind11 extension behind the `sonnx` Python package (python/sonnx/__init__.py
 // holds the documented functions and turns paths, bytes and onnx.ModelProto into models). Values
 // cross as numpy arrays: inputs are read in place when C-contiguous (else copied once), outputs
-// are handed over without a copy (the array owns the tensor).
+// are handed over without a copy (the array owns the tensor). A sequence is a list, a map a dict.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -136,6 +136,16 @@ py::object tensor_to_array(sonnx::Tensor&& t) {
   return out;
 }
 
+// A map as a dict: keys and values as Python scalars (int or str keys; float, int, str or bool
+// values), as the arrays' tolist() gives them, in increasing key order.
+py::dict map_to_dict(const sonnx::Value& v) {
+  py::list keys = tensor_to_array(sonnx::Tensor(v.map_keys())).attr("tolist")();
+  py::list values = tensor_to_array(sonnx::Tensor(v.map_values())).attr("tolist")();
+  py::dict out;
+  for (size_t i = 0; i < keys.size(); ++i) out[keys[i]] = values[i];
+  return out;
+}
+
 py::object value_to_python(sonnx::Value&& v) {
   if (v.is_tensor()) return tensor_to_array(std::move(v.tensor));
   if (v.is_sequence()) {
@@ -144,29 +154,97 @@ py::object value_to_python(sonnx::Value&& v) {
     return out;
   }
   if (v.is_optional()) return v.optional ? value_to_python(std::move(*v.optional)) : py::none();
+  if (v.is_map()) return map_to_dict(v);
   return py::none();
 }
 
-sonnx::Value value_from_python(const std::string& name, py::handle h) {
+// The key and value element types of the map a graph input declares, alone or inside a sequence
+// or an optional, read from its type's spelling ("seq(map(int64,tensor(float)[*]))",
+// ModelHandle::inputs); Undefined where the input declares no map.
+struct DeclaredMap {
+  sonnx::DType key = sonnx::DType::Undefined, value = sonnx::DType::Undefined;
+};
+DeclaredMap declared_map(const std::string& type) {
+  DeclaredMap d;
+  const size_t at = type.find("map(");
+  const size_t comma = at == std::string::npos ? at : type.find(',', at);
+  if (comma == std::string::npos) return d;
+  d.key = sonnx::dtype_from_name(type.substr(at + 4, comma - at - 4));
+  if (type.compare(comma + 1, 7, "tensor(") == 0) {
+    const size_t close = type.find(')', comma + 8);
+    if (close != std::string::npos) d.value = sonnx::dtype_from_name(type.substr(comma + 8, close - comma - 8));
+  }
+  return d;
+}
+
+// The keys or the values of a dict as an array: what numpy makes of them (int64, float64, str),
+// taken to the declared element type where they are numbers that keep their kind (integers to an
+// integer type, where each fits; integers and floats to a float type, rounded to nearest). Python's
+// numbers have no width, so {1: 0.5} fits a declared map(int64, float). Anything else stays as it
+// is, for the run to refuse ("no implicit type conversion"). An empty list takes the declared type,
+// else `empty_type`.
+py::array map_items_array(const std::string& name, const py::list& items, sonnx::DType declared, const char* empty_type) {
+  py::module_ np = py::module_::import("numpy");
+  if (items.empty())
+    return np.attr("asarray")(items, declared != sonnx::DType::Undefined ? numpy_dtype(declared) : py::dtype(empty_type));
+  py::array natural = np.attr("asarray")(items);
+  if (declared == sonnx::DType::Undefined || declared == sonnx::DType::String) return natural;
+  const char kind = natural.dtype().kind();
+  const bool integers = kind == 'i' || kind == 'u';
+  if (sonnx::is_integer(declared) && integers) {
+    py::array converted = natural.attr("astype")(numpy_dtype(declared));
+    if (!np.attr("array_equal")(converted, natural).cast<bool>())
+      throw sonnx::LoadError("input '" + name + "': a key or value does not fit the declared " +
+                             std::string(sonnx::dtype_name(declared)));
+    return converted;
+  }
+  if (sonnx::is_float(declared) && (integers || kind == 'f') && numpy_dtype(declared).kind() == 'f')
+    return natural.attr("astype")(numpy_dtype(declared));
+  return natural;
+}
+
+// A dict as a map, its keys and values typed as map_items_array says.
+sonnx::Value map_from_dict(const std::string& name, const py::dict& d, const DeclaredMap& declared) {
+  py::list keys, values;
+  for (auto [k, v] : d) {
+    keys.append(k);
+    values.append(v);
+  }
+  sonnx::Tensor key_tensor = tensor_from_array(name, map_items_array(name, keys, declared.key, "int64"));
+  sonnx::Tensor value_tensor = tensor_from_array(name, map_items_array(name, values, declared.value, "float32"));
+  try {
+    return sonnx::Value::make_map(std::move(key_tensor), std::move(value_tensor));
+  } catch (const sonnx::Trap& e) {
+    throw sonnx::LoadError("input '" + name + "': " + e.what());
+  }
+}
+
+sonnx::Value value_from_python(const std::string& name, py::handle h, const DeclaredMap& declared) {
   if (h.is_none()) return sonnx::Value::make_optional(std::nullopt);  // as value_to_python gives it
   if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
     std::vector<sonnx::Value> elems;
-    for (py::handle e : h) elems.push_back(value_from_python(name, e));
+    for (py::handle e : h) elems.push_back(value_from_python(name, e, declared));
     return sonnx::Value::make_sequence(std::move(elems));
   }
+  if (py::isinstance<py::dict>(h)) return map_from_dict(name, py::reinterpret_borrow<py::dict>(h), declared);
   return sonnx::Value(tensor_from_array(name, py::array::ensure(h)));
 }
 
-sonnx::NamedValues feed_from_dict(const py::dict& inputs) {
+// The inputs given as {name: array, list, dict}; `model` (null: none) declares the maps' types.
+sonnx::NamedValues feed_from_dict(const py::dict& inputs, const sonnx::ModelHandle* model = nullptr) {
+  std::map<std::string, std::string> declared;
+  if (model)
+    for (const auto& [name, type] : model->inputs()) declared[name] = type;
   sonnx::NamedValues feed;
   for (auto [k, v] : inputs) {
     std::string name = py::str(k);
     if (!v.is_none() && !py::isinstance<py::array>(v) && !py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v) &&
-        !py::isinstance<py::float_>(v) && !py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v) &&
-        !py::hasattr(v, "__array__"))
-      throw sonnx::LoadError("input '" + name + "': expected a numpy array, a list or None, not " +
+        !py::isinstance<py::dict>(v) && !py::isinstance<py::float_>(v) && !py::isinstance<py::int_>(v) &&
+        !py::isinstance<py::bool_>(v) && !py::hasattr(v, "__array__"))
+      throw sonnx::LoadError("input '" + name + "': expected a numpy array, a list, a dict or None, not " +
                              py::str(py::type::of(v).attr("__name__")).cast<std::string>());
-    feed.emplace(name, value_from_python(name, v));
+    auto it = declared.find(name);
+    feed.emplace(name, value_from_python(name, v, it == declared.end() ? DeclaredMap{} : declared_map(it->second)));
   }
   return feed;
 }
@@ -282,8 +360,10 @@ PYBIND11_MODULE(_sonnx, m) {
            py::arg("plugins") = std::vector<std::string>{}, py::arg("assign") = "first")
       .def(
           "run",
-          [](const sonnx::Session& s, const py::dict& inputs) {
-            sonnx::NamedValues feed = feed_from_dict(inputs);
+          [](const sonnx::Session& s, const py::dict& inputs, const py::object& model) {
+            // The model, when given, declares the types of the maps among the inputs.
+            const auto* handle = model.is_none() ? nullptr : &model.cast<const sonnx::ModelHandle&>();
+            sonnx::NamedValues feed = feed_from_dict(inputs, handle);
             sonnx::NamedValues out;
             {
               py::gil_scoped_release release;
@@ -292,14 +372,14 @@ PYBIND11_MODULE(_sonnx, m) {
             feed.clear();  // under the GIL: the input arrays are released here
             return outputs_to_dict(std::move(out));
           },
-          py::arg("inputs"))
+          py::arg("inputs"), py::arg("model") = py::none())
       .def_property_readonly("executor", [](const sonnx::Session& s) { return s.options().executor; })
       .def_property_readonly("threads", [](const sonnx::Session& s) { return s.options().threads; });
 
   m.def(
       "enclosures",
       [](const sonnx::ModelHandle& model, const py::dict& inputs, const std::string& semantics, bool check) {
-        sonnx::NamedValues feed = feed_from_dict(inputs);
+        sonnx::NamedValues feed = feed_from_dict(inputs, &model);
         std::map<std::string, sonnx::OutputEnclosure> bounds;
         {
           py::gil_scoped_release release;
@@ -366,8 +446,8 @@ PYBIND11_MODULE(_sonnx, m) {
         o.profile = profile;
         o.dims = dims;
         o.input_shapes = input_shapes;
-        o.fixed = feed_from_dict(fixed);
-        o.inputs = feed_from_dict(inputs);
+        o.fixed = feed_from_dict(fixed, &model);
+        o.inputs = feed_from_dict(inputs, &model);
         o.samples = samples;
         o.seed = seed;
         sonnx::Admission a;

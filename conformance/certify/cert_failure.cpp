@@ -115,7 +115,7 @@ CertInputRange range_of(const std::string& name, const Value& v) {
   CertInputRange r;
   r.name = name;
   if (!v.is_tensor()) {
-    r.type = v.is_sequence() ? "sequence" : v.is_optional() ? "optional" : "none";
+    r.type = v.is_sequence() ? "sequence" : v.is_optional() ? "optional" : v.is_map() ? "map" : "none";
     return r;
   }
   const Tensor& t = v.tensor;

@@ -23,15 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string kind_of(const TypeInfo& t) {
-  switch (t.kind) {
-    case TypeInfo::Kind::Sequence: return "sequence";
-    case TypeInfo::Kind::Optional: return "optional";
-    case TypeInfo::Kind::Tensor: return "tensor";
-    default: return "";
-  }
-}
-
 // A command's output as a one-line message: colour escapes dropped, lines joined, the end kept.
 std::string one_line(const std::string& s) {
   std::string out;
@@ -136,7 +127,7 @@ class ProtocolTarget : public CertTarget {
       fs::path f = dir / ("output_" + std::to_string(k) + ".pb");
       try {
         if (!fs::exists(f)) throw std::runtime_error("missing");
-        r.outputs[outs[k].name] = read_value_pb(f, kind_of(outs[k].type));
+        r.outputs[outs[k].name] = read_value_pb(f, value_pb_kind(outs[k].type));
       } catch (const std::exception& e) {
         r.status = "garbage";
         r.message = "output_" + std::to_string(k) + ".pb (" + outs[k].name + ") unreadable: " + e.what();

@@ -92,7 +92,12 @@ Comparison strict_compare(const Value& actual, const Value& reference, Accuracy 
     }
     return c;
   }
-  return compare_values(actual, reference, {0, 0});  // kinds, lengths, empty optionals
+  if (actual.is_map() && reference.is_map() && actual.map_keys() == reference.map_keys()) {  // the values, by key
+    Comparison c = compare_tensor(actual.map_values(), reference.map_values(), accuracy);
+    if (!c.ok) c.message = "map values (by key, in increasing order): " + c.message;
+    return c;
+  }
+  return compare_values(actual, reference, {0, 0});  // kinds, lengths, empty optionals, map keys
 }
 
 }  // namespace sonnx

@@ -1,8 +1,8 @@
 // Values in files, as `sonnx run`, `plan`, `bench`, `partition` and `enclose` read and write them:
 // numpy .npy (a tensor: format 1.0-3.0, little-endian, C order; the types numpy lacks, one byte per
 // element under a one-field structured descr naming the ONNX type, [('int4', '|i1')]) and ONNX
-// protobuf .pb (a TensorProto, SequenceProto or OptionalProto). Also the inputs of a model: read
-// from files against its declared types, or synthetic.
+// protobuf .pb (a TensorProto, SequenceProto, OptionalProto or MapProto). Also the inputs of a
+// model: read from files against its declared types, or synthetic.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -16,8 +16,8 @@
 #pragma GCC visibility push(default)
 namespace sonnx {
 
-// A .npy file (by its extension), else a .pb file of `kind`: "tensor" (also ""), "sequence" or
-// "optional". Throws LoadError on anything it cannot read.
+// A .npy file (by its extension), else a .pb file of `kind`: "tensor" (also ""), "sequence",
+// "optional" or "map". Throws LoadError on anything it cannot read.
 Value read_value_file(const std::filesystem::path& file, const std::string& kind = "");
 // A tensor as .npy when the file's extension is .npy, else any value as a .pb proto named `name`.
 // Throws LoadError when the file cannot be written or a .npy file is given no tensor.

@@ -1,5 +1,6 @@
-// A runtime value: a tensor, a sequence of values, or an optional value (possibly empty).
-// ONNX maps and sparse tensors are types the loader understands but the interpreter does not run.
+// A runtime value: a tensor, a sequence of values, an optional value (possibly empty), or a map
+// (ai.onnx.ml's map(K, V)). Sparse tensors are a type the loader understands but the interpreter
+// does not run.
 // NamedValues: a graph's inputs or outputs by name, as every executor takes and returns them.
 #pragma once
 #include <map>
@@ -16,13 +17,23 @@
 namespace sonnx {
 
 struct Value {
-  enum class Kind { None, Tensor, Sequence, Optional };
+  enum class Kind { None, Tensor, Sequence, Optional, Map };
+
+  // The entries of a map: `keys` a 1-D tensor of an integer type or string, distinct and in
+  // increasing order (integers by value, strings by their bytes), `values` the 1-D tensor of the
+  // value at each key. Values are scalars of one element type: every operator that makes or reads
+  // a map (ZipMap, DictVectorizer, CastMap) has such values. The order is canonical, so two maps
+  // are equal exactly when their entries are.
+  struct MapEntries {
+    sonnx::Tensor keys, values;
+  };
 
   Kind kind = Kind::None;
   sonnx::Tensor tensor;                    // Kind::Tensor
   std::vector<Value> sequence;             // Kind::Sequence: the elements
   DType sequence_elem = DType::Undefined;  // element type of an (empty) sequence, if known
   std::shared_ptr<Value> optional;         // Kind::Optional: null when empty
+  std::shared_ptr<const MapEntries> map;   // Kind::Map: never null (make_map); shared, immutable
 
   Value() = default;
   Value(sonnx::Tensor t) : kind(Kind::Tensor), tensor(std::move(t)) {}  // NOLINT implicit on purpose
@@ -41,9 +52,17 @@ struct Value {
     return v;
   }
 
+  // A map of the entries keys[i] -> values[i], given in any order (reference/model/map_value.cpp).
+  // Throws Trap when keys or values are not 1-D tensors of one length, the keys are neither of an
+  // integer type nor strings, or a key is given twice.
+  static Value make_map(sonnx::Tensor keys, sonnx::Tensor values);
+
   bool is_tensor() const { return kind == Kind::Tensor; }
   bool is_sequence() const { return kind == Kind::Sequence; }
   bool is_optional() const { return kind == Kind::Optional; }
+  bool is_map() const { return kind == Kind::Map; }
+  const sonnx::Tensor& map_keys() const { return map->keys; }      // Kind::Map
+  const sonnx::Tensor& map_values() const { return map->values; }  // Kind::Map
   bool operator==(const Value& o) const;
 };
 
@@ -56,6 +75,7 @@ inline bool Value::operator==(const Value& o) const {
     case Kind::Optional:
       if (!optional || !o.optional) return !optional && !o.optional;
       return *optional == *o.optional;
+    case Kind::Map: return map->keys == o.map->keys && map->values == o.map->values;
   }
   return false;
 }

@@ -20,7 +20,7 @@ std::string signature(const std::vector<const Value*>& inputs) {
   for (const Value* v : inputs) {
     if (!v) sig += "-;";
     else if (v->is_tensor()) sig += std::string(dtype_name(v->tensor.dtype())) + shape_str(v->tensor.shape()) + ";";
-    else sig += "other;";  // sequences and optionals are never in the arena
+    else sig += "other;";  // sequences, optionals and maps are never in the arena
   }
   return sig;
 }

@@ -3,7 +3,8 @@
 A model is given as a path (str or os.PathLike), the bytes of a serialized ModelProto, an
 ``onnx.ModelProto``, or a ``sonnx.Model`` from :func:`load`. Values are numpy arrays (every numeric
 dtype, float16 and bool included; strings as str arrays); a sequence is a list of arrays, an empty
-optional None. :mod:`sonnx.backend` is onnx's backend interface (onnx.backend.base) over Session.
+optional None, a map (ai.onnx.ml's map(K, V)) a dict, whose keys and values take the types the model
+declares. :mod:`sonnx.backend` is onnx's backend interface (onnx.backend.base) over Session.
 
     import numpy as np, sonnx
     findings = sonnx.check("model.onnx", profile="sonnx")       # [] when the model is accepted
@@ -99,7 +100,7 @@ class Session:
     def run(self, inputs):
         """Run on {name: ndarray}; returns {name: ndarray} for every graph output. Raises Trap for
         an unknown input name, a wrong dtype or shape, or an undefined execution."""
-        return self._session.run(dict(inputs))
+        return self._session.run(dict(inputs), self._model)
 
 
 def run(model, inputs, executor="reference", threads=1, check=True):

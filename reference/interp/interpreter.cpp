@@ -29,21 +29,48 @@ TypeInfo type_of(const Value& v) {
     t.shape = dims;
   } else if (v.is_sequence()) {
     t.kind = TypeInfo::Kind::Sequence;
-    TypeInfo inner;
-    inner.kind = TypeInfo::Kind::Tensor;
-    inner.elem = v.sequence.empty() ? v.sequence_elem
-                                    : (v.sequence[0].is_tensor() ? v.sequence[0].tensor.dtype() : DType::Undefined);
-    t.inner = std::make_shared<TypeInfo>(inner);
+    if (!v.sequence.empty() && !v.sequence[0].is_tensor()) {
+      t.inner = std::make_shared<TypeInfo>(type_of(v.sequence[0]));  // of sequences, optionals or maps
+    } else {
+      TypeInfo inner;
+      inner.kind = TypeInfo::Kind::Tensor;
+      inner.elem = v.sequence.empty() ? v.sequence_elem : v.sequence[0].tensor.dtype();
+      t.inner = std::make_shared<TypeInfo>(inner);
+    }
   } else if (v.is_optional()) {
     t.kind = TypeInfo::Kind::Optional;
     t.inner = std::make_shared<TypeInfo>(v.optional ? type_of(*v.optional) : TypeInfo{});
+  } else if (v.is_map()) {
+    t.kind = TypeInfo::Kind::Map;
+    t.map_key = v.map_keys().dtype();
+    TypeInfo value;
+    value.kind = TypeInfo::Kind::Tensor;
+    value.elem = v.map_values().dtype();
+    t.inner = std::make_shared<TypeInfo>(value);
   }
   return t;
+}
+
+// Why a value given for a graph input declared `t` does not fit it ("" when it does): a map where a
+// map is declared, of the declared key type and value element type, and no map where a tensor or a
+// sequence is (an optional may stand for its content, as in test data).
+std::string map_mismatch(const TypeInfo& t, const Value& given) {
+  if (t.kind != TypeInfo::Kind::Map)
+    return given.is_map() && t.kind != TypeInfo::Kind::Optional ? "is given a map but declared " + t.str() : "";
+  if (!given.is_map()) return "is declared " + t.str() + " but not given a map";
+  DType key = given.map_keys().dtype(), value = given.map_values().dtype();
+  DType want_value = t.inner && t.inner->kind == TypeInfo::Kind::Tensor ? t.inner->elem : DType::Undefined;
+  if ((t.map_key != DType::Undefined && key != t.map_key) || (want_value != DType::Undefined && value != want_value))
+    return "is given as map(" + std::string(dtype_name(key)) + ", " + std::string(dtype_name(value)) + ") but declared " +
+           t.str() + ": no implicit type conversion";
+  return "";
 }
 }  // namespace
 
 void check_given_input(const ValueInfo& declared, const Value& given) {
   const TypeInfo& t = declared.type;
+  if (t.kind != TypeInfo::Kind::Unknown && (t.kind == TypeInfo::Kind::Map || given.is_map()))
+    if (std::string why = map_mismatch(t, given); !why.empty()) throw Trap("graph input '" + declared.name + "' " + why);
   if (t.kind != TypeInfo::Kind::Tensor || t.elem == DType::Undefined || !given.is_tensor()) return;
   if (given.tensor.dtype() != t.elem)
     throw Trap("graph input '" + declared.name + "' is given as " + std::string(dtype_name(given.tensor.dtype())) +

@@ -25,8 +25,9 @@ struct ValueScope {
 };
 
 // A graph input's given value must have the input's declared element type when one is declared:
-// sonnx converts no value implicitly (spec/restrictions.md, SONNX-NO-IMPLICIT-CONVERSION). Throws
-// Trap naming the input, the given and the declared type.
+// sonnx converts no value implicitly (spec/restrictions.md, SONNX-NO-IMPLICIT-CONVERSION). A map
+// must be given for an input declared a map, of its key type and value element type, and only
+// there. Throws Trap naming the input, the given and the declared type.
 void check_given_input(const ValueInfo& declared, const Value& given);
 
 class Interpreter {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -281,6 +282,9 @@ Value value_from_sequence_proto(const onnx::SequenceProto& p, const fs::path& ba
     case onnx::SequenceProto::OPTIONAL:
       for (const auto& o : p.optional_values()) elems.push_back(value_from_optional_proto(o, base_dir));
       break;
+    case onnx::SequenceProto::MAP:
+      for (const auto& m : p.map_values()) elems.push_back(value_from_map_proto(m, base_dir));
+      break;
     case onnx::SequenceProto::UNDEFINED: break;
     default: throw LoadError("sequence '" + p.name() + "': unsupported element kind");
   }
@@ -295,8 +299,79 @@ Value value_from_optional_proto(const onnx::OptionalProto& p, const fs::path& ba
     case onnx::OptionalProto::SEQUENCE:
       if (p.has_sequence_value()) return Value::make_optional(value_from_sequence_proto(p.sequence_value(), base_dir));
       return Value::make_optional(std::nullopt);
+    case onnx::OptionalProto::MAP:
+      if (p.has_map_value()) return Value::make_optional(value_from_map_proto(p.map_value(), base_dir));
+      return Value::make_optional(std::nullopt);
     case onnx::OptionalProto::UNDEFINED: return Value::make_optional(std::nullopt);
     default: throw LoadError("optional '" + p.name() + "': unsupported element kind");
+  }
+}
+
+namespace {
+
+// The keys of a MapProto as a 1-D tensor of its key type.
+Tensor map_keys_from_proto(const onnx::MapProto& p) {
+  const std::string what = "map '" + p.name() + "'";
+  if (!is_valid_dtype(p.key_type()))
+    throw LoadError(what + ": key type " + std::to_string(p.key_type()) + " is not an element type");
+  const auto key_type = static_cast<DType>(p.key_type());
+  if (key_type == DType::String) {
+    if (p.keys_size() > 0) throw LoadError(what + ": string keys given as integers");
+    Tensor keys(DType::String, {p.string_keys_size()});
+    for (int i = 0; i < p.string_keys_size(); ++i) keys.data<std::string>()[i] = p.string_keys(i);
+    return keys;
+  }
+  if (!is_integer(key_type))
+    throw LoadError(what + ": keys must be of an integer type or strings, not " + std::string(dtype_name(key_type)));
+  if (p.string_keys_size() > 0) throw LoadError(what + ": " + std::string(dtype_name(key_type)) + " keys given as strings");
+  Tensor keys(DType::Int64, {p.keys_size()});
+  for (int i = 0; i < p.keys_size(); ++i) keys.data<int64_t>()[i] = p.keys(i);
+  if (key_type == DType::Int64) return keys;
+  // A narrower integer type: each key must be a value of it (the proto stores every integer key as int64).
+  Tensor narrow(key_type, {p.keys_size()});
+  visit_dtype(key_type, [&]<class K>() {
+    if constexpr (std::is_integral_v<K>) {
+      for (int i = 0; i < p.keys_size(); ++i) {
+        const int64_t k = p.keys(i);
+        const auto v = static_cast<K>(k);
+        // uint64 keys arrive as their two's-complement int64 bits, and come back by the cast.
+        if (static_cast<int64_t>(v) != k)
+          throw LoadError(what + ": key " + std::to_string(k) + " is not a " + std::string(dtype_name(key_type)));
+        narrow.data<K>()[i] = v;
+      }
+    }
+  });
+  return narrow;
+}
+
+}  // namespace
+
+Value value_from_map_proto(const onnx::MapProto& p, const fs::path& base_dir) {
+  const std::string what = "map '" + p.name() + "'";
+  Tensor keys = map_keys_from_proto(p);
+  const onnx::SequenceProto& vs = p.values();
+  if (vs.elem_type() != onnx::SequenceProto::TENSOR && !(vs.elem_type() == onnx::SequenceProto::UNDEFINED && keys.size() == 0))
+    throw LoadError(what + ": only maps whose values are tensors of one element are supported");
+  if (vs.tensor_values_size() != keys.size())
+    throw LoadError(what + ": " + std::to_string(keys.size()) + " keys but " + std::to_string(vs.tensor_values_size()) +
+                    " values");
+  Tensor values;
+  for (int i = 0; i < vs.tensor_values_size(); ++i) {
+    Tensor t = tensor_from_proto(vs.tensor_values(i), base_dir);
+    if (t.size() != 1)
+      throw LoadError(what + ": value " + std::to_string(i) + " has " + std::to_string(t.size()) + " elements, not one");
+    if (i == 0) values = Tensor(t.dtype(), {keys.size()});
+    else if (t.dtype() != values.dtype()) throw LoadError(what + ": its values have different element types");
+    Tensor one = t.reshaped({1});
+    if (t.dtype() == DType::String) values.data<std::string>()[i] = one.data<std::string>()[0];
+    else std::memcpy(values.raw() + static_cast<size_t>(i) * dtype_size(t.dtype()), one.raw(), dtype_size(t.dtype()));
+  }
+  // An empty map's value type is not in the proto: float, the value type of most maps (ZipMap's).
+  if (!values.defined()) values = Tensor(DType::Float, {0});
+  try {
+    return Value::make_map(std::move(keys), std::move(values));
+  } catch (const Trap& e) {
+    throw LoadError(what + ": " + e.what());
   }
 }
 
@@ -312,6 +387,9 @@ onnx::SequenceProto value_to_sequence_proto(const Value& v, const std::string& n
     } else if (e.is_optional()) {
       p.set_elem_type(onnx::SequenceProto::OPTIONAL);
       *p.add_optional_values() = value_to_optional_proto(e);
+    } else if (e.is_map()) {
+      p.set_elem_type(onnx::SequenceProto::MAP);
+      *p.add_map_values() = value_to_map_proto(e);
     }
   }
   return p;
@@ -330,6 +408,33 @@ onnx::OptionalProto value_to_optional_proto(const Value& v, const std::string& n
   } else if (v.optional->is_sequence()) {
     p.set_elem_type(onnx::OptionalProto::SEQUENCE);
     *p.mutable_sequence_value() = value_to_sequence_proto(*v.optional);
+  } else if (v.optional->is_map()) {
+    p.set_elem_type(onnx::OptionalProto::MAP);
+    *p.mutable_map_value() = value_to_map_proto(*v.optional);
+  }
+  return p;
+}
+
+onnx::MapProto value_to_map_proto(const Value& v, const std::string& name) {
+  if (!v.is_map()) throw InternalError("value_to_map_proto: not a map");
+  onnx::MapProto p;
+  p.set_name(name);
+  const Tensor& keys = v.map_keys();
+  const Tensor& values = v.map_values();
+  p.set_key_type(static_cast<int32_t>(keys.dtype()));
+  for (int64_t i = 0; i < keys.size(); ++i) {
+    if (keys.dtype() == DType::String) p.add_string_keys(keys.data<std::string>()[i]);
+    else if (keys.dtype() == DType::UInt64)
+      p.add_keys(static_cast<int64_t>(keys.data<uint64_t>()[i]));  // its bits, as onnx does
+    else p.add_keys(keys.as_int64(i));
+  }
+  onnx::SequenceProto* vs = p.mutable_values();
+  vs->set_elem_type(onnx::SequenceProto::TENSOR);
+  for (int64_t i = 0; i < values.size(); ++i) {
+    Tensor one(values.dtype(), {});
+    if (values.dtype() == DType::String) one.data<std::string>()[0] = values.data<std::string>()[i];
+    else std::memcpy(one.raw(), values.raw() + static_cast<size_t>(i) * dtype_size(values.dtype()), dtype_size(values.dtype()));
+    *vs->add_tensor_values() = tensor_to_proto(one);
   }
   return p;
 }
@@ -357,9 +462,27 @@ Value read_value_pb(const fs::path& file, const std::string& kind) {
     if (!o.ParseFromString(bytes)) throw LoadError("'" + file.string() + "' is not an OptionalProto");
     return value_from_optional_proto(o, dir);
   }
+  if (kind == "map") {
+    onnx::MapProto m;
+    if (!m.ParseFromString(bytes)) throw LoadError("'" + file.string() + "' is not a MapProto");
+    return value_from_map_proto(m, dir);
+  }
+  if (!kind.empty() && kind != "tensor") throw LoadError("'" + file.string() + "': unknown kind of value '" + kind + "'");
   onnx::TensorProto t;
   if (!t.ParseFromString(bytes)) throw LoadError("'" + file.string() + "' is not a TensorProto");
   return Value(tensor_from_proto(t, dir));
+}
+
+std::string value_pb_kind(const TypeInfo& t) {
+  switch (t.kind) {
+    case TypeInfo::Kind::Sequence: return "sequence";
+    case TypeInfo::Kind::Optional: return "optional";
+    case TypeInfo::Kind::Map: return "map";
+    case TypeInfo::Kind::Tensor:
+    case TypeInfo::Kind::SparseTensor:
+    case TypeInfo::Kind::Unknown: break;
+  }
+  return "tensor";
 }
 
 void write_value_pb(const fs::path& file, const Value& v, const std::string& name) {
@@ -367,6 +490,7 @@ void write_value_pb(const fs::path& file, const Value& v, const std::string& nam
   if (v.is_tensor()) bytes = tensor_to_proto(v.tensor, name).SerializeAsString();
   else if (v.is_sequence()) bytes = value_to_sequence_proto(v, name).SerializeAsString();
   else if (v.is_optional()) bytes = value_to_optional_proto(v, name).SerializeAsString();
+  else if (v.is_map()) bytes = value_to_map_proto(v, name).SerializeAsString();
   else throw InternalError("write_value_pb: empty value");
   std::ofstream out(file, std::ios::binary);
   out << bytes;

@@ -36,6 +36,7 @@ bool same_bits(const Value& a, const Value& b) {
     return std::memcmp(x.raw(), y.raw(), x.byte_size()) == 0;
   }
   if (a.kind == Value::Kind::Optional) return !a.optional == !b.optional && (!a.optional || same_bits(*a.optional, *b.optional));
+  if (a.kind == Value::Kind::Map) return a == b;  // the same entries, bit for bit (keys in one order)
   if (a.sequence.size() != b.sequence.size()) return false;
   for (size_t i = 0; i < a.sequence.size(); ++i)
     if (!same_bits(a.sequence[i], b.sequence[i])) return false;

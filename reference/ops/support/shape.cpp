@@ -378,7 +378,14 @@ TypeInfo union_type(const InferContext& ctx, const TypeInfo& a, const TypeInfo& 
       if (!same_dim((*a.shape)[i], (*b.shape)[i])) (*out.shape)[i] = Dim{};
     return out;
   }
-  if ((a.kind == TypeInfo::Kind::Sequence || a.kind == TypeInfo::Kind::Optional) && a.inner && b.inner)
+  if (a.kind == TypeInfo::Kind::Map) {
+    if (a.map_key != DType::Undefined && b.map_key != DType::Undefined && a.map_key != b.map_key)
+      ctx.fail(what + ": map key types " + std::string(dtype_name(a.map_key)) + " and " + std::string(dtype_name(b.map_key)) +
+               " differ");
+    if (out.map_key == DType::Undefined) out.map_key = b.map_key;
+  }
+  if ((a.kind == TypeInfo::Kind::Sequence || a.kind == TypeInfo::Kind::Optional || a.kind == TypeInfo::Kind::Map) && a.inner &&
+      b.inner)
     out.inner = std::make_shared<TypeInfo>(union_type(ctx, *a.inner, *b.inner, what));
   else out.inner.reset();
   return out;
@@ -388,6 +395,14 @@ TypeInfo sequence_of(TypeInfo elem) {
   TypeInfo t;
   t.kind = TypeInfo::Kind::Sequence;
   if (elem.kind != TypeInfo::Kind::Unknown) t.inner = std::make_shared<TypeInfo>(std::move(elem));
+  return t;
+}
+
+TypeInfo map_of(DType key, DType value) {
+  TypeInfo t;
+  t.kind = TypeInfo::Kind::Map;
+  t.map_key = key;
+  t.inner = std::make_shared<TypeInfo>(tensor_type(value));
   return t;
 }
 

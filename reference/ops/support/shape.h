@@ -102,6 +102,8 @@ void conv_rule(InferContext& ctx, size_t w_input, DType t);
 TypeInfo union_type(const InferContext& ctx, const TypeInfo& a, const TypeInfo& b, const std::string& what);
 TypeInfo sequence_of(TypeInfo elem);
 TypeInfo optional_of(TypeInfo elem);
+// map(key, tensor(value)): the type of an ai.onnx.ml map (its values scalars of `value`).
+TypeInfo map_of(DType key, DType value);
 
 // A dim from a known value, checking it is a sane size.
 Dim size_dim(const InferContext& ctx, int64_t v, const std::string& what);
