@@ -59,10 +59,11 @@ def dict_vectorizer():
     tests = [{"age": 31.0, "height": 1.75, "weight": 70.5},
              {"rank": 3.0, "score": -0.125},
              {"height": 2.0, "weight": 0.0, "age": 7.5, "score": 1e-3, "rank": 1e6}]
+    # Y is [1, V] (spec/ops/DictVectorizer.md); scikit-learn's transform of one dict is that row.
     node = ml_node("DictVectorizer", ["X"], ["Y"], string_vocabulary=list(m.feature_names_))
     v = len(m.feature_names_)
-    model = make_model([node], [map_info("X", STR, F32)], [tensor_info("Y", F32, [v])], 1)
-    data = [([{k: np.float32(val) for k, val in d.items()}], [m.transform([d])[0].astype(np.float32)]) for d in tests]
+    model = make_model([node], [map_info("X", STR, F32)], [tensor_info("Y", F32, [1, v])], 1)
+    data = [([{k: np.float32(val) for k, val in d.items()}], [m.transform([d]).astype(np.float32)]) for d in tests]
     yield Case("dict_vectorizer", model, data)
 
 
