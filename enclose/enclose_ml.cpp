@@ -1,26 +1,28 @@
 // Enclosures of the ai.onnx.ml operators that compute no new real number: ArrayFeatureExtractor
-// (data movement), Binarizer (a comparison with a threshold) and LabelEncoder (a table lookup).
-// On exact inputs (integers, strings) the reference computes the result (lift_exact). On float
-// inputs the result is decided element by element where the bounds decide it; where they leave
-// more than one outcome the enclosure says so (Undetermined) instead of guessing. An undefined
-// input element (no real value, e.g. a NaN input) gives an undefined float output element: any
-// value is admissible there. TreeEnsemble: enclose_ml_trees.cpp.
-#include <cstdio>
+// and FeatureVectorizer (data movement; FeatureVectorizer's conversion to float rounds each value to
+// nearest, as Cast does), Binarizer (a comparison with a threshold), LabelEncoder, CategoryMapper and
+// OneHotEncoder (table lookups) and Imputer (a value replaced where it equals another). On exact
+// inputs (integers, strings) the reference computes the result (lift_exact). On float inputs the
+// result is decided element by element where the bounds decide it; where they leave more than one
+// outcome the enclosure says so (Undetermined) instead of guessing, or, where the output is a float
+// that takes either of two values (Imputer), holds both. An undefined input element (no real value,
+// e.g. a NaN input) gives an undefined float output element: any value is admissible there.
+// TreeEnsemble: enclose_ml_trees.cpp; the predictors: enclose_ml_linear.cpp, enclose_ml_svm.cpp,
+// enclose_ml_tree_votes.cpp; Scaler and Normalizer: enclose_ml_scaling.cpp.
+#include <cmath>
+#include <map>
+#include <set>
 
-#include "enclose_ops.h"
+#include "ml_common.h"
 #include "reference/ops/params/binarizer.h"
+#include "reference/ops/params/imputer.h"
 #include "reference/ops/params/label_encoder.h"
+#include "reference/ops/params/one_hot_encoder.h"
 #include "sonnx/errors.h"
 
 namespace sonnx::enclose {
 
 namespace {
-
-std::string ml_interval_str(Interval v) {
-  char s[64];
-  std::snprintf(s, sizeof s, "[%.17g, %.17g]", v.lo, v.hi);
-  return s;
-}
 
 [[noreturn]] void ml_undecided(const OpCall& c, int64_t element, Interval v, const std::string& why) {
   throw Undetermined(c.node.label() + ": the enclosures do not decide element " + std::to_string(element) +
@@ -85,6 +87,94 @@ std::vector<Bounds> ml_label_encoder(const OpCall& c) {
   return {y};
 }
 
+// Imputer-1 on float X: an element equal to replaced_value_float (compared by value, -0 equal to
+// 0) becomes its feature's imputed value, any other stays. Where the bounds are that value the
+// element is replaced, where they do not hold it the element stays, else it is one of the two:
+// their hull. A NaN replaced value matches only NaN, which a defined element is not.
+std::vector<Bounds> ml_imputer(const OpCall& c) {
+  const Bounds& x = c.input(0);
+  if (x.exact()) return lift_exact(c);
+  const ImputerParams p = ImputerParams::read(c.ctx, c.version);
+  if (x.lo.rank() < 1) throw Trap(c.node.label() + ": X must have at least one dimension");
+  const int64_t features = x.lo.dim(x.lo.rank() - 1);
+  if (std::string why = p.fits(x.type, features); !why.empty()) throw Trap(c.node.label() + ": " + why);
+  const double replaced = p.replaced_float;  // as X's type holds it: float and double hold every float
+  Bounds y = float_bounds(x.type, x.lo.shape());
+  for (int64_t i = 0; i < x.lo.size(); ++i) {
+    const Interval v = at(x, i);
+    const double imputed = p.float_values[static_cast<size_t>(p.count() == 1 ? 0 : i % features)];
+    if (v.has_nan() || std::isnan(replaced) || !v.contains(replaced)) set(y, i, v);
+    else if (v.lo == v.hi) set(y, i, Interval::point(imputed));
+    else set(y, i, hull(v, Interval::point(imputed)));
+  }
+  return {y};
+}
+
+// Whether the integer m lies in [lo, hi], two integer-valued doubles or infinities, compared exactly.
+bool ml_integer_within(int64_t m, double lo, double hi) {
+  constexpr double kTwo63 = 0x1p63;
+  const bool above_lo = lo < -kTwo63 || (lo < kTwo63 && static_cast<int64_t>(lo) <= m);
+  const bool below_hi = hi >= kTwo63 || (hi >= -kTwo63 && static_cast<int64_t>(hi) >= m);
+  return above_lo && below_hi;
+}
+
+// OneHotEncoder-1 on float X: element i truncated toward zero is looked up among cats_int64s (the
+// last of equal categories); NaN, an infinity or a value beyond int64 is no category. Truncation is
+// nondecreasing and takes every integer between trunc(lo) and trunc(hi) on [lo, hi], so the
+// element's category is decided where those integers all give one position (one integer, or no
+// category among them), else Undetermined.
+int64_t ml_one_hot_position(const OpCall& c, const OneHotEncoderParams& p, Interval v, int64_t i) {
+  const double lo = std::trunc(v.lo), hi = std::trunc(v.hi);
+  constexpr double kTwo63 = 0x1p63;
+  std::map<int64_t, int64_t> last;  // each category within [lo, hi] and its last position
+  for (size_t j = 0; j < p.int_cats.size(); ++j)
+    if (ml_integer_within(p.int_cats[j], lo, hi)) last[p.int_cats[j]] = static_cast<int64_t>(j);
+  // Some value of v truncates to no category: beyond int64, or an integer among [lo, hi] that is none.
+  const bool misses = lo < -kTwo63 || hi >= kTwo63 || hi - lo + 1 > static_cast<double>(last.size());
+  std::set<int64_t> outcomes;
+  for (const auto& [cat, position] : last) outcomes.insert(position);
+  if (misses) outcomes.insert(-1);
+  if (outcomes.size() == 1) return *outcomes.begin();
+  throw Undetermined(c.node.label() + ": the enclosures do not decide element " + std::to_string(i) +
+                     " of its output at this input: X's enclosure " + ml_interval_str(v) +
+                     " truncates to more than one category (or to one and to none)");
+}
+
+std::vector<Bounds> ml_one_hot_encoder(const OpCall& c) {
+  const Bounds& x = c.input(0);
+  if (x.exact()) return lift_exact(c);
+  const OneHotEncoderParams p = OneHotEncoderParams::read(c.ctx, c.version);
+  if (std::string why = p.fits(x.type); !why.empty()) throw Trap(c.node.label() + ": " + why);
+  const int64_t k = p.count();
+  Shape shape = x.lo.shape();
+  shape.push_back(k);
+  Bounds y = float_bounds(DType::Float, shape);  // zero-filled
+  for (int64_t i = 0; i < x.lo.size(); ++i) {
+    const Interval v = at(x, i);
+    if (v.has_nan()) {
+      for (int64_t j = 0; j < k; ++j) set(y, i * k + j, Interval::undefined());
+      continue;
+    }
+    const int64_t j = ml_one_hot_position(c, p, v, i);
+    if (j >= 0) set(y, i * k + j, Interval::point(1));
+    else if (!p.zeros) throw Trap(c.node.label() + ": element " + std::to_string(i) + " of X is no category, and zeros = 0");
+  }
+  return {y};
+}
+
+// FeatureVectorizer-1: the inputs' rows side by side, each value converted to float (rounding to
+// nearest, nondecreasing; exact from float), the rest of each input's columns 0: the reference run
+// on the lower and on the upper bounds encloses it (its float output read as bounds).
+std::vector<Bounds> ml_feature_vectorizer(const OpCall& c) {
+  const Tensor lo = run_on_bounds(c, false).at(0).tensor, hi = run_on_bounds(c, true).at(0).tensor;
+  Bounds y = float_bounds(DType::Float, lo.shape());
+  for (int64_t i = 0; i < lo.size(); ++i) {
+    const double a = lo.as_double(i), b = hi.as_double(i);
+    set(y, i, std::isnan(a) || std::isnan(b) ? Interval::undefined() : Interval{a, b});
+  }
+  return {y};
+}
+
 }  // namespace
 
 // Data movement: X's elements picked by exact indices, lifted from the reference kernel.
@@ -92,5 +182,10 @@ SONNX_ML_ENCLOSURE("ArrayFeatureExtractor", (1), Allowance::exact(), lift_monoto
 SONNX_ML_ENCLOSURE("Binarizer", (1), Allowance::exact(), ml_binarizer);
 // Version 1 maps strings and int64s only: always exact inputs, which the reference computes.
 SONNX_ML_ENCLOSURE("LabelEncoder", (1, 2, 4), Allowance::exact(), ml_label_encoder);
+SONNX_ML_ENCLOSURE("Imputer", (1), Allowance::exact(), ml_imputer);
+SONNX_ML_ENCLOSURE("OneHotEncoder", (1), Allowance::exact(), ml_one_hot_encoder);
+// X is string or int64: always exact, which the reference computes.
+SONNX_ML_ENCLOSURE("CategoryMapper", (1), Allowance::exact(), lift_exact);
+SONNX_ML_ENCLOSURE("FeatureVectorizer", (1), Allowance::exact(), ml_feature_vectorizer);
 
 }  // namespace sonnx::enclose

@@ -92,6 +92,10 @@ struct EnclosureSlot {
   enclose::EncloseFn fn;
   enclose::Allowance allowance;
   std::optional<enclose::RestatedVersion> restated = std::nullopt;
+  // Whether fn encloses exact inputs too (integers, strings): an operator whose float result on
+  // them is a real number the reference rounds (the ai.onnx.ml predictors, on integer features),
+  // not one it defines by a rounding, as Cast does. Otherwise the reference's result is taken.
+  bool on_exact_inputs = false;
 };
 }  // namespace sonnx
 
@@ -109,6 +113,13 @@ struct EnclosureRegistrar {
                      EncloseFn fn)
       : slot{std::move(fn), allowance} {
     OpRecords::instance().fill(domain, op, versions, &OpRecord::enclosure, &slot, "enclosure");
+  }
+  // The same, with fn enclosing exact inputs too (EnclosureSlot::on_exact_inputs).
+  struct OnExactInputs {};
+  EnclosureRegistrar(OnExactInputs, const char* domain, const char* op, std::initializer_list<int64_t> versions,
+                     Allowance allowance, EncloseFn fn)
+      : EnclosureRegistrar(domain, op, versions, allowance, std::move(fn)) {
+    slot.on_exact_inputs = true;
   }
   EnclosureRegistrar(const char* op, std::initializer_list<int64_t> versions, RestatedVersion later)
       : slot{nullptr, Allowance::own(), later} {
@@ -135,6 +146,11 @@ struct EnclosureRegistrar {
   static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)("ai.onnx.ml", op,        \
                                                                                                 {SONNX_EXPAND versions}, \
                                                                                                 allowance, __VA_ARGS__)
+// SONNX_ML_PREDICTOR_ENCLOSURE("LinearRegressor", (1), Allowance::own(), function): an ai.onnx.ml
+// operator whose enclosure also computes integer inputs (EnclosureSlot::on_exact_inputs).
+#define SONNX_ML_PREDICTOR_ENCLOSURE(op, versions, allowance, ...)                               \
+  static const ::sonnx::enclose::EnclosureRegistrar SONNX_CONCAT(sonnx_enclosure_, __COUNTER__)( \
+      ::sonnx::enclose::EnclosureRegistrar::OnExactInputs{}, "ai.onnx.ml", op, {SONNX_EXPAND versions}, allowance, __VA_ARGS__)
 // SONNX_TRAINING_ENCLOSURE("Adam", (1), Allowance::own(), function): the same for an
 // ai.onnx.preview.training operator (enclose_training.cpp).
 #define SONNX_TRAINING_ENCLOSURE(op, versions, allowance, ...)                                                                  \

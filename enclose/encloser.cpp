@@ -210,10 +210,11 @@ std::vector<Bounds> enclose_node(const BodyWalk& w, const Node& n, std::vector<c
   OpCall call{n, r.version, std::move(in), w.reference, opset, w.semantics};
   call.ctx.set_graph_nodes(&graph);
   const EnclosureSlot* e = r.is_local_function ? nullptr : find_enclosure(n.domain, n.op_type, r.version);
-  if (all_exact && r.kernel && r.kernel->accuracy != Accuracy::Random) {
+  if (all_exact && r.kernel && r.kernel->accuracy != Accuracy::Random && !(e && e->on_exact_inputs)) {
     // On exact inputs (integers, booleans, no floats) the reference's result is the operator's
     // value, a float one included: Cast and the constants define how they round. Not so for a
-    // rounding operator defined by a body that computes its floats (the windows): through its body.
+    // rounding operator defined by a body that computes its floats (the windows): through its body;
+    // nor for one whose enclosure computes its floats (the ai.onnx.ml predictors on integer X).
     std::vector<Bounds> out = lift_exact(call);
     if (r.kernel->accuracy == Accuracy::Rounding && r.has_function_body && !e && any_float(out))
       return enclose_through_body(w, call);

@@ -8,7 +8,7 @@
 // already says how scores become probabilities. Decisions: spec/ops/LinearClassifier.md.
 // Computed in double, rounded once.
 #include "op_params.h"
-#include "params/class_labels.h"
+#include "params/ml_linear.h"
 #include "support/post_transform.h"
 #include "support/kernel.h"
 #include "support/ml_predictor.h"
@@ -17,44 +17,6 @@
 namespace sonnx {
 using namespace support;
 namespace {
-
-struct LinearClassifierParams {
-  ClassLabels labels;
-  std::vector<float> coefficients;  // E rows of C
-  std::vector<float> intercepts;    // empty (0) or E
-  int64_t multi_class = 0;
-  PostTransform post_transform = PostTransform::None;
-
-  static LinearClassifierParams read(const AttrReader& r, int64_t /*version*/) {
-    LinearClassifierParams p;
-    p.labels = ClassLabels::read(r);
-    p.coefficients = r.attr_floats("coefficients");
-    p.intercepts = r.attr_floats("intercepts");
-    p.multi_class = r.attr_int("multi_class", 0);
-    p.post_transform = support::post_transform_attr(r);
-    if (p.coefficients.empty()) r.fail("coefficients must not be empty");
-    if (p.multi_class != 0 && p.multi_class != 1) r.fail("multi_class must be 0 or 1");
-    return p;
-  }
-  // E, the coefficient rows for X of C columns (L, or 1 for a binary row), or -1 with `why`.
-  int64_t rows(int64_t c, std::string& why) const {
-    const auto size = static_cast<int64_t>(coefficients.size());
-    const int64_t l = labels.size();
-    int64_t e = -1;
-    if (size == l * c) e = l;
-    else if (l == 2 && size == c) e = 1;
-    if (e < 0) {
-      why = "coefficients has " + std::to_string(size) + " entries, not classes * C = " + std::to_string(l * c) +
-            (l == 2 ? " (or C = " + std::to_string(c) + " for one binary row)" : "");
-      return -1;
-    }
-    if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != e) {
-      why = "intercepts must have one entry per coefficient row (" + std::to_string(e) + ")";
-      return -1;
-    }
-    return e;
-  }
-};
 
 std::vector<Value> linear_classifier(OpContext& ctx) {
   const LinearClassifierParams p = LinearClassifierParams::read(ctx, ctx.version());

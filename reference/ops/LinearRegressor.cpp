@@ -3,6 +3,7 @@
 // (NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT; support/post_transform.h). Computed in double,
 // rounded once.
 #include "op_params.h"
+#include "params/ml_linear.h"
 #include "support/kernel.h"
 #include "support/post_transform.h"
 #include "support/shape.h"
@@ -10,32 +11,6 @@
 namespace sonnx {
 using namespace support;
 namespace {
-
-struct LinearRegressorParams {
-  std::vector<float> coefficients;  // targets * C entries, each target's C contiguous
-  std::vector<float> intercepts;    // empty (0) or one per target
-  PostTransform post_transform = PostTransform::None;
-  int64_t targets = 1;  // >= 1
-  static LinearRegressorParams read(const AttrReader& r, int64_t version);
-  // Whether coefficients fit X's C columns: "" or why not.
-  std::string fits(int64_t c) const {
-    if (static_cast<int64_t>(coefficients.size()) == targets * c) return "";
-    return "coefficients has " + std::to_string(coefficients.size()) +
-           " entries, not targets * C = " + std::to_string(targets * c);
-  }
-};
-
-LinearRegressorParams LinearRegressorParams::read(const AttrReader& r, int64_t /*version*/) {
-  LinearRegressorParams p;
-  p.targets = r.attr_int("targets", 1);
-  p.coefficients = r.attr_floats("coefficients");
-  p.intercepts = r.attr_floats("intercepts");
-  if (p.targets < 1) r.fail("targets must be positive");
-  if (!p.intercepts.empty() && static_cast<int64_t>(p.intercepts.size()) != p.targets)
-    r.fail("intercepts must have one entry per target");
-  p.post_transform = post_transform_attr(r);
-  return p;
-}
 
 std::vector<Value> linear_regressor(OpContext& ctx) {
   const LinearRegressorParams p = LinearRegressorParams::read(ctx, ctx.version());

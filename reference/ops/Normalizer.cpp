@@ -11,25 +11,13 @@
 #include <limits>
 
 #include "op_params.h"
+#include "params/ml_scaling.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-enum class NormalizerNorm { Max, L1, L2 };
-
-struct NormalizerParams {
-  NormalizerNorm norm = NormalizerNorm::Max;
-  static NormalizerParams read(const AttrReader& r, int64_t /*version*/) {
-    const std::string s = r.attr_string("norm", "MAX");
-    if (s == "MAX") return {NormalizerNorm::Max};
-    if (s == "L1") return {NormalizerNorm::L1};
-    if (s != "L2") r.fail("norm must be MAX, L1 or L2, not '" + s + "'");
-    return {NormalizerNorm::L2};
-  }
-};
 
 constexpr double kNormalizerNaN = std::numeric_limits<double>::quiet_NaN();
 

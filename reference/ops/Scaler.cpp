@@ -2,27 +2,13 @@
 // offset and scale have one entry, applied to every element, or one per feature (X's last axis);
 // both must be given and be of the same length.
 #include "op_params.h"
+#include "params/ml_scaling.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-struct ScalerParams {
-  std::vector<float> offset, scale;  // one length: 1 (every element) or X's number of features
-  static ScalerParams read(const AttrReader& r, int64_t /*version*/) {
-    ScalerParams p{r.attr_floats("offset"), r.attr_floats("scale")};
-    if (p.offset.empty() || p.offset.size() != p.scale.size()) r.fail("offset and scale must be given, of one length");
-    return p;
-  }
-  // Whether they fit X's number of features (its last dimension, 1 for a scalar): "" or why not.
-  std::string fits(int64_t features) const {
-    const int64_t n = static_cast<int64_t>(offset.size());
-    if (n == 1 || n == features) return "";
-    return "offset and scale have " + std::to_string(n) + " entries; X has " + std::to_string(features) + " features";
-  }
-};
 
 std::vector<Value> scaler(OpContext& ctx) {
   const Tensor& x = ctx.input(0);

@@ -11,49 +11,13 @@
 //     SOFTMAX and SOFTMAX_ZERO; Y is the second label iff Z[1] > Z[0].
 // Computed in double, Z rounded once.
 #include "op_params.h"
-#include "params/tree_votes.h"
+#include "params/tree_predictors.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-struct TreeEnsembleClassifierParams {
-  TreeVoteEnsemble trees;
-  std::vector<int64_t> int_labels;         // classlabels_int64s, or
-  std::vector<std::string> string_labels;  // classlabels_strings
-  int64_t classes = 0;                     // E
-  bool binary = false;                     // two labels, every vote for one class id
-  static TreeEnsembleClassifierParams read(const AttrReader& r, int64_t version);
-  DType label_type() const { return string_labels.empty() ? DType::Int64 : DType::String; }
-};
-
-TreeEnsembleClassifierParams TreeEnsembleClassifierParams::read(const AttrReader& r, int64_t version) {
-  TreeEnsembleClassifierParams p;
-  p.trees = TreeVoteEnsemble::read(r, version, "class");
-  const bool ints = r.has_attr("classlabels_int64s"), strings = r.has_attr("classlabels_strings");
-  if (ints == strings) r.fail("exactly one of classlabels_int64s and classlabels_strings must be given");
-  p.int_labels = r.attr_ints("classlabels_int64s");
-  p.string_labels = r.attr_strings("classlabels_strings");
-  p.classes = static_cast<int64_t>(ints ? p.int_labels.size() : p.string_labels.size());
-  if (p.classes < 2) r.fail("at least two class labels are needed, got " + std::to_string(p.classes));
-  if (p.trees.vote_id_bound() > p.classes)
-    r.fail("a class id is outside [0, " + std::to_string(p.classes) + "), the class labels");
-  bool one_id = true, any = false;
-  int64_t id = 0;
-  for (const auto& leaf : p.trees.votes)
-    for (const TreeVote& v : leaf) {
-      one_id = one_id && (!any || v.id == id);
-      id = v.id;
-      any = true;
-    }
-  p.binary = p.classes == 2 && any && one_id;
-  const int64_t bases = static_cast<int64_t>(p.trees.base_values.size());
-  if (bases != 0 && bases != p.classes && !(p.binary && bases == 1))
-    r.fail("base_values has " + std::to_string(bases) + " entries, not one per class (" + std::to_string(p.classes) + ")");
-  return p;
-}
 
 // Row r's scores (the votes and base values) before the post_transform.
 std::vector<double> tree_classifier_scores(const OpContext& ctx, const TreeEnsembleClassifierParams& p, const double* row) {
@@ -70,8 +34,7 @@ std::vector<double> tree_classifier_scores(const OpContext& ctx, const TreeEnsem
     return z;
   }
   if (!e.base_values.empty()) s += e.base_values.back();  // the only entry, or the second class's
-  const PostTransform t = e.post_transform;
-  z[0] = t == PostTransform::None || t == PostTransform::Probit ? 1 - s : -s;
+  z[0] = p.binary_complement() ? 1 - s : -s;
   z[1] = s;
   return z;
 }

@@ -10,45 +10,13 @@
 #include <limits>
 
 #include "op_params.h"
-#include "params/tree_ensemble.h"
-#include "params/tree_votes.h"
+#include "params/tree_predictors.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
 namespace sonnx {
 using namespace support;
 namespace {
-
-struct TreeEnsembleRegressorParams {
-  TreeVoteEnsemble trees;
-  std::optional<int64_t> n_targets;  // Y's columns; the kernel needs it, the shape rule does without
-  TreeAggregate aggregate = TreeAggregate::Sum;
-  static TreeEnsembleRegressorParams read(const AttrReader& r, int64_t version);
-};
-
-TreeAggregate tree_regressor_aggregate(const AttrReader& r) {
-  const std::string s = r.attr_string("aggregate_function", "SUM");
-  if (s == "SUM") return TreeAggregate::Sum;
-  if (s == "AVERAGE") return TreeAggregate::Average;
-  if (s == "MIN") return TreeAggregate::Min;
-  if (s != "MAX") r.fail("unknown aggregate_function '" + s + "'");
-  return TreeAggregate::Max;
-}
-
-TreeEnsembleRegressorParams TreeEnsembleRegressorParams::read(const AttrReader& r, int64_t version) {
-  TreeEnsembleRegressorParams p;
-  p.trees = TreeVoteEnsemble::read(r, version, "target");
-  p.aggregate = tree_regressor_aggregate(r);
-  if (r.has_attr("n_targets")) {
-    p.n_targets = r.attr_int("n_targets", 0);
-    if (*p.n_targets < 1) r.fail("n_targets must be positive");
-    if (p.trees.vote_id_bound() > *p.n_targets) r.fail("a target id is outside [0, n_targets)");
-    const size_t bases = p.trees.base_values.size();
-    if (bases != 0 && static_cast<int64_t>(bases) != *p.n_targets)
-      r.fail("base_values has " + std::to_string(bases) + " entries, not one per target (" + std::to_string(*p.n_targets) + ")");
-  }
-  return p;
-}
 
 std::vector<Value> tree_ensemble_regressor(OpContext& ctx) {
   const TreeEnsembleRegressorParams p = TreeEnsembleRegressorParams::read(ctx, ctx.version());
