@@ -137,7 +137,7 @@ TEST(FastFloat16, ConversionsRoundAsFloat16T) {
 
 // ---- unary ----
 
-struct UnaryCase {
+struct F16UnaryCase {
   std::string op;
   int64_t opset;
   bool exact;
@@ -151,7 +151,7 @@ struct UnaryCase {
 struct UnaryRequest {
   Node node;
   FastKernelRequest req;
-  UnaryRequest(const UnaryCase& c, const Shape& s, DType elem = DType::Float16) {
+  UnaryRequest(const F16UnaryCase& c, const Shape& s, DType elem = DType::Float16) {
     node.op_type = c.op;
     node.name = "node";
     node.inputs = {"x"};
@@ -175,7 +175,7 @@ struct UnaryRequest {
 
 // The float32 kernel of the case's node on x widened (a float16 constant widened too), rounded
 // to float16.
-Tensor float32_kernel_rounded(UnaryCase c, const Tensor& x) {
+Tensor float32_kernel_rounded(F16UnaryCase c, const Tensor& x) {
   for (Value& e : c.extra)
     if (e.kind != Value::Kind::None && e.tensor.dtype() == DType::Float16) e = Value(widened(e.tensor));
   UnaryRequest r(c, x.shape(), DType::Float);
@@ -191,7 +191,7 @@ Tensor float32_kernel_rounded(UnaryCase c, const Tensor& x) {
 
 // Runs the case through the fast kernel and the reference on x and compares: the exact
 // operators bitwise, the others within 1 ULP and bitwise the float32 kernel's result rounded.
-void check(const UnaryCase& c, const Tensor& x) {
+void f16_check(const F16UnaryCase& c, const Tensor& x) {
   UnaryRequest r(c, x.shape());
   std::string what = c.op + "-" + std::to_string(c.opset) + " " + shape_str(x.shape());
   if (!c.extra.empty() && c.extra[0].kind != Value::Kind::None)
@@ -214,10 +214,10 @@ void check(const UnaryCase& c, const Tensor& x) {
   if (!c.exact) expect_agreement(y, float32_kernel_rounded(c, x), 0, what + " against the float32 kernel", &x);
 }
 
-std::vector<UnaryCase> all_cases() {
+std::vector<F16UnaryCase> f16_all_cases() {
   auto h = [](float v) { return Value(half_scalar(v)); };
   auto f = [](float v) { return Value(Tensor::scalar<float>(v)); };
-  std::vector<UnaryCase> cases = {
+  std::vector<F16UnaryCase> cases = {
       {"Relu", 14, true, {}, {}, {}},
       {"Neg", 13, true, {}, {}, {}},
       {"Abs", 13, true, {}, {}, {}},
@@ -288,7 +288,7 @@ std::vector<UnaryCase> all_cases() {
 
 TEST(FastFloat16, UnaryCasesCoverEveryOperatorOfTheKernel) {
   std::set<std::string> ops;
-  for (const auto& c : all_cases()) ops.insert(c.op);
+  for (const auto& c : f16_all_cases()) ops.insert(c.op);
   for (const char* op : {"Relu", "Neg", "Abs", "Sigmoid", "Tanh", "Erf", "Exp", "Log", "Sqrt", "Reciprocal", "Softplus",
                          "HardSwish", "LeakyRelu", "Elu", "HardSigmoid", "Gelu", "Clip", "Pow"})
     EXPECT_TRUE(ops.contains(op)) << op;
@@ -296,7 +296,7 @@ TEST(FastFloat16, UnaryCasesCoverEveryOperatorOfTheKernel) {
 
 TEST(FastFloat16, UnaryMatchesTheReferenceOnEveryHalf) {
   Tensor x = every_half();
-  for (const auto& c : all_cases()) check(c, x);
+  for (const auto& c : f16_all_cases()) f16_check(c, x);
 }
 
 // Longer than a thread's block (several OpenMP blocks and a partial last chunk), scalars, empty
@@ -305,23 +305,24 @@ TEST(FastFloat16, UnaryOnLongScalarAndEmptyTensors) {
   Tensor x(DType::Float16, {3, 65536 + 41});
   auto v = x.values<float16_t>();
   for (size_t i = 0; i < v.size(); ++i) v[i] = half_bits(static_cast<uint16_t>(i * 40503));
-  for (const auto& c : all_cases())
-    if (c.op == "Sigmoid" || c.op == "Clip" || c.op == "Log" || c.op == "Pow") check(c, x);
+  for (const auto& c : f16_all_cases())
+    if (c.op == "Sigmoid" || c.op == "Clip" || c.op == "Log" || c.op == "Pow") f16_check(c, x);
   std::mt19937 rng(7);
   for (const Shape& s : {Shape{}, Shape{0, 4}, Shape{1}, Shape{17}})
-    for (const auto& c : all_cases())
-      if (c.op == "Tanh" || c.op == "Relu" || c.op == "Exp") check(c, mixed_halves(s, rng));
+    for (const auto& c : f16_all_cases())
+      if (c.op == "Tanh" || c.op == "Relu" || c.op == "Exp") f16_check(c, mixed_halves(s, rng));
   Tensor e(DType::Float16, {1, 1, 1});
   e.data<float16_t>()[0] = float16_t(2.0f);
-  check({"Pow", 15, true, {}, {}, {Value(e)}}, mixed_halves({40}, rng));
+  f16_check({"Pow", 15, true, {}, {}, {Value(e)}}, mixed_halves({40}, rng));
 }
 
 TEST(FastFloat16, UnaryDeclinesWhatTheReferenceRejectsAndKeepsFloat32Kernels) {
   auto h = [](float v) { return Value(half_scalar(v)); };
   auto f = [](float v) { return Value(Tensor::scalar<float>(v)); };
   // A float exponent before version 12 and a float Clip bound: the reference traps on them.
-  for (const UnaryCase& c : {UnaryCase{"Pow", 7, false, {}, {}, {f(2.0f)}}, UnaryCase{"Clip", 13, true, {}, {}, {f(0.0f)}},
-                             UnaryCase{"Pow", 15, false, {}, {}, {Value(Tensor::scalar<double>(2.0))}}}) {
+  for (const F16UnaryCase& c :
+       {F16UnaryCase{"Pow", 7, false, {}, {}, {f(2.0f)}}, F16UnaryCase{"Clip", 13, true, {}, {}, {f(0.0f)}},
+        F16UnaryCase{"Pow", 15, false, {}, {}, {Value(Tensor::scalar<double>(2.0))}}}) {
     UnaryRequest r(c, {4});
     EXPECT_EQ(make_fast_kernel(r.req), nullptr) << c.op << "-" << c.opset;
   }
@@ -339,7 +340,7 @@ TEST(FastFloat16, UnaryDeclinesWhatTheReferenceRejectsAndKeepsFloat32Kernels) {
   EXPECT_FALSE(k32->takes_float16());
   EXPECT_EQ(k32->output_dtype({&x32}, 0), DType::Float);
   EXPECT_TRUE(k32->can_produce_blocked_output());
-  const UnaryCase half_bound{"Clip", 13, true, {}, {}, {h(0.0f)}};  // the request points into it
+  const F16UnaryCase half_bound{"Clip", 13, true, {}, {}, {h(0.0f)}};  // the request points into it
   UnaryRequest clip(half_bound, {4});
   clip.req.input_types = {float_type({4}), float_type({})};
   EXPECT_EQ(make_fast_kernel(clip.req), nullptr) << "float32 Clip with a float16 bound";

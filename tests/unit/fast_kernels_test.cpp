@@ -16,7 +16,7 @@
 namespace sonnx::testing {
 namespace {
 
-TypeInfo type_of(DType t, const Shape& s, bool known_dims = true) {
+TypeInfo kernels_type_of(DType t, const Shape& s, bool known_dims = true) {
   TypeInfo ti;
   ti.kind = TypeInfo::Kind::Tensor;
   ti.elem = t;
@@ -80,7 +80,7 @@ std::unique_ptr<FastKernel> prepare(const Case& c, Prepared& p, std::mt19937& rn
       p.request.input_types.emplace_back();
       continue;
     }
-    p.request.input_types.push_back(type_of(DType::Float, shapes[i], !(i == 0 && c.dynamic)));
+    p.request.input_types.push_back(kernels_type_of(DType::Float, shapes[i], !(i == 0 && c.dynamic)));
     if (c.constant.count(i) && !(c.sum && i + 1 == shapes.size())) p.request.constants[p.node.inputs[i]] = &p.inputs[i];
   }
   p.request.fused_activation = c.act;
@@ -438,11 +438,11 @@ TEST(FastKernelConv, DeclinesWhatItCannotServeExactly) {
   r.node = &n;
   r.version = 11;
   r.constants = {{"w", &w}};
-  r.input_types = {type_of(DType::Double, {1, 3, 8, 8}), type_of(DType::Double, {4, 3, 3, 3})};
+  r.input_types = {kernels_type_of(DType::Double, {1, 3, 8, 8}), kernels_type_of(DType::Double, {4, 3, 3, 3})};
   EXPECT_EQ(make_fast_kernel(r), nullptr) << "float64 Conv";
   Tensor wf(DType::Float, {4, 3, 3, 3});
   r.constants = {{"w", &wf}};
-  r.input_types = {type_of(DType::Float, {1, 3, 8, 8}), type_of(DType::Float, {4, 3, 3, 3})};
+  r.input_types = {kernels_type_of(DType::Float, {1, 3, 8, 8}), kernels_type_of(DType::Float, {4, 3, 3, 3})};
   EXPECT_NE(make_fast_kernel(r), nullptr);
   r.fused_activation = "Softsign";
   EXPECT_EQ(make_fast_kernel(r), nullptr) << "unknown fused activation";
@@ -667,11 +667,11 @@ TEST(FastKernelPool, Declines) {
   FastKernelRequest r;
   r.node = &n;
   r.version = 12;
-  r.input_types = {type_of(DType::Float, {1, 3, 8, 8})};
+  r.input_types = {kernels_type_of(DType::Float, {1, 3, 8, 8})};
   EXPECT_EQ(make_fast_kernel(r), nullptr) << "MaxPool with Indices";
   n.outputs = {"y", ""};
   EXPECT_NE(make_fast_kernel(r), nullptr) << "MaxPool with the Indices output omitted";
-  r.input_types = {type_of(DType::Double, {1, 3, 8, 8})};
+  r.input_types = {kernels_type_of(DType::Double, {1, 3, 8, 8})};
   EXPECT_EQ(make_fast_kernel(r), nullptr) << "float64 MaxPool";
 }
 
@@ -703,7 +703,7 @@ TEST(FastKernelBatchNorm, InferenceForms) {
   FastKernelRequest r;
   r.node = &n;
   r.version = 14;
-  for (int i = 0; i < 5; ++i) r.input_types.push_back(type_of(DType::Float, i == 0 ? Shape{1, 2, 3} : Shape{2}));
+  for (int i = 0; i < 5; ++i) r.input_types.push_back(kernels_type_of(DType::Float, i == 0 ? Shape{1, 2, 3} : Shape{2}));
   EXPECT_EQ(make_fast_kernel(r), nullptr);
   n.outputs = {"y"};
   EXPECT_NE(make_fast_kernel(r), nullptr);

@@ -18,7 +18,7 @@ std::vector<Value> causal(const std::vector<Value>& in, const std::string& activ
 }
 
 // Deterministic values in (-1, 1) that are not a simple pattern.
-std::vector<float> wavy(size_t n, float phase) {
+std::vector<float> causal_wavy(size_t n, float phase) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = std::sin(1.7f * static_cast<float>(i) + phase) * 0.9f;
   return v;
@@ -69,9 +69,9 @@ TEST(CausalConvWithStateOp, SiluAndSwishActivations) {
 // Without a past state the operator is a depthwise Conv (group = channels) padded k - 1 on the left.
 TEST(CausalConvWithStateOp, MatchesDepthwiseConvWithLeftPadding) {
   const int64_t B = 2, C = 3, L = 5, K = 3;
-  auto x = tensor<float>({B, C, L}, wavy(B * C * L, 0.3f));
-  auto w = tensor<float>({C, 1, K}, wavy(C * K, 1.1f));
-  auto b = tensor<float>({C}, wavy(C, 2.0f));
+  auto x = tensor<float>({B, C, L}, causal_wavy(B * C * L, 0.3f));
+  auto w = tensor<float>({C, 1, K}, causal_wavy(C * K, 1.1f));
+  auto b = tensor<float>({C}, causal_wavy(C, 2.0f));
   auto conv = run1("Conv", 11, {x, w, b}, {attr_int("group", C), attr_ints("pads", {K - 1, 0})});
   auto out = causal({x, w, b});
   expect_near(values_of<float>(out[0]), values_of<float>(conv), 1e-6f);
@@ -85,10 +85,10 @@ TEST(CausalConvWithStateOp, MatchesDepthwiseConvWithLeftPadding) {
 // One call over 7 positions equals chunks of 3, 1 and 3 with each present_state passed on.
 TEST(CausalConvWithStateOp, ChunkedRunEqualsWholeRun) {
   const int64_t B = 2, C = 2, L = 7, K = 4;
-  std::vector<float> xs = wavy(B * C * L, 0.7f);
-  auto w = tensor<float>({C, 1, K}, wavy(C * K, 0.2f));
+  std::vector<float> xs = causal_wavy(B * C * L, 0.7f);
+  auto w = tensor<float>({C, 1, K}, causal_wavy(C * K, 0.2f));
   auto b = tensor<float>({C}, {0.1f, -0.3f});
-  auto past0 = tensor<float>({B, C, K - 1}, wavy(B * C * (K - 1), 2.5f));
+  auto past0 = tensor<float>({B, C, K - 1}, causal_wavy(B * C * (K - 1), 2.5f));
   auto whole = causal({tensor<float>({B, C, L}, xs), w, b, past0}, "silu");
   std::vector<float> got(static_cast<size_t>(B * C * L));
   Value state = past0;
@@ -134,10 +134,10 @@ TEST(CausalConvWithStateOp, Float16) {
 
 // bfloat16: the float computation on the same (bfloat16) values, within bfloat16's precision.
 TEST(CausalConvWithStateOp, BFloat16) {
-  auto x = retyped<bfloat16_t>(tensor<float>({1, 2, 4}, wavy(8, 0.4f)));
-  auto w = retyped<bfloat16_t>(tensor<float>({2, 1, 3}, wavy(6, 1.0f)));
+  auto x = retyped<bfloat16_t>(tensor<float>({1, 2, 4}, causal_wavy(8, 0.4f)));
+  auto w = retyped<bfloat16_t>(tensor<float>({2, 1, 3}, causal_wavy(6, 1.0f)));
   auto b = retyped<bfloat16_t>(tensor<float>({2}, {0.25f, -0.5f}));
-  auto p = retyped<bfloat16_t>(tensor<float>({1, 2, 2}, wavy(4, 2.0f)));
+  auto p = retyped<bfloat16_t>(tensor<float>({1, 2, 2}, causal_wavy(4, 2.0f)));
   auto out = causal({x, w, b, p}, "swish");
   ASSERT_EQ(out[0].tensor.dtype(), DType::BFloat16);
   auto f = [](const Value& v) { return tensor<float>(v.tensor.shape(), floats_of<bfloat16_t>(v)); };

@@ -13,7 +13,7 @@ namespace {
 
 const std::string kPreview = "ai.onnx.preview";
 
-std::vector<float> wavy(size_t n, float phase) {
+std::vector<float> flex_wavy(size_t n, float phase) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = std::sin(0.9f * static_cast<float>(i) + phase);
   return v;
@@ -48,9 +48,9 @@ struct Qkv {
 
 // B = 2, Hq = 4, Hkv = 2 (grouped), L = 3, S = 4, E = 3, Ev = 2; or Hq = Hkv = `heads`.
 Qkv make_qkv(int64_t hq = 4, int64_t hkv = 2, int64_t len = 3, int64_t kv_len = 4) {
-  return {tensor<float>({2, hq, len, 3}, wavy(static_cast<size_t>(2 * hq * len * 3), 0.2f)),
-          tensor<float>({2, hkv, kv_len, 3}, wavy(static_cast<size_t>(2 * hkv * kv_len * 3), 1.4f)),
-          tensor<float>({2, hkv, kv_len, 2}, wavy(static_cast<size_t>(2 * hkv * kv_len * 2), 2.6f))};
+  return {tensor<float>({2, hq, len, 3}, flex_wavy(static_cast<size_t>(2 * hq * len * 3), 0.2f)),
+          tensor<float>({2, hkv, kv_len, 3}, flex_wavy(static_cast<size_t>(2 * hkv * kv_len * 3), 1.4f)),
+          tensor<float>({2, hkv, kv_len, 2}, flex_wavy(static_cast<size_t>(2 * hkv * kv_len * 2), 2.6f))};
 }
 
 // Q = 0: every score is 0, the probabilities uniform, each output row the mean of V's rows.
@@ -105,7 +105,7 @@ TEST(FlexAttentionOp, ScoreModSoftCapEqualsAttentionSoftcap) {
 // The modifier reads a value of the enclosing graph: an additive bias, as Attention's attn_mask.
 TEST(FlexAttentionOp, ScoreModReadsTheEnclosingScope) {
   Qkv a = make_qkv();
-  auto bias = tensor<float>({3, 4}, wavy(12, 0.7f));
+  auto bias = tensor<float>({3, 4}, flex_wavy(12, 0.7f));
   auto mod = modifier("score_mod", {node("Add", {"x", "bias"}, {"y"})});
   expect_floats_near(flex({a.q, a.k, a.v}, {mod}, {{"bias", bias}}),
                      values_of<float>(run1("Attention", 23, {a.q, a.k, a.v, bias})));

@@ -12,7 +12,7 @@ namespace {
 
 constexpr int64_t kOpset = 27;
 
-std::vector<float> wavy(size_t n, float phase, float amp = 0.9f) {
+std::vector<float> linattn_wavy(size_t n, float phase, float amp = 0.9f) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = std::sin(1.3f * static_cast<float>(i) + phase) * amp;
   return v;
@@ -44,10 +44,10 @@ struct Case {
 
 Case make_case(const Sizes& n) {
   Case c{n, {}, {}, {}, {}, {}, {}};
-  c.q = wavy(static_cast<size_t>(n.B * n.T * n.Hq * n.dk), 0.1f);
-  c.k = wavy(static_cast<size_t>(n.B * n.T * n.Hkv * n.dk), 1.2f, 0.5f);
-  c.v = wavy(static_cast<size_t>(n.B * n.T * n.Hkv * n.dv), 2.3f);
-  c.past = wavy(static_cast<size_t>(n.B * n.Hkv * n.dk * n.dv), 0.4f, 0.3f);
+  c.q = linattn_wavy(static_cast<size_t>(n.B * n.T * n.Hq * n.dk), 0.1f);
+  c.k = linattn_wavy(static_cast<size_t>(n.B * n.T * n.Hkv * n.dk), 1.2f, 0.5f);
+  c.v = linattn_wavy(static_cast<size_t>(n.B * n.T * n.Hkv * n.dv), 2.3f);
+  c.past = linattn_wavy(static_cast<size_t>(n.B * n.Hkv * n.dk * n.dv), 0.4f, 0.3f);
   return c;
 }
 
@@ -163,7 +163,7 @@ TEST(LinearAttentionOp, GatedRuleMatchesUnrolledFormPerKeyAndPerHead) {
   for (bool per_key : {true, false}) {
     Case c = make_case({2, 5, 2, 2, 3, 2});
     c.per_key_decay = per_key;
-    c.decay = wavy(static_cast<size_t>(2 * 5 * 2 * (per_key ? 3 : 1)), 0.9f, 0.4f);
+    c.decay = linattn_wavy(static_cast<size_t>(2 * 5 * 2 * (per_key ? 3 : 1)), 0.9f, 0.4f);
     for (float& g : c.decay) g = -std::abs(g);
     auto out = linear_attention(inputs_of(c, true), "gated", 2, 2);
     expect_floats_near(out[0], to_float(unrolled(c, 1 / std::sqrt(3.0))), 1e-5f);
@@ -175,10 +175,10 @@ TEST(LinearAttentionOp, DeltaRulesMatchMatrixForm) {
     for (bool shared_beta : {false, true}) {
       Case c = make_case({2, 4, 4, 2, 3, 2});
       c.shared_beta = shared_beta;
-      c.beta = wavy(static_cast<size_t>(2 * 4 * (shared_beta ? 1 : 2)), 0.5f, 0.45f);
+      c.beta = linattn_wavy(static_cast<size_t>(2 * 4 * (shared_beta ? 1 : 2)), 0.5f, 0.45f);
       for (float& b : c.beta) b += 0.5f;
       if (rule == "gated_delta") {
-        c.decay = wavy(static_cast<size_t>(2 * 4 * 2 * 3), 1.9f, 0.3f);
+        c.decay = linattn_wavy(static_cast<size_t>(2 * 4 * 2 * 3), 1.9f, 0.3f);
         for (float& g : c.decay) g = -std::abs(g);
       }
       auto out = linear_attention(inputs_of(c, true), rule, 4, 2);
@@ -194,9 +194,9 @@ TEST(LinearAttentionOp, DeltaRulesMatchMatrixForm) {
 TEST(LinearAttentionOp, ChunkedRunEqualsWholeRun) {
   const Sizes n{1, 5, 2, 1, 2, 3};
   Case c = make_case(n);
-  c.beta = wavy(5, 0.3f, 0.4f);
+  c.beta = linattn_wavy(5, 0.3f, 0.4f);
   for (float& b : c.beta) b += 0.5f;
-  c.decay = wavy(5, 1.0f, 0.2f);
+  c.decay = linattn_wavy(5, 1.0f, 0.2f);
   for (float& g : c.decay) g = -std::abs(g);
   c.per_key_decay = false;
   auto whole = linear_attention(inputs_of(c, true), "gated_delta", 2, 1);
