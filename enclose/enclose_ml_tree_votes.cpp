@@ -90,7 +90,7 @@ std::vector<Bounds> tree_vote_classifier(const OpCall& c) {
   const FloatFormat* held = type ? &*type : nullptr;
   const bool wants_label = ml_wants_output(c, 0);
   Bounds z = float_bounds(DType::Float, {n, classes});
-  Tensor labels(p.label_type(), {n});
+  Tensor labels(p.labels.dtype(), {n});
   for (int64_t r = 0; r < n; ++r) {
     const std::optional<std::vector<size_t>> leaves = tree_vote_leaves(c, e, features.data() + r * f, r);
     if (!leaves) {
@@ -122,8 +122,7 @@ std::vector<Bounds> tree_vote_classifier(const OpCall& c) {
     std::vector<Interval> scores(static_cast<size_t>(classes));
     for (int64_t k = 0; k < classes; ++k) scores[static_cast<size_t>(k)] = at(z, r * classes + k);
     const auto top = static_cast<size_t>(ml_decided_first_max(c, scores, r, "its label"));
-    if (p.label_type() == DType::String) labels.data<std::string>()[r] = p.string_labels[top];
-    else labels.data<int64_t>()[r] = p.int_labels[top];
+    p.labels.write(labels, r, top);
   }
   return {Bounds::of(labels), z};
 }

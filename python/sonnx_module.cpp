@@ -158,14 +158,17 @@ py::object value_to_python(sonnx::Value&& v) {
   return py::none();
 }
 
-// The key and value element types of the map a graph input declares, alone or inside a sequence
-// or an optional, read from its type's spelling ("seq(map(int64,tensor(float)[*]))",
-// ModelHandle::inputs); Undefined where the input declares no map.
+// What a graph input declares, read from its type's spelling (ModelHandle::inputs): the key and
+// value element types of a map, alone or inside a sequence or an optional
+// ("seq(map(int64,tensor(float)[*]))"), and whether it is a bfloat16 tensor; Undefined where the
+// input declares no map.
 struct DeclaredMap {
   sonnx::DType key = sonnx::DType::Undefined, value = sonnx::DType::Undefined;
+  bool bfloat16 = false;
 };
 DeclaredMap declared_map(const std::string& type) {
   DeclaredMap d;
+  d.bfloat16 = type.rfind("tensor(bfloat16)", 0) == 0;
   const size_t at = type.find("map(");
   const size_t comma = at == std::string::npos ? at : type.find(',', at);
   if (comma == std::string::npos) return d;
@@ -219,6 +222,24 @@ sonnx::Value map_from_dict(const std::string& name, const py::dict& d, const Dec
   }
 }
 
+// A declared bfloat16 input: numpy has no bfloat16, so it takes float32 values (rounded to nearest
+// even, as Cast does: exact for values bfloat16 holds) or uint16 arrays of the bits (the form
+// onnx's numpy_helper used before it had a bfloat16 type). Other arrays are left as they are, for
+// the run to refuse.
+sonnx::Tensor bfloat16_from_array(const std::string& name, py::array a) {
+  const char kind = a.dtype().kind();
+  const auto size = a.dtype().itemsize();
+  if (!((kind == 'f' && size == 4) || (kind == 'u' && size == 2))) return tensor_from_array(name, a);
+  sonnx::Tensor source = tensor_from_array(name, a);
+  sonnx::Tensor t(sonnx::DType::BFloat16, source.shape());
+  auto* out = t.data<sonnx::bfloat16_t>();
+  for (int64_t i = 0; i < t.size(); ++i) {
+    if (kind == 'f') out[i] = sonnx::bfloat16_t(source.data<float>()[i]);
+    else out[i].bits = source.data<uint16_t>()[i];
+  }
+  return t;
+}
+
 sonnx::Value value_from_python(const std::string& name, py::handle h, const DeclaredMap& declared) {
   if (h.is_none()) return sonnx::Value::make_optional(std::nullopt);  // as value_to_python gives it
   if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
@@ -227,7 +248,9 @@ sonnx::Value value_from_python(const std::string& name, py::handle h, const Decl
     return sonnx::Value::make_sequence(std::move(elems));
   }
   if (py::isinstance<py::dict>(h)) return map_from_dict(name, py::reinterpret_borrow<py::dict>(h), declared);
-  return sonnx::Value(tensor_from_array(name, py::array::ensure(h)));
+  py::array a = py::array::ensure(h);
+  if (declared.bfloat16 && a) return sonnx::Value(bfloat16_from_array(name, a));
+  return sonnx::Value(tensor_from_array(name, a));
 }
 
 // The inputs given as {name: array, list, dict}; `model` (null: none) declares the maps' types.

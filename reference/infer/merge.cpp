@@ -45,22 +45,15 @@ TypeInfo merge_types(const TypeInfo& inferred, const TypeInfo& declared, std::st
       }
       return out;
     }
-    case TypeInfo::Kind::Sequence:
-    case TypeInfo::Kind::Optional: {
-      if (!declared.inner) return out;
-      if (!inferred.inner) {
-        out.inner = declared.inner;
-        return out;
-      }
-      out.inner = std::make_shared<TypeInfo>(merge_types(*inferred.inner, *declared.inner, conflict));
-      return out;
-    }
-    case TypeInfo::Kind::Map: {
+    case TypeInfo::Kind::Map:
       if (inferred.map_key != DType::Undefined && declared.map_key != DType::Undefined && inferred.map_key != declared.map_key) {
         conflict = "inferred " + inferred.str() + " but declared " + declared.str() + " (key type)";
         return inferred;
       }
       if (out.map_key == DType::Undefined) out.map_key = declared.map_key;
+      [[fallthrough]];  // the value type merges as a sequence's element type does
+    case TypeInfo::Kind::Sequence:
+    case TypeInfo::Kind::Optional: {
       if (!declared.inner) return out;
       if (!inferred.inner) {
         out.inner = declared.inner;

@@ -45,7 +45,7 @@ std::vector<Value> tree_ensemble_classifier(OpContext& ctx) {
   const std::vector<double> in = p.trees.features_of(ctx, x);
   const int64_t n = x.dim(0), f = x.dim(1), classes = p.classes;
   if (std::string why = p.trees.fits(f); !why.empty()) ctx.fail(why);
-  Tensor y(p.label_type(), {n});
+  Tensor y(p.labels.dtype(), {n});
   std::vector<double> scores;
   scores.reserve(static_cast<size_t>(n * classes));
   for (int64_t r = 0; r < n; ++r) {
@@ -54,8 +54,7 @@ std::vector<Value> tree_ensemble_classifier(OpContext& ctx) {
     size_t top = 0;
     for (size_t c = 1; c < z.size(); ++c)
       if (z[c] > z[top]) top = c;
-    if (p.label_type() == DType::String) y.data<std::string>()[r] = p.string_labels[top];
-    else y.data<int64_t>()[r] = p.int_labels[top];
+    p.labels.write(y, r, top);
     scores.insert(scores.end(), z.begin(), z.end());
   }
   std::vector<Value> out;
@@ -74,7 +73,7 @@ void tree_ensemble_classifier_shape(InferContext& ctx) {
     y = Dims{(*x)[0]};
     z = Dims{(*x)[0], known_dim(p.classes)};
   }
-  ctx.set_output(0, p.label_type(), y);
+  ctx.set_output(0, p.labels.dtype(), y);
   if (ctx.num_outputs() > 1) ctx.set_output(1, DType::Float, z);
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "op_params.h"
+#include "params/class_labels.h"
 #include "support/kernel.h"
 #include "support/shape.h"
 
@@ -18,20 +19,14 @@ struct ZipMapParams {
   Tensor labels;  // 1-D, int64 or string: the key of each column of X
 
   static ZipMapParams read(const AttrReader& r, int64_t /*version*/) {
-    std::vector<int64_t> ints = r.attr_ints("classlabels_int64s");
-    std::vector<std::string> strings = r.attr_strings("classlabels_strings");
-    if (ints.empty() == strings.empty())
-      r.fail("exactly one of classlabels_int64s and classlabels_strings must be given, and not empty");
+    const ClassLabels labels = ClassLabels::read(r, "classlabels_int64s");
+    const bool repeated = labels.use_strings()
+                              ? std::set<std::string>(labels.strings.begin(), labels.strings.end()).size() !=
+                                    labels.strings.size()
+                              : std::set<int64_t>(labels.ints.begin(), labels.ints.end()).size() != labels.ints.size();
+    if (repeated) r.fail("a class label is listed twice: the columns must correspond one-by-one to the keys");
     ZipMapParams p;
-    if (!ints.empty()) {
-      if (std::set<int64_t>(ints.begin(), ints.end()).size() != ints.size())
-        r.fail("classlabels_int64s lists a label twice: the columns must correspond one-by-one to the keys");
-      p.labels = Tensor::from_vector<int64_t>({static_cast<int64_t>(ints.size())}, ints);
-    } else {
-      if (std::set<std::string>(strings.begin(), strings.end()).size() != strings.size())
-        r.fail("classlabels_strings lists a label twice: the columns must correspond one-by-one to the keys");
-      p.labels = Tensor::from_vector<std::string>({static_cast<int64_t>(strings.size())}, strings);
-    }
+    p.labels = labels.all();
     return p;
   }
 };

@@ -58,3 +58,18 @@ def test_sequences_are_lists():
                        [("y", TensorProto.FLOAT, (2,))])
     a, b = np.array([1, 2], np.float32), np.array([3, 4], np.float32)
     np.testing.assert_array_equal(sonnx.run(model, {"a": a, "b": b, "i": np.array(1, np.int64)})["y"], b)
+
+
+def test_a_bfloat16_input_takes_float32_values_or_uint16_bits():
+    # numpy has no bfloat16: a declared bfloat16 input takes float32 values, rounded to nearest even
+    # as Cast does, or the uint16 bit patterns; the output (float) shows the bfloat16 values read.
+    model = make_model([helper.make_node("Cast", ["x"], ["y"], name="cast", to=TensorProto.FLOAT)],
+                       [("x", TensorProto.BFLOAT16, (4,))], [("y", TensorProto.FLOAT, (4,))])
+    # 1 + 2^-8 is halfway between the bfloat16 values 1 and 1 + 2^-7: to even, 1. 1 + 3·2^-8 is
+    # halfway between 1 + 2^-7 and 1 + 2^-6: to even, 1 + 2^-6.
+    x = np.array([1.0, -0.5, 1 + 2.0**-8, 1 + 3 * 2.0**-8], np.float32)
+    np.testing.assert_array_equal(sonnx.run(model, {"x": x})["y"], [1.0, -0.5, 1.0, 1 + 2.0**-6])
+    bits = np.array([0x3F80, 0xBF00, 0x4049, 0x0000], np.uint16)  # 1, -0.5, 3.140625, 0
+    np.testing.assert_array_equal(sonnx.run(model, {"x": bits})["y"], [1.0, -0.5, 3.140625, 0.0])
+    with pytest.raises(sonnx.Trap):
+        sonnx.run(model, {"x": np.ones(4, np.float64)})

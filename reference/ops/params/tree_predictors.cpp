@@ -33,11 +33,8 @@ TreeEnsembleRegressorParams TreeEnsembleRegressorParams::read(const AttrReader& 
 TreeEnsembleClassifierParams TreeEnsembleClassifierParams::read(const AttrReader& r, int64_t version) {
   TreeEnsembleClassifierParams p;
   p.trees = TreeVoteEnsemble::read(r, version, "class");
-  const bool ints = r.has_attr("classlabels_int64s"), strings = r.has_attr("classlabels_strings");
-  if (ints == strings) r.fail("exactly one of classlabels_int64s and classlabels_strings must be given");
-  p.int_labels = r.attr_ints("classlabels_int64s");
-  p.string_labels = r.attr_strings("classlabels_strings");
-  p.classes = static_cast<int64_t>(ints ? p.int_labels.size() : p.string_labels.size());
+  p.labels = ClassLabels::read(r, "classlabels_int64s");
+  p.classes = p.labels.size();
   if (p.classes < 2) r.fail("at least two class labels are needed, got " + std::to_string(p.classes));
   if (p.trees.vote_id_bound() > p.classes)
     r.fail("a class id is outside [0, " + std::to_string(p.classes) + "), the class labels");

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "class_labels.h"
 #include "tree_ensemble.h"
 #include "tree_votes.h"
 
@@ -22,12 +23,10 @@ struct TreeEnsembleRegressorParams {
 
 struct TreeEnsembleClassifierParams {
   TreeVoteEnsemble trees;
-  std::vector<int64_t> int_labels;         // classlabels_int64s, or
-  std::vector<std::string> string_labels;  // classlabels_strings
-  int64_t classes = 0;                     // E
-  bool binary = false;                     // two labels, every vote for one class id
+  ClassLabels labels;   // classlabels_int64s or classlabels_strings
+  int64_t classes = 0;  // E
+  bool binary = false;  // two labels, every vote for one class id
   static TreeEnsembleClassifierParams read(const AttrReader& r, int64_t version);
-  DType label_type() const { return string_labels.empty() ? DType::Int64 : DType::String; }
   // Binary: the first class's score from the second's s before the post_transform is 1 - s for
   // NONE and PROBIT, -s for LOGISTIC, SOFTMAX and SOFTMAX_ZERO (spec/ops/TreeEnsembleClassifier.md).
   bool binary_complement() const {

@@ -12,14 +12,6 @@
 namespace sonnx::testing {
 namespace {
 
-std::vector<Value> maps_run(const std::string& op, const std::vector<Value>& in,
-                            const std::vector<onnx::AttributeProto>& attrs) {
-  return run_op(op, 1, in, attrs, 1, "ai.onnx.ml");
-}
-Value maps_run1(const std::string& op, const std::vector<Value>& in, const std::vector<onnx::AttributeProto>& attrs) {
-  return maps_run(op, in, attrs)[0];
-}
-
 template <class K, class V>
 Value maps_map(const std::vector<K>& keys, const std::vector<V>& values) {
   return Value::make_map(Tensor::from_vector<K>({static_cast<int64_t>(keys.size())}, keys),
@@ -49,8 +41,8 @@ std::string maps_infer_error(const char* text) {
 TEST(MlMapsOp, ZipMapMakesOneMapPerRowKeyedByTheInt64Labels) {
   // Labels 10, 2, 7 name the columns. Row 0 {10: 0.25, 2: 0.5, 7: 0.25} in key order 2, 7, 10 is
   // [0.5, 0.25, 0.25]; row 1 {10: 1, 2: 0, 7: -2} is [0, -2, 1].
-  Value z = maps_run1("ZipMap", {tensor<float>({2, 3}, {0.25f, 0.5f, 0.25f, 1, 0, -2})},
-                      {attr_ints("classlabels_int64s", {10, 2, 7})});
+  Value z = run_ml("ZipMap", 1, {tensor<float>({2, 3}, {0.25f, 0.5f, 0.25f, 1, 0, -2})},
+                   {attr_ints("classlabels_int64s", {10, 2, 7})})[0];
   ASSERT_TRUE(z.is_sequence());
   ASSERT_EQ(z.sequence.size(), 2u);
   for (const Value& m : z.sequence) {
@@ -65,7 +57,7 @@ TEST(MlMapsOp, ZipMapMakesOneMapPerRowKeyedByTheInt64Labels) {
 
 TEST(MlMapsOp, ZipMapOfAVectorIsOneMapKeyedByTheStringLabels) {
   // X [3] is one row: {"b": 1, "a": 2, "c": 3}, in key order a, b, c: [2, 1, 3].
-  Value z = maps_run1("ZipMap", {tensor<float>({3}, {1, 2, 3})}, {attr_strings("classlabels_strings", {"b", "a", "c"})});
+  Value z = run_ml("ZipMap", 1, {tensor<float>({3}, {1, 2, 3})}, {attr_strings("classlabels_strings", {"b", "a", "c"})})[0];
   ASSERT_EQ(z.sequence.size(), 1u);
   const Value& m = z.sequence[0];
   EXPECT_EQ(maps_keys<std::string>(m), (std::vector<std::string>{"a", "b", "c"}));
@@ -74,35 +66,35 @@ TEST(MlMapsOp, ZipMapOfAVectorIsOneMapKeyedByTheStringLabels) {
 
 TEST(MlMapsOp, ZipMapKeepsNaNAndNegativeZeroAndOfNoRowsMakesAnEmptySequence) {
   // {5: NaN, 4: -0.0}: key order 4, 5 gives [-0.0, NaN], both as they are.
-  Value z = maps_run1("ZipMap", {tensor<float>({1, 2}, {kNaN, -0.0f})}, {attr_ints("classlabels_int64s", {5, 4})});
+  Value z = run_ml("ZipMap", 1, {tensor<float>({1, 2}, {kNaN, -0.0f})}, {attr_ints("classlabels_int64s", {5, 4})})[0];
   std::vector<float> v = maps_values<float>(z.sequence.at(0));
   EXPECT_EQ(v[0], 0.0f);
   EXPECT_TRUE(std::signbit(v[0]));
   EXPECT_TRUE(std::isnan(v[1]));
-  Value empty = maps_run1("ZipMap", {tensor<float>({0, 2}, {})}, {attr_ints("classlabels_int64s", {1, 2})});
+  Value empty = run_ml("ZipMap", 1, {tensor<float>({0, 2}, {})}, {attr_ints("classlabels_int64s", {1, 2})})[0];
   ASSERT_TRUE(empty.is_sequence());
   EXPECT_TRUE(empty.sequence.empty());
 }
 
 TEST(MlMapsOp, ZipMapRefusesBadLabelsAndShapes) {
   Value x = tensor<float>({1, 2}, {1, 2});
-  expect_trap([&] { maps_run("ZipMap", {x}, {}); }, "exactly one of");
+  expect_trap([&] { run_ml("ZipMap", 1, {x}, {}); }, "exactly one of");
   expect_trap(
       [&] {
-        maps_run("ZipMap", {x}, {attr_ints("classlabels_int64s", {1, 2}), attr_strings("classlabels_strings", {"a", "b"})});
+        run_ml("ZipMap", 1, {x}, {attr_ints("classlabels_int64s", {1, 2}), attr_strings("classlabels_strings", {"a", "b"})});
       },
       "exactly one of");
-  expect_trap([&] { maps_run("ZipMap", {x}, {attr_ints("classlabels_int64s", {3, 3})}); }, "lists a label twice");
-  expect_trap([&] { maps_run("ZipMap", {x}, {attr_strings("classlabels_strings", {"a", "a"})}); }, "lists a label twice");
-  expect_trap([&] { maps_run("ZipMap", {x}, {attr_ints("classlabels_int64s", {1, 2, 3})}); }, "2 columns but there are 3");
+  expect_trap([&] { run_ml("ZipMap", 1, {x}, {attr_ints("classlabels_int64s", {3, 3})}); }, "listed twice");
+  expect_trap([&] { run_ml("ZipMap", 1, {x}, {attr_strings("classlabels_strings", {"a", "a"})}); }, "listed twice");
+  expect_trap([&] { run_ml("ZipMap", 1, {x}, {attr_ints("classlabels_int64s", {1, 2, 3})}); }, "2 columns but there are 3");
   expect_trap(
       [&] {
-        maps_run("ZipMap", {tensor<float>({1, 1, 2}, {1, 2})}, {attr_ints("classlabels_int64s", {1, 2})});
+        run_ml("ZipMap", 1, {tensor<float>({1, 1, 2}, {1, 2})}, {attr_ints("classlabels_int64s", {1, 2})});
       },
       "[N, C] or [C]");
   expect_trap(
       [&] {
-        maps_run("ZipMap", {tensor<double>({1, 2}, {1, 2})}, {attr_ints("classlabels_int64s", {1, 2})});
+        run_ml("ZipMap", 1, {tensor<double>({1, 2}, {1, 2})}, {attr_ints("classlabels_int64s", {1, 2})});
       },
       "X must be float");
 }
@@ -129,8 +121,8 @@ g (float[N, 3] X) => (seq(map(int64, float)) Z) { Z = ai.onnx.ml.ZipMap <classla
 TEST(MlMapsOp, DictVectorizerFollowsTheTextsExample) {
   // string_vocabulary ["a", "c", "b", "z"] and {"a": 4, "c": 8} give [4, 8, 0, 0] (Operators-ml.md),
   // as a row [1, 4] of the value type.
-  Value y = maps_run1("DictVectorizer", {maps_map<std::string, double>({"a", "c"}, {4, 8})},
-                      {attr_strings("string_vocabulary", {"a", "c", "b", "z"})});
+  Value y = run_ml("DictVectorizer", 1, {maps_map<std::string, double>({"a", "c"}, {4, 8})},
+                   {attr_strings("string_vocabulary", {"a", "c", "b", "z"})})[0];
   EXPECT_EQ(y.tensor.dtype(), DType::Double);
   EXPECT_EQ(y.tensor.shape(), (Shape{1, 4}));
   EXPECT_EQ(values_of<double>(y), (std::vector<double>{4, 8, 0, 0}));
@@ -139,37 +131,37 @@ TEST(MlMapsOp, DictVectorizerFollowsTheTextsExample) {
 TEST(MlMapsOp, DictVectorizerIgnoresKeysOutsideTheVocabularyAndFillsRepeatedWords) {
   // int64_vocabulary [5, 1, 5, 3]; X {1: "one", 5: "five", 9: "nine"}: position 0 and 2 (5) get
   // "five", 1 (1) "one", 3 (3, absent) the empty string; key 9 is in no position.
-  Value y = maps_run1("DictVectorizer", {maps_map<int64_t, std::string>({1, 5, 9}, {"one", "five", "nine"})},
-                      {attr_ints("int64_vocabulary", {5, 1, 5, 3})});
+  Value y = run_ml("DictVectorizer", 1, {maps_map<int64_t, std::string>({1, 5, 9}, {"one", "five", "nine"})},
+                   {attr_ints("int64_vocabulary", {5, 1, 5, 3})})[0];
   EXPECT_EQ(y.tensor.shape(), (Shape{1, 4}));
   EXPECT_EQ(values_of<std::string>(y), (std::vector<std::string>{"five", "one", "five", ""}));
   // map(int64, float) {0: 1.5, 2: -0.0} on [2, 0]: [-0.0, 1.5], the sign of zero kept.
-  Value f = maps_run1("DictVectorizer", {maps_map<int64_t, float>({0, 2}, {1.5f, -0.0f})},
-                      {attr_ints("int64_vocabulary", {2, 0})});
+  Value f = run_ml("DictVectorizer", 1, {maps_map<int64_t, float>({0, 2}, {1.5f, -0.0f})},
+                   {attr_ints("int64_vocabulary", {2, 0})})[0];
   std::vector<float> v = values_of<float>(f);
   EXPECT_TRUE(v[0] == 0.0f && std::signbit(v[0]));
   EXPECT_EQ(v[1], 1.5f);
   // map(string, int64) on a vocabulary none of whose words is a key: all zero.
-  Value z = maps_run1("DictVectorizer", {maps_map<std::string, int64_t>({"q"}, {7})},
-                      {attr_strings("string_vocabulary", {"a", "b"})});
+  Value z = run_ml("DictVectorizer", 1, {maps_map<std::string, int64_t>({"q"}, {7})},
+                   {attr_strings("string_vocabulary", {"a", "b"})})[0];
   EXPECT_EQ(values_of<int64_t>(z), (std::vector<int64_t>{0, 0}));
 }
 
 TEST(MlMapsOp, DictVectorizerRefusesBadVocabulariesAndTypes) {
   Value m = maps_map<std::string, float>({"a"}, {1});
-  expect_trap([&] { maps_run("DictVectorizer", {m}, {}); }, "exactly one of");
+  expect_trap([&] { run_ml("DictVectorizer", 1, {m}, {}); }, "exactly one of");
   expect_trap(
       [&] {
-        maps_run("DictVectorizer", {m}, {attr_strings("string_vocabulary", {"a"}), attr_ints("int64_vocabulary", {1})});
+        run_ml("DictVectorizer", 1, {m}, {attr_strings("string_vocabulary", {"a"}), attr_ints("int64_vocabulary", {1})});
       },
       "exactly one of");
-  expect_trap([&] { maps_run("DictVectorizer", {m}, {attr_ints("int64_vocabulary", {1})}); },
+  expect_trap([&] { run_ml("DictVectorizer", 1, {m}, {attr_ints("int64_vocabulary", {1})}); },
               "X's keys are string but the vocabulary given is int64_vocabulary");
-  expect_trap([&] { maps_run("DictVectorizer", {maps_map<int64_t, int64_t>({1}, {2})}, {attr_ints("int64_vocabulary", {1})}); },
+  expect_trap([&] { run_ml("DictVectorizer", 1, {maps_map<int64_t, int64_t>({1}, {2})}, {attr_ints("int64_vocabulary", {1})}); },
               "got map(int64, int64)");
-  expect_trap([&] { maps_run("DictVectorizer", {maps_map<int32_t, float>({1}, {2})}, {attr_ints("int64_vocabulary", {1})}); },
+  expect_trap([&] { run_ml("DictVectorizer", 1, {maps_map<int32_t, float>({1}, {2})}, {attr_ints("int64_vocabulary", {1})}); },
               "got map(int32, float)");
-  expect_trap([&] { maps_run("DictVectorizer", {tensor<float>({1}, {1})}, {attr_ints("int64_vocabulary", {1})}); },
+  expect_trap([&] { run_ml("DictVectorizer", 1, {tensor<float>({1}, {1})}, {attr_ints("int64_vocabulary", {1})}); },
               "X must be a map");
 }
 
@@ -194,7 +186,7 @@ g (float[3] X) => (float Y) { Y = ai.onnx.ml.DictVectorizer <int64_vocabulary = 
 TEST(MlMapsOp, CastMapDenseListsTheValuesInKeyOrder) {
   // {3: 1.5, -1: 2.5, 0: -0.5} in key order -1, 0, 3: [2.5, -0.5, 1.5], 1-D.
   Value m = maps_map<int64_t, float>({3, -1, 0}, {1.5f, 2.5f, -0.5f});
-  Value y = maps_run1("CastMap", {m}, {});
+  Value y = run_ml("CastMap", 1, {m}, {})[0];
   EXPECT_EQ(y.tensor.dtype(), DType::Float);
   EXPECT_EQ(y.tensor.shape(), (Shape{3}));
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{2.5f, -0.5f, 1.5f}));
@@ -203,55 +195,55 @@ TEST(MlMapsOp, CastMapDenseListsTheValuesInKeyOrder) {
 TEST(MlMapsOp, CastMapConvertsAsCastDoes) {
   // Float to int64 truncates toward zero, NaN gives 0 (Cast's rules, support/cast.h).
   Value floats = maps_map<int64_t, float>({1, 2, 3}, {2.75f, -2.75f, kNaN});
-  EXPECT_EQ(values_of<int64_t>(maps_run1("CastMap", {floats}, {attr_string("cast_to", "TO_INT64")})),
+  EXPECT_EQ(values_of<int64_t>(run_ml("CastMap", 1, {floats}, {attr_string("cast_to", "TO_INT64")})[0]),
             (std::vector<int64_t>{2, -2, 0}));
   // Float to string: the shortest decimal that reads back, plain from 1e-4 on, else scientific.
   Value printable = maps_map<int64_t, float>({0, 1, 2}, {0.5f, 100.0f, 1e-05f});
-  EXPECT_EQ(values_of<std::string>(maps_run1("CastMap", {printable}, {attr_string("cast_to", "TO_STRING")})),
+  EXPECT_EQ(values_of<std::string>(run_ml("CastMap", 1, {printable}, {attr_string("cast_to", "TO_STRING")})[0]),
             (std::vector<std::string>{"0.5", "100.0", "1e-05"}));
   // Strings to numbers: blanks around are ignored; a string to string is kept.
   Value strings = maps_map<int64_t, std::string>({2, 0}, {"7", " 1.25 "});
-  EXPECT_EQ(values_of<float>(maps_run1("CastMap", {strings}, {attr_string("cast_to", "TO_FLOAT")})),
+  EXPECT_EQ(values_of<float>(run_ml("CastMap", 1, {strings}, {attr_string("cast_to", "TO_FLOAT")})[0]),
             (std::vector<float>{1.25f, 7}));
   Value ints = maps_map<int64_t, std::string>({0, 1}, {"42", "-3"});
-  EXPECT_EQ(values_of<int64_t>(maps_run1("CastMap", {ints}, {attr_string("cast_to", "TO_INT64")})),
+  EXPECT_EQ(values_of<int64_t>(run_ml("CastMap", 1, {ints}, {attr_string("cast_to", "TO_INT64")})[0]),
             (std::vector<int64_t>{42, -3}));
-  EXPECT_EQ(values_of<std::string>(maps_run1("CastMap", {strings}, {attr_string("cast_to", "TO_STRING")})),
+  EXPECT_EQ(values_of<std::string>(run_ml("CastMap", 1, {strings}, {attr_string("cast_to", "TO_STRING")})[0]),
             (std::vector<std::string>{" 1.25 ", "7"}));
-  expect_trap([&] { maps_run("CastMap", {maps_map<int64_t, std::string>({0}, {"seven"})}, {}); });
+  expect_trap([&] { run_ml("CastMap", 1, {maps_map<int64_t, std::string>({0}, {"seven"})}, {}); });
 }
 
 TEST(MlMapsOp, CastMapSparsePlacesEachValueAtItsKey) {
   // max_map 5, {1: 1.5, 3: 2.5}: [0, 1.5, 0, 2.5, 0].
-  Value y = maps_run1("CastMap", {maps_map<int64_t, float>({3, 1}, {2.5f, 1.5f})},
-                      {attr_string("map_form", "SPARSE"), attr_int("max_map", 5)});
+  Value y = run_ml("CastMap", 1, {maps_map<int64_t, float>({3, 1}, {2.5f, 1.5f})},
+                   {attr_string("map_form", "SPARSE"), attr_int("max_map", 5)})[0];
   EXPECT_EQ(y.tensor.shape(), (Shape{5}));
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{0, 1.5f, 0, 2.5f, 0}));
   // Strings: the empty string where no key is.
-  Value s = maps_run1("CastMap", {maps_map<int64_t, std::string>({4}, {"x"})},
-                      {attr_string("map_form", "SPARSE"), attr_int("max_map", 5), attr_string("cast_to", "TO_STRING")});
+  Value s = run_ml("CastMap", 1, {maps_map<int64_t, std::string>({4}, {"x"})},
+                   {attr_string("map_form", "SPARSE"), attr_int("max_map", 5), attr_string("cast_to", "TO_STRING")})[0];
   EXPECT_EQ(values_of<std::string>(s), (std::vector<std::string>{"", "", "", "", "x"}));
   // The default max_map is 1; an empty map gives zeros.
-  Value empty = maps_run1("CastMap", {maps_map<int64_t, float>({}, {})}, {attr_string("map_form", "SPARSE")});
+  Value empty = run_ml("CastMap", 1, {maps_map<int64_t, float>({}, {})}, {attr_string("map_form", "SPARSE")})[0];
   EXPECT_EQ(values_of<float>(empty), (std::vector<float>{0}));
 }
 
 TEST(MlMapsOp, CastMapRefusesKeysOutsideTheSparseRangeAndBadAttributes) {
   Value m = maps_map<int64_t, float>({5}, {1});
   const auto sparse5 = std::vector<onnx::AttributeProto>{attr_string("map_form", "SPARSE"), attr_int("max_map", 5)};
-  expect_trap([&] { maps_run("CastMap", {m}, sparse5); }, "key 5 lies outside [0, max_map)");
-  expect_trap([&] { maps_run("CastMap", {maps_map<int64_t, float>({-1}, {1})}, sparse5); }, "key -1 lies outside");
-  expect_trap([&] { maps_run("CastMap", {m}, {attr_string("cast_to", "TO_DOUBLE")}); }, "cast_to must be");
-  expect_trap([&] { maps_run("CastMap", {m}, {attr_string("map_form", "DIAGONAL")}); }, "map_form must be");
+  expect_trap([&] { run_ml("CastMap", 1, {m}, sparse5); }, "key 5 lies outside [0, max_map)");
+  expect_trap([&] { run_ml("CastMap", 1, {maps_map<int64_t, float>({-1}, {1})}, sparse5); }, "key -1 lies outside");
+  expect_trap([&] { run_ml("CastMap", 1, {m}, {attr_string("cast_to", "TO_DOUBLE")}); }, "cast_to must be");
+  expect_trap([&] { run_ml("CastMap", 1, {m}, {attr_string("map_form", "DIAGONAL")}); }, "map_form must be");
   expect_trap(
       [&] {
-        maps_run("CastMap", {m}, {attr_string("map_form", "SPARSE"), attr_int("max_map", -1)});
+        run_ml("CastMap", 1, {m}, {attr_string("map_form", "SPARSE"), attr_int("max_map", -1)});
       },
       "max_map must not be negative");
-  expect_trap([&] { maps_run("CastMap", {maps_map<std::string, float>({"a"}, {1})}, {}); },
+  expect_trap([&] { run_ml("CastMap", 1, {maps_map<std::string, float>({"a"}, {1})}, {}); },
               "map(int64, float) or map(int64, string)");
-  expect_trap([&] { maps_run("CastMap", {maps_map<int64_t, double>({1}, {1})}, {}); }, "got map(int64, double)");
-  expect_trap([&] { maps_run("CastMap", {tensor<float>({1}, {1})}, {}); }, "X must be a map");
+  expect_trap([&] { run_ml("CastMap", 1, {maps_map<int64_t, double>({1}, {1})}, {}); }, "got map(int64, double)");
+  expect_trap([&] { run_ml("CastMap", 1, {tensor<float>({1}, {1})}, {}); }, "X must be a map");
 }
 
 TEST(MlMapsShape, CastMapIsOneDimensional) {

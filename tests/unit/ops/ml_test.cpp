@@ -23,14 +23,15 @@ TEST(MlOp, ArrayFeatureExtractorPicksFromTheLastAxis) {
   EXPECT_EQ(z.tensor.shape(), (Shape{2, 2}));
   EXPECT_EQ(values_of<float>(z), (std::vector<float>{3, 1, 6, 4}));
   // Rank 3, indices repeated: [2,1,2] -> [2,1,3].
-  Value r3 = run_ml("ArrayFeatureExtractor", 1, {tensor<int64_t>({2, 1, 2}, {1, 2, 3, 4}), tensor<int64_t>({3}, {1, 1, 0})}, {})[0];
+  Value r3 = run_ml("ArrayFeatureExtractor", 1, {tensor<int64_t>({2, 1, 2}, {1, 2, 3, 4}), tensor<int64_t>({3}, {1, 1, 0})},
+                    {})[0];
   EXPECT_EQ(r3.tensor.shape(), (Shape{2, 1, 3}));
   EXPECT_EQ(values_of<int64_t>(r3), (std::vector<int64_t>{2, 2, 1, 4, 4, 3}));
 }
 
 TEST(MlOp, ArrayFeatureExtractorOfAVectorIsOneRowAndIndicesAreFlattened) {
   Value z = run_ml("ArrayFeatureExtractor", 1,
-               {Value(Tensor::from_vector<std::string>({3}, {"a", "b", "c"})), tensor<int64_t>({1, 2}, {1, 2})}, {})[0];
+                   {Value(Tensor::from_vector<std::string>({3}, {"a", "b", "c"})), tensor<int64_t>({1, 2}, {1, 2})}, {})[0];
   EXPECT_EQ(z.tensor.shape(), (Shape{1, 2}));
   EXPECT_EQ(values_of<std::string>(z), (std::vector<std::string>{"b", "c"}));
 }
@@ -41,7 +42,11 @@ TEST(MlOp, ArrayFeatureExtractorIndexOutOfRangeTraps) {
         run_ml("ArrayFeatureExtractor", 1, {tensor<float>({2}, {1, 2}), tensor<int64_t>({1}, {2})}, {});
       },
       "outside [0, 2)");
-  expect_trap([] { run_ml("ArrayFeatureExtractor", 1, {tensor<float>({2}, {1, 2}), tensor<int64_t>({1}, {-1})}, {}); }, "outside");
+  expect_trap(
+      [] {
+        run_ml("ArrayFeatureExtractor", 1, {tensor<float>({2}, {1, 2}), tensor<int64_t>({1}, {-1})}, {});
+      },
+      "outside");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -84,19 +89,20 @@ TEST(MlOp, LabelEncoder4TensorsNaNKeysAndSignedZero) {
 TEST(MlOp, LabelEncoder4DefaultsOfTensorValuesAndRepeatedKeys) {
   // No default_tensor: -0.0 for double values.
   Value d = run_ml("LabelEncoder", 4, {strings({"b"})},
-               {attr_strings("keys_strings", {"a"}), attr_tensor("values_tensor", Tensor::from_vector<double>({1}, {1.5}))})[0];
+                   {attr_strings("keys_strings", {"a"}),
+                    attr_tensor("values_tensor", Tensor::from_vector<double>({1}, {1.5}))})[0];
   ASSERT_EQ(d.tensor.dtype(), DType::Double);
   EXPECT_EQ(values_of<double>(d)[0], 0.0);
   EXPECT_TRUE(std::signbit(values_of<double>(d)[0]));
   // A repeated key: the last one wins; the string default is "_Unused".
   Value s = run_ml("LabelEncoder", 4, {tensor<int64_t>({2}, {1, 2})},
-               {attr_ints("keys_int64s", {1, 1}), attr_strings("values_strings", {"x", "y"})})[0];
+                   {attr_ints("keys_int64s", {1, 1}), attr_strings("values_strings", {"x", "y"})})[0];
   EXPECT_EQ(values_of<std::string>(s), (std::vector<std::string>{"y", "_Unused"}));
 }
 
 TEST(MlOp, LabelEncoder2ComparesFloatKeysBitwise) {
   Value y = run_ml("LabelEncoder", 2, {tensor<float>({2}, {-0.0f, 0.0f})},
-               {attr_floats("keys_floats", {0.0f}), attr_ints("values_int64s", {3})})[0];
+                   {attr_floats("keys_floats", {0.0f}), attr_ints("values_int64s", {3})})[0];
   EXPECT_EQ(values_of<int64_t>(y), (std::vector<int64_t>{-1, 3}));
 }
 
@@ -109,13 +115,13 @@ TEST(MlOp, LabelEncoderMalformedAttributesTrap) {
   expect_trap(
       [] {
         run_ml("LabelEncoder", 4, {strings({"a"})},
-           {attr_strings("keys_strings", {"a"}), attr_ints("keys_int64s", {1}), attr_ints("values_int64s", {1})});
+               {attr_strings("keys_strings", {"a"}), attr_ints("keys_int64s", {1}), attr_ints("values_int64s", {1})});
       },
       "exactly one keys_*");
   expect_trap(
       [] {
         run_ml("LabelEncoder", 4, {tensor<int64_t>({1}, {1})},
-           {attr_strings("keys_strings", {"a"}), attr_ints("values_int64s", {1})});
+               {attr_strings("keys_strings", {"a"}), attr_ints("values_int64s", {1})});
       },
       "X (the keys' type)");
 }
@@ -123,7 +129,8 @@ TEST(MlOp, LabelEncoderMalformedAttributesTrap) {
 TEST(MlOp, LabelEncoder1ConvertsBothWays) {
   auto classes = attr_strings("classes_strings", {"a", "b", "a"});
   // string -> index of the first occurrence, -1 when absent.
-  EXPECT_EQ(values_of<int64_t>(run_ml("LabelEncoder", 1, {strings({"b", "a", "z"})}, {classes})[0]), (std::vector<int64_t>{1, 0, -1}));
+  EXPECT_EQ(values_of<int64_t>(run_ml("LabelEncoder", 1, {strings({"b", "a", "z"})}, {classes})[0]),
+            (std::vector<int64_t>{1, 0, -1}));
   // int64 -> classes_strings[i], default_string when out of range.
   Value s = run_ml("LabelEncoder", 1, {tensor<int64_t>({3}, {2, 3, -1})}, {classes, attr_string("default_string", "none")})[0];
   EXPECT_EQ(values_of<std::string>(s), (std::vector<std::string>{"a", "none", "none"}));
@@ -209,13 +216,13 @@ Value leaves(const std::vector<double>& weights, int64_t post) {
   std::vector<int64_t> ids(static_cast<size_t>(n)), zeros(static_cast<size_t>(n), 0), ones(static_cast<size_t>(n), 1);
   for (int64_t i = 0; i < n; ++i) ids[static_cast<size_t>(i)] = i;
   return run_ml("TreeEnsemble", 5, {tensor<double>({1, 1}, {0})},
-            {attr_ints("nodes_featureids", zeros),
-             attr_tensor("nodes_modes", Tensor::from_vector<uint8_t>({n}, std::vector<uint8_t>(static_cast<size_t>(n), 0))),
-             attr_tensor("nodes_splits", Tensor::from_vector<double>({n}, std::vector<double>(static_cast<size_t>(n), 0))),
-             attr_ints("nodes_truenodeids", ids), attr_ints("nodes_trueleafs", ones), attr_ints("nodes_falsenodeids", ids),
-             attr_ints("nodes_falseleafs", ones), attr_ints("tree_roots", ids), attr_ints("leaf_targetids", ids),
-             attr_tensor("leaf_weights", Tensor::from_vector<double>({n}, weights)), attr_int("n_targets", n),
-             attr_int("post_transform", post)})[0];
+                {attr_ints("nodes_featureids", zeros),
+                 attr_tensor("nodes_modes", Tensor::from_vector<uint8_t>({n}, std::vector<uint8_t>(static_cast<size_t>(n), 0))),
+                 attr_tensor("nodes_splits", Tensor::from_vector<double>({n}, std::vector<double>(static_cast<size_t>(n), 0))),
+                 attr_ints("nodes_truenodeids", ids), attr_ints("nodes_trueleafs", ones), attr_ints("nodes_falsenodeids", ids),
+                 attr_ints("nodes_falseleafs", ones), attr_ints("tree_roots", ids), attr_ints("leaf_targetids", ids),
+                 attr_tensor("leaf_weights", Tensor::from_vector<double>({n}, weights)), attr_int("n_targets", n),
+                 attr_int("post_transform", post)})[0];
 }
 
 TEST(MlOp, TreeEnsemblePostTransforms) {
@@ -253,7 +260,7 @@ TEST(MlOp, TreeEnsembleMalformedTreesTrap) {
 TEST(MlOp, ScalerPerFeatureAndBroadcast) {
   // (1-1)*2, (2-2)*0.5, (3-1)*2, (4-2)*0.5
   Value y = run_ml("Scaler", 1, {tensor<float>({2, 2}, {1, 2, 3, 4})},
-               {attr_floats("offset", {1, 2}), attr_floats("scale", {2, 0.5f})})[0];
+                   {attr_floats("offset", {1, 2}), attr_floats("scale", {2, 0.5f})})[0];
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{0, 0, 4, 1}));
   // One entry applies to every element; int64 in, float out.
   Value i = run_ml("Scaler", 1, {tensor<int64_t>({3}, {1, 2, 3})}, {attr_floats("offset", {1}), attr_floats("scale", {3})})[0];
@@ -269,12 +276,13 @@ TEST(MlOp, ScalerPerFeatureAndBroadcast) {
 TEST(MlOp, LinearRegressorTwoTargetsAndLogistic) {
   // target 0: x0 + x1 + 0.5; target 1: 2 x0 - x1 - 1. Rows [1,2] -> 3.5, -1; [3,4] -> 7.5, 1.
   Value y = run_ml("LinearRegressor", 1, {tensor<float>({2, 2}, {1, 2, 3, 4})},
-               {attr_floats("coefficients", {1, 1, 2, -1}), attr_floats("intercepts", {0.5f, -1}), attr_int("targets", 2)})[0];
+                   {attr_floats("coefficients", {1, 1, 2, -1}), attr_floats("intercepts", {0.5f, -1}),
+                    attr_int("targets", 2)})[0];
   EXPECT_EQ(y.tensor.shape(), (Shape{2, 2}));
   EXPECT_EQ(values_of<float>(y), (std::vector<float>{3.5f, -1, 7.5f, 1}));
   // One target, no intercept: 2 - 2 = 0, logistic(0) = 0.5.
   Value l = run_ml("LinearRegressor", 1, {tensor<int32_t>({1, 2}, {2, 2})},
-               {attr_floats("coefficients", {1, -1}), attr_string("post_transform", "LOGISTIC")})[0];
+                   {attr_floats("coefficients", {1, -1}), attr_string("post_transform", "LOGISTIC")})[0];
   EXPECT_EQ(values_of<float>(l), (std::vector<float>{0.5f}));
   expect_trap(
       [] {
