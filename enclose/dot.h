@@ -3,7 +3,8 @@
 // a_i·b_i ∈ ma_i·mb_i ± (|ma_i|·rb_i + ra_i·(|mb_i| + rb_i)); weights are points (radius 0). Evaluated in double round-to-nearest, with
 // the rounding error bounded a priori (Higham, "Accuracy and Stability of Numerical Algorithms",
 // §3.1: |fl(Σ) − Σ| ≤ γ_n·Σ|terms|, γ_n = n·u / (1 − n·u), u = 2^-53), plus 2^-1074 per product
-// for underflow. One accumulator per output element: add() each term, then result().
+// for underflow; a sum whose every product has an exact zero factor (and a bounded other one) is
+// exactly 0. One accumulator per output element: add() each term, then result().
 #pragma once
 #include <cmath>
 
@@ -17,6 +18,7 @@ struct MidRad {
   double m = 0, r = 0;
   static MidRad of(Interval x) {
     if (!std::isfinite(x.lo) || !std::isfinite(x.hi)) return {0, std::numeric_limits<double>::infinity()};
+    if (x.lo == x.hi) return {x.lo, 0};  // a point: exact (halving a subnormal could round)
     double m = 0.5 * x.lo + 0.5 * x.hi;
     return {m, up(std::max(x.hi - m, m - x.lo))};
   }
@@ -37,6 +39,7 @@ class DotBound {
     c_ += a.m * b.m;
     a_ += std::fabs(a.m) * b.r + a.r * (std::fabs(b.m) + b.r);
     b_ += std::fabs(a.m * b.m);
+    zero_ = zero_ && ((exact_zero(a) && bounded(b)) || (exact_zero(b) && bounded(a)));  // not 0·∞
     ++n_;
   }
   // The enclosure of (Σ a_i·b_i) / divisor (a point divisor: n for an average).
@@ -48,6 +51,8 @@ class DotBound {
   // roundings, which the count of terms makes room for.
   Interval affine(double alpha, MidRad c, TypeSum in_type = {}) const {
     if (n_ == 0) return Interval::point(c.m) + Interval{-c.r, c.r};  // the empty sum is exactly 0
+    // Every product with an exact zero factor, no bias: exactly 0 in any type, with no underflow.
+    if (zero_ && c.m == 0 && c.r == 0) return Interval::point(0);
     double fa = std::fabs(alpha);
     return from_sums(alpha * c_ + c.m, fa * a_ + c.r, fa * b_ + std::fabs(c.m), static_cast<double>(n_ + 9), in_type);
   }
@@ -75,6 +80,9 @@ class DotBound {
  private:
   double c_ = 0, a_ = 0, b_ = 0;
   int64_t n_ = 0;
+  bool zero_ = true;  // every term so far has an exact zero factor and a bounded one
+  static bool exact_zero(MidRad x) { return x.m == 0 && x.r == 0; }
+  static bool bounded(MidRad x) { return std::isfinite(x.m) && std::isfinite(x.r); }
 };
 
 }  // namespace sonnx::enclose

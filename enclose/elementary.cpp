@@ -3,6 +3,10 @@
 #include <mpfr.h>
 
 #include <array>
+#include <cmath>
+#include <limits>
+
+#include "reference/ops/support/post_transform.h"
 
 namespace sonnx::enclose {
 
@@ -34,6 +38,41 @@ Interval decreasing(MpfrFn f, Interval x) {
 
 // Whether x lies within [lo, hi] (a domain's ends, inclusive).
 bool within_domain(Interval x, double lo, double hi) { return !x.has_nan() && x.lo >= lo && x.hi <= hi; }
+
+// Whether Φ(x) = erfc(−x/√2)/2, the standard normal distribution function, is certainly ≤ p
+// (`below`) or certainly ≥ p. At 200 bits the three roundings and erfc's condition (about 2t² for
+// the argument t, below 2^12 for |x| < 64, beyond the quantile of every double p) keep the
+// relative error under 2^−180; a margin of 2^−170 covers it.
+bool normal_cdf_certainly(double x, double p, bool below) {
+  mpfr_t t, root2, margin;
+  mpfr_inits2(200, t, root2, margin, static_cast<mpfr_ptr>(nullptr));
+  mpfr_sqrt_ui(root2, 2, MPFR_RNDN);
+  mpfr_set_d(t, -x, MPFR_RNDN);
+  mpfr_div(t, t, root2, MPFR_RNDN);
+  mpfr_erfc(t, t, MPFR_RNDN);
+  mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+  mpfr_set_ui_2exp(margin, 1, -170, MPFR_RNDN);  // then 1 ± 2^−170, exact at 200 bits
+  if (below) mpfr_add_ui(margin, margin, 1, MPFR_RNDN);
+  else mpfr_ui_sub(margin, 1, margin, MPFR_RNDN);
+  mpfr_mul(t, t, margin, below ? MPFR_RNDU : MPFR_RNDD);
+  const int cmp = mpfr_cmp_d(t, p);
+  mpfr_clears(t, root2, margin, static_cast<mpfr_ptr>(nullptr));
+  return below ? cmp <= 0 : cmp >= 0;
+}
+
+// A lower (or upper) bound of Φ⁻¹(p): the reference's double value, moved away by a growing step
+// until Φ at it certainly lies below (above) p.
+double probit_bound(double p, bool upward) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (p == 0) return -inf;
+  if (p == 1) return inf;
+  double x = support::probit(p), step = std::max(std::fabs(x) * 0x1p-52, 0x1p-1000);
+  while (!normal_cdf_certainly(x, p, !upward)) {
+    x = upward ? x + step : x - step;
+    step *= 2;
+  }
+  return x;
+}
 
 // 1 / (1 + e^(−x)) at one point, rounded down or up: e^(−x) rounded the other way.
 double sigmoid_bound(double x, bool upward) {
@@ -170,6 +209,11 @@ Interval log(Interval x) {
 Interval sqrt(Interval x) {
   if (x.has_nan() || !(x.lo >= 0)) return Interval::undefined();
   return increasing(mpfr_sqrt, x);
+}
+
+Interval probit(Interval p) {
+  if (!within_domain(p, 0, 1)) return Interval::undefined();
+  return {probit_bound(p.lo, false), probit_bound(p.hi, true)};
 }
 
 Interval sigmoid(Interval x) {

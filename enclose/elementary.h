@@ -15,6 +15,9 @@ Interval tanh(Interval x);
 Interval erf(Interval x);
 Interval sigmoid(Interval x);   // 1 / (1 + e^(−x)), increasing
 Interval softplus(Interval x);  // ln(1 + e^x), increasing
+// The standard normal quantile Φ⁻¹, increasing on [0, 1] (∓∞ at 0 and 1), undefined where the
+// interval may leave [0, 1]; its bounds are certified against Φ at 200 bits, not MPFR-rounded.
+Interval probit(Interval p);
 
 // Not monotone: the ends' values, and ±1 where the interval may hold a maximum or minimum
 // (decided against a rigorous enclosure of π); undefined for an interval without finite ends (it

@@ -3,7 +3,7 @@
 // reference computes in double and rounds once to float. Real: the exact sum (dot.h). Admissible:
 // X converted to float or kept wider (ml_features), the sum in any order in float or wider,
 // γ_(n+9)·Σ|terms| with the intercept a term (dot.h, TypeSum); then the post_transform
-// (ml_post_transform: NONE, LOGISTIC, SOFTMAX; SOFTMAX_ZERO and PROBIT refused by name). A label is
+// (ml_post_transform: NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO, PROBIT). A label is
 // the one the scores decide (the first largest, or for one binary row the sign of its score), else
 // Undetermined. Integer X is enclosed here too (its scores are reals the reference rounds).
 #include "dot.h"
@@ -30,7 +30,6 @@ std::vector<Bounds> linear_ml_regressor(const OpCall& c) {
   const LinearRegressorParams p = LinearRegressorParams::read(c.ctx, c.version);
   const Bounds& x = c.input(0);
   const int64_t n = x.lo.dim(0), cols = x.lo.dim(1), targets = p.targets;  // [N, C]: checked by the reference
-  ml_refuse_transform(c, p.post_transform);
   const std::vector<Interval> features = ml_features(c, x);
   const TypeSum ts = type_sum(c, DType::Float);
   Bounds y = float_bounds(DType::Float, {n, targets});
@@ -52,7 +51,6 @@ std::vector<Bounds> linear_ml_classifier(const OpCall& c) {
   std::string why;
   const int64_t rows = p.rows(cols, why), classes = p.labels.size();
   if (rows < 0) throw Trap(c.node.label() + ": " + why);
-  ml_refuse_transform(c, p.post_transform);
   const std::vector<Interval> features = ml_features(c, x);
   const TypeSum ts = type_sum(c, DType::Float);
   const bool wants_label = ml_wants_output(c, 0);

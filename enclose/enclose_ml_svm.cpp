@@ -8,8 +8,8 @@
 // float or wider (rounded outward to float); pow, exp and tanh within kElementaryUlps of their exact
 // value on the argument held. A vote, one_class's sign and a label are kept where the bounds decide
 // them, else Undetermined. SVMClassifier's probabilities (prob_a, prob_b: Platt's sigmoid and an
-// iterative pairwise coupling that stops at a tolerance) have no enclosure; PROBIT and SOFTMAX_ZERO
-// are refused as for the other predictors. Integer X is enclosed here too.
+// iterative pairwise coupling that stops at a tolerance) have no enclosure. Integer X is
+// enclosed here too.
 #include <optional>
 #include <set>
 
@@ -87,7 +87,6 @@ Interval svm_decision(const std::vector<Interval>& values, const float* coeffici
 std::vector<Bounds> svm_ml_regressor(const OpCall& c) {
   const SvmRows rows = svm_rows(c);
   const SVMRegressorParams p = SVMRegressorParams::read(c.ctx, c.version);
-  ml_refuse_transform(c, p.post_transform);
   Bounds y = float_bounds(DType::Float, {rows.n, 1});
   for (int64_t r = 0; r < rows.n; ++r) {
     const Interval* row = rows.x.data() + r * rows.cols;
@@ -140,7 +139,6 @@ std::vector<Bounds> svm_ml_classifier(const OpCall& c) {
   const SVMClassifierParams p = SVMClassifierParams::read(c.ctx, c.version);
   if (p.probabilities())
     throw Unsupported("no enclosure for " + op_name(c) + " with prob_a and prob_b (an iterative pairwise coupling)");
-  ml_refuse_transform(c, p.post_transform);
   const int64_t classes = p.classes(), columns = p.score_columns();
   const bool wants_label = ml_wants_output(c, 0);
   Bounds z = float_bounds(DType::Float, {rows.n, columns});

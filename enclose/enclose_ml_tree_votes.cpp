@@ -54,7 +54,6 @@ std::vector<Bounds> tree_vote_regressor(const OpCall& c) {
   const Bounds& x = c.input(0);
   const std::vector<Interval> features = tree_vote_features(c, e, x);  // the reference's checks first
   const int64_t n = x.lo.dim(0), f = x.lo.dim(1), targets = *p.n_targets;
-  ml_refuse_transform(c, e.post_transform);
   const TypeSum ts = type_sum(c, DType::Float);
   std::optional<FloatFormat> type;
   if (c.semantics == Semantics::Admissible) type = float_format(DType::Float);
@@ -83,7 +82,6 @@ std::vector<Bounds> tree_vote_classifier(const OpCall& c) {
   const Bounds& x = c.input(0);
   const std::vector<Interval> features = tree_vote_features(c, e, x);  // the reference's checks first
   const int64_t n = x.lo.dim(0), f = x.lo.dim(1), classes = p.classes;
-  ml_refuse_transform(c, e.post_transform);
   const TypeSum ts = type_sum(c, DType::Float);
   std::optional<FloatFormat> type;
   if (c.semantics == Semantics::Admissible) type = float_format(DType::Float);

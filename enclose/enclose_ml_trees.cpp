@@ -1,8 +1,8 @@
 // Enclosure of TreeEnsemble-5 (ai.onnx.ml): each tree's path is decided node by node from the
 // bounds of the row's features (ml_trees.h: a comparison the bounds leave open is Undetermined),
 // then the leaf weights reaching each target are aggregated (a sum in any order, an average, a
-// minimum or a maximum) and the post_transform applied (NONE, LOGISTIC, SOFTMAX; SOFTMAX_ZERO and
-// PROBIT are refused by name). A row whose path reads an undefined feature (no real value: a NaN
+// minimum or a maximum) and the post_transform applied (NONE, LOGISTIC, SOFTMAX, SOFTMAX_ZERO,
+// PROBIT: ml_post_transform). A row whose path reads an undefined feature (no real value: a NaN
 // input) is undefined. TreeEnsembleRegressor and TreeEnsembleClassifier: enclose_ml_tree_votes.cpp.
 #include <optional>
 
@@ -25,7 +25,6 @@ std::vector<Bounds> tree_ensemble_enclosure(const OpCall& c) {
   if (!e.n_targets) throw Trap(c.node.label() + ": n_targets is needed to size the output");
   const int64_t n = x.lo.dim(0), f = x.lo.dim(1), targets = *e.n_targets;
   if (std::string why = e.fits(x.type, f); !why.empty()) throw Trap(c.node.label() + ": " + why);
-  ml_refuse_transform(c, e.post_transform);
   const TypeSum ts = type_sum(c, x.type);
   std::optional<FloatFormat> type;
   if (c.semantics == Semantics::Admissible) type = float_format(x.type);

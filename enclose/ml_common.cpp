@@ -40,11 +40,36 @@ void ml_reference_checks(const OpCall& c, std::initializer_list<DType> float_typ
   (void)run_on_bounds(c, false);
 }
 
-void ml_refuse_transform(const OpCall& c, support::PostTransform t) {
-  if (t == support::PostTransform::SoftmaxZero)
-    throw Unsupported("no enclosure for " + op_name(c) + " with post_transform SOFTMAX_ZERO");
-  if (t == support::PostTransform::Probit) throw Unsupported("no enclosure for " + op_name(c) + " with post_transform PROBIT");
+namespace {
+// SOFTMAX_ZERO on the row at y[base, base + count): a softmax over the scores that are not zero,
+// the zero scores staying 0, and a row of zeros 0.5 everywhere (the reference's rule, spec/ops).
+// Which scores are zero must be certain: a score whose bounds hold 0 and other values leaves the
+// set open, and so every share of the row (Undetermined).
+void ml_softmax_zero(const OpCall& c, Bounds& y, int64_t base, int64_t count, const FloatFormat* type) {
+  std::vector<int64_t> nonzero;
+  for (int64_t k = base; k < base + count; ++k) {
+    const Interval v = at(y, k);
+    if (v.has_nan()) {  // an undefined score: the row is undefined
+      for (int64_t j = base; j < base + count; ++j) set(y, j, Interval::undefined());
+      return;
+    }
+    if (v.lo == 0 && v.hi == 0) continue;
+    if (v.lo <= 0 && v.hi >= 0)
+      throw Undetermined(c.node.label() + ": the enclosures do not decide whether score " + std::to_string(k - base) +
+                         " is zero at this input (" + ml_interval_str(v) + "), which SOFTMAX_ZERO leaves out of the softmax");
+    nonzero.push_back(k);
+  }
+  if (nonzero.empty()) {
+    for (int64_t k = base; k < base + count; ++k) set(y, k, Interval::point(0.5));
+    return;
+  }
+  Bounds scores = float_bounds(y.type, {static_cast<int64_t>(nonzero.size())}), shares = scores;
+  for (size_t i = 0; i < nonzero.size(); ++i) set(scores, static_cast<int64_t>(i), at(y, nonzero[i]));
+  softmax_line(scores, shares, 0, static_cast<int64_t>(nonzero.size()), 1, type);
+  for (int64_t k = base; k < base + count; ++k) set(y, k, Interval::point(0));
+  for (size_t i = 0; i < nonzero.size(); ++i) set(y, nonzero[i], at(shares, static_cast<int64_t>(i)));
 }
+}  // namespace
 
 void ml_post_transform(const OpCall& c, support::PostTransform t, Bounds& y, int64_t base, int64_t count) {
   using support::PostTransform;
@@ -67,8 +92,15 @@ void ml_post_transform(const OpCall& c, support::PostTransform t, Bounds& y, int
       for (int64_t k = 0; k < count; ++k) set(y, base + k, at(shares, k));
       return;
     }
-    case PostTransform::SoftmaxZero:
-    case PostTransform::Probit: ml_refuse_transform(c, t);
+    case PostTransform::SoftmaxZero: return ml_softmax_zero(c, y, base, count, type ? &*type : nullptr);
+    case PostTransform::Probit:
+      // Increasing, as LOGISTIC: the exact quantile of the score's enclosure, then within
+      // kElementaryUlps of an implementation's quantile of the score it holds.
+      for (int64_t k = base; k < base + count; ++k) {
+        Interval v = probit(at(y, k));
+        set(y, k, type && !v.has_nan() ? widen_ulps(v, kElementaryUlps, *type) : v);
+      }
+      return;
   }
 }
 

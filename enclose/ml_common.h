@@ -28,13 +28,11 @@ std::vector<Interval> ml_features(const OpCall& c, const Bounds& x);
 // the run cannot see.
 void ml_reference_checks(const OpCall& c, std::initializer_list<DType> float_types);
 
-// SOFTMAX_ZERO (a softmax over the non-zero scores, which needs each score's zeroness decided) and
-// PROBIT (the inverse error function, which no enclosure here bounds) are refused by name.
-void ml_refuse_transform(const OpCall& c, support::PostTransform t);
-
 // The post_transform of the `count` scores of y from `base` on, in place: NONE nothing; LOGISTIC the
 // exact logistic of each score's enclosure, under the admissible semantics widened by
-// kElementaryUlps; SOFTMAX Softmax's rule on the row (softmax_line). Refused as above.
+// kElementaryUlps; SOFTMAX Softmax's rule on the row (softmax_line); SOFTMAX_ZERO that rule on the
+// scores that are not zero (Undetermined where the bounds leave a score's zeroness open); PROBIT
+// as LOGISTIC, with the normal quantile.
 void ml_post_transform(const OpCall& c, support::PostTransform t, Bounds& y, int64_t base, int64_t count);
 
 // The index of the first largest score of the row (support::ml_first_max: a later score must be

@@ -162,8 +162,6 @@ float mlenc_float_below_product(float a, float b) {
   return t;
 }
 
-std::vector<double> mlenc_doubles(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
-
 // The expected scores of row r of x [N, cols] against `rows` coefficient rows (+ intercepts).
 std::vector<Real> mlenc_linear_scores(const std::vector<float>& x, int64_t r, int64_t cols, const std::vector<float>& coef,
                                       const std::vector<float>& intercepts) {
@@ -234,12 +232,75 @@ TEST(EncloseMlModels, LinearRegressorOnIntegerFeaturesEnclosesTheRealSum) {
   mlenc_expect_admissible(mlenc_enclose(m, Semantics::Admissible), real, ref);
 }
 
-TEST(EncloseMlModels, LinearRegressorRefusesProbitByName) {
-  OneNodeModel m = mlenc_model("LinearRegressor", {{"x", floats({1, 1}, {0.5f})}},
+// Φ⁻¹(p) at 256 bits: the x with Φ(x) = erfc(−x/√2)/2 = p, by bisection on [−40, 40].
+Real256 mlenc_probit(double p) {
+  Real256 lo(-40), hi(40);
+  const Real256 root2 = Real256(2).sqrt();
+  for (int i = 0; i < 300; ++i) {
+    const Real256 mid = (lo + hi) / Real256(2);
+    Real256 t = -mid / root2;
+    mpfr_erfc(t.get(), t.get(), MPFR_RNDN);
+    if (t / Real256(2) < Real256(p)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// PROBIT on the score 1·x: the tails (where 2p − 1 would lose the digits of p) and the middle.
+// Under the admissible semantics the score 1 − 2^−24 may round past 1: undefined there.
+TEST(EncloseMlModels, LinearRegressorProbitIsTheNormalQuantile) {
+  const std::vector<float> x = {1e-30f, 3e-8f, 0.025f, 0.3f, 0.6f, 0.975f, 1 - 0x1p-24f};
+  OneNodeModel m = mlenc_model("LinearRegressor", {{"x", floats({7, 1}, x)}},
                                {attr_floats("coefficients", {1.0f}), attr_string("post_transform", "PROBIT")});
-  EXPECT_NE(mlenc_refusal([&] {
-              mlenc_enclose(m, Semantics::Real);
-            }).find("no enclosure for ai.onnx.ml.LinearRegressor-1 with post_transform PROBIT"),
+  const Bounds real = mlenc_enclose(m, Semantics::Real);
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_TRUE(mlenc_holds(bound_at(real, static_cast<int64_t>(i)), mlenc_probit(x[i]))) << "p = " << x[i];
+  mlenc_expect_admissible(mlenc_enclose(m, Semantics::Admissible), real, mlenc_reference(m));
+}
+
+// Φ⁻¹(0) = −∞, the limit (the score 1·0 is exactly 0); a score outside [0, 1] has no quantile:
+// undefined.
+TEST(EncloseMlModels, LinearRegressorProbitAtAndBeyondTheEnds) {
+  OneNodeModel m = mlenc_model("LinearRegressor", {{"x", floats({2, 1}, {0.0f, 1.5f})}},
+                               {attr_floats("coefficients", {1.0f}), attr_string("post_transform", "PROBIT")});
+  const Bounds real = mlenc_enclose(m, Semantics::Real);
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(bound_at(real, 0).lo, -inf);
+  EXPECT_EQ(bound_at(real, 0).hi, -inf);
+  EXPECT_TRUE(bound_at(real, 1).has_nan());
+}
+
+// SOFTMAX_ZERO: target 1's coefficients and intercept are 0, so its score is exactly 0 and its
+// share 0; targets 0 and 2 share a softmax between them alone. Row 1 is all zeros: 0.5 everywhere.
+TEST(EncloseMlModels, LinearRegressorSoftmaxZeroLeavesExactZerosOut) {
+  const std::vector<float> x = {0.75f, 1.5f, 0, 0};
+  const std::vector<float> coef = {1.25f, -0.5f, 0, 0, 0.5f, 2.0f};
+  OneNodeModel m = mlenc_model("LinearRegressor", {{"x", floats({2, 2}, x)}},
+                               {attr_floats("coefficients", coef), attr_int("targets", 3),
+                                attr_string("post_transform", "SOFTMAX_ZERO")});
+  const Bounds real = mlenc_enclose(m, Semantics::Real);
+  const std::vector<Real> s = mlenc_linear_scores(x, 0, 2, coef, {});  // 0.1875, 0, 3.375
+  const std::vector<Real> kept = {s[0], s[2]};
+  EXPECT_TRUE(mlenc_holds(bound_at(real, 0), mlenc_softmax_share(kept, 0)));
+  EXPECT_EQ(bound_at(real, 1).lo, 0.0);
+  EXPECT_EQ(bound_at(real, 1).hi, 0.0);
+  EXPECT_TRUE(mlenc_holds(bound_at(real, 2), mlenc_softmax_share(kept, 1)));
+  // A softmax over all three would give target 0 a smaller share: 1/(1 + e^-0.1875 + e^3.1875).
+  EXPECT_FALSE(mlenc_holds(bound_at(real, 0), mlenc_softmax_share(s, 0)));
+  for (int64_t k = 3; k < 6; ++k) {
+    EXPECT_EQ(bound_at(real, k).lo, 0.5);
+    EXPECT_EQ(bound_at(real, k).hi, 0.5);
+  }
+  mlenc_expect_admissible(mlenc_enclose(m, Semantics::Admissible), real, mlenc_reference(m));
+}
+
+// A score whose bounds hold 0 and other values leaves SOFTMAX_ZERO's set open: 0.1·3 − 0.3 is not
+// 0 in reals (0.1f and 0.3f are not tenths), but its admissible rounding error reaches across 0.
+TEST(EncloseMlModels, LinearRegressorSoftmaxZeroOfAScoreThatMayBeZeroIsUndetermined) {
+  OneNodeModel m = mlenc_model("LinearRegressor", {{"x", floats({1, 2}, {3, 1})}},
+                               {attr_floats("coefficients", {1, 1, 0.1f, -0.3f}), attr_int("targets", 2),
+                                attr_floats("intercepts", {0, 0}), attr_string("post_transform", "SOFTMAX_ZERO")});
+  EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(m, Semantics::Admissible); }).find("whether score 1 is zero"),
             std::string::npos);
 }
 
@@ -663,22 +724,23 @@ TEST(EncloseMlModels, SVMClassifierVotesOfThreeClasses) {
 }
 
 // LINEAR kernel, support vectors (1, 0), (0, 1), (1, 1), the row x = (1, 1): d(0,1) = K₀ + rho₀ and
-// d(0,2) = K₀ + rho₁, d(1,2) = 0·K₁ + 0·K₂ + 0 = 0 exactly, an open vote. With rho = 0.5, 0.5 class
-// 0 wins both its pairs: two votes, the label whatever (1, 2) gives. With rho₀ = -1, d(0,1) = 0 is
-// open too, and class 1 may win both of its pairs: Undetermined.
+// d(0,2) = K₀ + rho₁, d(1,2) = 0·K₁ + 0·K₂ + 0 = 0 exactly (every product has a zero factor: a
+// decided vote for class 2). With rho = 0.5, 0.5 class 0 wins both its pairs. With rho = −1, −1,
+// d(0,1) = d(0,2) = 1 − 1 = 0 in reals, but each is a dot product whose bounds hold 0 and more:
+// open votes, and class 0 (two votes) or class 2 (two votes) may win: Undetermined.
 TEST(EncloseMlModels, SVMClassifierOpenVotesDecideOnlyWhereTheyCannotChangeTheWinner) {
-  auto model = [](float rho0) {
+  auto model = [](float rho0, float rho1) {
     return mlenc_model("SVMClassifier", {{"x", floats({1, 2}, {1.0f, 1.0f})}},
                        {attr_string("kernel_type", "LINEAR"), attr_floats("support_vectors", {1, 0, 0, 1, 1, 1}),
                         attr_ints("vectors_per_class", {1, 1, 1}), attr_floats("coefficients", {1, 0, 0, 1, 0, 0}),
-                        attr_floats("rho", {rho0, 0.5f, 0.0f}), attr_ints("classlabels_ints", {0, 1, 2})},
+                        attr_floats("rho", {rho0, rho1, 0.0f}), attr_ints("classlabels_ints", {0, 1, 2})},
                        {"y", "z"});
   };
-  const OneNodeModel decided = model(0.5f);
+  const OneNodeModel decided = model(0.5f, 0.5f);
   for (Semantics s : {Semantics::Real, Semantics::Admissible})
     EXPECT_TRUE(mlenc_enclose(decided, s, "y").lo == Tensor::from_vector<int64_t>({1}, {0}));
   EXPECT_TRUE(mlenc_reference(decided, "y") == Tensor::from_vector<int64_t>({1}, {0}));
-  const OneNodeModel open = model(-1.0f);
+  const OneNodeModel open = model(-1.0f, -1.0f);
   EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(open, Semantics::Real, "y"); }).find("votes are open"), std::string::npos);
 }
 

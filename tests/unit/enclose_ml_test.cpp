@@ -345,16 +345,21 @@ TEST(EncloseMl, TreeEnsembleIsUndeterminedWhereTheBoundsStraddleASplit) {
   EXPECT_FALSE(real.contains(1.0));
 }
 
-TEST(EncloseMl, TreeEnsembleRefusesProbitByName) {
-  std::vector<onnx::AttributeProto> attrs = two_trees(1, 4);
-  OneNodeModel m = ml_model("TreeEnsemble", 5, floats({1, 2}, {0.0f, 0.0f}), attrs);
-  try {
-    enclose_y(m, Semantics::Real);
-    ADD_FAILURE() << "PROBIT enclosed";
-  } catch (const Unsupported& e) {
-    EXPECT_NE(std::string(e.what()).find("no enclosure for ai.onnx.ml.TreeEnsemble-5 with post_transform PROBIT"),
-              std::string::npos)
-        << e.what();
+// PROBIT on the trees' scores (SUM): row (0, 0) reaches leaves 0 and 3, scores (1.25, 0.1); row
+// (0.75, 0.5) leaves 2 and 3, scores (−0.75, 0.1). 1.25 and −0.75 have no real quantile (the
+// reference's NaN): undefined; Φ⁻¹(0.1) = −1.2815515655446004 is held.
+TEST(EncloseMl, TreeEnsembleProbitHoldsTheQuantileOrIsUndefinedOutsideZeroOne) {
+  OneNodeModel m = ml_model("TreeEnsemble", 5, floats({2, 2}, {0.0f, 0.0f, 0.75f, 0.5f}), two_trees(1, 4));
+  const Bounds admissible = enclose_y(m, Semantics::Admissible);
+  const Tensor ref = reference_y(m);
+  for (int64_t i : {0, 2}) {
+    EXPECT_TRUE(std::isnan(ref.as_double(i))) << "element " << i;
+    EXPECT_TRUE(bound_at(admissible, i).has_nan()) << "element " << i;
+  }
+  for (int64_t i : {1, 3}) {
+    EXPECT_TRUE(bound_at(admissible, i).contains(ref.as_double(i))) << "element " << i;
+    EXPECT_NEAR(ref.as_double(i), -1.2815515655446004, 1e-6);
+    EXPECT_FALSE(bound_at(admissible, i).contains(ml_far_from(ref.as_double(i))));
   }
 }
 

@@ -8,25 +8,30 @@
 
 namespace sonnx::support {
 
-double erf_inv(double y) {
-  if (std::isnan(y) || y < -1 || y > 1) return std::numeric_limits<double>::quiet_NaN();
-  if (y == 1) return std::numeric_limits<double>::infinity();
-  if (y == -1) return -std::numeric_limits<double>::infinity();
-  if (y == 0) return y;  // keeps the sign of zero
-  // Start from Winitzki's closed-form approximation (a = 0.147, error about 2e-3), then polish
-  // with Newton steps on erf(x) - y, whose derivative is 2/sqrt(pi) exp(-x^2).
+double probit(double p) {
+  if (std::isnan(p) || p < 0 || p > 1) return std::numeric_limits<double>::quiet_NaN();
+  if (p == 0) return -std::numeric_limits<double>::infinity();
+  if (p == 1) return std::numeric_limits<double>::infinity();
+  if (p == 0.5) return 0;
+  // Φ⁻¹(p) = −√2·x where erfc(x) = 2p, for the tail q = min(p, 1 − p) (1 − p is exact for p ≥ 0.5:
+  // Sterbenz), so the digits of a tiny q are kept where 2p − 1 would lose them next to ±1.
+  const bool upper = p > 0.5;
+  const double q = upper ? 1 - p : p, target = 2 * q;
+  // Winitzki's closed form for erf⁻¹(1 − 2q) (a = 0.147, about 2e-3 off) as the start, written in
+  // log((1 − y)(1 + y)) = log(2q·(2 − 2q)) so that it too needs no 1 − 2q; then Newton steps on
+  // erfc(x) − 2q, whose derivative is −2/√π·e^(−x²). erfc keeps its relative accuracy in the tail.
   const double a = 0.147;
-  double l = std::log((1 - y) * (1 + y));
-  double b = 2 / (std::numbers::pi * a) + l / 2;
-  double x = std::copysign(std::sqrt(std::sqrt(b * b - l / a) - b), y);
-  for (int i = 0; i < 8; ++i) {
-    double slope = 2 / std::sqrt(std::numbers::pi) * std::exp(-x * x);
+  const double l = std::log(target * (2 - target));
+  const double b = 2 / (std::numbers::pi * a) + l / 2;
+  double x = std::sqrt(std::sqrt(b * b - l / a) - b);
+  for (int i = 0; i < 12; ++i) {
+    const double slope = -2 / std::sqrt(std::numbers::pi) * std::exp(-x * x);
     if (slope == 0) break;
-    double step = (std::erf(x) - y) / slope;
+    const double step = (std::erfc(x) - target) / slope;
     x -= step;
     if (std::abs(step) <= 1e-17 * std::abs(x)) break;
   }
-  return x;
+  return upper ? std::numbers::sqrt2 * x : -std::numbers::sqrt2 * x;
 }
 
 PostTransform post_transform_attr(const AttrReader& r) {
@@ -46,8 +51,7 @@ void post_transform_row(PostTransform t, std::vector<double>& row) {
       for (double& v : row) v = 1 / (1 + std::exp(-v));
       return;
     case PostTransform::Probit:
-      // The standard normal quantile: sqrt(2) * erfinv(2p - 1).
-      for (double& v : row) v = std::numbers::sqrt2 * erf_inv(2 * v - 1);
+      for (double& v : row) v = probit(v);
       return;
     case PostTransform::Softmax: {
       if (row.empty()) return;

@@ -11,8 +11,9 @@ namespace sonnx::support {
 
 enum class PostTransform : int64_t { None = 0, Softmax = 1, Logistic = 2, SoftmaxZero = 3, Probit = 4 };
 
-// The inverse error function on [-1, 1]: +-inf at +-1, NaN outside or for NaN.
-double erf_inv(double y);
+// The standard normal quantile Φ⁻¹(p) = √2·erf⁻¹(2p − 1) on [0, 1]: ∓inf at 0 and 1, NaN outside
+// or for NaN. Accurate to a few double ulps in the tails too (it solves erfc(x) = 2·min(p, 1 − p)).
+double probit(double p);
 
 // The string attribute post_transform ("NONE" when absent) of the predictors that name it
 // (LinearRegressor, TreeEnsembleRegressor, TreeEnsembleClassifier, ...); another string fails
