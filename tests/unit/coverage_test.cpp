@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "reference/catalogue/catalogue.h"
+#include "tests/unit/catalogue_test_util.h"
 #include "reference/infer/shape_rule.h"
 #include "reference/ops/op_table.h"
 
@@ -18,13 +19,8 @@ namespace sonnx {
 namespace {
 
 bool covered(const catalogue::Schema& s) {
-  Model model;
-  model.opset_imports[s.domain] = s.version;
-  Node node;
-  node.op_type = s.name;
-  node.domain = s.domain;
   std::string why;
-  return runnable(resolve_op(model, node, s.version), node, s.version, why);
+  return testing::schema_runnable(s, why);
 }
 
 TEST(OperatorCoverage, EverySchemaVersionThroughOpset17HasAKernelOrAFunctionBody) {

@@ -130,28 +130,6 @@ Real mlenc_dot(const std::vector<double>& a, const std::vector<double>& b, doubl
   return s;
 }
 
-// The Undetermined that `f` throws ("" when it throws none).
-template <class F>
-std::string mlenc_undetermined(F f) {
-  try {
-    f();
-  } catch (const Undetermined& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// The Unsupported that `f` throws ("" when it throws none).
-template <class F>
-std::string mlenc_refusal(F f) {
-  try {
-    f();
-  } catch (const Unsupported& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // The float just below the real a·b (a, b floats: the product is exact in double), which must not
 // be a float itself: the lower end of an admissible float product's enclosure.
 float mlenc_float_below_product(float a, float b) {
@@ -300,7 +278,7 @@ TEST(EncloseMlModels, LinearRegressorSoftmaxZeroOfAScoreThatMayBeZeroIsUndetermi
   OneNodeModel m = mlenc_model("LinearRegressor", {{"x", floats({1, 2}, {3, 1})}},
                                {attr_floats("coefficients", {1, 1, 0.1f, -0.3f}), attr_int("targets", 2),
                                 attr_floats("intercepts", {0, 0}), attr_string("post_transform", "SOFTMAX_ZERO")});
-  EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(m, Semantics::Admissible); }).find("whether score 1 is zero"),
+  EXPECT_NE(thrown_message<Undetermined>([&] { mlenc_enclose(m, Semantics::Admissible); }).find("whether score 1 is zero"),
             std::string::npos);
 }
 
@@ -364,11 +342,11 @@ TEST(EncloseMlModels, LinearClassifierTiesAndZeroScoresAreUndetermined) {
                                   attr_ints("classlabels_ints", {1, 2, 3})},
                                  {"y", "z"});
   for (Semantics s : {Semantics::Real, Semantics::Admissible})
-    EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(tie, s, "y"); }).find("its label of row 0"), std::string::npos);
+    EXPECT_NE(thrown_message<Undetermined>([&] { mlenc_enclose(tie, s, "y"); }).find("its label of row 0"), std::string::npos);
   OneNodeModel zero = mlenc_model("LinearClassifier", {{"x", floats({1, 2}, {1.0f, 1.0f})}},
                                   {attr_floats("coefficients", {0.5f, -0.5f}), attr_ints("classlabels_ints", {0, 1})},
                                   {"y", "z"});
-  EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(zero, Semantics::Real, "y"); }).find("lies on both sides of 0"),
+  EXPECT_NE(thrown_message<Undetermined>([&] { mlenc_enclose(zero, Semantics::Real, "y"); }).find("lies on both sides of 0"),
             std::string::npos);
 }
 
@@ -540,7 +518,7 @@ TEST(EncloseMlModels, OneHotEncoderIsUndeterminedWhereTheBoundsReachAnotherInteg
   }
   ASSERT_TRUE(found);
   OneNodeModel m = mlenc_after_product("OneHotEncoder", a, b, {attr_ints("cats_int64s", {2, 3})});
-  EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(m, Semantics::Admissible); }).find("more than one category"),
+  EXPECT_NE(thrown_message<Undetermined>([&] { mlenc_enclose(m, Semantics::Admissible); }).find("more than one category"),
             std::string::npos);
   const Bounds real = mlenc_enclose(m, Semantics::Real);
   EXPECT_EQ(bound_at(real, 0).lo, 1.0);  // category 2, position 0
@@ -667,7 +645,8 @@ TEST(EncloseMlModels, SVMRegressorOneClassIsDecidedWhereTheBoundsDecideTheSign) 
     }
   }
   OneNodeModel zero = mlenc_model("SVMRegressor", {{"x", floats({1, 2}, {1.5f, 1.5f})}}, attrs);
-  EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(zero, Semantics::Real); }).find("one_class's sign"), std::string::npos);
+  EXPECT_NE(thrown_message<Undetermined>([&] { mlenc_enclose(zero, Semantics::Real); }).find("one_class's sign"),
+            std::string::npos);
 }
 
 // Pair decision values of three classes, one support vector each (coefficient rows 0 and 1 of
@@ -741,7 +720,8 @@ TEST(EncloseMlModels, SVMClassifierOpenVotesDecideOnlyWhereTheyCannotChangeTheWi
     EXPECT_TRUE(mlenc_enclose(decided, s, "y").lo == Tensor::from_vector<int64_t>({1}, {0}));
   EXPECT_TRUE(mlenc_reference(decided, "y") == Tensor::from_vector<int64_t>({1}, {0}));
   const OneNodeModel open = model(-1.0f, -1.0f);
-  EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(open, Semantics::Real, "y"); }).find("votes are open"), std::string::npos);
+  EXPECT_NE(thrown_message<Undetermined>([&] { mlenc_enclose(open, Semantics::Real, "y"); }).find("votes are open"),
+            std::string::npos);
 }
 
 // Two classes, two vectors for the first: one pair value d, Z = [-d, d] after the post_transform,
@@ -797,7 +777,7 @@ TEST(EncloseMlModels, SVMClassifierRefusesProbabilitiesByName) {
                         attr_ints("classlabels_ints", {0, 1, 2})})
     attrs.push_back(a);
   OneNodeModel m = mlenc_model("SVMClassifier", {{"x", floats({1, 2}, {0.5f, 0.5f})}}, attrs, {"y", "z"});
-  EXPECT_NE(mlenc_refusal([&] {
+  EXPECT_NE(thrown_message<Unsupported>([&] {
               mlenc_enclose(m, Semantics::Real, "z");
             }).find("no enclosure for ai.onnx.ml.SVMClassifier-1 with prob_a"),
             std::string::npos);
@@ -919,7 +899,7 @@ TEST(EncloseMlModels, TreeEnsembleRegressorIsUndeterminedWhereTheBoundsStraddleA
       attr_ints("nodes_falsenodeids", {2, 0, 0}), attr_int("n_targets", 1)};
   mlenc_add_votes(attrs, "target", {{0, 1, 0, 1.0f}, {0, 2, 0, 2.0f}});
   OneNodeModel m = mlenc_after_product("TreeEnsembleRegressor", a, b, attrs);
-  EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(m, Semantics::Admissible); }).find("allows both branches"),
+  EXPECT_NE(thrown_message<Undetermined>([&] { mlenc_enclose(m, Semantics::Admissible); }).find("allows both branches"),
             std::string::npos);
   const Interval real = bound_at(mlenc_enclose(m, Semantics::Real), 0);  // the real product is above the split
   EXPECT_TRUE(real.contains(2.0));
@@ -1030,7 +1010,9 @@ TEST(EncloseMlModels, TreeEnsembleClassifierBinaryFormComplementsTheScore) {
 TEST(EncloseMlModels, TreeEnsembleClassifierTieIsUndetermined) {
   const std::vector<float> x = {0.75f, -0.125f};
   for (Semantics s : {Semantics::Real, Semantics::Admissible})
-    EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(mlenc_binary_trees(x, "NONE"), s, "y"); }).find("its label of row 0"),
+    EXPECT_NE(thrown_message<Undetermined>([&] {
+                mlenc_enclose(mlenc_binary_trees(x, "NONE"), s, "y");
+              }).find("its label of row 0"),
               std::string::npos);
   EXPECT_TRUE(mlenc_enclose(mlenc_binary_trees(x, "LOGISTIC"), Semantics::Admissible, "y").lo ==
               Tensor::from_vector<std::string>({1}, {"yes"}));
@@ -1038,7 +1020,7 @@ TEST(EncloseMlModels, TreeEnsembleClassifierTieIsUndetermined) {
 
 TEST(EncloseMlModels, TreeEnsembleClassifierLabelOfAnUndefinedRowIsUndetermined) {
   OneNodeModel m = mlenc_binary_trees({std::nanf(""), 0.5f}, "NONE");
-  EXPECT_NE(mlenc_undetermined([&] { mlenc_enclose(m, Semantics::Real, "y"); }).find("reads an undefined feature"),
+  EXPECT_NE(thrown_message<Undetermined>([&] { mlenc_enclose(m, Semantics::Real, "y"); }).find("reads an undefined feature"),
             std::string::npos);
 }
 

@@ -76,17 +76,6 @@ void expect_admissible(const Bounds& admissible, const Bounds& real, const Tenso
   }
 }
 
-// The Undetermined that `f` throws ("" when it throws none).
-template <class F>
-std::string undetermined(F f) {
-  try {
-    f();
-  } catch (const Undetermined& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // The float just below the real a·b (a, b floats: the product is exact in double) when a·b is not
 // a float itself: an admissible float product's enclosure has it as its lower end.
 float float_below_product(float a, float b) {
@@ -136,7 +125,7 @@ TEST(EncloseMl, BinarizerOfAnUndefinedElementIsUndefined) {
 TEST(EncloseMl, BinarizerIsUndeterminedWhereTheBoundsStraddleTheThreshold) {
   const float a = 1.1f, b = 1.3f, t = float_below_product(a, b);
   OneNodeModel m = ml_after_product("Binarizer", 1, a, b, {attr_float("threshold", t)});
-  EXPECT_NE(undetermined([&] { enclose_y(m, Semantics::Admissible); }).find("threshold"), std::string::npos);
+  EXPECT_NE(thrown_message<Undetermined>([&] { enclose_y(m, Semantics::Admissible); }).find("threshold"), std::string::npos);
   EXPECT_EQ(bound_at(enclose_y(m, Semantics::Real), 0).lo, 1.0);  // the real product is above t
 }
 
@@ -165,7 +154,7 @@ TEST(EncloseMl, LabelEncoderIsUndeterminedWhereTheBoundsHoldAKey) {
   std::vector<onnx::AttributeProto> attrs = {attr_tensor("keys_tensor", Tensor::from_vector<float>({1}, {t})),
                                              attr_tensor("values_tensor", Tensor::from_vector<int64_t>({1}, {1}))};
   OneNodeModel m = ml_after_product("LabelEncoder", 4, a, b, attrs);
-  EXPECT_NE(undetermined([&] { enclose_y(m, Semantics::Admissible); }).find("holds the key"), std::string::npos);
+  EXPECT_NE(thrown_message<Undetermined>([&] { enclose_y(m, Semantics::Admissible); }).find("holds the key"), std::string::npos);
   // The real product is not the key t: the default, decided.
   EXPECT_TRUE(enclose_y(m, Semantics::Real).lo == Tensor::from_vector<int64_t>({1, 1}, {-1}));
 }
@@ -339,7 +328,8 @@ TEST(EncloseMl, TreeEnsembleIsUndeterminedWhereTheBoundsStraddleASplit) {
                                              attr_ints("leaf_targetids", {0, 0}),
                                              attr_tensor("leaf_weights", Tensor::from_vector<float>({2}, {1.0f, 2.0f}))};
   OneNodeModel m = ml_after_product("TreeEnsemble", 5, a, b, attrs);
-  EXPECT_NE(undetermined([&] { enclose_y(m, Semantics::Admissible); }).find("allows both branches"), std::string::npos);
+  EXPECT_NE(thrown_message<Undetermined>([&] { enclose_y(m, Semantics::Admissible); }).find("allows both branches"),
+            std::string::npos);
   Interval real = bound_at(enclose_y(m, Semantics::Real), 0);  // the real product is above the split: leaf 2
   EXPECT_TRUE(real.contains(2.0));
   EXPECT_FALSE(real.contains(1.0));

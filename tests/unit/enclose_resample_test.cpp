@@ -88,16 +88,6 @@ double float_ulps_of(Interval i, double m) {
   return m == 0 ? (i.hi == i.lo ? 0 : INFINITY) : (i.hi - i.lo) / std::ldexp(1.0, std::ilogb(m) - 23);
 }
 
-template <class F>
-std::string undetermined_message(F f) {
-  try {
-    f();
-  } catch (const Undetermined& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // ---- Resize: the exact value from the ONNX formulas ----
 
 struct ResizeCase {
@@ -534,7 +524,7 @@ TEST(EncloseResample, ResizeIsUndeterminedWhereTheScalesLeaveALengthOrAnIntegerO
   // in 3 · (1/3 ± ulp) straddles 1: the output length is open.
   OneNodeModel len = model(floats({1, 1, 1, 3}, {1, 2, 3}), {1, 1, 1, 1}, {1, 1, 1, 3}, "asymmetric");
   for (Semantics s : {Semantics::Real, Semantics::Admissible}) {
-    std::string why = undetermined_message([&] { enclose_model(len.model, len.feed, s); });
+    std::string why = thrown_message<Undetermined>([&] { enclose_model(len.model, len.feed, s); });
     EXPECT_NE(why.find("y_node"), std::string::npos) << why;
     EXPECT_NE(why.find("output length"), std::string::npos) << why;
   }
@@ -542,7 +532,7 @@ TEST(EncloseResample, ResizeIsUndeterminedWhereTheScalesLeaveALengthOrAnIntegerO
   // round_prefer_floor takes to 1 or 2. An int32 X cannot hold both: Undetermined.
   OneNodeModel ints = model(Value(Tensor::from_vector<int32_t>({1, 1, 1, 4}, {10, 11, 12, 13})), {1, 1, 1, 2}, {1, 1, 1, 3},
                             "asymmetric");
-  std::string why = undetermined_message([&] { enclose_model(ints.model, ints.feed); });
+  std::string why = thrown_message<Undetermined>([&] { enclose_model(ints.model, ints.feed); });
   EXPECT_NE(why.find("y_node"), std::string::npos) << why;
   EXPECT_NE(why.find("element 1"), std::string::npos) << why;
   // A float X: the element is the hull of both candidates, which holds the exact value.
@@ -724,13 +714,13 @@ TEST(EncloseResample, RangeCountIsUndeterminedWhereTheBoundsLeaveItOpen) {
   OneNodeModel m = one_node_model("Range", 11, {floats({}, {0}), floats({}, {0.6f}), floats({}, {0.1f})});
   EXPECT_EQ(enclose_output(m).lo.shape(), (Shape{7}));
   EXPECT_EQ(reference_output(m).shape(), (Shape{7}));
-  std::string why = undetermined_message([&] { enclose_output(m, Semantics::Admissible); });
+  std::string why = thrown_message<Undetermined>([&] { enclose_output(m, Semantics::Admissible); });
   EXPECT_NE(why.find("number of elements"), std::string::npos) << why;
   // limit and delta both 1/3 ± ulp: (limit − start)/delta straddles 1, so 1 or 2 elements.
   OneNodeModel open =
       graph_model(13, {named_node("Div", {"one", "three"}, "third"), named_node("Range", {"zero", "third", "third"}, "y")},
                   {{"zero", floats({}, {0})}, {"one", floats({}, {1})}, {"three", floats({}, {3})}}, {"y"});
-  why = undetermined_message([&] { enclose_model(open.model, open.feed); });
+  why = thrown_message<Undetermined>([&] { enclose_model(open.model, open.feed); });
   EXPECT_NE(why.find("y_node"), std::string::npos) << why;
   EXPECT_NE(why.find("number of elements"), std::string::npos) << why;
   // Integers are exact: the reference's result.

@@ -221,4 +221,15 @@ inline onnx::NodeProto named_node(const std::string& op, const std::vector<std::
   return n;
 }
 
+// The message of the E (Undetermined, Unsupported, ...) that `f` throws; "" when it throws none.
+template <class E, class F>
+std::string thrown_message(F f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace sonnx::enclose
