@@ -7,9 +7,11 @@
 // spare roundings); each difference x − v, each sum's result and each function's argument stored in
 // float or wider (rounded outward to float); pow, exp and tanh within kElementaryUlps of their exact
 // value on the argument held. A vote, one_class's sign and a label are kept where the bounds decide
-// them, else Undetermined. SVMClassifier's probabilities (prob_a, prob_b: Platt's sigmoid and an
-// iterative pairwise coupling that stops at a tolerance) have no enclosure. Integer X is
-// enclosed here too.
+// them, else Undetermined. SVMClassifier's probabilities (prob_a, prob_b): Platt's sigmoid
+// 1/(1 + exp(a·d + b)) of each pair's d, monotone in d (admissibly a·d, the sum, 1 + e and the
+// quotient each held in float or wider, exp within kElementaryUlps), clamped by libsvm's floor
+// (admissibly also its float value), then the coupling's enclosure (ml_svm_coupling.h). Integer X
+// is enclosed here too.
 #include <optional>
 #include <set>
 
@@ -17,6 +19,7 @@
 #include "elementary.h"
 #include "enclose_sums.h"
 #include "ml_common.h"
+#include "ml_svm_coupling.h"
 #include "reference/ops/params/svm.h"
 #include "reference/ops/support/ml_predictor.h"
 #include "sonnx/errors.h"
@@ -134,11 +137,45 @@ int64_t svm_decided_vote(const OpCall& c, const std::vector<Interval>& d, int64_
                      " at this input: " + std::to_string(open.size()) + " pairs' votes are open and change the winner");
 }
 
+// clamp(x, floor, ceiling) at the bounds, for every floor and ceiling in the given ranges: the
+// clamp is nondecreasing in all three.
+Interval svm_clamped(Interval x, Interval floor, Interval ceiling) {
+  if (x.has_nan()) return x;
+  return {std::min(std::max(x.lo, floor.lo), ceiling.lo), std::min(std::max(x.hi, floor.hi), ceiling.hi)};
+}
+
+// Each pair's Platt probability, and the coupling of them into one probability per class.
+std::vector<Interval> svm_class_probabilities(const OpCall& c, const SVMClassifierParams& p, const std::vector<Interval>& d,
+                                              const FloatFormat* type, int64_t row) {
+  const int64_t classes = p.classes();
+  const auto n = static_cast<size_t>(classes);
+  const double floor = support::kSvmPairProbabilityFloor;
+  Interval floors = Interval::point(floor), ceilings = Interval::point(1 - floor);
+  if (type) {  // a float implementation clamps at the float constants
+    floors = hull(floors, Interval::point(static_cast<float>(floor)));
+    ceilings = hull(ceilings, Interval::point(1 - static_cast<float>(floor)));
+  }
+  const Interval one = Interval::point(1);
+  std::vector<Interval> r(n * n, Interval::point(0));
+  size_t pair = 0;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j, ++pair) {
+      const Interval ad = svm_held(Interval::point(p.prob_a[pair]) * d[pair], type);
+      const Interval e = svm_function(exp(svm_held(ad + Interval::point(p.prob_b[pair]), type)), type);
+      const Interval q = svm_clamped(svm_held(one / svm_held(one + e, type), type), floors, ceilings);
+      r[i * n + j] = q;
+      r[j * n + i] = svm_held(one - q, type);
+    }
+  std::string why;
+  std::vector<Interval> probabilities = svm_coupling_enclosure(r, classes, {type}, why);
+  if (probabilities.empty())
+    throw Undetermined(c.node.label() + ": row " + std::to_string(row) + "'s class probabilities: " + why);
+  return probabilities;
+}
+
 std::vector<Bounds> svm_ml_classifier(const OpCall& c) {
   const SvmRows rows = svm_rows(c);
   const SVMClassifierParams p = SVMClassifierParams::read(c.ctx, c.version);
-  if (p.probabilities())
-    throw Unsupported("no enclosure for " + op_name(c) + " with prob_a and prob_b (an iterative pairwise coupling)");
   const int64_t classes = p.classes(), columns = p.score_columns();
   const bool wants_label = ml_wants_output(c, 0);
   Bounds z = float_bounds(DType::Float, {rows.n, columns});
@@ -166,7 +203,8 @@ std::vector<Bounds> svm_ml_classifier(const OpCall& c) {
           scores.push_back(svm_decision(values, weights.data(), p.rho[scores.size()], rows.ts));
         }
       if (wants_label) picks.push_back(svm_decided_vote(c, scores, classes, r));
-      if (classes == 2) scores = {-scores[0], scores[0]};  // Z is [-d, d] transformed
+      if (p.probabilities()) scores = svm_class_probabilities(c, p, scores, rows.held(), r);
+      else if (classes == 2) scores = {-scores[0], scores[0]};  // Z is [-d, d] transformed
     } else {  // the linear form: score_k = x . coefficients_k + rho[0], the first largest picked
       const std::vector<Interval> x(row, row + rows.cols);
       for (int64_t k = 0; k < classes; ++k)

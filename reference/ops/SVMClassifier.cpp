@@ -21,9 +21,6 @@ namespace sonnx {
 using namespace support;
 namespace {
 
-// Platt's clamp of a pair probability (libsvm's), away from 0 and 1 so the coupling stays finite.
-constexpr double kSvmPairProbabilityFloor = 1e-7;
-
 // The pair decision values of one row (support-vector form), in pair order.
 std::vector<double> svm_pair_decisions(const SVMClassifierParams& p, const double* row, int64_t c) {
   const int64_t l = p.classes();

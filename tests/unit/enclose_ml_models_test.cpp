@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "enclose/ml_svm_coupling.h"
 #include "enclose_test_util.h"
 
 namespace sonnx::enclose {
@@ -770,17 +771,161 @@ TEST(EncloseMlModels, SVMClassifierLinearFormPicksTheLargestScore) {
   mlenc_expect_admissible(mlenc_enclose(m, Semantics::Admissible, "z"), real, mlenc_reference(m, "z"));
 }
 
-TEST(EncloseMlModels, SVMClassifierRefusesProbabilitiesByName) {
+// libsvm's pairwise coupling written out here at 256 bits (Wu, Lin and Weng 2004, method 2): from
+// p = 1/k, coordinate steps on min pᵀQp subject to Σp = 1, each followed by renormalising p, until
+// max_t |(Qp)_t − pᵀQp| < 0.005/k (at most 100 rounds). The exact iterate up to 256-bit rounding.
+std::vector<Real256> mlenc_coupled(const std::vector<Real256>& r, size_t k) {
+  std::vector<Real256> q(k * k, Real256(0)), p(k, Real256(1) / Real256(static_cast<double>(k))), qp(k, Real256(0));
+  for (size_t t = 0; t < k; ++t)
+    for (size_t j = 0; j < k; ++j)
+      if (j != t) {
+        q[t * k + t] = q[t * k + t] + r[j * k + t] * r[j * k + t];
+        q[t * k + j] = Real256(0) - r[j * k + t] * r[t * k + j];
+      }
+  const Real256 eps = Real256(0.005 / static_cast<double>(k));
+  for (int round = 0; round < 100; ++round) {
+    Real256 pqp(0), error(0);
+    for (size_t t = 0; t < k; ++t) {
+      qp[t] = Real256(0);
+      for (size_t j = 0; j < k; ++j) qp[t] = qp[t] + q[t * k + j] * p[j];
+      pqp = pqp + p[t] * qp[t];
+    }
+    for (size_t t = 0; t < k; ++t)
+      if ((qp[t] - pqp).abs() > error) error = (qp[t] - pqp).abs();
+    if (error < eps) break;
+    for (size_t t = 0; t < k; ++t) {
+      const Real256 step = (pqp - qp[t]) / q[t * k + t], grow = Real256(1) + step;
+      p[t] = p[t] + step;
+      pqp = (pqp + step * (step * q[t * k + t] + Real256(2) * qp[t])) / (grow * grow);
+      for (size_t j = 0; j < k; ++j) {
+        qp[j] = (qp[j] + step * q[t * k + j]) / grow;
+        p[j] = p[j] / grow;
+      }
+    }
+  }
+  return p;
+}
+
+// The same problem's exact minimiser: the bordered system [Q e; eᵀ 0][p; b] = [0; 1] solved by
+// Gaussian elimination at 256 bits.
+std::vector<Real256> mlenc_coupling_limit(const std::vector<Real256>& r, size_t k) {
+  const size_t m = k + 1;
+  std::vector<Real256> a(m * (m + 1), Real256(0));  // [M | rhs]
+  for (size_t t = 0; t < k; ++t) {
+    for (size_t j = 0; j < k; ++j)
+      if (j != t) {
+        a[t * (m + 1) + t] = a[t * (m + 1) + t] + r[j * k + t] * r[j * k + t];
+        a[t * (m + 1) + j] = Real256(0) - r[j * k + t] * r[t * k + j];
+      }
+    a[t * (m + 1) + k] = a[k * (m + 1) + t] = Real256(1);
+  }
+  a[k * (m + 1) + m] = Real256(1);
+  for (size_t col = 0; col < m; ++col) {
+    size_t pivot = col;
+    for (size_t i = col + 1; i < m; ++i)
+      if (a[i * (m + 1) + col].abs() > a[pivot * (m + 1) + col].abs()) pivot = i;
+    for (size_t j = 0; j <= m; ++j) std::swap(a[pivot * (m + 1) + j], a[col * (m + 1) + j]);
+    for (size_t i = col + 1; i < m; ++i) {
+      const Real256 f = a[i * (m + 1) + col] / a[col * (m + 1) + col];
+      for (size_t j = col; j <= m; ++j) a[i * (m + 1) + j] = a[i * (m + 1) + j] - f * a[col * (m + 1) + j];
+    }
+  }
+  std::vector<Real256> z(m, Real256(0));
+  for (size_t i = m; i-- > 0;) {
+    Real256 s = a[i * (m + 1) + m];
+    for (size_t j = i + 1; j < m; ++j) s = s - a[i * (m + 1) + j] * z[j];
+    z[i] = s / a[i * (m + 1) + i];
+  }
+  z.pop_back();
+  return z;
+}
+
+const std::vector<float> kMlencProbA = {-1.5f, -2.0f, -1.0f}, kMlencProbB = {0.125f, -0.25f, 0.375f};
+
+// Three classes under RBF with Platt's coefficients: Z is the coupling of the pair probabilities
+// 1/(1 + exp(a·d + b)). The real enclosure holds the exact iterate and the exact minimiser; the
+// admissible one holds the reference's output and the real enclosure, is at most 0.01 wide (the
+// tolerance 0.005/3 of the stopping rule is what the iterate may differ by), and leaves out each
+// row's averages of the class's pair probabilities (the first, non-iterative method of the paper).
+TEST(EncloseMlModels, SVMClassifierProbabilitiesHoldTheCouplingsIterateAndLimit) {
+  std::mt19937 rng(28);
+  const std::vector<float> x = uniform_floats(8, rng, 0.0f, 1.5f);
   std::vector<onnx::AttributeProto> attrs = mlenc_svm_kernel_attrs("RBF");
   for (const auto& a : {attr_ints("vectors_per_class", {1, 1, 1}), attr_floats("coefficients", kMlencPairCoef),
-                        attr_floats("rho", kMlencPairRho), attr_floats("prob_a", {-1, -1, -1}), attr_floats("prob_b", {0, 0, 0}),
-                        attr_ints("classlabels_ints", {0, 1, 2})})
+                        attr_floats("rho", kMlencPairRho), attr_floats("prob_a", kMlencProbA),
+                        attr_floats("prob_b", kMlencProbB), attr_ints("classlabels_ints", {0, 1, 2})})
     attrs.push_back(a);
-  OneNodeModel m = mlenc_model("SVMClassifier", {{"x", floats({1, 2}, {0.5f, 0.5f})}}, attrs, {"y", "z"});
-  EXPECT_NE(thrown_message<Unsupported>([&] {
-              mlenc_enclose(m, Semantics::Real, "z");
-            }).find("no enclosure for ai.onnx.ml.SVMClassifier-1 with prob_a"),
-            std::string::npos);
+  OneNodeModel m = mlenc_model("SVMClassifier", {{"x", floats({4, 2}, x)}}, attrs, {"y", "z"});
+  const Bounds real = mlenc_enclose(m, Semantics::Real, "z"), admissible = mlenc_enclose(m, Semantics::Admissible, "z");
+  const Tensor ref = mlenc_reference(m, "z");
+  for (int64_t row = 0; row < 4; ++row) {
+    const std::vector<Real256> d = mlenc_pair_values({x[static_cast<size_t>(2 * row)], x[static_cast<size_t>(2 * row + 1)]});
+    std::vector<Real256> r(9, Real256(0));
+    const size_t pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    for (size_t p = 0; p < 3; ++p) {
+      const Real256 q = mlenc_logistic(Real256(0) - (Real256(kMlencProbA[p]) * d[p] + Real256(kMlencProbB[p])));
+      r[pairs[p][0] * 3 + pairs[p][1]] = q;
+      r[pairs[p][1] * 3 + pairs[p][0]] = Real256(1) - q;
+    }
+    const std::vector<Real256> iterate = mlenc_coupled(r, 3), limit = mlenc_coupling_limit(r, 3);
+    bool averages_held = true;
+    for (size_t t = 0; t < 3; ++t) {
+      SCOPED_TRACE("row " + std::to_string(row) + ", class " + std::to_string(t));
+      const int64_t i = row * 3 + static_cast<int64_t>(t);
+      const Interval re = bound_at(real, i), ad = bound_at(admissible, i);
+      EXPECT_TRUE(mlenc_holds(re, iterate[t]));
+      EXPECT_TRUE(mlenc_holds(re, limit[t]));
+      EXPECT_TRUE(ad.contains(ref.as_double(i))) << ref.as_double(i) << " outside [" << ad.lo << ", " << ad.hi << "]";
+      EXPECT_TRUE(ad.lo <= re.lo && re.hi <= ad.hi);
+      EXPECT_LT(ad.width(), 0.01);
+      const Real256 average = (r[t * 3 + (t + 1) % 3] + r[t * 3 + (t + 2) % 3]) / Real256(3);
+      averages_held = averages_held && mlenc_holds(ad, average);
+    }
+    EXPECT_FALSE(averages_held) << "row " << row;
+  }
+}
+
+// Two classes: the coupling's minimiser is the pair probability itself, p = (q, 1 − q).
+TEST(EncloseMlModels, SVMClassifierProbabilitiesOfTwoClassesArePlattsSigmoid) {
+  std::vector<onnx::AttributeProto> attrs = mlenc_svm_kernel_attrs("POLY");
+  const std::vector<float> coef = {1.5f, -0.25f, -2.0f};
+  for (const auto& a :
+       {attr_ints("vectors_per_class", {2, 1}), attr_floats("coefficients", coef), attr_floats("rho", {0.125f}),
+        attr_floats("prob_a", {-0.75f}), attr_floats("prob_b", {0.0625f}), attr_ints("classlabels_ints", {0, 1})})
+    attrs.push_back(a);
+  const std::vector<float> x = {0.2f, 0.9f, 1.1f, 0.3f};
+  OneNodeModel m = mlenc_model("SVMClassifier", {{"x", floats({2, 2}, x)}}, attrs, {"y", "z"});
+  const Bounds real = mlenc_enclose(m, Semantics::Real, "z"), admissible = mlenc_enclose(m, Semantics::Admissible, "z");
+  const Tensor ref = mlenc_reference(m, "z");
+  for (int64_t row = 0; row < 2; ++row) {
+    const std::vector<double> v = {x[static_cast<size_t>(2 * row)], x[static_cast<size_t>(2 * row + 1)]};
+    Real256 d(0.125);
+    for (size_t j = 0; j < 3; ++j) d = d + Real256(coef[j]) * mlenc_svm_kernel("POLY", v, kMlencSupport.data() + 2 * j);
+    const Real256 q = mlenc_logistic(Real256(0) - (Real256(-0.75) * d + Real256(0.0625)));
+    EXPECT_TRUE(mlenc_holds(bound_at(real, 2 * row), q)) << "row " << row;
+    EXPECT_TRUE(mlenc_holds(bound_at(real, 2 * row + 1), Real256(1) - q)) << "row " << row;
+    for (int64_t t = 0; t < 2; ++t) EXPECT_TRUE(bound_at(admissible, 2 * row + t).contains(ref.as_double(2 * row + t)));
+  }
+}
+
+// Pair probabilities known only within [0.05, 0.95] leave the coupling's matrix too open for the
+// proof: no enclosure, and the reason says so.
+TEST(EncloseMlModels, SVMClassifierCouplingOfWideBoundsIsUndetermined) {
+  std::vector<Interval> r(9, Interval::point(0));
+  for (size_t i = 0; i < 3; ++i)
+    for (size_t j = 0; j < 3; ++j)
+      if (i != j) r[i * 3 + j] = {0.05, 0.95};
+  std::string why;
+  EXPECT_TRUE(svm_coupling_enclosure(r, 3, {}, why).empty());
+  EXPECT_NE(why.find("too wide"), std::string::npos) << why;
+  // The same matrix known exactly at 0.5 everywhere: p = (1/3, 1/3, 1/3) within the tolerance's reach.
+  for (size_t i = 0; i < 3; ++i)
+    for (size_t j = 0; j < 3; ++j)
+      if (i != j) r[i * 3 + j] = Interval::point(0.5);
+  why.clear();
+  const std::vector<Interval> p = svm_coupling_enclosure(r, 3, {}, why);
+  ASSERT_EQ(p.size(), 3u) << why;
+  for (const Interval& v : p) EXPECT_TRUE(v.lo <= 1.0 / 3 && 1.0 / 3 <= v.hi && v.width() < 0.02) << v.lo << ", " << v.hi;
 }
 
 // ---- TreeEnsembleRegressor and TreeEnsembleClassifier ----

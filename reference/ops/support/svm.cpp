@@ -36,8 +36,8 @@ std::vector<double> svm_couple(const std::vector<double>& r, int64_t k) {
         q[at(t, t)] += r[at(j, t)] * r[at(j, t)];
         q[at(t, j)] = -r[at(j, t)] * r[at(t, j)];
       }
-  const double eps = 0.005 / static_cast<double>(k);
-  const int64_t rounds = std::max<int64_t>(100, k);
+  const double eps = svm_coupling_tolerance(k);
+  const int64_t rounds = svm_coupling_rounds(k);
   for (int64_t round = 0; round < rounds; ++round) {
     double pqp = 0;
     for (size_t t = 0; t < n; ++t) {

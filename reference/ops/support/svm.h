@@ -23,9 +23,16 @@ struct SvmKernel {
 // libsvm's sigmoid of a decision value with Platt's coefficients: 1 / (1 + exp(a s + b)).
 double svm_platt(double s, double a, double b);
 
+// Platt's clamp of a pair probability (libsvm's): into [floor, 1 - floor], so the coupling stays finite.
+constexpr double kSvmPairProbabilityFloor = 1e-7;
+
+// The coupling's stopping rule: the optimality error below svm_coupling_tolerance(k), or at most
+// svm_coupling_rounds(k) rounds.
+inline double svm_coupling_tolerance(int64_t k) { return 0.005 / static_cast<double>(k); }
+inline int64_t svm_coupling_rounds(int64_t k) { return k > 100 ? k : 100; }
+
 // Class probabilities from the pairwise ones (Wu, Lin and Weng 2004, their second method, as
 // libsvm solves it): r is k x k row-major, r[i k + j] the probability of i against j (i != j).
-// The iteration stops when the optimality error is below 0.005 / k or after max(100, k) rounds.
 std::vector<double> svm_couple(const std::vector<double>& r, int64_t k);
 
 }  // namespace sonnx::support
