@@ -1,0 +1,111 @@
+#include "emit_op.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+
+namespace sonnx::emit {
+
+int64_t CValue::size() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+NodeEmitter::NodeEmitter(const Node& node, int64_t version, Mode mode, std::vector<CValue> inputs, std::vector<CValue> outputs)
+    : node_(node), version_(version), mode_(mode), inputs_(std::move(inputs)), outputs_(std::move(outputs)), reader_(node, *this) {}
+
+const CValue& NodeEmitter::input(size_t i) const {
+  if (!has_input(i)) refuse("input " + std::to_string(i) + " is absent");
+  return inputs_[i];
+}
+
+const CValue& NodeEmitter::output(size_t k) const {
+  if (k >= outputs_.size() || outputs_[k].name.empty()) refuse("output " + std::to_string(k) + " is absent");
+  return outputs_[k];
+}
+
+std::string NodeEmitter::op_name() const {
+  return (node_.domain.empty() ? "" : node_.domain + ".") + node_.op_type + "-" + std::to_string(version_);
+}
+
+void NodeEmitter::refuse(const std::string& why) const {
+  throw EmitRefused("no C template for " + op_name() + " at node " + node_.label() + ": " + why);
+}
+
+void NodeEmitter::line(const std::string& text) {
+  if (!text.empty() && text.front() == '}') --indent_;
+  body_.push_back(std::string(static_cast<size_t>(2 * std::max(indent_, 0)), ' ') + text);
+  if (!text.empty() && text.back() == '{') ++indent_;
+}
+
+const char* c_type(DType type) {
+  switch (type) {
+    case DType::Float: return "float";
+    case DType::Double: return "double";
+    case DType::Int64: return "int64_t";
+    case DType::Int32: return "int32_t";
+    case DType::Int16: return "int16_t";
+    case DType::Int8: return "int8_t";
+    case DType::UInt64: return "uint64_t";
+    case DType::UInt32: return "uint32_t";
+    case DType::UInt16: return "uint16_t";
+    case DType::UInt8: return "uint8_t";
+    case DType::Bool: return "uint8_t";  // 0 or 1, one byte, as sonnx holds booleans
+    default: throw EmitRefused("no C type for element type " + std::string(dtype_name(type)));
+  }
+}
+
+std::string c_literal(DType type, double v) {
+  if (type != DType::Float && type != DType::Double) return c_literal_int(type, static_cast<int64_t>(v));
+  const bool is_float = type == DType::Float;
+  if (std::isnan(v)) return is_float ? "NAN" : "((double)NAN)";
+  if (std::isinf(v)) return std::string(v < 0 ? "-" : "") + (is_float ? "INFINITY" : "((double)INFINITY)");
+  char s[64];
+  std::snprintf(s, sizeof s, "%a", v);  // exact
+  std::string text = s;
+  if (is_float) text += "f";
+  return v < 0 || std::signbit(v) ? "(" + text + ")" : text;
+}
+
+std::string c_literal_int(DType type, int64_t v) {
+  switch (type) {
+    case DType::Int64:
+      if (v == INT64_MIN) return "(-INT64_C(9223372036854775807) - INT64_C(1))";
+      return v < 0 ? "(-INT64_C(" + std::to_string(-v) + "))" : "INT64_C(" + std::to_string(v) + ")";
+    case DType::UInt64: return "UINT64_C(" + std::to_string(static_cast<uint64_t>(v)) + ")";
+    case DType::Bool: return v ? "1u" : "0u";
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32: return std::to_string(static_cast<uint64_t>(v)) + "u";
+    case DType::Int32:
+      if (v == INT32_MIN) return "(-2147483647 - 1)";
+      return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v);
+    default: return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v);
+  }
+}
+
+std::string c_element(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DType::Float:
+    case DType::Double: return c_literal(t.dtype(), t.as_double(i));
+    case DType::UInt64: return "UINT64_C(" + std::to_string(t.data<uint64_t>()[i]) + ")";
+    default: return c_literal_int(t.dtype(), t.as_int64(i));
+  }
+}
+
+std::string c_comment(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '\n' || ch == '\r') out += ' ';
+    else if (ch == '*' && i + 1 < text.size() && text[i + 1] == '/') out += "* ";
+    else if (ch == '/' && i + 1 < text.size() && text[i + 1] == '*') out += "/ ";
+    else if (static_cast<unsigned char>(ch) < 0x20) out += '?';
+    else out += ch;
+  }
+  return out;
+}
+
+}  // namespace sonnx::emit

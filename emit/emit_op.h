@@ -1,0 +1,135 @@
+// The C emitter's slot of an operator version's record (`sonnx emit-c`, spec/emit_c.md): the
+// function that writes the body of one node's C function. The generator (emit_model.cpp) makes,
+// for each node in the plan's order, a function
+//
+//   /* node 3 "conv1": Conv-22, spec/ops/conv.mlw Conv.conv */
+//   static void sonnx_node_3(const float* x0, const float* x1, const float* x2, float* y0) { BODY }
+//
+// where input i is the parameter `x<i>` and output k is `y<k>` (pointers to the element type's C
+// type, C99, every shape static), and asks the node's record for BODY. An emitter writes the body
+// with line() (the generator indents), every loop bound a literal constant, no allocation, no
+// recursion, no global state. Parameters the body never names are left out of the signature.
+//
+// Modes: `exact` computes as the reference kernel does (same accumulation type and order, one
+// rounding: the outputs are bitwise those of `sonnx run`); `fast` accumulates in the element type
+// in a loop order a compiler vectorises, within the admissible enclosure (spec/accuracy.md).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "reference/model/attr_reader.h"
+#include "reference/model/ir.h"
+#include "reference/ops/op_record.h"
+#include "sonnx/tensor.h"
+
+namespace sonnx {
+namespace emit {
+
+enum class Mode { Exact, Fast };
+
+// A node's input or output as the generated C sees it: a static shape, and the value itself where
+// the generator knows it (an initializer, a Constant, a value folded from constants).
+struct CValue {
+  std::string name;  // the ONNX value's name
+  DType dtype = DType::Undefined;
+  Shape shape;
+  const Tensor* constant = nullptr;
+  int64_t size() const;  // elements
+};
+
+// A node (or a case of one) that has no C template: refused by name, never emitted as something else.
+struct EmitRefused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class NodeEmitter;
+using EmitFn = void (*)(NodeEmitter&);
+
+// What one node's emitter sees, and what it writes.
+class NodeEmitter {
+ public:
+  NodeEmitter(const Node& node, int64_t version, Mode mode, std::vector<CValue> inputs, std::vector<CValue> outputs);
+
+  const Node& node() const { return node_; }
+  int64_t version() const { return version_; }
+  Mode mode() const { return mode_; }
+  size_t input_count() const { return inputs_.size(); }
+  bool has_input(size_t i) const { return i < inputs_.size() && !inputs_[i].name.empty(); }
+  const CValue& input(size_t i) const;
+  size_t output_count() const { return outputs_.size(); }
+  const CValue& output(size_t k) const;
+
+  // The node's attributes; a bad one refuses the node (the reference would trap on it).
+  const AttrReader& attrs() const { return reader_; }
+  template <class P>
+  P params() const {
+    return P::read(reader_, version_);
+  }
+
+  // "Op-N" and the node's label, for messages.
+  std::string op_name() const;
+  [[noreturn]] void refuse(const std::string& why) const;
+
+  // Appends one line of the body ("{" and "}" at a line's end or start change the indent).
+  void line(const std::string& text);
+  // The C functions the body calls: <math.h> (exp, tanh, ...), or a file-level static helper
+  // written once whatever the number of nodes that ask (`definition` is its whole text).
+  void needs_math() { math_ = true; }
+  void helper(const std::string& name, const std::string& definition) { helpers_[name] = definition; }
+
+  const std::vector<std::string>& body() const { return body_; }
+  bool uses_math() const { return math_; }
+  const std::map<std::string, std::string>& helpers() const { return helpers_; }
+
+ private:
+  struct Reader final : AttrReader {
+    Reader(const Node& node, const NodeEmitter& owner) : AttrReader(node), owner_(owner) {}
+    [[noreturn]] void fail(const std::string& message) const override { owner_.refuse(message); }
+    const NodeEmitter& owner_;
+  };
+  const Node& node_;
+  int64_t version_;
+  Mode mode_;
+  std::vector<CValue> inputs_, outputs_;
+  Reader reader_;
+  std::vector<std::string> body_;
+  int indent_ = 1;
+  bool math_ = false;
+  std::map<std::string, std::string> helpers_;
+};
+
+// C spellings, one place for each.
+const char* c_type(DType type);  // "float", "double", "int64_t", "int32_t", "uint8_t" (bool), ...; EmitRefused for others
+// A C constant of the element type holding `v` exactly: hexadecimal floats ("0x1.8p+1f"), INFINITY,
+// NAN, INT64_C(...) ...
+std::string c_literal(DType type, double v);
+std::string c_literal_int(DType type, int64_t v);
+// The element at flat index i of a constant tensor, as a C constant of its type.
+std::string c_element(const Tensor& t, int64_t i);
+// A C comment's text with "*/" and line breaks made harmless.
+std::string c_comment(const std::string& text);
+
+}  // namespace emit
+
+// The record slot (op_record.h declares it).
+struct EmitCSlot {
+  emit::EmitFn emit = nullptr;
+};
+
+struct EmitCRegistrar {
+  EmitCSlot slot;
+  EmitCRegistrar(const char* domain, const char* op, std::initializer_list<int64_t> versions, emit::EmitFn fn) : slot{fn} {
+    OpRecords::instance().fill(domain, op, versions, &OpRecord::emit_c, &slot, "C emitter");
+  }
+};
+
+// SONNX_EMIT_C("", "Relu", (14), emit_relu): the C template of exactly those versions.
+#define SONNX_EMIT_C(domain, op, versions, fn) \
+  static const ::sonnx::EmitCRegistrar SONNX_CONCAT(sonnx_emit_c_, __COUNTER__)(domain, op, {SONNX_EXPAND versions}, fn)
+
+}  // namespace sonnx

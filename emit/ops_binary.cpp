@@ -1,0 +1,53 @@
+// C templates of the SONNX profile's arithmetic binary operators with multidirectional broadcasting:
+// Add-14, Sub-14, Mul-14 (reference/ops/Add.cpp, Sub.cpp, Mul.cpp). Floating types: one operation
+// in the type, which is the reference's (its double result rounded once to float is the float
+// operation's result: 53 ≥ 2·24 + 2). Integer types wrap on overflow as the reference does: the
+// operation in the unsigned type of the same width, converted back.
+#include "emit_util.h"
+
+namespace sonnx::emit {
+namespace {
+
+// The unsigned type of the same width, for wrapping integer arithmetic.
+const char* emit_unsigned_of(DType t) {
+  switch (t) {
+    case DType::Int64: return "uint64_t";
+    case DType::Int32: return "uint32_t";
+    case DType::Int16: return "uint16_t";
+    case DType::Int8: return "uint8_t";
+    default: return nullptr;
+  }
+}
+
+void emit_binary(NodeEmitter& e, const char* op) {
+  const CValue &a = e.input(0), &b = e.input(1), &y = e.output(0);
+  if (a.dtype != b.dtype) e.refuse("inputs of different element types");
+  const std::string t = c_type(y.dtype);
+  const LoopNest loops = open_loops(e, y.shape);
+  const std::string ia = offset_expr(loops, broadcast_strides(a.shape, y.shape));
+  const std::string ib = offset_expr(loops, broadcast_strides(b.shape, y.shape));
+  const std::string iy = offset_expr(loops, row_major_strides(y.shape));
+  std::string value;
+  if (const char* u = emit_unsigned_of(y.dtype))
+    value = "(" + t + ")((" + u + ")x0[" + ia + "] " + op + " (" + u + ")x1[" + ib + "])";
+  else if (y.dtype == DType::Float || y.dtype == DType::Double)
+    value = "x0[" + ia + "] " + op + " x1[" + ib + "]";
+  else if (y.dtype == DType::UInt64 || y.dtype == DType::UInt32)
+    value = "x0[" + ia + "] " + op + " x1[" + ib + "]";
+  else
+    e.refuse("element type " + std::string(dtype_name(y.dtype)));
+  e.line("y0[" + iy + "] = " + value + ";");
+  close_loops(e, loops);
+}
+
+void emit_add(NodeEmitter& e) { emit_binary(e, "+"); }
+void emit_sub(NodeEmitter& e) { emit_binary(e, "-"); }
+void emit_mul(NodeEmitter& e) { emit_binary(e, "*"); }
+
+}  // namespace
+
+SONNX_EMIT_C("", "Add", (14), emit_add);
+SONNX_EMIT_C("", "Sub", (14), emit_sub);
+SONNX_EMIT_C("", "Mul", (14), emit_mul);
+
+}  // namespace sonnx::emit
