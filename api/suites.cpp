@@ -19,7 +19,8 @@ namespace {
 Judge judge_named(const std::string& name) {
   if (name == "tolerance") return Judge::Tolerance;
   if (name == "enclosure") return Judge::Enclosure;
-  throw LoadError("unknown judge '" + name + "' (tolerance or enclosure)");
+  if (name == "bitwise") return Judge::Bitwise;
+  throw LoadError("unknown judge '" + name + "' (tolerance, enclosure or bitwise)");
 }
 
 std::vector<TestCase> find_tests(const std::vector<std::filesystem::path>& dirs) {
@@ -46,6 +47,7 @@ RunOptions conform_run_options(const ConformOptions& o) {
   opt.executor_options.verify_arena_run = true;
   opt.filter = o.filter;
   opt.judge = judge_named(o.judge);
+  if (opt.judge == Judge::Bitwise) throw LoadError("the bitwise judge compares with the reference: it is certify's, not conform's");
   opt.isolate = o.isolate;
   opt.timeout_seconds = o.timeout_seconds;
   opt.progress = o.progress;
@@ -143,7 +145,7 @@ Certificate certify(const std::vector<std::filesystem::path>& suites, const Cert
                        : !device_args.empty()
                            ? device_args
                            : "--backend " + shell_quote(options.backend) + (options.fallback ? "" : " --no-fallback")) +
-                      " --timeout " + timeout + (options.judge == "enclosure" ? " --judge enclosure" : "") +
+                      " --timeout " + timeout + (options.judge != "tolerance" ? " --judge " + options.judge : "") +
                       (options.localize ? "" : " --no-localize");
   auto tests = find_tests(suites);
   if (options.assign != "first" && options.assign != "profile")

@@ -95,8 +95,9 @@ void add_certify_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--judge", args->judge,
                   "tolerance: the strict tolerances against the reference; enclosure: every float output element must lie in "
-                  "its admissible enclosure (spec/accuracy.md), reported per output; a test whose model has none falls back")
-      ->check(CLI::IsMember({"tolerance", "enclosure"}))
+                  "its admissible enclosure (spec/accuracy.md), reported per output; a test whose model has none falls back; "
+                  "bitwise: every output equal to the reference's, bit for bit (NaN equals NaN)")
+      ->check(CLI::IsMember({"tolerance", "enclosure", "bitwise"}))
       ->capture_default_str();
   auto* loc = cmd->add_flag(
       "--localize", args->localize,

@@ -19,5 +19,6 @@ void add_ops_command(CLI::App& app, int& exit_code);
 void add_enclose_command(CLI::App& app, int& exit_code);
 void add_devices_command(CLI::App& app, int& exit_code);
 void add_admit_command(CLI::App& app, int& exit_code);
+void add_emit_c_command(CLI::App& app, int& exit_code);
 
 }  // namespace sonnx::cli

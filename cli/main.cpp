@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   sonnx::cli::add_check_command(app, exit_code);
   sonnx::cli::add_admit_command(app, exit_code);
+  sonnx::cli::add_emit_c_command(app, exit_code);
   sonnx::cli::add_run_command(app, exit_code);
   sonnx::cli::add_conform_command(app, exit_code);
   sonnx::cli::add_plan_command(app, exit_code);

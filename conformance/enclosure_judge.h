@@ -17,7 +17,10 @@
 namespace sonnx {
 
 // How `conform` and `certify` judge a float output: within the tolerance, or within its enclosure.
-enum class Judge { Tolerance, Enclosure };
+// Bitwise (certify only): every output equals the reference interpreter's, bit for bit (NaN equals
+// NaN, whatever its payload): what `sonnx emit-c --mode exact` promises.
+enum class Judge { Tolerance, Enclosure, Bitwise };
+inline const char* judge_name(Judge j) { return j == Judge::Enclosure ? "enclosure" : j == Judge::Bitwise ? "bitwise" : "tolerance"; }
 
 // One output's verdict, with the figures a report gives per output.
 struct EnclosureCheck {

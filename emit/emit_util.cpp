@@ -36,13 +36,16 @@ void close_loops(NodeEmitter& e, const LoopNest& loops) {
 }
 
 std::string offset_expr(const LoopNest& loops, const std::vector<int64_t>& strides) {
-  std::string s;
+  std::vector<std::string> terms;
   for (size_t d = 0; d < strides.size(); ++d) {
     if (strides[d] == 0 || loops.index[d] == "0") continue;
-    if (!s.empty()) s += " + ";
-    s += strides[d] == 1 ? loops.index[d] : loops.index[d] + " * " + std::to_string(strides[d]);
+    terms.push_back(strides[d] == 1 ? loops.index[d] : loops.index[d] + " * " + std::to_string(strides[d]));
   }
-  return s.empty() ? "0" : s;
+  if (terms.empty()) return "0";
+  if (terms.size() == 1) return terms[0];
+  std::string s;  // each product parenthesised, as MISRA C 2012 rule 12.1 asks
+  for (const std::string& t : terms) s += (s.empty() ? "" : " + ") + (t.find('*') == std::string::npos ? t : "(" + t + ")");
+  return s;
 }
 
 std::string for_loop(const std::string& var, int64_t n) {

@@ -41,6 +41,11 @@ std::string enclosure_statement(const JudgeSummary& s) {
          std::to_string(s.fallback.size()) + (s.fallback.size() == 1 ? " reason." : " distinct reasons.");
 }
 
+std::string bitwise_statement(const JudgeSummary& s) {
+  return "Judge: the reference's bits. Every output of the " + tests_word(s.compared) +
+         " compared had to equal the sonnx reference interpreter's output bit for bit (NaN equals NaN).";
+}
+
 }  // namespace
 
 JudgeSummary judge_summary(const CertReport& r) {
@@ -63,6 +68,7 @@ JudgeSummary judge_summary(const CertReport& r) {
 
 std::string judge_statement(const CertReport& r) {
   JudgeSummary s = judge_summary(r);
+  if (s.judge == "bitwise") return bitwise_statement(s);
   return s.judge == "enclosure" ? enclosure_statement(s) : tolerance_statement(s);
 }
 

@@ -223,6 +223,7 @@ std::string cert_report_junit(const CertReport& r) {
        << t.time_ms / 1000 << "\">";
     std::string judged = judged_under(t).empty()  ? ""
                          : t.judge == "enclosure" ? "\njudged by: the admissible enclosure"
+                         : t.judge == "bitwise"   ? "\njudged by: the reference's bits"
                                                   : "\njudged by: the strict tolerances" +
                                                         (t.judge_note.empty() ? "" : " (no enclosure: " + t.judge_note + ")");
     std::string body = escape_xml(t.message + judged + (t.blame.empty() ? "" : "\nblame: " + t.blame) +

@@ -131,7 +131,7 @@ CertFailure explain(const FailureEvidence& e, const TestCase& test, const Certif
   if (options.repro_dir.empty()) return f;
   // A node localized under the tolerance judge was found by its enclosure: the rerun judges it so.
   std::string command = options.repro_command;
-  if (f.judged_by == "enclosure" && options.judge != Judge::Enclosure) command += " --judge enclosure";
+  if (f.judged_by == "enclosure" && options.judge == Judge::Tolerance) command += " --judge enclosure";
   try {
     write_repro_dir(options.repro_dir, test.name, e, command, f);
   } catch (const std::exception& x) {
@@ -145,7 +145,7 @@ CertFailure explain(const FailureEvidence& e, const TestCase& test, const Certif
 // A result kept from the resume file counts only if its outputs were judged the way this run judges.
 bool judged_alike(const CertTest& t, Judge judge) {
   std::string under = judged_under(t);
-  return under.empty() || under == (judge == Judge::Enclosure ? "enclosure" : "tolerance");
+  return under.empty() || under == judge_name(judge);
 }
 
 }  // namespace
@@ -189,6 +189,7 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
   std::optional<TestEnclosures> enclosures;
   if (options.judge == Judge::Enclosure) enclosures = TestEnclosures::of(model, data_sets, t.judge_note);
   if (enclosures) t.judge = "enclosure";
+  if (options.judge == Judge::Bitwise) t.judge = "bitwise";
   std::optional<FirstFailure> first;
   // A failed test's result, with its explanation (the time measured without it).
   auto failed = [&](const std::string& message) {
@@ -228,7 +229,8 @@ CertTest certify_one(const TestCase& test, CertTarget& target, const CertifyOpti
         if (total.message.empty()) total.message = ds_dir.filename().string() + " output '" + vi.name + "' was not produced";
         continue;
       }
-      Comparison c = strict_compare(got->second, ref->second, acc);  // the error figures, under either judge
+      // The error figures under every judge; the bitwise judge takes every output as exact.
+      Comparison c = strict_compare(got->second, ref->second, options.judge == Judge::Bitwise ? Accuracy::Exact : acc);
       if (enclosures) {
         EnclosureCheck e = enclosures->judge(d, vi.name, got->second);
         c.ok = e.ok;
@@ -274,7 +276,7 @@ CertReport certify(const std::vector<TestCase>& tests, CertTarget& target, const
   CertReport report;
   report.backend = target.name();
   report.backend_version = target.version();
-  report.judge = options.judge == Judge::Enclosure ? "enclosure" : "tolerance";
+  report.judge = judge_name(options.judge);
   std::vector<const TestCase*> shard = select_tests(tests, options.filter, options.shard);
 
   std::map<std::string, CertTest> done;

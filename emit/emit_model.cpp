@@ -1,0 +1,432 @@
+#include "emit_model.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "admit/change.h"
+#include "admit/rewrites.h"
+#include "driver.h"
+#include "weights_loader.h"
+#include "optimized/plan/memory_planner.h"
+#include "reference/model/schedule.h"
+#include "reference/ops/op_table.h"
+
+namespace sonnx::emit {
+namespace {
+
+// spec/ops/relations.json, built in (emit/CMakeLists.txt): the Why3 relation of each profile operator.
+const char* const kRelationsJson =
+#include "relations_json.inc"
+    ;
+
+constexpr int64_t kAlign = 64;  // every buffer the arena holds starts at a multiple of this
+
+int64_t emit_aligned(int64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+std::string emit_relation(const std::string& op) {
+  static const nlohmann::json relations = nlohmann::json::parse(kRelationsJson)["relations"];
+  auto it = relations.find(op);
+  return it == relations.end() ? "none" : "spec/ops/" + it->get<std::string>();
+}
+
+const std::set<std::string>& emit_c_keywords() {
+  static const std::set<std::string> k = {
+      "auto",   "break",  "case",     "char",   "const",    "continue", "default", "do",     "double",   "else",
+      "enum",   "extern", "float",    "for",    "goto",     "if",       "inline",  "int",    "long",     "register",
+      "restrict", "return", "short",  "signed", "sizeof",   "static",   "struct",  "switch", "typedef",  "union",
+      "unsigned", "void", "volatile", "while",  "_Bool",    "_Complex", "_Imaginary", "main", "arena",  "inputs",
+      "outputs"};
+  return k;
+}
+
+// A C identifier for a value name: [A-Za-z0-9_] kept, others '_', "v_" before a digit or keyword,
+// a number after a name already taken.
+std::string emit_field_name(const std::string& name, std::set<std::string>& taken) {
+  std::string s;
+  for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])) || emit_c_keywords().count(s) || s.rfind("sonnx_", 0) == 0)
+    s = "v_" + s;
+  std::string unique = s;
+  for (int k = 2; taken.count(unique); ++k) unique = s + "_" + std::to_string(k);
+  taken.insert(unique);
+  return unique;
+}
+
+// Whether the C text names the identifier `id` as a whole word.
+bool emit_names(const std::vector<std::string>& body, const std::string& id) {
+  const std::regex word("\\b" + id + "\\b");
+  for (const std::string& l : body)
+    if (std::regex_search(l, word)) return true;
+  return false;
+}
+
+std::string emit_shape_comment(DType t, const Shape& s) {
+  std::string text = std::string(dtype_name(t));
+  for (int64_t d : s) text += "[" + std::to_string(d) + "]";
+  return s.empty() ? text + " (scalar)" : text;
+}
+
+// Where a value lives in the generated code.
+struct Place {
+  enum class Kind { Input, Output, Weight, Arena } kind = Kind::Arena;
+  std::string field;    // Input / Output: the struct member; Weight (embedded): the array's name
+  int64_t offset = 0;   // Arena, Weight (file): bytes from the arena's start
+};
+
+class Generator {
+ public:
+  Generator(const Model& model, const EmitOptions& o) : m_(model), o_(o) {}
+  EmitResult run();
+
+ private:
+  void collect_types();
+  void plan();
+  std::string pointer(const std::string& value, bool writable) const;
+  std::string header() const;
+  std::string source();
+  std::string weights_source() const;
+  std::string weights_file() const;
+  std::string build_files_makefile() const;
+  std::string build_files_cmake() const;
+  std::string upper() const;
+
+  Model m_;
+  const EmitOptions& o_;
+  std::map<std::string, CValue> values_;
+  std::map<std::string, Place> places_;
+  std::vector<size_t> order_;
+  std::vector<std::string> weights_;  // constants the code reads, in order
+  std::vector<std::string> intermediates_;
+  int64_t weights_bytes_ = 0, arena_bytes_ = 0;
+  std::vector<DriverTensor> inputs_, outputs_;
+  size_t folded_ = 0;
+};
+
+void Generator::collect_types() {
+  auto add = [&](const std::string& name, const TypeInfo& t) {
+    if (name.empty() || values_.count(name)) return;
+    if (!t.is_static_tensor())
+      throw EmitRefused("value '" + name + "' has no static tensor type (" + t.str() + "): run `sonnx admit` first");
+    CValue v{name, t.elem, {}, nullptr};
+    for (const Dim& d : *t.shape) v.shape.push_back(*d.value);
+    values_[name] = v;
+  };
+  for (const auto& [name, t] : m_.graph.initializers) values_[name] = CValue{name, t.dtype(), t.shape(), &t};
+  for (const ValueInfo& v : m_.graph.inputs) add(v.name, v.type);
+  for (const ValueInfo& v : m_.graph.outputs) add(v.name, v.type);
+  for (const ValueInfo& v : m_.graph.value_info) add(v.name, v.type);
+  for (const Node& n : m_.graph.nodes)
+    for (const std::string& o : n.outputs)
+      if (!o.empty() && !values_.count(o)) throw EmitRefused("value '" + o + "' of node " + n.label() + " has no declared type");
+}
+
+void Generator::plan() {
+  const auto& nodes = m_.graph.nodes;
+  std::map<std::string, size_t> producer;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const std::string& o : nodes[i].outputs)
+      if (!o.empty()) producer[o] = i;
+  std::vector<std::vector<size_t>> succ(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const std::string& in : nodes[i].inputs)
+      if (auto it = producer.find(in); it != producer.end()) succ[it->second].push_back(i);
+  std::optional<std::vector<size_t>> order = kahn_order(nodes.size(), succ);
+  if (!order) throw EmitRefused("the graph has a cycle");
+  order_ = *order;
+
+  std::set<std::string> taken;
+  for (const ValueInfo& v : m_.graph.inputs) {
+    if (values_.at(v.name).constant) continue;  // an input with an initializer is a constant here
+    places_[v.name] = {Place::Kind::Input, emit_field_name(v.name, taken), 0};
+    inputs_.push_back({v.name, places_[v.name].field, values_.at(v.name).dtype, values_.at(v.name).shape});
+  }
+  std::set<std::string> out_taken;
+  for (const ValueInfo& v : m_.graph.outputs) {
+    const std::string field = emit_field_name(v.name, out_taken);
+    outputs_.push_back({v.name, field, values_.at(v.name).dtype, values_.at(v.name).shape});
+    if (!places_.count(v.name) && !values_.at(v.name).constant) places_[v.name] = {Place::Kind::Output, field, 0};
+  }
+
+  // Constants the nodes read become weights, each aligned.
+  std::set<std::string> seen;
+  for (size_t s : order_)
+    for (const std::string& in : nodes[s].inputs)
+      if (!in.empty() && values_.at(in).constant && !places_.count(in) && seen.insert(in).second) weights_.push_back(in);
+  for (const auto& o : outputs_)
+    if (values_.at(o.name).constant && seen.insert(o.name).second) weights_.push_back(o.name);
+  int64_t at = 0;
+  for (size_t k = 0; k < weights_.size(); ++k) {
+    const Tensor& t = *values_.at(weights_[k]).constant;
+    places_[weights_[k]] = {Place::Kind::Weight, "sonnx_w" + std::to_string(k), at};
+    at += emit_aligned(static_cast<int64_t>(t.byte_size()));
+  }
+  if (o_.weights == WeightsMode::File) weights_bytes_ = at;
+
+  // Intermediates: live from their producer's step to their last reader's.
+  std::map<std::string, std::pair<int64_t, int64_t>> life;
+  for (size_t step = 0; step < order_.size(); ++step) {
+    const Node& n = nodes[order_[step]];
+    for (const std::string& in : n.inputs)
+      if (auto it = life.find(in); it != life.end()) it->second.second = static_cast<int64_t>(step);
+    for (const std::string& o : n.outputs)
+      if (!o.empty() && !places_.count(o)) {
+        life[o] = {static_cast<int64_t>(step), static_cast<int64_t>(step)};
+        intermediates_.push_back(o);
+      }
+  }
+  std::vector<int64_t> sizes, first, last;
+  for (const std::string& v : intermediates_) {
+    const CValue& c = values_.at(v);
+    sizes.push_back(emit_aligned(c.size() * static_cast<int64_t>(dtype_size(c.dtype))));
+    first.push_back(life[v].first);
+    last.push_back(life[v].second);
+  }
+  const std::vector<int64_t> offsets = plan_offsets_for_intervals(Planner::GreedyBySize, sizes, first, last);
+  for (size_t k = 0; k < intermediates_.size(); ++k)
+    places_[intermediates_[k]] = {Place::Kind::Arena, "", weights_bytes_ + offsets[k]};
+  arena_bytes_ = std::max<int64_t>(kAlign, weights_bytes_ + (sizes.empty() ? 0 : arena_size(sizes, offsets)));
+}
+
+std::string Generator::pointer(const std::string& value, bool writable) const {
+  const Place& p = places_.at(value);
+  const std::string t = c_type(values_.at(value).dtype);
+  switch (p.kind) {
+    case Place::Kind::Input: return "inputs->" + p.field;
+    case Place::Kind::Output: return "outputs->" + p.field;
+    case Place::Kind::Weight:
+      if (values_.at(value).constant->size() == 0) return "(const " + t + "*)0";
+      if (o_.weights == WeightsMode::Embedded) return p.field;
+      return "(const " + t + "*)(const void*)(a + " + std::to_string(p.offset) + ")";
+    case Place::Kind::Arena:
+      return std::string("(") + (writable ? "" : "const ") + t + "*)(" + (writable ? "" : "const ") + "void*)(a + " +
+             std::to_string(p.offset) + ")";
+  }
+  return "";
+}
+
+std::string Generator::upper() const {
+  std::string u = o_.name;
+  for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return u;
+}
+
+std::string Generator::header() const {
+  const std::string P = o_.name, U = upper();
+  std::ostringstream h;
+  h << "/* " << P << ".h: generated by sonnx emit-c from " << c_comment(o_.source_label) << " (mode "
+    << (o_.mode == Mode::Exact ? "exact" : "fast") << "). */\n";
+  h << "#ifndef " << U << "_H\n#define " << U << "_H\n\n#include <stddef.h>\n#include <stdint.h>\n\n";
+  h << "/* Bytes of the arena " << P << "_run works in (and, with weights in a file, holds them first). */\n";
+  h << "#define " << U << "_ARENA_BYTES " << arena_bytes_ << "u\n";
+  if (o_.weights == WeightsMode::File) {
+    h << "#define " << U << "_WEIGHTS_BYTES " << weights_bytes_ << "u\n";
+    h << "#define " << U << "_WEIGHTS_FILE \"" << P << ".weights\"\n";
+  }
+  h << "\ntypedef struct {\n";
+  for (const DriverTensor& t : inputs_)
+    h << "  const " << c_type(t.dtype) << "* " << t.field << "; /* \"" << c_comment(t.name) << "\": "
+      << emit_shape_comment(t.dtype, t.shape) << " */\n";
+  if (inputs_.empty()) h << "  int none; /* the model has no inputs */\n";
+  h << "} " << P << "_inputs;\n\ntypedef struct {\n";
+  for (const DriverTensor& t : outputs_)
+    h << "  " << c_type(t.dtype) << "* " << t.field << "; /* \"" << c_comment(t.name) << "\": "
+      << emit_shape_comment(t.dtype, t.shape) << " */\n";
+  h << "} " << P << "_outputs;\n\n";
+  h << "/* Runs the model: reads the inputs, writes the outputs, uses `arena` (" << U
+    << "_ARENA_BYTES bytes, 64-byte aligned) for\n   everything else. Returns 0, or 1 when a pointer is null. */\n";
+  h << "int " << P << "_run(const " << P << "_inputs* inputs, " << P << "_outputs* outputs, void* arena);\n";
+  if (o_.weights == WeightsMode::File)
+    h << "\n/* Reads the weights file into the arena's first " << U << "_WEIGHTS_BYTES bytes (" << P
+      << "_weights.c; replace it to load\n   them another way). Returns 0, or 1 when the file cannot be read or is not this model's. */\n"
+      << "int " << P << "_load_weights(void* arena, const char* path);\n";
+  h << "\n#endif\n";
+  return h.str();
+}
+
+std::string Generator::source() {
+  const std::string P = o_.name;
+  const auto& nodes = m_.graph.nodes;
+  std::ostringstream functions, calls;
+  std::map<std::string, std::string> helpers;
+  bool math = false, arena_used = false;
+  size_t index = 0;
+  for (size_t step : order_) {
+    const Node& n = nodes[step];
+    const OpResolution r = resolve_op(m_, n);
+    const OpRecord* rec = OpRecords::instance().find(canonical_domain(n.domain), n.op_type, r.version);
+    const std::string op = (n.domain.empty() ? "" : n.domain + ".") + n.op_type + "-" + std::to_string(r.version);
+    if (!rec || !rec->emit_c) throw EmitRefused("no C template for " + op + " (node " + n.label() + ")");
+    std::vector<CValue> ins, outs;
+    for (const std::string& in : n.inputs) ins.push_back(in.empty() ? CValue{} : values_.at(in));
+    for (const std::string& o : n.outputs) outs.push_back(o.empty() ? CValue{} : values_.at(o));
+    NodeEmitter e(n, r.version, o_.mode, ins, outs);
+    rec->emit_c->emit(e);
+    math = math || e.uses_math();
+    for (const auto& [name, def] : e.helpers()) helpers[name] = def;
+
+    std::vector<std::string> params, args;
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      const std::string id = "x" + std::to_string(i);
+      if (n.inputs[i].empty() || !emit_names(e.body(), id)) continue;
+      params.push_back("const " + std::string(c_type(values_.at(n.inputs[i]).dtype)) + "* " + id);
+      args.push_back(pointer(n.inputs[i], false));
+    }
+    for (size_t k = 0; k < n.outputs.size(); ++k) {
+      const std::string id = "y" + std::to_string(k);
+      if (n.outputs[k].empty() || !emit_names(e.body(), id)) continue;
+      params.push_back(std::string(c_type(values_.at(n.outputs[k]).dtype)) + "* " + id);
+      args.push_back(pointer(n.outputs[k], true));
+    }
+    const std::string fn = "sonnx_node_" + std::to_string(index);
+    functions << "/* node " << index << " " << c_comment(n.name.empty() ? n.label() : "\"" + n.name + "\"") << ": " << op
+              << ", relation " << emit_relation(n.op_type) << " */\n";
+    functions << "static void " << fn << "(";
+    for (size_t k = 0; k < params.size(); ++k) functions << (k ? ", " : "") << params[k];
+    functions << (params.empty() ? "void" : "") << ") {\n";
+    for (const std::string& l : e.body()) functions << l << "\n";
+    functions << "}\n\n";
+    calls << "  " << fn << "(";
+    for (size_t k = 0; k < args.size(); ++k) {
+      calls << (k ? ", " : "") << args[k];
+      arena_used = arena_used || args[k].find("(a + ") != std::string::npos;
+    }
+    calls << ");\n";
+    ++index;
+  }
+  // Outputs no node writes (an input, a constant, another output's value) are copied.
+  std::set<std::string> written;
+  for (const DriverTensor& t : outputs_) {
+    const Place& p = places_.at(t.name);
+    if (p.kind == Place::Kind::Output && p.field == t.field && written.insert(t.name).second) continue;
+    const CValue& v = values_.at(t.name);
+    const std::string from = pointer(t.name, false);
+    arena_used = arena_used || from.find("(a + ") != std::string::npos;
+    calls << "  {\n    const " << c_type(v.dtype) << "* from = " << from << ";\n";
+    calls << "    for (int64_t i = 0; i < " << v.size() << "; ++i) {\n      outputs->" << t.field << "[i] = from[i];\n    }\n  }\n";
+  }
+
+  std::ostringstream c;
+  c << "/* " << P << ".c: generated by sonnx emit-c from " << c_comment(o_.source_label) << " (mode "
+    << (o_.mode == Mode::Exact ? "exact: bitwise the reference's results" : "fast: within the admissible enclosure")
+    << ").\n   One function per node, in the order of the plan; no allocation, no recursion, no global state. */\n";
+  c << "#include \"" << P << ".h\"\n\n";
+  if (math) c << "#include <math.h>\n";
+  c << "#include <stdint.h>\n\n";
+  // Exact mode rounds each operation as written: no fused multiply-add (gcc takes -ffp-contract=off,
+  // which the build files pass; clang and other C99 compilers the standard pragma).
+  if (o_.mode == Mode::Exact)
+    c << "/* Each operation rounded as written: compile with -ffp-contract=off (gcc) or FP_CONTRACT OFF. */\n"
+      << "#if !defined(__GNUC__) || defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#endif\n\n";
+  if (o_.weights == WeightsMode::Embedded) c << weights_source();
+  for (const auto& [name, def] : helpers) c << def << "\n";
+  c << functions.str();
+  c << "int " << P << "_run(const " << P << "_inputs* inputs, " << P << "_outputs* outputs, void* arena) {\n";
+  if (arena_used || (o_.weights == WeightsMode::File && !weights_.empty()))
+    c << "  unsigned char* const a = (unsigned char*)arena;\n";
+  c << "  int status = 1;\n  if ((inputs != NULL) && (outputs != NULL) && (arena != NULL)) {\n";
+  std::string body = calls.str();
+  for (size_t at = 0; (at = body.find('\n', at)) != std::string::npos && at + 1 < body.size(); at += 3) body.insert(at + 1, "  ");
+  c << "  " << body << "    status = 0;\n  }\n  return status;\n}\n";
+  return c.str();
+}
+
+std::string Generator::weights_source() const {
+  std::ostringstream w;
+  for (const std::string& name : weights_) {
+    const Tensor& t = *values_.at(name).constant;
+    if (t.size() == 0) continue;
+    w << "/* \"" << c_comment(name) << "\": " << emit_shape_comment(t.dtype(), t.shape()) << " */\n";
+    w << "static const " << c_type(t.dtype()) << " " << places_.at(name).field << "[" << t.size() << "] = {";
+    for (int64_t i = 0; i < t.size(); ++i) w << (i % 8 == 0 ? "\n  " : " ") << c_element(t, i) << (i + 1 < t.size() ? "," : "");
+    w << "\n};\n\n";
+  }
+  return w.str();
+}
+
+// The weights file: "SONNXW1" and a NUL, the byte count (8 bytes, little-endian), then each weight
+// at its offset, little-endian as the machine holds it.
+std::string Generator::weights_file() const {
+  std::string bytes(static_cast<size_t>(16 + weights_bytes_), '\0');
+  std::memcpy(bytes.data(), "SONNXW1", 8);
+  for (int k = 0; k < 8; ++k) bytes[static_cast<size_t>(8 + k)] = static_cast<char>((weights_bytes_ >> (8 * k)) & 0xff);
+  for (const std::string& name : weights_) {
+    const Tensor& t = *values_.at(name).constant;
+    if (t.byte_size()) std::memcpy(bytes.data() + 16 + places_.at(name).offset, t.raw(), t.byte_size());
+  }
+  return bytes;
+}
+
+std::string Generator::build_files_makefile() const {
+  const std::string P = o_.name;
+  const bool file = o_.weights == WeightsMode::File;
+  std::ostringstream mk;
+  mk << "# Generated by sonnx emit-c. `make` builds " << P << "_run (" << P << ".o) and the test driver `" << P << "_main`.\n";
+  mk << "CC ?= cc\nCFLAGS ?= -std=c99 -O2 -Wall -Wextra -pedantic -Wconversion\n";
+  mk << "MODEFLAGS = " << (o_.mode == Mode::Exact ? "-ffp-contract=off" : "-O3") << "\n\n";
+  mk << "all: " << P << "_main\n\n";
+  const std::string objs = P + ".o main.o" + (file ? " " + P + "_weights.o" : "");
+  mk << P << "_main: " << objs << "\n\t$(CC) $(CFLAGS) -o $@ " << objs << " -lm\n\n";
+  mk << "%.o: %.c " << P << ".h\n\t$(CC) $(CFLAGS) $(MODEFLAGS) -c -o $@ $<\n\n";
+  mk << "clean:\n\trm -f *.o " << P << "_main\n\n.PHONY: all clean\n";
+  return mk.str();
+}
+
+std::string Generator::build_files_cmake() const {
+  const std::string P = o_.name;
+  std::ostringstream cm;
+  cm << "# Generated by sonnx emit-c: the library " << P << " and the test driver " << P << "_main.\n";
+  cm << "cmake_minimum_required(VERSION 3.13)\nproject(" << P << " C)\nset(CMAKE_C_STANDARD 99)\nset(CMAKE_C_STANDARD_REQUIRED ON)\n";
+  cm << "add_library(" << P << " STATIC " << P << ".c" << (o_.weights == WeightsMode::File ? " " + P + "_weights.c" : "") << ")\n";
+  cm << "target_include_directories(" << P << " PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})\n";
+  cm << "target_compile_options(" << P << " PRIVATE -Wall -Wextra -pedantic -Wconversion"
+     << (o_.mode == Mode::Exact ? " -ffp-contract=off" : " -O3") << ")\n";
+  cm << "target_link_libraries(" << P << " PUBLIC m)\n";
+  cm << "add_executable(" << P << "_main main.c)\ntarget_link_libraries(" << P << "_main PRIVATE " << P << ")\n";
+  return cm.str();
+}
+
+EmitResult Generator::run() {
+  admit::ChangeLog log;
+  const size_t before = m_.graph.nodes.size();
+  admit::fold_constants(m_, log);
+  folded_ = before - m_.graph.nodes.size();
+  collect_types();
+  plan();
+  EmitResult r;
+  const std::string P = o_.name;
+  const std::string src = source();
+  r.files.push_back({P + ".h", header()});
+  r.files.push_back({P + ".c", src});
+  if (o_.weights == WeightsMode::File) {
+    r.files.push_back({P + "_weights.c", weights_loader_source(P)});
+    r.files.push_back({P + ".weights", weights_file()});
+  }
+  r.files.push_back({"main.c", driver_source(P, inputs_, outputs_, o_.weights == WeightsMode::File)});
+  r.files.push_back({"Makefile", build_files_makefile()});
+  r.files.push_back({"CMakeLists.txt", build_files_cmake()});
+  r.arena_bytes = arena_bytes_;
+  r.weights_bytes = weights_bytes_;
+  r.functions = order_.size();
+  r.folded = folded_;
+  return r;
+}
+
+}  // namespace
+
+bool is_c_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])) || emit_c_keywords().count(s)) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+EmitResult emit_model(const Model& model, const EmitOptions& options) {
+  if (!is_c_identifier(options.name)) throw EmitRefused("--name '" + options.name + "' is not a C identifier");
+  return Generator(model, options).run();
+}
+
+}  // namespace sonnx::emit
