@@ -62,6 +62,8 @@ class NodeEmitter {
   bool has_input(size_t i) const { return i < inputs_.size() && !inputs_[i].name.empty(); }
   const CValue& input(size_t i) const;
   size_t output_count() const { return outputs_.size(); }
+  // Output k is produced: declared, with a non-empty name (a trailing unread output is not declared).
+  bool has_output(size_t k) const { return k < outputs_.size() && !outputs_[k].name.empty(); }
   const CValue& output(size_t k) const;
 
   // The node's attributes; a bad one refuses the node (the reference would trap on it).

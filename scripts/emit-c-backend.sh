@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# A `--backend-cmd` runtime for `sonnx certify` and `sonnx fuzz` that runs each model as the C code
+# `sonnx emit-c` makes of it (docs/backends.md, "The process protocol"):
+#
+#   scripts/emit-c-backend.sh MODEL INPUT_DIR OUTPUT_DIR
+#   sonnx certify --backend-cmd scripts/emit-c-backend.sh --suite DIR ...
+#
+# It generates the C (`$SONNX emit-c MODEL -o DIR --name model --mode $SONNX_EMIT_MODE`) into a
+# fresh temporary directory, compiles model.c, main.c (and model_weights.c when there is one) with
+# `$CC -std=c99 -O2 -ffp-contract=off ... -lm`, runs the program on INPUT_DIR, which writes
+# OUTPUT_DIR/output_K.pb, and removes the directory.
+#
+# Environment: SONNX (the sonnx executable; default `sonnx` on PATH), SONNX_EMIT_MODE (exact or
+# fast; default exact), CC (the C compiler, split into words; default cc), SONNX_EMIT_CFLAGS (more
+# compiler flags, split into words; default none).
+# Exit status: 0 done; 3 the model has no C form (emit-c exit 1: outside the SONNX profile, or a case
+# with no C template), with emit-c's last line as the reason; 1 emit-c failed otherwise, the C did
+# not compile (the compiler's output is printed) or the program failed; 2 a usage error. When the
+# program dies by a signal, this script dies by the same signal (`crashed`).
+set -u
+
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+if [[ $# -eq 1 && ( $1 == -h || $1 == --help ) ]]; then
+  usage
+  exit 0
+fi
+if [[ $# -ne 3 ]]; then
+  echo "emit-c-backend: expected MODEL INPUT_DIR OUTPUT_DIR, got $# arguments" >&2
+  usage >&2
+  exit 2
+fi
+model=$1 input_dir=$2 output_dir=$3
+sonnx=${SONNX:-sonnx}
+mode=${SONNX_EMIT_MODE:-exact}
+case $mode in
+  exact | fast) ;;
+  *) echo "emit-c-backend: SONNX_EMIT_MODE must be exact or fast, not '$mode'" >&2; exit 2 ;;
+esac
+read -r -a cc <<<"${CC:-cc}"
+read -r -a cflags <<<"${SONNX_EMIT_CFLAGS:-}"
+if [[ ${#cc[@]} -eq 0 ]]; then cc=(cc); fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/sonnx-emit-c.XXXXXX") || { echo "emit-c-backend: cannot make a temporary directory" >&2; exit 1; }
+trap 'rm -rf -- "$work"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+src=$work/c
+mkdir -- "$src" || exit 1
+
+# 1. The C code. emit-c's exit 1 means the model (or one of its nodes) has no C form: unsupported.
+"$sonnx" emit-c "$model" -o "$src" --name model --mode "$mode" >"$work/emit.log" 2>&1
+rc=$?
+if [[ $rc -eq 1 ]]; then
+  reason=$(grep -v '^[[:space:]]*$' "$work/emit.log" | tail -n 1)
+  echo "${reason:-sonnx emit-c refused the model without a reason}"
+  exit 3
+fi
+if [[ $rc -ne 0 ]]; then
+  cat "$work/emit.log" >&2
+  echo "emit-c-backend: sonnx emit-c failed (exit status $rc)" >&2
+  exit 1
+fi
+
+# 2. The program.
+sources=("$src/model.c" "$src/main.c")
+if [[ -f $src/model_weights.c ]]; then sources+=("$src/model_weights.c"); fi
+if ! "${cc[@]}" -std=c99 -O2 -ffp-contract=off "${cflags[@]}" -o "$src/prog" "${sources[@]}" -lm >"$work/cc.log" 2>&1; then
+  echo "emit-c-backend: the generated C does not compile (${cc[*]}):" >&2
+  cat "$work/cc.log" >&2
+  exit 1
+fi
+
+# 3. The run. Its weights file, if any, is beside it (model.weights), where the driver looks.
+"$src/prog" "$input_dir" "$output_dir"
+rc=$?
+if [[ $rc -gt 128 && $rc -lt 160 ]]; then
+  # died by a signal: clean up, then die by the same signal so that the caller sees a crash
+  rm -rf -- "$work"
+  trap - EXIT HUP INT TERM
+  kill -"$((rc - 128))" "$$"
+fi
+exit "$rc"
