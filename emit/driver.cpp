@@ -11,6 +11,8 @@
 // PREFIX_outputs, the weights loader (with weights in a file) and main.
 #include "driver.h"
 
+#include <cctype>
+
 #include "emit_op.h"
 
 namespace sonnx::emit {
@@ -713,6 +715,8 @@ std::string emit_driver_tensors(const std::vector<DriverTensor>& ts, const std::
 std::string driver_source(const std::string& prefix, const std::vector<DriverTensor>& inputs,
                           const std::vector<DriverTensor>& outputs, bool weights_from_file) {
   const std::string P = prefix;
+  std::string U = prefix;  // the header's macros: PREFIX in capitals
+  for (char& c : U) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   const std::string n_in = std::to_string(inputs.size()), n_out = std::to_string(outputs.size());
   std::string s;
   s += "/* main.c: the test driver of the model " + c_comment(P) + " (" + c_comment(P) +
@@ -752,7 +756,7 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
   if (weights_from_file)
     s += "  fprintf(f, \"Weights: from $SONNX_WEIGHTS if set, else %s beside the program, else in the current "
          "directory.\\n\", " +
-         P + "_WEIGHTS_FILE);\n";
+         U + "_WEIGHTS_FILE);\n";
   s += "  fputs(\"Exit status: 0 done, 1 an error (said on stderr), 2 a usage error.\\n\", f);\n}\n\n";
 
   if (weights_from_file) {
@@ -777,26 +781,26 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
          "    path = env;\n"
          "  } else {\n"
          "    if (slash != NULL) {\n"
-         "      size_t n = (size_t)(slash - argv0) + 1u, m = strlen(" + P + "_WEIGHTS_FILE);\n"
+         "      size_t n = (size_t)(slash - argv0) + 1u, m = strlen(" + U + "_WEIGHTS_FILE);\n"
          "      beside = (char*)malloc(n + m + 1u);\n"
          "      if (beside == NULL) {\n"
          "        fprintf(stderr, \"%s: out of memory\\n\", SONNX_DRV_MODEL);\n"
          "        return 1;\n"
          "      }\n"
          "      memcpy(beside, argv0, n);\n"
-         "      memcpy(beside + n, " + P + "_WEIGHTS_FILE, m + 1u);\n"
+         "      memcpy(beside + n, " + U + "_WEIGHTS_FILE, m + 1u);\n"
          "      if ((f = fopen(beside, \"rb\")) != NULL) {\n"
          "        fclose(f);\n"
          "        path = beside;\n"
          "      }\n"
          "    }\n"
-         "    if (path == NULL && (f = fopen(" + P + "_WEIGHTS_FILE, \"rb\")) != NULL) {\n"
+         "    if (path == NULL && (f = fopen(" + U + "_WEIGHTS_FILE, \"rb\")) != NULL) {\n"
          "      fclose(f);\n"
-         "      path = " + P + "_WEIGHTS_FILE;\n"
+         "      path = " + U + "_WEIGHTS_FILE;\n"
          "    }\n"
          "    if (path == NULL) {\n"
          "      fprintf(stderr, \"%s: the weights file %s is neither beside the program%s%s%s nor in the current \"\n"
-         "              \"directory; set SONNX_WEIGHTS to its path\\n\", SONNX_DRV_MODEL, " + P + "_WEIGHTS_FILE,\n"
+         "              \"directory; set SONNX_WEIGHTS to its path\\n\", SONNX_DRV_MODEL, " + U + "_WEIGHTS_FILE,\n"
          "              beside != NULL ? \" (\" : \"\", beside != NULL ? beside : \"\", beside != NULL ? \")\" : \"\");\n"
          "      free(beside);\n"
          "      return 1;\n"
@@ -812,7 +816,7 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
 
   s += "int main(int argc, char** argv) {\n"
        "  /* the arena, aligned to 64 bytes inside an over-allocated array */\n"
-       "  static unsigned char arena_store[" + P + "_ARENA_BYTES + 64];\n"
+       "  static unsigned char arena_store[" + U + "_ARENA_BYTES + 64];\n"
        "  void* arena = arena_store + (size_t)((64u - (uintptr_t)(void*)arena_store % 64u) % 64u);\n"
        "  " + P + "_inputs inputs;\n"
        "  " + P + "_outputs outputs;\n"

@@ -7,11 +7,11 @@
 #
 # It generates the C (`$SONNX emit-c MODEL -o DIR --name model --mode $SONNX_EMIT_MODE`) into a
 # fresh temporary directory, compiles model.c, main.c (and model_weights.c when there is one) with
-# `$CC -std=c99 -O2 -ffp-contract=off ... -lm`, runs the program on INPUT_DIR, which writes
+# `$CC -std=c99 -O2 -ffp-contract=off -fno-builtin ... -lm` (fast: -O3), runs the program on INPUT_DIR, which writes
 # OUTPUT_DIR/output_K.pb, and removes the directory.
 #
 # Environment: SONNX (the sonnx executable; default `sonnx` on PATH), SONNX_EMIT_MODE (exact or
-# fast; default exact), CC (the C compiler, split into words; default cc), SONNX_EMIT_CFLAGS (more
+# fast; default exact), SONNX_EMIT_ADMIT (0: refuse a model outside the profile instead of admitting it), CC (the C compiler, split into words; default cc), SONNX_EMIT_CFLAGS (more
 # compiler flags, split into words; default none).
 # Exit status: 0 done; 3 the model has no C form (emit-c exit 1: outside the SONNX profile, or a case
 # with no C template), with emit-c's last line as the reason; 1 emit-c failed otherwise, the C did
@@ -48,9 +48,21 @@ trap 'exit 143' TERM
 src=$work/c
 mkdir -- "$src" || exit 1
 
-# 1. The C code. emit-c's exit 1 means the model (or one of its nodes) has no C form: unsupported.
+# 1. The C code. A model outside the SONNX profile is admitted first (`sonnx admit`: the version
+# upgrade, static types, folded constants; spec/admission.md), unless SONNX_EMIT_ADMIT=0. emit-c's
+# exit 1 then means the model (or one of its nodes) has no C form: unsupported.
 "$sonnx" emit-c "$model" -o "$src" --name model --mode "$mode" >"$work/emit.log" 2>&1
 rc=$?
+if [[ $rc -eq 1 && ${SONNX_EMIT_ADMIT:-1} != 0 ]] && grep -q 'is not in the SONNX profile' "$work/emit.log"; then
+  if ! "$sonnx" admit "$model" -o "$work/admitted.onnx" --samples 0 -q >"$work/admit.log" 2>&1; then
+    reason=$(grep -v '^[[:space:]]*$' "$work/admit.log" | tail -n 1)
+    echo "not admitted into the SONNX profile: ${reason:-sonnx admit gave no reason}"
+    exit 3
+  fi
+  rm -rf -- "$src" && mkdir -- "$src" || exit 1
+  "$sonnx" emit-c "$work/admitted.onnx" -o "$src" --name model --mode "$mode" >"$work/emit.log" 2>&1
+  rc=$?
+fi
 if [[ $rc -eq 1 ]]; then
   reason=$(grep -v '^[[:space:]]*$' "$work/emit.log" | tail -n 1)
   echo "${reason:-sonnx emit-c refused the model without a reason}"
@@ -65,7 +77,10 @@ fi
 # 2. The program.
 sources=("$src/model.c" "$src/main.c")
 if [[ -f $src/model_weights.c ]]; then sources+=("$src/model_weights.c"); fi
-if ! "${cc[@]}" -std=c99 -O2 -ffp-contract=off "${cflags[@]}" -o "$src/prog" "${sources[@]}" -lm >"$work/cc.log" 2>&1; then
+# exact: each operation rounded as written and no libm call folded at compile time (gcc folds with
+# correctly rounded values, which the run-time libm the reference calls need not give).
+if [ "$mode" = exact ]; then modeflags=(-O2 -ffp-contract=off -fno-builtin); else modeflags=(-O3); fi
+if ! "${cc[@]}" -std=c99 "${modeflags[@]}" "${cflags[@]}" -o "$src/prog" "${sources[@]}" -lm >"$work/cc.log" 2>&1; then
   echo "emit-c-backend: the generated C does not compile (${cc[*]}):" >&2
   cat "$work/cc.log" >&2
   exit 1

@@ -32,7 +32,7 @@ const char* const emit_driver_stub_header =
     "#ifndef TINY_H\n"
     "#define TINY_H\n"
     "#include <stdint.h>\n"
-    "#define tiny_ARENA_BYTES 64\n"
+    "#define TINY_ARENA_BYTES 64\n"
     "typedef struct { const float* x; } tiny_inputs;\n"
     "typedef struct { int64_t* y; } tiny_outputs;\n"
     "int tiny_run(const tiny_inputs* inputs, tiny_outputs* outputs, void* arena);\n"
