@@ -1,0 +1,203 @@
+// C templates of the SONNX profile's pools: AveragePool-22 (reference/ops/AveragePool.cpp),
+// MaxPool-22 (reference/ops/MaxPool.cpp, the Y output only) and GlobalAveragePool-22
+// (reference/ops/GlobalAveragePool.cpp, support::global_pool). The window is read as the reference
+// reads it (PoolParams, support::window_attrs with PoolParams::ceil_mode, WindowAttrs::over); the
+// taps of every output position are computed at generation time as support::TapTable lists them
+// and grouped into position classes (emit/emit_window.h), so every loop bound is a literal.
+//
+// AveragePool-22, float and double. Exact: per (n, c) plane and output position a double sum from
+// 0.0 adds (double)x over the taps in TapTable order (kernel indices ascending, the last axis
+// fastest), then (T)(sum / count) with count the number of taps, or with count_include_pad the
+// product over the axes of the window positions inside the padded input (the reference's
+// padded_count), as a double literal. Fast: the same loops, the sum in the element type.
+// Refused: other element types; without count_include_pad a window with no element of the input
+// (the reference traps); a window that does not fit; too many position classes.
+//
+// MaxPool-22, float, double, int8 and uint8: the first tap's value, then each tap in TapTable order
+// replaces it when the current maximum is not NaN and the tap is NaN or greater (integers: greater),
+// as the reference; the value stored unchanged. Both modes. Refused: the Indices output; other
+// element types; a window with no element of the input (the reference traps); a window that does
+// not fit; too many position classes.
+//
+// GlobalAveragePool-22, float and double. Exact: per (n, c) plane a double sum from 0.0 over the
+// plane in memory order, then (T)(sum / (double)plane_size). Fast: the sum in the element type.
+// Refused: other element types; an input of rank below 2.
+#include "emit_window.h"
+#include "reference/ops/params/pool.h"
+
+namespace sonnx::emit {
+
+// The window of a pool (support::pool_setup): refuses where the reference traps.
+static support::WindowGeometry emit_pool_geometry(NodeEmitter& e, const PoolParams& params) {
+  const Shape& x = e.input(0).shape;
+  if (x.size() < 3) e.refuse("input X must have rank at least 3 (N, C, spatial...), got " + shape_str(x));
+  const size_t r = x.size() - 2;
+  if (params.kernel_shape.size() != r)
+    e.refuse("kernel_shape has " + std::to_string(params.kernel_shape.size()) + " values, expected " + std::to_string(r));
+  support::WindowAttrs attrs = support::window_attrs(e.attrs(), r);
+  attrs.ceil_mode = params.ceil_mode;
+  std::string why;
+  support::WindowGeometry g = attrs.over(Shape(x.begin() + 2, x.end()), params.kernel_shape, why);
+  if (!why.empty()) e.refuse(why);
+  Shape out_shape = {x[0], x[1]};
+  out_shape.insert(out_shape.end(), g.out.begin(), g.out.end());
+  if (e.output(0).shape != out_shape)
+    e.refuse("the output's static shape " + shape_str(e.output(0).shape) + " is not the window's " + shape_str(out_shape));
+  return g;
+}
+
+static int64_t emit_pool_product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t x : v) p *= x;
+  return p;
+}
+
+static std::vector<std::vector<EmitWindowAxisClass>> emit_pool_combos(NodeEmitter& e, const support::WindowGeometry& g,
+                                                                      const std::vector<std::vector<int64_t>>& extra) {
+  std::vector<std::vector<EmitWindowAxisClass>> axes;
+  if (!emit_window_forward_classes(g, extra, axes)) e.refuse("a window's taps are not evenly spaced");
+  if (emit_window_combo_count(axes, kEmitWindowMaxCombos) > kEmitWindowMaxCombos)
+    e.refuse("the window has more than " + std::to_string(kEmitWindowMaxCombos) + " classes of output positions");
+  return emit_window_combos(axes);
+}
+
+static void emit_pool_check_float(NodeEmitter& e) {
+  const DType t = e.input(0).dtype;
+  if (t != DType::Float && t != DType::Double)
+    e.refuse("element type " + std::string(dtype_name(t)) + " (float and double only)");
+}
+
+// AveragePool-22.
+static void emit_pool_average(NodeEmitter& e) {
+  emit_pool_check_float(e);
+  const PoolParams params = e.params<PoolParams>();
+  const support::WindowGeometry g = emit_pool_geometry(e, params);
+  const bool include_pad = params.count_include_pad;
+  if (!include_pad)
+    if (std::string why = support::any_window_without_input(g); !why.empty()) e.refuse(why);
+  // Per axis and output index: the kernel positions inside the padded input (the reference's padded_count).
+  std::vector<std::vector<int64_t>> padded(g.rank());
+  for (size_t d = 0; d < g.rank(); ++d)
+    for (int64_t o = 0; o < g.out[d]; ++o) {
+      int64_t cnt = 0;
+      for (int64_t k = 0; k < g.kernel[d]; ++k) {
+        const int64_t i = o * g.strides[d] - g.pad_begin[d] + k * g.dilations[d];
+        if (i >= -g.pad_begin[d] && i < g.in[d] + g.pad_end[d]) ++cnt;
+      }
+      padded[d].push_back(include_pad ? cnt : 0);
+    }
+  const auto combos = emit_pool_combos(e, g, padded);
+  if (e.output(0).size() == 0) return;
+  const DType type = e.input(0).dtype;
+  const std::string t = c_type(type);
+  const bool exact = e.mode() == Mode::Exact;
+  const std::string acc_t = exact ? "double" : t;
+  const int64_t in_plane = emit_pool_product(g.in), out_plane = emit_pool_product(g.out);
+  const std::vector<int64_t> in_strides = row_major_strides(g.in), out_strides = row_major_strides(g.out);
+  const std::vector<int64_t> no_kernel(g.rank(), 0);
+  int outer = 0;
+  const std::string p = emit_window_loop(e, "p", e.input(0).shape[0] * e.input(0).shape[1], outer);
+  for (const auto& combo : combos) {
+    e.line("{");
+    int open = 0;
+    EmitAffine out_off, in_off, k_off;
+    emit_window_open_positions(e, combo, out_strides, in_strides, out_off, in_off, open);
+    int64_t count = emit_window_tap_count(combo);
+    if (include_pad) {
+      count = 1;
+      for (const EmitWindowAxisClass& c : combo) count *= c.extra;
+    }
+    e.line(acc_t + " sum = " + c_literal(exact ? DType::Double : type, 0.0) + ";");
+    if (emit_window_has_taps(combo)) {
+      int inner = 0;
+      emit_window_open_taps(e, combo, in_strides, no_kernel, in_off, k_off, inner);
+      const std::string xi = EmitAffine().add(p, in_plane).add(in_off).str();
+      e.line(exact ? "sum += (double)x0[" + xi + "];" : "sum += x0[" + xi + "];");
+      emit_window_close(e, inner);
+    }
+    const std::string yi = EmitAffine().add(p, out_plane).add(out_off).str();
+    const std::string div = c_literal(exact ? DType::Double : type, static_cast<double>(count));
+    e.line("y0[" + yi + "] = " + (exact ? "(" + t + ")(sum / " + div + ");" : "sum / " + div + ";"));
+    emit_window_close(e, open);
+    e.line("}");
+  }
+  emit_window_close(e, outer);
+}
+
+// MaxPool-22, output Y only.
+static void emit_pool_max(NodeEmitter& e) {
+  const auto& outs = e.node().outputs;
+  if (outs.size() > 1 && !outs[1].empty()) e.refuse("the Indices output");
+  const DType type = e.input(0).dtype;
+  const bool is_float = type == DType::Float || type == DType::Double;
+  if (!is_float && type != DType::Int8 && type != DType::UInt8)
+    e.refuse("element type " + std::string(dtype_name(type)) + " (float, double, int8 and uint8 only)");
+  const PoolParams params = e.params<PoolParams>();
+  const support::WindowGeometry g = emit_pool_geometry(e, params);
+  if (std::string why = support::any_window_without_input(g); !why.empty()) e.refuse(why);
+  const auto combos = emit_pool_combos(e, g, {});
+  if (e.output(0).size() == 0) return;
+  const std::string t = c_type(type);
+  if (is_float) e.needs_math();
+  const int64_t in_plane = emit_pool_product(g.in), out_plane = emit_pool_product(g.out);
+  const std::vector<int64_t> in_strides = row_major_strides(g.in), out_strides = row_major_strides(g.out);
+  const std::vector<int64_t> no_kernel(g.rank(), 0);
+  int outer = 0;
+  const std::string p = emit_window_loop(e, "p", e.input(0).shape[0] * e.input(0).shape[1], outer);
+  for (const auto& combo : combos) {
+    e.line("{");
+    int open = 0;
+    EmitAffine out_off, in_off, k_off;
+    emit_window_open_positions(e, combo, out_strides, in_strides, out_off, in_off, open);
+    // Every window has a tap (any_window_without_input): the first one starts the maximum; taking
+    // it again changes nothing (it is not greater than itself, and a NaN maximum stays).
+    e.line(t + " best = x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "];");
+    int inner = 0;
+    emit_window_open_taps(e, combo, in_strides, no_kernel, in_off, k_off, inner);
+    e.line("const " + t + " v = x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "];");
+    if (is_float) e.line("if (!isnan(best) && (isnan(v) || v > best)) {");
+    else e.line("if (v > best) {");
+    e.line("best = v;");
+    e.line("}");
+    emit_window_close(e, inner);
+    e.line("y0[" + EmitAffine().add(p, out_plane).add(out_off).str() + "] = best;");
+    emit_window_close(e, open);
+    e.line("}");
+  }
+  emit_window_close(e, outer);
+}
+
+// GlobalAveragePool-22.
+static void emit_pool_global_average(NodeEmitter& e) {
+  emit_pool_check_float(e);
+  const Shape& x = e.input(0).shape;
+  if (x.size() < 2) e.refuse("input X must have rank at least 2 (N, C, ...), got " + shape_str(x));
+  Shape out_shape(x.size(), 1);
+  out_shape[0] = x[0];
+  out_shape[1] = x[1];
+  if (e.output(0).shape != out_shape) e.refuse("the output's static shape is not " + shape_str(out_shape));
+  const int64_t planes = x[0] * x[1];
+  int64_t plane = 1;
+  for (size_t d = 2; d < x.size(); ++d) plane *= x[d];
+  if (planes == 0) return;
+  const DType type = e.input(0).dtype;
+  const std::string t = c_type(type);
+  const bool exact = e.mode() == Mode::Exact;
+  int open = 0;
+  const std::string p = emit_window_loop(e, "p", planes, open);
+  e.line((exact ? std::string("double") : t) + " sum = " + c_literal(exact ? DType::Double : type, 0.0) + ";");
+  int inner = 0;
+  const std::string i = emit_window_loop(e, "i", plane, inner);
+  const std::string xi = EmitAffine().add(p, plane).add(i, 1).str();
+  e.line(exact ? "sum += (double)x0[" + xi + "];" : "sum += x0[" + xi + "];");
+  emit_window_close(e, inner);
+  const std::string div = c_literal(exact ? DType::Double : type, static_cast<double>(plane));
+  e.line("y0[" + EmitAffine().add(p, 1).str() + "] = " + (exact ? "(" + t + ")(sum / " + div + ");" : "sum / " + div + ";"));
+  emit_window_close(e, open);
+}
+
+SONNX_EMIT_C("", "AveragePool", (22), emit_pool_average);
+SONNX_EMIT_C("", "MaxPool", (22), emit_pool_max);
+SONNX_EMIT_C("", "GlobalAveragePool", (22), emit_pool_global_average);
+
+}  // namespace sonnx::emit
