@@ -1,5 +1,7 @@
 #include "emit_util.h"
 
+#include <limits>
+
 namespace sonnx::emit {
 
 std::vector<int64_t> row_major_strides(const Shape& shape) {
@@ -50,6 +52,53 @@ std::string offset_expr(const LoopNest& loops, const std::vector<int64_t>& strid
 
 std::string for_loop(const std::string& var, int64_t n) {
   return "for (int64_t " + var + " = 0; " + var + " < " + std::to_string(n) + "; ++" + var + ") {";
+}
+
+const char* emit_unsigned_of(DType t) {
+  switch (t) {
+    case DType::Int64:
+    case DType::UInt64: return "uint64_t";
+    case DType::Int32:
+    case DType::UInt32:
+    case DType::Int16:
+    case DType::UInt16:
+    case DType::Int8:
+    case DType::UInt8: return "uint32_t";
+    default: return nullptr;
+  }
+}
+
+namespace {
+template <class T>
+std::string emit_util_saturating_cast(NodeEmitter& e, DType to) {
+  const std::string t = c_type(to);
+  const std::string name = "sonnx_saturating_cast_" + std::string(dtype_name(to));
+  const auto lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
+  const std::string lo_c = to == DType::UInt64 ? "UINT64_C(0)" : c_literal_int(to, static_cast<int64_t>(lo));
+  const std::string hi_c = to == DType::UInt64 ? "UINT64_C(18446744073709551615)" : c_literal_int(to, static_cast<int64_t>(hi));
+  e.needs_math();
+  e.helper(name, "/* support::saturating_cast<" + t +
+                     "> (numeric.h): NaN -> 0, saturates at the limits, truncates toward zero. */\n" + "static " + t + " " +
+                     name + "(double v) {\n" + "  if (isnan(v)) {\n    return 0;\n  }\n" +
+                     "  if (v <= " + c_literal(DType::Double, static_cast<double>(lo)) + ") {\n    return " + lo_c + ";\n  }\n" +
+                     "  if (v >= " + c_literal(DType::Double, static_cast<double>(hi)) + ") {\n    return " + hi_c + ";\n  }\n" +
+                     "  return (" + t + ")v;\n}\n");
+  return name;
+}
+}  // namespace
+
+std::string emit_saturating_cast(NodeEmitter& e, DType to) {
+  switch (to) {
+    case DType::Int64: return emit_util_saturating_cast<int64_t>(e, to);
+    case DType::Int32: return emit_util_saturating_cast<int32_t>(e, to);
+    case DType::Int16: return emit_util_saturating_cast<int16_t>(e, to);
+    case DType::Int8: return emit_util_saturating_cast<int8_t>(e, to);
+    case DType::UInt64: return emit_util_saturating_cast<uint64_t>(e, to);
+    case DType::UInt32: return emit_util_saturating_cast<uint32_t>(e, to);
+    case DType::UInt16: return emit_util_saturating_cast<uint16_t>(e, to);
+    case DType::UInt8: return emit_util_saturating_cast<uint8_t>(e, to);
+    default: throw EmitRefused("no saturating conversion into element type " + std::string(dtype_name(to)));
+  }
 }
 
 }  // namespace sonnx::emit

@@ -31,4 +31,17 @@ std::string offset_expr(const LoopNest& loops, const std::vector<int64_t>& strid
 // "for (int64_t VAR = 0; VAR < N; ++VAR) {"
 std::string for_loop(const std::string& var, int64_t n);
 
+// The unsigned C type in which an integer type's wrapping arithmetic (two's complement) is
+// computed: as the reference's wide_unsigned_t (numeric.h), at least as wide as `unsigned int`, so
+// that 8- and 16-bit operands do not promote to a signed int that may overflow
+// ("uint32_t" for the 8-, 16- and 32-bit integers, "uint64_t" for the 64-bit ones); null for
+// every other type.
+const char* emit_unsigned_of(DType t);
+
+// The name of a file-level C helper `TYPE sonnx_saturating_cast_<dtype name>(double v)` (e.g.
+// sonnx_saturating_cast_int32), written once through e.helper(): support::saturating_cast
+// (numeric.h) into the integer type `to`: NaN gives 0, a value at or beyond a limit that limit,
+// others truncate toward zero. EmitRefused for other types.
+std::string emit_saturating_cast(NodeEmitter& e, DType to);
+
 }  // namespace sonnx::emit

@@ -2,22 +2,12 @@
 // Add-14, Sub-14, Mul-14 (reference/ops/Add.cpp, Sub.cpp, Mul.cpp). Floating types: one operation
 // in the type, which is the reference's (its double result rounded once to float is the float
 // operation's result: 53 ≥ 2·24 + 2). Integer types wrap on overflow as the reference does: the
-// operation in the unsigned type of the same width, converted back.
+// operation in an unsigned type at least as wide as `unsigned int` (emit_unsigned_of, emit_util.h;
+// the reference's wide_unsigned_t), converted back.
 #include "emit_util.h"
 
 namespace sonnx::emit {
 namespace {
-
-// The unsigned type of the same width, for wrapping integer arithmetic.
-const char* emit_unsigned_of(DType t) {
-  switch (t) {
-    case DType::Int64: return "uint64_t";
-    case DType::Int32: return "uint32_t";
-    case DType::Int16: return "uint16_t";
-    case DType::Int8: return "uint8_t";
-    default: return nullptr;
-  }
-}
 
 void emit_binary(NodeEmitter& e, const char* op) {
   const CValue &a = e.input(0), &b = e.input(1), &y = e.output(0);

@@ -1,0 +1,301 @@
+// C templates of the SONNX profile's other broadcasting elementwise operators (multidirectional
+// broadcasting, support/elementwise.h), each mirroring its reference kernel:
+//
+//   Div-14 (Div.cpp)        floats: the division in the type (the reference's compute type);
+//                           integers: truncating C division, lowest / -1 wraps to lowest (wrap_neg)
+//   Pow-15 (Pow.cpp)        float X: pow((double)x, (double)y) rounded once to X's type; integer X,
+//                           integer Y: exact power with wrapping overflow (square and multiply in
+//                           emit_unsigned_of's type), a negative exponent giving 1, ±1 or 0 as int_pow;
+//                           integer X, float Y: pow in double, saturating_cast back (NaN -> 0)
+//   Mod-13 (Mod.cpp)        fmod = 1: C's remainder (sign of the dividend); fmod = 0: the sign of
+//                           the divisor (Python), a zero remainder taking the divisor's sign; floats
+//                           computed in the type (fmodf / fmod, the adjustment r + b in the type);
+//                           x mod -1 = 0 for signed integers (no overflowing lowest % -1)
+//   Max-13, Min-13          variadic (one or more inputs, all broadcast together), folded left to
+//                           right as variadic_fold: acc = x0, then acc = step(acc, x_k); a NaN
+//                           accumulator stays, a NaN operand replaces it, else the strictly
+//                           greater (smaller) operand replaces it (ties keep the accumulator)
+//   Equal-19, Greater-13, Less-13   compare_elementwise: bool (uint8_t 0/1) out; NaN compares false
+//   Where-16 (Where.cpp)    condition (bool) ? X : Y, the three broadcast together, any C type
+//
+// Element types: float, double, every integer type; bool too for Equal/Greater/Less (as
+// visit_real_or_bool) and Where. Exact mode is the reference's arithmetic as described (no
+// accumulation: one operation per element in the reference's compute type, or the one libm call
+// in double); fast mode writes the same code.
+//
+// Integer division or remainder by zero (Div, Mod) and integer 0 raised to a negative power (Pow)
+// trap in the reference. A constant divisor holding 0 is refused (every divisor element is used:
+// the reference always traps); otherwise the C writes 0 for that element (the reference has no
+// result there at all).
+// Refused: float16/bfloat16/strings and the other types without a C type (by name), inputs of
+// different element types (but Pow's exponent, whose type may differ), an output type other than
+// the reference's.
+#include <functional>
+
+#include "emit_util.h"
+#include "reference/ops/params/mod.h"
+
+namespace sonnx::emit {
+namespace {
+
+bool emit_bin2_is_float(DType t) { return t == DType::Float || t == DType::Double; }
+bool emit_bin2_is_signed(DType t) { return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64; }
+bool emit_bin2_is_unsigned(DType t) {
+  return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;
+}
+bool emit_bin2_is_real(DType t) { return emit_bin2_is_float(t) || emit_bin2_is_signed(t) || emit_bin2_is_unsigned(t); }
+int emit_bin2_bits(DType t) { return static_cast<int>(8 * dtype_size(t)); }
+
+[[noreturn]] void emit_bin2_refuse_type(NodeEmitter& e, DType t) {
+  e.refuse("element type " + std::string(dtype_name(t)) + " (no C template for it)");
+}
+
+// Inputs [0, n) all of one element type (returned), which `ok` accepts.
+DType emit_bin2_same_type(NodeEmitter& e, size_t n, bool (*ok)(DType)) {
+  const DType t = e.input(0).dtype;
+  for (size_t i = 1; i < n; ++i)
+    if (e.input(i).dtype != t) e.refuse("inputs of different element types");
+  if (!ok(t)) emit_bin2_refuse_type(e, t);
+  return t;
+}
+
+// A loop nest over Y's shape; `body(x, y)` gets each input's element at the broadcast index
+// ("x<i>[...]") and Y's element.
+void emit_bin2_loop(NodeEmitter& e, size_t n,
+                    const std::function<void(const std::vector<std::string>&, const std::string&)>& body) {
+  const CValue& y = e.output(0);
+  const LoopNest loops = open_loops(e, y.shape);
+  std::vector<std::string> x;
+  for (size_t i = 0; i < n; ++i) {
+    const CValue& in = e.input(i);
+    if (in.shape.size() > y.shape.size()) e.refuse("input " + std::to_string(i) + " has a higher rank than the output");
+    x.push_back("x" + std::to_string(i) + "[" + offset_expr(loops, broadcast_strides(in.shape, y.shape)) + "]");
+  }
+  body(x, "y0[" + offset_expr(loops, row_major_strides(y.shape)) + "]");
+  close_loops(e, loops);
+}
+
+// Whether a constant input holds an element equal to `v` (an integer tensor).
+bool emit_bin2_constant_holds(const CValue& c, int64_t v) {
+  if (!c.constant) return true;  // unknown: may hold anything
+  for (int64_t i = 0; i < c.constant->size(); ++i) {
+    if (c.dtype == DType::UInt64 ? c.constant->data<uint64_t>()[i] == static_cast<uint64_t>(v) : c.constant->as_int64(i) == v)
+      return true;
+  }
+  return false;
+}
+
+// Integer division and remainder: a constant divisor with a 0 is refused (the reference traps on it).
+void emit_bin2_check_divisor(NodeEmitter& e, const CValue& b, const char* what) {
+  if (b.constant && e.output(0).size() > 0 && emit_bin2_constant_holds(b, 0))
+    e.refuse(std::string("the constant divisor holds 0: the reference traps (integer ") + what + " by zero)");
+}
+
+void emit_div(NodeEmitter& e) {
+  const DType t = emit_bin2_same_type(e, 2, emit_bin2_is_real);
+  if (e.output(0).dtype != t) e.refuse("output element type differs from the inputs'");
+  const std::string ct = c_type(t);
+  if (emit_bin2_is_float(t)) {
+    emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+      e.line(y + " = " + x[0] + " / " + x[1] + ";");
+    });
+    return;
+  }
+  const CValue& b = e.input(1);
+  emit_bin2_check_divisor(e, b, "division");
+  const bool zero = emit_bin2_constant_holds(b, 0);
+  const bool minus_one = emit_bin2_is_signed(t) && emit_bin2_constant_holds(b, -1);
+  emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+    e.line("const " + ct + " b = " + x[1] + ";");
+    std::string open = "if (";
+    if (zero) {
+      e.line("if (b == 0) {");
+      e.line(y + " = 0; /* the reference traps: integer division by zero */");
+      open = "} else if (";
+    }
+    if (minus_one) {
+      e.line(open + "b == -1) {");
+      e.line(y + " = (" + ct + ")(0u - (" + emit_unsigned_of(t) + ")" + x[0] + "); /* lowest / -1 wraps to lowest */");
+      open = "} else if (";
+    }
+    if (open == "if (") {
+      e.line(y + " = (" + ct + ")(" + x[0] + " / b);");
+    } else {
+      e.line("} else {");
+      e.line(y + " = (" + ct + ")(" + x[0] + " / b);");
+      e.line("}");
+    }
+  });
+}
+
+// int_pow (Pow.cpp) for integer X and Y: a file-level helper per (X, Y) pair.
+std::string emit_bin2_int_pow(NodeEmitter& e, DType tx, DType ty) {
+  const std::string cx = c_type(tx), cy = c_type(ty), ux = emit_unsigned_of(tx);
+  const std::string name = "sonnx_pow_" + std::string(dtype_name(tx)) + "_" + std::string(dtype_name(ty));
+  std::string d = "/* Pow.cpp int_pow: x^y with wrapping overflow; a negative exponent gives 1/x^|y| truncated toward\n"
+                  "   zero (1 for x = 1, +-1 for x = -1, else 0; the reference traps for x = 0). */\n";
+  d += "static " + cx + " " + name + "(" + cx + " x, " + cy + " y) {\n";
+  d += "  " + ux + " r = 1u;\n  " + ux + " b = (" + ux + ")x;\n  uint64_t m;\n";
+  if (emit_bin2_is_signed(ty)) {
+    d += "  if (y < 0) {\n    if (x == 1) {\n      return 1;\n    }\n";
+    if (emit_bin2_is_signed(tx)) d += "    if (x == -1) {\n      return (((uint64_t)y & 1u) == 0u) ? 1 : -1;\n    }\n";
+    d += "    return 0;\n  }\n";
+  }
+  d += "  m = (uint64_t)y;\n";
+  d += "  for (int k = 0; k < " + std::to_string(emit_bin2_bits(ty)) + "; ++k) {\n";
+  d += "    if ((m & 1u) != 0u) {\n      r = r * b;\n    }\n    b = b * b;\n    m >>= 1;\n  }\n";
+  d += "  return (" + cx + ")r;\n}\n";
+  e.helper(name, d);
+  return name;
+}
+
+void emit_pow(NodeEmitter& e) {
+  const CValue &xv = e.input(0), &yv = e.input(1);
+  const DType tx = xv.dtype, ty = yv.dtype;
+  if (!emit_bin2_is_real(tx)) emit_bin2_refuse_type(e, tx);
+  if (!emit_bin2_is_real(ty)) emit_bin2_refuse_type(e, ty);
+  if (e.output(0).dtype != tx) e.refuse("output element type differs from X's");
+  const std::string cx = c_type(tx);
+  if (!emit_bin2_is_float(tx) && !emit_bin2_is_float(ty)) {
+    const std::string f = emit_bin2_int_pow(e, tx, ty);
+    emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+      e.line(y + " = " + f + "(" + x[0] + ", " + x[1] + ");");
+    });
+    return;
+  }
+  e.needs_math();
+  auto as_double = [](DType t, const std::string& v) { return t == DType::Double ? v : "(double)" + v; };
+  emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+    const std::string r = "pow(" + as_double(tx, x[0]) + ", " + as_double(ty, x[1]) + ")";
+    if (tx == DType::Double) e.line(y + " = " + r + ";");
+    else if (tx == DType::Float) e.line(y + " = (float)" + r + ";");
+    else e.line(y + " = " + emit_saturating_cast(e, tx) + "(" + r + ");");
+  });
+}
+
+void emit_mod(NodeEmitter& e) {
+  const DType t = emit_bin2_same_type(e, 2, emit_bin2_is_real);
+  if (e.output(0).dtype != t) e.refuse("output element type differs from the inputs'");
+  const bool c_fmod = e.params<ModParams>().fmod;
+  const std::string ct = c_type(t);
+  if (emit_bin2_is_float(t)) {
+    e.needs_math();
+    const std::string sfx = t == DType::Float ? "f" : "", zero = c_literal(t, 0.0);
+    emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+      if (c_fmod) {
+        e.line(y + " = fmod" + sfx + "(" + x[0] + ", " + x[1] + ");");
+        return;
+      }
+      // float_mod: r = fmod(a, b) (exact); r ≠ 0 of the other sign than b: r + b; r = 0: ±0 with b's sign.
+      e.line("const " + ct + " b = " + x[1] + ";");
+      e.line(ct + " r = fmod" + sfx + "(" + x[0] + ", b);");
+      e.line("if (r != " + zero + ") {");
+      e.line("if ((r < " + zero + ") != (b < " + zero + ")) {");
+      e.line("r += b;");
+      e.line("}");
+      e.line("} else {");
+      e.line("r = copysign" + sfx + "(" + zero + ", b);");
+      e.line("}");
+      e.line(y + " = r;");
+    });
+    return;
+  }
+  const CValue& b = e.input(1);
+  emit_bin2_check_divisor(e, b, "modulo");
+  const bool zero = emit_bin2_constant_holds(b, 0);
+  const bool is_signed = emit_bin2_is_signed(t);
+  const bool minus_one = is_signed && emit_bin2_constant_holds(b, -1);
+  emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+    e.line("const " + ct + " b = " + x[1] + ";");
+    const bool guarded = zero || minus_one;
+    if (guarded) {
+      std::string cond = zero && minus_one ? "b == 0 || b == -1" : zero ? "b == 0" : "b == -1";
+      e.line("if (" + cond + ") {");
+      e.line(y + " = 0; /* x mod -1 = 0 (no overflowing lowest % -1); mod 0: the reference traps */");
+      e.line("} else {");
+    }
+    if (is_signed && !c_fmod) {
+      e.line(ct + " r = (" + ct + ")(" + x[0] + " % b); /* C: the sign of the dividend */");
+      e.line("if (r != 0 && ((r < 0) != (b < 0))) {");
+      e.line("r = (" + ct + ")(r + b);");
+      e.line("}");
+      e.line(y + " = r;");
+    } else {
+      e.line(y + " = (" + ct + ")(" + x[0] + " % b);");
+    }
+    if (guarded) e.line("}");
+  });
+}
+
+// variadic_extreme (elementwise.h): the left fold of the inputs in their order.
+void emit_bin2_extreme(NodeEmitter& e, bool want_max) {
+  const size_t n = e.input_count();
+  if (n == 0) e.refuse("no inputs");
+  const DType t = emit_bin2_same_type(e, n, emit_bin2_is_real);
+  if (e.output(0).dtype != t) e.refuse("output element type differs from the inputs'");
+  const std::string ct = c_type(t);
+  const bool is_float = emit_bin2_is_float(t);
+  if (is_float && n > 1) e.needs_math();
+  const char* cmp = want_max ? " > " : " < ";
+  emit_bin2_loop(e, n, [&](const std::vector<std::string>& x, const std::string& y) {
+    if (n == 1) {
+      e.line(y + " = " + x[0] + ";");
+      return;
+    }
+    e.line(ct + " acc = " + x[0] + ";");
+    for (size_t k = 1; k < n; ++k) {
+      const std::string v = "v" + std::to_string(k);
+      e.line("const " + ct + " " + v + " = " + x[k] + ";");
+      if (is_float) e.line("if (!isnan(acc) && (isnan(" + v + ") || " + v + cmp + "acc)) {");
+      else e.line("if (" + v + cmp + "acc) {");
+      e.line("acc = " + v + ";");
+      e.line("}");
+    }
+    e.line(y + " = acc;");
+  });
+}
+
+void emit_max(NodeEmitter& e) { emit_bin2_extreme(e, true); }
+void emit_min(NodeEmitter& e) { emit_bin2_extreme(e, false); }
+
+bool emit_bin2_is_real_or_bool(DType t) { return emit_bin2_is_real(t) || t == DType::Bool; }
+
+// compare_elementwise (elementwise.h): the comparison in the type, a bool out.
+void emit_bin2_compare(NodeEmitter& e, const char* op) {
+  emit_bin2_same_type(e, 2, emit_bin2_is_real_or_bool);
+  if (e.output(0).dtype != DType::Bool) e.refuse("output element type is not bool");
+  emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+    e.line(y + " = (uint8_t)(" + x[0] + " " + op + " " + x[1] + ");");
+  });
+}
+
+void emit_equal(NodeEmitter& e) { emit_bin2_compare(e, "=="); }
+void emit_greater(NodeEmitter& e) { emit_bin2_compare(e, ">"); }
+void emit_less(NodeEmitter& e) { emit_bin2_compare(e, "<"); }
+
+// Where.cpp: a selection, any element type.
+void emit_where(NodeEmitter& e) {
+  if (e.input(0).dtype != DType::Bool) e.refuse("the condition is not bool");
+  const DType t = e.input(1).dtype;
+  if (e.input(2).dtype != t) e.refuse("X and Y have different element types");
+  if (!emit_bin2_is_real_or_bool(t)) emit_bin2_refuse_type(e, t);
+  if (e.output(0).dtype != t) e.refuse("output element type differs from X's");
+  const std::string ct = c_type(t);
+  emit_bin2_loop(e, 3, [&](const std::vector<std::string>& x, const std::string& y) {
+    e.line(y + " = " + x[0] + " != 0u ? " + x[1] + " : " + x[2] + ";");
+  });
+}
+
+}  // namespace
+
+SONNX_EMIT_C("", "Div", (14), emit_div);
+SONNX_EMIT_C("", "Pow", (15), emit_pow);
+SONNX_EMIT_C("", "Mod", (13), emit_mod);
+SONNX_EMIT_C("", "Max", (13), emit_max);
+SONNX_EMIT_C("", "Min", (13), emit_min);
+SONNX_EMIT_C("", "Equal", (19), emit_equal);
+SONNX_EMIT_C("", "Greater", (13), emit_greater);
+SONNX_EMIT_C("", "Less", (13), emit_less);
+SONNX_EMIT_C("", "Where", (16), emit_where);
+
+}  // namespace sonnx::emit
