@@ -32,7 +32,11 @@ int64_t emit_aligned(int64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAl
 std::string emit_relation(const std::string& op) {
   static const nlohmann::json relations = nlohmann::json::parse(kRelationsJson)["relations"];
   auto it = relations.find(op);
-  return it == relations.end() ? "none" : "spec/ops/" + it->get<std::string>();
+  if (it == relations.end()) return "none";
+  std::string text;  // one relation, or a list (Resize: one per mode)
+  for (const auto& r : it->is_array() ? *it : nlohmann::json::array({*it}))
+    text += (text.empty() ? "" : ", ") + ("spec/ops/" + r.get<std::string>());
+  return text;
 }
 
 const std::set<std::string>& emit_c_keywords() {
@@ -86,6 +90,8 @@ class Generator {
 
  private:
   void collect_types();
+  void schedule();
+  void emit_nodes();
   void plan();
   std::string pointer(const std::string& value, bool writable) const;
   std::string header() const;
@@ -101,6 +107,16 @@ class Generator {
   std::map<std::string, CValue> values_;
   std::map<std::string, Place> places_;
   std::vector<size_t> order_;
+  // Each scheduled node's function: its body, and the inputs and outputs the body names (the
+  // others are left out of its signature).
+  struct NodeCode {
+    std::string op;
+    std::vector<std::string> body;
+    std::vector<size_t> ins, outs;
+  };
+  std::vector<NodeCode> codes_;
+  bool math_ = false;
+  std::map<std::string, std::string> helpers_;
   std::vector<std::string> weights_;  // constants the code reads, in order
   std::vector<std::string> intermediates_;
   int64_t weights_bytes_ = 0, arena_bytes_ = 0;
@@ -126,7 +142,7 @@ void Generator::collect_types() {
       if (!o.empty() && !values_.count(o)) throw EmitRefused("value '" + o + "' of node " + n.label() + " has no declared type");
 }
 
-void Generator::plan() {
+void Generator::schedule() {
   const auto& nodes = m_.graph.nodes;
   std::map<std::string, size_t> producer;
   for (size_t i = 0; i < nodes.size(); ++i)
@@ -152,12 +168,42 @@ void Generator::plan() {
     outputs_.push_back({v.name, field, values_.at(v.name).dtype, values_.at(v.name).shape});
     if (!places_.count(v.name) && !values_.at(v.name).constant) places_[v.name] = {Place::Kind::Output, field, 0};
   }
+}
 
-  // Constants the nodes read become weights, each aligned.
+void Generator::emit_nodes() {
+  for (size_t step : order_) {
+    const Node& n = m_.graph.nodes[step];
+    const OpResolution r = resolve_op(m_, n);
+    const OpRecord* rec = OpRecords::instance().find(canonical_domain(n.domain), n.op_type, r.version);
+    NodeCode code;
+    code.op = (n.domain.empty() ? "" : n.domain + ".") + n.op_type + "-" + std::to_string(r.version);
+    if (!rec || !rec->emit_c) throw EmitRefused("no C template for " + code.op + " (node " + n.label() + ")");
+    std::vector<CValue> ins, outs;
+    for (const std::string& in : n.inputs) ins.push_back(in.empty() ? CValue{} : values_.at(in));
+    for (const std::string& o : n.outputs) outs.push_back(o.empty() ? CValue{} : values_.at(o));
+    NodeEmitter e(n, r.version, o_.mode, ins, outs);
+    rec->emit_c->emit(e);
+    math_ = math_ || e.uses_math();
+    for (const auto& [name, def] : e.helpers()) helpers_[name] = def;
+    code.body = e.body();
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+      if (!n.inputs[i].empty() && emit_names(code.body, "x" + std::to_string(i))) code.ins.push_back(i);
+    for (size_t k = 0; k < n.outputs.size(); ++k)
+      if (!n.outputs[k].empty() && emit_names(code.body, "y" + std::to_string(k))) code.outs.push_back(k);
+    codes_.push_back(std::move(code));
+  }
+}
+
+void Generator::plan() {
+  const auto& nodes = m_.graph.nodes;
+  // Constants the node functions read become weights, each aligned; those a template wrote into
+  // its code as literals (shapes, axes, pads) are not.
   std::set<std::string> seen;
-  for (size_t s : order_)
-    for (const std::string& in : nodes[s].inputs)
-      if (!in.empty() && values_.at(in).constant && !places_.count(in) && seen.insert(in).second) weights_.push_back(in);
+  for (size_t s = 0; s < order_.size(); ++s)
+    for (size_t i : codes_[s].ins) {
+      const std::string& in = nodes[order_[s]].inputs[i];
+      if (values_.at(in).constant && !places_.count(in) && seen.insert(in).second) weights_.push_back(in);
+    }
   for (const auto& o : outputs_)
     if (values_.at(o.name).constant && seen.insert(o.name).second) weights_.push_back(o.name);
   int64_t at = 0;
@@ -253,34 +299,18 @@ std::string Generator::source() {
   const std::string P = o_.name;
   const auto& nodes = m_.graph.nodes;
   std::ostringstream functions, calls;
-  std::map<std::string, std::string> helpers;
-  bool math = false, arena_used = false;
-  size_t index = 0;
-  for (size_t step : order_) {
-    const Node& n = nodes[step];
-    const OpResolution r = resolve_op(m_, n);
-    const OpRecord* rec = OpRecords::instance().find(canonical_domain(n.domain), n.op_type, r.version);
-    const std::string op = (n.domain.empty() ? "" : n.domain + ".") + n.op_type + "-" + std::to_string(r.version);
-    if (!rec || !rec->emit_c) throw EmitRefused("no C template for " + op + " (node " + n.label() + ")");
-    std::vector<CValue> ins, outs;
-    for (const std::string& in : n.inputs) ins.push_back(in.empty() ? CValue{} : values_.at(in));
-    for (const std::string& o : n.outputs) outs.push_back(o.empty() ? CValue{} : values_.at(o));
-    NodeEmitter e(n, r.version, o_.mode, ins, outs);
-    rec->emit_c->emit(e);
-    math = math || e.uses_math();
-    for (const auto& [name, def] : e.helpers()) helpers[name] = def;
-
+  bool arena_used = false;
+  for (size_t index = 0; index < order_.size(); ++index) {
+    const Node& n = nodes[order_[index]];
+    const NodeCode& code = codes_[index];
+    const std::string op = code.op;
     std::vector<std::string> params, args;
-    for (size_t i = 0; i < n.inputs.size(); ++i) {
-      const std::string id = "x" + std::to_string(i);
-      if (n.inputs[i].empty() || !emit_names(e.body(), id)) continue;
-      params.push_back("const " + std::string(c_type(values_.at(n.inputs[i]).dtype)) + "* " + id);
+    for (size_t i : code.ins) {
+      params.push_back("const " + std::string(c_type(values_.at(n.inputs[i]).dtype)) + "* x" + std::to_string(i));
       args.push_back(pointer(n.inputs[i], false));
     }
-    for (size_t k = 0; k < n.outputs.size(); ++k) {
-      const std::string id = "y" + std::to_string(k);
-      if (n.outputs[k].empty() || !emit_names(e.body(), id)) continue;
-      params.push_back(std::string(c_type(values_.at(n.outputs[k]).dtype)) + "* " + id);
+    for (size_t k : code.outs) {
+      params.push_back(std::string(c_type(values_.at(n.outputs[k]).dtype)) + "* y" + std::to_string(k));
       args.push_back(pointer(n.outputs[k], true));
     }
     const std::string fn = "sonnx_node_" + std::to_string(index);
@@ -289,7 +319,7 @@ std::string Generator::source() {
     functions << "static void " << fn << "(";
     for (size_t k = 0; k < params.size(); ++k) functions << (k ? ", " : "") << params[k];
     functions << (params.empty() ? "void" : "") << ") {\n";
-    for (const std::string& l : e.body()) functions << l << "\n";
+    for (const std::string& l : code.body) functions << l << "\n";
     functions << "}\n\n";
     calls << "  " << fn << "(";
     for (size_t k = 0; k < args.size(); ++k) {
@@ -297,7 +327,6 @@ std::string Generator::source() {
       arena_used = arena_used || args[k].find("(a + ") != std::string::npos;
     }
     calls << ");\n";
-    ++index;
   }
   // Outputs no node writes (an input, a constant, another output's value) are copied.
   std::set<std::string> written;
@@ -316,7 +345,7 @@ std::string Generator::source() {
     << (o_.mode == Mode::Exact ? "exact: bitwise the reference's results" : "fast: within the admissible enclosure")
     << ").\n   One function per node, in the order of the plan; no allocation, no recursion, no global state. */\n";
   c << "#include \"" << P << ".h\"\n\n";
-  if (math) c << "#include <math.h>\n";
+  if (math_) c << "#include <math.h>\n";
   c << "#include <stdint.h>\n\n";
   // Exact mode rounds each operation as written: no fused multiply-add (gcc takes -ffp-contract=off,
   // which the build files pass; clang and other C99 compilers the standard pragma).
@@ -324,7 +353,7 @@ std::string Generator::source() {
     c << "/* Each operation rounded as written: compile with -ffp-contract=off (gcc) or FP_CONTRACT OFF. */\n"
       << "#if !defined(__GNUC__) || defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#endif\n\n";
   if (o_.weights == WeightsMode::Embedded) c << weights_source();
-  for (const auto& [name, def] : helpers) c << def << "\n";
+  for (const auto& [name, def] : helpers_) c << def << "\n";
   c << functions.str();
   c << "int " << P << "_run(const " << P << "_inputs* inputs, " << P << "_outputs* outputs, void* arena) {\n";
   if (arena_used || (o_.weights == WeightsMode::File && !weights_.empty()))
@@ -399,6 +428,8 @@ EmitResult Generator::run() {
   admit::fold_constants(m_, log);
   folded_ = before - m_.graph.nodes.size();
   collect_types();
+  schedule();
+  emit_nodes();
   plan();
   EmitResult r;
   const std::string P = o_.name;

@@ -135,7 +135,7 @@ def movement():
              n("Identity", ["rz"], ["id"]),
              n("Cast", ["id"], ["y"], to=TensorProto.DOUBLE),
              n("Shape", ["x"], ["shp"]),
-             n("Cast", ["ga"], ["gi"], to=TensorProto.INT32)]
+             n("Cast", ["sp2"], ["gi"], to=TensorProto.INT32)]
     inits = [init("shape", np.array([2, 3, 4], dtype=np.int64)), init("starts", np.array([0, 3], dtype=np.int64)),
              init("ends", np.array([4, 0], dtype=np.int64)), init("sax", np.array([1, 2], dtype=np.int64)),
              init("steps", np.array([1, -1], dtype=np.int64)), init("pads", np.array([0, 1, 1, 0, 1, 1], dtype=np.int64)),
@@ -145,7 +145,7 @@ def movement():
              init("scales", np.array([1, 1, 2, 1.5], dtype=np.float32))]
     return model("movement", nodes, [vi("x", TensorProto.FLOAT, [2, 12])],
                  [vi("y", TensorProto.DOUBLE, [3, 12, 4, 3]), vi("shp", TensorProto.INT64, [2]),
-                  vi("gi", TensorProto.INT32, [2, 12, 2, 2])], inits), {"x": f32(2, 12)}
+                  vi("gi", TensorProto.INT32, [1, 12, 2, 2])], inits), {"x": f32(2, 12)}
 
 
 def recurrent():
