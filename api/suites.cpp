@@ -47,7 +47,8 @@ RunOptions conform_run_options(const ConformOptions& o) {
   opt.executor_options.verify_arena_run = true;
   opt.filter = o.filter;
   opt.judge = judge_named(o.judge);
-  if (opt.judge == Judge::Bitwise) throw LoadError("the bitwise judge compares with the reference: it is certify's, not conform's");
+  if (opt.judge == Judge::Bitwise)
+    throw LoadError("the bitwise judge compares with the reference: it is certify's, not conform's");
   opt.isolate = o.isolate;
   opt.timeout_seconds = o.timeout_seconds;
   opt.progress = o.progress;

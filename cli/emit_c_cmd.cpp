@@ -1,4 +1,4 @@
-// sonnx emit-c MODEL -o DIR : a model of the SONNX profile as C99 source (spec/emit_c.md; the C++
+// sonnx emit-c MODEL -o DIR : a model of the SONNX profile as C99 source (docs/emit-c.md; the C++
 // API's emit_c). Exit 0 written, 1 the model is outside the profile or a node has no C template
 // (nothing written), 2 unreadable model, bad option or unwritable directory.
 #include <iostream>
@@ -19,9 +19,8 @@ struct EmitCArgs {
 void add_emit_c_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<EmitCArgs>();
   auto* cmd = app.add_subcommand(
-      "emit-c",
-      "Write a SONNX-profile model as C99 source: PREFIX.h/.c with PREFIX_run, the weights, a test driver main.c and "
-      "build files (exit 0 written, 1 outside the profile or no C template for a node: nothing written, 2 bad input)");
+      "emit-c", "Write a SONNX-profile model as C99 source: PREFIX.h/.c with PREFIX_run, the weights, a test driver main.c and "
+                "build files (exit 0 written, 1 outside the profile or no C template for a node: nothing written, 2 bad input)");
   cmd->add_option("model", args->model, "Model file (.onnx, or .onnxtxt text syntax) that passes `sonnx check --profile sonnx`")
       ->required();
   cmd->add_option("--output,-o", args->output, "Directory to write the files into (created if absent)")->required();

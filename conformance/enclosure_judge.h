@@ -20,7 +20,9 @@ namespace sonnx {
 // Bitwise (certify only): every output equals the reference interpreter's, bit for bit (NaN equals
 // NaN, whatever its payload): what `sonnx emit-c --mode exact` promises.
 enum class Judge { Tolerance, Enclosure, Bitwise };
-inline const char* judge_name(Judge j) { return j == Judge::Enclosure ? "enclosure" : j == Judge::Bitwise ? "bitwise" : "tolerance"; }
+inline const char* judge_name(Judge j) {
+  return j == Judge::Enclosure ? "enclosure" : j == Judge::Bitwise ? "bitwise" : "tolerance";
+}
 
 // One output's verdict, with the figures a report gives per output.
 struct EnclosureCheck {

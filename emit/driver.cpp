@@ -706,8 +706,8 @@ std::string emit_driver_tensors(const std::vector<DriverTensor>& ts, const std::
             std::to_string(t.shape.size()) + ", " + id + "_dims, " + std::to_string(count) + "u, " + id + "},\n";
   }
   if (ts.empty()) rows = "  {\"\", 0, 0, NULL, 0u, NULL}, /* none */\n";
-  return decls + "static const sonnx_drv_tensor " + table + "[" + std::to_string(ts.empty() ? 1 : ts.size()) + "] = {\n" +
-         rows + "};\n";
+  return decls + "static const sonnx_drv_tensor " + table + "[" + std::to_string(ts.empty() ? 1 : ts.size()) + "] = {\n" + rows +
+         "};\n";
 }
 
 }  // namespace
@@ -741,8 +741,7 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
   s += "static void sonnx_drv_bind(" + P + "_inputs* in, " + P + "_outputs* out) {\n";
   s += "  memset(in, 0, sizeof *in);\n  memset(out, 0, sizeof *out);\n";
   for (size_t k = 0; k < inputs.size(); ++k) s += "  in->" + inputs[k].field + " = sonnx_drv_in" + std::to_string(k) + ";\n";
-  for (size_t k = 0; k < outputs.size(); ++k)
-    s += "  out->" + outputs[k].field + " = sonnx_drv_out" + std::to_string(k) + ";\n";
+  for (size_t k = 0; k < outputs.size(); ++k) s += "  out->" + outputs[k].field + " = sonnx_drv_out" + std::to_string(k) + ";\n";
   s += "}\n\n";
 
   s += "static void sonnx_drv_usage(FILE* f, const char* prog) {\n"
@@ -781,33 +780,46 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
          "    path = env;\n"
          "  } else {\n"
          "    if (slash != NULL) {\n"
-         "      size_t n = (size_t)(slash - argv0) + 1u, m = strlen(" + U + "_WEIGHTS_FILE);\n"
+         "      size_t n = (size_t)(slash - argv0) + 1u, m = strlen(" +
+         U +
+         "_WEIGHTS_FILE);\n"
          "      beside = (char*)malloc(n + m + 1u);\n"
          "      if (beside == NULL) {\n"
          "        fprintf(stderr, \"%s: out of memory\\n\", SONNX_DRV_MODEL);\n"
          "        return 1;\n"
          "      }\n"
          "      memcpy(beside, argv0, n);\n"
-         "      memcpy(beside + n, " + U + "_WEIGHTS_FILE, m + 1u);\n"
+         "      memcpy(beside + n, " +
+         U +
+         "_WEIGHTS_FILE, m + 1u);\n"
          "      if ((f = fopen(beside, \"rb\")) != NULL) {\n"
          "        fclose(f);\n"
          "        path = beside;\n"
          "      }\n"
          "    }\n"
-         "    if (path == NULL && (f = fopen(" + U + "_WEIGHTS_FILE, \"rb\")) != NULL) {\n"
+         "    if (path == NULL && (f = fopen(" +
+         U +
+         "_WEIGHTS_FILE, \"rb\")) != NULL) {\n"
          "      fclose(f);\n"
-         "      path = " + U + "_WEIGHTS_FILE;\n"
+         "      path = " +
+         U +
+         "_WEIGHTS_FILE;\n"
          "    }\n"
          "    if (path == NULL) {\n"
          "      fprintf(stderr, \"%s: the weights file %s is neither beside the program%s%s%s nor in the current \"\n"
-         "              \"directory; set SONNX_WEIGHTS to its path\\n\", SONNX_DRV_MODEL, " + U + "_WEIGHTS_FILE,\n"
+         "              \"directory; set SONNX_WEIGHTS to its path\\n\", SONNX_DRV_MODEL, " +
+         U +
+         "_WEIGHTS_FILE,\n"
          "              beside != NULL ? \" (\" : \"\", beside != NULL ? beside : \"\", beside != NULL ? \")\" : \"\");\n"
          "      free(beside);\n"
          "      return 1;\n"
          "    }\n"
          "  }\n"
-         "  rc = " + P + "_load_weights(arena, path);\n"
-         "  if (rc != 0) fprintf(stderr, \"%s: cannot load the weights from '%s' (" + c_comment(P) +
+         "  rc = " +
+         P +
+         "_load_weights(arena, path);\n"
+         "  if (rc != 0) fprintf(stderr, \"%s: cannot load the weights from '%s' (" +
+         c_comment(P) +
          "_load_weights returned %d)\\n\", SONNX_DRV_MODEL, path, rc);\n"
          "  free(beside);\n"
          "  return rc != 0;\n"
@@ -816,11 +828,19 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
 
   s += "int main(int argc, char** argv) {\n"
        "  /* the arena, aligned to 64 bytes inside an over-allocated array */\n"
-       "  static unsigned char arena_store[" + U + "_ARENA_BYTES + 64];\n"
+       "  static unsigned char arena_store[" +
+       U +
+       "_ARENA_BYTES + 64];\n"
        "  void* arena = arena_store + (size_t)((64u - (uintptr_t)(void*)arena_store % 64u) % 64u);\n"
-       "  " + P + "_inputs inputs;\n"
-       "  " + P + "_outputs outputs;\n"
-       "  const char* prog = argc > 0 && argv[0] != NULL ? argv[0] : \"" + P + "\";\n"
+       "  " +
+       P +
+       "_inputs inputs;\n"
+       "  " +
+       P +
+       "_outputs outputs;\n"
+       "  const char* prog = argc > 0 && argv[0] != NULL ? argv[0] : \"" +
+       P +
+       "\";\n"
        "  const char* in_dir = NULL;\n"
        "  const char* out_dir = NULL;\n"
        "  char** files = NULL;\n"
@@ -852,9 +872,13 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
   s += "  for (k = 0; k < SONNX_DRV_N_INPUTS; ++k)\n"
        "    if (sonnx_drv_read_input(k, &sonnx_drv_inputs[k], in_dir, files != NULL ? files[k] : NULL) != 0) return 1;\n"
        "  sonnx_drv_bind(&inputs, &outputs);\n"
-       "  rc = " + P + "_run(&inputs, &outputs, arena);\n"
+       "  rc = " +
+       P +
+       "_run(&inputs, &outputs, arena);\n"
        "  if (rc != 0) {\n"
-       "    fprintf(stderr, \"%s: " + c_comment(P) + "_run failed (returned %d)\\n\", SONNX_DRV_MODEL, rc);\n"
+       "    fprintf(stderr, \"%s: " +
+       c_comment(P) +
+       "_run failed (returned %d)\\n\", SONNX_DRV_MODEL, rc);\n"
        "    return 1;\n"
        "  }\n"
        "  for (k = 0; k < SONNX_DRV_N_OUTPUTS; ++k)\n"

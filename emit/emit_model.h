@@ -1,4 +1,4 @@
-// `sonnx emit-c` (spec/emit_c.md): a model of the SONNX profile as C99 source. The model's
+// `sonnx emit-c` (docs/emit-c.md): a model of the SONNX profile as C99 source. The model's
 // constant computations are folded first with the reference kernels (admit's fold_constants, so
 // the folded values are bitwise the interpreter's); every remaining node becomes one C function,
 // written by its operator version's template (emit_op.h), called in Kahn's order from

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 
-
 namespace sonnx::emit {
 
 int64_t CValue::size() const {
@@ -14,7 +13,12 @@ int64_t CValue::size() const {
 }
 
 NodeEmitter::NodeEmitter(const Node& node, int64_t version, Mode mode, std::vector<CValue> inputs, std::vector<CValue> outputs)
-    : node_(node), version_(version), mode_(mode), inputs_(std::move(inputs)), outputs_(std::move(outputs)), reader_(node, *this) {}
+    : node_(node),
+      version_(version),
+      mode_(mode),
+      inputs_(std::move(inputs)),
+      outputs_(std::move(outputs)),
+      reader_(node, *this) {}
 
 const CValue& NodeEmitter::input(size_t i) const {
   if (!has_input(i)) refuse("input " + std::to_string(i) + " is absent");

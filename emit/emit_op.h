@@ -1,4 +1,4 @@
-// The C emitter's slot of an operator version's record (`sonnx emit-c`, spec/emit_c.md): the
+// The C emitter's slot of an operator version's record (`sonnx emit-c`, docs/emit-c.md): the
 // function that writes the body of one node's C function. The generator (emit_model.cpp) makes,
 // for each node in the plan's order, a function
 //

@@ -20,12 +20,9 @@ void emit_binary(NodeEmitter& e, const char* op) {
   std::string value;
   if (const char* u = emit_unsigned_of(y.dtype))
     value = "(" + t + ")((" + u + ")x0[" + ia + "] " + op + " (" + u + ")x1[" + ib + "])";
-  else if (y.dtype == DType::Float || y.dtype == DType::Double)
-    value = "x0[" + ia + "] " + op + " x1[" + ib + "]";
-  else if (y.dtype == DType::UInt64 || y.dtype == DType::UInt32)
-    value = "x0[" + ia + "] " + op + " x1[" + ib + "]";
-  else
-    e.refuse("element type " + std::string(dtype_name(y.dtype)));
+  else if (y.dtype == DType::Float || y.dtype == DType::Double) value = "x0[" + ia + "] " + op + " x1[" + ib + "]";
+  else if (y.dtype == DType::UInt64 || y.dtype == DType::UInt32) value = "x0[" + ia + "] " + op + " x1[" + ib + "]";
+  else e.refuse("element type " + std::string(dtype_name(y.dtype)));
   e.line("y0[" + iy + "] = " + value + ";");
   close_loops(e, loops);
 }

@@ -201,7 +201,8 @@ Shape emit_movement_reshaped(const OpContext& ctx, const Shape& data, const std:
     } else if (shape[i] == 0) {
       has_zero = true;
       if (!allow_zero) {
-        if (static_cast<int64_t>(i) >= rank) ctx.fail("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
+        if (static_cast<int64_t>(i) >= rank)
+          ctx.fail("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
         shape[i] = data[i];
       }
     } else if (shape[i] < -1) {
@@ -226,7 +227,8 @@ void emit_reshape(NodeEmitter& e, const OpContext& ctx) {
   const ReshapeParams p = e.params<ReshapeParams>();
   const CValue &x = e.input(0), &y = e.output(0);
   if (e.input(1).constant)
-    emit_movement_same_shape(e, y, emit_movement_reshaped(ctx, x.shape, emit_movement_ints(e, ctx, 1, "shape", true), p.allow_zero),
+    emit_movement_same_shape(e, y,
+                             emit_movement_reshaped(ctx, x.shape, emit_movement_ints(e, ctx, 1, "shape", true), p.allow_zero),
                              "the output");
   emit_movement_copy_all(e, x, y);
 }
@@ -237,9 +239,12 @@ void emit_flatten(NodeEmitter& e, const OpContext& ctx) {
   const auto rank = static_cast<int64_t>(x.shape.size());
   const std::optional<int64_t> a = p.axis_for(rank);
   if (!a)
-    ctx.fail("axis " + std::to_string(p.axis) + " is out of range [-" + std::to_string(rank) + ", " + std::to_string(rank) + "]");
+    ctx.fail("axis " + std::to_string(p.axis) + " is out of range [-" + std::to_string(rank) + ", " + std::to_string(rank) +
+             "]");
   const auto axis = static_cast<size_t>(*a);
-  emit_movement_same_shape(e, y, Shape{support::element_count(x.shape, 0, axis), support::element_count(x.shape, axis, x.shape.size())},
+  emit_movement_same_shape(e, y,
+                           Shape{support::element_count(x.shape, 0, axis),
+                                 support::element_count(x.shape, axis, x.shape.size())},
                            "the output");
   emit_movement_copy_all(e, x, y);
 }
@@ -310,7 +315,8 @@ void emit_concat(NodeEmitter& e, const OpContext& ctx) {
     if (t.shape.size() != first.shape.size()) ctx.fail("inputs have different ranks");
     for (size_t d = 0; d < t.shape.size(); ++d)
       if (d != axis && t.shape[d] != first.shape[d])
-        ctx.fail("input shapes " + shape_str(first.shape) + " and " + shape_str(t.shape) + " differ outside the concatenation axis");
+        ctx.fail("input shapes " + shape_str(first.shape) + " and " + shape_str(t.shape) +
+                 " differ outside the concatenation axis");
     out_shape[axis] += t.shape[axis];
   }
   emit_movement_type(e, first, y);
@@ -401,7 +407,8 @@ void emit_gather(NodeEmitter& e, const OpContext& ctx) {
   const GatherParams p = e.params<GatherParams>();
   const CValue &x = e.input(0), &ind = e.input(1), &y = e.output(0);
   emit_movement_type(e, x, y);
-  if (!ind.constant) e.refuse("run-time indices (an index out of range would trap the reference; only constant indices are checked)");
+  if (!ind.constant)
+    e.refuse("run-time indices (an index out of range would trap the reference; only constant indices are checked)");
   if (x.shape.empty()) ctx.fail("data must have rank >= 1");
   const auto axis = static_cast<size_t>(support::normalize_axis(ctx, p.axis, static_cast<int64_t>(x.shape.size())));
   std::vector<int64_t> idx = support::int_values(ctx, *ind.constant, "indices");
@@ -639,7 +646,8 @@ void emit_scatter_nd(NodeEmitter& e, const OpContext& ctx) {
   const Reduction reduction = e.params<ScatterParams>().reduction;
   const CValue &data = e.input(0), &ind = e.input(1), &updates = e.input(2), &y = e.output(0);
   emit_movement_type(e, data, y);
-  if (!ind.constant) e.refuse("run-time indices (an index out of range would trap the reference; only constant indices are checked)");
+  if (!ind.constant)
+    e.refuse("run-time indices (an index out of range would trap the reference; only constant indices are checked)");
   const Tensor& indices = *ind.constant;
   const auto r = static_cast<int64_t>(data.shape.size());
   const int64_t q = indices.rank();
@@ -656,14 +664,16 @@ void emit_scatter_nd(NodeEmitter& e, const OpContext& ctx) {
   const auto tuples = static_cast<int64_t>(slices.base.size());
   const int64_t slice = slices.slice;
   if (tuples == 0 || slice == 0) return;
-  if ((reduction == Reduction::Max || reduction == Reduction::Min) && (data.dtype == DType::Float || data.dtype == DType::Double))
+  if ((reduction == Reduction::Max || reduction == Reduction::Min) &&
+      (data.dtype == DType::Float || data.dtype == DType::Double))
     e.needs_math();  // isnan
   // The updates in the kernel's order: tuple by tuple (a later duplicate meets the earlier result).
   if (tuples > 8) {
     emit_movement_table(e, "scatter_at", slices.base);
     e.line(for_loop("t", tuples));
     if (slice > 1) e.line(for_loop("j", slice));
-    e.line(emit_movement_reduce(reduction, data.dtype, "y0[" + emit_movement_index({{"scatter_at[t]", 1}, {"j", slice > 1 ? 1 : 0}}, 0) + "]",
+    e.line(emit_movement_reduce(reduction, data.dtype,
+                                "y0[" + emit_movement_index({{"scatter_at[t]", 1}, {"j", slice > 1 ? 1 : 0}}, 0) + "]",
                                 "x2[" + emit_movement_index({{"t", slice}, {"j", slice > 1 ? 1 : 0}}, 0) + "]"));
     if (slice > 1) e.line("}");
     e.line("}");

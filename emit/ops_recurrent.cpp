@@ -124,7 +124,8 @@ emit_rnn_node emit_rnn_read(NodeEmitter& e, int64_t gates, bool with_cell) {
     e.refuse("W has shape " + shape_str(w.shape) + ", expected " + shape_str({nd, gates * H, n.I}));
   if (r.shape != Shape{nd, gates * H, H})
     e.refuse("R has shape " + shape_str(r.shape) + ", expected " + shape_str({nd, gates * H, H}));
-  if (n.S == 0 || n.Bn == 0 || n.I == 0 || H == 0) e.refuse("an empty dimension (X " + shape_str(x.shape) + ", hidden_size " + std::to_string(H) + ")");
+  if (n.S == 0 || n.Bn == 0 || n.I == 0 || H == 0)
+    e.refuse("an empty dimension (X " + shape_str(x.shape) + ", hidden_size " + std::to_string(H) + ")");
 
   n.has_b = e.has_input(3);
   if (n.has_b) {
@@ -177,7 +178,8 @@ emit_rnn_node emit_rnn_read(NodeEmitter& e, int64_t gates, bool with_cell) {
     if (!e.has_output(k)) return false;
     const CValue& o = e.output(k);
     if (o.dtype != x.dtype) e.refuse("output " + std::to_string(k) + " must have the element type of X");
-    if (o.shape != want) e.refuse("output " + std::to_string(k) + " has shape " + shape_str(o.shape) + ", expected " + shape_str(want));
+    if (o.shape != want)
+      e.refuse("output " + std::to_string(k) + " has shape " + shape_str(o.shape) + ", expected " + shape_str(want));
     return true;
   };
   n.out_y = check_output(0, n.layout == 0 ? Shape{n.S, nd, n.Bn, H} : Shape{n.Bn, n.S, nd, H});
@@ -195,14 +197,14 @@ std::string emit_rnn_activation(NodeEmitter& e, const emit_rnn_node& n, const Rn
   const std::string& O = n.one;
   const std::string f = n.fsuffix;
   // static_cast<C>(alpha): a double (a float attribute, or a default such as 0.01) in the element type.
-  auto as_c = [&](double v) { return c_literal(n.type, n.type == DType::Float ? static_cast<double>(static_cast<float>(v)) : v); };
+  auto as_c = [&](double v) {
+    return c_literal(n.type, n.type == DType::Float ? static_cast<double>(static_cast<float>(v)) : v);
+  };
   const std::string alpha = as_c(a.alpha), beta = as_c(a.beta);
   std::string name, params = "(" + T + " x)", body, args = "(" + arg + ")";
   const std::string with_a = "(" + T + " x, " + T + " a)", with_ab = "(" + T + " x, " + T + " a, " + T + " b)";
   switch (a.kind) {
-    case K::Tanh:
-      e.needs_math();
-      return "tanh" + f + "(" + arg + ")";
+    case K::Tanh: e.needs_math(); return "tanh" + f + "(" + arg + ")";
     case K::Relu:
       name = "relu";
       body = "  return x < " + Z + " ? " + Z + " : x;\n";
@@ -211,12 +213,21 @@ std::string emit_rnn_activation(NodeEmitter& e, const emit_rnn_node& n, const Rn
       // 1/(1+e^-x), or e^x/(1+e^x) below 0.
       e.needs_math();
       name = "sigmoid";
-      body = "  " + T + " r;\n"
-             "  if (x >= " + Z + ") {\n"
-             "    r = " + O + " / (" + O + " + exp" + f + "(-x));\n"
+      body = "  " + T +
+             " r;\n"
+             "  if (x >= " +
+             Z +
+             ") {\n"
+             "    r = " +
+             O + " / (" + O + " + exp" + f +
+             "(-x));\n"
              "  } else {\n"
-             "    const " + T + " e = exp" + f + "(x);\n"
-             "    r = e / (" + O + " + e);\n"
+             "    const " +
+             T + " e = exp" + f +
+             "(x);\n"
+             "    r = e / (" +
+             O +
+             " + e);\n"
              "  }\n"
              "  return r;\n";
       break;
@@ -252,12 +263,21 @@ std::string emit_rnn_activation(NodeEmitter& e, const emit_rnn_node& n, const Rn
       name = "hardsigmoid";
       params = with_ab;
       args = "(" + arg + ", " + alpha + ", " + beta + ")";
-      body = "  const " + T + " p = a * x;\n"
-             "  const " + T + " v = p + b;\n"
-             "  " + T + " r = v;\n"
+      body = "  const " + T +
+             " p = a * x;\n"
+             "  const " +
+             T +
+             " v = p + b;\n"
+             "  " +
+             T +
+             " r = v;\n"
              "  if (!isnan(v)) {\n"
-             "    const " + T + " m = v < " + Z + " ? " + Z + " : v;\n"
-             "    r = " + O + " < m ? " + O + " : m;\n"
+             "    const " +
+             T + " m = v < " + Z + " ? " + Z +
+             " : v;\n"
+             "    r = " +
+             O + " < m ? " + O +
+             " : m;\n"
              "  }\n"
              "  return r;\n";
       break;
@@ -306,8 +326,8 @@ void emit_rnn_clip(NodeEmitter& e, const emit_rnn_node& n, const std::string& va
 }
 
 // `T var` = Σ_q M[row + q]·v[q] from +0 in order q = 0, 1, ... (support::dot_row).
-void emit_rnn_dot(NodeEmitter& e, const emit_rnn_node& n, const std::string& var, const std::string& m,
-                  const std::string& row, const std::string& v, int64_t len) {
+void emit_rnn_dot(NodeEmitter& e, const emit_rnn_node& n, const std::string& var, const std::string& m, const std::string& row,
+                  const std::string& v, int64_t len) {
   e.line(n.T + " " + var + " = " + n.zero + ";");
   e.line(for_loop("q", len));
   e.line("const " + n.T + " m = " + m + "[" + row + " + q] * " + v + "[q];");
@@ -395,8 +415,7 @@ void emit_rnn_run(NodeEmitter& e, const emit_rnn_node& n, bool with_cell, bool u
         e.line(for_loop("k", n.S));
         e.line("if (k < len) {");
       }
-      const std::string t =
-          !back ? "k" : n.uniform_len >= 0 ? std::to_string(n.uniform_len - 1) + " - k" : "len - 1 - k";
+      const std::string t = !back ? "k" : n.uniform_len >= 0 ? std::to_string(n.uniform_len - 1) + " - k" : "len - 1 - k";
       e.line("const int64_t t = " + t + ";");
       e.line("const " + T + "* const xt = x0 + " + n.x_row("t") + ";");
       if (uses_hn && !local("hn")) e.line(T + "* const hn = y0 + " + n.y_row("t", d) + ";");

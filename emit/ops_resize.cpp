@@ -86,8 +86,8 @@ std::string emit_resize_nearest_fill(NodeEmitter& e, DType type, double extrapol
 // `static const TYPE NAME[rows][cols] = {...};` from the elements' C text (cols 0: one dimension).
 void emit_resize_table(NodeEmitter& e, const std::string& type, const std::string& name, int64_t rows, int64_t cols,
                        const std::vector<std::string>& v) {
-  e.line("static const " + type + " " + name + "[" + std::to_string(rows) + "]" + (cols > 0 ? "[" + std::to_string(cols) + "]" : "") +
-         " = {");
+  e.line("static const " + type + " " + name + "[" + std::to_string(rows) + "]" +
+         (cols > 0 ? "[" + std::to_string(cols) + "]" : "") + " = {");
   const auto n = static_cast<int64_t>(v.size());
   const int64_t per = cols > 0 ? cols : 12;
   for (int64_t i = 0; i < n; i += per) {
@@ -292,7 +292,8 @@ void emit_resize(NodeEmitter& e, const OpContext& ctx) {
     }
     a.taps = std::max<int64_t>(most, 1);
     for (int64_t o = 0; o < all[d].out; ++o)
-      if (!taps[d].outside[static_cast<size_t>(o)] && static_cast<int64_t>(taps[d].taps[static_cast<size_t>(o)].size()) != a.taps)
+      if (!taps[d].outside[static_cast<size_t>(o)] &&
+          static_cast<int64_t>(taps[d].taps[static_cast<size_t>(o)].size()) != a.taps)
         a.uniform = false;
     if (a.identity) continue;
     const std::string n = std::to_string(d);
@@ -300,8 +301,9 @@ void emit_resize(NodeEmitter& e, const OpContext& ctx) {
     if (!interpolate) {
       std::vector<std::string> at;
       for (int64_t o = 0; o < out; ++o)
-        at.push_back(taps[d].outside[static_cast<size_t>(o)] ? "-1"
-                                                              : std::to_string(taps[d].taps[static_cast<size_t>(o)][0].first * in_strides[d]));
+        at.push_back(taps[d].outside[static_cast<size_t>(o)]
+                         ? "-1"
+                         : std::to_string(taps[d].taps[static_cast<size_t>(o)][0].first * in_strides[d]));
       emit_resize_table(e, "int64_t", "rs_at" + n, out, 0, at);
       continue;
     }
@@ -328,7 +330,8 @@ void emit_resize(NodeEmitter& e, const OpContext& ctx) {
   for (size_t d = 0; d < r; ++d) {
     if (!ax[d].outside_any) continue;
     const std::string n = std::to_string(d), i = loops.index[d];
-    outside_cond += (outside_cond.empty() ? "" : " || ") + (interpolate ? "rs_out" + n + "[" + i + "] != 0u" : "rs_at" + n + "[" + i + "] < 0");
+    outside_cond += (outside_cond.empty() ? "" : " || ") +
+                    (interpolate ? "rs_out" + n + "[" + i + "] != 0u" : "rs_at" + n + "[" + i + "] < 0");
   }
   // The source offset: identity axes read their coordinate, the others their table.
   auto source = [&](const std::vector<std::string>& k) {
@@ -340,7 +343,8 @@ void emit_resize(NodeEmitter& e, const OpContext& ctx) {
         if (i == "0") continue;
         term = in_strides[d] == 1 ? i : "(" + i + " * " + std::to_string(in_strides[d]) + ")";
       } else {
-        term = interpolate ? "rs_off" + std::to_string(d) + "[" + i + "][" + k[d] + "]" : "rs_at" + std::to_string(d) + "[" + i + "]";
+        term = interpolate ? "rs_off" + std::to_string(d) + "[" + i + "][" + k[d] + "]"
+                           : "rs_at" + std::to_string(d) + "[" + i + "]";
       }
       s += (s.empty() ? "" : " + ") + term;
     }

@@ -78,7 +78,8 @@ void emit_shape_store(NodeEmitter& e, const Tensor& t) {
   if (t.dtype() != y.dtype)
     e.refuse("the value's element type " + std::string(dtype_name(t.dtype())) + " is not the output's " +
              std::string(dtype_name(y.dtype)));
-  if (t.shape() != y.shape) e.refuse("the value's shape " + shape_str(t.shape()) + " is not the output's static " + shape_str(y.shape));
+  if (t.shape() != y.shape)
+    e.refuse("the value's shape " + shape_str(t.shape()) + " is not the output's static " + shape_str(y.shape));
   const std::string type = c_type(y.dtype);
   const int64_t n = t.size();
   if (n == 0) return;
@@ -128,7 +129,8 @@ void emit_constant_of_shape(NodeEmitter& e, const OpContext& ctx) {
   } else if (s.shape.size() != 1) {
     ctx.fail("the shape input must be 1-D");
   }
-  if (shape != y.shape) e.refuse("the shape input " + shape_str(shape) + " is not the output's static shape " + shape_str(y.shape));
+  if (shape != y.shape)
+    e.refuse("the shape input " + shape_str(shape) + " is not the output's static shape " + shape_str(y.shape));
   if (p.value.dtype() != y.dtype) e.refuse("the value attribute's element type is not the output's");
   c_type(y.dtype);
   const int64_t n = y.size();
@@ -145,7 +147,8 @@ void emit_constant_of_shape(NodeEmitter& e, const OpContext& ctx) {
 
 // Range.cpp's range() for element type T.
 template <class T>
-Tensor emit_shape_range_of(const OpContext& ctx, DType type, const Tensor& start_t, const Tensor& limit_t, const Tensor& delta_t) {
+Tensor emit_shape_range_of(const OpContext& ctx, DType type, const Tensor& start_t, const Tensor& limit_t,
+                           const Tensor& delta_t) {
   const T start = start_t.data<T>()[0], limit = limit_t.data<T>()[0], delta = delta_t.data<T>()[0];
   if constexpr (std::is_integral_v<T>) {
     using Wide = __int128;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The properties of C that `sonnx emit-c` wrote (spec/emit_c.md, "Properties of the generated code").
+"""The properties of C that `sonnx emit-c` wrote (docs/emit-c.md, "Properties of the generated code").
 
   emit-c-check.py DIR [--name PREFIX] [--report FILE.json] [--no-misra]
 

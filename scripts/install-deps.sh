@@ -13,6 +13,7 @@ packages=(
   python3-dev pybind11-dev python3-pytest python3-sklearn
   dpkg-dev file
   clang libclang-rt-14-dev clang-format-14
+  cppcheck
   libdnnl-dev
   libmpfr-dev
   libre2-dev

@@ -225,7 +225,7 @@ std::string cert_report_junit(const CertReport& r) {
                          : t.judge == "enclosure" ? "\njudged by: the admissible enclosure"
                          : t.judge == "bitwise"   ? "\njudged by: the reference's bits"
                                                   : "\njudged by: the strict tolerances" +
-                                                        (t.judge_note.empty() ? "" : " (no enclosure: " + t.judge_note + ")");
+                                                      (t.judge_note.empty() ? "" : " (no enclosure: " + t.judge_note + ")");
     std::string body = escape_xml(t.message + judged + (t.blame.empty() ? "" : "\nblame: " + t.blame) +
                                   (t.repro.empty() ? "" : "\nrepro: " + t.repro) +
                                   (t.failure ? "\n" + cert_failure_text(*t.failure) : ""));

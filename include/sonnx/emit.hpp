@@ -1,4 +1,4 @@
-// `sonnx emit-c` (spec/emit_c.md): a model of the SONNX profile as C99 source with one entry point,
+// `sonnx emit-c` (docs/emit-c.md): a model of the SONNX profile as C99 source with one entry point,
 // PREFIX_run(inputs, outputs, arena), a compile-time arena size, the weights (embedded or in a
 // file), a test driver (main.c, which also speaks sonnx's process protocol) and build files.
 #pragma once
@@ -13,9 +13,9 @@
 namespace sonnx {
 
 struct EmitCOptions {
-  std::string name = "model";         // PREFIX of the files and the C names: a C identifier
-  std::string mode = "exact";         // exact: bitwise the reference's results; fast: within the admissible enclosure
-  std::string weights = "embedded";   // embedded: const arrays in PREFIX.c; file: PREFIX.weights, read into the arena
+  std::string name = "model";        // PREFIX of the files and the C names: a C identifier
+  std::string mode = "exact";        // exact: bitwise the reference's results; fast: within the admissible enclosure
+  std::string weights = "embedded";  // embedded: const arrays in PREFIX.c; file: PREFIX.weights, read into the arena
 };
 
 struct EmitCResult {

@@ -28,15 +28,14 @@ namespace fs = std::filesystem;
 
 // The stub model: y[i] = (int64_t)(x[i] * 10) + (int64_t)x[i + 2] for i < 4 (truncation toward
 // zero), and exit status 5 from tiny_run when the arena is not 64-byte aligned.
-const char* const emit_driver_stub_header =
-    "#ifndef TINY_H\n"
-    "#define TINY_H\n"
-    "#include <stdint.h>\n"
-    "#define TINY_ARENA_BYTES 64\n"
-    "typedef struct { const float* x; } tiny_inputs;\n"
-    "typedef struct { int64_t* y; } tiny_outputs;\n"
-    "int tiny_run(const tiny_inputs* inputs, tiny_outputs* outputs, void* arena);\n"
-    "#endif\n";
+const char* const emit_driver_stub_header = "#ifndef TINY_H\n"
+                                            "#define TINY_H\n"
+                                            "#include <stdint.h>\n"
+                                            "#define TINY_ARENA_BYTES 64\n"
+                                            "typedef struct { const float* x; } tiny_inputs;\n"
+                                            "typedef struct { int64_t* y; } tiny_outputs;\n"
+                                            "int tiny_run(const tiny_inputs* inputs, tiny_outputs* outputs, void* arena);\n"
+                                            "#endif\n";
 const char* const emit_driver_stub_source =
     "#include \"tiny.h\"\n"
     "int tiny_run(const tiny_inputs* inputs, tiny_outputs* outputs, void* arena) {\n"
@@ -71,9 +70,8 @@ class EmitDriverTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (emit_driver_status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
-    dir_ = fs::temp_directory_path() /
-           ("sonnx-emit-driver-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("sonnx-emit-driver-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "in");
     fs::create_directories(dir_ / "out");

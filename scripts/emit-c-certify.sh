@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The generated C certified on every test of the onnx 1.19.1 suite whose operators are all in the
+# SONNX profile: exact mode judged bitwise, fast mode by the admissible enclosure (docs/emit-c.md).
+# Takes about 20 minutes per mode on two cores; the ctests run the bounded list
+# tests/emit/onnx_profile_tests.txt.
+#
+#   scripts/emit-c-certify.sh [--build DIR] [--suite DIR] [--out DIR] [--modes "exact fast"]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$ROOT/build SUITE= OUT= MODES="exact fast"
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) BUILD=$2; shift 2 ;;
+    --suite) SUITE=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --modes) MODES=$2; shift 2 ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "emit-c-certify: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+SUITE=${SUITE:-$BUILD/tests/onnx-suite-1.19.1/node} OUT=${OUT:-$BUILD/emit-c-certify}
+SONNX=$BUILD/cli/sonnx
+[[ -x $SONNX ]] || { echo "emit-c-certify: no $SONNX (build first)" >&2; exit 2; }
+[[ -d $SUITE ]] || { echo "emit-c-certify: no suite at $SUITE (ctest -R import_onnx_suite_1_19_1 imports it)" >&2; exit 2; }
+mkdir -p "$OUT"
+# The tests whose every operator is in spec/profiles/sonnx.json (at any version: admit upgrades).
+/usr/bin/python3 - "$ROOT/spec/profiles/sonnx.json" "$SUITE" >"$OUT/tests.txt" <<'PY'
+import json, os, sys
+import onnx
+ops = {o.rsplit("-", 1)[0] for o in json.load(open(sys.argv[1]))["operators"]}
+for name in sorted(os.listdir(sys.argv[2])):
+    path = os.path.join(sys.argv[2], name, "model.onnx")
+    try:
+        graph = onnx.load(path, load_external_data=False).graph
+    except Exception:
+        continue
+    used = {n.op_type for n in graph.node if n.domain in ("", "ai.onnx")}
+    if used and used <= ops and all(n.domain in ("", "ai.onnx") for n in graph.node):
+        print(name)
+PY
+echo "emit-c-certify: $(wc -l <"$OUT/tests.txt") tests whose operators are all in the profile"
+rc=0
+for mode in $MODES; do
+  bash "$ROOT/tests/emit/certify_emitted.sh" "$SONNX" "$mode" "$OUT/$mode.json" "$SUITE" "$OUT/tests.txt" lenient || rc=1
+done
+exit $rc
