@@ -730,7 +730,8 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
        "\n"
        "   Each input's element type and shape are checked against the model's. Exit status: 0 done,\n"
        "   1 an error (said on stderr), 2 a usage error. C99; no allocation but to read files. */\n";
-  s += "#include <errno.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n";
+  s +=
+      "#include <errno.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n\n";
   s += "#include " + emit_driver_c_string(P + ".h") + "\n\n";
   s += "#define SONNX_DRV_MODEL " + emit_driver_c_string(P) + "\n";
   s += emit_driver_library;
@@ -826,6 +827,33 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
          "}\n\n";
   }
 
+  // SONNX_REPEAT=N (bench/emit-c-speed.sh): N more runs after the first, each timed with clock()
+  // (processor time, which is the run's time for this single-threaded code); the median and the
+  // fastest go to stderr.
+  s += "/* SONNX_REPEAT=N: N timed runs more (at most 1000); their median and minimum on stderr. */\n"
+       "static void sonnx_drv_time(const " +
+       P + "_inputs* in, " + P +
+       "_outputs* out, void* arena) {\n"
+       "  static double ms[1000];\n"
+       "  const char* text = getenv(\"SONNX_REPEAT\");\n"
+       "  long n = text != NULL ? strtol(text, NULL, 10) : 0L;\n"
+       "  long i, j;\n"
+       "  if (n <= 0) return;\n"
+       "  if (n > 1000) n = 1000;\n"
+       "  for (i = 0; i < n; ++i) {\n"
+       "    clock_t start = clock();\n"
+       "    (void)" +
+       P +
+       "_run(in, out, arena);\n"
+       "    ms[i] = 1000.0 * (double)(clock() - start) / (double)CLOCKS_PER_SEC;\n"
+       "    for (j = i; j > 0 && ms[j - 1] > ms[j]; --j) {\n"
+       "      double t = ms[j];\n"
+       "      ms[j] = ms[j - 1];\n"
+       "      ms[j - 1] = t;\n"
+       "    }\n"
+       "  }\n"
+       "  fprintf(stderr, \"%s: %ld runs, median %.3f ms, min %.3f ms\\n\", SONNX_DRV_MODEL, n, ms[n / 2], ms[0]);\n"
+       "}\n\n";
   s += "int main(int argc, char** argv) {\n"
        "  /* the arena, aligned to 64 bytes inside an over-allocated array */\n"
        "  static unsigned char arena_store[" +
@@ -881,6 +909,7 @@ std::string driver_source(const std::string& prefix, const std::vector<DriverTen
        "_run failed (returned %d)\\n\", SONNX_DRV_MODEL, rc);\n"
        "    return 1;\n"
        "  }\n"
+       "  sonnx_drv_time(&inputs, &outputs, arena);\n"
        "  for (k = 0; k < SONNX_DRV_N_OUTPUTS; ++k)\n"
        "    if (sonnx_drv_write_output(k, &sonnx_drv_outputs[k], out_dir) != 0) return 1;\n"
        "  return 0;\n"

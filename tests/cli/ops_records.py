@@ -3,11 +3,12 @@
 
 Usage: ops_records.py SONNX. Checks the JSON listing against facts fixed by the source tree
 (Conv-22 has a reference kernel, a parameter struct, a shape rule, a fast kernel and an
-enclosure; Add-6 has no fast kernel, since those start at Add-7; no upgrade adapter or C emitter
-exists yet), that the summary counts what the list holds, and that --without PART lists exactly
+enclosure and a C template; Add-6 has no fast kernel, since those start at Add-7; every operator
+version of the SONNX profile has a C template and no version outside it has one), that the summary counts what the list holds, and that --without PART lists exactly
 the runnable versions lacking it (for params, those with attributes).
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -35,7 +36,12 @@ def main():
         expect(o["record"]["kernel"] == (o["runs"] == "kernel"), f"{o['operator']}: kernel part vs runs {o['runs']}")
     conv = by_id["Conv-22"]["record"]
     expect(conv == {"kernel": True, "params": True, "shape_rule": True, "fast_kernel": True, "enclosure": True,
-                    "upgrade": False, "emit_c": False}, f"Conv-22: {conv}")
+                    "upgrade": False, "emit_c": True}, f"Conv-22: {conv}")
+    profile = json.load(open(os.path.join(os.path.dirname(__file__), "..", "..", "spec", "profiles", "sonnx.json")))
+    in_profile = set(profile["operators"])
+    with_c = {o["operator"] for o in listing["operators"] if o["record"]["emit_c"]}
+    expect(with_c == in_profile, f"C templates for {sorted(with_c - in_profile)[:5]} outside the profile, "
+                                 f"none for {sorted(in_profile - with_c)[:5]} in it")
     expect(by_id["Conv-22"].get("accuracy") == "rounding", "Conv-22 is of the rounding class")
     expect(not by_id["Add-6"]["record"]["fast_kernel"], "Add-6 has no fast kernel")
     expect(by_id["Add-7"]["record"]["fast_kernel"], "Add-7 has a fast kernel")
