@@ -4,7 +4,8 @@
 # `sonnx run`; fast mode must lie in the admissible enclosure (`sonnx certify --judge enclosure`,
 # which also reports it). Then speed, single-threaded and side by side in one run: the fast C's
 # median (SONNX_REPEAT runs in one process, clock()) against `sonnx bench --executor linear
-# --threads 1`'s median, and the exact C's. Prints one line per model.
+# --threads 1`'s median, and the exact C's; the peak memory (max RSS) of the linear executor's process
+# and of the fast C's. Prints one line per model.
 #
 #   bench/emit-c-real-models.sh [--build DIR] [--models DIR] [--work DIR] [--runs N] [--only REGEX] [--no-enclosure]
 #
@@ -43,7 +44,7 @@ admit_options() {
 
 lscpu | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print "machine: " $2}'
 echo "cores: $(nproc); threads: 1; runs: $RUNS; $(cc --version | head -1)"
-printf '%-18s %-7s %-10s %9s %9s %9s %7s\n' model nodes agree "linear ms" "fast ms" "exact ms" fast/lin
+printf '%-18s %-6s %-10s %9s %9s %9s %8s %10s %9s\n' model nodes agree "linear ms" "fast ms" "exact ms" fast/lin "linear MiB" "fast MiB"
 status=0
 for f in "$MODELS"/*.onnx; do
   name=$(basename "$f" .onnx)
@@ -88,18 +89,23 @@ PY
       { agree+="+FAST-FAILS"; status=1; }
   fi
   # Speed: the linear executor, then the C of each mode, one after the other on the same input.
-  lin=$("$SONNX" bench "$model" --executor linear --threads 1 --runs "$RUNS" --format json | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['median_ms'])")
+  read -r lin lin_mib < <("$SONNX" bench "$model" --executor linear --threads 1 --runs "$RUNS" --format json |
+    /usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print(j['median_ms'], j['max_rss_bytes'] / 2**20)")
   for mode in fast exact; do
     "$SONNX" emit-c "$model" -o "$dir/$mode" --name net --mode "$mode" --weights file >/dev/null
     flags=(-O2 -ffp-contract=off -fno-builtin)
     [[ $mode == fast ]] && flags=(-O3 -march=native)
     cc -std=c99 "${flags[@]}" -o "$dir/$mode/net_main" "$dir/$mode"/net.c "$dir/$mode"/net_weights.c "$dir/$mode"/main.c -lm
     mkdir -p "$dir/$mode/out"
-    SONNX_REPEAT=$RUNS "$dir/$mode/net_main" "$dir/test/test_data_set_0" "$dir/$mode/out" 2>"$dir/$mode/time.txt"
+    # The program's peak memory (max RSS, KiB) as its parent sees it.
+    SONNX_REPEAT=$RUNS /usr/bin/python3 -c "import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stderr=open(sys.argv[1] + '.time', 'w'))
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)" "$dir/$mode/net_main" "$dir/test/test_data_set_0" "$dir/$mode/out" >"$dir/$mode/rss.txt"
+    mv "$dir/$mode/net_main.time" "$dir/$mode/time.txt"
     declare "${mode}_ms=$(sed -n 's/.*median \([0-9.]*\) ms.*/\1/p' "$dir/$mode/time.txt")"
   done
   # shellcheck disable=SC2154
-  printf '%-18s %-7s %-10s %9.1f %9.1f %9.1f %7.2f\n' "$name" "$nodes" "$agree" "$lin" "$fast_ms" "$exact_ms" \
-    "$(/usr/bin/python3 -c "print($fast_ms / $lin)")"
+  printf '%-18s %-6s %-10s %9.1f %9.1f %9.1f %8.2f %10.0f %9.0f\n' "$name" "$nodes" "$agree" "$lin" "$fast_ms" "$exact_ms" \
+    "$(/usr/bin/python3 -c "print($fast_ms / $lin)")" "$lin_mib" "$(( $(cat "$dir/fast/rss.txt") / 1024 ))"
 done
 exit $status

@@ -248,10 +248,10 @@ std::string Generator::pointer(const std::string& value, bool writable) const {
     case Place::Kind::Weight:
       if (values_.at(value).constant->size() == 0) return "(const " + t + "*)0";
       if (o_.weights == WeightsMode::Embedded) return p.field;
-      return "(const " + t + "*)(const void*)(a + " + std::to_string(p.offset) + ")";
+      return "(const " + t + "*)(const void*)&a[" + std::to_string(p.offset) + "]";
     case Place::Kind::Arena:
-      return std::string("(") + (writable ? "" : "const ") + t + "*)(" + (writable ? "" : "const ") + "void*)(a + " +
-             std::to_string(p.offset) + ")";
+      return std::string("(") + (writable ? "" : "const ") + t + "*)(" + (writable ? "" : "const ") + "void*)&a[" +
+             std::to_string(p.offset) + "]";
   }
   return "";
 }
@@ -327,7 +327,7 @@ std::string Generator::source() {
     calls << "  " << fn << "(";
     for (size_t k = 0; k < args.size(); ++k) {
       calls << (k ? ", " : "") << args[k];
-      arena_used = arena_used || args[k].find("(a + ") != std::string::npos;
+      arena_used = arena_used || args[k].find("&a[") != std::string::npos;
     }
     calls << ");\n";
   }
@@ -338,7 +338,7 @@ std::string Generator::source() {
     if (p.kind == Place::Kind::Output && p.field == t.field && written.insert(t.name).second) continue;
     const CValue& v = values_.at(t.name);
     const std::string from = pointer(t.name, false);
-    arena_used = arena_used || from.find("(a + ") != std::string::npos;
+    arena_used = arena_used || from.find("&a[") != std::string::npos;
     calls << "  {\n    const " << c_type(v.dtype) << "* from = " << from << ";\n";
     calls << "    for (int64_t i = 0; i < " << v.size() << "; ++i) {\n      outputs->" << t.field
           << "[i] = from[i];\n    }\n  }\n";

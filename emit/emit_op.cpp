@@ -44,7 +44,8 @@ void NodeEmitter::line(const std::string& text) {
   if (!text.empty() && text.back() == '{') ++indent_;
 }
 
-const char* c_type(DType type) {
+namespace {
+const char* emit_c_type_or_null(DType type) {
   switch (type) {
     case DType::Float: return "float";
     case DType::Double: return "double";
@@ -57,9 +58,17 @@ const char* c_type(DType type) {
     case DType::UInt16: return "uint16_t";
     case DType::UInt8: return "uint8_t";
     case DType::Bool: return "uint8_t";  // 0 or 1, one byte, as sonnx holds booleans
-    default: throw EmitRefused("no C type for element type " + std::string(dtype_name(type)));
+    default: return nullptr;
   }
 }
+}  // namespace
+
+const char* c_type(DType type) {
+  if (const char* name = emit_c_type_or_null(type)) return name;
+  throw EmitRefused("no C type for element type " + std::string(dtype_name(type)));
+}
+
+bool has_c_type(DType type) { return emit_c_type_or_null(type) != nullptr; }
 
 std::string c_literal(DType type, double v) {
   if (type != DType::Float && type != DType::Double) return c_literal_int(type, static_cast<int64_t>(v));

@@ -107,6 +107,7 @@ class NodeEmitter {
 
 // C spellings, one place for each.
 const char* c_type(DType type);  // "float", "double", "int64_t", "int32_t", "uint8_t" (bool), ...; EmitRefused for others
+bool has_c_type(DType type);
 // A C constant of the element type holding `v` exactly: hexadecimal floats ("0x1.8p+1f"), INFINITY,
 // NAN, INT64_C(...) ...
 std::string c_literal(DType type, double v);

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "emit_op.h"
+#include "reference/ops/registry.h"
+#include "sonnx/errors.h"
 
 namespace sonnx::emit {
 
@@ -43,5 +45,19 @@ const char* emit_unsigned_of(DType t);
 // (numeric.h) into the integer type `to`: NaN gives 0, a value at or beyond a limit that limit,
 // others truncate toward zero. EmitRefused for other types.
 std::string emit_saturating_cast(NodeEmitter& e, DType to);
+
+// A template that calls the support:: helpers the reference kernel calls (axis normalisation, index
+// checks, Slice's window): it runs with an OpContext of the node, and where the reference would
+// trap, the node is refused with the kernel's message.
+using GuardedEmitFn = void (*)(NodeEmitter&, const OpContext&);
+template <GuardedEmitFn F>
+void emit_guarded(NodeEmitter& e) {
+  OpContext ctx(e.node(), e.version(), {}, nullptr, nullptr);
+  try {
+    F(e, ctx);
+  } catch (const Trap& t) {
+    e.refuse(std::string("the reference kernel traps: ") + t.what());
+  }
+}
 
 }  // namespace sonnx::emit

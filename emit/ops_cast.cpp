@@ -19,31 +19,14 @@
 namespace sonnx::emit {
 namespace {
 
-bool emit_cast_has_c_type(DType t) {
-  switch (t) {
-    case DType::Float:
-    case DType::Double:
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64:
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64:
-    case DType::Bool: return true;
-    default: return false;
-  }
-}
-
 bool emit_cast_is_float(DType t) { return t == DType::Float || t == DType::Double; }
 
 void emit_cast(NodeEmitter& e) {
   const CastParams p = e.params<CastParams>();
   const DType from = e.input(0).dtype, to = p.to;
   if (to == DType::Undefined) e.refuse("attribute 'to' is not a data type sonnx casts to");
-  if (!emit_cast_has_c_type(from)) e.refuse("input element type " + std::string(dtype_name(from)) + " (no C template for it)");
-  if (!emit_cast_has_c_type(to)) e.refuse("target element type " + std::string(dtype_name(to)) + " (no C template for it)");
+  if (!has_c_type(from)) e.refuse("input element type " + std::string(dtype_name(from)) + " (no C template for it)");
+  if (!has_c_type(to)) e.refuse("target element type " + std::string(dtype_name(to)) + " (no C template for it)");
   if (e.output(0).dtype != to) e.refuse("output element type differs from 'to'");
   if (e.output(0).shape != e.input(0).shape) e.refuse("output shape differs from the input's");
   const std::string ct = c_type(to);

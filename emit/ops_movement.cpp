@@ -53,21 +53,6 @@
 namespace sonnx::emit {
 namespace {
 
-using EmitMovementFn = void (*)(NodeEmitter&, const OpContext&);
-
-// Runs an emitter with an OpContext of the node, for the support:: helpers the reference kernel
-// calls (axis normalisation, index checks): where the reference would trap, the node is refused
-// with the kernel's message.
-template <EmitMovementFn F>
-void emit_movement_guarded(NodeEmitter& e) {
-  OpContext ctx(e.node(), e.version(), {}, nullptr, nullptr);
-  try {
-    F(e, ctx);
-  } catch (const Trap& t) {
-    e.refuse(std::string("the reference kernel traps: ") + t.what());
-  }
-}
-
 // One term coef * expr of an index expression ("i0", "pad_d1[i1]", ...).
 struct EmitMovementTerm {
   std::string expr;
@@ -187,48 +172,12 @@ void emit_identity(NodeEmitter& e, const OpContext&) {
   emit_movement_copy_all(e, x, y);
 }
 
-// The shape Reshape.cpp's reshape() gives `data` for `requested`.
-Shape emit_movement_reshaped(const OpContext& ctx, const Shape& data, const std::vector<int64_t>& requested, bool allow_zero) {
-  Shape shape = requested;
-  const auto rank = static_cast<int64_t>(data.size());
-  const int64_t count = shape_size(data);
-  int64_t infer_at = -1;
-  bool has_zero = false;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1) {
-      if (infer_at >= 0) ctx.fail("the shape may contain -1 at most once");
-      infer_at = static_cast<int64_t>(i);
-    } else if (shape[i] == 0) {
-      has_zero = true;
-      if (!allow_zero) {
-        if (static_cast<int64_t>(i) >= rank)
-          ctx.fail("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
-        shape[i] = data[i];
-      }
-    } else if (shape[i] < -1) {
-      ctx.fail("invalid shape entry " + std::to_string(shape[i]));
-    }
-  }
-  if (allow_zero && has_zero && infer_at >= 0) ctx.fail("with allowzero=1 the shape may not contain both 0 and -1");
-  if (infer_at >= 0) {
-    int64_t known = 1;
-    for (size_t i = 0; i < shape.size(); ++i)
-      if (static_cast<int64_t>(i) != infer_at) known = support::checked_mul(ctx, known, shape[i]);
-    if (known == 0) ctx.fail("cannot infer the -1 dimension when the other dimensions multiply to 0");
-    if (count % known != 0) ctx.fail("cannot reshape " + shape_str(data) + " to " + shape_str(requested));
-    shape[static_cast<size_t>(infer_at)] = count / known;
-  }
-  if (shape_size(shape) != count)
-    ctx.fail("cannot reshape " + shape_str(data) + " (" + std::to_string(count) + " elements) to " + shape_str(requested));
-  return shape;
-}
-
 void emit_reshape(NodeEmitter& e, const OpContext& ctx) {
   const ReshapeParams p = e.params<ReshapeParams>();
   const CValue &x = e.input(0), &y = e.output(0);
   if (e.input(1).constant)
     emit_movement_same_shape(e, y,
-                             emit_movement_reshaped(ctx, x.shape, emit_movement_ints(e, ctx, 1, "shape", true), p.allow_zero),
+                             support::reshaped_shape(ctx, x.shape, emit_movement_ints(e, ctx, 1, "shape", true), p.allow_zero),
                              "the output");
   emit_movement_copy_all(e, x, y);
 }
@@ -468,46 +417,9 @@ void emit_slice(NodeEmitter& e, const OpContext& ctx) {
   std::vector<int64_t> axes = vec(3, "axes"), steps = vec(4, "steps");
   if (e.has_input(3) && axes.size() != starts.size()) ctx.fail("axes and starts have different lengths");
   if (e.has_input(4) && steps.size() != starts.size()) ctx.fail("steps and starts have different lengths");
-  // Slice.cpp's slice().
-  const auto rank = static_cast<int64_t>(x.shape.size());
-  const size_t n = starts.size();
-  if (ends.size() != n) ctx.fail("starts and ends have different lengths");
-  if (axes.empty() && n > 0) {
-    if (static_cast<int64_t>(n) > rank) ctx.fail("more starts than input dimensions");
-    for (size_t i = 0; i < n; ++i) axes.push_back(static_cast<int64_t>(i));
-  }
-  if (steps.empty()) steps.assign(n, 1);
-  if (axes.size() != n) ctx.fail("axes and starts have different lengths");
-  if (steps.size() != n) ctx.fail("steps and starts have different lengths");
-  axes = support::normalize_axes(ctx, axes, rank);
-  std::vector<int64_t> first(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank), 1);
-  Shape out_shape = x.shape;
-  std::vector<bool> seen(static_cast<size_t>(rank), false);
-  for (size_t i = 0; i < n; ++i) {
-    const auto a = static_cast<size_t>(axes[i]);
-    if (seen[a]) ctx.fail("axis " + std::to_string(axes[i]) + " appears twice");
-    seen[a] = true;
-    const int64_t st = steps[i];
-    if (st == 0) ctx.fail("slice step cannot be 0");
-    const int64_t dim = x.shape[a];
-    int64_t s = starts[i], en = ends[i];
-    if (s < 0) s += dim;
-    if (en < 0) en += dim;
-    int64_t len = 0;
-    if (st > 0) {
-      s = std::clamp<int64_t>(s, 0, dim);
-      en = std::clamp<int64_t>(en, 0, dim);
-      if (en > s) len = static_cast<int64_t>((static_cast<uint64_t>(en - s) - 1) / static_cast<uint64_t>(st) + 1);
-    } else if (dim > 0) {
-      s = std::clamp<int64_t>(s, 0, dim - 1);
-      en = std::clamp<int64_t>(en, -1, dim - 1);
-      const uint64_t abs_step = 0 - static_cast<uint64_t>(st);
-      if (s > en) len = static_cast<int64_t>((static_cast<uint64_t>(s - en) - 1) / abs_step + 1);
-    }
-    first[a] = s;
-    step[a] = st;
-    out_shape[a] = len;
-  }
+  const support::SliceWindow w = support::slice_window(ctx, x.shape, starts, ends, axes, steps);
+  const std::vector<int64_t>&first = w.first, &step = w.step;
+  const Shape& out_shape = w.out_shape;
   emit_movement_same_shape(e, y, out_shape, "the output");
   if (y.size() == 0) return;
   // Every position first + idx·step read lies inside its axis (idx < len), so the products below
@@ -690,18 +602,18 @@ void emit_scatter_nd(NodeEmitter& e, const OpContext& ctx) {
 
 }  // namespace
 
-SONNX_EMIT_C("", "Concat", (13), emit_movement_guarded<emit_concat>);
-SONNX_EMIT_C("", "Expand", (13), emit_movement_guarded<emit_expand>);
-SONNX_EMIT_C("", "Flatten", (25), emit_movement_guarded<emit_flatten>);
-SONNX_EMIT_C("", "Gather", (13), emit_movement_guarded<emit_gather>);
-SONNX_EMIT_C("", "Identity", (25), emit_movement_guarded<emit_identity>);
-SONNX_EMIT_C("", "Pad", (25), emit_movement_guarded<emit_pad>);
-SONNX_EMIT_C("", "Reshape", (25), emit_movement_guarded<emit_reshape>);
-SONNX_EMIT_C("", "ScatterND", (18), emit_movement_guarded<emit_scatter_nd>);
-SONNX_EMIT_C("", "Slice", (13), emit_movement_guarded<emit_slice>);
-SONNX_EMIT_C("", "Split", (18), emit_movement_guarded<emit_split>);
-SONNX_EMIT_C("", "Squeeze", (25), emit_movement_guarded<emit_squeeze>);
-SONNX_EMIT_C("", "Transpose", (25), emit_movement_guarded<emit_transpose>);
-SONNX_EMIT_C("", "Unsqueeze", (25), emit_movement_guarded<emit_unsqueeze>);
+SONNX_EMIT_C("", "Concat", (13), emit_guarded<emit_concat>);
+SONNX_EMIT_C("", "Expand", (13), emit_guarded<emit_expand>);
+SONNX_EMIT_C("", "Flatten", (25), emit_guarded<emit_flatten>);
+SONNX_EMIT_C("", "Gather", (13), emit_guarded<emit_gather>);
+SONNX_EMIT_C("", "Identity", (25), emit_guarded<emit_identity>);
+SONNX_EMIT_C("", "Pad", (25), emit_guarded<emit_pad>);
+SONNX_EMIT_C("", "Reshape", (25), emit_guarded<emit_reshape>);
+SONNX_EMIT_C("", "ScatterND", (18), emit_guarded<emit_scatter_nd>);
+SONNX_EMIT_C("", "Slice", (13), emit_guarded<emit_slice>);
+SONNX_EMIT_C("", "Split", (18), emit_guarded<emit_split>);
+SONNX_EMIT_C("", "Squeeze", (25), emit_guarded<emit_squeeze>);
+SONNX_EMIT_C("", "Transpose", (25), emit_guarded<emit_transpose>);
+SONNX_EMIT_C("", "Unsqueeze", (25), emit_guarded<emit_unsqueeze>);
 
 }  // namespace sonnx::emit

@@ -397,17 +397,8 @@ void emit_resize(NodeEmitter& e, const OpContext& ctx) {
   close_loops(e, loops);
 }
 
-void emit_resize_guarded(NodeEmitter& e) {
-  OpContext ctx(e.node(), e.version(), {}, nullptr, nullptr);
-  try {
-    emit_resize(e, ctx);
-  } catch (const Trap& t) {
-    e.refuse(std::string("the reference kernel traps: ") + t.what());
-  }
-}
-
 }  // namespace
 
-SONNX_EMIT_C("", "Resize", (19), emit_resize_guarded);
+SONNX_EMIT_C("", "Resize", (19), emit_guarded<emit_resize>);
 
 }  // namespace sonnx::emit

@@ -32,20 +32,6 @@
 namespace sonnx::emit {
 namespace {
 
-using EmitShapeFn = void (*)(NodeEmitter&, const OpContext&);
-
-// Runs an emitter with an OpContext of the node for the support:: helpers the reference kernel
-// calls: where the reference would trap, the node is refused with the kernel's message.
-template <EmitShapeFn F>
-void emit_shape_guarded(NodeEmitter& e) {
-  OpContext ctx(e.node(), e.version(), {}, nullptr, nullptr);
-  try {
-    F(e, ctx);
-  } catch (const Trap& t) {
-    e.refuse(std::string("the reference kernel traps: ") + t.what());
-  }
-}
-
 // A C constant of element i of t (its own type). A NaN keeps its sign; one with a payload has no
 // C99 spelling and refuses the node.
 std::string emit_shape_literal(NodeEmitter& e, const Tensor& t, int64_t i) {
@@ -216,9 +202,9 @@ void emit_shape(NodeEmitter& e, const OpContext&) {
 
 }  // namespace
 
-SONNX_EMIT_C("", "Constant", (25), emit_shape_guarded<emit_constant>);
-SONNX_EMIT_C("", "ConstantOfShape", (25), emit_shape_guarded<emit_constant_of_shape>);
-SONNX_EMIT_C("", "Range", (11), emit_shape_guarded<emit_range>);
-SONNX_EMIT_C("", "Shape", (25), emit_shape_guarded<emit_shape>);
+SONNX_EMIT_C("", "Constant", (25), emit_guarded<emit_constant>);
+SONNX_EMIT_C("", "ConstantOfShape", (25), emit_guarded<emit_constant_of_shape>);
+SONNX_EMIT_C("", "Range", (11), emit_guarded<emit_range>);
+SONNX_EMIT_C("", "Shape", (25), emit_guarded<emit_shape>);
 
 }  // namespace sonnx::emit

@@ -12,38 +12,7 @@ namespace sonnx {
 using namespace support;
 namespace {
 Tensor reshape(const OpContext& ctx, const Tensor& data, const std::vector<int64_t>& requested, bool allow_zero) {
-  Shape shape = requested;
-  int64_t infer_at = -1;
-  bool has_zero = false;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1) {
-      if (infer_at >= 0) ctx.fail("the shape may contain -1 at most once");
-      infer_at = static_cast<int64_t>(i);
-    } else if (shape[i] == 0) {
-      has_zero = true;
-      if (!allow_zero) {
-        if (static_cast<int64_t>(i) >= data.rank())
-          ctx.fail("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
-        shape[i] = data.dim(static_cast<int64_t>(i));
-      }
-    } else if (shape[i] < -1) {
-      ctx.fail("invalid shape entry " + std::to_string(shape[i]));
-    }
-  }
-  if (allow_zero && has_zero && infer_at >= 0) ctx.fail("with allowzero=1 the shape may not contain both 0 and -1");
-  if (infer_at >= 0) {
-    int64_t known = 1;
-    for (size_t i = 0; i < shape.size(); ++i)
-      if (static_cast<int64_t>(i) != infer_at) known = checked_mul(ctx, known, shape[i]);
-    if (known == 0) ctx.fail("cannot infer the -1 dimension when the other dimensions multiply to 0");
-    if (data.size() % known != 0) ctx.fail("cannot reshape " + shape_str(data.shape()) + " to " + shape_str(requested));
-    shape[static_cast<size_t>(infer_at)] = data.size() / known;
-  }
-  // shape_size traps on absurd products, so the element-count comparison below is safe.
-  if (shape_size(shape) != data.size())
-    ctx.fail("cannot reshape " + shape_str(data.shape()) + " (" + std::to_string(data.size()) + " elements) to " +
-             shape_str(requested));
-  return data.reshaped(shape);
+  return data.reshaped(reshaped_shape(ctx, data.shape(), requested, allow_zero));
 }
 
 std::vector<Value> reshape_v1(OpContext& ctx) {

@@ -14,48 +14,9 @@ using namespace support;
 namespace {
 Tensor slice(const OpContext& ctx, const Tensor& x, const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
              std::vector<int64_t> axes, std::vector<int64_t> steps) {
-  int64_t rank = x.rank();
-  size_t n = starts.size();
-  if (ends.size() != n) ctx.fail("starts and ends have different lengths");
-  if (axes.empty() && n > 0) {
-    if (static_cast<int64_t>(n) > rank) ctx.fail("more starts than input dimensions");
-    for (size_t i = 0; i < n; ++i) axes.push_back(static_cast<int64_t>(i));
-  }
-  if (steps.empty()) steps.assign(n, 1);
-  if (axes.size() != n) ctx.fail("axes and starts have different lengths");
-  if (steps.size() != n) ctx.fail("steps and starts have different lengths");
-  axes = normalize_axes(ctx, axes, rank);
-
-  std::vector<int64_t> first(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank), 1);
-  Shape out_shape = x.shape();
-  std::vector<bool> seen(static_cast<size_t>(rank), false);
-  for (size_t i = 0; i < n; ++i) {
-    size_t a = static_cast<size_t>(axes[i]);
-    if (seen[a]) ctx.fail("axis " + std::to_string(axes[i]) + " appears twice");
-    seen[a] = true;
-    int64_t st = steps[i];
-    if (st == 0) ctx.fail("slice step cannot be 0");
-    int64_t dim = x.shape()[a];
-    int64_t s = starts[i], e = ends[i];
-    if (s < 0) s += dim;  // s < 0 ≤ dim: cannot overflow
-    if (e < 0) e += dim;
-    int64_t len = 0;
-    if (st > 0) {
-      s = std::clamp<int64_t>(s, 0, dim);
-      e = std::clamp<int64_t>(e, 0, dim);
-      // ceil((e - s) / st) in unsigned arithmetic: st may be as large as INT64_MAX.
-      if (e > s) len = static_cast<int64_t>((static_cast<uint64_t>(e - s) - 1) / static_cast<uint64_t>(st) + 1);
-    } else if (dim > 0) {
-      s = std::clamp<int64_t>(s, 0, dim - 1);
-      e = std::clamp<int64_t>(e, -1, dim - 1);
-      uint64_t abs_step = 0 - static_cast<uint64_t>(st);  // |st|, also for INT64_MIN
-      if (s > e) len = static_cast<int64_t>((static_cast<uint64_t>(s - e) - 1) / abs_step + 1);
-    }
-    first[a] = s;
-    step[a] = st;
-    out_shape[a] = len;
-  }
-
+  const SliceWindow w = slice_window(ctx, x.shape(), starts, ends, std::move(axes), std::move(steps));
+  const std::vector<int64_t>&first = w.first, &step = w.step;
+  const Shape& out_shape = w.out_shape;
   auto in_strides = strides_of(x.shape());
   std::vector<int64_t> map(static_cast<size_t>(shape_size(out_shape)));
   for_each_index(out_shape, [&](const std::vector<int64_t>& idx, int64_t lin) {

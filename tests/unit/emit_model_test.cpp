@@ -25,10 +25,10 @@ const std::string& emitgen_file(const EmitResult& r, const std::string& name) {
   throw std::runtime_error("no file " + name);
 }
 
-// The arena offset each node function's output is given, in call order ("(a + N)").
+// The arena offset each node function's output is given, in call order ("&a[N]").
 std::vector<int64_t> emitgen_arena_offsets(const std::string& c) {
   std::vector<int64_t> offsets;
-  const std::regex call(R"(\(float\*\)\(void\*\)\(a \+ (\d+)\))");
+  const std::regex call(R"(\(float\*\)\(void\*\)&a\[(\d+)\])");
   for (auto it = std::sregex_iterator(c.begin(), c.end(), call); it != std::sregex_iterator(); ++it)
     offsets.push_back(std::stoll((*it)[1]));
   return offsets;
@@ -129,8 +129,8 @@ g (float[3] x) => (float[3] y) <float[3] w = {1.5, -2, 0.25}, float[3] v = {4, 5
   EXPECT_EQ(w[1], -2.0f);
   EXPECT_EQ(v[2], 6.0f);
   const std::string c = emitgen_file(r, "net.c");
-  EXPECT_NE(c.find("(const float*)(const void*)(a + 64)"), std::string::npos) << c;  // v
-  EXPECT_NE(c.find("(float*)(void*)(a + 128)"), std::string::npos) << c;             // a, after the weights
+  EXPECT_NE(c.find("(const float*)(const void*)&a[64]"), std::string::npos) << c;  // v
+  EXPECT_NE(c.find("(float*)(void*)&a[128]"), std::string::npos) << c;             // a, after the weights
   EXPECT_NE(emitgen_file(r, "net.h").find("int net_load_weights(void* arena, const char* path);"), std::string::npos);
   EXPECT_EQ(r.arena_bytes, 192);
 }

@@ -346,4 +346,96 @@ inline Tensor stack_axis(const OpContext& ctx, const std::vector<Tensor>& parts,
   return concat_axis(ctx, expanded, axis);
 }
 
+// Slice's window (reference/ops/Slice.cpp, and the C template of emit/ops_movement.cpp): per axis of
+// an input of shape `in`, the first position read, the step and the output's length, from starts,
+// ends, axes and steps as the version 13 text reads them: negative starts/ends count from the end;
+// for a positive step start and end clamp to [0, dim], for a negative one start to [0, dim-1] and
+// end to [-1, dim-1]; steps may not be 0 and axes may not repeat.
+struct SliceWindow {
+  std::vector<int64_t> first, step;
+  Shape out_shape;
+};
+inline SliceWindow slice_window(const OpContext& ctx, const Shape& in, const std::vector<int64_t>& starts,
+                                const std::vector<int64_t>& ends, std::vector<int64_t> axes, std::vector<int64_t> steps) {
+  const auto rank = static_cast<int64_t>(in.size());
+  const size_t n = starts.size();
+  if (ends.size() != n) ctx.fail("starts and ends have different lengths");
+  if (axes.empty() && n > 0) {
+    if (static_cast<int64_t>(n) > rank) ctx.fail("more starts than input dimensions");
+    for (size_t i = 0; i < n; ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  if (steps.empty()) steps.assign(n, 1);
+  if (axes.size() != n) ctx.fail("axes and starts have different lengths");
+  if (steps.size() != n) ctx.fail("steps and starts have different lengths");
+  axes = normalize_axes(ctx, axes, rank);
+  SliceWindow w{std::vector<int64_t>(static_cast<size_t>(rank), 0), std::vector<int64_t>(static_cast<size_t>(rank), 1), in};
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (size_t i = 0; i < n; ++i) {
+    const auto a = static_cast<size_t>(axes[i]);
+    if (seen[a]) ctx.fail("axis " + std::to_string(axes[i]) + " appears twice");
+    seen[a] = true;
+    const int64_t st = steps[i];
+    if (st == 0) ctx.fail("slice step cannot be 0");
+    const int64_t dim = in[a];
+    int64_t s = starts[i], e = ends[i];
+    if (s < 0) s += dim;  // s < 0 ≤ dim: cannot overflow
+    if (e < 0) e += dim;
+    int64_t len = 0;
+    if (st > 0) {
+      s = std::clamp<int64_t>(s, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+      // ceil((e - s) / st) in unsigned arithmetic: st may be as large as INT64_MAX.
+      if (e > s) len = static_cast<int64_t>((static_cast<uint64_t>(e - s) - 1) / static_cast<uint64_t>(st) + 1);
+    } else if (dim > 0) {
+      s = std::clamp<int64_t>(s, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+      const uint64_t abs_step = 0 - static_cast<uint64_t>(st);  // |st|, also for INT64_MIN
+      if (s > e) len = static_cast<int64_t>((static_cast<uint64_t>(s - e) - 1) / abs_step + 1);
+    }
+    w.first[a] = s;
+    w.step[a] = st;
+    w.out_shape[a] = len;
+  }
+  return w;
+}
+
+// Reshape's output shape (reference/ops/Reshape.cpp, and the C template of emit/ops_movement.cpp)
+// for data of shape `data`: -1 (at most once) inferred from the element count, 0 the input's
+// dimension at that position unless allow_zero.
+inline Shape reshaped_shape(const OpContext& ctx, const Shape& data, const std::vector<int64_t>& requested, bool allow_zero) {
+  Shape shape = requested;
+  const auto rank = static_cast<int64_t>(data.size());
+  const int64_t count = shape_size(data);
+  int64_t infer_at = -1;
+  bool has_zero = false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (infer_at >= 0) ctx.fail("the shape may contain -1 at most once");
+      infer_at = static_cast<int64_t>(i);
+    } else if (shape[i] == 0) {
+      has_zero = true;
+      if (!allow_zero) {
+        if (static_cast<int64_t>(i) >= rank)
+          ctx.fail("shape entry " + std::to_string(i) + " is 0 but the input has no dimension there");
+        shape[i] = data[i];
+      }
+    } else if (shape[i] < -1) {
+      ctx.fail("invalid shape entry " + std::to_string(shape[i]));
+    }
+  }
+  if (allow_zero && has_zero && infer_at >= 0) ctx.fail("with allowzero=1 the shape may not contain both 0 and -1");
+  if (infer_at >= 0) {
+    int64_t known = 1;
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (static_cast<int64_t>(i) != infer_at) known = checked_mul(ctx, known, shape[i]);
+    if (known == 0) ctx.fail("cannot infer the -1 dimension when the other dimensions multiply to 0");
+    if (count % known != 0) ctx.fail("cannot reshape " + shape_str(data) + " to " + shape_str(requested));
+    shape[static_cast<size_t>(infer_at)] = count / known;
+  }
+  // shape_size traps on absurd products, so the element-count comparison is safe.
+  if (shape_size(shape) != count)
+    ctx.fail("cannot reshape " + shape_str(data) + " (" + std::to_string(count) + " elements) to " + shape_str(requested));
+  return shape;
+}
+
 }  // namespace sonnx::support
