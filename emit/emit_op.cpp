@@ -1,5 +1,6 @@
 #include "emit_op.h"
 
+#include <bit>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -62,6 +63,21 @@ const char* emit_c_type_or_null(DType type) {
   }
 }
 }  // namespace
+
+std::string NodeEmitter::literal(const Tensor& t, int64_t i) {
+  if (t.dtype() == DType::Float || t.dtype() == DType::Double) {
+    const double v = t.as_double(i);
+    if (std::isnan(v)) {
+      const auto bits = std::bit_cast<uint64_t>(v);
+      if ((bits & 0x7fffffffffffffffULL) != 0x7ff8000000000000ULL) refuse("a NaN with a payload has no C99 constant");
+      needs_math();
+      const std::string nan = t.dtype() == DType::Float ? "NAN" : "((double)NAN)";
+      return (bits >> 63) != 0 ? "(-" + nan + ")" : nan;
+    }
+    if (std::isinf(v)) needs_math();
+  }
+  return c_element(t, i);
+}
 
 const char* c_type(DType type) {
   if (const char* name = emit_c_type_or_null(type)) return name;

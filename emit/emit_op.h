@@ -84,6 +84,11 @@ class NodeEmitter {
   void needs_math() { math_ = true; }
   void helper(const std::string& name, const std::string& definition) { helpers_[name] = definition; }
 
+  // A C constant of element i of a constant tensor (c_element), with <math.h> asked for where it
+  // needs INFINITY or NAN. A NaN keeps its sign; one with a payload has no C99 spelling and refuses
+  // the node.
+  std::string literal(const Tensor& t, int64_t i);
+
   const std::vector<std::string>& body() const { return body_; }
   bool uses_math() const { return math_; }
   const std::map<std::string, std::string>& helpers() const { return helpers_; }

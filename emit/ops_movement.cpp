@@ -137,23 +137,6 @@ void emit_movement_table(NodeEmitter& e, const std::string& name, const std::vec
   e.line("};");
 }
 
-// A C constant of element i of t (its own type). A NaN keeps its sign; one with a payload has no
-// C99 spelling and refuses the node.
-std::string emit_movement_literal(NodeEmitter& e, const Tensor& t, int64_t i) {
-  if (t.dtype() == DType::Float || t.dtype() == DType::Double) {
-    const double v = t.as_double(i);
-    if (std::isnan(v)) {
-      const auto bits = std::bit_cast<uint64_t>(v);
-      if ((bits & 0x7fffffffffffffffULL) != 0x7ff8000000000000ULL) e.refuse("a NaN with a payload has no C99 constant");
-      e.needs_math();
-      const std::string nan = t.dtype() == DType::Float ? "NAN" : "((double)NAN)";
-      return (bits >> 63) != 0 ? "(-" + nan + ")" : nan;
-    }
-    if (std::isinf(v)) e.needs_math();
-  }
-  return c_element(t, i);
-}
-
 // A constant integer input read as the kernel reads it (int_values); refused when computed at run time.
 std::vector<int64_t> emit_movement_ints(const NodeEmitter& e, const OpContext& ctx, size_t i, const std::string& what,
                                         bool one_d) {
@@ -451,9 +434,9 @@ void emit_pad(NodeEmitter& e, const OpContext& ctx) {
     const CValue& c = e.input(2);
     if (c.dtype != x.dtype) ctx.fail("constant_value has a different element type than data");
     if (c.size() != 1) ctx.fail("constant_value must hold exactly one value");
-    fill = c.constant ? emit_movement_literal(e, *c.constant, 0) : "x2[0]";
+    fill = c.constant ? e.literal(*c.constant, 0) : "x2[0]";
   } else {
-    fill = emit_movement_literal(e, Tensor(x.dtype, {}), 0);
+    fill = e.literal(Tensor(x.dtype, {}), 0);
   }
   // Pad.cpp's pads_for_all_axes (version 25 >= 18).
   std::vector<int64_t> pads = given;

@@ -32,23 +32,6 @@
 namespace sonnx::emit {
 namespace {
 
-// A C constant of element i of t (its own type). A NaN keeps its sign; one with a payload has no
-// C99 spelling and refuses the node.
-std::string emit_shape_literal(NodeEmitter& e, const Tensor& t, int64_t i) {
-  if (t.dtype() == DType::Float || t.dtype() == DType::Double) {
-    const double v = t.as_double(i);
-    if (std::isnan(v)) {
-      const auto bits = std::bit_cast<uint64_t>(v);
-      if ((bits & 0x7fffffffffffffffULL) != 0x7ff8000000000000ULL) e.refuse("a NaN with a payload has no C99 constant");
-      e.needs_math();
-      const std::string nan = t.dtype() == DType::Float ? "NAN" : "((double)NAN)";
-      return (bits >> 63) != 0 ? "(-" + nan + ")" : nan;
-    }
-    if (std::isinf(v)) e.needs_math();
-  }
-  return c_element(t, i);
-}
-
 // Whether elements i and j of t have the same bits.
 bool emit_shape_same_bits(const Tensor& t, int64_t i, int64_t j) {
   const size_t w = dtype_size(t.dtype());
@@ -72,12 +55,12 @@ void emit_shape_store(NodeEmitter& e, const Tensor& t) {
   bool uniform = true;
   for (int64_t i = 1; i < n && uniform; ++i) uniform = emit_shape_same_bits(t, 0, i);
   if (n <= 16 && !(uniform && n > 4)) {
-    for (int64_t i = 0; i < n; ++i) e.line("y0[" + std::to_string(i) + "] = " + emit_shape_literal(e, t, i) + ";");
+    for (int64_t i = 0; i < n; ++i) e.line("y0[" + std::to_string(i) + "] = " + e.literal(t, i) + ";");
     return;
   }
   if (uniform) {
     e.line(for_loop("i", n));
-    e.line("y0[i] = " + emit_shape_literal(e, t, 0) + ";");
+    e.line("y0[i] = " + e.literal(t, 0) + ";");
     e.line("}");
     return;
   }
@@ -86,7 +69,7 @@ void emit_shape_store(NodeEmitter& e, const Tensor& t) {
     std::string text;
     for (int64_t k = i; k < std::min(n, i + 8); ++k) {
       if (k > i) text += " ";
-      text += emit_shape_literal(e, t, k);
+      text += e.literal(t, k);
       if (k + 1 < n) text += ",";
     }
     e.line(text);
@@ -121,7 +104,7 @@ void emit_constant_of_shape(NodeEmitter& e, const OpContext& ctx) {
   c_type(y.dtype);
   const int64_t n = y.size();
   if (n == 0) return;
-  const std::string v = emit_shape_literal(e, p.value, 0);
+  const std::string v = e.literal(p.value, 0);
   if (n == 1) {
     e.line("y0[0] = " + v + ";");
     return;
