@@ -116,7 +116,8 @@ class Generator {
   };
   std::vector<NodeCode> codes_;
   bool math_ = false;
-  std::map<std::string, std::string> helpers_;
+  std::vector<std::pair<std::string, std::string>> helpers_;  // in the order first asked for
+  std::set<std::string> helper_names_;
   std::vector<std::string> weights_;  // constants the code reads, in order
   std::vector<std::string> intermediates_;
   int64_t weights_bytes_ = 0, arena_bytes_ = 0;
@@ -184,7 +185,8 @@ void Generator::emit_nodes() {
     NodeEmitter e(n, r.version, o_.mode, ins, outs);
     rec->emit_c->emit(e);
     math_ = math_ || e.uses_math();
-    for (const auto& [name, def] : e.helpers()) helpers_[name] = def;
+    for (const auto& [name, def] : e.helpers())
+      if (helper_names_.insert(name).second) helpers_.emplace_back(name, def);
     code.body = e.body();
     for (size_t i = 0; i < n.inputs.size(); ++i)
       if (!n.inputs[i].empty() && emit_names(code.body, "x" + std::to_string(i))) code.ins.push_back(i);
@@ -241,7 +243,7 @@ void Generator::plan() {
 
 std::string Generator::pointer(const std::string& value, bool writable) const {
   const Place& p = places_.at(value);
-  const std::string t = c_type(values_.at(value).dtype);
+  const std::string t = c_storage_type(values_.at(value).dtype);
   switch (p.kind) {
     case Place::Kind::Input: return "inputs->" + p.field;
     case Place::Kind::Output: return "outputs->" + p.field;
@@ -276,12 +278,12 @@ std::string Generator::header() const {
   }
   h << "\ntypedef struct {\n";
   for (const DriverTensor& t : inputs_)
-    h << "  const " << c_type(t.dtype) << "* " << t.field << "; /* \"" << c_comment(t.name)
+    h << "  const " << c_storage_type(t.dtype) << "* " << t.field << "; /* \"" << c_comment(t.name)
       << "\": " << emit_shape_comment(t.dtype, t.shape) << " */\n";
   if (inputs_.empty()) h << "  int none; /* the model has no inputs */\n";
   h << "} " << P << "_inputs;\n\ntypedef struct {\n";
   for (const DriverTensor& t : outputs_)
-    h << "  " << c_type(t.dtype) << "* " << t.field << "; /* \"" << c_comment(t.name)
+    h << "  " << c_storage_type(t.dtype) << "* " << t.field << "; /* \"" << c_comment(t.name)
       << "\": " << emit_shape_comment(t.dtype, t.shape) << " */\n";
   h << "} " << P << "_outputs;\n\n";
   h << "/* Runs the model: reads the inputs, writes the outputs, uses `arena` (" << U
@@ -309,11 +311,12 @@ std::string Generator::source() {
     const std::string op = code.op;
     std::vector<std::string> params, args;
     for (size_t i : code.ins) {
-      params.push_back("const " + std::string(c_type(values_.at(n.inputs[i]).dtype)) + "*" + restrict + "x" + std::to_string(i));
+      params.push_back("const " + std::string(c_storage_type(values_.at(n.inputs[i]).dtype)) + "*" + restrict + "x" +
+                       std::to_string(i));
       args.push_back(pointer(n.inputs[i], false));
     }
     for (size_t k : code.outs) {
-      params.push_back(std::string(c_type(values_.at(n.outputs[k]).dtype)) + "*" + restrict + "y" + std::to_string(k));
+      params.push_back(std::string(c_storage_type(values_.at(n.outputs[k]).dtype)) + "*" + restrict + "y" + std::to_string(k));
       args.push_back(pointer(n.outputs[k], true));
     }
     const std::string fn = "sonnx_node_" + std::to_string(index);
@@ -339,7 +342,7 @@ std::string Generator::source() {
     const CValue& v = values_.at(t.name);
     const std::string from = pointer(t.name, false);
     arena_used = arena_used || from.find("&a[") != std::string::npos;
-    calls << "  {\n    const " << c_type(v.dtype) << "* from = " << from << ";\n";
+    calls << "  {\n    const " << c_storage_type(v.dtype) << "* from = " << from << ";\n";
     calls << "    for (int64_t i = 0; i < " << v.size() << "; ++i) {\n      outputs->" << t.field
           << "[i] = from[i];\n    }\n  }\n";
   }
@@ -376,7 +379,7 @@ std::string Generator::weights_source() const {
     const Tensor& t = *values_.at(name).constant;
     if (t.size() == 0) continue;
     w << "/* \"" << c_comment(name) << "\": " << emit_shape_comment(t.dtype(), t.shape()) << " */\n";
-    w << "static const " << c_type(t.dtype()) << " " << places_.at(name).field << "[" << t.size() << "] = {";
+    w << "static const " << c_storage_type(t.dtype()) << " " << places_.at(name).field << "[" << t.size() << "] = {";
     for (int64_t i = 0; i < t.size(); ++i) w << (i % 8 == 0 ? "\n  " : " ") << c_element(t, i) << (i + 1 < t.size() ? "," : "");
     w << "\n};\n\n";
   }

@@ -1,9 +1,12 @@
 #include "emit_op.h"
 
+#include <algorithm>
 #include <bit>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+
+#include "c_half.h"
 
 namespace sonnx::emit {
 
@@ -45,7 +48,45 @@ void NodeEmitter::line(const std::string& text) {
   if (!text.empty() && text.back() == '{') ++indent_;
 }
 
+void NodeEmitter::helper(const std::string& name, const std::string& definition) {
+  const auto same = [&](const auto& h) { return h.first == name; };
+  if (std::find_if(helpers_.begin(), helpers_.end(), same) == helpers_.end()) helpers_.emplace_back(name, definition);
+}
+
+std::string NodeEmitter::load(DType t, const std::string& element) {
+  if (is_half_type(t)) return emit_half_to_float(*this, t) + "(" + element + ")";
+  if (t != DType::Float && t != DType::Double) refuse("element type " + std::string(dtype_name(t)) + " is not a floating type");
+  return element;
+}
+
+std::string NodeEmitter::store(DType t, const std::string& element, const std::string& value, bool from_double) {
+  if (is_half_type(t))
+    return element + " = " + (from_double ? emit_half_from_double(*this, t) : emit_half_from_float(*this, t)) + "(" + value +
+           ");";
+  if (t == DType::Float) return element + " = " + (from_double ? "(float)(" + value + ")" : value) + ";";
+  if (t == DType::Double) return element + " = " + value + ";";
+  refuse("element type " + std::string(dtype_name(t)) + " is not a floating type");
+}
+
 namespace {
+const char* emit_storage_type_or_null(DType type) {
+  switch (type) {
+    case DType::Float16:
+    case DType::BFloat16: return "uint16_t";
+    case DType::Float8E4M3FN:
+    case DType::Float8E4M3FNUZ:
+    case DType::Float8E5M2:
+    case DType::Float8E5M2FNUZ:
+    case DType::Float8E8M0:
+    case DType::Float4E2M1:
+    case DType::UInt4:
+    case DType::UInt2: return "uint8_t";
+    case DType::Int4:
+    case DType::Int2: return "int8_t";
+    default: return nullptr;
+  }
+}
+
 const char* emit_c_type_or_null(DType type) {
   switch (type) {
     case DType::Float: return "float";
@@ -86,6 +127,15 @@ const char* c_type(DType type) {
 
 bool has_c_type(DType type) { return emit_c_type_or_null(type) != nullptr; }
 
+const char* c_storage_type(DType type) {
+  if (const char* name = emit_storage_type_or_null(type)) return name;
+  return c_type(type);
+}
+
+bool has_c_storage_type(DType type) { return has_c_type(type) || emit_storage_type_or_null(type) != nullptr; }
+
+const char* c_compute_type(DType type) { return is_half_type(type) ? "float" : c_type(type); }
+
 std::string c_literal(DType type, double v) {
   if (type != DType::Float && type != DType::Double) return c_literal_int(type, static_cast<int64_t>(v));
   const bool is_float = type == DType::Float;
@@ -116,6 +166,13 @@ std::string c_literal_int(DType type, int64_t v) {
 }
 
 std::string c_element(const Tensor& t, int64_t i) {
+  if (const char* storage = emit_storage_type_or_null(t.dtype())) {  // the bits, as sonnx holds them
+    const auto* bytes = reinterpret_cast<const unsigned char*>(t.raw());
+    const size_t width = dtype_size(t.dtype()), at = static_cast<size_t>(i) * width;
+    if (width == 2) return std::to_string(bytes[at] | (bytes[at + 1] << 8)) + "u";  // little-endian, as Tensor holds it
+    if (std::string(storage) == "int8_t") return c_literal_int(DType::Int8, static_cast<int8_t>(bytes[at]));
+    return std::to_string(bytes[at]) + "u";
+  }
   switch (t.dtype()) {
     case DType::Float:
     case DType::Double: return c_literal(t.dtype(), t.as_double(i));

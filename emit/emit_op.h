@@ -80,9 +80,18 @@ class NodeEmitter {
   // Appends one line of the body ("{" and "}" at a line's end or start change the indent).
   void line(const std::string& text);
   // The C functions the body calls: <math.h> (exp, tanh, ...), or a file-level static helper
-  // written once whatever the number of nodes that ask (`definition` is its whole text).
+  // written once whatever the number of nodes that ask (`definition` is its whole text). Helpers
+  // are written in the order first asked for: ask for a helper's callees before the helper.
   void needs_math() { math_ = true; }
-  void helper(const std::string& name, const std::string& definition) { helpers_[name] = definition; }
+  void helper(const std::string& name, const std::string& definition);
+
+  // Element access for the floating types, float16 and bfloat16 included (held as their bits and
+  // computed in float, the reference's compute_t): `element` ("x0[i]") as a value of
+  // c_compute_type(t); and the statement storing `value` (a C expression of type double when
+  // `from_double`, else of c_compute_type(t)) into `element`, rounded once as the reference's
+  // support::to_storage (from double into a half type: one rounding, never through float).
+  std::string load(DType t, const std::string& element);
+  std::string store(DType t, const std::string& element, const std::string& value, bool from_double);
 
   // A C constant of element i of a constant tensor (c_element), with <math.h> asked for where it
   // needs INFINITY or NAN. A NaN keeps its sign; one with a payload has no C99 spelling and refuses
@@ -91,7 +100,7 @@ class NodeEmitter {
 
   const std::vector<std::string>& body() const { return body_; }
   bool uses_math() const { return math_; }
-  const std::map<std::string, std::string>& helpers() const { return helpers_; }
+  const std::vector<std::pair<std::string, std::string>>& helpers() const { return helpers_; }
 
  private:
   struct Reader final : AttrReader {
@@ -107,12 +116,21 @@ class NodeEmitter {
   std::vector<std::string> body_;
   int indent_ = 1;
   bool math_ = false;
-  std::map<std::string, std::string> helpers_;
+  std::vector<std::pair<std::string, std::string>> helpers_;  // in the order asked for
 };
 
 // C spellings, one place for each.
 const char* c_type(DType type);  // "float", "double", "int64_t", "int32_t", "uint8_t" (bool), ...; EmitRefused for others
 bool has_c_type(DType type);
+// The C type holding one element in memory, for templates that only move elements: c_type's for
+// the types above; the bits of float16 and bfloat16 (uint16_t) and of the float8 and float4 types
+// (uint8_t); the 4- and 2-bit integers one per byte (uint8_t, int8_t), as sonnx holds them
+// (include/sonnx/small_types.h). EmitRefused for string and complex.
+const char* c_storage_type(DType type);
+bool has_c_storage_type(DType type);
+// The C type a template computes in for element type t: float for float16 and bfloat16 (the
+// reference's compute_t), else c_type(t).
+const char* c_compute_type(DType type);
 // A C constant of the element type holding `v` exactly: hexadecimal floats ("0x1.8p+1f"), INFINITY,
 // NAN, INT64_C(...) ...
 std::string c_literal(DType type, double v);
