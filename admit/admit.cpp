@@ -91,7 +91,9 @@ AdmitResult admit_model(const LoadedModel& original, const AdmitOptions& options
   };
   r.model = original.ir;
   own_subgraphs(r.model.graph);  // the rewrites change nested graphs too; the original's stay as they are
-  if (r.errors_before == 0) {    // already in the profile
+  const InputFixes& f = options.fixes;
+  const bool fixes_asked = !f.dims.empty() || !f.input_shapes.empty() || !f.values.empty();
+  if (r.errors_before == 0 && !fixes_asked) {  // already in the profile, and nothing to fix
     r.admitted = r.unchanged = true;
     r.opset_to = r.opset_from;
     return finish();

@@ -113,6 +113,7 @@ class Generator {
     std::string op;
     std::vector<std::string> body;
     std::vector<size_t> ins, outs;
+    bool fails = false;  // returns a status (NodeEmitter::may_fail)
   };
   std::vector<NodeCode> codes_;
   bool math_ = false;
@@ -188,6 +189,7 @@ void Generator::emit_nodes() {
     for (const auto& [name, def] : e.helpers())
       if (helper_names_.insert(name).second) helpers_.emplace_back(name, def);
     code.body = e.body();
+    code.fails = e.fails();
     for (size_t i = 0; i < n.inputs.size(); ++i)
       if (!n.inputs[i].empty() && emit_names(code.body, "x" + std::to_string(i))) code.ins.push_back(i);
     for (size_t k = 0; k < n.outputs.size(); ++k)
@@ -302,6 +304,7 @@ std::string Generator::source() {
   const auto& nodes = m_.graph.nodes;
   std::ostringstream functions, calls;
   bool arena_used = false;
+  bool guarded = false;  // a node before may fail: `status` holds 0 or its failure
   // Fast mode tells the compiler a node's buffers do not overlap (the plan keeps values live at
   // one step apart), so that it vectorises; exact mode keeps to MISRA C 2012 rule 8.14.
   const std::string restrict = o_.mode == Mode::Fast ? " restrict " : " ";
@@ -322,17 +325,21 @@ std::string Generator::source() {
     const std::string fn = "sonnx_node_" + std::to_string(index);
     functions << "/* node " << index << " " << c_comment(n.name.empty() ? n.label() : "\"" + n.name + "\"") << ": " << op
               << ", relation " << emit_relation(n.op_type) << " */\n";
-    functions << "static void " << fn << "(";
+    functions << (code.fails ? "static int " : "static void ") << fn << "(";
     for (size_t k = 0; k < params.size(); ++k) functions << (k ? ", " : "") << params[k];
     functions << (params.empty() ? "void" : "") << ") {\n";
+    if (code.fails) functions << "  int status = 0;\n";
     for (const std::string& l : code.body) functions << l << "\n";
+    if (code.fails) functions << "  return status;\n";
     functions << "}\n\n";
-    calls << "  " << fn << "(";
+    // After a node that can fail, every later node runs only while the status is 0.
+    calls << "  " << (guarded ? "if (status == 0) {\n    " : "") << (code.fails ? "status = " : "") << fn << "(";
     for (size_t k = 0; k < args.size(); ++k) {
       calls << (k ? ", " : "") << args[k];
       arena_used = arena_used || args[k].find("&a[") != std::string::npos;
     }
-    calls << ");\n";
+    calls << ");\n" << (guarded ? "  }\n" : "");
+    guarded = guarded || code.fails;
   }
   // Outputs no node writes (an input, a constant, another output's value) are copied.
   std::set<std::string> written;
@@ -365,11 +372,11 @@ std::string Generator::source() {
   c << "int " << P << "_run(const " << P << "_inputs* inputs, " << P << "_outputs* outputs, void* arena) {\n";
   if (arena_used || (o_.weights == WeightsMode::File && !weights_.empty()))
     c << "  unsigned char* const a = (unsigned char*)arena;\n";
-  c << "  int status = 1;\n  if ((inputs != NULL) && (outputs != NULL) && (arena != NULL)) {\n";
+  c << "  int status = 1;\n  if ((inputs != NULL) && (outputs != NULL) && (arena != NULL)) {\n    status = 0;\n";
   std::string body = calls.str();
   for (size_t at = 0; (at = body.find('\n', at)) != std::string::npos && at + 1 < body.size(); at += 3)
     body.insert(at + 1, "  ");
-  c << "  " << body << "    status = 0;\n  }\n  return status;\n}\n";
+  c << "  " << body << "  }\n  return status;\n}\n";
   return c.str();
 }
 

@@ -34,6 +34,12 @@ const CValue& NodeEmitter::output(size_t k) const {
   return outputs_[k];
 }
 
+const Tensor& NodeEmitter::constant_input(size_t i, const std::string& what) const {
+  const CValue& in = input(i);
+  if (!in.constant) refuse("run-time " + what + " (input '" + in.name + "' is needed as a constant)");
+  return *in.constant;
+}
+
 std::string NodeEmitter::op_name() const {
   return (node_.domain.empty() ? "" : node_.domain + ".") + node_.op_type + "-" + std::to_string(version_);
 }

@@ -66,6 +66,11 @@ class NodeEmitter {
   bool has_output(size_t k) const { return k < outputs_.size() && !outputs_[k].name.empty(); }
   const CValue& output(size_t k) const;
 
+  // Input i's value where the template needs it as a constant (`what` names it: "axes",
+  // "scales"); a value computed at run time refuses the node with "run-time WHAT (input 'NAME'
+  // is needed as a constant)", the form scripts/emit-c-backend.sh reads to fix that input.
+  const Tensor& constant_input(size_t i, const std::string& what) const;
+
   // The node's attributes; a bad one refuses the node (the reference would trap on it).
   const AttrReader& attrs() const { return reader_; }
   template <class P>
@@ -76,6 +81,13 @@ class NodeEmitter {
   // "Op-N" and the node's label, for messages.
   std::string op_name() const;
   [[noreturn]] void refuse(const std::string& why) const;
+
+  // The node can fail at run time (an index read from an input out of range, where the reference
+  // traps): its function returns an int status, the local `status` starts at 0 and the body sets
+  // it to 1 before anything out of range is read or written; PREFIX_run stops at the first node
+  // that fails and returns its status.
+  void may_fail() { fails_ = true; }
+  bool fails() const { return fails_; }
 
   // Appends one line of the body ("{" and "}" at a line's end or start change the indent).
   void line(const std::string& text);
@@ -116,6 +128,7 @@ class NodeEmitter {
   std::vector<std::string> body_;
   int indent_ = 1;
   bool math_ = false;
+  bool fails_ = false;
   std::vector<std::pair<std::string, std::string>> helpers_;  // in the order asked for
 };
 

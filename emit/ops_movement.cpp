@@ -1,6 +1,8 @@
-// C templates of the SONNX profile's data-movement operators, for every element type c_type()
-// names (float, double, the 8- to 64-bit integers, bool). They move elements (C assignments of the
-// element type, bitwise as the reference's copies), so `exact` and `fast` emit the same code.
+// C templates of the SONNX profile's data-movement operators, for every element type with a C
+// storage type (c_storage_type: float, double, the integers, bool, float16, bfloat16, the float8 and
+// float4 types, the 4- and 2-bit integers; not string or complex). They move elements (C assignments
+// of the storage type, bitwise as the reference's copies), so `exact` and `fast` emit the same code;
+// only ScatterND's reductions compute, for the arithmetic C types.
 //
 //   Concat-13      reference/ops/Concat.cpp: one block copy per input and outer index.
 //   Expand-13      reference/ops/Expand.cpp: numpy broadcasting (strides 0 on dims of 1); a constant
@@ -11,17 +13,18 @@
 //                  keep the data and change the shape). Where the shape / axes input is a constant
 //                  the output shape is recomputed as the kernel does and must be the static one;
 //                  where it is not, only the element counts are checked (the static shapes say it).
-//   Gather-13      reference/ops/Gather.cpp: the indices must be a constant; each is checked and
-//                  wrapped at generation time as the kernel does (support::checked_index): an
-//                  index out of range refuses the node (the reference traps). Refused: run-time
-//                  indices.
+//   Gather-13      reference/ops/Gather.cpp: constant indices are checked and wrapped at generation
+//                  time as the kernel does (support::checked_index): one out of range refuses the
+//                  node (the reference traps). Run-time indices are checked the same way in the C,
+//                  all before the copy: one out of range makes the node, and PREFIX_run, fail.
 //   Pad-25         reference/ops/Pad.cpp: modes constant, reflect, edge, wrap; pads and axes must
 //                  be constants (refused otherwise); constant_value a constant or a run-time input
 //                  (read as x2[0]). Per padded axis a table of the source offset of each output
 //                  coordinate (support::pad_reflect_index / pad_wrap_index at generation time, -1
 //                  for the constant fill).
-//   ScatterND-18   reference/ops/ScatterND.cpp: the indices must be a constant (refused
-//                  otherwise; support::scatter_nd_slices at generation time); the copy of data,
+//   ScatterND-18   reference/ops/ScatterND.cpp: constant indices checked at generation time
+//                  (support::scatter_nd_slices), run-time ones in the C before anything is written
+//                  (one out of range makes the node fail, as Gather's); the copy of data,
 //                  then the updates in the kernel's order with reduction none / add / mul / max /
 //                  min as support::reduce_values (integers wrap through the unsigned type, floats
 //                  one operation in the type, max/min propagate NaN, bool add = max = or,
@@ -82,10 +85,11 @@ std::string emit_movement_index(const std::vector<EmitMovementTerm>& terms, int6
   return s;
 }
 
-// The element type of y, which must be x's; refuses types without a C type.
+// The storage type of y's elements, which must be x's; refuses string and complex.
 std::string emit_movement_type(const NodeEmitter& e, const CValue& x, const CValue& y) {
   if (x.dtype != y.dtype) e.refuse("input and output element types differ");
-  return c_type(y.dtype);
+  if (!has_c_storage_type(y.dtype)) e.refuse("element type " + std::string(dtype_name(y.dtype)) + " (no C template for it)");
+  return c_storage_type(y.dtype);
 }
 
 void emit_movement_same_shape(const NodeEmitter& e, const CValue& y, const Shape& want, const std::string& what) {
@@ -140,10 +144,9 @@ void emit_movement_table(NodeEmitter& e, const std::string& name, const std::vec
 // A constant integer input read as the kernel reads it (int_values); refused when computed at run time.
 std::vector<int64_t> emit_movement_ints(const NodeEmitter& e, const OpContext& ctx, size_t i, const std::string& what,
                                         bool one_d) {
-  const Tensor* t = e.input(i).constant;
-  if (!t) e.refuse("run-time " + what + " (needed as a constant)");
-  if (one_d && t->rank() != 1) ctx.fail(what + " must be a 1-D tensor");
-  return support::int_values(ctx, *t, what);
+  const Tensor& t = e.constant_input(i, what);
+  if (one_d && t.rank() != 1) ctx.fail(what + " must be a 1-D tensor");
+  return support::int_values(ctx, t, what);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -333,16 +336,66 @@ void emit_transpose(NodeEmitter& e, const OpContext& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Gather: constant indices.
+// Gather.
+
+// "if ((v < -dim) || (v >= dim)) { status = 1; }" for the index v (support::checked_index's test):
+// the node fails, as the reference traps, before anything is read at v.
+void emit_movement_check_index(NodeEmitter& e, const std::string& v, int64_t dim) {
+  e.line("if ((" + v + " < " + c_literal_int(DType::Int64, -dim) + ") || (" + v + " >= " + c_literal_int(DType::Int64, dim) +
+         ")) {");
+  e.line("status = 1;");
+  e.line("}");
+}
+
+// Indices read at run time: every one checked first (the node fails on one out of range, writing
+// nothing), then the copy with negative ones counted from the end.
+void emit_gather_run_time(NodeEmitter& e, size_t axis, const CValue& x, const CValue& ind, const CValue& y) {
+  if (ind.dtype != DType::Int32 && ind.dtype != DType::Int64) e.refuse("indices must be int32 or int64");
+  Shape out_shape(x.shape.begin(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis));
+  out_shape.insert(out_shape.end(), ind.shape.begin(), ind.shape.end());
+  out_shape.insert(out_shape.end(), x.shape.begin() + static_cast<std::ptrdiff_t>(axis) + 1, x.shape.end());
+  emit_movement_same_shape(e, y, out_shape, "the output");
+  if (y.size() == 0) return;
+  const int64_t dim = x.shape[axis], count = ind.size();
+  const int64_t outer = support::element_count(x.shape, 0, axis);
+  const int64_t inner = support::element_count(x.shape, axis + 1, x.shape.size());
+  e.may_fail();
+  e.line(for_loop("k", count));
+  e.line("const int64_t v = (int64_t)x1[k];");
+  emit_movement_check_index(e, "v", dim);
+  e.line("}");
+  e.line("if (status == 0) {");
+  if (outer > 1) e.line(for_loop("o", outer));
+  e.line(for_loop("k", count));
+  e.line("int64_t v = (int64_t)x1[k];");
+  e.line("if (v < 0) {");
+  e.line("v += " + c_literal_int(DType::Int64, dim) + ";");
+  e.line("}");
+  if (inner > 1) e.line(for_loop("j", inner));
+  const std::vector<EmitMovementTerm> o = {{outer > 1 ? "o" : "0", 1}}, j = {{inner > 1 ? "j" : "0", 1}};
+  const auto terms = [&](int64_t row, const std::string& at) {
+    std::vector<EmitMovementTerm> t = {{o[0].expr, row}, {at, inner}, j[0]};
+    return emit_movement_index(t, 0);
+  };
+  e.line("y0[" + terms(count * inner, "k") + "] = x0[" + terms(dim * inner, "v") + "];");
+  if (inner > 1) e.line("}");
+  e.line("}");
+  if (outer > 1) e.line("}");
+  e.line("}");
+}
+
+// Constant indices: checked and wrapped at generation time.
 
 void emit_gather(NodeEmitter& e, const OpContext& ctx) {
   const GatherParams p = e.params<GatherParams>();
   const CValue &x = e.input(0), &ind = e.input(1), &y = e.output(0);
   emit_movement_type(e, x, y);
-  if (!ind.constant)
-    e.refuse("run-time indices (an index out of range would trap the reference; only constant indices are checked)");
   if (x.shape.empty()) ctx.fail("data must have rank >= 1");
   const auto axis = static_cast<size_t>(support::normalize_axis(ctx, p.axis, static_cast<int64_t>(x.shape.size())));
+  if (!ind.constant) {
+    emit_gather_run_time(e, axis, x, ind, y);
+    return;
+  }
   std::vector<int64_t> idx = support::int_values(ctx, *ind.constant, "indices");
   const int64_t dim = x.shape[axis];
   for (int64_t& i : idx) i = support::checked_index(ctx, i, dim, "index");
@@ -518,8 +571,8 @@ void emit_pad(NodeEmitter& e, const OpContext& ctx) {
 
 // The statement D = reduce(D, U) of support::reduce_values for elements of `type`.
 std::string emit_movement_reduce(Reduction r, DType type, const std::string& d, const std::string& u) {
-  const std::string t = c_type(type);
   if (r == Reduction::None) return d + " = " + u + ";";
+  const std::string t = c_type(type);  // the reductions compute: an arithmetic C type
   if (type == DType::Bool)
     return d + " = (uint8_t)(" + d + (r == Reduction::Add || r == Reduction::Max ? " || " : " && ") + u + ");";
   const bool floating = type == DType::Float || type == DType::Double;
@@ -537,22 +590,72 @@ std::string emit_movement_reduce(Reduction r, DType type, const std::string& d, 
   return d + " = (" + t + ")((" + w + ")" + d + op + "(" + w + ")" + u + ");";
 }
 
+// Indices read at run time: every tuple checked first (the node fails on an index out of range,
+// writing nothing, as the reference traps before it writes), then the copy of data and the updates
+// tuple by tuple, each tuple's offset Σ index_j·stride_j with negative indices counted from the end.
+void emit_scatter_nd_run_time(NodeEmitter& e, Reduction reduction, const CValue& data, const CValue& ind, const CValue& y) {
+  if (ind.dtype != DType::Int64) e.refuse("indices must be int64");
+  emit_movement_same_shape(e, y, data.shape, "the output");
+  const auto k = static_cast<size_t>(ind.shape.back());
+  const int64_t tuples = support::element_count(ind.shape, 0, ind.shape.size() - 1);
+  const int64_t slice = support::element_count(data.shape, k, data.shape.size());
+  const std::vector<int64_t> strides = row_major_strides(data.shape);
+  const auto at = [&](size_t j) { return "x1[t * " + std::to_string(k) + " + " + std::to_string(j) + "]"; };
+  e.may_fail();
+  if (tuples > 0) {
+    e.line(for_loop("t", tuples));
+    for (size_t j = 0; j < k; ++j) {
+      e.line("{");
+      e.line("const int64_t v = " + at(j) + ";");
+      emit_movement_check_index(e, "v", data.shape[j]);
+      e.line("}");
+    }
+    e.line("}");
+  }
+  e.line("if (status == 0) {");
+  emit_movement_blocks(e, "y0", 0, 0, "x0", 0, 0, 1, y.size());
+  if (tuples > 0 && slice > 0) {
+    if ((reduction == Reduction::Max || reduction == Reduction::Min) &&
+        (data.dtype == DType::Float || data.dtype == DType::Double))
+      e.needs_math();  // isnan
+    e.line(for_loop("t", tuples));
+    e.line("int64_t base = 0;");
+    for (size_t j = 0; j < k; ++j) {
+      e.line("{");
+      e.line("int64_t v = " + at(j) + ";");
+      e.line("if (v < 0) {");
+      e.line("v += " + c_literal_int(DType::Int64, data.shape[j]) + ";");
+      e.line("}");
+      e.line("base += v * " + c_literal_int(DType::Int64, strides[j]) + ";");
+      e.line("}");
+    }
+    if (slice > 1) e.line(for_loop("j", slice));
+    const std::string j = slice > 1 ? " + j" : "";
+    e.line(emit_movement_reduce(reduction, data.dtype, "y0[base" + j + "]", "x2[t * " + std::to_string(slice) + j + "]"));
+    if (slice > 1) e.line("}");
+    e.line("}");
+  }
+  e.line("}");
+}
+
 void emit_scatter_nd(NodeEmitter& e, const OpContext& ctx) {
   const Reduction reduction = e.params<ScatterParams>().reduction;
   const CValue &data = e.input(0), &ind = e.input(1), &updates = e.input(2), &y = e.output(0);
   emit_movement_type(e, data, y);
-  if (!ind.constant)
-    e.refuse("run-time indices (an index out of range would trap the reference; only constant indices are checked)");
-  const Tensor& indices = *ind.constant;
   const auto r = static_cast<int64_t>(data.shape.size());
-  const int64_t q = indices.rank();
+  const auto q = static_cast<int64_t>(ind.shape.size());
   if (r < 1 || q < 1) ctx.fail("data and indices must have rank >= 1");
   if (updates.dtype != data.dtype) ctx.fail("updates and data have different element types");
-  const int64_t k = indices.dim(q - 1);
+  const int64_t k = ind.shape.back();
   if (k < 1 || k > r) ctx.fail("indices.shape[-1] must be in [1, rank(data)]");
-  Shape want(indices.shape().begin(), indices.shape().end() - 1);
+  Shape want(ind.shape.begin(), ind.shape.end() - 1);
   want.insert(want.end(), data.shape.begin() + k, data.shape.end());
   if (updates.shape != want) ctx.fail("updates has shape " + shape_str(updates.shape) + ", expected " + shape_str(want));
+  if (!ind.constant) {
+    emit_scatter_nd_run_time(e, reduction, data, ind, y);
+    return;
+  }
+  const Tensor& indices = *ind.constant;
   const support::ScatterSlices slices = support::scatter_nd_slices(ctx, data.shape, indices);
   emit_movement_same_shape(e, y, data.shape, "the output");
   emit_movement_blocks(e, "y0", 0, 0, "x0", 0, 0, 1, y.size());

@@ -184,10 +184,9 @@ static void emit_norm_reduce(NodeEmitter& e, bool mean) {
   if (!p.axes_from_input) e.refuse("axes as an attribute (this template is for the versions taking them as an input)");
   std::vector<int64_t> axes;
   if (e.has_input(1)) {
-    const CValue& a = e.input(1);
-    if (!a.constant) e.refuse("the axes input is not a constant");
-    if (!is_integer(a.constant->dtype())) e.refuse("input 1 must be an integer tensor");
-    axes = a.constant->to_int64_vector();
+    const Tensor& t = e.constant_input(1, "axes");
+    if (!is_integer(t.dtype())) e.refuse("input 1 must be an integer tensor");
+    axes = t.to_int64_vector();
   }
   const DType type = x.dtype;
   const bool is_float = emit_norm_is_float(type);

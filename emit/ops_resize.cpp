@@ -131,8 +131,7 @@ std::vector<support::ResizeAxis> emit_resize_axes(NodeEmitter& e, const OpContex
     const CValue& in = e.input(i);
     if (!is_float(in.dtype)) ctx.fail("input " + std::to_string(i) + " must be a floating tensor");
     if (in.size() == 0) return v;
-    if (!in.constant) e.refuse("run-time " + what + " (needed as a constant)");
-    return support::real_values(ctx, *in.constant);
+    return support::real_values(ctx, e.constant_input(i, what));
   };
   if (p.coord == support::CoordMode::TfCropAndResize) {
     const std::vector<double> roi = floats(1, "roi");
@@ -151,8 +150,7 @@ std::vector<support::ResizeAxis> emit_resize_axes(NodeEmitter& e, const OpContex
     const CValue& in = e.input(3);
     if (!is_integer(in.dtype)) ctx.fail("sizes must be an integer tensor");
     if (in.size() > 0) {
-      if (!in.constant) e.refuse("run-time sizes (needed as a constant)");
-      sizes = in.constant->to_int64_vector();
+      sizes = e.constant_input(3, "sizes").to_int64_vector();
     }
   }
   if (!scales.empty() && !sizes.empty()) ctx.fail("only one of scales and sizes may be given");

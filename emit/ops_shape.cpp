@@ -49,7 +49,7 @@ void emit_shape_store(NodeEmitter& e, const Tensor& t) {
              std::string(dtype_name(y.dtype)));
   if (t.shape() != y.shape)
     e.refuse("the value's shape " + shape_str(t.shape()) + " is not the output's static " + shape_str(y.shape));
-  const std::string type = c_type(y.dtype);
+  const std::string type = c_storage_type(y.dtype);
   const int64_t n = t.size();
   if (n == 0) return;
   bool uniform = true;
@@ -101,7 +101,7 @@ void emit_constant_of_shape(NodeEmitter& e, const OpContext& ctx) {
   if (shape != y.shape)
     e.refuse("the shape input " + shape_str(shape) + " is not the output's static shape " + shape_str(y.shape));
   if (p.value.dtype() != y.dtype) e.refuse("the value attribute's element type is not the output's");
-  c_type(y.dtype);
+  c_storage_type(y.dtype);  // refuses string and complex
   const int64_t n = y.size();
   if (n == 0) return;
   const std::string v = e.literal(p.value, 0);
@@ -149,9 +149,8 @@ Tensor emit_shape_range_of(const OpContext& ctx, DType type, const Tensor& start
 }
 
 void emit_range(NodeEmitter& e, const OpContext& ctx) {
-  const Tensor* in[3] = {e.input(0).constant, e.input(1).constant, e.input(2).constant};
-  for (const Tensor* t : in)
-    if (!t) e.refuse("run-time start, limit or delta (the output length would not be static)");
+  // A run-time one would not give a static output length.
+  const Tensor* in[3] = {&e.constant_input(0, "start"), &e.constant_input(1, "limit"), &e.constant_input(2, "delta")};
   const DType type = in[0]->dtype();
   if (in[1]->dtype() != type || in[2]->dtype() != type) ctx.fail("start, limit and delta must have the same type");
   if (in[0]->size() != 1 || in[1]->size() != 1 || in[2]->size() != 1) ctx.fail("start, limit and delta must be scalars");

@@ -49,20 +49,49 @@ src=$work/c
 mkdir -- "$src" || exit 1
 
 # 1. The C code. A model outside the SONNX profile is admitted first (`sonnx admit`: the version
-# upgrade, static types, folded constants; spec/admission.md), unless SONNX_EMIT_ADMIT=0. emit-c's
-# exit 1 then means the model (or one of its nodes) has no C form: unsupported.
-"$sonnx" emit-c "$model" -o "$src" --name model --mode "$mode" >"$work/emit.log" 2>&1
+# upgrade, static types, folded constants; spec/admission.md), unless SONNX_EMIT_ADMIT=0. An input
+# a template needs as a constant (Slice's starts, Resize's scales, ReduceSum's axes: emit-c names
+# it, "input 'NAME' is needed as a constant") is fixed to this run's value (`sonnx admit --fix`),
+# which specialises the C to it; the program then reads the other inputs only. emit-c's exit 1
+# otherwise means the model (or one of its nodes) has no C form: unsupported.
+fixes=() fixed_names=()
+emit() { rm -rf -- "$src" && mkdir -- "$src" && "$sonnx" emit-c "$1" -o "$src" --name model --mode "$mode" >"$work/emit.log" 2>&1; }
+# The data file of graph input NAME in INPUT_DIR (input_K.pb names its tensor, as the test data does).
+input_file() {
+  /usr/bin/python3 - "$input_dir" "$1" <<'PY'
+import glob, sys
+import onnx
+for path in sorted(glob.glob(sys.argv[1] + "/input_*.pb")):
+    t = onnx.TensorProto()
+    try:
+        t.ParseFromString(open(path, "rb").read())
+    except Exception:
+        continue
+    if t.name == sys.argv[2]:
+        print(path)
+        break
+PY
+}
+emit "$model"
 rc=$?
-if [[ $rc -eq 1 && ${SONNX_EMIT_ADMIT:-1} != 0 ]] && grep -q 'is not in the SONNX profile' "$work/emit.log"; then
-  if ! "$sonnx" admit "$model" -o "$work/admitted.onnx" --samples 0 -q >"$work/admit.log" 2>&1; then
+for _ in 1 2 3 4 5 6 7 8; do
+  [[ $rc -eq 1 && ${SONNX_EMIT_ADMIT:-1} != 0 ]] || break
+  if name=$(grep -o "input '[^']*' is needed as a constant" "$work/emit.log" | head -n 1) && [[ -n $name ]]; then
+    name=${name#input \'} name=${name%%\' is needed as a constant}
+    file=$(input_file "$name")
+    [[ -n $file ]] || break  # not a graph input of this run: no value to fix it to
+    fixes+=(--fix "$name=$file") fixed_names+=("$name")
+  elif ! grep -q 'is not in the SONNX profile' "$work/emit.log"; then
+    break
+  fi
+  if ! "$sonnx" admit "$model" -o "$work/admitted.onnx" --samples 0 -q "${fixes[@]}" >"$work/admit.log" 2>&1; then
     reason=$(grep -v '^[[:space:]]*$' "$work/admit.log" | tail -n 1)
     echo "not admitted into the SONNX profile: ${reason:-sonnx admit gave no reason}"
     exit 3
   fi
-  rm -rf -- "$src" && mkdir -- "$src" || exit 1
-  "$sonnx" emit-c "$work/admitted.onnx" -o "$src" --name model --mode "$mode" >"$work/emit.log" 2>&1
+  emit "$work/admitted.onnx"
   rc=$?
-fi
+done
 if [[ $rc -eq 1 ]]; then
   reason=$(grep -v '^[[:space:]]*$' "$work/emit.log" | tail -n 1)
   echo "${reason:-sonnx emit-c refused the model without a reason}"
@@ -72,6 +101,21 @@ if [[ $rc -ne 0 ]]; then
   cat "$work/emit.log" >&2
   echo "emit-c-backend: sonnx emit-c failed (exit status $rc)" >&2
   exit 1
+fi
+# The inputs the program reads: INPUT_DIR's, less the fixed ones, in their order.
+if [[ ${#fixed_names[@]} -gt 0 ]]; then
+  mkdir -- "$work/in" || exit 1
+  k=0
+  for ((j = 0; ; ++j)); do
+    f=$input_dir/input_$j.pb
+    [[ -f $f ]] || break
+    skip=
+    for fx in "${fixes[@]}"; do [[ $fx == *"=$f" ]] && skip=1; done
+    [[ -n $skip ]] && continue
+    cp -- "$f" "$work/in/input_$k.pb" || exit 1
+    k=$((k + 1))
+  done
+  input_dir=$work/in
 fi
 
 # 2. The program.

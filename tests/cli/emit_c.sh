@@ -46,6 +46,45 @@ expect 1 "$SONNX" emit-c "$DIR/indices.onnxtxt" -o "$DIR/indices"
 grep -q "no C template for MaxPool-22" "$DIR/out" || fail "the refusal does not name the operator version: $(cat "$DIR/out")"
 [[ ! -e $DIR/indices ]] || fail "files written for a refused model"
 
+# Indices read at run time (Gather): checked in the C before the copy. In range (negative ones
+# count from the end) the program gives numpy's take; one out of range makes PREFIX_run fail, as
+# the reference traps: the driver exits 1 and writes no output.
+cat >"$DIR/gather.onnxtxt" <<'M'
+<ir_version: 8, opset_import: ["" : 13]>
+g (float[3,2] x, int64[2,2] i) => (float[2,2,2] y) {
+  y = Gather <axis = 0> (x, i)
+}
+M
+expect 0 "$SONNX" emit-c "$DIR/gather.onnxtxt" -o "$DIR/gather" --name gather
+make -s -C "$DIR/gather" >/dev/null 2>&1 || fail "the run-time Gather does not build"
+/usr/bin/python3 - "$DIR" <<'PY'
+import os, sys
+import numpy as np
+from onnx import numpy_helper
+d = sys.argv[1]
+x = np.arange(6, dtype=np.float32).reshape(3, 2)
+for name, idx in (("gather-good", [[0, -1], [2, 1]]), ("gather-bad", [[0, 3], [1, 1]])):
+    os.makedirs(f"{d}/{name}", exist_ok=True)
+    open(f"{d}/{name}/input_0.pb", "wb").write(numpy_helper.from_array(x, "x").SerializeToString())
+    open(f"{d}/{name}/input_1.pb", "wb").write(numpy_helper.from_array(np.array(idx, np.int64), "i").SerializeToString())
+PY
+mkdir -p "$DIR/gather-good-out" "$DIR/gather-bad-out"
+expect 0 "$DIR/gather/gather_main" "$DIR/gather-good" "$DIR/gather-good-out"
+/usr/bin/python3 - "$DIR" <<'PY' || fail "the run-time Gather's output is not numpy's take"
+import sys
+import numpy as np
+from onnx import TensorProto, numpy_helper
+d = sys.argv[1]
+t = TensorProto()
+t.ParseFromString(open(f"{d}/gather-good-out/output_0.pb", "rb").read())
+want = np.take(np.arange(6, dtype=np.float32).reshape(3, 2), np.array([[0, -1], [2, 1]]), axis=0)
+sys.exit(0 if np.array_equal(numpy_helper.to_array(t), want) else 1)
+PY
+expect 1 "$DIR/gather/gather_main" "$DIR/gather-bad" "$DIR/gather-bad-out"
+[[ ! -e $DIR/gather-bad-out/output_0.pb ]] || fail "an output written though an index was out of range"
+expect 1 "$SONNX" run "$DIR/gather.onnxtxt" --input "x=$DIR/gather-bad/input_0.pb" --input "i=$DIR/gather-bad/input_1.pb"
+grep -qi "index" "$DIR/out" || fail "the reference does not trap on the index: $(cat "$DIR/out")"
+
 # Refusals: bad options and paths are usage errors (2), nothing written.
 expect 2 "$SONNX" emit-c "$DIR/classifier.onnx" -o "$DIR/bad" --name "9lives"
 [[ ! -e $DIR/bad ]] || fail "files written for a bad --name"

@@ -4,7 +4,8 @@
 #
 #   certify_emitted.sh SONNX exact|fast REPORT.json SUITE_DIR [TEST_LIST|all [lenient]]
 #
-# TEST_LIST: a file of test names, one per line (# comments), to certify only those; `all`: every
+# TEST_LIST: a file of test names, one per line (# comments; in fast mode only the lines whose
+# second word is `fast`), to certify only those; `all`: every
 # test of the suite. Fails (exit 1) when a test failed, crashed, timed out or errored, or, with a
 # list or `all`, when a test did not pass (those are tests the C form must run: unsupported counts
 # against them; `lenient`: only the list's selection, unsupported allowed). Exit 77 (skip) when
@@ -21,7 +22,8 @@ judge=bitwise
 [[ $mode == fast ]] && judge=enclosure
 filter=()
 if [[ -n $list && $list != all ]]; then
-  names=$(grep -v '^[[:space:]]*\(#\|$\)' "$list" | paste -sd '|')
+  # Fast mode: the lines marked `fast` only.
+  names=$(grep -v '^[[:space:]]*\(#\|$\)' "$list" | awk -v mode="$mode" 'mode != "fast" || $2 == "fast" { print $1 }' | paste -sd '|')
   filter=(--filter "^($names)\$")
 fi
 rc=0

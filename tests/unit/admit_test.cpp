@@ -259,6 +259,25 @@ g (float[3] X, int64 sr) => (float[3] Y) <int64 k = {16000}> {
   EXPECT_EQ(Interpreter(original.ir).run(in).at("Y").tensor, before);
 }
 
+// A model already in the profile is still rewritten when the user fixes an input: the fixed input
+// becomes a constant (what `sonnx emit-c` needs of Slice's starts), the others stay inputs.
+TEST(Admit, FixesAnInputOfAModelAlreadyInTheProfile) {
+  LoadedModel original = loaded_model(R"(<ir_version: 10, opset_import: ["" : 25]>
+g (float[4] X, int64[1] starts) => (float[2] Y) <int64[1] ends = {3}, int64[1] axes = {0}, int64[1] steps = {1}> {
+  Y = Slice (X, starts, ends, axes, steps)
+})");
+  admit::AdmitOptions o;
+  o.fixes.values = {{"starts", Tensor::from_vector<int64_t>({1}, {1})}};
+  admit::AdmitResult r = admit::admit_model(original, o);
+  for (const std::string& why : r.reasons()) ADD_FAILURE() << why;
+  EXPECT_TRUE(r.admitted);
+  EXPECT_FALSE(r.unchanged) << "a fix asked for is a change";
+  ASSERT_EQ(r.model.graph.inputs.size(), 1u);
+  EXPECT_EQ(r.model.graph.inputs[0].name, "X");
+  const Tensor x = Tensor::from_vector<float>({4}, {1.f, 2.f, 3.f, 4.f});
+  EXPECT_EQ(Interpreter(r.model).run({{"X", Value(x)}}).at("Y").tensor, Tensor::from_vector<float>({2}, {2.f, 3.f}));
+}
+
 // ---- write_omitted_inputs, trim_unused_outputs ----
 
 TEST(AdmitOptionalIO, ARecurrentNodesOmittedInputsAreWrittenAsTheirDefaults) {
