@@ -57,6 +57,9 @@ FuzzCampaign fuzz_runtime(const RuntimeFuzzingOptions& options) {
   o.seed = options.seed;
   o.shard = parse_shard(options.shard);
   o.opset = options.opset;
+  if (!options.profile.empty() && options.profile != "sonnx")
+    throw LoadError("fuzzing restricts the operators to the sonnx profile only, not '" + options.profile + "'");
+  o.sonnx_ops = options.profile == "sonnx";
   o.out = options.out;
   o.max_groups = options.max_groups;
   o.progress = options.progress;

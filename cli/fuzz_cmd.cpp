@@ -29,6 +29,7 @@ struct FuzzArgs {
   int max_failures = 3;
   int threads = 1;
   std::string opset = "mixed";
+  std::string profile;
   // A target to fuzz instead of sonnx's executors.
   std::string backend, backend_cmd, devices, report;
   std::vector<std::string> plugins;
@@ -51,6 +52,7 @@ int fuzz_target(const FuzzArgs& a, const CLI::App* cmd) {
   o.seed = a.seed;
   o.shard = a.shard;
   o.opset = a.opset == "mixed" ? 0 : std::stoi(a.opset);
+  o.profile = a.profile;
   o.out = a.out;
   o.max_groups = a.max_groups;
   if (cmd->count("--executor") || cmd->count("--inject-fault") || cmd->count("--threads"))
@@ -103,6 +105,10 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   target->add_flag("--persistent", args->persistent, "With --backend-cmd: one runtime process serves every graph");
   target->add_option("--timeout", args->timeout, "With --backend-cmd: seconds per graph")->capture_default_str();
   target->add_option("--report", args->report, "Write the campaign there (.json for `sonnx report merge`, else text)");
+  target->add_option("--profile", args->profile,
+                     "sonnx: graphs of the SONNX profile's operators only, at opset 17 (for a runtime of profile "
+                     "models, such as the C of `sonnx emit-c`, which admits them)")
+      ->check(CLI::IsMember({"sonnx"}));
   target->add_option("--max-groups", args->max_groups, "Stop once this many distinct defects are found (0: no limit)")
       ->capture_default_str();
   cmd->add_option("--inject-fault", args->inject_fault,

@@ -6,6 +6,7 @@
 
 #include "recipe.h"
 #include "reference/catalogue/catalogue.h"
+#include "reference/check/profile.h"
 #include "reference/model/tensor_proto.h"
 #include "reference/ops/registry.h"
 
@@ -250,19 +251,23 @@ const std::vector<OpGenerator>& op_generators() {
   return all;
 }
 
-const std::vector<OpGenerator>& op_generators(int opset) {
-  // One table per opset generated, built once (choices index them modulo their size): 7 to 17,
-  // and the newest.
-  static const std::map<int, std::vector<OpGenerator>> by_opset = [] {
-    std::map<int, std::vector<OpGenerator>> m;
+const std::vector<OpGenerator>& op_generators(int opset, bool sonnx_ops) {
+  // One table per opset generated and operator set, built once (choices index them modulo their
+  // size): 7 to 17, and the newest; every operator, or the SONNX profile's.
+  static const std::map<std::pair<int, bool>, std::vector<OpGenerator>> tables = [] {
+    const Profile sonnx = load_profile("sonnx");
+    std::map<std::pair<int, bool>, std::vector<OpGenerator>> m;
     for (int o = kOldestFuzzOpset; o <= kNewestFuzzOpset; ++o)
       if (is_fuzz_opset(o))
         for (const auto& g : op_generators())
-          if (g.since <= o) m[o].push_back(g);
+          if (g.since <= o) {
+            m[{o, false}].push_back(g);
+            if (sonnx.operators.count(g.name)) m[{o, true}].push_back(g);
+          }
     return m;
   }();
-  auto it = by_opset.find(opset);
-  if (it == by_opset.end()) throw std::invalid_argument("fuzz: no operator table for opset " + std::to_string(opset));
+  auto it = tables.find({opset, sonnx_ops});
+  if (it == tables.end()) throw std::invalid_argument("fuzz: no operator table for opset " + std::to_string(opset));
   return it->second;
 }
 

@@ -132,7 +132,7 @@ struct OpGenerator {
 };
 // Every generator; a recipe's choice indexes the ones that exist at its opset.
 const std::vector<OpGenerator>& op_generators();
-const std::vector<OpGenerator>& op_generators(int opset);
+const std::vector<OpGenerator>& op_generators(int opset, bool sonnx_ops = false);  // sonnx_ops: Recipe::sonnx_ops
 
 // Per-family tables, concatenated by op_generators().
 void add_elementwise_generators(std::vector<OpGenerator>& v);

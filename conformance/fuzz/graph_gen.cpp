@@ -96,7 +96,7 @@ GeneratedCase generate(const Recipe& recipe) {
   z3::solver s(z, "QF_NIA");  // nonlinear integer arithmetic: products of dims (reshape, windows)
   GenContext c(z, mix(recipe.seed, 0), std::max(1, recipe.max_dim), recipe.opset);
   add_first_input(c, s);
-  const auto& generators = op_generators(recipe.opset);
+  const auto& generators = op_generators(recipe.opset, recipe.sonnx_ops);
   for (const OpChoice& choice : recipe.ops) {
     // Each choice has its own random stream, so dropping one leaves the others' choices alone.
     c.rng.seed(mix(recipe.seed, choice.seed + 1));

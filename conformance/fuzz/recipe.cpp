@@ -14,7 +14,7 @@ void require_campaign_opset(int opset) {
                     " or 0 (mixed)");
 }
 
-Recipe random_recipe(uint64_t seed, int opset) {
+Recipe random_recipe(uint64_t seed, int opset, bool sonnx_ops) {
   std::mt19937_64 rng(seed);
   Recipe r;
   r.seed = seed;
@@ -23,13 +23,15 @@ Recipe random_recipe(uint64_t seed, int opset) {
   for (int i = 0; i < n; ++i) r.ops.push_back({static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng())});
   // Drawn last, so the other choices of a seed are those it had before the opset was drawn.
   bool newest = (rng() & 1) != 0;
-  r.opset = opset > 0 ? opset : newest ? kNewestFuzzOpset : kLegacyFuzzOpset;
+  r.opset = opset > 0 ? opset : sonnx_ops ? kLegacyFuzzOpset : newest ? kNewestFuzzOpset : kLegacyFuzzOpset;
+  r.sonnx_ops = sonnx_ops;
   return r;
 }
 
 std::string recipe_str(const Recipe& r) {
   std::ostringstream os;
-  os << "seed=" << r.seed << " max_dim=" << r.max_dim << " opset=" << r.opset << " ops=[";
+  os << "seed=" << r.seed << " max_dim=" << r.max_dim << " opset=" << r.opset << (r.sonnx_ops ? " profile=sonnx" : "")
+     << " ops=[";
   for (size_t i = 0; i < r.ops.size(); ++i) os << (i ? "," : "") << r.ops[i].op << ":" << r.ops[i].seed;
   os << "]";
   return os.str();
@@ -52,6 +54,9 @@ Recipe parse_recipe(const std::string& text) {
       if (!is_fuzz_opset(r.opset))
         throw std::invalid_argument("recipe: opset is " + std::to_string(kOldestFuzzOpset) + " to " +
                                     std::to_string(kLegacyFuzzOpset) + ", or " + std::to_string(kNewestFuzzOpset));
+    } else if (k == "profile") {
+      if (v != "sonnx") throw std::invalid_argument("recipe: profile is sonnx, not '" + v + "'");
+      r.sonnx_ops = true;
     } else if (k == "ops") {
       if (v.size() < 2 || v.front() != '[' || v.back() != ']') throw std::invalid_argument("recipe: ops=[op:seed,...]");
       std::istringstream ops(v.substr(1, v.size() - 2));

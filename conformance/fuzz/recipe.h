@@ -39,12 +39,16 @@ struct Recipe {
   int max_dim = 8;               // every solved dimension lies in [1, max_dim]
   int opset = kLegacyFuzzOpset;  // the graph's ai.onnx opset import
   std::vector<OpChoice> ops;
+  // Only the SONNX profile's operators (spec/profiles/sonnx.json; "profile=sonnx" in the text): the
+  // graphs `sonnx admit` brings into the profile, for runtimes of profile models (`sonnx emit-c`'s C).
+  bool sonnx_ops = false;
 };
 
 // A recipe drawn from a seed: 3–12 operator choices, max_dim in [2, 8], opset 17 or the newest
 // (half each). `opset` > 0 fixes the opset instead (any is_fuzz_opset; the other choices are the
-// same whatever the opset).
-Recipe random_recipe(uint64_t seed, int opset = 0);
+// same whatever the opset). `sonnx_ops`: the SONNX profile's operators only, at opset 17 unless
+// `opset` says otherwise (admission upgrades 17 to the profile's versions).
+Recipe random_recipe(uint64_t seed, int opset = 0, bool sonnx_ops = false);
 // "seed=S max_dim=D opset=O ops=[op:seed,...]" — printed with every failure; parse_recipe reads it
 // back (a recipe without opset= is at 17, as recipes were before the newest opset was generated).
 std::string recipe_str(const Recipe& r);

@@ -102,7 +102,7 @@ class Campaign {
       if (o_.max_groups > 0 && c_.groups.size() >= static_cast<size_t>(o_.max_groups)) break;
       uint64_t seed = o_.seed + static_cast<uint64_t>(i) * static_cast<uint64_t>(o_.shard.count) +
                       static_cast<uint64_t>(o_.shard.index);
-      one_graph(random_recipe(seed, o_.opset));
+      one_graph(random_recipe(seed, o_.opset, o_.sonnx_ops));
       if (o_.progress && clock::now() - last_progress > std::chrono::milliseconds(500)) {
         last_progress = clock::now();
         o_.progress(c_.graphs, c_.groups.size(), elapsed());

@@ -26,6 +26,7 @@ struct TargetFuzzOptions {
   uint64_t seed = 1;
   Shard shard;    // graph i uses seed + i·shard.count + shard.index
   int opset = 0;  // 17 or 27 (0: each recipe draws one)
+  bool sonnx_ops = false;  // the SONNX profile's operators only (Recipe::sonnx_ops)
   std::filesystem::path out = "fuzz-repros";
   int max_groups = 0;  // stop once this many distinct defects are found (0: no limit)
   std::function<void(int64_t graphs, size_t groups, double seconds)> progress;

@@ -148,6 +148,7 @@ struct RuntimeFuzzingOptions {
   uint64_t seed = 1;                          // graph i uses seed + i (per shard: + i*N + K)
   std::string shard{};                        // "K/N" or "auto", as ConformOptions::shard
   int opset = 0;                              // 17 or 27; 0: each graph draws one
+  std::string profile{};                      // "sonnx": the SONNX profile's operators only; "": every operator
   std::filesystem::path out = "fuzz-repros";  // the defect groups' repro directories
   int max_groups = 0;                         // stop once this many distinct defects are found (0: no limit)
   std::function<void(int64_t graphs, size_t groups, double seconds)> progress{};  // about twice a second

@@ -10,6 +10,7 @@ The expected outputs are the reference interpreter's (`sonnx run`): the suite is
 which judges against the reference anyway.
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -184,7 +185,49 @@ def integers():
                      "b": RNG.integers(-1000, 1000, size=4).astype(np.int64)}
 
 
-MODELS = [small_cnn, depthwise, elementwise, movement, recurrent, integers]
+def tensor_as(array, name, elem):
+    """A float array as a TensorProto of float16 or bfloat16 (rounded to nearest even)."""
+    a = np.asarray(array, dtype=np.float32)
+    if elem == TensorProto.FLOAT16:
+        return numpy_helper.from_array(a.astype(np.float16), name)
+    bits = a.reshape(-1).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    t = TensorProto(name=name, data_type=TensorProto.BFLOAT16, dims=list(a.shape))
+    t.raw_data = rounded.tobytes()
+    return t
+
+
+def half_variant(make, elem):
+    """The model of `make` with every float tensor in float16 or bfloat16 (the Resize scales and roi
+    stay float, as the operator requires). write() leaves it out when an operator does not take the
+    type at opset 17 (`sonnx check` refuses it: bfloat16 Conv, pools and recurrences came in 22)."""
+    suffix = {TensorProto.FLOAT16: "float16", TensorProto.BFLOAT16: "bfloat16"}[elem]
+
+    def variant():
+        m, inputs = make()
+        keep = {n.input[i] for n in m.graph.node if n.op_type == "Resize" for i in (1, 2) if len(n.input) > i}
+        for v in list(m.graph.input) + list(m.graph.output) + list(m.graph.value_info):
+            if v.type.tensor_type.elem_type == TensorProto.FLOAT:
+                v.type.tensor_type.elem_type = elem
+        inits = []
+        for t in m.graph.initializer:
+            if t.data_type == TensorProto.FLOAT and t.name not in keep:
+                t = tensor_as(numpy_helper.to_array(t), t.name, elem)
+            inits.append(t)
+        del m.graph.initializer[:]
+        m.graph.initializer.extend(inits)
+        if elem == TensorProto.BFLOAT16:  # their bfloat16 versions came in opset 22: others in their place
+            for node in m.graph.node:
+                node.op_type = {"Sin": "Sigmoid", "Cos": "Relu", "Softplus": "LeakyRelu"}.get(node.op_type, node.op_type)
+        m.graph.name += "_" + suffix
+        return m, {k: (tensor_as(v, k, elem) if v.dtype == np.float32 else v) for k, v in inputs.items()}
+
+    return variant
+
+
+FLOAT_MODELS = [small_cnn, depthwise, elementwise, movement, recurrent]
+MODELS = [small_cnn, depthwise, elementwise, movement, recurrent, integers] + [
+    half_variant(make, elem) for elem in (TensorProto.FLOAT16, TensorProto.BFLOAT16) for make in FLOAT_MODELS]
 
 
 def write(sonnx, out, make):
@@ -193,9 +236,14 @@ def write(sonnx, out, make):
     ds = os.path.join(d, "test_data_set_0")
     os.makedirs(ds, exist_ok=True)
     onnx.save(m, os.path.join(d, "model.onnx"))
+    if subprocess.run([sonnx, "check", os.path.join(d, "model.onnx")], stdout=subprocess.DEVNULL).returncode != 0:
+        print(f"make_emit_suite: {m.graph.name} left out: not a valid model at opset {OPSET}")
+        shutil.rmtree(d)
+        return False
     args = []
     for k, v in enumerate(m.graph.input):
-        t = numpy_helper.from_array(inputs[v.name], v.name)
+        value = inputs[v.name]
+        t = value if isinstance(value, TensorProto) else numpy_helper.from_array(value, v.name)
         path = os.path.join(ds, f"input_{k}.pb")
         open(path, "wb").write(t.SerializeToString())
         args += ["-i", f"{v.name}={path}"]
@@ -203,6 +251,7 @@ def write(sonnx, out, make):
         subprocess.run([sonnx, "run", os.path.join(d, "model.onnx"), *args, "-o", tmp], check=True, stdout=subprocess.DEVNULL)
         for k, v in enumerate(m.graph.output):
             os.replace(os.path.join(tmp, v.name + ".pb"), os.path.join(ds, f"output_{k}.pb"))
+    return True
 
 
 def main():
@@ -210,9 +259,8 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     sonnx, out = sys.argv[1:]
-    for make in MODELS:
-        write(sonnx, out, make)
-    print(f"make_emit_suite: {len(MODELS)} tests in {out}")
+    written = sum(write(sonnx, out, make) for make in MODELS)
+    print(f"make_emit_suite: {written} tests in {out}")
     return 0
 
 
