@@ -1,8 +1,8 @@
 // C templates of the SONNX profile's convolutions: Conv-22 (reference/ops/Conv.cpp, which sums
 // through support::conv_loop in reference/ops/support/window.h) and ConvTranspose-22
-// (reference/ops/ConvTranspose.cpp), float and double, any number of spatial axes, groups,
-// strides, dilations, pads and every auto_pad, resolved by the reference's own readers
-// (ConvParams, support::window_attrs / WindowAttrs::over, support::transposed_attrs / axis).
+// (reference/ops/ConvTranspose.cpp), float, double, float16 and bfloat16, any number of spatial
+// axes, groups, strides, dilations, pads and every auto_pad, resolved by the reference's own
+// readers (ConvParams, support::window_attrs / WindowAttrs::over, support::transposed_attrs / axis).
 //
 // The taps of every output position are computed at generation time as support::TapTable lists
 // them and grouped into position classes (emit/emit_window.h), so every loop bound is a literal and
@@ -11,31 +11,36 @@
 // Exact mode, both operators: per output position and output channel m (group g, mm), a double
 // accumulator starts at 0.0 and adds, for each input channel c of the group in ascending order and
 // each tap in TapTable order (kernel indices ascending, the last axis fastest),
-// (double)x·(double)w; the output is (T)(acc + (double)B[m]) ((T)acc without B: acc is never −0.0,
-// so adding the reference's 0.0 changes nothing). A plain C cast rounds to nearest-even, which is
-// to_storage<T> for float and double.
+// (double)x·(double)w; the output is acc + (double)B[m] rounded once to T (acc alone without B: acc
+// is never −0.0, so adding the reference's 0.0 changes nothing), to_storage<T>(double): a plain C
+// cast for float and double (nearest-even), one rounding from double for float16 and bfloat16
+// (NodeEmitter::store, never through float). float16 and bfloat16 are held as their bits and read
+// as their exact values (NodeEmitter::load; the reference's real_values, to_double).
 // Fast mode: accumulation in the element type, blocks of 4 (or 2, or 1) output channels at once;
 // per position class, a row of positions along the last spatial axis accumulates in a local array
 // (at most 4096 bytes) from B[m] (or 0): for each input channel and tap, the block's weights times
 // the row of inputs (contiguous for stride 1), then the row is stored. Neither mode allows the
-// output to alias an input.
+// output to alias an input. float16 and bfloat16 take the exact form in both modes.
 //
-// Refused: element types other than float and double; X, W and B of different element types; a
-// bias B not of M elements; a window that does not fit, a bad group or kernel_shape (the reference
-// traps); more than kEmitWindowMaxCombos position classes on one node (code size).
+// Refused: element types other than float, double, float16 and bfloat16; X, W and B of different
+// element types; a bias B not of M elements; a window that does not fit, a bad group or
+// kernel_shape (the reference traps); more than kEmitWindowMaxCombos position classes on one node
+// (code size).
+#include "c_half.h"
 #include "emit_window.h"
 #include "reference/ops/params/conv.h"
 
 namespace sonnx::emit {
 
-// Element type checks shared by both operators: X, W (and B) of one floating type.
+// Element type checks shared by both operators: X, W (and B) of one floating type. Returns the
+// element's C type in memory (c_storage_type: the bits, uint16_t, for float16 and bfloat16).
 static std::string emit_conv_check_types(NodeEmitter& e) {
   const DType t = e.input(0).dtype;
-  if (t != DType::Float && t != DType::Double)
-    e.refuse("element type " + std::string(dtype_name(t)) + " (float and double only)");
+  if (t != DType::Float && t != DType::Double && !is_half_type(t))
+    e.refuse("element type " + std::string(dtype_name(t)) + " (float, double, float16 and bfloat16 only)");
   if (e.input(1).dtype != t) e.refuse("X and W have different element types");
   if (e.has_input(2) && e.input(2).dtype != t) e.refuse("bias B has a different element type from X");
-  return c_type(t);
+  return c_storage_type(t);
 }
 
 // The channel layout both operators share, for the body writer.
@@ -80,10 +85,13 @@ static std::string emit_conv_m_index(const EmitConvLayout& L, const std::string&
   return a.str();
 }
 
-// Exact: per output position and channel, acc in double over c then taps, rounded once.
+// Exact: per output position and channel, acc in double over c then taps, rounded once (every
+// floating type: the operands through NodeEmitter::load, the rounding through NodeEmitter::store;
+// the element's C type, the last parameter, is not needed).
 static void emit_conv_exact(NodeEmitter& e, const EmitConvLayout& L, const std::vector<std::vector<EmitWindowAxisClass>>& combos,
-                            const std::string& t) {
+                            const std::string& /*t*/) {
   const bool bias = e.has_input(2);
+  const DType type = e.input(0).dtype;
   int outer = 0;
   const std::string n = emit_window_loop(e, "n", L.N, outer);
   for (const auto& combo : combos) {
@@ -101,12 +109,13 @@ static void emit_conv_exact(NodeEmitter& e, const EmitConvLayout& L, const std::
       emit_window_open_taps(e, combo, L.in_strides, L.k_strides, in_off, k_off, inner);
       const EmitAffine xi = emit_conv_x_base(L, n, g, c).add(in_off);
       const EmitAffine wi = emit_conv_w_base(L, g, mm, c).add(k_off);
-      e.line("acc += (double)x0[" + xi.str() + "] * (double)x1[" + wi.str() + "];");
+      e.line("acc += (double)" + e.load(type, "x0[" + xi.str() + "]") + " * (double)" + e.load(type, "x1[" + wi.str() + "]") +
+             ";");
       emit_window_close(e, inner);
     }
     const EmitAffine yi = emit_conv_y_base(L, n, g, mm).add(out_off);
-    if (bias) e.line("y0[" + yi.str() + "] = (" + t + ")(acc + (double)x2[" + emit_conv_m_index(L, g, mm) + "]);");
-    else e.line("y0[" + yi.str() + "] = (" + t + ")acc;");
+    const std::string b = bias ? " + (double)" + e.load(type, "x2[" + emit_conv_m_index(L, g, mm) + "]") : "";
+    e.line(e.store(type, "y0[" + yi.str() + "]", "acc" + b, true));
     emit_window_close(e, open);
     e.line("}");
   }
@@ -217,6 +226,11 @@ static void emit_conv_body(NodeEmitter& e, const EmitConvLayout& L, const std::v
   const std::string t = emit_conv_check_types(e);
   if (emit_window_combo_count(axes, kEmitWindowMaxCombos) > kEmitWindowMaxCombos)
     e.refuse("the window has more than " + std::to_string(kEmitWindowMaxCombos) + " classes of output positions");
+  // float16 and bfloat16: the exact form in both modes (the fast form computes in the element type).
+  if (is_half_type(e.input(0).dtype) && e.output(0).size() > 0) {
+    emit_conv_exact(e, L, emit_window_combos(axes), t);
+    return;
+  }
   if (e.output(0).size() == 0) return;
   if (e.mode() == Mode::Exact) emit_conv_exact(e, L, emit_window_combos(axes), t);
   else emit_conv_fast(e, L, axes, t, e.input(0).dtype);

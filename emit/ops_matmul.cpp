@@ -1,25 +1,32 @@
 // C templates of the SONNX profile's matrix products: Gemm-13 (reference/ops/Gemm.cpp) and
 // MatMul-13 (reference/ops/MatMul.cpp with support::matmul_geometry, reference/ops/support/matmul.h).
 //
-// Gemm-13, float and double (and integers, below). Exact: per element a double accumulator from 0.0 adds
-// (double)A'[m,k]·(double)B'[k,n] for k = 0, 1, …, K−1, then (T)(alpha·acc + beta·(double)C[m,n])
-// with alpha and beta the attributes' floats as doubles ((T)(alpha·acc) without C), as the
-// reference's `v = alpha * acc; v += beta * c` (generated code must be compiled without FP
-// contraction: -std=c99 or -ffp-contract=off). Fast: accumulation in the element type; transB=0:
-// a row of accumulators in a local array (k outside n, B read along its rows), transB=1: dot
-// products (k contiguous in A and B). Integer types (int32, int64, uint32, uint64) when alpha and
-// beta are integral, as the reference: products and sums wrap modulo 2^bits, then
+// Gemm-13, float, double, float16 and bfloat16 (and integers, below). Exact: per element a double
+// accumulator from 0.0 adds (double)A'[m,k]·(double)B'[k,n] for k = 0, 1, …, K−1, then
+// alpha·acc + beta·(double)C[m,n] with alpha and beta the attributes' floats as doubles
+// (alpha·acc without C), as the reference's `v = alpha * acc; v += beta * c`, rounded once to the
+// element type (generated code must be compiled without FP contraction: -std=c99 or
+// -ffp-contract=off). float16 and bfloat16 (held as their bits) are read as their exact float
+// values (NodeEmitter::load, the reference's compute_t) and the double rounded once into them
+// (NodeEmitter::store: to_storage<T>(double), never through float). Fast: accumulation in the
+// compute type (the element type; float for float16 and bfloat16, rounded once at the store);
+// transB=0: a row of accumulators in a local array (k outside n, B read along its rows), transB=1:
+// dot products (k contiguous in A and B). Integer types (int32, int64, uint32, uint64) when alpha
+// and beta are integral, as the reference: products and sums wrap modulo 2^bits, then
 // alpha·acc + beta·C wrapping; both modes.
 // Refused: other element types; integer Gemm with a non-integral alpha or beta (the reference's
 // double-and-saturate path); C that does not broadcast unidirectionally to [M, N]; A, B, C of
 // different element types.
 //
-// MatMul-13, float, double, int32, int64, uint32, uint64 with numpy's broadcasting of the batch
-// dimensions and 1-D operands. Exact (floats): per element a double accumulator from 0.0 adds
-// (double)A[m,k]·(double)B[k,n] for k ascending (the reference keeps a row of such accumulators;
-// each element's sum is the same), rounded once; a row of up to 512 accumulators is kept in a local
-// array so that B is read along its rows. Integers wrap as the reference (both modes). Fast (floats):
-// the same rows of accumulators (up to 4096 bytes) in the element type.
+// MatMul-13, float, double, float16, bfloat16, int32, int64, uint32, uint64 with numpy's
+// broadcasting of the batch dimensions and 1-D operands. Exact (floating types): per element a
+// double accumulator from 0.0 adds (double)A[m,k]·(double)B[k,n] for k ascending (the reference
+// keeps a row of such accumulators; each element's sum is the same), rounded once to the element
+// type (float16/bfloat16: read as their float values, the double rounded once into them,
+// to_storage<T>(double)); a row of up to 512 accumulators is kept in a local array so that B is
+// read along its rows. Integers wrap as the reference (both modes). Fast (floating types): the
+// same rows of accumulators (up to 4096 bytes) in the compute type (float for float16 and
+// bfloat16), rounded once at the store.
 // Refused: other element types; A and B of different element types; inner dimensions that differ or
 // batch dimensions that do not broadcast.
 #include <cmath>
@@ -43,12 +50,17 @@ static const char* emit_matmul_unsigned(DType t) {
   }
 }
 
-static bool emit_matmul_is_float(DType t) { return t == DType::Float || t == DType::Double; }
+// The floating types these templates take: float, double, and float16 and bfloat16 (held as their
+// bits, computed through NodeEmitter::load/store).
+static bool emit_matmul_is_float(DType t) {
+  return t == DType::Float || t == DType::Double || t == DType::Float16 || t == DType::BFloat16;
+}
 
 // One row of a matrix product, blocked: for each block of at most `cap` columns n, a local array
 // acc[·] starts at 0; for k = 0, 1, …, K−1, av = A(k) and acc[n] += av·B(k, n) (k outside n, B read
-// along its rows); then store(n, "acc[n]") writes each column. `cast` converts an operand to the
-// accumulator's type ("(double)" in exact mode, "" in fast mode). The array is at most 4096 bytes.
+// along its rows); then store(n, "acc[n]") writes each column. a_at and b_at give the operands as
+// values (NodeEmitter::load); `cast` converts them to the accumulator's type ("(double)" in exact
+// mode, "" in fast mode). The array is at most 4096 bytes.
 static void emit_matmul_row_blocks(NodeEmitter& e, int64_t K, int64_t N, int64_t cap, const std::string& acc_t,
                                    const std::string& zero, const std::string& cast,
                                    const std::function<std::string(const std::string&)>& a_at,
@@ -109,7 +121,8 @@ static void emit_matmul_gemm(NodeEmitter& e) {
   }
   if (e.output(0).shape != Shape{M, N}) e.refuse("the output's static shape is not [M, N]");
   if (M * N == 0) return;
-  const std::string t = c_type(type);
+  const std::string t = c_storage_type(type);
+  const DType ct = is_float ? (type == DType::Double ? DType::Double : DType::Float) : type;  // c_compute_type's
   const double alpha = static_cast<double>(p.alpha), beta = static_cast<double>(p.beta);
   if (!std::isfinite(alpha) || !std::isfinite(beta)) e.needs_math();  // INFINITY or NAN
 
@@ -126,6 +139,10 @@ static void emit_matmul_gemm(NodeEmitter& e) {
   };
   auto y_at_n = [&](const EmitAffine& n) { return "y0[" + EmitAffine().add(m, N).add(n).str() + "]"; };
   auto y_at = [&](const std::string& n) { return "y0[" + EmitAffine().add(m, N).add(n, 1).str() + "]"; };
+  // The floating operands as values of the compute type (the element itself for float and double).
+  auto a_ld = [&](const std::string& k) { return e.load(type, a_at(k)); };
+  auto b_ld = [&](const std::string& k, const std::string& n) { return e.load(type, b_at(k, n)); };
+  auto c_ld = [&](const std::string& n) { return e.load(type, c_at(n)); };
 
   if (!is_float) {
     const bool integral = alpha == std::trunc(alpha) && beta == std::trunc(beta) && std::fabs(alpha) < 9.2e18 &&
@@ -155,39 +172,41 @@ static void emit_matmul_gemm(NodeEmitter& e) {
     e.line("double acc = 0.0;");
     int inner = 0;
     const std::string k = emit_window_loop(e, "k", K, inner);
-    e.line("acc += (double)" + a_at(k) + " * (double)" + b_at(k, n) + ";");
+    e.line("acc += (double)" + a_ld(k) + " * (double)" + b_ld(k, n) + ";");
     emit_window_close(e, inner);
     std::string v = c_literal(DType::Double, alpha) + " * acc";
-    if (has_c) v += " + " + c_literal(DType::Double, beta) + " * (double)" + c_at(n);
-    e.line(y_at(n) + " = (" + t + ")(" + v + ");");
+    if (has_c) v += " + " + c_literal(DType::Double, beta) + " * (double)" + c_ld(n);
+    e.line(e.store(type, y_at(n), v, true));
     emit_window_close(e, open);
     return;
   }
 
-  // Fast: in the element type.
-  auto scale = [&](const std::string& acc, const std::string& n) {
-    std::string v = alpha == 1.0 ? acc : c_literal(type, alpha) + " * " + acc;
-    if (has_c) v += beta == 1.0 ? " + " + c_at(n) : " + " + c_literal(type, beta) + " * " + c_at(n);
+  // Fast: in the compute type (the element type; float for float16 and bfloat16), rounded once at
+  // the store.
+  const std::string at = c_compute_type(type);
+  auto scale = [&](const std::string& acc, const std::string& c) {
+    std::string v = alpha == 1.0 ? acc : c_literal(ct, alpha) + " * " + acc;
+    if (has_c) v += beta == 1.0 ? " + " + c : " + " + c_literal(ct, beta) + " * " + c;
     return v;
   };
   if (p.trans_b) {  // B' read as rows of B: dot products, k contiguous
     const std::string n = emit_window_loop(e, "n", N, open);
-    e.line(t + " acc = " + c_literal(type, 0.0) + ";");
+    e.line(at + " acc = " + c_literal(ct, 0.0) + ";");
     int inner = 0;
     const std::string k = emit_window_loop(e, "k", K, inner);
-    e.line("acc += " + a_at(k) + " * " + b_at(k, n) + ";");
+    e.line("acc += " + a_ld(k) + " * " + b_ld(k, n) + ";");
     emit_window_close(e, inner);
-    e.line(y_at(n) + " = " + scale("acc", n) + ";");
+    e.line(e.store(type, y_at(n), scale("acc", has_c ? c_ld(n) : ""), false));
     emit_window_close(e, open);
     return;
   }
   // B' read along B's rows: a row of accumulators, k outside n.
-  emit_matmul_row_blocks(e, K, N, static_cast<int64_t>(4096 / dtype_size(type)), t, c_literal(type, 0.0), "", a_at, b_at_n,
-                         [&](const EmitAffine& n, const std::string& acc) {
-                           std::string v = alpha == 1.0 ? acc : c_literal(type, alpha) + " * " + acc;
-                           if (has_c) v += beta == 1.0 ? " + " + c_at_n(n) : " + " + c_literal(type, beta) + " * " + c_at_n(n);
-                           return y_at_n(n) + " = " + v + ";";
-                         });
+  emit_matmul_row_blocks(
+      e, K, N, static_cast<int64_t>(4096 / dtype_size(ct)), at, c_literal(ct, 0.0), "", a_ld,
+      [&](const std::string& k, const EmitAffine& n) { return e.load(type, b_at_n(k, n)); },
+      [&](const EmitAffine& n, const std::string& acc) {
+        return e.store(type, y_at_n(n), scale(acc, has_c ? e.load(type, c_at_n(n)) : ""), false);
+      });
   emit_window_close(e, open);
 }
 
@@ -227,7 +246,7 @@ static void emit_matmul_matmul(NodeEmitter& e) {
   if (e.output(0).shape != out_shape)
     e.refuse("the output's static shape " + shape_str(e.output(0).shape) + " is not " + shape_str(out_shape));
   if (e.output(0).size() == 0) return;
-  const std::string t = c_type(type);
+  const std::string t = c_storage_type(type);
 
   // Batch loops: A's and B's matrix indices under broadcasting, the output's row-major.
   const LoopNest loops = open_loops(e, batch, "b");
@@ -243,6 +262,9 @@ static void emit_matmul_matmul(NodeEmitter& e) {
   auto a_at = [&](const std::string& k) { return "x0[" + EmitAffine(abase).add(m, K).add(k, 1).str() + "]"; };
   auto b_at = [&](const std::string& k, const EmitAffine& n) { return "x1[" + EmitAffine(bbase).add(k, N).add(n).str() + "]"; };
   auto y_at = [&](const EmitAffine& n) { return "y0[" + EmitAffine(ybase).add(m, N).add(n).str() + "]"; };
+  // The floating operands as values of the compute type (the element itself for float and double).
+  auto a_ld = [&](const std::string& k) { return e.load(type, a_at(k)); };
+  auto b_ld = [&](const std::string& k, const EmitAffine& n) { return e.load(type, b_at(k, n)); };
 
   if (!is_float) {  // per element, wrapping in the unsigned type
     const std::string U = u;
@@ -254,12 +276,14 @@ static void emit_matmul_matmul(NodeEmitter& e) {
     e.line("acc = (" + U + ")(acc + (" + U + ")((" + U + ")" + a_at(k) + " * (" + U + ")" + b_at(k, nn) + "));");
     emit_window_close(e, inner);
     e.line(y_at(nn) + " = (" + t + ")acc;");
-  } else if (e.mode() == Mode::Exact) {  // rows of up to 512 double accumulators
-    emit_matmul_row_blocks(e, K, N, kEmitMatmulRow, "double", "0.0", "(double)", a_at, b_at,
-                           [&](const EmitAffine& n, const std::string& acc) { return y_at(n) + " = (" + t + ")" + acc + ";"; });
-  } else {  // rows of accumulators in the element type
-    emit_matmul_row_blocks(e, K, N, static_cast<int64_t>(4096 / dtype_size(type)), t, c_literal(type, 0.0), "", a_at, b_at,
-                           [&](const EmitAffine& n, const std::string& acc) { return y_at(n) + " = " + acc + ";"; });
+  } else if (e.mode() == Mode::Exact) {  // rows of up to 512 double accumulators, each rounded once
+    emit_matmul_row_blocks(e, K, N, kEmitMatmulRow, "double", "0.0", "(double)", a_ld, b_ld,
+                           [&](const EmitAffine& n, const std::string& acc) { return e.store(type, y_at(n), acc, true); });
+  } else {  // rows of accumulators in the compute type (float for float16 and bfloat16), rounded once
+    const DType ct = type == DType::Double ? DType::Double : DType::Float;
+    emit_matmul_row_blocks(e, K, N, static_cast<int64_t>(4096 / dtype_size(ct)), c_compute_type(type), c_literal(ct, 0.0), "",
+                           a_ld, b_ld,
+                           [&](const EmitAffine& n, const std::string& acc) { return e.store(type, y_at(n), acc, false); });
   }
   emit_window_close(e, open);
   close_loops(e, loops);

@@ -5,22 +5,32 @@
 // taps of every output position are computed at generation time as support::TapTable lists them
 // and grouped into position classes (emit/emit_window.h), so every loop bound is a literal.
 //
-// AveragePool-22, float and double. Exact: per (n, c) plane and output position a double sum from
-// 0.0 adds (double)x over the taps in TapTable order (kernel indices ascending, the last axis
-// fastest), then (T)(sum / count) with count the number of taps, or with count_include_pad the
-// product over the axes of the window positions inside the padded input (the reference's
-// padded_count), as a double literal. Fast: the same loops, the sum in the element type.
+// Element types: float, double, float16 and bfloat16 (the last two held as their bits, read as their
+// exact float values by NodeEmitter::load, the reference's compute_t<T>, and written by
+// NodeEmitter::store, the reference's to_storage<T>).
+//
+// AveragePool-22. Exact: per (n, c) plane and output position a double sum from 0.0 adds
+// (double)x over the taps in TapTable order (kernel indices ascending, the last axis fastest), then
+// sum / count rounded once to the element type (to_storage<T>(double): for float16 and bfloat16
+// one rounding from double, never through float) with count the number of taps, or with
+// count_include_pad the product over the axes of the window positions inside the padded input (the
+// reference's padded_count), as a double literal. Fast: the same loops, the sum and the division in
+// the compute type (float for float16 and bfloat16), rounded once at the store.
 // Refused: other element types; without count_include_pad a window with no element of the input
 // (the reference traps); a window that does not fit; too many position classes.
 //
-// MaxPool-22, float, double, int8 and uint8: the first tap's value, then each tap in TapTable order
-// replaces it when the current maximum is not NaN and the tap is NaN or greater (integers: greater),
-// as the reference; the value stored unchanged. Both modes. Refused: the Indices output; other
-// element types; a window with no element of the input (the reference traps); a window that does
-// not fit; too many position classes.
+// MaxPool-22, float, double, float16, bfloat16, int8 and uint8: the first tap's value, then each
+// tap in TapTable order replaces it when the current maximum is not NaN and the tap is NaN or
+// greater (integers: greater), as the reference, which compares in compute_t<T> (float for float16
+// and bfloat16); the value stored unchanged (float16/bfloat16: converted back from float as
+// to_storage<T>(float) does, which also gives a NaN the bits the reference gives it). Both modes.
+// Refused: the Indices output; other element types; a window with no element of the input (the
+// reference traps); a window that does not fit; too many position classes.
 //
-// GlobalAveragePool-22, float and double. Exact: per (n, c) plane a double sum from 0.0 over the
-// plane in memory order, then (T)(sum / (double)plane_size). Fast: the sum in the element type.
+// GlobalAveragePool-22, float, double, float16 and bfloat16. Exact: per (n, c) plane a double sum
+// from 0.0 over the plane in memory order, then sum / (double)plane_size rounded once to the
+// element type (to_storage<T>(double)). Fast: the sum in the compute type, rounded once at the
+// store.
 // Refused: other element types; an input of rank below 2.
 #include "emit_window.h"
 #include "reference/ops/params/pool.h"
@@ -61,11 +71,19 @@ static std::vector<std::vector<EmitWindowAxisClass>> emit_pool_combos(NodeEmitte
   return emit_window_combos(axes);
 }
 
+static bool emit_pool_is_float(DType t) {
+  return t == DType::Float || t == DType::Double || t == DType::Float16 || t == DType::BFloat16;
+}
+
 static void emit_pool_check_float(NodeEmitter& e) {
   const DType t = e.input(0).dtype;
-  if (t != DType::Float && t != DType::Double)
-    e.refuse("element type " + std::string(dtype_name(t)) + " (float and double only)");
+  if (!emit_pool_is_float(t))
+    e.refuse("element type " + std::string(dtype_name(t)) + " (float, double, float16 and bfloat16 only)");
 }
+
+// The type the sum of the fast mode is in (c_compute_type's: float for float16 and bfloat16), for
+// its literals.
+static DType emit_pool_compute_dtype(DType t) { return t == DType::Double ? DType::Double : DType::Float; }
 
 // AveragePool-22.
 static void emit_pool_average(NodeEmitter& e) {
@@ -89,9 +107,9 @@ static void emit_pool_average(NodeEmitter& e) {
   const auto combos = emit_pool_combos(e, g, padded);
   if (e.output(0).size() == 0) return;
   const DType type = e.input(0).dtype;
-  const std::string t = c_type(type);
   const bool exact = e.mode() == Mode::Exact;
-  const std::string acc_t = exact ? "double" : t;
+  const DType acc_type = exact ? DType::Double : emit_pool_compute_dtype(type);
+  const std::string acc_t = c_type(acc_type);
   const int64_t in_plane = emit_pool_product(g.in), out_plane = emit_pool_product(g.out);
   const std::vector<int64_t> in_strides = row_major_strides(g.in), out_strides = row_major_strides(g.out);
   const std::vector<int64_t> no_kernel(g.rank(), 0);
@@ -107,17 +125,17 @@ static void emit_pool_average(NodeEmitter& e) {
       count = 1;
       for (const EmitWindowAxisClass& c : combo) count *= c.extra;
     }
-    e.line(acc_t + " sum = " + c_literal(exact ? DType::Double : type, 0.0) + ";");
+    e.line(acc_t + " sum = " + c_literal(acc_type, 0.0) + ";");
     if (emit_window_has_taps(combo)) {
       int inner = 0;
       emit_window_open_taps(e, combo, in_strides, no_kernel, in_off, k_off, inner);
-      const std::string xi = EmitAffine().add(p, in_plane).add(in_off).str();
-      e.line(exact ? "sum += (double)x0[" + xi + "];" : "sum += x0[" + xi + "];");
+      const std::string x = e.load(type, "x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "]");
+      e.line(exact ? "sum += (double)" + x + ";" : "sum += " + x + ";");
       emit_window_close(e, inner);
     }
     const std::string yi = EmitAffine().add(p, out_plane).add(out_off).str();
-    const std::string div = c_literal(exact ? DType::Double : type, static_cast<double>(count));
-    e.line("y0[" + yi + "] = " + (exact ? "(" + t + ")(sum / " + div + ");" : "sum / " + div + ";"));
+    const std::string div = c_literal(acc_type, static_cast<double>(count));
+    e.line(e.store(type, "y0[" + yi + "]", "sum / " + div, exact));
     emit_window_close(e, open);
     e.line("}");
   }
@@ -129,15 +147,17 @@ static void emit_pool_max(NodeEmitter& e) {
   const auto& outs = e.node().outputs;
   if (outs.size() > 1 && !outs[1].empty()) e.refuse("the Indices output");
   const DType type = e.input(0).dtype;
-  const bool is_float = type == DType::Float || type == DType::Double;
+  const bool is_float = emit_pool_is_float(type);
   if (!is_float && type != DType::Int8 && type != DType::UInt8)
-    e.refuse("element type " + std::string(dtype_name(type)) + " (float, double, int8 and uint8 only)");
+    e.refuse("element type " + std::string(dtype_name(type)) + " (float, double, float16, bfloat16, int8 and uint8 only)");
   const PoolParams params = e.params<PoolParams>();
   const support::WindowGeometry g = emit_pool_geometry(e, params);
   if (std::string why = support::any_window_without_input(g); !why.empty()) e.refuse(why);
   const auto combos = emit_pool_combos(e, g, {});
   if (e.output(0).size() == 0) return;
-  const std::string t = c_type(type);
+  // The maximum in the compute type (float for float16 and bfloat16), as the reference's C.
+  const std::string t = is_float ? c_compute_type(type) : c_type(type);
+  auto read = [&](const std::string& x) { return is_float ? e.load(type, x) : x; };
   if (is_float) e.needs_math();
   const int64_t in_plane = emit_pool_product(g.in), out_plane = emit_pool_product(g.out);
   const std::vector<int64_t> in_strides = row_major_strides(g.in), out_strides = row_major_strides(g.out);
@@ -151,16 +171,17 @@ static void emit_pool_max(NodeEmitter& e) {
     emit_window_open_positions(e, combo, out_strides, in_strides, out_off, in_off, open);
     // Every window has a tap (any_window_without_input): the first one starts the maximum; taking
     // it again changes nothing (it is not greater than itself, and a NaN maximum stays).
-    e.line(t + " best = x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "];");
+    e.line(t + " best = " + read("x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "]") + ";");
     int inner = 0;
     emit_window_open_taps(e, combo, in_strides, no_kernel, in_off, k_off, inner);
-    e.line("const " + t + " v = x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "];");
+    e.line("const " + t + " v = " + read("x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "]") + ";");
     if (is_float) e.line("if (!isnan(best) && (isnan(v) || v > best)) {");
     else e.line("if (v > best) {");
     e.line("best = v;");
     e.line("}");
     emit_window_close(e, inner);
-    e.line("y0[" + EmitAffine().add(p, out_plane).add(out_off).str() + "] = best;");
+    const std::string y = "y0[" + EmitAffine().add(p, out_plane).add(out_off).str() + "]";
+    e.line(is_float ? e.store(type, y, "best", false) : y + " = best;");
     emit_window_close(e, open);
     e.line("}");
   }
@@ -181,18 +202,18 @@ static void emit_pool_global_average(NodeEmitter& e) {
   for (size_t d = 2; d < x.size(); ++d) plane *= x[d];
   if (planes == 0) return;
   const DType type = e.input(0).dtype;
-  const std::string t = c_type(type);
   const bool exact = e.mode() == Mode::Exact;
+  const DType acc_type = exact ? DType::Double : emit_pool_compute_dtype(type);
   int open = 0;
   const std::string p = emit_window_loop(e, "p", planes, open);
-  e.line((exact ? std::string("double") : t) + " sum = " + c_literal(exact ? DType::Double : type, 0.0) + ";");
+  e.line(std::string(c_type(acc_type)) + " sum = " + c_literal(acc_type, 0.0) + ";");
   int inner = 0;
   const std::string i = emit_window_loop(e, "i", plane, inner);
-  const std::string xi = EmitAffine().add(p, plane).add(i, 1).str();
-  e.line(exact ? "sum += (double)x0[" + xi + "];" : "sum += x0[" + xi + "];");
+  const std::string xv = e.load(type, "x0[" + EmitAffine().add(p, plane).add(i, 1).str() + "]");
+  e.line(exact ? "sum += (double)" + xv + ";" : "sum += " + xv + ";");
   emit_window_close(e, inner);
-  const std::string div = c_literal(exact ? DType::Double : type, static_cast<double>(plane));
-  e.line("y0[" + EmitAffine().add(p, 1).str() + "] = " + (exact ? "(" + t + ")(sum / " + div + ");" : "sum / " + div + ";"));
+  const std::string div = c_literal(acc_type, static_cast<double>(plane));
+  e.line(e.store(type, "y0[" + EmitAffine().add(p, 1).str() + "]", "sum / " + div, exact));
   emit_window_close(e, open);
 }
 

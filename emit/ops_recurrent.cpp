@@ -1,39 +1,54 @@
-// C templates of the SONNX profile's recurrent operators: LSTM-22 and GRU-22, float and double
-// (reference/ops/LSTM.cpp, reference/ops/GRU.cpp and their common part reference/ops/support/rnn.h;
-// attributes read with RecurrentParams, reference/ops/params/recurrent.h, as the kernels do).
+// C templates of the SONNX profile's recurrent operators: LSTM-22 and GRU-22, float, double,
+// float16 and bfloat16 (reference/ops/LSTM.cpp, reference/ops/GRU.cpp and their common part
+// reference/ops/support/rnn.h; attributes read with RecurrentParams,
+// reference/ops/params/recurrent.h, as the kernels do).
 //
-// Exact mode computes as the reference does: in the element type (the kernels' compute_t<T> is T
-// for float and double), every matrix-vector product a sum from +0 in column order (support::dot_row),
-// the gate sums in the kernels' order (W·x + R·h + Wb + Rb, then the peephole term; GRU's candidate
-// gate + Rbh + Wbh, or W·x + r·(R·h + Rbh) + Wbh with linear_before_reset), clip as
-// RnnProblem::clipped, the activation functions as RnnActivation::operator() (the same libm function
-// in the element type: expf/tanhf/log1pf for float), state updated per direction, then per batch
-// row, then per time step, as support::run_rnn. An absent B, P, initial_h or initial_c is the
-// reference's zeros, added and multiplied as the reference does (`v + 0`, `0 * c`), so signed zeros
-// and NaNs come out the same. Every product is a statement of its own, so that no C compiler
-// contracts a product and a sum into an fma (clang's default -ffp-contract=on does so within one
-// expression), and the clip bounds are read once through volatile locals, so that no compiler folds
-// a libm call at a bound at compile time (GCC -O2 does so with correctly rounded values, which
-// glibc's tanhf need not return). Fast mode emits the exact form (admissible).
+// Exact mode computes as the reference does: in the kernels' compute_t<T> (T for float and
+// double, float for float16 and bfloat16), every matrix-vector product a sum from +0 in column
+// order (support::dot_row), the gate sums in the kernels' order (W·x + R·h + Wb + Rb, then the
+// peephole term; GRU's candidate gate + Rbh + Wbh, or W·x + r·(R·h + Rbh) + Wbh with
+// linear_before_reset), clip as RnnProblem::clipped, the activation functions as
+// RnnActivation::operator() (the same libm function in the compute type: expf/tanhf/log1pf for
+// float), state updated per direction, then per batch row, then per time step, as
+// support::run_rnn. An absent B, P, initial_h or initial_c is the reference's zeros, added and
+// multiplied as the reference does (`v + 0`, `0 * c`), so signed zeros and NaNs come out the same.
+// Every product is a statement of its own, so that no C compiler contracts a product and a sum
+// into an fma (clang's default -ffp-contract=on does so within one expression), and the clip
+// bounds are read once through volatile locals, so that no compiler folds a libm call at a bound
+// at compile time (GCC -O2 does so with correctly rounded values, which glibc's tanhf need not
+// return). Fast mode emits the exact form (admissible).
 //
-// The state of one (direction, batch row) lives in the output buffers where they are produced:
-// h in Y_h's row, c in Y_c's row, the new h of a step in Y's row of that time step (LSTM; GRU with
-// linear_before_reset); what has no output to live in is a local array of hidden_size elements.
-// Local bytes: (local vectors)·hidden_size·element size, + 8·batch_size for the table of sequence
-// lengths when they differ; the limit is 4096. With every output present an LSTM has no local
-// vector and a GRU two (z, r); at worst an LSTM has 3 (h, c, new h) and a GRU 4 (h, z, r, new h),
-// so float hidden_size ≤ 256 (double ≤ 128) always fits when the sequence lengths agree.
-// Refused: an element type other than float or double; a sequence_lens computed at run time (every
-// loop bound is a literal) or with a value outside [0, seq_length]; an empty dimension (seq_length,
-// batch_size, input_size or hidden_size 0); local arrays (state not in outputs, and a table of the
-// sequence lengths when they differ) above 4096 bytes; and whatever the reference kernel rejects
-// (shapes, element types, attributes: RecurrentParams::read refuses through the emitter's reader).
+// float16 and bfloat16 (held as their uint16_t bits): the reference converts every input to float
+// once (read_rnn_inputs' to_compute, exact), runs the whole recurrence in float (the states h and
+// c stay in float from one time step to the next, never rounded to T), and rounds only the
+// outputs, each element once from float (run_rnn's to_storage<T>(float)). The C reads each input
+// element as its float value (NodeEmitter::load) where the float code reads it, computes as the
+// float code does (the same float activation helpers), keeps h, c and the new h in local float
+// arrays, and stores Y's row of a step, Y_h and Y_c through NodeEmitter::store from float (the
+// zeros of the unreached steps of Y likewise: 0.0f's bits).
+//
+// The state of one (direction, batch row) lives in the output buffers where they are produced
+// (float and double): h in Y_h's row, c in Y_c's row, the new h of a step in Y's row of that time
+// step (LSTM; GRU with linear_before_reset); what has no output to live in is a local array of
+// hidden_size elements of the compute type (float16 and bfloat16: every state vector, since the
+// outputs hold the rounded values). Local bytes: (local vectors)·hidden_size·compute type's size,
+// + 8·batch_size for the table of sequence lengths when they differ; the limit is 4096. With every
+// output present a float or double LSTM has no local vector and a GRU two (z, r); at worst (and
+// always for float16 and bfloat16) an LSTM has 3 (h, c, new h) and a GRU 4 (h, z, r, new h), so
+// hidden_size ≤ 256 computed in float (double ≤ 128) always fits when the sequence lengths agree.
+// Refused: an element type other than float, double, float16 or bfloat16; a sequence_lens
+// computed at run time (every loop bound is a literal) or with a value outside [0, seq_length]; an
+// empty dimension (seq_length, batch_size, input_size or hidden_size 0); local arrays (state not
+// in outputs, and a table of the sequence lengths when they differ) above 4096 bytes; and whatever
+// the reference kernel rejects (shapes, element types, attributes: RecurrentParams::read refuses
+// through the emitter's reader).
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "c_half.h"
 #include "emit_util.h"
 #include "reference/ops/params/recurrent.h"
 
@@ -56,8 +71,10 @@ std::string emit_rnn_sum(std::initializer_list<std::pair<std::string, int64_t>> 
 
 // One node's static problem, as support::read_rnn_inputs checks and reads it.
 struct emit_rnn_node {
-  DType type = DType::Undefined;
-  std::string T, zero, one, fsuffix;  // "float", "0.0f", "1.0f", "f" (libm names)
+  DType type = DType::Undefined;      // the element type
+  DType ct = DType::Undefined;        // the compute type (compute_t<T>: float for float16 and bfloat16)
+  std::string T, zero, one, fsuffix;  // of the compute type: "float", "0.0f", "1.0f", "f" (libm names)
+  std::string St;                     // the element's C type in memory (c_storage_type)
   int64_t S = 0, Bn = 0, I = 0, H = 0, nd = 1, G = 1, layout = 0;
   bool reverse = false;
   RecurrentParams params;
@@ -78,17 +95,18 @@ struct emit_rnn_node {
     return layout == 0 ? emit_rnn_sum({{tv, nd * Bn * H}, {"b", H}}, d * Bn * H)
                        : emit_rnn_sum({{"b", S * nd * H}, {tv, nd * H}}, d * H);
   }
-  // W's and R's row of gate g at unit j, the biases Wb and Rb of gate g, peephole k (0 i, 1 o, 2 f).
+  // W's and R's row of gate g at unit j; the values (NodeEmitter::load) of the biases Wb and Rb of
+  // gate g and of peephole k (0 i, 1 o, 2 f), or the compute type's zero when absent.
   std::string w_row(int64_t d, int64_t g) const { return emit_rnn_sum({{"j", I}}, (d * G + g) * H * I); }
   std::string r_row(int64_t d, int64_t g) const { return emit_rnn_sum({{"j", H}}, (d * G + g) * H * H); }
-  std::string wb(int64_t d, int64_t g) const {
-    return has_b ? "x3[" + emit_rnn_sum({{"j", 1}}, d * 2 * G * H + g * H) + "]" : zero;
+  std::string wb(NodeEmitter& e, int64_t d, int64_t g) const {
+    return has_b ? e.load(type, "x3[" + emit_rnn_sum({{"j", 1}}, d * 2 * G * H + g * H) + "]") : zero;
   }
-  std::string rb(int64_t d, int64_t g) const {
-    return has_b ? "x3[" + emit_rnn_sum({{"j", 1}}, d * 2 * G * H + G * H + g * H) + "]" : zero;
+  std::string rb(NodeEmitter& e, int64_t d, int64_t g) const {
+    return has_b ? e.load(type, "x3[" + emit_rnn_sum({{"j", 1}}, d * 2 * G * H + G * H + g * H) + "]") : zero;
   }
-  std::string peephole(int64_t d, int64_t k) const {
-    return has_p ? "x7[" + emit_rnn_sum({{"j", 1}}, d * 3 * H + k * H) + "]" : zero;
+  std::string peephole(NodeEmitter& e, int64_t d, int64_t k) const {
+    return has_p ? e.load(type, "x7[" + emit_rnn_sum({{"j", 1}}, d * 3 * H + k * H) + "]") : zero;
   }
 };
 
@@ -104,9 +122,12 @@ emit_rnn_node emit_rnn_read(NodeEmitter& e, int64_t gates, bool with_cell) {
 
   const CValue &x = e.input(0), &w = e.input(1), &r = e.input(2);
   n.type = x.dtype;
-  if (n.type != DType::Float && n.type != DType::Double) e.refuse("element type " + std::string(dtype_name(n.type)));
-  const bool is_float = n.type == DType::Float;
-  n.T = c_type(n.type);
+  if (n.type != DType::Float && n.type != DType::Double && !is_half_type(n.type))
+    e.refuse("element type " + std::string(dtype_name(n.type)));
+  n.ct = n.type == DType::Double ? DType::Double : DType::Float;
+  const bool is_float = n.ct == DType::Float;
+  n.T = c_compute_type(n.type);
+  n.St = c_storage_type(n.type);
   n.zero = is_float ? "0.0f" : "0.0";
   n.one = is_float ? "1.0f" : "1.0";
   n.fsuffix = is_float ? "f" : "";
@@ -197,9 +218,7 @@ std::string emit_rnn_activation(NodeEmitter& e, const emit_rnn_node& n, const Rn
   const std::string& O = n.one;
   const std::string f = n.fsuffix;
   // static_cast<C>(alpha): a double (a float attribute, or a default such as 0.01) in the element type.
-  auto as_c = [&](double v) {
-    return c_literal(n.type, n.type == DType::Float ? static_cast<double>(static_cast<float>(v)) : v);
-  };
+  auto as_c = [&](double v) { return c_literal(n.ct, n.ct == DType::Float ? static_cast<double>(static_cast<float>(v)) : v); };
   const std::string alpha = as_c(a.alpha), beta = as_c(a.beta);
   std::string name, params = "(" + T + " x)", body, args = "(" + arg + ")";
   const std::string with_a = "(" + T + " x, " + T + " a)", with_ab = "(" + T + " x, " + T + " a, " + T + " b)";
@@ -300,7 +319,7 @@ std::string emit_rnn_activation(NodeEmitter& e, const emit_rnn_node& n, const Rn
       body = "  return x > " + Z + " ? x + log1p" + f + "(exp" + f + "(-x)) : log1p" + f + "(exp" + f + "(x));\n";
       break;
   }
-  const std::string fn = "sonnx_rnn_" + name + "_" + (n.type == DType::Float ? "f" : "d");
+  const std::string fn = "sonnx_rnn_" + name + "_" + (n.ct == DType::Float ? "f" : "d");
   e.helper(fn, "static " + T + " " + fn + params + " {\n" + body + "}\n");
   return fn + args;
 }
@@ -313,8 +332,8 @@ void emit_rnn_clip_bounds(NodeEmitter& e, const emit_rnn_node& n) {
   if (!n.params.clip) return;
   const double c = static_cast<double>(*n.params.clip);
   e.line("/* -clip and clip, opaque to the compiler: no libm call is evaluated at compile time */");
-  e.line("const volatile " + n.T + " clip_lo_v = " + c_literal(n.type, -c) + ";");
-  e.line("const volatile " + n.T + " clip_hi_v = " + c_literal(n.type, c) + ";");
+  e.line("const volatile " + n.T + " clip_lo_v = " + c_literal(n.ct, -c) + ";");
+  e.line("const volatile " + n.T + " clip_hi_v = " + c_literal(n.ct, c) + ";");
   e.line("const " + n.T + " clip_lo = clip_lo_v;");
   e.line("const " + n.T + " clip_hi = clip_hi_v;");
 }
@@ -325,23 +344,26 @@ void emit_rnn_clip(NodeEmitter& e, const emit_rnn_node& n, const std::string& va
   e.line(var + " = " + var + " < clip_lo ? clip_lo : (" + var + " > clip_hi ? clip_hi : " + var + ");");
 }
 
-// `T var` = Σ_q M[row + q]·v[q] from +0 in order q = 0, 1, ... (support::dot_row).
+// `T var` = Σ_q M[row + q]·v[q] from +0 in order q = 0, 1, ... (support::dot_row). M is an input
+// (read through NodeEmitter::load), v an input too when `v_input` (X's row), else a local vector
+// of the compute type.
 void emit_rnn_dot(NodeEmitter& e, const emit_rnn_node& n, const std::string& var, const std::string& m, const std::string& row,
-                  const std::string& v, int64_t len) {
+                  const std::string& v, bool v_input, int64_t len) {
   e.line(n.T + " " + var + " = " + n.zero + ";");
   e.line(for_loop("q", len));
-  e.line("const " + n.T + " m = " + m + "[" + row + " + q] * " + v + "[q];");
+  const std::string vq = v_input ? e.load(n.type, v + "[q]") : v + "[q]";
+  e.line("const " + n.T + " m = " + e.load(n.type, m + "[" + row + " + q]") + " * " + vq + ";");
   e.line(var + " += m;");
   e.line("}");
 }
 
 // `T v` = W·x + R·vec + Wb + Rb of gate g at unit j (LSTM's gate() and GRU's z and r, in that order).
 void emit_rnn_gate(NodeEmitter& e, const emit_rnn_node& n, int64_t d, int64_t g, const std::string& vec) {
-  emit_rnn_dot(e, n, "sw", "x1", n.w_row(d, g), "xt", n.I);
-  emit_rnn_dot(e, n, "sr", "x2", n.r_row(d, g), vec, n.H);
+  emit_rnn_dot(e, n, "sw", "x1", n.w_row(d, g), "xt", true, n.I);
+  emit_rnn_dot(e, n, "sr", "x2", n.r_row(d, g), vec, false, n.H);
   e.line(n.T + " v = sw + sr;");
-  e.line("v = v + " + n.wb(d, g) + ";");
-  e.line("v = v + " + n.rb(d, g) + ";");
+  e.line("v = v + " + n.wb(e, d, g) + ";");
+  e.line("v = v + " + n.rb(e, d, g) + ";");
 }
 
 // Where one vector of hidden_size elements of the recurrence lives.
@@ -358,13 +380,15 @@ void emit_rnn_run(NodeEmitter& e, const emit_rnn_node& n, bool with_cell, bool u
                   Cell cell) {
   const std::string& T = n.T;
   const int64_t H = n.H;
+  // float16 and bfloat16: the outputs hold rounded values, so the state (in float) is local.
+  const bool in_outputs = !is_half_type(n.type);
   std::vector<emit_rnn_vec> vecs;
-  vecs.push_back({"h", n.out_yh ? "y1" : ""});
-  if (with_cell) vecs.push_back({"c", n.out_yc ? "y2" : ""});
-  if (uses_hn) vecs.push_back({"hn", n.out_y ? "y0" : ""});
+  vecs.push_back({"h", n.out_yh && in_outputs ? "y1" : ""});
+  if (with_cell) vecs.push_back({"c", n.out_yc && in_outputs ? "y2" : ""});
+  if (uses_hn) vecs.push_back({"hn", n.out_y && in_outputs ? "y0" : ""});
   for (const auto& name : locals) vecs.push_back({name, ""});
   int64_t bytes = n.uniform_len < 0 ? 8 * n.Bn : 0;
-  const int64_t elem = n.type == DType::Float ? 4 : 8;
+  const auto elem = static_cast<int64_t>(dtype_size(n.ct));
   for (const auto& v : vecs)
     if (v.home.empty()) bytes += H * elem;
   if (bytes > emit_rnn_local_limit)
@@ -397,8 +421,8 @@ void emit_rnn_run(NodeEmitter& e, const emit_rnn_node& n, bool with_cell, bool u
     if (!local("h")) e.line(T + "* const h = y1 + " + srow + ";");
     if (with_cell && !local("c")) e.line(T + "* const c = y2 + " + srow + ";");
     e.line(for_loop("j", H));
-    e.line("h[j] = " + (n.has_h0 ? "x5[" + srow + " + j]" : n.zero) + ";");
-    if (with_cell) e.line("c[j] = " + (n.has_c0 ? "x6[" + srow + " + j]" : n.zero) + ";");
+    e.line("h[j] = " + (n.has_h0 ? e.load(n.type, "x5[" + srow + " + j]") : n.zero) + ";");
+    if (with_cell) e.line("c[j] = " + (n.has_c0 ? e.load(n.type, "x6[" + srow + " + j]") : n.zero) + ";");
     e.line("}");
     std::string len;
     if (n.uniform_len >= 0) {
@@ -417,25 +441,27 @@ void emit_rnn_run(NodeEmitter& e, const emit_rnn_node& n, bool with_cell, bool u
       }
       const std::string t = !back ? "k" : n.uniform_len >= 0 ? std::to_string(n.uniform_len - 1) + " - k" : "len - 1 - k";
       e.line("const int64_t t = " + t + ";");
-      e.line("const " + T + "* const xt = x0 + " + n.x_row("t") + ";");
+      e.line("const " + n.St + "* const xt = x0 + " + n.x_row("t") + ";");
+      // Y's row of the step: the new h itself (hn held there), or written from h after the step.
+      const bool y_copy = n.out_y && !(uses_hn && !local("hn"));
       if (uses_hn && !local("hn")) e.line(T + "* const hn = y0 + " + n.y_row("t", d) + ";");
-      if (!uses_hn && n.out_y) e.line(T + "* const yt = y0 + " + n.y_row("t", d) + ";");
+      if (y_copy) e.line(n.St + "* const yt = y0 + " + n.y_row("t", d) + ";");
       cell(d);
       e.line(for_loop("j", H));
       if (uses_hn) e.line("h[j] = hn[j];");
-      else if (n.out_y) e.line("yt[j] = h[j];");
+      if (y_copy) e.line(e.store(n.type, "yt[j]", "h[j]", false));
       e.line("}");
       if (n.uniform_len < 0) e.line("}");
       e.line("}");
     }
     if (n.out_yh && local("h")) {
       e.line(for_loop("j", H));
-      e.line("y1[" + srow + " + j] = h[j];");
+      e.line(e.store(n.type, "y1[" + srow + " + j]", "h[j]", false));
       e.line("}");
     }
     if (with_cell && n.out_yc && local("c")) {
       e.line(for_loop("j", H));
-      e.line("y2[" + srow + " + j] = c[j];");
+      e.line(e.store(n.type, "y2[" + srow + " + j]", "c[j]", false));
       e.line("}");
     }
     // Y is zero at the time steps a sequence does not reach.
@@ -447,7 +473,7 @@ void emit_rnn_run(NodeEmitter& e, const emit_rnn_node& n, bool with_cell, bool u
         e.line("if (k >= len) {");
       }
       e.line(for_loop("j", H));
-      e.line("y0[" + n.y_row("k", d) + " + j] = " + n.zero + ";");
+      e.line(e.store(n.type, "y0[" + n.y_row("k", d) + " + j]", n.zero, false));
       e.line("}");
       if (n.uniform_len < 0) e.line("}");
       e.line("}");
@@ -478,7 +504,7 @@ void emit_lstm(NodeEmitter& e) {
     e.line(T + " gc;");
     e.line("{");
     emit_rnn_gate(e, n, d, 0, "h");
-    e.line("const " + T + " pc = " + n.peephole(d, 0) + " * c[j];");
+    e.line("const " + T + " pc = " + n.peephole(e, d, 0) + " * c[j];");
     e.line("v = v + pc;");
     emit_rnn_clip(e, n, "v");
     e.line("gi = " + emit_rnn_activation(e, n, f, "v") + ";");
@@ -488,7 +514,7 @@ void emit_lstm(NodeEmitter& e) {
     } else {
       e.line("{");
       emit_rnn_gate(e, n, d, 2, "h");
-      e.line("const " + T + " pc = " + n.peephole(d, 2) + " * c[j];");
+      e.line("const " + T + " pc = " + n.peephole(e, d, 2) + " * c[j];");
       e.line("v = v + pc;");
       emit_rnn_clip(e, n, "v");
       e.line("gf = " + emit_rnn_activation(e, n, f, "v") + ";");
@@ -508,7 +534,7 @@ void emit_lstm(NodeEmitter& e) {
     // ot and Ht (the output gate reads Ht-1: all of Ht goes to hn first).
     e.line(for_loop("j", n.H));
     emit_rnn_gate(e, n, d, 1, "h");
-    e.line("const " + T + " pc = " + n.peephole(d, 1) + " * c[j];");
+    e.line("const " + T + " pc = " + n.peephole(e, d, 1) + " * c[j];");
     e.line("v = v + pc;");
     emit_rnn_clip(e, n, "v");
     e.line("const " + T + " o = " + emit_rnn_activation(e, n, f, "v") + ";");
@@ -555,20 +581,20 @@ void emit_gru(NodeEmitter& e) {
       e.line("}");
     }
     e.line(for_loop("j", n.H));
-    emit_rnn_dot(e, n, "sw", "x1", n.w_row(d, 2), "xt", n.I);
+    emit_rnn_dot(e, n, "sw", "x1", n.w_row(d, 2), "xt", true, n.I);
     if (lbr) {
       // W·x + r·(R·Ht-1 + Rbh) + Wbh
-      emit_rnn_dot(e, n, "sr", "x2", n.r_row(d, 2), "h", n.H);
-      e.line("const " + T + " sb = sr + " + n.rb(d, 2) + ";");
+      emit_rnn_dot(e, n, "sr", "x2", n.r_row(d, 2), "h", false, n.H);
+      e.line("const " + T + " sb = sr + " + n.rb(e, d, 2) + ";");
       e.line("const " + T + " rs = r[j] * sb;");
       e.line(T + " v = sw + rs;");
-      e.line("v = v + " + n.wb(d, 2) + ";");
+      e.line("v = v + " + n.wb(e, d, 2) + ";");
     } else {
       // W·x + R·(r·Ht-1) + Rbh + Wbh
-      emit_rnn_dot(e, n, "sr", "x2", n.r_row(d, 2), "r", n.H);
+      emit_rnn_dot(e, n, "sr", "x2", n.r_row(d, 2), "r", false, n.H);
       e.line(T + " v = sw + sr;");
-      e.line("v = v + " + n.rb(d, 2) + ";");
-      e.line("v = v + " + n.wb(d, 2) + ";");
+      e.line("v = v + " + n.rb(e, d, 2) + ";");
+      e.line("v = v + " + n.wb(e, d, 2) + ";");
     }
     emit_rnn_clip(e, n, "v");
     e.line("const " + T + " hh = " + emit_rnn_activation(e, n, g, "v") + ";");

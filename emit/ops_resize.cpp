@@ -1,6 +1,7 @@
 // C template of Resize-19 (reference/ops/Resize.cpp, resize_v18, and support/resample.h), for
-// every element type c_type() names in mode nearest (a gather: any type, bool included) and the
-// real types in modes linear and cubic (bool refused, as the kernel's visit_real does).
+// every element type c_type() names and float16 and bfloat16 (held as their uint16_t bits) in mode
+// nearest (a gather: any of these types, bool included) and the real types among them in modes
+// linear and cubic (bool refused, as the kernel's visit_real does).
 //
 // The per-axis tables of the reference ARE the template's data: the output lengths come from
 // scales or sizes as resize_v18 computes them (keep_aspect_ratio_policy, axes, roi for
@@ -11,15 +12,20 @@
 // counts, outside-the-crop flags) per resampled axis; an axis whose taps are the identity reads
 // its coordinate directly.
 //
-// Exact (and fast: the same code): nearest copies the element (no conversion). Linear and cubic
-// accumulate in double as resample() does: acc = 0, then for the Cartesian product of the axes'
-// taps in the kernel's order (the first axis outermost, the last innermost), acc += (w_a · w_b ·
-// ...) · (double)x, the weight product left to right in axis order (the kernel's factors of
-// exactly 1 left out: multiplying by 1 is exact) and each product a statement of its own (no
-// contraction into an fma); an output outside the crop is extrapolation_value. The double is
-// stored as the kernel does: (float)acc for float (to_storage), acc for double, and for integers
-// round half to even (sonnx_resize_round_half_even, rounding.h's round_half_even) then
-// saturating_cast (NaN to 0, saturated at the type's limits).
+// Exact (and fast: the same code): nearest copies the element (no conversion: float16 and bfloat16
+// copy their bits), and an output outside the crop is extrapolation_value as the kernel's
+// `extrapolated` (to_storage<T>, for float16 and bfloat16 its bits computed here by the reference's
+// own round_from_double). Linear and cubic accumulate in double as resample() does: acc = 0, then
+// for the Cartesian product of the axes' taps in the kernel's order (the first axis outermost, the
+// last innermost), acc += (w_a · w_b · ...) · (double)x, the weight product left to right in axis
+// order (the kernel's factors of exactly 1 left out: multiplying by 1 is exact) and each product a
+// statement of its own (no contraction into an fma), x read as its compute_t<T> value
+// (NodeEmitter::load: the exact float value of a float16 or bfloat16); an output outside the crop
+// is extrapolation_value. The double is stored as the kernel does: (float)acc for float
+// (to_storage), acc for double, for float16 and bfloat16 rounded once from double
+// (NodeEmitter::store: to_storage<T>(double), never through float), and for integers round half to
+// even (sonnx_resize_round_half_even, rounding.h's round_half_even) then saturating_cast (NaN to
+// 0, saturated at the type's limits).
 //
 // Refused: scales, sizes or (for tf_crop_and_resize) roi computed at run time; a NaN
 // extrapolation_value with a payload (no C99 constant spells it); whatever the kernel traps on
@@ -32,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "c_half.h"
 #include "emit_util.h"
 #include "reference/ops/registry.h"
 #include "reference/ops/support/resample.h"
@@ -76,6 +83,10 @@ std::string emit_resize_nearest_fill(NodeEmitter& e, DType type, double extrapol
   if (type == DType::Bool) return extrapolation != 0 ? "1u" : "0u";
   if (type == DType::Float) return emit_resize_real(e, type, static_cast<double>(support::to_storage<float>(extrapolation)));
   if (type == DType::Double) return emit_resize_real(e, type, extrapolation);
+  // float16 and bfloat16: the bits to_storage<T> gives (one rounding from double; a NaN as the
+  // conversion makes it).
+  if (type == DType::Float16) return std::to_string(support::to_storage<float16_t>(extrapolation).bits) + "u";
+  if (type == DType::BFloat16) return std::to_string(support::to_storage<bfloat16_t>(extrapolation).bits) + "u";
   std::string text;
   emit_resize_visit_int(e, type, [&]<class T>() {
     text = c_literal_int(type, static_cast<int64_t>(support::saturating_cast<T>(std::trunc(extrapolation))));
@@ -235,6 +246,10 @@ void emit_resize_store(NodeEmitter& e, DType type, const std::string& y) {
     e.line(y + " = acc;");
     return;
   }
+  if (is_half_type(type)) {  // to_storage<T>(double): one rounding
+    e.line(e.store(type, y, "acc", true));
+    return;
+  }
   emit_resize_visit_int(e, type, [&]<class T>() {
     e.needs_math();
     e.helper("sonnx_resize_round_half_even", kEmitResizeRoundHalfEven);
@@ -256,7 +271,7 @@ void emit_resize(NodeEmitter& e, const OpContext& ctx) {
   const support::ResizeParams p = e.params<support::ResizeParams>();
   const CValue &x = e.input(0), &y = e.output(0);
   if (x.dtype != y.dtype) e.refuse("input and output element types differ");
-  c_type(y.dtype);
+  if (!is_half_type(y.dtype)) c_type(y.dtype);  // EmitRefused for a type without a C type
   const bool interpolate = p.mode != support::ResizeMode::Nearest;
   if (interpolate && y.dtype == DType::Bool) ctx.fail("element type bool is not supported by this operator");
   const std::vector<support::ResizeAxis> all = emit_resize_axes(e, ctx, p);
@@ -387,7 +402,8 @@ void emit_resize(NodeEmitter& e, const OpContext& ctx) {
     }
     if (!ax[d].unit_weights) weights += "rs_w" + n + "[" + i + "][" + k[d] + "] * ";
   }
-  e.line("const double term = " + weights + "(double)x0[" + source(k) + "];");
+  e.line("const double term = " + weights + "(double)" +
+         (is_half_type(y.dtype) ? e.load(y.dtype, "x0[" + source(k) + "]") : "x0[" + source(k) + "]") + ";");
   e.line("acc = acc + term;");
   for (int j = 0; j < opened; ++j) e.line("}");
   if (!outside_cond.empty()) e.line("}");
