@@ -4,10 +4,13 @@ namespace sonnx::emit {
 namespace {
 
 // Float's bits and back; a union is C99's defined way to reinterpret (C99 TC3 6.5.2.3 note 82),
-// kept to these two functions.
-void emit_half_bit_casts(NodeEmitter& e) {
+// kept to these two functions, each registered only where it is called (an unused static
+// function is a -Wunused-function warning).
+void emit_half_float_bits(NodeEmitter& e) {
   e.helper("sonnx_float_bits", "static uint32_t sonnx_float_bits(float f) {\n"
                                "  union { float f; uint32_t u; } v;\n  v.f = f;\n  return v.u;\n}\n");
+}
+void emit_half_bits_float(NodeEmitter& e) {
   e.helper("sonnx_bits_float", "static float sonnx_bits_float(uint32_t u) {\n"
                                "  union { float f; uint32_t u; } v;\n  v.u = u;\n  return v.f;\n}\n");
 }
@@ -24,7 +27,7 @@ bool is_half_type(DType t) { return t == DType::Float16 || t == DType::BFloat16;
 
 std::string emit_half_to_float(NodeEmitter& e, DType half) {
   const std::string name = std::string("sonnx_") + emit_half_tag(e, half) + "_to_float";
-  emit_half_bit_casts(e);
+  emit_half_bits_float(e);
   if (half == DType::BFloat16) {
     e.helper(name, "static float " + name + "(uint16_t h) {\n  return sonnx_bits_float((uint32_t)h << 16);\n}\n");
     return name;
@@ -49,7 +52,7 @@ std::string emit_half_to_float(NodeEmitter& e, DType half) {
 
 std::string emit_half_from_float(NodeEmitter& e, DType half) {
   const std::string name = std::string("sonnx_") + emit_half_tag(e, half) + "_from_float";
-  emit_half_bit_casts(e);
+  emit_half_float_bits(e);
   if (half == DType::BFloat16) {
     e.helper(name, "static uint16_t " + name +
                        "(float f) {\n"
@@ -105,6 +108,7 @@ std::string emit_half_from_double(NodeEmitter& e, DType half) {
   const std::string from_float = emit_half_from_float(e, half);
   const std::string name = std::string("sonnx_") + emit_half_tag(e, half) + "_from_double";
   e.needs_math();
+  emit_half_bits_float(e);  // sonnx_float_round_to_odd uses both
   // float_round_to_odd (numeric.h): a float of 24 bits rounded to odd, then rounded to 11 or 8
   // bits, is the correctly rounded double.
   e.helper("sonnx_float_round_to_odd", "static float sonnx_float_round_to_odd(double d) {\n"

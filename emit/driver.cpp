@@ -3,6 +3,17 @@
 // data_type, raw_data or the typed field of the element type, external data and segments refused,
 // unknown fields skipped by wire type) and of .npy (versions 1.0 to 3.0, little- or big-endian
 // descr, C order only), and a TensorProto writer (dims, data_type, name, raw_data little-endian).
+// Every element type is held as c_storage_type() says (include/sonnx/small_types.h): float16 and
+// bfloat16 as their 16 bits, the float8 and float4 types as their bit pattern in a byte, int4/uint4/
+// int2/uint2 one per byte (sign-extended for int4/int2). As the reference reads a TensorProto
+// (reference/model/tensor_proto.cpp, packing.cpp): float16/bfloat16 come in raw_data or as bits in
+// int32_data; the float8/float4/4-/2-bit types in raw_data or in int32_data, one int32 in [0, 255]
+// per serialized byte; the 4- and 2-bit types packed two or four to a byte, the first element in
+// the low bits, the last byte's unused bits ignored. .npy as spec/element_types.md says: float16 is
+// "<f2"; the types numpy lacks are one byte per element under a one-field structured descr naming
+// the type ([('float8e4m3fn', '|u1')], [('int4', '|i1')]), a byte that is no value of a 4- or 2-bit
+// type refused; bfloat16 has no .npy form. Outputs are written in raw_data, packed for the 4- and
+// 2-bit types, as sonnx writes them.
 // Values are moved through their bit patterns (uint64_t, truncated to the element's width and
 // copied with memcpy), so no conversion in the driver is undefined or implementation-defined:
 // a typed field's value becomes the element as the reference's static_cast makes it (modulo
@@ -41,28 +52,68 @@ static const char* sonnx_drv_type_name(uint64_t type) {
                                       "int32", "int64", "string", "bool", "float16", "double",
                                       "uint32", "uint64", "complex64", "complex128", "bfloat16",
                                       "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
-                                      "float8e5m2fnuz", "uint4", "int4", "float4e2m1"};
+                                      "float8e5m2fnuz", "uint4", "int4", "float4e2m1",
+                                      "float8e8m0", "uint2", "int2"};
   if (type < (uint64_t)(sizeof names / sizeof names[0])) return names[type];
   return "an unknown element type";
 }
 
-/* Bytes per element of the types the driver holds (0 for any other). */
+/* Bytes per element in memory of the types the driver holds (0 for any other): float16 and
+   bfloat16 as their bits, the float8 and float4 types as their bit pattern in a byte, the 4- and
+   2-bit integers one per byte (sign-extended for int4 and int2). */
 static size_t sonnx_drv_elem_size(int type) {
   switch (type) {
-    case 2: case 3: case 9: return 1u;  /* uint8, int8, bool */
-    case 4: case 5: return 2u;          /* uint16, int16 */
-    case 1: case 6: case 12: return 4u; /* float, int32, uint32 */
-    case 7: case 11: case 13: return 8u; /* int64, double, uint64 */
+    case 2: case 3: case 9: return 1u;               /* uint8, int8, bool */
+    case 17: case 18: case 19: case 20: case 24: return 1u; /* float8e4m3fn, e4m3fnuz, e5m2, e5m2fnuz, e8m0 */
+    case 21: case 22: case 23: case 25: case 26: return 1u; /* uint4, int4, float4e2m1, uint2, int2 */
+    case 4: case 5: case 10: case 16: return 2u;     /* uint16, int16, float16, bfloat16 */
+    case 1: case 6: case 12: return 4u;              /* float, int32, uint32 */
+    case 7: case 11: case 13: return 8u;             /* int64, double, uint64 */
     default: return 0u;
   }
 }
 
-/* Element i of a buffer of `type` set from its bit pattern (the low bits of `bits`). */
+/* Bits of one element of the 4- and 2-bit types in a TensorProto, where they are packed (two or
+   four to a byte, the first in the low bits); 0 for every other type. */
+static unsigned sonnx_drv_packed_bits(int type) {
+  switch (type) {
+    case 21: case 22: case 23: return 4u; /* uint4, int4, float4e2m1 */
+    case 25: case 26: return 2u;          /* uint2, int2 */
+    default: return 0u;
+  }
+}
+
+/* The types of ONNX IR 9 to 13 (float8, float4e2m1, the 4- and 2-bit integers): their int32_data
+   holds one value per serialized byte. */
+static int sonnx_drv_is_small(int type) { return type >= 17 && type <= 26; }
+
+/* Bytes of `count` elements of `type` in a TensorProto's raw_data: packed for the 4- and 2-bit
+   types, the last byte's unused bits zero. */
+static size_t sonnx_drv_serialized_size(int type, size_t count) {
+  unsigned bits = sonnx_drv_packed_bits(type);
+  if (bits != 0u) return (count * bits + 7u) / 8u;
+  return count * sonnx_drv_elem_size(type);
+}
+
+/* The in-memory byte of a 4- or 2-bit field (the low bits of `field`), sign-extended for int4 and
+   int2, as the reference's widen_field (reference/model/packing.cpp). */
+static uint8_t sonnx_drv_widen(int type, uint64_t field) {
+  unsigned bits = sonnx_drv_packed_bits(type);
+  unsigned v = (unsigned)(field & (uint64_t)((1u << bits) - 1u));
+  if ((type == 22 || type == 26) && v >= (1u << (bits - 1u))) v |= 0xFFu << bits;
+  return (uint8_t)v;
+}
+
+/* Element i of a buffer of `type` set from its bit pattern (the low bits of `bits`; for the 4-
+   and 2-bit types, the field in the low bits). */
 static void sonnx_drv_store(void* data, size_t i, int type, uint64_t bits) {
   unsigned char* p = (unsigned char*)data;
   switch (sonnx_drv_elem_size(type)) {
     case 1: {
-      uint8_t v = type == 9 ? (uint8_t)(bits != 0u) : (uint8_t)bits;
+      uint8_t v;
+      if (type == 9) v = (uint8_t)(bits != 0u);
+      else if (sonnx_drv_packed_bits(type) != 0u) v = sonnx_drv_widen(type, bits);
+      else v = (uint8_t)bits;
       memcpy(p + i, &v, 1u);
       break;
     }
@@ -162,9 +213,8 @@ static int sonnx_drv_check_shape(int k, const sonnx_drv_tensor* t, const char* p
   return 1;
 }
 
-static int sonnx_drv_check_bytes(int k, const sonnx_drv_tensor* t, const char* path, size_t have,
+static int sonnx_drv_check_bytes(int k, const sonnx_drv_tensor* t, const char* path, size_t have, size_t need,
                                  const char* where) {
-  size_t need = t->count * sonnx_drv_elem_size(t->type);
   if (have == need) return 0;
   sonnx_drv_where(k, t, path);
   fprintf(stderr, "%lu bytes of %s, the shape needs %lu\n", (unsigned long)have, where, (unsigned long)need);
@@ -219,7 +269,14 @@ typedef struct {
 static const char* sonnx_drv_value(sonnx_drv_proto* pr, unsigned field, uint64_t bits) {
   if (pr->want != 0u) {
     if (field == pr->want) {
-      if (pr->n < pr->limit) sonnx_drv_store(pr->out, pr->n, pr->type, bits);
+      unsigned w = sonnx_drv_packed_bits(pr->type), j;
+      if (sonnx_drv_is_small(pr->type) && bits > 255u) return "a value of int32_data is not a byte (0 to 255)";
+      if (w != 0u) { /* a byte of packed 4- or 2-bit elements, the first in the low bits */
+        for (j = 0u; j < 8u / w; ++j)
+          if (pr->n * (8u / w) + j < pr->limit) sonnx_drv_store(pr->out, pr->n * (8u / w) + j, pr->type, bits >> (w * j));
+      } else if (pr->n < pr->limit) {
+        sonnx_drv_store(pr->out, pr->n, pr->type, bits);
+      }
       ++pr->n;
     }
     return NULL;
@@ -304,7 +361,9 @@ static const char* sonnx_drv_field_name(unsigned field) {
   }
 }
 
-/* The typed field that holds values of `type` when raw_data is absent (as the reference reads it). */
+/* The typed field that holds values of `type` when raw_data is absent (as the reference reads it:
+   float16 and bfloat16 as their bits, the float8 types as their bit pattern, and the 4- and 2-bit
+   types as packed bytes, all in int32_data). */
 static unsigned sonnx_drv_typed_field(int type) {
   switch (type) {
     case 1: return 4u;
@@ -319,22 +378,30 @@ static int sonnx_drv_read_pb(int k, const sonnx_drv_tensor* t, const char* path,
                              size_t len) {
   sonnx_drv_proto pr;
   const char* err;
-  size_t i, es = sonnx_drv_elem_size(t->type);
+  size_t i, es = sonnx_drv_elem_size(t->type), values;
+  unsigned w = sonnx_drv_packed_bits(t->type);
   memset(&pr, 0, sizeof pr);
   if ((err = sonnx_drv_walk(&pr, buf, buf + len)) != NULL) return sonnx_drv_bad(k, t, path, err);
   if (sonnx_drv_check_type(k, t, path, pr.data_type, "")) return 1;
   if (sonnx_drv_check_shape(k, t, path, pr.dims, pr.rank)) return 1;
   if (pr.has_raw) {
-    if (sonnx_drv_check_bytes(k, t, path, pr.raw_len, "raw_data")) return 1;
+    if (sonnx_drv_check_bytes(k, t, path, pr.raw_len, sonnx_drv_serialized_size(t->type, t->count), "raw_data")) return 1;
+    if (w != 0u) { /* packed: element i in bits w*(i % (8/w)) and up of byte i / (8/w) */
+      for (i = 0u; i < t->count; ++i)
+        sonnx_drv_store(t->data, i, t->type, (uint64_t)pr.raw[i / (8u / w)] >> (w * (unsigned)(i % (8u / w))));
+      return 0;
+    }
     for (i = 0u; i < t->count; ++i) sonnx_drv_store(t->data, i, t->type, sonnx_drv_bytes(pr.raw + i * es, es, 0));
     return 0;
   }
   if (t->count == 0u) return 0;
   pr.want = sonnx_drv_typed_field(t->type);
-  if (pr.counts[pr.want] != t->count) {
+  /* the small types: one int32 per serialized byte (packed for the 4- and 2-bit ones) */
+  values = sonnx_drv_is_small(t->type) ? sonnx_drv_serialized_size(t->type, t->count) : t->count;
+  if (pr.counts[pr.want] != values) {
     sonnx_drv_where(k, t, path);
     fprintf(stderr, "%lu values in %s (and no raw_data), the shape needs %lu\n", (unsigned long)pr.counts[pr.want],
-            sonnx_drv_field_name(pr.want), (unsigned long)t->count);
+            sonnx_drv_field_name(pr.want), (unsigned long)values);
     return 1;
   }
   pr.type = t->type;
@@ -363,20 +430,73 @@ static const char* sonnx_drv_npy_find(const char* h, const char* key1, const cha
   return s != NULL ? s : sonnx_drv_npy_key(h, key2);
 }
 
+/* A one-field structured descr [('NAME', 'FORMAT')] starting at s (blanks between the parts, either
+   quote, a trailing comma), which is how sonnx writes the types numpy lacks (spec/element_types.md):
+   copied into descr[32] as "[('NAME', 'FORMAT')]"; NULL or what is wrong. */
+static const char* sonnx_drv_npy_field(const char* s, char* descr) {
+  static const char* const unsupported =
+      "structured .npy dtypes are not supported (but one field named by a small ONNX type, such as "
+      "[('float8e4m3fn', '|u1')])";
+  char name[16];
+  char format[7];
+  char* part[2];
+  size_t cap[2];
+  int j;
+  part[0] = name;
+  part[1] = format;
+  cap[0] = sizeof name;
+  cap[1] = sizeof format;
+  ++s; /* '[' */
+  while (*s == ' ' || *s == '\t') ++s;
+  if (*s != '(') return unsupported;
+  ++s;
+  for (j = 0; j < 2; ++j) {
+    char quote;
+    size_t n = 0u;
+    while (*s == ' ' || *s == '\t') ++s;
+    if (j == 1) {
+      if (*s != ',') return unsupported;
+      ++s;
+      while (*s == ' ' || *s == '\t') ++s;
+    }
+    quote = *s;
+    if (quote != '\'' && quote != '"') return unsupported;
+    for (++s; *s != quote; ++s) {
+      if (*s == '\0' || n + 1u >= cap[j]) return unsupported;
+      part[j][n++] = *s;
+    }
+    part[j][n] = '\0';
+    ++s;
+  }
+  while (*s == ' ' || *s == '\t') ++s;
+  if (*s != ')') return unsupported;
+  ++s;
+  while (*s == ' ' || *s == '\t') ++s;
+  if (*s == ',') ++s;
+  while (*s == ' ' || *s == '\t') ++s;
+  if (*s != ']') return unsupported;
+  sprintf(descr, "[('%s', '%s')]", name, format); /* at most 15 + 6 + 10 characters */
+  return NULL;
+}
+
 /* The descr (copied into descr[32]), C order, and shape of a .npy header; NULL or what is wrong. */
 static const char* sonnx_drv_npy_header(const char* h, char* descr, int64_t* dims, int* rank) {
   const char* s = sonnx_drv_npy_find(h, "'descr'", "\"descr\"");
   char quote;
   size_t n = 0u;
   if (s == NULL) return "malformed .npy header (no descr)";
-  if (*s == '[') return "structured .npy dtypes are not supported";
-  quote = *s;
-  if (quote != '\'' && quote != '"') return "malformed .npy header (descr)";
-  for (++s; *s != quote; ++s) {
-    if (*s == '\0' || n + 1u >= 32u) return "malformed .npy header (descr)";
-    descr[n++] = *s;
+  if (*s == '[') {
+    const char* err = sonnx_drv_npy_field(s, descr);
+    if (err != NULL) return err;
+  } else {
+    quote = *s;
+    if (quote != '\'' && quote != '"') return "malformed .npy header (descr)";
+    for (++s; *s != quote; ++s) {
+      if (*s == '\0' || n + 1u >= 32u) return "malformed .npy header (descr)";
+      descr[n++] = *s;
+    }
+    descr[n] = '\0';
   }
-  descr[n] = '\0';
   s = sonnx_drv_npy_find(h, "'fortran_order'", "\"fortran_order\"");
   if (s != NULL && strncmp(s, "False", 5u) != 0) {
     if (strncmp(s, "True", 4u) == 0) return "Fortran-order .npy arrays are not supported";
@@ -412,11 +532,23 @@ static const char* sonnx_drv_npy_header(const char* h, char* descr, int64_t* dim
   return NULL;
 }
 
-/* The ONNX element type of a .npy descr such as "<f4" (0 when there is none), and its byte order. */
+/* The ONNX element type of a .npy descr such as "<f4", or of a one-field structured descr naming
+   a small type, "[('int4', '|i1')]" ("|i1" for int4 and int2, "|u1" for the others: one byte per
+   element, as in memory) (0 when there is none), and its byte order. */
 static int sonnx_drv_npy_type(const char* descr, int* big) {
+  static const char* const fields[10] = {
+      "[('float8e4m3fn', '|u1')]", "[('float8e4m3fnuz', '|u1')]", "[('float8e5m2', '|u1')]",
+      "[('float8e5m2fnuz', '|u1')]", "[('uint4', '|u1')]", "[('int4', '|i1')]", "[('float4e2m1', '|u1')]",
+      "[('float8e8m0', '|u1')]", "[('uint2', '|u1')]", "[('int2', '|i1')]"};
   char order = descr[0], kind;
   const char* s = descr;
-  int size = 0;
+  int size = 0, j;
+  *big = 0;
+  if (descr[0] == '[') {
+    for (j = 0; j < 10; ++j)
+      if (strcmp(descr, fields[j]) == 0) return 17 + j; /* float8e4m3fn (17) to int2 (26) */
+    return 0;
+  }
   if (order == '<' || order == '>' || order == '|' || order == '=') ++s;
   else order = '|';
   kind = *s++;
@@ -478,7 +610,15 @@ static int sonnx_drv_read_npy(int k, const sonnx_drv_tensor* t, const char* path
   if (sonnx_drv_check_type(k, t, path, (uint64_t)type, how)) return 1;
   if (sonnx_drv_check_shape(k, t, path, dims, rank)) return 1;
   start += hlen;
-  if (sonnx_drv_check_bytes(k, t, path, len - start, "data after the .npy header")) return 1;
+  if (sonnx_drv_check_bytes(k, t, path, len - start, t->count * es, "data after the .npy header")) return 1;
+  if (sonnx_drv_packed_bits(t->type) != 0u) /* one byte per element, which must be a value of the type */
+    for (i = 0u; i < t->count; ++i)
+      if (sonnx_drv_widen(t->type, (uint64_t)buf[start + i]) != buf[start + i]) {
+        sonnx_drv_where(k, t, path);
+        fprintf(stderr, "element %lu (byte %u) is not a valid %s value\n", (unsigned long)i, (unsigned)buf[start + i],
+                sonnx_drv_type_name((uint64_t)t->type));
+        return 1;
+      }
   for (i = 0u; i < t->count; ++i) sonnx_drv_store(t->data, i, t->type, sonnx_drv_bytes(buf + start + i * es, es, big));
   return 0;
 }
@@ -601,12 +741,15 @@ static uint64_t sonnx_drv_varint_size(uint64_t v) {
   return n;
 }
 
-/* OUTPUT_DIR/output_K.pb: a TensorProto with dims, data_type, name and raw_data. */
+/* OUTPUT_DIR/output_K.pb: a TensorProto with dims, data_type, name and raw_data (little-endian;
+   the 4- and 2-bit types packed, the first element in the low bits, as sonnx writes them). */
 static int sonnx_drv_write_output(int k, const sonnx_drv_tensor* t, const char* dir) {
   char name[48];
   char* path;
   FILE* f;
   size_t i, j, es = sonnx_drv_elem_size(t->type), name_len = strlen(t->name);
+  size_t bytes = sonnx_drv_serialized_size(t->type, t->count);
+  unsigned w = sonnx_drv_packed_bits(t->type);
   uint64_t dims_len = 0u;
   int ok = 1, closed;
   sprintf(name, "output_%d.pb", k);
@@ -630,8 +773,16 @@ static int sonnx_drv_write_output(int k, const sonnx_drv_tensor* t, const char* 
   ok = ok && fputc(0x10, f) != EOF && sonnx_drv_put_varint(f, (uint64_t)t->type); /* 2: data_type */
   ok = ok && fputc(0x42, f) != EOF && sonnx_drv_put_varint(f, (uint64_t)name_len);  /* 8: name */
   ok = ok && fwrite(t->name, 1u, name_len, f) == name_len;
-  ok = ok && fputc(0x4A, f) != EOF && sonnx_drv_put_varint(f, (uint64_t)(t->count * es)); /* 9: raw_data */
-  for (i = 0u; ok && i < t->count; ++i) {
+  ok = ok && fputc(0x4A, f) != EOF && sonnx_drv_put_varint(f, (uint64_t)bytes); /* 9: raw_data */
+  if (w != 0u) {
+    for (i = 0u; ok && i < bytes; ++i) { /* 8/w elements to a byte, the last byte padded with zero bits */
+      uint64_t byte = 0u;
+      for (j = 0u; j < 8u / w && i * (8u / w) + j < t->count; ++j)
+        byte |= (sonnx_drv_load(t->data, i * (8u / w) + j, t->type) & (uint64_t)((1u << w) - 1u)) << (w * j);
+      ok = fputc((int)byte, f) != EOF;
+    }
+  }
+  for (i = 0u; ok && w == 0u && i < t->count; ++i) {
     uint64_t bits = sonnx_drv_load(t->data, i, t->type);
     for (j = 0u; ok && j < es; ++j) ok = fputc((int)((bits >> (8u * j)) & 0xFFu), f) != EOF;
   }
@@ -688,7 +839,7 @@ std::string emit_driver_tensors(const std::vector<DriverTensor>& ts, const std::
   std::string decls, rows;
   for (size_t k = 0; k < ts.size(); ++k) {
     const DriverTensor& t = ts[k];
-    const char* ctype = c_type(t.dtype);  // EmitRefused for a type the driver cannot hold
+    const char* ctype = c_storage_type(t.dtype);  // EmitRefused for a type the driver cannot hold
     const size_t bytes = dtype_size(t.dtype);
     if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)
       throw EmitRefused("the test driver cannot hold " + what + " '" + t.name + "' of element type " +

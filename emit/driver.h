@@ -36,7 +36,8 @@ struct DriverTensor {
 // PREFIX_inputs, PREFIX_outputs, PREFIX_run and, with weights in a file, PREFIX_load_weights and
 // PREFIX_WEIGHTS_FILE). With `weights_from_file`, the program loads the weights before anything
 // else: from $SONNX_WEIGHTS if set, else PREFIX_WEIGHTS_FILE beside the executable, else in the
-// current directory. Throws EmitRefused for an element type c_type() does not map.
+// current directory. Every element type is held as c_storage_type() says; throws EmitRefused for
+// an element type it does not map (string, complex).
 std::string driver_source(const std::string& prefix, const std::vector<DriverTensor>& inputs,
                           const std::vector<DriverTensor>& outputs, bool weights_from_file);
 
