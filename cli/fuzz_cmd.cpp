@@ -105,9 +105,10 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   target->add_flag("--persistent", args->persistent, "With --backend-cmd: one runtime process serves every graph");
   target->add_option("--timeout", args->timeout, "With --backend-cmd: seconds per graph")->capture_default_str();
   target->add_option("--report", args->report, "Write the campaign there (.json for `sonnx report merge`, else text)");
-  target->add_option("--profile", args->profile,
-                     "sonnx: graphs of the SONNX profile's operators only, at opset 17 (for a runtime of profile "
-                     "models, such as the C of `sonnx emit-c`, which admits them)")
+  target
+      ->add_option("--profile", args->profile,
+                   "sonnx: graphs of the SONNX profile's operators only, at opset 17 (for a runtime of profile "
+                   "models, such as the C of `sonnx emit-c`, which admits them)")
       ->check(CLI::IsMember({"sonnx"}));
   target->add_option("--max-groups", args->max_groups, "Stop once this many distinct defects are found (0: no limit)")
       ->capture_default_str();

@@ -4,17 +4,21 @@
 # Takes about 20 minutes per mode on two cores; the ctests run the bounded list
 # tests/emit/onnx_profile_tests.txt.
 #
-#   scripts/emit-c-certify.sh [--build DIR] [--suite DIR] [--out DIR] [--modes "exact fast"]
+#   scripts/emit-c-certify.sh [--build DIR] [--suite DIR] [--out DIR] [--modes "exact fast"] [--fuzz-graphs N]
+#
+# --fuzz-graphs N: also `sonnx fuzz --profile sonnx` against the C of each mode, N random graphs of
+# the profile's operators (default 0: none), judged by the admissible enclosures.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=$ROOT/build SUITE= OUT= MODES="exact fast"
+BUILD=$ROOT/build SUITE= OUT= MODES="exact fast" FUZZ=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) BUILD=$2; shift 2 ;;
     --suite) SUITE=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --modes) MODES=$2; shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --fuzz-graphs) FUZZ=$2; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "emit-c-certify: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -42,5 +46,9 @@ echo "emit-c-certify: $(wc -l <"$OUT/tests.txt") tests whose operators are all i
 rc=0
 for mode in $MODES; do
   bash "$ROOT/tests/emit/certify_emitted.sh" "$SONNX" "$mode" "$OUT/$mode.json" "$SUITE" "$OUT/tests.txt" lenient || rc=1
+  if [[ $FUZZ -gt 0 ]]; then
+    SONNX=$SONNX SONNX_EMIT_MODE=$mode "$SONNX" fuzz --backend-cmd "$ROOT/scripts/emit-c-backend.sh" --profile sonnx \
+      --graphs "$FUZZ" --seconds 0 --timeout 120 --out "$OUT/fuzz-$mode" --report "$OUT/fuzz-$mode.json" || rc=1
+  fi
 done
 exit $rc

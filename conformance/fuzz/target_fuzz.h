@@ -24,8 +24,8 @@ struct TargetFuzzOptions {
   double seconds = 60;     // stop after this long (0: no time limit)
   int64_t max_graphs = 0;  // stop after this many graphs (0: no limit)
   uint64_t seed = 1;
-  Shard shard;    // graph i uses seed + i·shard.count + shard.index
-  int opset = 0;  // 17 or 27 (0: each recipe draws one)
+  Shard shard;             // graph i uses seed + i·shard.count + shard.index
+  int opset = 0;           // 17 or 27 (0: each recipe draws one)
   bool sonnx_ops = false;  // the SONNX profile's operators only (Recipe::sonnx_ops)
   std::filesystem::path out = "fuzz-repros";
   int max_groups = 0;  // stop once this many distinct defects are found (0: no limit)

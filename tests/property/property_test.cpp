@@ -13,6 +13,7 @@
 #include "optimized/plan/compiled_model.h"
 #include "reference/infer/infer_types.h"
 #include "reference/catalogue/catalogue.h"
+#include "reference/check/profile.h"
 #include "reference/check/validator.h"
 #include "reference/model/loader.h"
 
@@ -219,6 +220,30 @@ TEST(FuzzRecipe, PrintsAndParsesBack) {
   EXPECT_THROW(parse_recipe("seed=1 opset=18 ops=[1:2]"), std::invalid_argument);
   EXPECT_EQ(parse_recipe("seed=1 ops=[1:2]").opset, kLegacyFuzzOpset);  // recipes printed before opsets were drawn
   EXPECT_EQ(parse_recipe("seed=1 opset=27 ops=[1:2]").opset, kNewestFuzzOpset);
+}
+
+// profile=sonnx: every node a graph has is an operator of the SONNX profile (its op type; admission
+// brings the versions in), the choices are the same recipe's, and the text replays it.
+TEST(FuzzRecipe, SonnxProfileGraphsUseOnlyTheProfilesOperators) {
+  const std::set<std::string> profile = [] {
+    std::set<std::string> ops;
+    for (const auto& [op, versions] : load_profile("sonnx").operators) ops.insert(op);
+    return ops;
+  }();
+  std::set<std::string> seen;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    Recipe r = random_recipe(seed, 0, true);
+    EXPECT_TRUE(r.sonnx_ops);
+    EXPECT_EQ(r.opset, kLegacyFuzzOpset) << "admission upgrades from 17";
+    EXPECT_EQ(recipe_str(parse_recipe(recipe_str(r))), recipe_str(r));
+    EXPECT_NE(recipe_str(r).find("profile=sonnx"), std::string::npos);
+    for (const std::string& op : generate(r).op_types) {
+      EXPECT_TRUE(profile.count(op)) << op << " in " << recipe_str(r);
+      seen.insert(op);
+    }
+  }
+  EXPECT_GE(seen.size(), 15u) << "the profile's operators are drawn, not a few of them";
+  EXPECT_THROW(parse_recipe("seed=1 profile=onnx ops=[1:2]"), std::invalid_argument);
 }
 
 // The oracle must be able to fail: a planted bug in Add (first element + 1) is found, shrunk to

@@ -20,7 +20,7 @@
 namespace sonnx::testing {
 namespace {
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kNormNaN = std::numeric_limits<float>::quiet_NaN();
 
 // Distance in units in the last place between two floats; NaN matches NaN only.
 int64_t ulps(float a, float b) {
@@ -46,7 +46,7 @@ void expect_ulps(const Tensor& got, const Tensor& want, int64_t bound, const std
 Tensor data(const Shape& s, std::mt19937& rng, bool specials) {
   Tensor t = random_float_tensor(s, rng, -3, 3);
   if (specials && t.size() > 8) {
-    t.data<float>()[t.size() / 3] = kNaN;
+    t.data<float>()[t.size() / 3] = kNormNaN;
     t.data<float>()[t.size() / 2] = kInf;
     t.data<float>()[t.size() - 2] = -kInf;
   }
