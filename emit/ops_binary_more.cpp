@@ -18,20 +18,37 @@
 //   Equal-19, Greater-13, Less-13   compare_elementwise: bool (uint8_t 0/1) out; NaN compares false
 //   Where-16 (Where.cpp)    condition (bool) ? X : Y, the three broadcast together, any C type
 //
-// Element types: float, double, every integer type; bool too for Equal/Greater/Less (as
-// visit_real_or_bool) and Where. Exact mode is the reference's arithmetic as described (no
-// accumulation: one operation per element in the reference's compute type, or the one libm call
-// in double); fast mode writes the same code.
+// Element types: float, double, float16, bfloat16, every integer type; bool too for
+// Equal/Greater/Less (as visit_real_or_bool); Where any type with a C storage type (it only moves
+// elements: bool, the integers, the floating types, float16/bfloat16 and the float8/float4 types as
+// their bits, the 4- and 2-bit integers one per byte). Exact mode is the reference's arithmetic as
+// described (no accumulation: one operation per element in the reference's compute type, or the one
+// libm call in double); fast mode writes the same code.
+//
+// float16 and bfloat16 (held as their bits, uint16_t; NodeEmitter::load / store) are computed in
+// float, the reference's compute_t: each operand widened to float, and the float result rounded once
+// to the half type with T(float) (to_storage<T>):
+//   Div                     (float)a / (float)b, stored
+//   Pow                     pow((double)(float)x, (double)y) rounded ONCE from double into the half
+//                           type (round_from_double, never through float); a half exponent Y is
+//                           widened the same way, for a float, double, half or integer X
+//   Mod                     fmodf of the widened floats (fmod = 1), or float_mod<float> (fmod = 0:
+//                           the r + b adjustment and copysignf in float), stored
+//   Max, Min                the fold in float (variadic_fold's C = float), NaN as for float, the
+//                           float accumulator stored (one input too: T((float)x), as the reference)
+//   Equal, Greater, Less    the widened floats compared (NaN compares false)
+//   Where                   the bits moved unchanged
 //
 // Integer division or remainder by zero (Div, Mod) and integer 0 raised to a negative power (Pow)
 // trap in the reference. A constant divisor holding 0 is refused (every divisor element is used:
 // the reference always traps); otherwise the C writes 0 for that element (the reference has no
 // result there at all).
-// Refused: float16/bfloat16/strings and the other types without a C type (by name), inputs of
-// different element types (but Pow's exponent, whose type may differ), an output type other than
-// the reference's.
+// Refused: strings, complex and the other types without a C type (float8, float4, 4- and 2-bit
+// integers; Where takes them), by name; inputs of different element types (but Pow's exponent,
+// whose type may differ), an output type other than the reference's.
 #include <functional>
 
+#include "c_half.h"
 #include "emit_util.h"
 #include "reference/ops/params/mod.h"
 
@@ -44,6 +61,10 @@ bool emit_bin2_is_unsigned(DType t) {
   return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;
 }
 bool emit_bin2_is_real(DType t) { return emit_bin2_is_float(t) || emit_bin2_is_signed(t) || emit_bin2_is_unsigned(t); }
+// float, double, float16, bfloat16 (is_floating_v).
+bool emit_bin2_is_floating(DType t) { return emit_bin2_is_float(t) || is_half_type(t); }
+// The types visit_real visits: the real C types and the half ones.
+bool emit_bin2_is_number(DType t) { return emit_bin2_is_real(t) || is_half_type(t); }
 int emit_bin2_bits(DType t) { return static_cast<int>(8 * dtype_size(t)); }
 
 [[noreturn]] void emit_bin2_refuse_type(NodeEmitter& e, DType t) {
@@ -92,8 +113,14 @@ void emit_bin2_check_divisor(NodeEmitter& e, const CValue& b, const char* what) 
 }
 
 void emit_div(NodeEmitter& e) {
-  const DType t = emit_bin2_same_type(e, 2, emit_bin2_is_real);
+  const DType t = emit_bin2_same_type(e, 2, emit_bin2_is_number);
   if (e.output(0).dtype != t) e.refuse("output element type differs from the inputs'");
+  if (is_half_type(t)) {  // to_storage<T>((float)x / (float)y)
+    emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+      e.line(e.store(t, y, e.load(t, x[0]) + " / " + e.load(t, x[1]), false));
+    });
+    return;
+  }
   const std::string ct = c_type(t);
   if (emit_bin2_is_float(t)) {
     emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
@@ -152,11 +179,10 @@ std::string emit_bin2_int_pow(NodeEmitter& e, DType tx, DType ty) {
 void emit_pow(NodeEmitter& e) {
   const CValue &xv = e.input(0), &yv = e.input(1);
   const DType tx = xv.dtype, ty = yv.dtype;
-  if (!emit_bin2_is_real(tx)) emit_bin2_refuse_type(e, tx);
-  if (!emit_bin2_is_real(ty)) emit_bin2_refuse_type(e, ty);
+  if (!emit_bin2_is_number(tx)) emit_bin2_refuse_type(e, tx);
+  if (!emit_bin2_is_number(ty)) emit_bin2_refuse_type(e, ty);
   if (e.output(0).dtype != tx) e.refuse("output element type differs from X's");
-  const std::string cx = c_type(tx);
-  if (!emit_bin2_is_float(tx) && !emit_bin2_is_float(ty)) {
+  if (!emit_bin2_is_floating(tx) && !emit_bin2_is_floating(ty)) {
     const std::string f = emit_bin2_int_pow(e, tx, ty);
     emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
       e.line(y + " = " + f + "(" + x[0] + ", " + x[1] + ");");
@@ -164,31 +190,38 @@ void emit_pow(NodeEmitter& e) {
     return;
   }
   e.needs_math();
-  auto as_double = [](DType t, const std::string& v) { return t == DType::Double ? v : "(double)" + v; };
+  // (double)(compute_t<T>)v: a half element widened to float first (exact either way).
+  auto as_double = [&](DType t, const std::string& v) {
+    return t == DType::Double ? v : "(double)" + (is_half_type(t) ? e.load(t, v) : v);
+  };
   emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
     const std::string r = "pow(" + as_double(tx, x[0]) + ", " + as_double(ty, x[1]) + ")";
     if (tx == DType::Double) e.line(y + " = " + r + ";");
     else if (tx == DType::Float) e.line(y + " = (float)" + r + ";");
+    else if (is_half_type(tx)) e.line(e.store(tx, y, r, true));  // round_from_double: one rounding
     else e.line(y + " = " + emit_saturating_cast(e, tx) + "(" + r + ");");
   });
 }
 
 void emit_mod(NodeEmitter& e) {
-  const DType t = emit_bin2_same_type(e, 2, emit_bin2_is_real);
+  const DType t = emit_bin2_same_type(e, 2, emit_bin2_is_number);
   if (e.output(0).dtype != t) e.refuse("output element type differs from the inputs'");
   const bool c_fmod = e.params<ModParams>().fmod;
-  const std::string ct = c_type(t);
-  if (emit_bin2_is_float(t)) {
+  const std::string ct = c_compute_type(t);
+  if (emit_bin2_is_floating(t)) {
+    // float_mod<compute_t<T>>: in float for float, float16 and bfloat16 (the operands widened,
+    // NodeEmitter::load; the float remainder stored with T(float)), in double for double.
     e.needs_math();
-    const std::string sfx = t == DType::Float ? "f" : "", zero = c_literal(t, 0.0);
+    const DType ctype = t == DType::Double ? DType::Double : DType::Float;
+    const std::string sfx = ctype == DType::Float ? "f" : "", zero = c_literal(ctype, 0.0);
     emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
       if (c_fmod) {
-        e.line(y + " = fmod" + sfx + "(" + x[0] + ", " + x[1] + ");");
+        e.line(e.store(t, y, "fmod" + sfx + "(" + e.load(t, x[0]) + ", " + e.load(t, x[1]) + ")", false));
         return;
       }
       // float_mod: r = fmod(a, b) (exact); r ≠ 0 of the other sign than b: r + b; r = 0: ±0 with b's sign.
-      e.line("const " + ct + " b = " + x[1] + ";");
-      e.line(ct + " r = fmod" + sfx + "(" + x[0] + ", b);");
+      e.line("const " + ct + " b = " + e.load(t, x[1]) + ";");
+      e.line(ct + " r = fmod" + sfx + "(" + e.load(t, x[0]) + ", b);");
       e.line("if (r != " + zero + ") {");
       e.line("if ((r < " + zero + ") != (b < " + zero + ")) {");
       e.line("r += b;");
@@ -196,7 +229,7 @@ void emit_mod(NodeEmitter& e) {
       e.line("} else {");
       e.line("r = copysign" + sfx + "(" + zero + ", b);");
       e.line("}");
-      e.line(y + " = r;");
+      e.line(e.store(t, y, "r", false));
     });
     return;
   }
@@ -231,41 +264,48 @@ void emit_mod(NodeEmitter& e) {
 void emit_bin2_extreme(NodeEmitter& e, bool want_max) {
   const size_t n = e.input_count();
   if (n == 0) e.refuse("no inputs");
-  const DType t = emit_bin2_same_type(e, n, emit_bin2_is_real);
+  const DType t = emit_bin2_same_type(e, n, emit_bin2_is_number);
   if (e.output(0).dtype != t) e.refuse("output element type differs from the inputs'");
-  const std::string ct = c_type(t);
-  const bool is_float = emit_bin2_is_float(t);
+  const std::string ct = c_compute_type(t);
+  const bool is_float = emit_bin2_is_floating(t);
+  const bool is_half = is_half_type(t);
   if (is_float && n > 1) e.needs_math();
   const char* cmp = want_max ? " > " : " < ";
+  // A half element widened to float (compute_t); the float accumulator stored with T(float).
+  auto in = [&](const std::string& v) { return is_half ? e.load(t, v) : v; };
+  auto out = [&](const std::string& y, const std::string& v) { return is_half ? e.store(t, y, v, false) : y + " = " + v + ";"; };
   emit_bin2_loop(e, n, [&](const std::vector<std::string>& x, const std::string& y) {
     if (n == 1) {
-      e.line(y + " = " + x[0] + ";");
+      e.line(out(y, in(x[0])));
       return;
     }
-    e.line(ct + " acc = " + x[0] + ";");
+    e.line(ct + " acc = " + in(x[0]) + ";");
     for (size_t k = 1; k < n; ++k) {
       const std::string v = "v" + std::to_string(k);
-      e.line("const " + ct + " " + v + " = " + x[k] + ";");
+      e.line("const " + ct + " " + v + " = " + in(x[k]) + ";");
       if (is_float) e.line("if (!isnan(acc) && (isnan(" + v + ") || " + v + cmp + "acc)) {");
       else e.line("if (" + v + cmp + "acc) {");
       e.line("acc = " + v + ";");
       e.line("}");
     }
-    e.line(y + " = acc;");
+    e.line(out(y, "acc"));
   });
 }
 
 void emit_max(NodeEmitter& e) { emit_bin2_extreme(e, true); }
 void emit_min(NodeEmitter& e) { emit_bin2_extreme(e, false); }
 
-bool emit_bin2_is_real_or_bool(DType t) { return emit_bin2_is_real(t) || t == DType::Bool; }
+bool emit_bin2_is_number_or_bool(DType t) { return emit_bin2_is_number(t) || t == DType::Bool; }
 
-// compare_elementwise (elementwise.h): the comparison in the type, a bool out.
+// compare_elementwise (elementwise.h): the comparison in the compute type (a half widened to
+// float), a bool out.
 void emit_bin2_compare(NodeEmitter& e, const char* op) {
-  emit_bin2_same_type(e, 2, emit_bin2_is_real_or_bool);
+  const DType t = emit_bin2_same_type(e, 2, emit_bin2_is_number_or_bool);
   if (e.output(0).dtype != DType::Bool) e.refuse("output element type is not bool");
+  const bool is_half = is_half_type(t);
   emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
-    e.line(y + " = (uint8_t)(" + x[0] + " " + op + " " + x[1] + ");");
+    const std::string a = is_half ? e.load(t, x[0]) : x[0], b = is_half ? e.load(t, x[1]) : x[1];
+    e.line(y + " = (uint8_t)(" + a + " " + op + " " + b + ");");
   });
 }
 
@@ -273,14 +313,14 @@ void emit_equal(NodeEmitter& e) { emit_bin2_compare(e, "=="); }
 void emit_greater(NodeEmitter& e) { emit_bin2_compare(e, ">"); }
 void emit_less(NodeEmitter& e) { emit_bin2_compare(e, "<"); }
 
-// Where.cpp: a selection, any element type.
+// Where.cpp: a selection, any element type with a C storage type (its bits moved unchanged, as the
+// reference's move_element).
 void emit_where(NodeEmitter& e) {
   if (e.input(0).dtype != DType::Bool) e.refuse("the condition is not bool");
   const DType t = e.input(1).dtype;
   if (e.input(2).dtype != t) e.refuse("X and Y have different element types");
-  if (!emit_bin2_is_real_or_bool(t)) emit_bin2_refuse_type(e, t);
+  if (!has_c_storage_type(t)) emit_bin2_refuse_type(e, t);
   if (e.output(0).dtype != t) e.refuse("output element type differs from X's");
-  const std::string ct = c_type(t);
   emit_bin2_loop(e, 3, [&](const std::vector<std::string>& x, const std::string& y) {
     e.line(y + " = " + x[0] + " != 0u ? " + x[1] + " : " + x[2] + ";");
   });

@@ -3,35 +3,49 @@
 // support::softmax_lines in reference/ops/support/softmax.h), ReduceMean-18 and ReduceSum-13
 // (support::reduce_tensor in reference/ops/support/reduce.h), ArgMax-13 (support::arg_extreme).
 //
-// BatchNormalization-15, X float or double, scale/B and mean/var each float or double. Exact: per
-// element (T)((double)scale·((double)x − (double)mean) / sqrt((double)var + (double)epsilon) +
-// (double)B), the reference's expression in its order (the square root, correctly rounded, computed
-// once per channel: the same double). Fast: per channel a = (T)(scale / sqrt(var + epsilon)) in
-// double, then (x − mean)·a + B in the element type. Refused: training_mode=1 and any output after Y
-// (the reference trains or traps); other element types; statistics not of C elements.
+// float16 and bfloat16 are held as their bits (uint16_t) and widened to float where read
+// (NodeEmitter::load: the reference's to_double is (double)(float)v); a result computed in double is
+// rounded ONCE into the half type (NodeEmitter::store from double: round_from_double, never through
+// float), one computed in float (fast mode) with T(float).
 //
-// Softmax-13, float and double, along `axis`. Exact: per line m = the maximum in double (−inf to
-// start; the first NaN ends it, as the reference's break), sum = Σ exp((double)x − m) in axis order
-// from 0.0, then (T)(exp((double)x − m) / sum): libm's exp in double as the reference's std::exp.
+// BatchNormalization-15, X float, double, float16 or bfloat16, scale/B and mean/var each of any of
+// these four types. Exact: per element (T)((double)scale·((double)x − (double)mean) /
+// sqrt((double)var + (double)epsilon) + (double)B), the reference's expression in its order (the
+// square root, correctly rounded, computed once per channel: the same double), every half operand
+// widened exactly, the double rounded once to X's type (float_tensor). Fast: per channel
+// a = (C)(scale / sqrt(var + epsilon)) in double, then (x − mean)·a + B in the compute type C (the
+// element type; float for a half X, stored with T(float)). Refused: training_mode=1 and any output
+// after Y (the reference trains or traps); other element types.
+//
+// Softmax-13, float, double, float16, bfloat16, along `axis`. Exact: per line m = the maximum in
+// double (−inf to start; the first NaN ends it, as the reference's break), sum = Σ exp((double)x − m)
+// in axis order from 0.0, then (T)(exp((double)x − m) / sum): libm's exp in double as the
+// reference's std::exp (a half x widened exactly; the quotient rounded once into the half type).
 // Fast: the maximum, exp (expf for float) and the sum in the element type, one exp per element,
-// then a division by the sum. Refused: other element types; an axis outside [−rank, rank).
+// then a division by the sum; for a half type the same in float, the exponential computed again
+// for the quotient (two expf per element: no rounding to the half type between), stored with
+// T(float). Refused: other element types; an axis outside [−rank, rank).
 //
-// ReduceSum-13 (float, double; int32, int64, uint32, uint64 wrapping as the reference's wrap_add)
-// and ReduceMean-18 (float, double; int32 and uint32: the exact sum in 64 bits truncated toward zero
-// by the count, as the reference's 128-bit sum): axes from the constant input 1 (absent or empty:
-// every axis, or with noop_with_empty_axes=1 a copy of X, as the reference returns X), keepdims.
-// Exact (floats): per output a double sum from 0.0 over its group in the input's row-major order
-// (the order support::reduce_tensor collects the group), (T)sum or (T)(sum / (double)count). Fast:
-// the sum in the element type. Refused: a non-constant axes input; repeated or out-of-range axes;
-// ReduceMean of int64/uint64 (needs a 128-bit sum) or of an empty group of integers (the reference
-// traps); other element types.
+// ReduceSum-13 (float, double, float16, bfloat16; int32, int64, uint32, uint64 wrapping as the
+// reference's wrap_add) and ReduceMean-18 (float, double, float16, bfloat16; int32 and uint32: the
+// exact sum in 64 bits truncated toward zero by the count, as the reference's 128-bit sum): axes
+// from the constant input 1 (absent or empty: every axis, or with noop_with_empty_axes=1 a copy of
+// X's elements, bits unchanged, as the reference returns X), keepdims. Exact (floating types): per
+// output a double sum from 0.0 over its group in the input's row-major order (the order
+// support::reduce_tensor collects the group; a half element widened exactly), (T)sum or
+// (T)(sum / (double)count), rounded once (into a half type by round_from_double). Fast: the sum in
+// the element type (in float for a half type, stored with T(float)). Refused: a non-constant axes
+// input; repeated or out-of-range axes; ReduceMean of int64/uint64 (needs a 128-bit sum) or of an
+// empty group of integers (the reference traps); other element types.
 //
-// ArgMax-13, float, double and every 8- to 64-bit integer type, int64 output, keepdims,
-// select_last_index: the reference's scan from index 0 (NaN counts as the maximum; ties keep the
-// first, or the last with select_last_index). Both modes. Refused: an empty axis with a non-empty
-// output (the reference traps); an axis out of range; other element types.
+// ArgMax-13, float, double, float16, bfloat16 and every 8- to 64-bit integer type, int64 output,
+// keepdims, select_last_index: the reference's scan from index 0 in the compute type (a half
+// widened to float; NaN counts as the maximum; ties keep the first, or the last with
+// select_last_index). Both modes. Refused: an empty axis with a non-empty output (the reference
+// traps); an axis out of range; other element types.
 #include <limits>
 
+#include "c_half.h"
 #include "emit_util.h"
 #include "emit_window.h"
 #include "reference/ops/params/batch_normalization.h"
@@ -41,6 +55,8 @@
 namespace sonnx::emit {
 
 static bool emit_norm_is_float(DType t) { return t == DType::Float || t == DType::Double; }
+// float, double, float16, bfloat16: the types visit_float visits (float_values, float_tensor).
+static bool emit_norm_is_floating(DType t) { return emit_norm_is_float(t) || is_half_type(t); }
 
 // An axis in [−rank, rank) made nonnegative (support::normalize_axis), or a refusal.
 static int64_t emit_norm_axis(NodeEmitter& e, int64_t axis, int64_t rank) {
@@ -83,7 +99,8 @@ static void emit_norm_batch_norm(NodeEmitter& e) {
   for (size_t k = 1; k < outs.size(); ++k)
     if (!outs[k].empty()) e.refuse("running_mean/running_var outputs (training only)");
   const CValue& x = e.input(0);
-  if (!emit_norm_is_float(x.dtype)) e.refuse("element type " + std::string(dtype_name(x.dtype)) + " (float and double only)");
+  if (!emit_norm_is_floating(x.dtype))
+    e.refuse("element type " + std::string(dtype_name(x.dtype)) + " (float, double, float16, bfloat16 only)");
   if (x.shape.empty()) e.refuse("X must have at least one dimension");
   const int64_t N = x.shape[0], C = x.shape.size() == 1 ? 1 : x.shape[1];
   int64_t inner = 1;
@@ -91,7 +108,7 @@ static void emit_norm_batch_norm(NodeEmitter& e) {
   const char* names[] = {"X", "scale", "B", "mean", "var"};
   for (size_t k = 1; k < 5; ++k) {
     const CValue& s = e.input(k);
-    if (!emit_norm_is_float(s.dtype))
+    if (!emit_norm_is_floating(s.dtype))
       e.refuse(std::string("input ") + names[k] + " of element type " + std::string(dtype_name(s.dtype)));
     if (s.size() != C)
       e.refuse(std::string("input ") + names[k] + " has " + std::to_string(s.size()) + " elements, expected " +
@@ -100,26 +117,30 @@ static void emit_norm_batch_norm(NodeEmitter& e) {
   if (e.output(0).shape != x.shape) e.refuse("the output's static shape is not X's");
   if (x.size() == 0) return;
   e.needs_math();
-  const std::string t = c_type(x.dtype);
+  const std::string t = c_compute_type(x.dtype);
   const std::string eps = c_literal(DType::Double, static_cast<double>(params.epsilon));
+  // Input k's element at `at` as a value of its compute type (float for a half type: exact).
+  auto in = [&](size_t k, const std::string& at) { return e.load(e.input(k).dtype, "x" + std::to_string(k) + "[" + at + "]"); };
   int open = 0;
   const std::string n = emit_window_loop(e, "n", N, open);
   const std::string c = emit_window_loop(e, "c", C, open);
   const std::string f = c;  // the statistics' index
   int inner_open = 0;
   if (e.mode() == Mode::Exact) {
-    e.line("const double sd = sqrt((double)x4[" + f + "] + " + eps + ");");
+    e.line("const double sd = sqrt((double)" + in(4, f) + " + " + eps + ");");
     const std::string i = emit_window_loop(e, "i", inner, inner_open);
     const std::string at = EmitAffine().add(n, C * inner).add(c, inner).add(i, 1).str();
-    e.line("y0[" + at + "] = (" + t + ")((double)x1[" + f + "] * ((double)x0[" + at + "] - (double)x3[" + f +
-           "]) / sd + (double)x2[" + f + "]);");
+    const std::string v =
+        "(double)" + in(1, f) + " * ((double)" + in(0, at) + " - (double)" + in(3, f) + ") / sd + (double)" + in(2, f);
+    if (is_half_type(x.dtype)) e.line(e.store(x.dtype, "y0[" + at + "]", v, true));  // float_tensor: round_from_double
+    else e.line("y0[" + at + "] = (" + t + ")(" + v + ");");
   } else {
-    e.line("const " + t + " a = (" + t + ")((double)x1[" + f + "] / sqrt((double)x4[" + f + "] + " + eps + "));");
-    e.line("const " + t + " mu = (" + t + ")x3[" + f + "];");
-    e.line("const " + t + " b = (" + t + ")x2[" + f + "];");
+    e.line("const " + t + " a = (" + t + ")((double)" + in(1, f) + " / sqrt((double)" + in(4, f) + " + " + eps + "));");
+    e.line("const " + t + " mu = (" + t + ")" + in(3, f) + ";");
+    e.line("const " + t + " b = (" + t + ")" + in(2, f) + ";");
     const std::string i = emit_window_loop(e, "i", inner, inner_open);
     const std::string at = EmitAffine().add(n, C * inner).add(c, inner).add(i, 1).str();
-    e.line("y0[" + at + "] = (x0[" + at + "] - mu) * a + b;");
+    e.line(e.store(x.dtype, "y0[" + at + "]", "(" + in(0, at) + " - mu) * a + b", false));
   }
   emit_window_close(e, inner_open);
   emit_window_close(e, open);
@@ -128,7 +149,8 @@ static void emit_norm_batch_norm(NodeEmitter& e) {
 // Softmax-13.
 static void emit_norm_softmax(NodeEmitter& e) {
   const CValue& x = e.input(0);
-  if (!emit_norm_is_float(x.dtype)) e.refuse("element type " + std::string(dtype_name(x.dtype)) + " (float and double only)");
+  if (!emit_norm_is_floating(x.dtype))
+    e.refuse("element type " + std::string(dtype_name(x.dtype)) + " (float, double, float16, bfloat16 only)");
   const SoftmaxParams p = e.params<SoftmaxParams>();
   if (p.coerced_2d) e.refuse("the coerced 2-D form (versions before 13)");
   const int64_t axis = emit_norm_axis(e, p.axis, static_cast<int64_t>(x.shape.size()));
@@ -136,25 +158,45 @@ static void emit_norm_softmax(NodeEmitter& e) {
   if (e.output(0).shape != x.shape) e.refuse("the output's static shape is not X's");
   if (x.size() == 0) return;
   e.needs_math();
-  const std::string t = c_type(x.dtype);
+  const DType type = x.dtype;
+  const bool is_half = is_half_type(type);
+  const std::string t = c_compute_type(type);
   int open = 0;
   const std::string o = emit_window_loop(e, "o", v.outer, open);
   const std::string i = emit_window_loop(e, "i", v.inner, open);
   auto at = [&](const std::string& k) { return EmitAffine().add(o, v.n * v.inner).add(k, v.inner).add(i, 1).str(); };
+  auto xk = [&](const std::string& k) { return e.load(type, "x0[" + at(k) + "]"); };  // x's element, compute type
   if (e.mode() == Mode::Exact) {
     e.line("double mx = " + c_literal(DType::Double, -std::numeric_limits<double>::infinity()) + ";");
     e.line("double sum = 0.0;");
     std::string k = emit_norm_block(e, "k", v.n);
-    e.line("const double c = (double)x0[" + at(k) + "];");
+    e.line("const double c = (double)" + xk(k) + ";");
     e.line("if (!isnan(mx) && (isnan(c) || c > mx)) {");
     e.line("mx = c;");
     e.line("}");
     e.line("}");
     k = emit_norm_block(e, "k", v.n);
-    e.line("sum += exp((double)x0[" + at(k) + "] - mx);");
+    e.line("sum += exp((double)" + xk(k) + " - mx);");
     e.line("}");
     k = emit_norm_block(e, "k", v.n);
-    e.line("y0[" + at(k) + "] = (" + t + ")(exp((double)x0[" + at(k) + "] - mx) / sum);");
+    const std::string q = "exp((double)" + xk(k) + " - mx) / sum";
+    if (is_half) e.line(e.store(type, "y0[" + at(k) + "]", q, true));  // float_tensor: round_from_double
+    else e.line("y0[" + at(k) + "] = (" + t + ")(" + q + ");");
+    e.line("}");
+  } else if (is_half) {  // in float; the quotient's exponential computed again (y holds halves)
+    e.line("float mx = " + xk("0") + ";");
+    e.line("float sum = 0.0f;");
+    std::string k = emit_norm_block(e, "k", v.n);
+    e.line("const float c = " + xk(k) + ";");
+    e.line("if (c > mx) {");
+    e.line("mx = c;");
+    e.line("}");
+    e.line("}");
+    k = emit_norm_block(e, "k", v.n);
+    e.line("sum += expf(" + xk(k) + " - mx);");
+    e.line("}");
+    k = emit_norm_block(e, "k", v.n);
+    e.line(e.store(type, "y0[" + at(k) + "]", "expf(" + xk(k) + " - mx) / sum", false));
     e.line("}");
   } else {
     const std::string ex = x.dtype == DType::Float ? "expf" : "exp";
@@ -189,16 +231,18 @@ static void emit_norm_reduce(NodeEmitter& e, bool mean) {
     axes = t.to_int64_vector();
   }
   const DType type = x.dtype;
-  const bool is_float = emit_norm_is_float(type);
+  const bool is_float = emit_norm_is_floating(type);
+  const bool is_half = is_half_type(type);
   const bool int_sum = !mean && (type == DType::Int32 || type == DType::Int64 || type == DType::UInt32 || type == DType::UInt64);
   const bool int_mean = mean && (type == DType::Int32 || type == DType::UInt32);
   if (!is_float && !int_sum && !int_mean)
     e.refuse("element type " + std::string(dtype_name(type)) +
-             (mean ? " (float, double, int32, uint32 only)" : " (float, double, int32, int64, uint32, uint64 only)"));
-  const std::string t = c_type(type);
+             (mean ? " (float, double, float16, bfloat16, int32, uint32 only)"
+                   : " (float, double, float16, bfloat16, int32, int64, uint32, uint64 only)"));
+  const std::string t = c_compute_type(type);
   const int64_t rank = static_cast<int64_t>(x.shape.size());
 
-  if (axes.empty() && p.noop_with_empty_axes) {  // the reference returns X itself
+  if (axes.empty() && p.noop_with_empty_axes) {  // the reference returns X itself (its bits)
     if (e.output(0).shape != x.shape) e.refuse("the output's static shape is not X's");
     if (x.size() == 0) return;
     int open = 0;
@@ -231,13 +275,18 @@ static void emit_norm_reduce(NodeEmitter& e, bool mean) {
   const LoopNest outer = open_loops(e, kept, "o");
   const std::string yi = offset_expr(outer, row_major_strides(kept));
   const bool exact = e.mode() == Mode::Exact;
-  std::string acc_t, init, add, result;
+  std::string acc_t, init, add, result, store;  // `store`: the whole statement writing a half result
   if (is_float) {
+    // Fast: the compute type (float for a half type). A half element widened exactly (load; the
+    // placeholder @ is its index), the result stored into the half type once (store).
+    const DType ctype = exact ? DType::Double : (is_half ? DType::Float : type);
     acc_t = exact ? "double" : t;
-    init = c_literal(exact ? DType::Double : type, 0.0);
-    add = exact ? "acc += (double)x0[@];" : "acc += x0[@];";
-    const std::string div = c_literal(exact ? DType::Double : type, static_cast<double>(count));
+    init = c_literal(ctype, 0.0);
+    const std::string elem = is_half ? e.load(type, "x0[@]") : "x0[@]";
+    add = exact ? "acc += (double)" + elem + ";" : "acc += " + elem + ";";
+    const std::string div = c_literal(ctype, static_cast<double>(count));
     const std::string v = mean ? "acc / " + div : "acc";
+    if (is_half) store = e.store(type, "y0[" + yi + "]", v, exact);  // exact: round_from_double; fast: T(float)
     result = exact ? "(" + t + ")(" + v + ")" : v;
   } else if (int_sum) {
     acc_t = type == DType::Int64 || type == DType::UInt64 ? "uint64_t" : "uint32_t";
@@ -258,7 +307,7 @@ static void emit_norm_reduce(NodeEmitter& e, bool mean) {
   const size_t at = add.find('@');
   e.line(add.substr(0, at) + xi.str() + add.substr(at + 1));
   close_loops(e, inner);
-  e.line("y0[" + yi + "] = " + result + ";");
+  e.line(!store.empty() ? store : "y0[" + yi + "] = " + result + ";");
   close_loops(e, outer);
 }
 
@@ -269,10 +318,12 @@ static void emit_norm_reduce_mean(NodeEmitter& e) { emit_norm_reduce(e, true); }
 static void emit_norm_argmax(NodeEmitter& e) {
   const CValue& x = e.input(0);
   const DType type = x.dtype;
-  const bool is_float = emit_norm_is_float(type);
+  const bool is_float = emit_norm_is_floating(type);
   switch (type) {
     case DType::Float:
     case DType::Double:
+    case DType::Float16:
+    case DType::BFloat16:
     case DType::Int8:
     case DType::Int16:
     case DType::Int32:
@@ -297,7 +348,7 @@ static void emit_norm_argmax(NodeEmitter& e) {
   if (e.output(0).dtype != DType::Int64) e.refuse("the output is not int64");
   if (e.output(0).size() == 0) return;
   if (v.n == 0) e.refuse("cannot take the arg extreme of an empty axis");
-  const std::string t = c_type(type);
+  const std::string t = c_compute_type(type);  // compute_t: a half element widened to float
   int open = 0;
   const std::string o = emit_window_loop(e, "o", v.outer, open);
   const std::string i = emit_window_loop(e, "i", v.inner, open);
@@ -310,9 +361,13 @@ static void emit_norm_argmax(NodeEmitter& e) {
   auto at = [&](const std::string& k) { return EmitAffine().add(o, v.n * v.inner).add(k, v.inner).add(i, 1).str(); };
   if (is_float) e.needs_math();
   e.line("int64_t best = 0;");
-  e.line(t + " bv = x0[" + at("0") + "];");
+  auto xk = [&](const std::string& k) {
+    const std::string el = "x0[" + at(k) + "]";
+    return is_half_type(type) ? e.load(type, el) : el;
+  };
+  e.line(t + " bv = " + xk("0") + ";");
   e.line("for (int64_t k = 1; k < " + std::to_string(v.n) + "; ++k) {");
-  e.line("const " + t + " c = x0[" + at("k") + "];");
+  e.line("const " + t + " c = " + xk("k") + ";");
   std::string cond;
   if (is_float)
     cond = p.select_last_index ? "isnan(bv) ? isnan(c) : (isnan(c) || c >= bv)" : "!isnan(bv) && (isnan(c) || c > bv)";

@@ -2,30 +2,44 @@
 // kernel (reference/ops/<Op>.cpp, support/elementwise.h float_unary, support/numeric.h):
 //
 //   Abs-13, Neg-13, Relu-14        every integer type (signed ones wrap as the reference's wrap_neg:
-//                                  the negation in emit_unsigned_of's type), float, double
-//   Erf-13                         float, double; integer types as erf((double)x) converted toward
-//                                  zero (saturating_cast: the value is in [-1, 1], so a plain cast)
+//                                  the negation in emit_unsigned_of's type), float, double, float16,
+//                                  bfloat16
+//   Erf-13                         float, double, float16, bfloat16; integer types as erf((double)x)
+//                                  converted toward zero (saturating_cast: the value is in [-1, 1],
+//                                  so a plain cast)
 //   Ceil-13, Floor-13, Exp-13, Log-13, Sigmoid-13, Sqrt-13, Tanh-13, Cos-22, Sin-22, Softplus-22,
-//   HardSwish-22, LeakyRelu-16     float, double (float_unary: the function of the exact double, the
-//                                  result rounded once; the C evaluates the same double expression
-//                                  with the same libm function and casts it to float)
+//   HardSwish-22, LeakyRelu-16     float, double, float16, bfloat16 (float_unary: the function of the
+//                                  exact double, the result rounded once; the C evaluates the same
+//                                  double expression with the same libm function and casts it to
+//                                  float, or rounds it once into the half type)
 //   Not-1                          bool
-//   Clip-13                        every integer type, float, double; min and max are optional
-//                                  scalar inputs of X's type (a constant is written as a literal,
-//                                  a computed one read as x1[0] / x2[0]); an omitted bound is the
-//                                  type's lowest / largest finite value, as clip_v11.
+//   Clip-13                        every integer type, float, double, float16, bfloat16; min and max
+//                                  are optional scalar inputs of X's type (a constant is written as
+//                                  a literal, a computed one read as x1[0] / x2[0]); an omitted bound
+//                                  is the type's lowest / largest finite value, as clip_v11.
+//
+// float16 and bfloat16 are held as their bits (uint16_t) and computed in float, the reference's
+// compute_t (NodeEmitter::load / store, emit/c_half.h): float_unary's operators widen the element
+// to float then double, evaluate the double function and round the double ONCE into the half type
+// (round_from_double); Abs and Neg compute fabsf(x) / -x in float and store it with T(float) (so a
+// NaN comes out as the conversion makes it, as in the reference); Relu compares the widened float
+// with 0 and writes +0 or the input's bits unchanged (as the reference returns v itself); Clip
+// compares the widened float with the float bounds (the half bound widened; an omitted one ±65504
+// for float16, ±0x1.fep+127 for bfloat16) and stores the float with T(float), as clip_v11.
 //
 // Exact mode: float_unary's evaluation (the double function of the input, one rounding to float);
 // Abs/Neg/Relu/Clip compute in the element type as the reference does (no rounding at all). Where the
 // float function of the float equals the rounded double one bit for bit (ceilf, floorf, sqrtf: 53 ≥
 // 2·24 + 2 for the square root, and ceil/floor of a float are floats) the float function is used.
 // Fast mode writes the same code (admissible: it is the exact result).
-// Refused: float16, bfloat16 and the other types without a C type (by name), a type the reference
-// kernel refuses (e.g. Exp of int32), an input/output type mismatch, a Clip bound that is not a
-// scalar of X's type.
+// Refused: the types without a C type or a half one (by name), a type the reference kernel refuses
+// (e.g. Exp of int32), an input/output type mismatch, a Clip bound that is not a scalar of X's type.
+#include <bit>
+#include <cmath>
 #include <functional>
 #include <limits>
 
+#include "c_half.h"
 #include "emit_util.h"
 #include "reference/ops/params/activation.h"
 
@@ -33,6 +47,8 @@ namespace sonnx::emit {
 namespace {
 
 bool emit_unary_is_float(DType t) { return t == DType::Float || t == DType::Double; }
+// float, double, float16, bfloat16: the types float_unary visits.
+bool emit_unary_is_floating(DType t) { return emit_unary_is_float(t) || is_half_type(t); }
 bool emit_unary_is_signed(DType t) { return t == DType::Int8 || t == DType::Int16 || t == DType::Int32 || t == DType::Int64; }
 bool emit_unary_is_unsigned(DType t) {
   return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;
@@ -46,8 +62,8 @@ DType emit_unary_type(NodeEmitter& e, EmitUnaryKinds kinds) {
   if (e.input(0).shape != e.output(0).shape) e.refuse("output shape differs from the input's");
   bool ok = false;
   switch (kinds) {
-    case EmitUnaryKinds::Float: ok = emit_unary_is_float(t); break;
-    case EmitUnaryKinds::Real: ok = emit_unary_is_float(t) || emit_unary_is_signed(t) || emit_unary_is_unsigned(t); break;
+    case EmitUnaryKinds::Float: ok = emit_unary_is_floating(t); break;
+    case EmitUnaryKinds::Real: ok = emit_unary_is_floating(t) || emit_unary_is_signed(t) || emit_unary_is_unsigned(t); break;
     case EmitUnaryKinds::Bool: ok = t == DType::Bool; break;
   }
   if (!ok) e.refuse("element type " + std::string(dtype_name(t)) + " (no C template for it)");
@@ -62,29 +78,30 @@ void emit_unary_loop(NodeEmitter& e, const std::function<void(const std::string&
   close_loops(e, loops);
 }
 
-// float_unary (elementwise.h): y = round_from_double<T>(f((double)x)). `f(v)` is the C expression of
-// the double function of the double `v`; with `local` v is a local variable (else "(double)x").
+// float_unary (elementwise.h): y = round_from_double<T>(f((double)(compute_t<T>)x)). `f(v)` is the C
+// expression of the double function of the double `v`; with `local` v is a local variable (else
+// "(double)x"). A half element is widened to float, then double (load); the double result is
+// rounded once into float (a cast) or into the half type (store from double: never through float).
 void emit_unary_float(NodeEmitter& e, const std::function<std::string(const std::string&)>& f, bool local = false) {
   const DType t = emit_unary_type(e, EmitUnaryKinds::Float);
   e.needs_math();
-  const bool is_float = t == DType::Float;
   emit_unary_loop(e, [&](const std::string& x, const std::string& y) {
-    std::string v = is_float ? "(double)" + x : x;
+    std::string v = t == DType::Double ? x : "(double)" + e.load(t, x);
     if (local) {
       e.line("const double v = " + v + ";");
       v = "v";
     }
-    const std::string r = f(v);
-    e.line(y + " = " + (is_float ? "(float)(" + r + ")" : r) + ";");
+    e.line(e.store(t, y, f(v), true));
   });
 }
 
 void emit_abs(NodeEmitter& e) {
   const DType t = emit_unary_type(e, EmitUnaryKinds::Real);
-  const std::string ct = c_type(t);
-  if (emit_unary_is_float(t)) e.needs_math();
+  const std::string ct = c_compute_type(t);
+  if (emit_unary_is_floating(t)) e.needs_math();
   emit_unary_loop(e, [&](const std::string& x, const std::string& y) {
-    if (t == DType::Float) e.line(y + " = fabsf(" + x + ");");  // std::fabs(float): clears the sign bit
+    if (is_half_type(t)) e.line(e.store(t, y, "fabsf(" + e.load(t, x) + ")", false));  // to_storage<T>(std::fabs(float))
+    else if (t == DType::Float) e.line(y + " = fabsf(" + x + ");");  // std::fabs(float): clears the sign bit
     else if (t == DType::Double) e.line(y + " = fabs(" + x + ");");
     else if (emit_unary_is_unsigned(t)) e.line(y + " = " + x + ";");
     else  // v < 0 ? wrap_neg(v) : v (the lowest value wraps to itself)
@@ -94,19 +111,26 @@ void emit_abs(NodeEmitter& e) {
 
 void emit_neg(NodeEmitter& e) {
   const DType t = emit_unary_type(e, EmitUnaryKinds::Real);
-  const std::string ct = c_type(t);
+  const std::string ct = c_compute_type(t);
   emit_unary_loop(e, [&](const std::string& x, const std::string& y) {
-    if (emit_unary_is_float(t)) e.line(y + " = -" + x + ";");                          // only the sign flips
+    if (is_half_type(t)) e.line(e.store(t, y, "-" + e.load(t, x), false));           // to_storage<T>(-(float)v)
+    else if (emit_unary_is_float(t)) e.line(y + " = -" + x + ";");                     // only the sign flips
     else e.line(y + " = (" + ct + ")(0u - (" + emit_unsigned_of(t) + ")" + x + ");");  // wrap_neg
   });
 }
 
 void emit_relu(NodeEmitter& e) {
   const DType t = emit_unary_type(e, EmitUnaryKinds::Real);
-  const std::string ct = c_type(t);
+  const std::string ct = c_compute_type(t);
   emit_unary_loop(e, [&](const std::string& x, const std::string& y) {
     // c < 0 ? 0 : v: NaN and -0 keep the input; an unsigned value is never below 0.
-    if (emit_unary_is_unsigned(t)) e.line(y + " = " + x + ";");
+    if (is_half_type(t)) {  // the widened float compared; +0 (T(0.0f): the bits 0) or v itself, its bits unchanged
+      e.line("if (" + e.load(t, x) + " < 0.0f) {");
+      e.line(y + " = 0u;");
+      e.line("} else {");
+      e.line(y + " = " + x + ";");
+      e.line("}");
+    } else if (emit_unary_is_unsigned(t)) e.line(y + " = " + x + ";");
     else if (emit_unary_is_float(t))
       e.line(y + " = " + x + " < " + c_literal(t, 0.0) + " ? " + c_literal(t, 0.0) + " : " + x + ";");
     else e.line(y + " = (" + ct + ")(" + x + " < 0 ? 0 : " + x + ");");
@@ -120,7 +144,7 @@ void emit_not(NodeEmitter& e) {
 
 void emit_erf(NodeEmitter& e) {
   const DType t = emit_unary_type(e, EmitUnaryKinds::Real);
-  if (emit_unary_is_float(t)) return emit_unary_float(e, [](const std::string& v) { return "erf(" + v + ")"; });
+  if (emit_unary_is_floating(t)) return emit_unary_float(e, [](const std::string& v) { return "erf(" + v + ")"; });
   // Integers: saturating_cast<T>(erf((double)v)); erf lies in [-1, 1] (never NaN for a finite
   // argument), so the conversion toward zero is a plain cast.
   e.needs_math();
@@ -169,14 +193,16 @@ void emit_hard_swish(NodeEmitter& e) {
   const DType t = emit_unary_type(e, EmitUnaryKinds::Float);
   e.needs_math();
   const bool is_float = t == DType::Float;
+  const bool is_half = is_half_type(t);
   emit_unary_loop(e, [&](const std::string& x, const std::string& y) {
-    e.line("const double v = " + (is_float ? "(double)" + x : x) + ";");
+    e.line("const double v = " + (t != DType::Double ? "(double)" + e.load(t, x) : x) + ";");
     e.line("double h = v / 6.0 + 0.5;");
     e.line("if (!isnan(h)) {");
     e.line("h = h < 0.0 ? 0.0 : (h > 1.0 ? 1.0 : h);");
     e.line("h = v * h;");
     e.line("}");
-    e.line(y + " = " + (is_float ? "(float)h" : "h") + ";");
+    if (is_half) e.line(e.store(t, y, "h", true));  // round_from_double: one rounding
+    else e.line(y + " = " + (is_float ? "(float)h" : "h") + ";");
   });
 }
 
@@ -188,10 +214,12 @@ void emit_leaky_relu(NodeEmitter& e) {
       e, [&](const std::string& v) { return v + " < 0.0 ? " + a + " * " + v + " : " + v; }, true);
 }
 
-// Clip.cpp clip_v11: c = x; if (c < lo) c = lo; if (c > hi) c = hi, in the element type.
+// Clip.cpp clip_v11: c = x; if (c < lo) c = lo; if (c > hi) c = hi, in the element type's compute
+// type (float for float16 / bfloat16, the result stored with T(float): to_storage<T>(c)).
 void emit_clip(NodeEmitter& e) {
   const DType t = emit_unary_type(e, EmitUnaryKinds::Real);
-  const std::string ct = c_type(t);
+  const bool is_half = is_half_type(t);
+  const std::string ct = c_compute_type(t);
   // A bound: its C expression, and whether no element can pass it (an integer bound at the type's
   // extreme: the comparison is left out, which also keeps -Wtype-limits quiet).
   struct Bound {
@@ -200,6 +228,10 @@ void emit_clip(NodeEmitter& e) {
   };
   auto bound = [&](size_t i, bool is_min) -> Bound {
     if (!e.has_input(i)) {  // the type's lowest / largest finite value
+      if (is_half) {  // Clip.cpp max_finite / lowest_finite, as float
+        const double m = t == DType::Float16 ? 65504.0 : static_cast<double>(std::bit_cast<float>(uint32_t{0x7f7f0000u}));
+        return {c_literal(DType::Float, is_min ? -m : m), false};
+      }
       if (t == DType::Float)
         return {c_literal(t, is_min ? std::numeric_limits<float>::lowest() : std::numeric_limits<float>::max()), false};
       if (t == DType::Double)
@@ -209,8 +241,15 @@ void emit_clip(NodeEmitter& e) {
     const CValue& b = e.input(i);
     if (b.dtype != t) e.refuse(std::string(is_min ? "min" : "max") + " has another element type than the input");
     if (b.size() != 1) e.refuse(std::string(is_min ? "min" : "max") + " is not a scalar");
-    if (!b.constant) return {"x" + std::to_string(i) + "[0]", false};
-    if (emit_unary_is_float(t)) return {c_element(*b.constant, 0), false};
+    if (!b.constant) {
+      const std::string at = "x" + std::to_string(i) + "[0]";
+      return {is_half ? e.load(t, at) : at, false};
+    }
+    if (emit_unary_is_floating(t)) {
+      const double v = b.constant->as_double(0);  // a half bound widened to float: exact
+      if (!std::isfinite(v)) e.needs_math();      // INFINITY, NAN
+      return {is_half ? c_literal(DType::Float, v) : c_element(*b.constant, 0), false};
+    }
     // An integer constant at the type's extreme never lets an element pass it.
     bool at_limit = false;
     if (t == DType::UInt64)
@@ -238,14 +277,14 @@ void emit_clip(NodeEmitter& e) {
       e.line(y + " = " + x + ";");
       return;
     }
-    e.line(ct + " c = " + x + ";");
+    e.line(ct + " c = " + (is_half ? e.load(t, x) : x) + ";");
     for (const auto& [b, op] : {std::pair{&lo, " < "}, std::pair{&hi, " > "}}) {
       if (b->never) continue;
       e.line(std::string("if (c") + op + b->expr + ") {");
       e.line("c = " + b->expr + ";");
       e.line("}");
     }
-    e.line(y + " = c;");
+    e.line(is_half ? e.store(t, y, "c", false) : y + " = c;");  // a half: T(c) even when unchanged
   });
 }
 
