@@ -41,8 +41,8 @@
 //
 // Integer division or remainder by zero (Div, Mod) and integer 0 raised to a negative power (Pow)
 // trap in the reference. A constant divisor holding 0 is refused (every divisor element is used:
-// the reference always traps); otherwise the C writes 0 for that element (the reference has no
-// result there at all).
+// the reference always traps); a divisor or exponent read at run time is checked per element, and
+// one that would trap makes the node fail (NodeEmitter::may_fail: status 1, PREFIX_run stops).
 // Refused: strings, complex and the other types without a C type (float8, float4, 4- and 2-bit
 // integers; Where takes them), by name; inputs of different element types (but Pow's exponent,
 // whose type may differ), an output type other than the reference's.
@@ -132,12 +132,13 @@ void emit_div(NodeEmitter& e) {
   emit_bin2_check_divisor(e, b, "division");
   const bool zero = emit_bin2_constant_holds(b, 0);
   const bool minus_one = emit_bin2_is_signed(t) && emit_bin2_constant_holds(b, -1);
+  if (zero) e.may_fail();
   emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
     e.line("const " + ct + " b = " + x[1] + ";");
     std::string open = "if (";
     if (zero) {
       e.line("if (b == 0) {");
-      e.line(y + " = 0; /* the reference traps: integer division by zero */");
+      e.line("status = 1; /* the reference traps: integer division by zero */");
       open = "} else if (";
     }
     if (minus_one) {
@@ -184,7 +185,14 @@ void emit_pow(NodeEmitter& e) {
   if (e.output(0).dtype != tx) e.refuse("output element type differs from X's");
   if (!emit_bin2_is_floating(tx) && !emit_bin2_is_floating(ty)) {
     const std::string f = emit_bin2_int_pow(e, tx, ty);
+    const bool negative_exponent = emit_bin2_is_signed(ty);  // 0 to a negative power traps
+    if (negative_exponent) e.may_fail();
     emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+      if (negative_exponent) {
+        e.line("if ((" + x[0] + " == 0) && (" + x[1] + " < 0)) {");
+        e.line("status = 1; /* the reference traps: integer 0 to a negative power */");
+        e.line("}");
+      }
       e.line(y + " = " + f + "(" + x[0] + ", " + x[1] + ");");
     });
     return;
@@ -238,13 +246,19 @@ void emit_mod(NodeEmitter& e) {
   const bool zero = emit_bin2_constant_holds(b, 0);
   const bool is_signed = emit_bin2_is_signed(t);
   const bool minus_one = is_signed && emit_bin2_constant_holds(b, -1);
+  if (zero) e.may_fail();
   emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
     e.line("const " + ct + " b = " + x[1] + ";");
     const bool guarded = zero || minus_one;
-    if (guarded) {
-      std::string cond = zero && minus_one ? "b == 0 || b == -1" : zero ? "b == 0" : "b == -1";
-      e.line("if (" + cond + ") {");
-      e.line(y + " = 0; /* x mod -1 = 0 (no overflowing lowest % -1); mod 0: the reference traps */");
+    if (zero) {
+      e.line("if (b == 0) {");
+      e.line("status = 1; /* the reference traps: integer modulo by zero */");
+      e.line(minus_one ? "} else if (b == -1) {" : "} else {");
+    } else if (minus_one) {
+      e.line("if (b == -1) {");
+    }
+    if (minus_one) {
+      e.line(y + " = 0; /* x mod -1 = 0 (no overflowing lowest % -1) */");
       e.line("} else {");
     }
     if (is_signed && !c_fmod) {

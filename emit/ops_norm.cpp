@@ -130,8 +130,8 @@ static void emit_norm_batch_norm(NodeEmitter& e) {
     e.line("const double sd = sqrt((double)" + in(4, f) + " + " + eps + ");");
     const std::string i = emit_window_loop(e, "i", inner, inner_open);
     const std::string at = EmitAffine().add(n, C * inner).add(c, inner).add(i, 1).str();
-    const std::string v =
-        "(double)" + in(1, f) + " * ((double)" + in(0, at) + " - (double)" + in(3, f) + ") / sd + (double)" + in(2, f);
+    const std::string v = "(double)" + in(1, f) + " * ((double)" + in(0, at) + " - (double)" + in(3, f) + ") / sd + (double)" +
+                          in(2, f);
     if (is_half_type(x.dtype)) e.line(e.store(x.dtype, "y0[" + at + "]", v, true));  // float_tensor: round_from_double
     else e.line("y0[" + at + "] = (" + t + ")(" + v + ");");
   } else {

@@ -101,7 +101,7 @@ void emit_abs(NodeEmitter& e) {
   if (emit_unary_is_floating(t)) e.needs_math();
   emit_unary_loop(e, [&](const std::string& x, const std::string& y) {
     if (is_half_type(t)) e.line(e.store(t, y, "fabsf(" + e.load(t, x) + ")", false));  // to_storage<T>(std::fabs(float))
-    else if (t == DType::Float) e.line(y + " = fabsf(" + x + ");");  // std::fabs(float): clears the sign bit
+    else if (t == DType::Float) e.line(y + " = fabsf(" + x + ");");                    // std::fabs(float): clears the sign bit
     else if (t == DType::Double) e.line(y + " = fabs(" + x + ");");
     else if (emit_unary_is_unsigned(t)) e.line(y + " = " + x + ";");
     else  // v < 0 ? wrap_neg(v) : v (the lowest value wraps to itself)
@@ -113,7 +113,7 @@ void emit_neg(NodeEmitter& e) {
   const DType t = emit_unary_type(e, EmitUnaryKinds::Real);
   const std::string ct = c_compute_type(t);
   emit_unary_loop(e, [&](const std::string& x, const std::string& y) {
-    if (is_half_type(t)) e.line(e.store(t, y, "-" + e.load(t, x), false));           // to_storage<T>(-(float)v)
+    if (is_half_type(t)) e.line(e.store(t, y, "-" + e.load(t, x), false));             // to_storage<T>(-(float)v)
     else if (emit_unary_is_float(t)) e.line(y + " = -" + x + ";");                     // only the sign flips
     else e.line(y + " = (" + ct + ")(0u - (" + emit_unsigned_of(t) + ")" + x + ");");  // wrap_neg
   });
@@ -228,7 +228,7 @@ void emit_clip(NodeEmitter& e) {
   };
   auto bound = [&](size_t i, bool is_min) -> Bound {
     if (!e.has_input(i)) {  // the type's lowest / largest finite value
-      if (is_half) {  // Clip.cpp max_finite / lowest_finite, as float
+      if (is_half) {        // Clip.cpp max_finite / lowest_finite, as float
         const double m = t == DType::Float16 ? 65504.0 : static_cast<double>(std::bit_cast<float>(uint32_t{0x7f7f0000u}));
         return {c_literal(DType::Float, is_min ? -m : m), false};
       }

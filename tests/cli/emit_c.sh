@@ -85,6 +85,40 @@ expect 1 "$DIR/gather/gather_main" "$DIR/gather-bad" "$DIR/gather-bad-out"
 expect 1 "$SONNX" run "$DIR/gather.onnxtxt" --input "x=$DIR/gather-bad/input_0.pb" --input "i=$DIR/gather-bad/input_1.pb"
 grep -qi "index" "$DIR/out" || fail "the reference does not trap on the index: $(cat "$DIR/out")"
 
+# An integer divisor read at run time: 0 makes the node fail as the reference traps (exit 1, no
+# output); a non-zero one divides as C99 does, toward zero (numpy's trunc of the quotient).
+cat >"$DIR/div.onnxtxt" <<'M'
+<ir_version: 8, opset_import: ["" : 14]>
+g (int32[3] a, int32[3] b) => (int32[3] q) {
+  q = Div (a, b)
+}
+M
+expect 0 "$SONNX" emit-c "$DIR/div.onnxtxt" -o "$DIR/div" --name div
+make -s -C "$DIR/div" >/dev/null 2>&1 || fail "the integer Div does not build"
+/usr/bin/python3 - "$DIR" <<'PY'
+import os, sys
+import numpy as np
+from onnx import numpy_helper
+d = sys.argv[1]
+for name, b in (("div-good", [2, -3, 5]), ("div-bad", [2, 0, 5])):
+    os.makedirs(f"{d}/{name}-out", exist_ok=True)
+    os.makedirs(f"{d}/{name}", exist_ok=True)
+    open(f"{d}/{name}/input_0.pb", "wb").write(numpy_helper.from_array(np.array([7, 7, -7], np.int32), "a").SerializeToString())
+    open(f"{d}/{name}/input_1.pb", "wb").write(numpy_helper.from_array(np.array(b, np.int32), "b").SerializeToString())
+PY
+expect 0 "$DIR/div/div_main" "$DIR/div-good" "$DIR/div-good-out"
+/usr/bin/python3 - "$DIR" <<'PY' || fail "the integer Div's output is not the quotient truncated toward zero"
+import sys
+import numpy as np
+from onnx import TensorProto, numpy_helper
+t = TensorProto()
+t.ParseFromString(open(f"{sys.argv[1]}/div-good-out/output_0.pb", "rb").read())
+sys.exit(0 if numpy_helper.to_array(t).tolist() == [3, -2, -1] else 1)
+PY
+expect 1 "$DIR/div/div_main" "$DIR/div-bad" "$DIR/div-bad-out"
+[[ ! -e $DIR/div-bad-out/output_0.pb ]] || fail "an output written though the divisor held 0"
+expect 1 "$SONNX" run "$DIR/div.onnxtxt" --input "a=$DIR/div-bad/input_0.pb" --input "b=$DIR/div-bad/input_1.pb"
+
 # Refusals: bad options and paths are usage errors (2), nothing written.
 expect 2 "$SONNX" emit-c "$DIR/classifier.onnx" -o "$DIR/bad" --name "9lives"
 [[ ! -e $DIR/bad ]] || fail "files written for a bad --name"
