@@ -1,31 +1,44 @@
-// The fast-mode C template of Conv-22 (the operator reference/ops/Conv.cpp computes exactly; this
-// form lies in the admissible enclosure, spec/accuracy.md, not on the reference's bits): float and
-// double, any number of spatial axes, groups, strides, dilations and pads (every auto_pad, resolved
-// by the caller with support::window_attrs(...).over(...), the reference's geometry).
+// The fast-mode C template of Conv-22, called by emit/ops_conv.cpp where it chooses the fast form
+// of a Conv node. It computes the sum reference/ops/Conv.cpp computes (support::conv_loop), not
+// on the reference's bits but in the admissible enclosure (spec/accuracy.md): float and double,
+// any number of spatial axes, groups, strides, dilations and pads (every auto_pad, resolved by
+// the caller through support::window_attrs(...).over(...), the reference's own geometry).
 //
 // The convolution is a matrix product per image n and group g: Y[m, o] = B[m] + Σ_k W[m, k] · P[k, o]
-// with k = (c, tap) over the group's Cg·taps rows of W (W's own row-major layout) and P the patch
-// matrix, P[(c, tap), o] = X[n, g·Cg + c, o·s − pad + tap·d], 0 where that lies in the padding.
-//   - Output positions are taken in blocks of `lanes` consecutive positions: whole rows of the last
-//     spatial axis (several short rows at once), or a segment of a long row, so a block's outputs
-//     are contiguous in Y.
-//   - For each block and each chunk of cc input channels, the block's rows of P are copied into a
-//     local array `patch` of at most 4096 bytes: per tap of the last axis a contiguous run of lanes
-//     read from X (a strided one for stride > 1) between literal bounds, zeros where the tap falls in
-//     the padding; a row of an outer axis that falls in the padding (a run-time test per row,
-//     channel and outer tap) is all zeros. A pointwise convolution (kernel 1, stride 1, no pads)
-//     reads X itself and has no patch.
+// with k = (c, tap) over the group's Cg·taps columns of W (W's own row-major layout) and P the
+// patch matrix, P[(c, tap), o] = X[n, g·Cg + c, o·s − pad + tap·d], 0 where that lies in the padding.
+//   - Output positions are taken in blocks of consecutive positions (lanes): R whole rows of the
+//     last spatial axis, or segments of S lanes (a multiple of the vector) of each row, so a block's
+//     outputs are contiguous in Y; R or S is the cheapest by a cost per element of W: the vector
+//     tiles of the product, the loads and stores of Y each chunk adds, and one reading of W per
+//     block, dear when W is too large for the cache (above 1 MiB).
+//   - For each block and each chunk of cc input channels (the largest divisor of Cg whose rows fit),
+//     the block's rows of P are copied into a local array `patch` of at most 4096 bytes: per tap of
+//     the last axis a run of lanes read from X (strided for stride > 1) between literal bounds and
+//     zeros where the tap falls in the padding; a row whose outer axes fall in the padding (a
+//     run-time test per row, channel and outer tap) is all zeros. A pointwise convolution (kernel
+//     1, stride 1, no pads) reads X itself: no patch, one chunk.
 //   - The product is register-tiled: a tile of 8 output channels × one 64-byte vector of lanes (16
-//     floats, 8 doubles; fewer at the tails) accumulates in a local `acc` array over the chunk's
-//     rows of W, innermost loop over the contiguous lanes, which gcc keeps in vector registers
-//     (the patch is read through a restrict pointer so that it may). Accumulation is in the
-//     element type, in the order chunk by chunk, c then tap within a chunk; the tile starts from
-//     B[m] (or 0) when one chunk covers the group, else from Y, which the block set to B[m] first.
+//     floats, 8 doubles) accumulates in a local `acc` array over the chunk's columns of W, the
+//     innermost loop over the contiguous lanes; gcc keeps it in vector registers (the patch is read
+//     through a restrict pointer so that it may, and the channels are split between two lane loops:
+//     gcc unrolls and jams a loop around a single inner loop, which halves the speed here). The
+//     last tile of a block whose lanes are not a multiple of the vector is shifted back to end with
+//     the block and stores only its own lanes; a block of fewer lanes than a vector reads a patch
+//     padded with zeros.
+//   - Accumulation is in the element type, B[m] (or 0) first, then c ascending and the taps in W's
+//     order: the tile starts from B when one chunk covers the group, else from Y, which the block
+//     set to B before its first chunk.
+//   - Depthwise (one input channel and fewer than 4 output channels per group, where the patch
+//     would cost as much as the product): per image, group and output row the input rows the
+//     row's outer taps meet are copied into a local array `buf` (at most 4096 bytes) with the
+//     last axis' padding as zeros, and each output channel accumulates a vector of lanes at a
+//     time over the taps, from B[m] (or 0).
 //
-// Not handled (emit_conv_fast_gemm returns false and ops_conv.cpp writes its general fast form):
-// element types other than float and double; a kernel of more taps than fit 16 lanes in the patch
-// (more than 64); fewer than 4 output channels per group unless pointwise (depthwise: the patch
-// would cost as much as the product).
+// Not handled (emit_conv_fast_gemm returns false having written nothing, and ops_conv.cpp writes
+// its general fast form): element types other than float and double; a kernel of more taps than
+// 4096 bytes hold for one vector of lanes (more than 64 taps); fewer than 4 output channels per
+// group with more than one input channel, unless pointwise; depthwise rows wider than `buf` holds.
 #include "ops_conv_fast.h"
 
 #include <algorithm>
@@ -47,7 +60,7 @@ struct EmitConvFastPlan {
   int64_t pin = 1, pout = 1;  // elements of an input and an output plane
   bool bias = false;
   bool direct = false;                 // pointwise: the product reads X itself
-  int64_t cc = 1, kc = 1, chunks = 1;  // input channels per chunk, rows of W per chunk (cc·kp), chunks per group
+  int64_t cc = 1, kc = 1, chunks = 1;  // input channels per chunk, columns of W per chunk (cc·kp), chunks per group
   std::vector<int64_t> in_strides, k_strides;
 };
 
@@ -91,7 +104,7 @@ static std::string emit_convfast_ix(const EmitAffine& a) {
   return s;
 }
 
-// The input index along an outer axis is affine in the output index; whether it is constant.
+// Whether an affine index has no variable.
 static bool emit_convfast_constant(const EmitAffine& a) {
   for (const auto& [v, c] : a.terms)
     if (c != 0) return false;
@@ -110,7 +123,7 @@ struct EmitConvFastLanes {
 };
 
 // One register tile: output channels m0 .. m0 + mrx − 1 of the group (m0 an affine of loop
-// variables) times lanes lane0 .. lane0 + width − 1 of the block, over the chunk's kc rows of W.
+// variables) times lanes lane0 .. lane0 + width − 1 of the block, over the chunk's kc columns of W.
 // `ybase`: Y's offset of the block's first lane in the group's first output channel; `wbase`: W's
 // offset of the group's first row at the chunk's first column; `bbase`: B's index of the group's
 // first output channel; `ks`: the distance between two rows of pp. The channels' products are
@@ -235,22 +248,23 @@ static std::vector<EmitAffine> emit_convfast_outer_out(NodeEmitter& e, const sup
 
 // The input index along each outer axis for output indices o and kernel indices kt (variables or
 // "0"), into iv (a variable i<d> declared where it needs a test), and the tests that it lies in
-// the input, into conds. Returns true when a constant index lies in the padding.
+// the input, into conds. Returns true, declaring nothing, when a constant index lies in the padding.
 static bool emit_convfast_outer_in(NodeEmitter& e, const support::WindowGeometry& geo, const std::vector<EmitAffine>& o,
                                    const std::vector<std::string>& kt, std::vector<EmitAffine>& iv,
                                    std::vector<std::string>& conds) {
   const size_t a = geo.rank() - 1;
   iv.assign(a, EmitAffine());
-  bool outside = false;
+  std::vector<EmitAffine> is(a);
   for (size_t d = 0; d < a; ++d) {
-    const EmitAffine i = EmitAffine(o[d].scaled(geo.strides[d])).add(kt[d], geo.dilations[d]).add(-geo.pad_begin[d]);
+    is[d] = EmitAffine(o[d].scaled(geo.strides[d])).add(kt[d], geo.dilations[d]).add(-geo.pad_begin[d]);
+    if (emit_convfast_constant(is[d]) && (is[d].constant < 0 || is[d].constant >= geo.in[d])) return true;
+  }
+  for (size_t d = 0; d < a; ++d) {
+    const EmitAffine& i = is[d];
     const int64_t least = -geo.pad_begin[d];
     const int64_t most = (geo.out[d] - 1) * geo.strides[d] + (geo.kernel[d] - 1) * geo.dilations[d] - geo.pad_begin[d];
     const bool below = least < 0, above = most >= geo.in[d];
-    if (!below && !above) {
-      iv[d] = i;
-    } else if (emit_convfast_constant(i)) {
-      outside = outside || i.constant < 0 || i.constant >= geo.in[d];
+    if ((!below && !above) || emit_convfast_constant(i)) {
       iv[d] = i;
     } else {
       const std::string name = "i" + std::to_string(d);
@@ -260,7 +274,7 @@ static bool emit_convfast_outer_in(NodeEmitter& e, const support::WindowGeometry
       if (above) conds.push_back("(" + name + " < " + std::to_string(geo.in[d]) + ")");
     }
   }
-  return outside;
+  return false;
 }
 
 // "if (a && b) {" for the tests, or "" when there are none.
@@ -596,7 +610,7 @@ bool emit_conv_fast_gemm(NodeEmitter& e, int64_t N, int64_t C, int64_t M, int64_
     };
     // The cost of a choice of blocks, per element of W: the vector tiles of the product, weighted
     // by the loads and stores of Y each chunk adds (a tile's accumulators go through Y once per kc
-    // rows of W), and W read once per block, dear when it is too large to stay in the cache.
+    // columns of W), and W read once per block, dear when it is too large to stay in the cache.
     const double w_read = static_cast<double>(p.M * p.K * esz) > 1048576.0 ? 1.5 : 0.1;
     auto tiles = [&](int64_t lanes) { return (lanes + p.vl - 1) / p.vl; };
     auto cost = [&](int64_t ntiles, int64_t nblocks, int64_t lanes) {
