@@ -28,6 +28,7 @@
 // (code size).
 #include "c_half.h"
 #include "emit_window.h"
+#include "ops_conv_fast.h"
 #include "reference/ops/params/conv.h"
 
 namespace sonnx::emit {
@@ -222,7 +223,10 @@ static void emit_conv_fast(NodeEmitter& e, const EmitConvLayout& L, const std::v
   emit_window_close(e, outer);
 }
 
-static void emit_conv_body(NodeEmitter& e, const EmitConvLayout& L, const std::vector<std::vector<EmitWindowAxisClass>>& axes) {
+// `geo`: Conv's window, for the register-tiled fast form of emit/ops_conv_fast.cpp (null for
+// ConvTranspose, and where that form declines the general fast form below is written).
+static void emit_conv_body(NodeEmitter& e, const EmitConvLayout& L, const std::vector<std::vector<EmitWindowAxisClass>>& axes,
+                           const support::WindowGeometry* geo) {
   const std::string t = emit_conv_check_types(e);
   if (emit_window_combo_count(axes, kEmitWindowMaxCombos) > kEmitWindowMaxCombos)
     e.refuse("the window has more than " + std::to_string(kEmitWindowMaxCombos) + " classes of output positions");
@@ -233,7 +237,7 @@ static void emit_conv_body(NodeEmitter& e, const EmitConvLayout& L, const std::v
   }
   if (e.output(0).size() == 0) return;
   if (e.mode() == Mode::Exact) emit_conv_exact(e, L, emit_window_combos(axes), t);
-  else emit_conv_fast(e, L, axes, t, e.input(0).dtype);
+  else if (geo == nullptr || !emit_conv_fast_gemm(e, L.N, L.C, L.M, L.group, *geo)) emit_conv_fast(e, L, axes, t, e.input(0).dtype);
 }
 
 static void emit_conv_check_bias(NodeEmitter& e, int64_t M) {
@@ -280,7 +284,7 @@ static void emit_conv_conv(NodeEmitter& e) {
   L.k_strides = row_major_strides(kernel);
   std::vector<std::vector<EmitWindowAxisClass>> axes;
   if (!emit_window_forward_classes(geo, {}, axes)) e.refuse("a window's taps are not evenly spaced");
-  emit_conv_body(e, L, axes);
+  emit_conv_body(e, L, axes, &geo);
 }
 
 // ConvTranspose-22: Y[n, m, o] = B[m] + Σ over c in m's group and (i, k) with o + pad_begin = i·s + k·d
@@ -322,7 +326,7 @@ static void emit_conv_transpose(NodeEmitter& e) {
   std::vector<std::vector<EmitWindowAxisClass>> axes;
   if (!emit_window_transposed_classes(in, kernel, out, attrs.strides, attrs.dilations, pad_begin, axes))
     e.refuse("a window's taps are not evenly spaced");
-  emit_conv_body(e, L, axes);
+  emit_conv_body(e, L, axes, nullptr);
 }
 
 SONNX_EMIT_C("", "Conv", (22), emit_conv_conv);
