@@ -7,28 +7,37 @@
 # --threads 1`'s median, and the exact C's; the peak memory (max RSS) of the linear executor's process
 # and of the fast C's. Prints one line per model.
 #
-#   bench/emit-c-real-models.sh [--build DIR] [--models DIR] [--work DIR] [--runs N] [--only REGEX] [--no-enclosure]
+#   bench/emit-c-real-models.sh [--build DIR] [--linear-build DIR] [--models DIR] [--work DIR] [--runs N]
+#                               [--only REGEX] [--no-enclosure]
 #
+# --linear-build DIR: the build whose linear executor is timed (default: --build's). Time a release
+# build (SONNX_SANITIZE=OFF): a sanitizer build's executor runs several times slower, which would
+# flatter the C.
 # Models: BUILD/real-models (conformance/data/make-real-models.sh), admitted here with the options
 # scripts/admit-real-models.sh uses. The fast C is compiled with -O3 -march=native; the exact C
 # with -O2 -ffp-contract=off -fno-builtin (its promise needs them).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=$ROOT/build MODELS= WORK= RUNS=10 ONLY= ENCLOSURE=1
+BUILD=$ROOT/build LINEAR_BUILD= MODELS= WORK= RUNS=10 ONLY= ENCLOSURE=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) BUILD=$2; shift 2 ;;
+    --linear-build) LINEAR_BUILD=$2; shift 2 ;;
     --models) MODELS=$2; shift 2 ;;
     --work) WORK=$2; shift 2 ;;
     --runs) RUNS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
     --no-enclosure) ENCLOSURE=0; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "emit-c-real-models: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-SONNX=$BUILD/cli/sonnx
+SONNX=$BUILD/cli/sonnx LINEAR=${LINEAR_BUILD:-$BUILD}/cli/sonnx
 [[ -x $SONNX ]] || { echo "emit-c-real-models: no $SONNX (build first)" >&2; exit 2; }
+[[ -x $LINEAR ]] || { echo "emit-c-real-models: no $LINEAR (build first)" >&2; exit 2; }
+if grep -q '^SONNX_SANITIZE:BOOL=ON' "$(dirname "$(dirname "$LINEAR")")/CMakeCache.txt" 2>/dev/null; then
+  echo "emit-c-real-models: warning: $LINEAR is a sanitizer build: its linear times are inflated (--linear-build)" >&2
+fi
 MODELS=${MODELS:-$BUILD/real-models} WORK=${WORK:-$BUILD/emit-c-real-models}
 [[ -d $MODELS ]] || bash "$ROOT/conformance/data/make-real-models.sh" "$MODELS"
 mkdir -p "$WORK"
@@ -89,7 +98,7 @@ PY
       { agree+="+FAST-FAILS"; status=1; }
   fi
   # Speed: the linear executor, then the C of each mode, one after the other on the same input.
-  read -r lin lin_mib < <("$SONNX" bench "$model" --executor linear --threads 1 --runs "$RUNS" --format json |
+  read -r lin lin_mib < <("$LINEAR" bench "$model" --executor linear --threads 1 --runs "$RUNS" --format json |
     /usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print(j['median_ms'], j['max_rss_bytes'] / 2**20)")
   for mode in fast exact; do
     "$SONNX" emit-c "$model" -o "$dir/$mode" --name net --mode "$mode" --weights file >/dev/null

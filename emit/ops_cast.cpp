@@ -34,20 +34,6 @@
 namespace sonnx::emit {
 namespace {
 
-bool emit_cast_is_classic_integer(DType t) {
-  switch (t) {
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64:
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64: return true;
-    default: return false;
-  }
-}
-
 bool emit_cast_is_float(DType t) { return t == DType::Float || t == DType::Double; }
 
 bool emit_cast_is_small_float(DType t) {
@@ -65,7 +51,7 @@ bool emit_cast_is_small_float(DType t) {
 bool emit_cast_is_small_int(DType t) { return t == DType::Int4 || t == DType::UInt4 || t == DType::Int2 || t == DType::UInt2; }
 
 bool emit_cast_is_numeric(DType t) {
-  return t == DType::Bool || emit_cast_is_classic_integer(t) || emit_cast_is_float(t) || is_half_type(t) ||
+  return t == DType::Bool || is_integer(t) || emit_cast_is_float(t) || is_half_type(t) ||
          emit_cast_is_small_float(t) || emit_cast_is_small_int(t);
 }
 
@@ -100,12 +86,12 @@ std::string emit_cast_convert(NodeEmitter& e, const EmitCastSource& s, DType to,
   if (emit_cast_is_small_float(to)) return emit_small_from_double(e, to, o) + "(" + emit_cast_exact_double(e, s) + ")";
   if (emit_cast_is_small_int(to)) {
     if (s.type == DType::Bool) return emit_small_int_from_integer(e, to) + "((" + v + " != 0u) ? UINT64_C(1) : UINT64_C(0))";
-    if (emit_cast_is_classic_integer(s.type)) return emit_small_int_from_integer(e, to) + "((uint64_t)" + v + ")";
+    if (is_integer(s.type)) return emit_small_int_from_integer(e, to) + "((uint64_t)" + v + ")";
     return emit_small_from_double(e, to, o) + "(" + (s.type == DType::Double ? v : "(double)" + v) + ")";
   }
   if (to == DType::Bool) return "(uint8_t)((" + v + " != " + c_literal(s.type, 0.0) + ") ? 1u : 0u)";
   if (is_half_type(to)) return emit_half_from_double(e, to) + "(" + (s.type == DType::Double ? v : "(double)" + v) + ")";
-  if (emit_cast_is_float(s.type) && emit_cast_is_classic_integer(to))
+  if (emit_cast_is_float(s.type) && is_integer(to))
     return emit_saturating_cast(e, to) + "(" + (s.type == DType::Double ? v : "(double)" + v) + ")";
   return "(" + std::string(c_type(to)) + ")" + v;
 }
