@@ -51,8 +51,8 @@ bool emit_cast_is_small_float(DType t) {
 bool emit_cast_is_small_int(DType t) { return t == DType::Int4 || t == DType::UInt4 || t == DType::Int2 || t == DType::UInt2; }
 
 bool emit_cast_is_numeric(DType t) {
-  return t == DType::Bool || is_integer(t) || emit_cast_is_float(t) || is_half_type(t) ||
-         emit_cast_is_small_float(t) || emit_cast_is_small_int(t);
+  return t == DType::Bool || is_integer(t) || emit_cast_is_float(t) || is_half_type(t) || emit_cast_is_small_float(t) ||
+         emit_cast_is_small_int(t);
 }
 
 // A source element as the reference's convert_number sees it after its first step: a C expression
