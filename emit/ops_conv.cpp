@@ -223,7 +223,8 @@ static void emit_conv_body(NodeEmitter& e, const EmitConvLayout& L, const std::v
     e.refuse("the window has more than " + std::to_string(kEmitWindowMaxCombos) + " classes of output positions");
   if (e.output(0).size() == 0) return;
   if (e.mode() == Mode::Exact) emit_conv_exact(e, L, emit_window_combos(axes), t);
-  else if (geo == nullptr || !emit_conv_fast_gemm(e, L.N, L.C, L.M, L.group, *geo)) emit_conv_fast(e, L, axes, t, e.input(0).dtype);
+  else if (geo == nullptr || !emit_conv_fast_gemm(e, L.N, L.C, L.M, L.group, *geo))
+    emit_conv_fast(e, L, axes, t, e.input(0).dtype);
 }
 
 static void emit_conv_check_bias(NodeEmitter& e, int64_t M) {
