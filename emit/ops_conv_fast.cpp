@@ -30,15 +30,16 @@
 //     order: the tile starts from B when one chunk covers the group, else from Y, which the block
 //     set to B before its first chunk.
 //   - Depthwise (one input channel and fewer than 4 output channels per group, where the patch
-//     would cost as much as the product): per image, group and output row the input rows the
-//     row's outer taps meet are copied into a local array `buf` (at most 4096 bytes) with the
-//     last axis' padding as zeros, and each output channel accumulates a vector of lanes at a
-//     time over the taps, from B[m] (or 0).
+//     would cost as much as the product), output rows of two vectors or more: per image, group and
+//     output row the input rows the row's outer taps meet are copied into a local array `buf` (at
+//     most 4096 bytes) with the last axis' padding as zeros, and each output channel accumulates a
+//     vector of lanes at a time over the taps, from B[m] (or 0).
 //
 // Not handled (emit_conv_fast_gemm returns false having written nothing, and ops_conv.cpp writes
 // its general fast form): element types other than float and double; a kernel of more taps than
 // 4096 bytes hold for one vector of lanes (more than 64 taps); fewer than 4 output channels per
-// group with more than one input channel, unless pointwise; depthwise rows wider than `buf` holds.
+// group with more than one input channel, unless pointwise; depthwise output rows shorter than
+// two vectors (32 floats: the general form is faster there) or wider than `buf` holds.
 #include "ops_conv_fast.h"
 
 #include <algorithm>
@@ -428,7 +429,8 @@ static void emit_convfast_block(NodeEmitter& e, const EmitConvFastPlan& p, const
 // in the padding of an outer axis all zeros); each output channel of the group is then a row of
 // tiles of one vector of lanes accumulating over the taps, in the element type from B[m] (or 0),
 // the last axis' taps reading lanes of buf (contiguous for stride 1). Returns false, having written
-// nothing, when buf would exceed `budget` elements.
+// nothing, for output rows shorter than two vectors (ops_conv.cpp's general form is faster there)
+// or longer than `budget` elements of buf hold.
 static bool emit_convfast_depthwise(NodeEmitter& e, const EmitConvFastPlan& p, const support::WindowGeometry& geo,
                                     int64_t budget) {
   const size_t a = geo.rank() - 1;
@@ -436,7 +438,7 @@ static bool emit_convfast_depthwise(NodeEmitter& e, const EmitConvFastPlan& p, c
   const int64_t pl = geo.pad_begin[a];
   const int64_t kto = p.kp / kwn;                           // the outer taps: rows of buf
   const int64_t wb = (wout - 1) * sl + (kwn - 1) * dl + 1;  // a row of buf: input positions pl before the row's first on
-  if (kto * wb > budget) return false;
+  if (wout < 2 * p.vl || kto * wb > budget) return false;
   const int64_t ulo = std::clamp<int64_t>(pl, 0, wb), uhi = std::clamp<int64_t>(pl + win, ulo, wb);  // lanes read from X
   const std::string zero = c_literal(p.type, 0.0);
   e.line(p.t + " buf[" + std::to_string(kto * wb) + "];");
@@ -500,8 +502,8 @@ static bool emit_convfast_depthwise(NodeEmitter& e, const EmitConvFastPlan& p, c
   int mopen = 0;
   const std::string mm = emit_window_loop(e, "mm", p.Mg, mopen);
   const EmitAffine m = EmitAffine().add(g, p.Mg).add(mm, 1);
-  // One tile: lanes lane0 .. lane0 + width − 1 of the row, stored from lane `from` on.
-  auto tile = [&](const EmitAffine& lane0, int64_t width, int64_t from) {
+  // One tile: lanes lane0 .. lane0 + width − 1 of the row, lanes from .. to − 1 stored.
+  auto tile = [&](const EmitAffine& lane0, int64_t width, int64_t from, int64_t to) {
     e.line("{");
     e.line(p.t + " acc[" + std::to_string(width) + "];");
     {
@@ -525,7 +527,7 @@ static bool emit_convfast_depthwise(NodeEmitter& e, const EmitConvFastPlan& p, c
     }
     emit_window_close(e, kopen);
     int jopen = 0;
-    const std::string j = emit_window_loop(e, "j", width - from, jopen);
+    const std::string j = emit_window_loop(e, "j", to - from, jopen);
     const EmitAffine yi = EmitAffine().add(n, p.M * p.pout).add(m.scaled(p.pout)).add(ro, wout).add(lane0).add(from).add(j, 1);
     e.line("y0[" + emit_convfast_ix(yi) + "] = acc[" + emit_convfast_ix(EmitAffine().add(j, 1).add(from)) + "];");
     emit_window_close(e, jopen);
@@ -535,11 +537,10 @@ static bool emit_convfast_depthwise(NodeEmitter& e, const EmitConvFastPlan& p, c
   if (full > 0) {
     int topen = 0;
     const std::string t = emit_window_loop(e, "t", full, topen);
-    tile(EmitAffine().add(t, p.vl), p.vl, 0);
+    tile(EmitAffine().add(t, p.vl), p.vl, 0, p.vl);
     emit_window_close(e, topen);
   }
-  if (rest > 0 && full > 0) tile(EmitAffine().add(wout - p.vl), p.vl, p.vl - rest);  // shifted back over the tile before
-  else if (rest > 0) tile(EmitAffine(), wout, 0);
+  if (rest > 0) tile(EmitAffine().add(wout - p.vl), p.vl, p.vl - rest, p.vl);  // shifted back over the tile before
   emit_window_close(e, mopen);
   emit_window_close(e, outer);
   return true;
