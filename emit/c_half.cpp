@@ -3,18 +3,6 @@
 namespace sonnx::emit {
 namespace {
 
-// Float's bits and back; a union is C99's defined way to reinterpret (C99 TC3 6.5.2.3 note 82),
-// kept to these two functions, each registered only where it is called (an unused static
-// function is a -Wunused-function warning).
-void emit_half_float_bits(NodeEmitter& e) {
-  e.helper("sonnx_float_bits", "static uint32_t sonnx_float_bits(float f) {\n"
-                               "  union { float f; uint32_t u; } v;\n  v.f = f;\n  return v.u;\n}\n");
-}
-void emit_half_bits_float(NodeEmitter& e) {
-  e.helper("sonnx_bits_float", "static float sonnx_bits_float(uint32_t u) {\n"
-                               "  union { float f; uint32_t u; } v;\n  v.u = u;\n  return v.f;\n}\n");
-}
-
 const char* emit_half_tag(NodeEmitter& e, DType half) {
   if (half == DType::Float16) return "f16";
   if (half == DType::BFloat16) return "bf16";
@@ -23,11 +11,26 @@ const char* emit_half_tag(NodeEmitter& e, DType half) {
 
 }  // namespace
 
+// The union helpers of emit_bits_of / emit_from_bits: float <-> uint32_t, double <-> uint64_t.
+static std::string emit_bit_cast(NodeEmitter& e, DType floating, bool to_bits) {
+  if (floating != DType::Float && floating != DType::Double) e.refuse("no bit cast for " + std::string(dtype_name(floating)));
+  const std::string f = floating == DType::Float ? "float" : "double";
+  const std::string u = floating == DType::Float ? "uint32_t" : "uint64_t";
+  const std::string name = to_bits ? "sonnx_" + f + "_bits" : "sonnx_bits_" + f;
+  const std::string from = to_bits ? f : u, to = to_bits ? u : f;
+  e.helper(name, "static " + to + " " + name + "(" + from + " x) {\n  union { " + f + " f; " + u + " u; } v;\n  v." +
+                     (to_bits ? "f" : "u") + " = x;\n  return v." + (to_bits ? "u" : "f") + ";\n}\n");
+  return name;
+}
+
+std::string emit_bits_of(NodeEmitter& e, DType floating) { return emit_bit_cast(e, floating, true); }
+std::string emit_from_bits(NodeEmitter& e, DType floating) { return emit_bit_cast(e, floating, false); }
+
 bool is_half_type(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 
 std::string emit_half_to_float(NodeEmitter& e, DType half) {
   const std::string name = std::string("sonnx_") + emit_half_tag(e, half) + "_to_float";
-  emit_half_bits_float(e);
+  emit_from_bits(e, DType::Float);
   if (half == DType::BFloat16) {
     e.helper(name, "static float " + name + "(uint16_t h) {\n  return sonnx_bits_float((uint32_t)h << 16);\n}\n");
     return name;
@@ -52,7 +55,7 @@ std::string emit_half_to_float(NodeEmitter& e, DType half) {
 
 std::string emit_half_from_float(NodeEmitter& e, DType half) {
   const std::string name = std::string("sonnx_") + emit_half_tag(e, half) + "_from_float";
-  emit_half_float_bits(e);
+  emit_bits_of(e, DType::Float);
   if (half == DType::BFloat16) {
     e.helper(name, "static uint16_t " + name +
                        "(float f) {\n"
@@ -108,7 +111,7 @@ std::string emit_half_from_double(NodeEmitter& e, DType half) {
   const std::string from_float = emit_half_from_float(e, half);
   const std::string name = std::string("sonnx_") + emit_half_tag(e, half) + "_from_double";
   e.needs_math();
-  emit_half_bits_float(e);  // sonnx_float_round_to_odd uses both
+  emit_from_bits(e, DType::Float);  // sonnx_float_round_to_odd uses both
   // float_round_to_odd (numeric.h): a float of 24 bits rounded to odd, then rounded to 11 or 8
   // bits, is the correctly rounded double.
   e.helper("sonnx_float_round_to_odd", "static float sonnx_float_round_to_odd(double d) {\n"

@@ -1,5 +1,7 @@
 #include "c_small_types.h"
 
+#include "c_half.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -75,17 +77,6 @@ std::string emit_small_u(uint64_t v) { return emit_small_hex(v) + "u"; }
 std::string emit_small_u64(uint64_t v) { return "UINT64_C(" + emit_small_hex(v) + ")"; }
 std::string emit_small_int_text(int v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
 
-// A double's bits and back, through a union (C99 TC3 6.5.2.3 note 82), as c_half.cpp does for
-// float; each registered only where it is called (an unused static function is a warning).
-void emit_small_double_bits(NodeEmitter& e) {
-  e.helper("sonnx_small_double_bits", "static uint64_t sonnx_small_double_bits(double d) {\n"
-                                      "  union { double d; uint64_t u; } v;\n  v.d = d;\n  return v.u;\n}\n");
-}
-void emit_small_bits_double(NodeEmitter& e) {
-  e.helper("sonnx_small_bits_double", "static double sonnx_small_bits_double(uint64_t u) {\n"
-                                      "  union { double d; uint64_t u; } v;\n  v.u = u;\n  return v.d;\n}\n");
-}
-
 // rounding.h round_half_even: independent of the rounding mode, -0 kept for [-0.5, -0].
 void emit_small_round_half_even(NodeEmitter& e) {
   e.needs_math();
@@ -156,7 +147,7 @@ void emit_small_float_encoders(NodeEmitter& e) {
 std::string emit_small_float_to_double(NodeEmitter& e, const EmitSmallFormat& f) {
   const std::string name = std::string("sonnx_") + f.tag + "_to_double";
   e.needs_math();
-  if (f.specials != EmitSmallSpecials::Finite) emit_small_bits_double(e);
+  if (f.specials != EmitSmallSpecials::Finite) emit_from_bits(e, DType::Double);
   const int M = f.man_bits;
   const std::string nan_neg = emit_small_u64(0xfff8000000000000ULL), nan_pos = emit_small_u64(0x7ff8000000000000ULL);
   std::string d = "/* small_to_double (reference/model/small_types.cpp decode): the exact value of a " + std::string(f.tag) +
@@ -170,18 +161,17 @@ std::string emit_small_float_to_double(NodeEmitter& e, const EmitSmallFormat& f)
   std::string special;
   switch (f.specials) {
     case EmitSmallSpecials::FNUZ:
-      special = "if (bits == " + emit_small_u(1u << f.sign_shift()) + ") {\n    v = sonnx_small_bits_double(" + nan_neg +
+      special = "if (bits == " + emit_small_u(1u << f.sign_shift()) + ") {\n    v = sonnx_bits_double(" + nan_neg +
                 "); /* the one NaN, its sign bit set */\n  } else ";
       break;
     case EmitSmallSpecials::FN:
       special = "if ((e == " + emit_small_u(f.exp_all_ones()) + ") && (m == " + emit_small_u(f.man_all_ones()) +
-                ")) {\n    v = sonnx_small_bits_double((negative != 0u) ? " + nan_neg + " : " + nan_pos +
-                "); /* NaN */\n  } else ";
+                ")) {\n    v = sonnx_bits_double((negative != 0u) ? " + nan_neg + " : " + nan_pos + "); /* NaN */\n  } else ";
       break;
     case EmitSmallSpecials::IEEE:
       special = "if (e == " + emit_small_u(f.exp_all_ones()) +
                 ") {\n    /* inf (m = 0), or NaN with its payload in the double's top mantissa bits */\n"
-                "    v = sonnx_small_bits_double(((uint64_t)negative << 63) | " +
+                "    v = sonnx_bits_double(((uint64_t)negative << 63) | " +
                 emit_small_u64(0x7ff0000000000000ULL) + " | ((uint64_t)m << " + std::to_string(52 - M) + "));\n  } else ";
       break;
     case EmitSmallSpecials::Finite: break;
@@ -206,7 +196,7 @@ std::string emit_small_float_from_double(NodeEmitter& e, const EmitSmallFormat& 
   if (!finite) name += saturate ? "_sat" : "_nosat";
   if (fnuz && saturate && !o.fnuz_inf_to_max) name += "_infnan";
   emit_small_float_encoders(e);
-  if (f.specials == EmitSmallSpecials::IEEE) emit_small_double_bits(e);
+  if (f.specials == EmitSmallSpecials::IEEE) emit_bits_of(e, DType::Double);
   const uint32_t sign_bit = 1u << f.sign_shift();
   const uint32_t max_bits = f.max_bits();
   const uint32_t inf_bits = f.exp_all_ones() << f.man_bits;                     // IEEE only
@@ -226,7 +216,7 @@ std::string emit_small_float_from_double(NodeEmitter& e, const EmitSmallFormat& 
   switch (f.specials) {
     case EmitSmallSpecials::IEEE:
       nan = "    /* the double's top mantissa bits are the payload; one that would vanish is quieted */\n"
-            "    const uint32_t payload = (uint32_t)((sonnx_small_double_bits(d) >> " +
+            "    const uint32_t payload = (uint32_t)((sonnx_double_bits(d) >> " +
             std::to_string(52 - f.man_bits) + ") & " + emit_small_u64(f.man_all_ones()) + ");\n    r = sign | " +
             emit_small_u(inf_bits) + " | ((payload != 0u) ? payload : " + emit_small_u(1u << (f.man_bits - 1)) + ");\n";
       break;
@@ -262,14 +252,14 @@ std::string emit_small_float_from_double(NodeEmitter& e, const EmitSmallFormat& 
 std::string emit_small_e8m0_to_double(NodeEmitter& e) {
   const std::string name = "sonnx_f8e8m0_to_double";
   e.needs_math();
-  emit_small_bits_double(e);
+  emit_from_bits(e, DType::Double);
   e.helper(name, "/* small_to_double (reference/model/small_types.cpp): 2^(bits - 127), NaN for 0xff */\n"
                  "static double " +
                      name +
                      "(uint8_t x) {\n"
                      "  double v;\n"
                      "  if (x == 0xffu) {\n"
-                     "    v = sonnx_small_bits_double(" +
+                     "    v = sonnx_bits_double(" +
                      emit_small_u64(0x7ff8000000000000ULL) +
                      ");\n"
                      "  } else {\n"

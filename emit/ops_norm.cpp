@@ -14,8 +14,9 @@
 // square root, correctly rounded, computed once per channel: the same double), every half operand
 // widened exactly, the double rounded once to X's type (float_tensor). Fast: per channel
 // a = (C)(scale / sqrt(var + epsilon)) in double, then (x − mean)·a + B in the compute type C (the
-// element type; float for a half X, stored with T(float)). Refused: training_mode=1 and any output
-// after Y (the reference trains or traps); other element types.
+// element type; float for a half X, stored with T(float)). Refused: training_mode=1 (outside the
+// profile: SONNX-INFERENCE-ONLY) and any output after Y (the reference trains or traps); other
+// element types.
 //
 // Softmax-13, float, double, float16, bfloat16, along `axis`. Exact: per line m = the maximum in
 // double (−inf to start; the first NaN ends it, as the reference's break), sum = Σ exp((double)x − m)

@@ -1,5 +1,5 @@
 // C templates of the SONNX profile's pools: AveragePool-22 (reference/ops/AveragePool.cpp),
-// MaxPool-22 (reference/ops/MaxPool.cpp, the Y output only) and GlobalAveragePool-22
+// MaxPool-22 (reference/ops/MaxPool.cpp) and GlobalAveragePool-22
 // (reference/ops/GlobalAveragePool.cpp, support::global_pool). The window is read as the reference
 // reads it (PoolParams, support::window_attrs with PoolParams::ceil_mode, WindowAttrs::over); the
 // taps of every output position are computed at generation time as support::TapTable lists them
@@ -24,8 +24,10 @@
 // greater (integers: greater), as the reference, which compares in compute_t<T> (float for float16
 // and bfloat16); the value stored unchanged (float16/bfloat16: converted back from float as
 // to_storage<T>(float) does, which also gives a NaN the bits the reference gives it). Both modes.
-// Refused: the Indices output; other element types; a window with no element of the input (the
-// reference traps); a window that does not fit; too many position classes.
+// Indices (int64): the selected tap's offset in X, (n·C + c)·plane + its offset in the plane,
+// row-major (storage_order 0) or column-major (1), updated with the maximum (ties keep the first).
+// Refused: other element types; a window with no element of the input (the reference traps); a
+// window that does not fit; too many position classes.
 //
 // GlobalAveragePool-22, float, double, float16 and bfloat16. Exact: per (n, c) plane a double sum
 // from 0.0 over the plane in memory order, then sum / (double)plane_size rounded once to the
@@ -113,6 +115,9 @@ static void emit_pool_average(NodeEmitter& e) {
   const int64_t in_plane = emit_pool_product(g.in), out_plane = emit_pool_product(g.out);
   const std::vector<int64_t> in_strides = row_major_strides(g.in), out_strides = row_major_strides(g.out);
   const std::vector<int64_t> no_kernel(g.rank(), 0);
+  std::vector<int64_t> index_strides = in_strides;  // Indices' order: row-major, or column-major
+  if (params.storage_order == 1)
+    for (size_t d = 0; d < g.rank(); ++d) index_strides[d] = d == 0 ? 1 : index_strides[d - 1] * g.in[d - 1];
   int outer = 0;
   const std::string p = emit_window_loop(e, "p", e.input(0).shape[0] * e.input(0).shape[1], outer);
   for (const auto& combo : combos) {
@@ -142,10 +147,24 @@ static void emit_pool_average(NodeEmitter& e) {
   emit_window_close(e, outer);
 }
 
-// MaxPool-22, output Y only.
+// The input offset, strides `s`, of the tap the loops of emit_window_open_positions and (when
+// `taps`) emit_window_open_taps are at: their variables wj<d> and wt<d>, absent where a loop has
+// one iteration.
+static EmitAffine emit_pool_tap_offset(const std::vector<EmitWindowAxisClass>& combo, const std::vector<int64_t>& s, bool taps) {
+  EmitAffine a;
+  for (size_t d = 0; d < combo.size(); ++d) {
+    const EmitWindowAxisClass& c = combo[d];
+    a.add(c.i0 * s[d]);
+    if (c.count != 1) a.add("wj" + std::to_string(d), c.ijstep * s[d]);
+    if (taps && c.taps != 1) a.add("wt" + std::to_string(d), c.itstep * s[d]);
+  }
+  return a;
+}
+
+// MaxPool-22.
 static void emit_pool_max(NodeEmitter& e) {
-  const auto& outs = e.node().outputs;
-  if (outs.size() > 1 && !outs[1].empty()) e.refuse("the Indices output");
+  const bool indices = e.has_output(1);
+  if (indices && e.output(1).dtype != DType::Int64) e.refuse("the Indices output is not int64");
   const DType type = e.input(0).dtype;
   const bool is_float = emit_pool_is_float(type);
   if (!is_float && type != DType::Int8 && type != DType::UInt8)
@@ -162,6 +181,9 @@ static void emit_pool_max(NodeEmitter& e) {
   const int64_t in_plane = emit_pool_product(g.in), out_plane = emit_pool_product(g.out);
   const std::vector<int64_t> in_strides = row_major_strides(g.in), out_strides = row_major_strides(g.out);
   const std::vector<int64_t> no_kernel(g.rank(), 0);
+  std::vector<int64_t> index_strides = in_strides;  // Indices' order: row-major, or column-major
+  if (params.storage_order == 1)
+    for (size_t d = 0; d < g.rank(); ++d) index_strides[d] = d == 0 ? 1 : index_strides[d - 1] * g.in[d - 1];
   int outer = 0;
   const std::string p = emit_window_loop(e, "p", e.input(0).shape[0] * e.input(0).shape[1], outer);
   for (const auto& combo : combos) {
@@ -172,16 +194,21 @@ static void emit_pool_max(NodeEmitter& e) {
     // Every window has a tap (any_window_without_input): the first one starts the maximum; taking
     // it again changes nothing (it is not greater than itself, and a NaN maximum stays).
     e.line(t + " best = " + read("x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "]") + ";");
+    if (indices) e.line("int64_t at = " + emit_pool_tap_offset(combo, index_strides, false).str() + ";");
     int inner = 0;
     emit_window_open_taps(e, combo, in_strides, no_kernel, in_off, k_off, inner);
     e.line("const " + t + " v = " + read("x0[" + EmitAffine().add(p, in_plane).add(in_off).str() + "]") + ";");
     if (is_float) e.line("if (!isnan(best) && (isnan(v) || v > best)) {");
     else e.line("if (v > best) {");
     e.line("best = v;");
+    if (indices) e.line("at = " + emit_pool_tap_offset(combo, index_strides, true).str() + ";");
     e.line("}");
     emit_window_close(e, inner);
     const std::string y = "y0[" + EmitAffine().add(p, out_plane).add(out_off).str() + "]";
     e.line(is_float ? e.store(type, y, "best", false) : y + " = best;");
+    if (indices)
+      e.line("y1[" + EmitAffine().add(p, out_plane).add(out_off).str() + "] = (" + EmitAffine().add(p, in_plane).str() +
+             ") + at;");
     emit_window_close(e, open);
     e.line("}");
   }

@@ -114,6 +114,13 @@ void check_inference_only(CheckContext& c) {
     if (n.domain == training)
       c.report("SONNX-INFERENCE-ONLY", path, &n, "",
                "SONNX-INFERENCE-ONLY: no training operators; " + n.op_type + " is in " + training);
+    // BatchNormalization in training mode normalises by the batch's statistics and updates the
+    // running ones: a training step (the working group's BatchNormalization R1).
+    if (n.domain.empty() && n.op_type == "BatchNormalization")
+      if (const Attribute* a = n.attr("training_mode"); a && a->type == Attribute::Type::Int && a->i != 0)
+        c.report("SONNX-INFERENCE-ONLY", path, &n, "",
+                 "SONNX-INFERENCE-ONLY: no training step; " + node_id(n) +
+                     " (BatchNormalization) has training_mode=" + std::to_string(a->i));
   });
 }
 

@@ -35,16 +35,18 @@ expect 0 "$SONNX" emit-c "$DIR/classifier.onnx" -o "$DIR/w" --name classifier --
 [[ -s $DIR/w/classifier.weights ]] || fail "no weights file"
 make -s -C "$DIR/w" >/dev/null 2>&1 || fail "the weights-file variant does not build"
 
-# A case with no C template (MaxPool's Indices output) is refused by name: exit 1, nothing written.
-cat >"$DIR/indices.onnxtxt" <<'M'
-<ir_version: 8, opset_import: ["" : 25]>
-g (float[1,1,4,4] x) => (float[1,1,2,2] y, int64[1,1,2,2] i) {
-  y, i = MaxPool <kernel_shape = [2, 2], strides = [2, 2], auto_pad = "NOTSET", ceil_mode = 0, dilations = [1, 1], pads = [0, 0, 0, 0], storage_order = 0> (x)
+# A case with no C template (ReduceSum's axes computed at run time) is refused by name, with the
+# input it needs as a constant: exit 1, nothing written.
+cat >"$DIR/axes.onnxtxt" <<'M'
+<ir_version: 8, opset_import: ["" : 19]>
+g (float[2,3] x, int64[1] a) => (float[2,1] y) {
+  y = ReduceSum <keepdims = 1, noop_with_empty_axes = 0> (x, a)
 }
 M
-expect 1 "$SONNX" emit-c "$DIR/indices.onnxtxt" -o "$DIR/indices"
-grep -q "no C template for MaxPool-22" "$DIR/out" || fail "the refusal does not name the operator version: $(cat "$DIR/out")"
-[[ ! -e $DIR/indices ]] || fail "files written for a refused model"
+expect 1 "$SONNX" emit-c "$DIR/axes.onnxtxt" -o "$DIR/axes"
+grep -q "no C template for ReduceSum-13" "$DIR/out" || fail "the refusal does not name the operator version: $(cat "$DIR/out")"
+grep -q "input 'a' is needed as a constant" "$DIR/out" || fail "the refusal does not name the input: $(cat "$DIR/out")"
+[[ ! -e $DIR/axes ]] || fail "files written for a refused model"
 
 # Indices read at run time (Gather): checked in the C before the copy. In range (negative ones
 # count from the end) the program gives numpy's take; one out of range makes PREFIX_run fail, as
