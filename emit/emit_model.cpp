@@ -1,6 +1,8 @@
 #include "emit_model.h"
 
 #include <algorithm>
+#include <cmath>
+#include <complex>
 #include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -94,6 +96,8 @@ class Generator {
   void emit_nodes();
   void plan();
   std::string pointer(const std::string& value, bool writable) const;
+  bool embedded(const std::string& weight) const;
+  std::string struct_types() const;
   std::string header() const;
   std::string source();
   std::string weights_source() const;
@@ -124,6 +128,7 @@ class Generator {
   int64_t weights_bytes_ = 0, arena_bytes_ = 0;
   std::vector<DriverTensor> inputs_, outputs_;
   size_t folded_ = 0;
+  std::set<DType> types_;  // the element types of the values the C names (the header's typedefs)
 };
 
 void Generator::collect_types() {
@@ -210,13 +215,37 @@ void Generator::plan() {
     }
   for (const auto& o : outputs_)
     if (values_.at(o.name).constant && seen.insert(o.name).second) weights_.push_back(o.name);
+  // String weights are always embedded (their bytes are C string literals, the views point to
+  // them), so they take no room in the weights file.
   int64_t at = 0;
   for (size_t k = 0; k < weights_.size(); ++k) {
     const Tensor& t = *values_.at(weights_[k]).constant;
     places_[weights_[k]] = {Place::Kind::Weight, "sonnx_w" + std::to_string(k), at};
-    at += emit_aligned(static_cast<int64_t>(t.byte_size()));
+    if (t.dtype() != DType::String) at += emit_aligned(static_cast<int64_t>(t.byte_size()));
   }
   if (o_.weights == WeightsMode::File) weights_bytes_ = at;
+  // An embedded weight holding an infinity or a NaN is written with INFINITY / NAN (<math.h>).
+  for (const std::string& w : weights_) {
+    const Tensor& t = *values_.at(w).constant;
+    if (!embedded(w)) continue;
+    for (int64_t i = 0; i < t.size() && !math_; ++i) {
+      switch (t.dtype()) {
+        case DType::Float:
+        case DType::Double: math_ = !std::isfinite(t.as_double(i)); break;
+        case DType::Complex64: {
+          const std::complex<float> z = t.data<std::complex<float>>()[i];
+          math_ = !std::isfinite(z.real()) || !std::isfinite(z.imag());
+          break;
+        }
+        case DType::Complex128: {
+          const std::complex<double> z = t.data<std::complex<double>>()[i];
+          math_ = !std::isfinite(z.real()) || !std::isfinite(z.imag());
+          break;
+        }
+        default: break;
+      }
+    }
+  }
 
   // Intermediates: live from their producer's step to their last reader's.
   std::map<std::string, std::pair<int64_t, int64_t>> life;
@@ -233,7 +262,7 @@ void Generator::plan() {
   std::vector<int64_t> sizes, first, last;
   for (const std::string& v : intermediates_) {
     const CValue& c = values_.at(v);
-    sizes.push_back(emit_aligned(c.size() * static_cast<int64_t>(dtype_size(c.dtype))));
+    sizes.push_back(emit_aligned(c.size() * c_storage_bytes(c.dtype)));  // 16 bytes a string
     first.push_back(life[v].first);
     last.push_back(life[v].second);
   }
@@ -241,6 +270,20 @@ void Generator::plan() {
   for (size_t k = 0; k < intermediates_.size(); ++k)
     places_[intermediates_[k]] = {Place::Kind::Arena, "", weights_bytes_ + offsets[k]};
   arena_bytes_ = std::max<int64_t>(kAlign, weights_bytes_ + (sizes.empty() ? 0 : arena_size(sizes, offsets)));
+
+  for (const DriverTensor& t : inputs_) types_.insert(t.dtype);
+  for (const DriverTensor& t : outputs_) types_.insert(t.dtype);
+  for (size_t s = 0; s < order_.size(); ++s) {
+    const Node& n = nodes[order_[s]];
+    for (const std::string& v : n.inputs)
+      if (!v.empty()) types_.insert(values_.at(v).dtype);
+    for (const std::string& v : n.outputs)
+      if (!v.empty()) types_.insert(values_.at(v).dtype);
+  }
+}
+
+bool Generator::embedded(const std::string& weight) const {
+  return o_.weights == WeightsMode::Embedded || values_.at(weight).dtype == DType::String;
 }
 
 std::string Generator::pointer(const std::string& value, bool writable) const {
@@ -251,7 +294,7 @@ std::string Generator::pointer(const std::string& value, bool writable) const {
     case Place::Kind::Output: return "outputs->" + p.field;
     case Place::Kind::Weight:
       if (values_.at(value).constant->size() == 0) return "(const " + t + "*)0";
-      if (o_.weights == WeightsMode::Embedded) return p.field;
+      if (embedded(value)) return p.field;
       return "(const " + t + "*)(const void*)&a[" + std::to_string(p.offset) + "]";
     case Place::Kind::Arena:
       return std::string("(") + (writable ? "" : "const ") + t + "*)(" + (writable ? "" : "const ") + "void*)&a[" +
@@ -266,12 +309,44 @@ std::string Generator::upper() const {
   return u;
 }
 
+// The typedefs of the struct element types the model uses, each under its own guard so that the
+// headers of several generated models can be included in one program. Each checks its size at
+// compile time (an array type of negative size otherwise, C99, no extension): the arena gives a
+// string 16 bytes, and a complex element must be its two parts, std::complex's layout, as the
+// weights file and the driver's .pb and .npy bytes hold it.
+std::string Generator::struct_types() const {
+  std::ostringstream h;
+  if (types_.count(DType::String))
+    h << "/* A string element: a view of `size` bytes at `data` (no terminating NUL needed; the bytes may hold\n"
+         "   NULs). The bytes stay where they are, in the caller's inputs or in the model's constant string\n"
+         "   literals: "
+      << o_.name << "_run moves views and compares bytes, and never copies or frees them. */\n"
+      << "#ifndef SONNX_STRING_DEFINED\n#define SONNX_STRING_DEFINED\n"
+      << "typedef struct {\n  const char* data;\n  size_t size;\n} sonnx_string;\n"
+      << "/* The arena reserves 16 bytes per string element: this type is invalid where a view needs more. */\n"
+      << "typedef char sonnx_string_fits_16_bytes[(sizeof(sonnx_string) <= 16u) ? 1 : -1];\n#endif\n\n";
+  const std::pair<DType, const char*> complex[] = {{DType::Complex64, "float"}, {DType::Complex128, "double"}};
+  for (const auto& [type, part] : complex) {
+    if (!types_.count(type)) continue;
+    const std::string name = c_storage_type(type);
+    std::string guard = name + "_DEFINED";
+    for (char& c : guard) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    h << "/* A " << dtype_name(type) << " element: its real and imaginary parts, std::complex<" << part << ">'s layout. */\n"
+      << "#ifndef " << guard << "\n#define " << guard << "\n"
+      << "typedef struct {\n  " << part << " re;\n  " << part << " im;\n} " << name << ";\n"
+      << "typedef char " << name << "_is_two_" << part << "s[(sizeof(" << name << ") == (2u * sizeof(" << part
+      << "))) ? 1 : -1];\n#endif\n\n";
+  }
+  return h.str();
+}
+
 std::string Generator::header() const {
   const std::string P = o_.name, U = upper();
   std::ostringstream h;
   h << "/* " << P << ".h: generated by sonnx emit-c from " << c_comment(o_.source_label) << " (mode "
     << (o_.mode == Mode::Exact ? "exact" : "fast") << "). */\n";
   h << "#ifndef " << U << "_H\n#define " << U << "_H\n\n#include <stddef.h>\n#include <stdint.h>\n\n";
+  h << struct_types();
   h << "/* Bytes of the arena " << P << "_run works in (and, with weights in a file, holds them first). */\n";
   h << "#define " << U << "_ARENA_BYTES " << arena_bytes_ << "u\n";
   if (o_.weights == WeightsMode::File) {
@@ -366,12 +441,11 @@ std::string Generator::source() {
   if (o_.mode == Mode::Exact)
     c << "/* Each operation rounded as written: compile with -ffp-contract=off (gcc) or FP_CONTRACT OFF. */\n"
       << "#if !defined(__GNUC__) || defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n#endif\n\n";
-  if (o_.weights == WeightsMode::Embedded) c << weights_source();
+  c << weights_source();  // the embedded ones: all, or with weights in a file the strings
   for (const auto& [name, def] : helpers_) c << def << "\n";
   c << functions.str();
   c << "int " << P << "_run(const " << P << "_inputs* inputs, " << P << "_outputs* outputs, void* arena) {\n";
-  if (arena_used || (o_.weights == WeightsMode::File && !weights_.empty()))
-    c << "  unsigned char* const a = (unsigned char*)arena;\n";
+  if (arena_used) c << "  unsigned char* const a = (unsigned char*)arena;\n";  // every use is a pointer() into it
   c << "  int status = 1;\n  if ((inputs != NULL) && (outputs != NULL) && (arena != NULL)) {\n    status = 0;\n";
   std::string body = calls.str();
   for (size_t at = 0; (at = body.find('\n', at)) != std::string::npos && at + 1 < body.size(); at += 3)
@@ -384,10 +458,13 @@ std::string Generator::weights_source() const {
   std::ostringstream w;
   for (const std::string& name : weights_) {
     const Tensor& t = *values_.at(name).constant;
-    if (t.size() == 0) continue;
+    if (t.size() == 0 || !embedded(name)) continue;
+    // Elements a line: 8 numbers, 4 complex numbers, one string.
+    const int64_t per_line = t.dtype() == DType::String ? 1 : is_c_struct_type(t.dtype()) ? 4 : 8;
     w << "/* \"" << c_comment(name) << "\": " << emit_shape_comment(t.dtype(), t.shape()) << " */\n";
     w << "static const " << c_storage_type(t.dtype()) << " " << places_.at(name).field << "[" << t.size() << "] = {";
-    for (int64_t i = 0; i < t.size(); ++i) w << (i % 8 == 0 ? "\n  " : " ") << c_element(t, i) << (i + 1 < t.size() ? "," : "");
+    for (int64_t i = 0; i < t.size(); ++i)
+      w << (i % per_line == 0 ? "\n  " : " ") << c_element(t, i) << (i + 1 < t.size() ? "," : "");
     w << "\n};\n\n";
   }
   return w.str();
@@ -401,6 +478,7 @@ std::string Generator::weights_file() const {
   for (int k = 0; k < 8; ++k) bytes[static_cast<size_t>(8 + k)] = static_cast<char>((weights_bytes_ >> (8 * k)) & 0xff);
   for (const std::string& name : weights_) {
     const Tensor& t = *values_.at(name).constant;
+    if (embedded(name)) continue;  // a string: in the C
     if (t.byte_size()) std::memcpy(bytes.data() + 16 + places_.at(name).offset, t.raw(), t.byte_size());
   }
   return bytes;

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cinttypes>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 
 #include "c_half.h"
@@ -77,6 +78,9 @@ std::string NodeEmitter::store(DType t, const std::string& element, const std::s
 namespace {
 const char* emit_storage_type_or_null(DType type) {
   switch (type) {
+    case DType::String: return "sonnx_string";
+    case DType::Complex64: return "sonnx_complex64";
+    case DType::Complex128: return "sonnx_complex128";
     case DType::Float16:
     case DType::BFloat16: return "uint16_t";
     case DType::Float8E4M3FN:
@@ -111,19 +115,43 @@ const char* emit_c_type_or_null(DType type) {
 }
 }  // namespace
 
-std::string NodeEmitter::literal(const Tensor& t, int64_t i) {
-  if (t.dtype() == DType::Float || t.dtype() == DType::Double) {
-    const double v = t.as_double(i);
-    if (std::isnan(v)) {
-      const auto bits = std::bit_cast<uint64_t>(v);
-      if ((bits & 0x7fffffffffffffffULL) != 0x7ff8000000000000ULL) refuse("a NaN with a payload has no C99 constant");
-      needs_math();
-      const std::string nan = t.dtype() == DType::Float ? "NAN" : "((double)NAN)";
-      return (bits >> 63) != 0 ? "(-" + nan + ")" : nan;
-    }
-    if (std::isinf(v)) needs_math();
+std::string NodeEmitter::real_literal(DType t, double v) {
+  if (std::isnan(v)) {
+    const auto bits = std::bit_cast<uint64_t>(v);
+    if ((bits & 0x7fffffffffffffffULL) != 0x7ff8000000000000ULL) refuse("a NaN with a payload has no C99 constant");
+    needs_math();
+    const std::string nan = t == DType::Float ? "NAN" : "((double)NAN)";
+    return (bits >> 63) != 0 ? "(-" + nan + ")" : nan;
   }
+  if (std::isinf(v)) needs_math();
+  return c_literal(t, v);
+}
+
+std::string NodeEmitter::initializer(const Tensor& t, int64_t i) {
+  // A float's NaN widens to a double NaN of the same sign and payload bits (shifted), so the test
+  // of real_literal holds for both parts' types.
+  if (t.dtype() == DType::Complex64) {
+    const std::complex<float> z = t.data<std::complex<float>>()[i];
+    return "{ " + real_literal(DType::Float, static_cast<double>(z.real())) + ", " +
+           real_literal(DType::Float, static_cast<double>(z.imag())) + " }";
+  }
+  if (t.dtype() == DType::Complex128) {
+    const std::complex<double> z = t.data<std::complex<double>>()[i];
+    return "{ " + real_literal(DType::Double, z.real()) + ", " + real_literal(DType::Double, z.imag()) + " }";
+  }
+  if (t.dtype() == DType::Float || t.dtype() == DType::Double) return real_literal(t.dtype(), t.as_double(i));
   return c_element(t, i);
+}
+
+std::string NodeEmitter::literal(const Tensor& t, int64_t i) {
+  if (is_c_struct_type(t.dtype())) return "(" + std::string(c_storage_type(t.dtype())) + ")" + initializer(t, i);
+  return initializer(t, i);
+}
+
+std::string NodeEmitter::constant_object(const Tensor& t, int64_t i, const std::string& name) {
+  if (!is_c_struct_type(t.dtype())) return literal(t, i);
+  line("static const " + std::string(c_storage_type(t.dtype())) + " " + name + " = " + initializer(t, i) + ";");
+  return name;
 }
 
 const char* c_type(DType type) {
@@ -139,6 +167,10 @@ const char* c_storage_type(DType type) {
 }
 
 bool has_c_storage_type(DType type) { return has_c_type(type) || emit_storage_type_or_null(type) != nullptr; }
+
+bool is_c_struct_type(DType type) { return type == DType::String || type == DType::Complex64 || type == DType::Complex128; }
+
+int64_t c_storage_bytes(DType type) { return type == DType::String ? 16 : static_cast<int64_t>(dtype_size(type)); }
 
 const char* c_compute_type(DType type) { return is_half_type(type) ? "float" : c_type(type); }
 
@@ -172,6 +204,22 @@ std::string c_literal_int(DType type, int64_t v) {
 }
 
 std::string c_element(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {  // the struct types: an initializer
+    case DType::String: {
+      const std::string& text = t.data<std::string>()[i];
+      return "{ " + c_string(text) + ", " + std::to_string(text.size()) + "u }";
+    }
+    case DType::Complex64: {
+      const std::complex<float> z = t.data<std::complex<float>>()[i];
+      return "{ " + c_literal(DType::Float, static_cast<double>(z.real())) + ", " +
+             c_literal(DType::Float, static_cast<double>(z.imag())) + " }";
+    }
+    case DType::Complex128: {
+      const std::complex<double> z = t.data<std::complex<double>>()[i];
+      return "{ " + c_literal(DType::Double, z.real()) + ", " + c_literal(DType::Double, z.imag()) + " }";
+    }
+    default: break;
+  }
   if (const char* storage = emit_storage_type_or_null(t.dtype())) {  // the bits, as sonnx holds them
     const auto* bytes = reinterpret_cast<const unsigned char*>(t.raw());
     const size_t width = dtype_size(t.dtype()), at = static_cast<size_t>(i) * width;
@@ -185,6 +233,30 @@ std::string c_element(const Tensor& t, int64_t i) {
     case DType::UInt64: return "UINT64_C(" + std::to_string(t.data<uint64_t>()[i]) + ")";
     default: return c_literal_int(t.dtype(), t.as_int64(i));
   }
+}
+
+std::string c_string(const std::string& bytes) {
+  std::string out = "\"";
+  bool octal = false;  // the last thing written is an octal escape
+  for (const char ch : bytes) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\' || ch == '?') {
+      out += '\\';
+      out += ch;
+      octal = false;
+    } else if (b >= 0x20 && b < 0x7F) {
+      if (octal) out += "\" \"";  // MISRA C 2012 rule 4.1: an octal escape ends the literal or meets another escape
+      out += ch;
+      octal = false;
+    } else {
+      out += '\\';
+      out += static_cast<char>('0' + (b >> 6));
+      out += static_cast<char>('0' + ((b >> 3) & 7));
+      out += static_cast<char>('0' + (b & 7));
+      octal = true;
+    }
+  }
+  return out + "\"";
 }
 
 std::string c_comment(const std::string& text) {

@@ -107,8 +107,17 @@ class NodeEmitter {
 
   // A C constant of element i of a constant tensor (c_element), with <math.h> asked for where it
   // needs INFINITY or NAN. A NaN keeps its sign; one with a payload has no C99 spelling and refuses
-  // the node.
+  // the node (for complex, in either part). For the struct types (string, complex: is_c_struct_type)
+  // it is a C99 compound literal, `(sonnx_complex64){ re, im }`; constant_object() below is the
+  // plainer form where a template stores one value many times.
   std::string literal(const Tensor& t, int64_t i);
+  // Element i of a constant tensor as an initializer of a `static const` object or table: literal()
+  // for the scalar types, the braces `{ re, im }` or `{ "text", 4u }` for the struct types.
+  std::string initializer(const Tensor& t, int64_t i);
+  // Element i of a constant tensor as a C expression to store: for the struct types, the name of a
+  // `static const` object `name` this call declares (a line of the body, so call it where a
+  // declaration may stand, before the loops that use it); for the others, literal().
+  std::string constant_object(const Tensor& t, int64_t i, const std::string& name);
 
   const std::vector<std::string>& body() const { return body_; }
   bool uses_math() const { return math_; }
@@ -130,6 +139,7 @@ class NodeEmitter {
   bool math_ = false;
   bool fails_ = false;
   std::vector<std::pair<std::string, std::string>> helpers_;  // in the order asked for
+  std::string real_literal(DType t, double v);                // literal() of a float or double value
 };
 
 // C spellings, one place for each.
@@ -138,9 +148,22 @@ bool has_c_type(DType type);
 // The C type holding one element in memory, for templates that only move elements: c_type's for
 // the types above; the bits of float16 and bfloat16 (uint16_t) and of the float8 and float4 types
 // (uint8_t); the 4- and 2-bit integers one per byte (uint8_t, int8_t), as sonnx holds them
-// (include/sonnx/small_types.h). EmitRefused for string and complex.
+// (include/sonnx/small_types.h); and the struct types the generated header defines when the model
+// uses them (emit_model.cpp): complex64 and complex128 as `sonnx_complex64` / `sonnx_complex128`,
+// `struct { float re; float im; }` and `struct { double re; double im; }` (std::complex's layout,
+// so the bytes are sonnx's), and string as `sonnx_string`, `struct { const char* data; size_t
+// size; }`, a VIEW of bytes that live in the caller's input or in a constant string literal: no
+// template creates string bytes, they move views (assignment) and compare them (Equal-19).
+// EmitRefused for Undefined.
 const char* c_storage_type(DType type);
 bool has_c_storage_type(DType type);
+// string, complex64, complex128: held as a C struct (c_storage_type). Templates only assign them
+// (and Equal-19 compares strings); c_type() refuses them, so every template that computes does.
+bool is_c_struct_type(DType type);
+// Bytes of one element in the arena: dtype_size(), but 16 for string, an upper bound of
+// sizeof(sonnx_string) on every target (a pointer and a size_t), which the generated header checks
+// at compile time.
+int64_t c_storage_bytes(DType type);
 // The C type a template computes in for element type t: float for float16 and bfloat16 (the
 // reference's compute_t), else c_type(t).
 const char* c_compute_type(DType type);
@@ -148,8 +171,15 @@ const char* c_compute_type(DType type);
 // NAN, INT64_C(...) ...
 std::string c_literal(DType type, double v);
 std::string c_literal_int(DType type, int64_t v);
-// The element at flat index i of a constant tensor, as a C constant of its type.
+// The element at flat index i of a constant tensor, as a C constant of its type; for the struct
+// types an initializer (valid in a declaration only): `{ re, im }` with c_literal's exact parts,
+// `{ "text", 4u }` with the bytes as c_string() writes them.
 std::string c_element(const Tensor& t, int64_t i);
+// `bytes` as a C string literal: printable ASCII as it is, but `"`, `\` and `?` escaped (`\?`: no
+// trigraph can form), every other byte (NUL included) as a 3-digit octal escape `\ooo`, which no
+// following digit extends; a plain character after one starts an adjacent literal ("\303" "x"),
+// so that every octal escape ends a literal or meets another escape (MISRA C 2012 rule 4.1).
+std::string c_string(const std::string& bytes);
 // A C comment's text with "*/" and line breaks made harmless.
 std::string c_comment(const std::string& text);
 

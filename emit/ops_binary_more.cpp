@@ -16,12 +16,15 @@
 //                           accumulator stays, a NaN operand replaces it, else the strictly
 //                           greater (smaller) operand replaces it (ties keep the accumulator)
 //   Equal-19, Greater-13, Less-13   compare_elementwise: bool (uint8_t 0/1) out; NaN compares false
+//   Equal-19 on strings     Equal.cpp's x == y on std::string: the same size, then the same bytes
+//                           (sonnx_string_equal, a loop over the views' `size` bytes)
 //   Where-16 (Where.cpp)    condition (bool) ? X : Y, the three broadcast together, any C type
 //
 // Element types: float, double, float16, bfloat16, every integer type; bool too for
-// Equal/Greater/Less (as visit_real_or_bool); Where any type with a C storage type (it only moves
-// elements: bool, the integers, the floating types, float16/bfloat16 and the float8/float4 types as
-// their bits, the 4- and 2-bit integers one per byte). Exact mode is the reference's arithmetic as
+// Equal/Greater/Less (as visit_real_or_bool); string for Equal (Greater and Less take none); Where
+// any type with a C storage type (it only moves elements: bool, the integers, the floating types,
+// float16/bfloat16 and the float8/float4 types as their bits, the 4- and 2-bit integers one per
+// byte, complex as { re, im }, string as its view). Exact mode is the reference's arithmetic as
 // described (no accumulation: one operation per element in the reference's compute type, or the one
 // libm call in double); fast mode writes the same code.
 //
@@ -43,9 +46,9 @@
 // trap in the reference. A constant divisor holding 0 is refused (every divisor element is used:
 // the reference always traps); a divisor or exponent read at run time is checked per element, and
 // one that would trap makes the node fail (NodeEmitter::may_fail: status 1, PREFIX_run stops).
-// Refused: strings, complex and the other types without a C type (float8, float4, 4- and 2-bit
-// integers; Where takes them), by name; inputs of different element types (but Pow's exponent,
-// whose type may differ), an output type other than the reference's.
+// Refused: strings (but Equal's), complex and the other types without a C type (float8, float4, 4-
+// and 2-bit integers; Where takes them all), by name; inputs of different element types (but
+// Pow's exponent, whose type may differ), an output type other than the reference's.
 #include <functional>
 
 #include "c_half.h"
@@ -323,7 +326,37 @@ void emit_bin2_compare(NodeEmitter& e, const char* op) {
   });
 }
 
-void emit_equal(NodeEmitter& e) { emit_bin2_compare(e, "=="); }
+// Equal-19 on strings (Equal.cpp: x == y on std::string): equal sizes, then equal bytes. The loop
+// is bounded by the views' size, a value known only at run time (no literal bound can be given to
+// it); it reads the bytes, never writes them.
+void emit_bin2_equal_strings(NodeEmitter& e) {
+  if (e.input(1).dtype != DType::String) e.refuse("inputs of different element types");
+  if (e.output(0).dtype != DType::Bool) e.refuse("output element type is not bool");
+  e.helper("sonnx_string_equal", "/* Equal-19 on strings: 1 when a and b have the same size and the same bytes, else 0. */\n"
+                                 "static uint8_t sonnx_string_equal(sonnx_string a, sonnx_string b) {\n"
+                                 "  uint8_t same = 0u;\n"
+                                 "  if (a.size == b.size) {\n"
+                                 "    same = 1u;\n"
+                                 "    for (size_t k = 0u; k < a.size; ++k) {\n"
+                                 "      if (a.data[k] != b.data[k]) {\n"
+                                 "        same = 0u;\n"
+                                 "      }\n"
+                                 "    }\n"
+                                 "  }\n"
+                                 "  return same;\n"
+                                 "}\n");
+  emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
+    e.line(y + " = sonnx_string_equal(" + x[0] + ", " + x[1] + ");");
+  });
+}
+
+void emit_equal(NodeEmitter& e) {
+  if (e.input(0).dtype == DType::String) {
+    emit_bin2_equal_strings(e);
+    return;
+  }
+  emit_bin2_compare(e, "==");
+}
 void emit_greater(NodeEmitter& e) { emit_bin2_compare(e, ">"); }
 void emit_less(NodeEmitter& e) { emit_bin2_compare(e, "<"); }
 

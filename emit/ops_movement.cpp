@@ -1,8 +1,10 @@
 // C templates of the SONNX profile's data-movement operators, for every element type with a C
 // storage type (c_storage_type: float, double, the integers, bool, float16, bfloat16, the float8 and
-// float4 types, the 4- and 2-bit integers; not string or complex). They move elements (C assignments
-// of the storage type, bitwise as the reference's copies), so `exact` and `fast` emit the same code;
-// only ScatterND's reductions compute, for the arithmetic C types.
+// float4 types, the 4- and 2-bit integers, and the struct types: complex64 and complex128 as
+// { re, im }, string as a view { data, size } whose bytes stay where they are). They move elements
+// (C assignments of the storage type, bitwise as the reference's copies; a string's view is copied,
+// its bytes are not), so `exact` and `fast` emit the same code; only ScatterND's reductions
+// compute, for the arithmetic C types (refused for string and complex).
 //
 //   Concat-13      reference/ops/Concat.cpp: one block copy per input and outer index.
 //   Expand-13      reference/ops/Expand.cpp: numpy broadcasting (strides 0 on dims of 1); a constant
@@ -18,10 +20,11 @@
 //                  node (the reference traps). Run-time indices are checked the same way in the C,
 //                  all before the copy: one out of range makes the node, and PREFIX_run, fail.
 //   Pad-25         reference/ops/Pad.cpp: modes constant, reflect, edge, wrap; pads and axes must
-//                  be constants (refused otherwise); constant_value a constant or a run-time input
-//                  (read as x2[0]). Per padded axis a table of the source offset of each output
-//                  coordinate (support::pad_reflect_index / pad_wrap_index at generation time, -1
-//                  for the constant fill).
+//                  be constants (refused otherwise); constant_value a constant (a string or complex
+//                  one as a named `static const` object) or a run-time input (read as x2[0]). Per
+//                  padded axis a table of the source offset of each output coordinate
+//                  (support::pad_reflect_index / pad_wrap_index at generation time, -1 for the
+//                  constant fill).
 //   ScatterND-18   reference/ops/ScatterND.cpp: constant indices checked at generation time
 //                  (support::scatter_nd_slices), run-time ones in the C before anything is written
 //                  (one out of range makes the node fail, as Gather's); the copy of data,
@@ -85,7 +88,8 @@ std::string emit_movement_index(const std::vector<EmitMovementTerm>& terms, int6
   return s;
 }
 
-// The storage type of y's elements, which must be x's; refuses string and complex.
+// The storage type of y's elements, which must be x's (any type with a C storage type: string and
+// complex included, which these templates only assign).
 std::string emit_movement_type(const NodeEmitter& e, const CValue& x, const CValue& y) {
   if (x.dtype != y.dtype) e.refuse("input and output element types differ");
   if (!has_c_storage_type(y.dtype)) e.refuse("element type " + std::string(dtype_name(y.dtype)) + " (no C template for it)");
@@ -481,15 +485,15 @@ void emit_pad(NodeEmitter& e, const OpContext& ctx) {
   emit_movement_type(e, x, y);
   const auto rank = static_cast<int64_t>(x.shape.size());
   const std::vector<int64_t> given = emit_movement_ints(e, ctx, 1, "pads", true);
-  // The fill: constant_value (a constant, or x2[0] at run time), else the type's zero.
-  std::string fill;
+  // The fill: constant_value (a constant, or x2[0] at run time), else the type's zero (0, false,
+  // { 0, 0 } or the empty string); written below only where an element takes it.
+  const Tensor zero(x.dtype, {});
+  const Tensor* fill_value = &zero;
   if (e.has_input(2)) {
     const CValue& c = e.input(2);
     if (c.dtype != x.dtype) ctx.fail("constant_value has a different element type than data");
     if (c.size() != 1) ctx.fail("constant_value must hold exactly one value");
-    fill = c.constant ? e.literal(*c.constant, 0) : "x2[0]";
-  } else {
-    fill = e.literal(Tensor(x.dtype, {}), 0);
+    fill_value = c.constant;  // null: read at run time
   }
   // Pad.cpp's pads_for_all_axes (version 25 >= 18).
   std::vector<int64_t> pads = given;
@@ -540,6 +544,9 @@ void emit_pad(NodeEmitter& e, const OpContext& ctx) {
     }
     emit_movement_table(e, "pad_at" + std::to_string(d), at);
   }
+  std::string fill;  // a constant (a named `static const` object for the struct types), or x2[0]
+  if (std::find(may_fill.begin(), may_fill.end(), true) != may_fill.end())
+    fill = fill_value ? e.constant_object(*fill_value, 0, "pad_value") : "x2[0]";
   const LoopNest loops = open_loops(e, y.shape);
   std::vector<EmitMovementTerm> src;
   std::string cond;
@@ -569,7 +576,8 @@ void emit_pad(NodeEmitter& e, const OpContext& ctx) {
 // ---------------------------------------------------------------------------------------------
 // ScatterND: constant indices.
 
-// The statement D = reduce(D, U) of support::reduce_values for elements of `type`.
+// The statement D = reduce(D, U) of support::reduce_values for elements of `type` (the caller
+// refuses a reduction on the struct types).
 std::string emit_movement_reduce(Reduction r, DType type, const std::string& d, const std::string& u) {
   if (r == Reduction::None) return d + " = " + u + ";";
   const std::string t = c_type(type);  // the reductions compute: an arithmetic C type
@@ -642,6 +650,8 @@ void emit_scatter_nd(NodeEmitter& e, const OpContext& ctx) {
   const Reduction reduction = e.params<ScatterParams>().reduction;
   const CValue &data = e.input(0), &ind = e.input(1), &updates = e.input(2), &y = e.output(0);
   emit_movement_type(e, data, y);
+  if (reduction != Reduction::None && is_c_struct_type(data.dtype))
+    e.refuse("a reduction on element type " + std::string(dtype_name(data.dtype)) + " (no C template for it)");
   const auto r = static_cast<int64_t>(data.shape.size());
   const auto q = static_cast<int64_t>(ind.shape.size());
   if (r < 1 || q < 1) ctx.fail("data and indices must have rank >= 1");

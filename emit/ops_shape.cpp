@@ -3,12 +3,15 @@
 // copied by a loop; one value repeated: a loop storing it). The values are the reference kernel's,
 // computed at generation time by the same arithmetic, so `exact` and `fast` emit the same code.
 //
-//   Constant-25         reference/ops/Constant.cpp: the one value attribute (ConstantParams).
-//                       Refused: sparse_value, strings (no C type), and NaNs with a payload (no
-//                       C99 constant spells one; a plain NaN keeps its sign).
+//   Constant-25         reference/ops/Constant.cpp: the one value attribute (ConstantParams), of
+//                       any element type with a C storage type: strings as views of constant
+//                       string literals and complex numbers as { re, im }, in a `static const`
+//                       table (c_element's initializers). Refused: sparse_value, and NaNs with a
+//                       payload (no C99 constant spells one; a plain NaN keeps its sign).
 //   ConstantOfShape-25  reference/ops/ConstantOfShape.cpp: the `value` attribute
-//                       (ConstantOfShapeParams) in every element of the static output shape; the
-//                       shape input, when a constant, must give that shape.
+//                       (ConstantOfShapeParams) in every element of the static output shape (a
+//                       string or complex value as a named `static const` object); the shape
+//                       input, when a constant, must give that shape.
 //   Range-11            reference/ops/Range.cpp: start, limit and delta must be constants
 //                       (refused otherwise: the output length would not be static); integers
 //                       exactly (128-bit), floats as start + i·delta in double rounded once.
@@ -32,8 +35,9 @@
 namespace sonnx::emit {
 namespace {
 
-// Whether elements i and j of t have the same bits.
+// Whether elements i and j of t have the same bits (strings: the same bytes).
 bool emit_shape_same_bits(const Tensor& t, int64_t i, int64_t j) {
+  if (t.dtype() == DType::String) return t.data<std::string>()[i] == t.data<std::string>()[j];
   const size_t w = dtype_size(t.dtype());
   const std::byte* p = t.raw();
   for (size_t b = 0; b < w; ++b)
@@ -54,6 +58,32 @@ void emit_shape_store(NodeEmitter& e, const Tensor& t) {
   if (n == 0) return;
   bool uniform = true;
   for (int64_t i = 1; i < n && uniform; ++i) uniform = emit_shape_same_bits(t, 0, i);
+  if (is_c_struct_type(y.dtype) && uniform && n > 1) {  // one named constant stored n times
+    const std::string v = e.constant_object(t, 0, "value");
+    e.line(for_loop("i", n));
+    e.line("y0[i] = " + v + ";");
+    e.line("}");
+    return;
+  }
+  if (is_c_struct_type(y.dtype)) {  // a table of initializers ({ re, im }, { "text", 4u }) copied
+    e.line("static const " + type + " value[" + std::to_string(n) + "] = {");
+    const int64_t per_line = y.dtype == DType::String ? 1 : 4;
+    for (int64_t i = 0; i < n; i += per_line) {
+      std::string text;
+      for (int64_t k = i; k < std::min(n, i + per_line); ++k)
+        text += (k > i ? " " : "") + e.initializer(t, k) + (k + 1 < n ? "," : "");
+      e.line(text);
+    }
+    e.line("};");
+    if (n == 1) {
+      e.line("y0[0] = value[0];");
+      return;
+    }
+    e.line(for_loop("i", n));
+    e.line("y0[i] = value[i];");
+    e.line("}");
+    return;
+  }
   if (n <= 16 && !(uniform && n > 4)) {
     for (int64_t i = 0; i < n; ++i) e.line("y0[" + std::to_string(i) + "] = " + e.literal(t, i) + ";");
     return;
@@ -101,10 +131,10 @@ void emit_constant_of_shape(NodeEmitter& e, const OpContext& ctx) {
   if (shape != y.shape)
     e.refuse("the shape input " + shape_str(shape) + " is not the output's static shape " + shape_str(y.shape));
   if (p.value.dtype() != y.dtype) e.refuse("the value attribute's element type is not the output's");
-  c_storage_type(y.dtype);  // refuses string and complex
+  if (p.value.size() != 1) e.refuse("the value attribute holds " + std::to_string(p.value.size()) + " elements, not one");
   const int64_t n = y.size();
   if (n == 0) return;
-  const std::string v = e.literal(p.value, 0);
+  const std::string v = e.constant_object(p.value, 0, "value");  // a string or complex value: a named constant
   if (n == 1) {
     e.line("y0[0] = " + v + ";");
     return;
