@@ -14,8 +14,8 @@
 # build (SONNX_SANITIZE=OFF): a sanitizer build's executor runs several times slower, which would
 # flatter the C.
 # Models: BUILD/real-models (conformance/data/make-real-models.sh), admitted here with the options
-# scripts/admit-real-models.sh uses. The fast C is compiled with -O3 -march=native; the exact C
-# with -O2 -ffp-contract=off -fno-builtin (its promise needs them).
+# scripts/admit-real-models.sh uses. Each C is compiled with -O2 and the flags of its mode's
+# generated Makefile (MODEFLAGS), the fast C also with -march=native.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/build LINEAR_BUILD= MODELS= WORK= RUNS=10 ONLY= ENCLOSURE=1
@@ -102,8 +102,8 @@ PY
     /usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print(j['median_ms'], j['max_rss_bytes'] / 2**20)")
   for mode in fast exact; do
     "$SONNX" emit-c "$model" -o "$dir/$mode" --name net --mode "$mode" --weights file >/dev/null
-    flags=(-O2 -ffp-contract=off -fno-builtin)
-    [[ $mode == fast ]] && flags=(-O3 -march=native)
+    read -r -a flags <<<"-O2 $(sed -n 's/^MODEFLAGS = //p' "$dir/$mode/Makefile")"
+    [[ $mode == fast ]] && flags+=(-march=native)
     cc -std=c99 "${flags[@]}" -o "$dir/$mode/net_main" "$dir/$mode"/net.c "$dir/$mode"/net_weights.c "$dir/$mode"/main.c -lm
     mkdir -p "$dir/$mode/out"
     # The program's peak memory (max RSS, KiB) as its parent sees it.

@@ -31,7 +31,8 @@
 // Abs/Neg/Relu/Clip compute in the element type as the reference does (no rounding at all). Where the
 // float function of the float equals the rounded double one bit for bit (ceilf, floorf, sqrtf: 53 ≥
 // 2·24 + 2 for the square root, and ceil/floor of a float are floats) the float function is used.
-// Fast mode writes the same code (admissible: it is the exact result).
+// Fast mode writes the same code (admissible: it is the exact result), but for Exp and Sigmoid of
+// float and the half types: e^x by the exp polynomial (c_exp_poly.h), within 1 ulp once rounded.
 // Refused: the types without a C type or a half one (by name), a type the reference kernel refuses
 // (e.g. Exp of int32), an input/output type mismatch, a Clip bound that is not a scalar of X's type.
 #include <bit>
@@ -39,6 +40,7 @@
 #include <functional>
 #include <limits>
 
+#include "c_exp_poly.h"
 #include "c_half.h"
 #include "emit_util.h"
 #include "reference/ops/params/activation.h"
@@ -167,7 +169,21 @@ void emit_unary_libm(NodeEmitter& e, const std::string& fn, bool float_version_e
 void emit_ceil(NodeEmitter& e) { emit_unary_libm(e, "ceil", true); }
 void emit_floor(NodeEmitter& e) { emit_unary_libm(e, "floor", true); }
 void emit_sqrt(NodeEmitter& e) { emit_unary_libm(e, "sqrt", true); }
-void emit_exp(NodeEmitter& e) { emit_unary_libm(e, "exp", false); }
+// Fast mode, float and the half types: y = g(e^v), v = ±x, with e^v by the exp polynomial written
+// in the loop (emit/c_exp_poly.h), which vectorises; false (nothing written) otherwise.
+bool emit_unary_exp_poly(NodeEmitter& e, bool negate, const std::function<std::string(const std::string&)>& g) {
+  const DType t = emit_unary_type(e, EmitUnaryKinds::Float);
+  if (e.mode() != Mode::Fast || t == DType::Double) return false;
+  emit_unary_loop(e, [&](const std::string& x, const std::string& y) {
+    e.line(std::string("const double v = ") + (negate ? "-" : "") + "(double)" + e.load(t, x) + ";");
+    emit_exp_poly(e, "v", "ev");
+    e.line(e.store(t, y, g("ev"), true));
+  });
+  return true;
+}
+void emit_exp(NodeEmitter& e) {
+  if (!emit_unary_exp_poly(e, false, [](const std::string& ev) { return ev; })) emit_unary_libm(e, "exp", false);
+}
 void emit_log(NodeEmitter& e) { emit_unary_libm(e, "log", false); }
 void emit_tanh(NodeEmitter& e) { emit_unary_libm(e, "tanh", false); }
 void emit_cos(NodeEmitter& e) { emit_unary_libm(e, "cos", false); }
@@ -175,6 +191,7 @@ void emit_sin(NodeEmitter& e) { emit_unary_libm(e, "sin", false); }
 
 // Sigmoid.cpp: 1 / (1 + e^-x) in double (e^-x = inf for very negative x gives the limit 0).
 void emit_sigmoid(NodeEmitter& e) {
+  if (emit_unary_exp_poly(e, true, [](const std::string& ev) { return "1.0 / (1.0 + " + ev + ")"; })) return;
   emit_unary_float(e, [](const std::string& v) { return "1.0 / (1.0 + exp(-" + v + "))"; });
 }
 

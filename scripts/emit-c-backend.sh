@@ -7,8 +7,8 @@
 #
 # It generates the C (`$SONNX emit-c MODEL -o DIR --name model --mode $SONNX_EMIT_MODE`) into a
 # fresh temporary directory, compiles model.c, main.c (and model_weights.c when there is one) with
-# `$CC -std=c99 -O2 -ffp-contract=off -fno-builtin ... -lm` (fast: -O3), runs the program on INPUT_DIR, which writes
-# OUTPUT_DIR/output_K.pb, and removes the directory.
+# `$CC -std=c99 -O2 MODEFLAGS ... -lm` (the mode's flags, as the generated Makefile gives them), runs
+# the program on INPUT_DIR, which writes OUTPUT_DIR/output_K.pb, and removes the directory.
 #
 # Environment: SONNX (the sonnx executable; default `sonnx` on PATH), SONNX_EMIT_MODE (exact or
 # fast; default exact), SONNX_EMIT_ADMIT (0: refuse a model outside the profile instead of admitting it), CC (the C compiler, split into words; default cc), SONNX_EMIT_CFLAGS (more
@@ -121,9 +121,10 @@ fi
 # 2. The program.
 sources=("$src/model.c" "$src/main.c")
 if [[ -f $src/model_weights.c ]]; then sources+=("$src/model_weights.c"); fi
-# exact: each operation rounded as written and no libm call folded at compile time (gcc folds with
-# correctly rounded values, which the run-time libm the reference calls need not give).
-if [ "$mode" = exact ]; then modeflags=(-O2 -ffp-contract=off -fno-builtin); else modeflags=(-O3); fi
+# The mode's flags, as the generated Makefile has them (exact: each operation rounded as written
+# and no libm call folded at compile time; docs/emit-c.md).
+read -r -a modeflags <<<"$(sed -n 's/^MODEFLAGS = //p' "$src/Makefile")"
+modeflags=(-O2 "${modeflags[@]}")
 if ! "${cc[@]}" -std=c99 "${modeflags[@]}" "${cflags[@]}" -o "$src/prog" "${sources[@]}" -lm >"$work/cc.log" 2>&1; then
   echo "emit-c-backend: the generated C does not compile (${cc[*]}):" >&2
   cat "$work/cc.log" >&2

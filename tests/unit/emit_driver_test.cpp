@@ -211,7 +211,7 @@ TEST_F(EmitDriverTest, EveryTruncatedTensorProtoIsAnError) {
 }
 
 TEST(EmitDriverSource, RefusesATypeWithNoCType) {
-  EXPECT_THROW(emit::driver_source("m", {{"s", "s", DType::String, {1}}}, {}, false), emit::EmitRefused);
+  EXPECT_THROW(emit::driver_source("m", {{"s", "s", DType::Undefined, {1}}}, {}, false), emit::EmitRefused);
   // With weights in a file, the driver loads them through PREFIX_load_weights.
   std::string text = emit::driver_source("m", {}, {{"y", "y", DType::Bool, {}}}, true);
   EXPECT_NE(text.find("m_load_weights(arena, path)"), std::string::npos);
