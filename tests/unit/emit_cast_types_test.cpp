@@ -36,6 +36,7 @@
 #include "reference/model/text_syntax.h"
 #include "sonnx/float16.h"
 #include "sonnx/small_types.h"
+#include "emit_test_util.h"
 
 namespace sonnx::emit {
 namespace {
@@ -55,22 +56,6 @@ enum class EmitCastTypesForm { RawData, Int32Data, Npy };
 
 const double emit_cast_types_inf = std::numeric_limits<double>::infinity();
 const double emit_cast_types_nan = std::numeric_limits<double>::quiet_NaN();
-
-int emit_cast_types_status(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string emit_cast_types_quote(const fs::path& p) {
-  std::string out = "'";
-  for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string emit_cast_types_read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 bool emit_cast_types_is_small_float(DType t) { return is_small_float(t); }
 
@@ -273,7 +258,7 @@ std::string emit_cast_types_hex(const std::string& bytes, size_t at, size_t n) {
 class EmitCastTypesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (emit_cast_types_status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
+    if (emit_test::status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
     dir_ = fs::temp_directory_path() / ("sonnx-emit-cast-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
@@ -312,10 +297,9 @@ class EmitCastTypesTest : public ::testing::Test {
     const EmitResult r = emit_model(model, {});
     for (const EmittedFile& f : r.files) std::ofstream(dir_ / f.name, std::ios::binary) << f.content;
     const std::string cc = "cc -std=c99 -O2 -Wall -Wextra -pedantic -Wconversion -Werror -ffp-contract=off -fno-builtin -o " +
-                           emit_cast_types_quote(dir_ / "prog") + " " + emit_cast_types_quote(dir_ / "model.c") + " " +
-                           emit_cast_types_quote(dir_ / "main.c") + " -lm > " + emit_cast_types_quote(dir_ / "cc.log") + " 2>&1";
-    ASSERT_EQ(emit_cast_types_status(cc), 0) << "the C does not compile warning-free:\n"
-                                             << emit_cast_types_read(dir_ / "cc.log");
+                           emit_test::quote(dir_ / "prog") + " " + emit_test::quote(dir_ / "model.c") + " " +
+                           emit_test::quote(dir_ / "main.c") + " -lm > " + emit_test::quote(dir_ / "cc.log") + " 2>&1";
+    ASSERT_EQ(emit_test::status(cc), 0) << "the C does not compile warning-free:\n" << emit_test::read(dir_ / "cc.log");
 
     fs::path input;
     onnx::TensorProto proto = tensor_to_proto(x, "x");
@@ -347,9 +331,9 @@ class EmitCastTypesTest : public ::testing::Test {
         break;
     }
     fs::create_directories(dir_ / "out");
-    const std::string run = emit_cast_types_quote(dir_ / "prog") + " -o " + emit_cast_types_quote(dir_ / "out") + " " +
-                            emit_cast_types_quote(input) + " 2> " + emit_cast_types_quote(dir_ / "stderr");
-    ASSERT_EQ(emit_cast_types_status(run), 0) << emit_cast_types_read(dir_ / "stderr");
+    const std::string run = emit_test::quote(dir_ / "prog") + " -o " + emit_test::quote(dir_ / "out") + " " +
+                            emit_test::quote(input) + " 2> " + emit_test::quote(dir_ / "stderr");
+    ASSERT_EQ(emit_test::status(run), 0) << emit_test::read(dir_ / "stderr");
 
     for (size_t k = 0; k < targets.size(); ++k) {
       const std::string y = "y" + std::to_string(k);
@@ -357,7 +341,7 @@ class EmitCastTypesTest : public ::testing::Test {
                    (targets[k].saturate >= 0 ? ", saturate " + std::to_string(targets[k].saturate) : "") +
                    (targets[k].round_mode.empty() ? "" : ", round_mode " + targets[k].round_mode) + " (" + y + ")");
       onnx::TensorProto got;
-      ASSERT_TRUE(got.ParseFromString(emit_cast_types_read(dir_ / "out" / ("output_" + std::to_string(k) + ".pb"))));
+      ASSERT_TRUE(got.ParseFromString(emit_test::read(dir_ / "out" / ("output_" + std::to_string(k) + ".pb"))));
       const onnx::TensorProto want = tensor_to_proto(expected.at(y).tensor, y);
       EXPECT_EQ(got.name(), y);
       EXPECT_EQ(got.data_type(), static_cast<int>(targets[k].to));

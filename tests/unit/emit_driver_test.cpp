@@ -21,6 +21,7 @@
 
 #include "emit/driver.h"
 #include "emit/emit_op.h"
+#include "emit_test_util.h"
 
 namespace sonnx {
 namespace {
@@ -48,18 +49,6 @@ const char* const emit_driver_stub_source =
 const std::vector<float> emit_driver_x = {1.5f, -2.25f, 3.0f, 4.0f, 5.0f, 6.75f};
 const std::vector<int64_t> emit_driver_y = {15 + 3, -22 + 4, 30 + 5, 40 + 6};
 
-std::string emit_driver_quote(const fs::path& p) {
-  std::string out = "'";
-  for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The exit status of a shell command (-1 when it did not exit normally).
-int emit_driver_status(const std::string& command) {
-  int status = std::system(command.c_str());
-  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 std::string emit_driver_float_bytes(const std::vector<float>& values) {
   std::string bytes(values.size() * sizeof(float), '\0');
   std::memcpy(bytes.data(), values.data(), bytes.size());  // little-endian, as this host
@@ -69,7 +58,7 @@ std::string emit_driver_float_bytes(const std::vector<float>& values) {
 class EmitDriverTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (emit_driver_status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
+    if (emit_test::status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
     dir_ = fs::temp_directory_path() / ("sonnx-emit-driver-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
@@ -78,10 +67,10 @@ class EmitDriverTest : public ::testing::Test {
     write("tiny.h", emit_driver_stub_header);
     write("tiny.c", emit_driver_stub_source);
     write("main.c", emit::driver_source("tiny", {{"x", "x", DType::Float, {2, 3}}}, {{"y", "y", DType::Int64, {4}}}, false));
-    const std::string cc = "cc -std=c99 -Wall -Wextra -pedantic -Wconversion -Werror -o " + emit_driver_quote(dir_ / "prog") +
-                           " " + emit_driver_quote(dir_ / "main.c") + " " + emit_driver_quote(dir_ / "tiny.c") + " > " +
-                           emit_driver_quote(dir_ / "cc.log") + " 2>&1";
-    ASSERT_EQ(emit_driver_status(cc), 0) << "main.c does not compile warning-free:\n" << read(dir_ / "cc.log");
+    const std::string cc = "cc -std=c99 -Wall -Wextra -pedantic -Wconversion -Werror -o " + emit_test::quote(dir_ / "prog") +
+                           " " + emit_test::quote(dir_ / "main.c") + " " + emit_test::quote(dir_ / "tiny.c") + " > " +
+                           emit_test::quote(dir_ / "cc.log") + " 2>&1";
+    ASSERT_EQ(emit_test::status(cc), 0) << "main.c does not compile warning-free:\n" << read(dir_ / "cc.log");
   }
   void TearDown() override {
     if (!dir_.empty()) fs::remove_all(dir_);
@@ -100,8 +89,8 @@ class EmitDriverTest : public ::testing::Test {
   // Runs the program with `args` (already quoted); stdout and stderr go to out_ and err_.
   int run(const std::string& args) {
     fs::remove(dir_ / "out" / "output_0.pb");
-    int rc = emit_driver_status(emit_driver_quote(dir_ / "prog") + " " + args + " > " + emit_driver_quote(dir_ / "stdout") +
-                                " 2> " + emit_driver_quote(dir_ / "stderr"));
+    int rc = emit_test::status(emit_test::quote(dir_ / "prog") + " " + args + " > " + emit_test::quote(dir_ / "stdout") +
+                               " 2> " + emit_test::quote(dir_ / "stderr"));
     out_ = read(dir_ / "stdout");
     err_ = read(dir_ / "stderr");
     return rc;
@@ -152,42 +141,42 @@ class EmitDriverTest : public ::testing::Test {
 TEST_F(EmitDriverTest, TensorProtoInputsGiveTheOutputTensorProto) {
   write("in/input_0.pb", x_proto().SerializeAsString());
   // sonnx's process protocol: MODEL INPUT_DIR OUTPUT_DIR (MODEL ignored) ...
-  ASSERT_EQ(run("model.onnx " + emit_driver_quote(dir_ / "in") + " " + emit_driver_quote(dir_ / "out")), 0) << err_;
+  ASSERT_EQ(run("model.onnx " + emit_test::quote(dir_ / "in") + " " + emit_test::quote(dir_ / "out")), 0) << err_;
   expect_output();
   // ... or INPUT_DIR OUTPUT_DIR, here with the values in float_data instead of raw_data.
   write("in/input_0.pb", x_proto({2, 3}, false).SerializeAsString());
-  ASSERT_EQ(run(emit_driver_quote(dir_ / "in") + " " + emit_driver_quote(dir_ / "out")), 0) << err_;
+  ASSERT_EQ(run(emit_test::quote(dir_ / "in") + " " + emit_test::quote(dir_ / "out")), 0) << err_;
   expect_output();
 }
 
 TEST_F(EmitDriverTest, NpyInputs) {
   // input_0.npy when there is no input_0.pb ...
   write("in/input_0.npy", npy("<f4", "(2, 3)", emit_driver_float_bytes(emit_driver_x)));
-  ASSERT_EQ(run(emit_driver_quote(dir_ / "in") + " " + emit_driver_quote(dir_ / "out")), 0) << err_;
+  ASSERT_EQ(run(emit_test::quote(dir_ / "in") + " " + emit_test::quote(dir_ / "out")), 0) << err_;
   expect_output();
   // ... and a file named on the command line.
   fs::path x = write("x.npy", npy("<f4", "(2, 3)", emit_driver_float_bytes(emit_driver_x)));
-  ASSERT_EQ(run("-o " + emit_driver_quote(dir_ / "out") + " " + emit_driver_quote(x)), 0) << err_;
+  ASSERT_EQ(run("-o " + emit_test::quote(dir_ / "out") + " " + emit_test::quote(x)), 0) << err_;
   expect_output();
   // A .npy of another shape or type is refused.
   x = write("x.npy", npy("<f4", "(6,)", emit_driver_float_bytes(emit_driver_x)));
-  EXPECT_EQ(run("-o " + emit_driver_quote(dir_ / "out") + " " + emit_driver_quote(x)), 1);
+  EXPECT_EQ(run("-o " + emit_test::quote(dir_ / "out") + " " + emit_test::quote(x)), 1);
   EXPECT_NE(err_.find("shape [6], the model's input has shape [2,3]"), std::string::npos) << err_;
   x = write("x.npy", npy("<i4", "(2, 3)", std::string(24, '\0')));
-  EXPECT_EQ(run("-o " + emit_driver_quote(dir_ / "out") + " " + emit_driver_quote(x)), 1);
+  EXPECT_EQ(run("-o " + emit_test::quote(dir_ / "out") + " " + emit_test::quote(x)), 1);
   EXPECT_NE(err_.find("element type int32"), std::string::npos) << err_;
   EXPECT_FALSE(fs::exists(dir_ / "out" / "output_0.pb"));
 }
 
 TEST_F(EmitDriverTest, AWrongShapeOrTypeIsAnError) {
   fs::path x = write("x.pb", x_proto({3, 2}).SerializeAsString());
-  EXPECT_EQ(run("-o " + emit_driver_quote(dir_ / "out") + " " + emit_driver_quote(x)), 1);
+  EXPECT_EQ(run("-o " + emit_test::quote(dir_ / "out") + " " + emit_test::quote(x)), 1);
   EXPECT_NE(err_.find("input 0 ('x')"), std::string::npos) << err_;
   EXPECT_NE(err_.find("shape [3,2], the model's input has shape [2,3]"), std::string::npos) << err_;
   onnx::TensorProto wrong = x_proto();
   wrong.set_data_type(onnx::TensorProto::DOUBLE);
   x = write("x.pb", wrong.SerializeAsString());
-  EXPECT_EQ(run("-o " + emit_driver_quote(dir_ / "out") + " " + emit_driver_quote(x)), 1);
+  EXPECT_EQ(run("-o " + emit_test::quote(dir_ / "out") + " " + emit_test::quote(x)), 1);
   EXPECT_NE(err_.find("element type double, the model's input is float"), std::string::npos) << err_;
   EXPECT_FALSE(fs::exists(dir_ / "out" / "output_0.pb"));
 }
@@ -196,16 +185,16 @@ TEST_F(EmitDriverTest, EveryTruncatedTensorProtoIsAnError) {
   const std::string whole = x_proto().SerializeAsString();
   for (size_t n = 0; n < whole.size(); ++n) {
     fs::path x = write("x.pb", whole.substr(0, n));
-    ASSERT_EQ(run("-o " + emit_driver_quote(dir_ / "out") + " " + emit_driver_quote(x)), 1) << n << " bytes: " << err_;
+    ASSERT_EQ(run("-o " + emit_test::quote(dir_ / "out") + " " + emit_test::quote(x)), 1) << n << " bytes: " << err_;
     EXPECT_NE(err_.find("input 0 ('x')"), std::string::npos) << err_;
   }
   fs::path x = write("x.pb", whole.substr(0, whole.size() - 3));
-  EXPECT_EQ(run("-o " + emit_driver_quote(dir_ / "out") + " " + emit_driver_quote(x)), 1);
+  EXPECT_EQ(run("-o " + emit_test::quote(dir_ / "out") + " " + emit_test::quote(x)), 1);
   EXPECT_NE(err_.find("truncated"), std::string::npos) << err_;
   // A missing input, and a usage error.
-  EXPECT_EQ(run(emit_driver_quote(dir_ / "nothere") + " " + emit_driver_quote(dir_ / "out")), 1);
+  EXPECT_EQ(run(emit_test::quote(dir_ / "nothere") + " " + emit_test::quote(dir_ / "out")), 1);
   EXPECT_NE(err_.find("no input_0.pb nor input_0.npy"), std::string::npos) << err_;
-  EXPECT_EQ(run("-o " + emit_driver_quote(dir_ / "out")), 2);
+  EXPECT_EQ(run("-o " + emit_test::quote(dir_ / "out")), 2);
   EXPECT_EQ(run("--help"), 0);
   EXPECT_NE(out_.find("input 0 'x': float [2,3]"), std::string::npos) << out_;
 }

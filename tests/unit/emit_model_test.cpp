@@ -9,6 +9,7 @@
 #include "emit/emit_model.h"
 #include "reference/infer/infer_types.h"
 #include "reference/model/text_syntax.h"
+#include "emit_test_util.h"
 
 namespace sonnx::emit {
 namespace {
@@ -17,12 +18,6 @@ Model emitgen_model(const std::string& text) {
   Model m = text::parse_model(text);
   add_inferred_types(m);
   return m;
-}
-
-const std::string& emitgen_file(const EmitResult& r, const std::string& name) {
-  for (const EmittedFile& f : r.files)
-    if (f.name == name) return f.content;
-  throw std::runtime_error("no file " + name);
 }
 
 // The arena offset each node function's output is given, in call order ("&a[N]").
@@ -46,12 +41,12 @@ g (float[64] x) => (float[64] y) {
   y = Relu(c)
 })");
   const EmitResult r = emit_model(m, {});
-  const std::vector<int64_t> offsets = emitgen_arena_offsets(emitgen_file(r, "model.c"));
+  const std::vector<int64_t> offsets = emitgen_arena_offsets(emit_test::file(r, "model.c"));
   ASSERT_EQ(offsets.size(), 3u);  // a, b, c written
   EXPECT_EQ(offsets[0], offsets[2]);
   EXPECT_NE(offsets[0], offsets[1]);
   EXPECT_EQ(r.arena_bytes, 512);
-  EXPECT_NE(emitgen_file(r, "model.h").find("#define MODEL_ARENA_BYTES 512u"), std::string::npos);
+  EXPECT_NE(emit_test::file(r, "model.h").find("#define MODEL_ARENA_BYTES 512u"), std::string::npos);
   EXPECT_EQ(r.functions, 4u);
 }
 
@@ -60,7 +55,7 @@ TEST(EmitModel, EachNodeFunctionNamesItsOperatorVersionAndRelation) {
 g (float[2,3] x, float[3] z) => (float[2,3] y) {
   y = Add(x, z)
 })");
-  const std::string c = emitgen_file(emit_model(m, {}), "model.c");
+  const std::string c = emit_test::file(emit_model(m, {}), "model.c");
   EXPECT_NE(c.find("Add-14, relation spec/ops/ops.mlw Tensor.add"), std::string::npos) << c;
   EXPECT_NE(c.find("static void sonnx_node_0(const float* x0, const float* x1, float* y0)"), std::string::npos) << c;
 }
@@ -93,7 +88,7 @@ g (float[2] "a.b", float[2] a_b, float[2] "3d", float[2] "int") => (float[2] y, 
   y = Add(s, "3d")
   z = Add(s, "int")
 })");
-  const std::string h = emitgen_file(emit_model(m, {}), "model.h");
+  const std::string h = emit_test::file(emit_model(m, {}), "model.h");
   for (const char* field : {"const float* a_b;", "const float* a_b_2;", "const float* v_3d;", "const float* v_int;"})
     EXPECT_NE(h.find(field), std::string::npos) << field << "\n" << h;
   EXPECT_FALSE(is_c_identifier("3d"));
@@ -117,7 +112,7 @@ g (float[3] x) => (float[3] y) <float[3] w = {1.5, -2, 0.25}, float[3] v = {4, 5
   o.weights = WeightsMode::File;
   o.name = "net";
   const EmitResult r = emit_model(m, o);
-  const std::string& bytes = emitgen_file(r, "net.weights");
+  const std::string& bytes = emit_test::file(r, "net.weights");
   EXPECT_EQ(r.weights_bytes, 128);
   ASSERT_EQ(bytes.size(), 16u + 128u);
   EXPECT_EQ(std::memcmp(bytes.data(), "SONNXW1\0", 8), 0);
@@ -128,10 +123,10 @@ g (float[3] x) => (float[3] y) <float[3] w = {1.5, -2, 0.25}, float[3] v = {4, 5
   EXPECT_EQ(w[0], 1.5f);
   EXPECT_EQ(w[1], -2.0f);
   EXPECT_EQ(v[2], 6.0f);
-  const std::string c = emitgen_file(r, "net.c");
+  const std::string c = emit_test::file(r, "net.c");
   EXPECT_NE(c.find("(const float*)(const void*)&a[64]"), std::string::npos) << c;  // v
   EXPECT_NE(c.find("(float*)(void*)&a[128]"), std::string::npos) << c;             // a, after the weights
-  EXPECT_NE(emitgen_file(r, "net.h").find("int net_load_weights(void* arena, const char* path);"), std::string::npos);
+  EXPECT_NE(emit_test::file(r, "net.h").find("int net_load_weights(void* arena, const char* path);"), std::string::npos);
   EXPECT_EQ(r.arena_bytes, 192);
 }
 
@@ -141,7 +136,7 @@ TEST(EmitModel, AConstantOutputIsCopiedIntoTheCallersBuffer) {
 g (float[2] x) => (float[2] y, float[2] k) <float[2] k = {7, 8}> {
   y = Relu(x)
 })");
-  const std::string c = emitgen_file(emit_model(m, {}), "model.c");
+  const std::string c = emit_test::file(emit_model(m, {}), "model.c");
   EXPECT_NE(c.find("outputs->k[i] = from[i];"), std::string::npos) << c;
   EXPECT_NE(c.find("static const float sonnx_w0[2] = {"), std::string::npos) << c;
 }

@@ -33,6 +33,7 @@
 #include "reference/model/npy.h"
 #include "reference/model/tensor_proto.h"
 #include "reference/model/text_syntax.h"
+#include "emit_test_util.h"
 
 namespace sonnx::emit {
 namespace {
@@ -40,28 +41,6 @@ namespace fs = std::filesystem;
 
 // How the program receives its inputs.
 enum class EmitStringsForm { RawData, TypedFields, Npy };
-
-int emit_strings_status(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string emit_strings_quote(const fs::path& p) {
-  std::string out = "'";
-  for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string emit_strings_read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-const std::string& emit_strings_file(const EmitResult& r, const std::string& name) {
-  for (const EmittedFile& f : r.files)
-    if (f.name == name) return f.content;
-  throw std::runtime_error("no file " + name);
-}
 
 Tensor emit_strings_of(const Shape& shape, const std::vector<std::string>& values) {
   Tensor t(DType::String, shape);
@@ -101,7 +80,7 @@ const std::vector<std::string>& emit_strings_tricky() {
 class EmitStringsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (emit_strings_status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
+    if (emit_test::status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
     dir_ = fs::temp_directory_path() / ("sonnx-emit-strings-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
@@ -119,12 +98,12 @@ class EmitStringsTest : public ::testing::Test {
     const fs::path d = dir_ / sub;
     fs::create_directories(d);
     for (const EmittedFile& f : r.files) std::ofstream(d / f.name, std::ios::binary) << f.content;
-    std::string sources = emit_strings_quote(d / "model.c") + " " + emit_strings_quote(d / "main.c");
-    if (weights == WeightsMode::File) sources += " " + emit_strings_quote(d / "model_weights.c");
+    std::string sources = emit_test::quote(d / "model.c") + " " + emit_test::quote(d / "main.c");
+    if (weights == WeightsMode::File) sources += " " + emit_test::quote(d / "model_weights.c");
     const std::string cc =
         "cc -std=c99 -O2 -Wall -Wextra -pedantic -Wconversion -Wvla -Werror -ffp-contract=off -fno-builtin -o " +
-        emit_strings_quote(d / "prog") + " " + sources + " -lm > " + emit_strings_quote(d / "cc.log") + " 2>&1";
-    EXPECT_EQ(emit_strings_status(cc), 0) << "the C does not compile warning-free:\n" << emit_strings_read(d / "cc.log");
+        emit_test::quote(d / "prog") + " " + sources + " -lm > " + emit_test::quote(d / "cc.log") + " 2>&1";
+    EXPECT_EQ(emit_test::status(cc), 0) << "the C does not compile warning-free:\n" << emit_test::read(d / "cc.log");
     return r;
   }
 
@@ -165,18 +144,18 @@ class EmitStringsTest : public ::testing::Test {
         }
         std::ofstream(p, std::ios::binary) << proto.SerializeAsString();
       }
-      files += " " + emit_strings_quote(p);
+      files += " " + emit_test::quote(p);
     }
     fs::create_directories(d / "out");
-    const std::string run = emit_strings_quote(d / "prog") + " -o " + emit_strings_quote(d / "out") + files + " 2> " +
-                            emit_strings_quote(d / "stderr");
-    ASSERT_EQ(emit_strings_status(run), 0) << emit_strings_read(d / "stderr");
+    const std::string run = emit_test::quote(d / "prog") + " -o " + emit_test::quote(d / "out") + files + " 2> " +
+                            emit_test::quote(d / "stderr");
+    ASSERT_EQ(emit_test::status(run), 0) << emit_test::read(d / "stderr");
 
     for (size_t k = 0; k < model.graph.outputs.size(); ++k) {
       const std::string& y = model.graph.outputs[k].name;
       SCOPED_TRACE("output " + std::to_string(k) + " '" + y + "' (" + sub + ")");
       onnx::TensorProto got;
-      ASSERT_TRUE(got.ParseFromString(emit_strings_read(d / "out" / ("output_" + std::to_string(k) + ".pb"))));
+      ASSERT_TRUE(got.ParseFromString(emit_test::read(d / "out" / ("output_" + std::to_string(k) + ".pb"))));
       EXPECT_EQ(got.name(), y);
       const Tensor& want = expected.at(y).tensor;
       EXPECT_EQ(got.data_type(), static_cast<int>(want.dtype()));
@@ -228,15 +207,15 @@ TEST_F(EmitStringsTest, StringsMoveAndCompareAsTheReferenceDoes) {
     const std::string sub = mode == WeightsMode::Embedded ? "embedded" : "file";
     const EmitResult r = build(m, mode, sub);
     if (HasFailure()) return;
-    const std::string& c = emit_strings_file(r, "model.c");
+    const std::string& c = emit_test::file(r, "model.c");
     EXPECT_NE(c.find("static const sonnx_string sonnx_w"), std::string::npos) << c;
     EXPECT_NE(c.find("sonnx_string_equal("), std::string::npos) << c;
     EXPECT_NE(c.find(R"("back\\slash\?\?=")"), std::string::npos) << c;  // no trigraph
     EXPECT_NE(c.find(R"("nul\000" "7x")"), std::string::npos) << c;      // the NUL's escape ends before the digit
-    EXPECT_NE(emit_strings_file(r, "model.h").find("#ifndef SONNX_STRING_DEFINED"), std::string::npos);
+    EXPECT_NE(emit_test::file(r, "model.h").find("#ifndef SONNX_STRING_DEFINED"), std::string::npos);
     if (mode == WeightsMode::File) {
       EXPECT_EQ(r.weights_bytes, 0);  // the strings stay in the C
-      EXPECT_EQ(emit_strings_file(r, "model.weights").size(), 16u);
+      EXPECT_EQ(emit_test::file(r, "model.weights").size(), 16u);
     }
     check(m, {{"x", emit_strings_input()}}, EmitStringsForm::RawData, sub);
   }
@@ -259,11 +238,11 @@ TEST_F(EmitStringsTest, AStringNpyIsRefused) {
   const fs::path d = dir_ / "npy";
   std::ofstream(d / "x.npy", std::ios::binary) << npy;
   fs::create_directories(d / "out");
-  EXPECT_EQ(emit_strings_status(emit_strings_quote(d / "prog") + " -o " + emit_strings_quote(d / "out") + " " +
-                                emit_strings_quote(d / "x.npy") + " 2> " + emit_strings_quote(d / "stderr")),
+  EXPECT_EQ(emit_test::status(emit_test::quote(d / "prog") + " -o " + emit_test::quote(d / "out") + " " +
+                              emit_test::quote(d / "x.npy") + " 2> " + emit_test::quote(d / "stderr")),
             1);
-  EXPECT_NE(emit_strings_read(d / "stderr").find("string tensors are read from .pb only"), std::string::npos)
-      << emit_strings_read(d / "stderr");
+  EXPECT_NE(emit_test::read(d / "stderr").find("string tensors are read from .pb only"), std::string::npos)
+      << emit_test::read(d / "stderr");
 }
 
 // complex64 and complex128 through Transpose, Slice and Concat with a constant (signed zeros, a
@@ -305,12 +284,12 @@ g (complex64[2,3] x, complex128[2,3] z, complex64[2,3] k, complex128[2,3] kz) =>
     const std::string sub = mode == WeightsMode::Embedded ? "embedded" : "file";
     const EmitResult r = build(m, mode, sub);
     if (HasFailure()) return;
-    const std::string& h = emit_strings_file(r, "model.h");
+    const std::string& h = emit_test::file(r, "model.h");
     EXPECT_NE(h.find("#ifndef SONNX_COMPLEX64_DEFINED"), std::string::npos) << h;
     EXPECT_NE(h.find("#ifndef SONNX_COMPLEX128_DEFINED"), std::string::npos) << h;
     EXPECT_EQ(h.find("sonnx_string"), std::string::npos) << h;  // only the types the model uses
     if (mode == WeightsMode::Embedded) {
-      EXPECT_NE(emit_strings_file(r, "model.c").find("static const sonnx_complex128 sonnx_w"), std::string::npos);
+      EXPECT_NE(emit_test::file(r, "model.c").find("static const sonnx_complex128 sonnx_w"), std::string::npos);
     } else {
       EXPECT_EQ(r.weights_bytes, 64 + 128);  // k (48 bytes) and kz (96 bytes), each 64-aligned
     }
@@ -335,26 +314,26 @@ g (string[5] x) => (string[5] y) {
   second.name = "second";
   const EmitResult r1 = emit_model(m, first), r2 = emit_model(m, second);
   EXPECT_GE(r1.arena_bytes, 16 * 5);  // a: five views
-  EXPECT_NE(emit_strings_file(r1, "first.c").find("(sonnx_string*)(void*)&a[0]"), std::string::npos);
+  EXPECT_NE(emit_test::file(r1, "first.c").find("(sonnx_string*)(void*)&a[0]"), std::string::npos);
   for (const EmitResult* r : {&r1, &r2})
     for (const EmittedFile& f : r->files) std::ofstream(dir_ / f.name, std::ios::binary) << f.content;
   std::ofstream(dir_ / "both.c") << "#include \"first.h\"\n#include \"second.h\"\n#include \"first.h\"\n"
                                     "int both(const first_inputs* a, second_outputs* b);\n"
                                     "int both(const first_inputs* a, second_outputs* b) { return a->x == b->y; }\n";
   const std::string flags = "-std=c99 -Wall -Wextra -pedantic -Wconversion -Werror -fsyntax-only ";
-  EXPECT_EQ(emit_strings_status("cc " + flags + emit_strings_quote(dir_ / "both.c") + " " +
-                                emit_strings_quote(dir_ / "first.c") + " > " + emit_strings_quote(dir_ / "cc.log") + " 2>&1"),
+  EXPECT_EQ(emit_test::status("cc " + flags + emit_test::quote(dir_ / "both.c") + " " + emit_test::quote(dir_ / "first.c") +
+                              " > " + emit_test::quote(dir_ / "cc.log") + " 2>&1"),
             0)
-      << emit_strings_read(dir_ / "cc.log");
+      << emit_test::read(dir_ / "cc.log");
 
   // The header's check, given a view of 32 bytes, is a compile error.
-  const std::string h = emit_strings_file(r1, "first.h");
+  const std::string h = emit_test::file(r1, "first.h");
   std::smatch check;
   ASSERT_TRUE(std::regex_search(h, check, std::regex("typedef char sonnx_string_fits_16_bytes[^\\n]*"))) << h;
   std::ofstream(dir_ / "big.c") << "#include <stddef.h>\n"
                                    "typedef struct {\n  const char* data;\n  size_t size;\n  char more[24];\n} sonnx_string;\n"
                                 << check.str(0) << "\n";
-  EXPECT_NE(emit_strings_status("cc " + flags + emit_strings_quote(dir_ / "big.c") + " > /dev/null 2>&1"), 0);
+  EXPECT_NE(emit_test::status("cc " + flags + emit_test::quote(dir_ / "big.c") + " > /dev/null 2>&1"), 0);
 }
 
 // What still has no C form is refused, naming the element type (and the operator version where
