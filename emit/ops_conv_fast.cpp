@@ -38,8 +38,10 @@
 // Not handled (emit_conv_fast_gemm returns false having written nothing, and ops_conv.cpp writes
 // its general fast form): element types other than float and double; a kernel of more taps than
 // 4096 bytes hold for one vector of lanes (more than 64 taps); fewer than 4 output channels per
-// group with more than one input channel, unless pointwise; depthwise output rows shorter than
-// two vectors (32 floats: the general form is faster there) or wider than `buf` holds.
+// group with more than one input channel, unless pointwise; depthwise output rows wider than `buf`
+// holds, or shorter than two vectors (32 floats) unless the plane form below takes them (two
+// spatial axes, stride 1, a padded plane of at most 4096 bytes, at most 64 taps): the general form
+// is faster there.
 #include "ops_conv_fast.h"
 
 #include <algorithm>
@@ -546,6 +548,78 @@ static bool emit_convfast_depthwise(NodeEmitter& e, const EmitConvFastPlan& p, c
   return true;
 }
 
+// Depthwise with short output rows (fewer than two vectors), two spatial axes and stride 1: per
+// image and group the whole input plane is copied into a local array `buf` of Hp × Wp elements
+// with its padding as zeros (written once), Hp = Hout + (kh − 1)·dh and Wp = Wout + (kw − 1)·dw,
+// so that output (oy, ox) is lane i = oy·Wp + ox of one contiguous run and tap (ky, kx) reads
+// buf[i + ky·dh·Wp + kx·dw]. Each output channel accumulates the taps (their weights in locals,
+// B[m] or 0 first) a lane at a time over the run of (Hout − 1)·Wp + Wout lanes into a local array
+// `t`, a loop the compiler vectorises with the accumulator in a register; the lanes ox < Wout of
+// each row are then copied out. Returns false, having written nothing, for other shapes, more than
+// 64 taps, or a plane larger than `budget` elements.
+static bool emit_convfast_depthwise_plane(NodeEmitter& e, const EmitConvFastPlan& p, const support::WindowGeometry& geo,
+                                          int64_t budget) {
+  if (geo.rank() != 2 || geo.strides[0] != 1 || geo.strides[1] != 1 || p.kp > 64) return false;
+  const int64_t hout = geo.out[0], wout = geo.out[1], h = geo.in[0], w = geo.in[1];
+  const int64_t hp = hout + (geo.kernel[0] - 1) * geo.dilations[0], wp = wout + (geo.kernel[1] - 1) * geo.dilations[1];
+  const int64_t pt = geo.pad_begin[0], pl = geo.pad_begin[1];
+  // The input must lie within the padded plane (stride 1: hp = pt + h + pad_end).
+  if (hp * wp > budget || pt + h > hp || pl + w > wp || hout <= 0 || wout <= 0) return false;
+  const int64_t run = (hout - 1) * wp + wout;
+  const std::string zero = c_literal(p.type, 0.0);
+  e.line(p.t + " buf[" + std::to_string(hp * wp) + "];");
+  e.line(p.t + " t[" + std::to_string(run) + "];");
+  {  // the padding: zeros, once (the copies below write only the input's place)
+    int open = 0;
+    const std::string j = emit_window_loop(e, "j", hp * wp, open);
+    e.line("buf[" + emit_convfast_ix(EmitAffine().add(j, 1)) + "] = " + zero + ";");
+    emit_window_close(e, open);
+  }
+  int outer = 0;
+  const std::string n = emit_window_loop(e, "n", p.N, outer);
+  const std::string g = emit_window_loop(e, "g", p.group, outer);
+  {
+    int open = 0;
+    const std::string iy = emit_window_loop(e, "iy", h, open);
+    const std::string ix = emit_window_loop(e, "ix", w, open);
+    const EmitAffine bi = EmitAffine().add(iy, wp).add(ix, 1).add(pt * wp + pl);
+    const EmitAffine xi = EmitAffine().add(n, p.C * p.pin).add(g, p.pin).add(iy, w).add(ix, 1);
+    e.line("buf[" + emit_convfast_ix(bi) + "] = x0[" + emit_convfast_ix(xi) + "];");
+    emit_window_close(e, open);
+  }
+  int mopen = 0;
+  const std::string mm = emit_window_loop(e, "mm", p.Mg, mopen);
+  const EmitAffine m = EmitAffine().add(g, p.Mg).add(mm, 1);
+  for (int64_t k = 0; k < p.kp; ++k)
+    e.line("const " + p.t + " w" + std::to_string(k) + " = x1[" + emit_convfast_ix(EmitAffine(m.scaled(p.kp)).add(k)) + "];");
+  {
+    int open = 0;
+    const std::string i = emit_window_loop(e, "i", run, open);
+    if (open == 0) e.line("{");
+    e.line(p.t + " acc = " + (p.bias ? "x2[" + emit_convfast_ix(m) + "]" : zero) + ";");
+    for (int64_t ky = 0; ky < geo.kernel[0]; ++ky)
+      for (int64_t kx = 0; kx < geo.kernel[1]; ++kx) {
+        const int64_t off = ky * geo.dilations[0] * wp + kx * geo.dilations[1];
+        e.line("acc += w" + std::to_string(ky * geo.kernel[1] + kx) + " * buf[" +
+               emit_convfast_ix(EmitAffine().add(i, 1).add(off)) + "];");
+      }
+    e.line("t[" + emit_convfast_ix(EmitAffine().add(i, 1)) + "] = acc;");
+    if (open == 0) e.line("}");
+    emit_window_close(e, open);
+  }
+  {
+    int open = 0;
+    const std::string oy = emit_window_loop(e, "oy", hout, open);
+    const std::string ox = emit_window_loop(e, "ox", wout, open);
+    const EmitAffine yi = EmitAffine().add(n, p.M * p.pout).add(m.scaled(p.pout)).add(oy, wout).add(ox, 1);
+    e.line("y0[" + emit_convfast_ix(yi) + "] = t[" + emit_convfast_ix(EmitAffine().add(oy, wp).add(ox, 1)) + "];");
+    emit_window_close(e, open);
+  }
+  emit_window_close(e, mopen);
+  emit_window_close(e, outer);
+  return true;
+}
+
 // The largest divisor of n that is at most cap (at least 1).
 static int64_t emit_convfast_divisor(int64_t n, int64_t cap) {
   for (int64_t d = std::min(n, std::max<int64_t>(cap, 1)); d > 1; --d)
@@ -583,7 +657,8 @@ bool emit_conv_fast_gemm(NodeEmitter& e, int64_t N, int64_t C, int64_t M, int64_
   const int64_t budget = 4096 / esz;  // elements of the patch
   const int64_t target = 4 * p.vl;    // lanes of a block
   if (p.pout == 0 || p.Cg == 0) return false;
-  if (!p.direct && p.Mg < 4) return p.Cg == 1 && emit_convfast_depthwise(e, p, geo, budget);
+  if (!p.direct && p.Mg < 4)
+    return p.Cg == 1 && (emit_convfast_depthwise(e, p, geo, budget) || emit_convfast_depthwise_plane(e, p, geo, budget));
   if (!p.direct && p.kp * p.vl > budget) return false;
 
   int outer = 0;
