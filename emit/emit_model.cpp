@@ -444,7 +444,10 @@ std::string Generator::source() {
     << ").\n   One function per node, in the order of the plan; no allocation, no recursion, no global state. */\n";
   c << "#include \"" << P << ".h\"\n\n";
   if (math_) c << "#include <math.h>\n";
-  c << "#include <stdint.h>\n\n";
+  c << "#include <stdint.h>\n";
+  if (std::any_of(helpers_.begin(), helpers_.end(), [](const auto& h) { return h.first == "sonnx_string_equal"; }))
+    c << "#include <string.h>\n";  // its memcmp
+  c << "\n";
   // Exact mode rounds each operation as written: no fused multiply-add (gcc takes -ffp-contract=off,
   // which the build files pass; clang and other C99 compilers the standard pragma).
   if (o_.mode == Mode::Exact)

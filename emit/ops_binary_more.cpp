@@ -17,7 +17,7 @@
 //                           greater (smaller) operand replaces it (ties keep the accumulator)
 //   Equal-19, Greater-13, Less-13   compare_elementwise: bool (uint8_t 0/1) out; NaN compares false
 //   Equal-19 on strings     Equal.cpp's x == y on std::string: the same size, then the same bytes
-//                           (sonnx_string_equal, a loop over the views' `size` bytes)
+//                           (sonnx_string_equal: the sizes, then memcmp of the bytes)
 //   Where-16 (Where.cpp)    condition (bool) ? X : Y, the three broadcast together, any C type
 //
 // Element types: float, double, float16, bfloat16, every integer type; bool too for
@@ -332,19 +332,18 @@ void emit_bin2_compare(NodeEmitter& e, const char* op) {
 void emit_bin2_equal_strings(NodeEmitter& e) {
   if (e.input(1).dtype != DType::String) e.refuse("inputs of different element types");
   if (e.output(0).dtype != DType::Bool) e.refuse("output element type is not bool");
-  e.helper("sonnx_string_equal", "/* Equal-19 on strings: 1 when a and b have the same size and the same bytes, else 0. */\n"
-                                 "static uint8_t sonnx_string_equal(sonnx_string a, sonnx_string b) {\n"
-                                 "  uint8_t same = 0u;\n"
-                                 "  if (a.size == b.size) {\n"
-                                 "    same = 1u;\n"
-                                 "    for (size_t k = 0u; k < a.size; ++k) {\n"
-                                 "      if (a.data[k] != b.data[k]) {\n"
-                                 "        same = 0u;\n"
-                                 "      }\n"
-                                 "    }\n"
-                                 "  }\n"
-                                 "  return same;\n"
-                                 "}\n");
+  // The bytes compared by memcmp, as unsigned char (MISRA C 2012 rule 21.16; the cast from a
+  // pointer to char is rule 11.3's exception): a loop over `size` would have no literal bound.
+  e.helper("sonnx_string_equal",
+           "/* Equal-19 on strings: 1 when a and b have the same size and the same bytes, else 0. */\n"
+           "static uint8_t sonnx_string_equal(sonnx_string a, sonnx_string b) {\n"
+           "  uint8_t same = 0u;\n"
+           "  if ((a.size == b.size) && ((a.size == 0u) || (memcmp((const unsigned char*)a.data,\n"
+           "                                                      (const unsigned char*)b.data, a.size) == 0))) {\n"
+           "    same = 1u;\n"
+           "  }\n"
+           "  return same;\n"
+           "}\n");
   emit_bin2_loop(e, 2, [&](const std::vector<std::string>& x, const std::string& y) {
     e.line(y + " = sonnx_string_equal(" + x[0] + ", " + x[1] + ");");
   });

@@ -4,8 +4,9 @@ profile, as ONNX backend-test directories (model.onnx, test_data_set_0/input_K.p
 
   make_emit_suite.py SONNX OUT_DIR
 
-The models are written at opset 17 (Debian's onnx 1.12), with fixed-seed inputs and weights; `sonnx
-admit` brings them into the profile where `sonnx emit-c` needs it (scripts/emit-c-backend.sh does).
+The models are written at opset 17 (Debian's onnx 1.12; the strings one at 19), with fixed-seed
+inputs and weights; `sonnx admit` brings them into the profile where `sonnx emit-c` needs it
+(scripts/emit-c-backend.sh does).
 The expected outputs are the reference interpreter's (`sonnx run`): the suite is for `sonnx certify`,
 which judges against the reference anyway.
 """
@@ -185,6 +186,27 @@ def integers():
                      "b": RNG.integers(-1000, 1000, size=4).astype(np.int64)}
 
 
+def strings():
+    """Strings move as views and compare (Equal-19, hence opset 19: onnx 1.12's checker stops at 17,
+    `sonnx check` judges it): a constant holding the bytes C spells only with escapes (a quote, a
+    backslash, '??=', a NUL before a digit, bytes above 0x7f)."""
+    n = helper.make_node
+    words = np.array([b"q\"uote", b"back\\slash??=", b"nul\x007x", b"\xff\x80 bytes", b"", b"b"], dtype=object)
+    nodes = [n("Reshape", ["x", "shape"], ["r"]),
+             n("Transpose", ["r"], ["t"], perm=[1, 0]),
+             n("Concat", ["t", "words"], ["c"], axis=0),
+             n("Gather", ["c", "idx"], ["g"], axis=0),
+             n("Equal", ["g", "ref"], ["eq"]),
+             n("Identity", ["g"], ["y"])]
+    inits = [init("shape", np.array([3, 2], dtype=np.int64)), init("words", words.reshape(2, 3)),
+             init("idx", np.array([3, 0, 2], dtype=np.int64)), init("ref", np.array([b"b", b"", b"a"], dtype=object))]
+    g = helper.make_graph(nodes, "strings", [vi("x", TensorProto.STRING, [6])],
+                          [vi("y", TensorProto.STRING, [3, 3]), vi("eq", TensorProto.BOOL, [3, 3])], initializer=inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 19)], producer_name="sonnx-emit-suite")
+    m.ir_version = 8
+    return m, {"x": np.array([b"a", b"b", b"", b"q\"uote", b"\x00", b"b"], dtype=object)}
+
+
 def tensor_as(array, name, elem):
     """A float array as a TensorProto of float16 or bfloat16 (rounded to nearest even)."""
     a = np.asarray(array, dtype=np.float32)
@@ -226,7 +248,7 @@ def half_variant(make, elem):
 
 
 FLOAT_MODELS = [small_cnn, depthwise, elementwise, movement, recurrent]
-MODELS = [small_cnn, depthwise, elementwise, movement, recurrent, integers] + [
+MODELS = [small_cnn, depthwise, elementwise, movement, recurrent, integers, strings] + [
     half_variant(make, elem) for elem in (TensorProto.FLOAT16, TensorProto.BFLOAT16) for make in FLOAT_MODELS]
 
 
