@@ -9,8 +9,6 @@
 // C. Inputs cover NaN (with signs and payloads), ±inf, ±0, subnormals, every code of the small
 // types, the halfway cases between neighbouring float8/float4 values and values just beside
 // them, and values beyond every type's range. Skipped when there is no `cc`.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -258,11 +256,8 @@ std::string emit_cast_types_hex(const std::string& bytes, size_t at, size_t n) {
 class EmitCastTypesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (emit_test::status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
-    dir_ = fs::temp_directory_path() / ("sonnx-emit-cast-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    if (!emit_test::has_cc()) GTEST_SKIP() << "no C compiler `cc`";
+    dir_ = emit_test::scratch_dir("cast");
   }
   void TearDown() override {
     if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);

@@ -4,8 +4,6 @@
 // output_0.pb expected from the stub, in the process protocol's forms (`prog [MODEL] IN OUT`) and
 // in `prog -o OUT FILE`; a wrong shape, a wrong element type and every truncation of a .pb are a
 // message and exit status 1, never a crash. Skipped when there is no `cc`.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -58,10 +56,8 @@ std::string emit_driver_float_bytes(const std::vector<float>& values) {
 class EmitDriverTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (emit_test::status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
-    dir_ = fs::temp_directory_path() / ("sonnx-emit-driver-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    if (!emit_test::has_cc()) GTEST_SKIP() << "no C compiler `cc`";
+    dir_ = emit_test::scratch_dir("driver");
     fs::create_directories(dir_ / "in");
     fs::create_directories(dir_ / "out");
     write("tiny.h", emit_driver_stub_header);

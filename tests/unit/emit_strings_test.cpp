@@ -8,8 +8,6 @@
 // two generated headers in one translation unit), the arena's 16 bytes per string element and the
 // compile-time check of that bound, and the driver's refusal of a string .npy. Skipped when there
 // is no `cc`.
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <complex>
 #include <cstdint>
@@ -80,11 +78,8 @@ const std::vector<std::string>& emit_strings_tricky() {
 class EmitStringsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (emit_test::status("cc --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler `cc`";
-    dir_ = fs::temp_directory_path() / ("sonnx-emit-strings-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    if (!emit_test::has_cc()) GTEST_SKIP() << "no C compiler `cc`";
+    dir_ = emit_test::scratch_dir("strings");
   }
   void TearDown() override {
     if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);

@@ -2,6 +2,7 @@
 // through the shell, and reading what they wrote.
 #pragma once
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +10,8 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "emit/emit_model.h"
 
@@ -18,6 +21,19 @@ namespace sonnx::emit_test {
 inline int status(const std::string& command) {
   const int s = std::system(command.c_str());
   return s != -1 && WIFEXITED(s) ? WEXITSTATUS(s) : -1;
+}
+
+// Whether the system has a C compiler `cc`.
+inline bool has_cc() { return status("cc --version >/dev/null 2>&1") == 0; }
+
+// A fresh, empty directory for the running test: TMP/sonnx-emit-TOPIC-PID-TESTNAME.
+inline std::filesystem::path scratch_dir(const std::string& topic) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("sonnx-emit-" + topic + "-" + std::to_string(::getpid()) + "-" +
+                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 // A path quoted for the shell.
