@@ -21,7 +21,7 @@
 #   PROVE_LADDER  rungs "prover:seconds:steps" tried in order (steps may be
 #                 omitted).  Step limits make the outcome independent of the
 #                 machine's load; the time limit is a safety net.
-#                 Default: "z3:60:1000000 cvc4:60:400000 z3:120:40000000"
+#                 Default: "z3:60:300000 cvc4:60:400000 z3:120:40000000"
 #   WHY3          the why3 executable (default: why3)
 #   WHY3_CONFIG   Why3 configuration file (default: $HOME/.why3.conf);
 #                 created with `why3 config detect` when absent.
@@ -34,7 +34,7 @@
 set -u
 
 WHY3=${WHY3:-why3}
-LADDER=${PROVE_LADDER:-"z3:60:1000000 cvc4:60:400000 z3:120:40000000"}
+LADDER=${PROVE_LADDER:-"z3:60:300000 cvc4:60:400000 z3:120:40000000"}
 CONF=${WHY3_CONFIG:-${HOME:-/tmp}/.why3.conf}
 VERBOSE=${PROVE_VERBOSE:-1}
 

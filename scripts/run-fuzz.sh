@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target for load + check (clang, ASan/UBSan) in build-fuzz/ and runs it for
-# a bounded time on a generated seed corpus. Exit 0 when the fuzzer finds nothing.
+# a bounded time on a generated seed corpus: the coverage-guided campaign (ctest fuzz_load_check is
+# a bounded mutation run without coverage guidance). Exit 0 when the fuzzer finds nothing.
 # Usage: scripts/run-fuzz.sh [SECONDS] (default 60)
 set -euo pipefail
 seconds=${1:-60}

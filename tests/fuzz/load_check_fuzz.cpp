@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -15,8 +16,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The loader reads files (it resolves external data relative to the model's directory), so the
   // input goes through a private temporary file.
   static const std::string path = [] {
-    auto dir = std::filesystem::temp_directory_path() / ("sonnx-fuzz-" + std::to_string(getpid()));
+    static const auto dir = std::filesystem::temp_directory_path() / ("sonnx-fuzz-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    });
     return (dir / "model.onnx").string();
   }();
   FILE* f = std::fopen(path.c_str(), "wb");
