@@ -5,8 +5,8 @@
 // written as an initializer, makes the node compute the same: a recurrent node (RNN, GRU, LSTM)
 // without B, sequence_lens, initial_h, initial_c or P computes with a zero bias, every sequence of
 // the full length, a zero initial state and zero peepholes; Resize without roi or scales (from 11)
-// with the empty tensor its text gives for "not used"; Clip without min (from 11) with its type's
-// lowest value; Slice without axes with 0, 1, …; Pad without constant_value with 0. A trailing
+// with the empty tensor its text gives for "not used"; Clip without min or max (from 11) with its
+// type's lowest or highest value; Slice without axes with 0, 1, …; Pad without constant_value with 0. A trailing
 // optional output nobody reads can be left undeclared (the node then does not produce it; what it
 // produces is the same).
 #include <algorithm>
@@ -57,13 +57,17 @@ const TypeInfo* type_of(const InferenceResult& inf, const std::string& name) {
   return it == inf.types.end() ? nullptr : &it->second;
 }
 
-// The scalar lowest (or zero) value of element type t, for the types a Clip or Pad node takes.
-std::optional<Tensor> scalar_of(DType t, bool lowest) {
+enum class Bound { lowest, zero, highest };
+
+// The scalar lowest, zero or highest value of element type t, for the types a Clip or Pad node takes.
+std::optional<Tensor> scalar_of(DType t, Bound b) {
   std::optional<Tensor> out;
   try {
     visit_dtype(t, [&]<class T>() {
       if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
-        out = Tensor::scalar<T>(lowest ? std::numeric_limits<T>::lowest() : T(0));
+        out = Tensor::scalar<T>(b == Bound::lowest    ? std::numeric_limits<T>::lowest()
+                                : b == Bound::highest ? std::numeric_limits<T>::max()
+                                                      : T(0));
     });
   } catch (const std::exception&) {
   }
@@ -76,8 +80,9 @@ std::optional<Tensor> omitted_default(const Node& n, size_t input, int64_t versi
   const TypeInfo* x = n.inputs.empty() ? nullptr : type_of(inf, n.inputs[0]);
   if (n.op_type == "LSTM" || n.op_type == "GRU" || n.op_type == "RNN") return x ? recurrent_default(n, input, *x) : std::nullopt;
   if (n.op_type == "Resize" && version >= 11 && (input == 1 || input == 2)) return Tensor(DType::Float, Shape{0});
-  if (n.op_type == "Clip" && version >= 11 && input == 1 && x) return scalar_of(x->elem, true);
-  if (n.op_type == "Pad" && version >= 11 && input == 2 && x) return scalar_of(x->elem, false);
+  if (n.op_type == "Clip" && version >= 11 && (input == 1 || input == 2) && x)
+    return scalar_of(x->elem, input == 1 ? Bound::lowest : Bound::highest);
+  if (n.op_type == "Pad" && version >= 11 && input == 2 && x) return scalar_of(x->elem, Bound::zero);
   if (n.op_type == "Slice" && version >= 10 && input == 3) {
     const TypeInfo* starts = type_of(inf, n.inputs[1]);
     if (!starts || !starts->is_static_tensor() || starts->shape->size() != 1) return std::nullopt;
@@ -125,6 +130,9 @@ void trim_unused_outputs(Model& m, bool expose, ChangeLog& log) {
     if (n.has_subgraph()) read.merge(implicit_inputs(n));
   }
   for (const ValueInfo& v : g.outputs) read.insert(v.name);
+  read.erase("");
+  std::set<std::string> taken;
+  collect_all_names(g, taken);
   for (Node& n : g.nodes) {
     const catalogue::Schema* s = catalogue::find(canonical_domain(n.domain), n.op_type, m.opset(canonical_domain(n.domain)));
     // Where producing an output changes what the node computes (BatchNormalization before 14 trains
@@ -137,17 +145,24 @@ void trim_unused_outputs(Model& m, bool expose, ChangeLog& log) {
               "optional output '" + n.outputs.back() + "' is read by no node: not produced");
       n.outputs.pop_back();
     }
-    for (const std::string& o : n.outputs) {
-      if (o.empty() || read.count(o)) continue;
-      if (expose) {
-        g.outputs.push_back({o, TypeInfo{}});
-        read.insert(o);
-        log.add("expose-output", n.label(), "SONNX-UNUSED-VALUE", "'" + o + "' is read by no node: a graph output now");
-      } else {
-        log.refused.push_back(n.label() + ": its output '" + o +
-                              "' is read by no node and comes before outputs that are (the profile omits no output by an "
-                              "empty name): --expose-unused makes it a graph output");
+    // What is left unread comes before an output that is read: exposed (an omitted one named first).
+    for (size_t k = 0; k < n.outputs.size(); ++k) {
+      std::string& o = n.outputs[k];
+      if (read.count(o)) continue;
+      const std::string what = o.empty() ? "output " + std::to_string(k) + " is omitted (an empty name)"
+                                         : "its output '" + o + "' is read by no node";
+      if (!expose) {
+        log.refused.push_back(n.label() + ": " + what +
+                              " and comes before outputs that are (the profile omits no output by an empty name): "
+                              "--expose-unused makes it a graph output");
+        continue;
       }
+      const bool omitted = o.empty();
+      if (omitted) o = unique_name(taken, (n.name.empty() ? n.op_type : n.name) + "_output" + std::to_string(k));
+      g.outputs.push_back({o, TypeInfo{}});
+      read.insert(o);
+      log.add("expose-output", n.label(), omitted ? "SONNX-OMITTED-IO" : "SONNX-UNUSED-VALUE",
+              what + ": '" + o + "', a graph output now");
     }
   }
 }

@@ -103,12 +103,26 @@ ProofRun compare_runs(const Model& original, const Model& admitted, const NamedV
   run.inputs = label;
   NamedValues in_original = inputs;
   for (const auto& [name, v] : fixed) in_original[name] = v;
+  // An input admission removed as unused (no node reads it) is the original's only: the given value,
+  // else a random one of its declared type, since nothing reads it.
+  std::set<std::string> admitted_inputs;
+  for (const ValueInfo& in : admitted.graph.inputs) admitted_inputs.insert(in.name);
+  std::set<std::string> initialized;
+  for (const auto& init : original.graph.initializers) initialized.insert(init.first);
+  Graph removed;
+  for (const ValueInfo& in : original.graph.inputs)
+    if (!admitted_inputs.count(in.name) && !in_original.count(in.name) && !initialized.count(in.name))
+      removed.inputs.push_back(in);
+  in_original.merge(random_inputs(removed, 0));
+  NamedValues in_admitted;
+  for (const auto& [name, v] : inputs)
+    if (admitted_inputs.count(name)) in_admitted[name] = v;
   // The two models run side by side (independent interpreters; the weights they share are read only).
   auto original_run = std::async(std::launch::async, [&] { return Interpreter(original).run(in_original); });
   NamedValues got;
   std::string admitted_trap;
   try {
-    got = Interpreter(admitted).run(inputs);
+    got = Interpreter(admitted).run(in_admitted);
   } catch (const std::exception& e) {
     admitted_trap = e.what();
   }
@@ -140,7 +154,7 @@ ProofRun compare_runs(const Model& original, const Model& admitted, const NamedV
       }
       run.detail = "output '" + name + "' differs";
       try {
-        std::string first = first_difference(original, admitted, in_original, inputs);
+        std::string first = first_difference(original, admitted, in_original, in_admitted);
         if (!first.empty()) run.detail += "; the first " + first;
       } catch (const std::exception&) {
       }

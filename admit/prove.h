@@ -14,7 +14,8 @@ namespace sonnx::admit {
 NamedValues random_inputs(const Graph& g, uint64_t seed);
 
 // Runs the original on `inputs` plus `fixed` (the values admission made constants) and the
-// admitted model on `inputs`; on a difference names the first value of the admitted model's node
+// admitted model on those of `inputs` it declares (an input removed as unused is the original's
+// only; when not given, it gets a random value); on a difference names the first value of the admitted model's node
 // order that differs from the original's value of that name. With a judge (an inexact rewrite was
 // applied), outputs that are not bitwise equal must lie in the original's admissible enclosure.
 ProofRun compare_runs(const Model& original, const Model& admitted, const NamedValues& inputs, const NamedValues& fixed,

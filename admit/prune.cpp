@@ -1,7 +1,7 @@
 // remove_identities and remove_dead (rewrites.h). An Identity, or a Dropout in inference mode
 // (which copies its input), adds no computation: reading its input instead is reading the same
-// value. A node no graph output depends on, and an initializer no node reads, contribute nothing
-// to the outputs.
+// value. A node no graph output depends on, and an initializer or graph input no node reads,
+// contribute nothing to the outputs.
 #include <algorithm>
 #include <set>
 
@@ -122,6 +122,11 @@ void remove_dead(Model& m, ChangeLog& log) {
     else log.add("remove-dead", g.nodes[k].label(), "SONNX-DEAD-NODE", "no graph output depends on it");
   }
   g.nodes = std::move(kept);
+  std::erase_if(g.inputs, [&](const ValueInfo& v) {
+    if (needed.count(v.name)) return false;
+    log.add("remove-input", v.name, "SONNX-UNUSED-INPUT", "no node reads this input: the admitted model does not take it");
+    return true;
+  });
   std::set<std::string> inputs;
   for (const ValueInfo& v : g.inputs) inputs.insert(v.name);
   std::erase_if(g.initializers, [&](const auto& init) {

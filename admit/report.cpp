@@ -12,7 +12,8 @@ std::map<std::string, int> rewrite_counts(const AdmitResult& r) {
 }
 
 bool removable(const Diagnostic& d, const Profile& profile) {
-  static const std::set<std::string> rules{"SONNX-STATIC-TYPE", "SONNX-EXPLICIT-ATTR", "SONNX-DEAD-NODE", "SONNX-UNUSED-VALUE"};
+  static const std::set<std::string> rules{"SONNX-STATIC-TYPE", "SONNX-EXPLICIT-ATTR", "SONNX-DEAD-NODE", "SONNX-UNUSED-VALUE",
+                                           "SONNX-UNUSED-INPUT"};
   // Operators admit decomposes into profile operators, or removes.
   static const std::set<std::string> replaced{"HardSigmoid", "Gelu", "Mish", "Selu", "Elu", "Size", "Dropout", "Identity"};
   if (rules.count(d.rule)) return true;

@@ -161,8 +161,8 @@ emit_rnn_node emit_rnn_read(NodeEmitter& e, int64_t gates, bool with_cell) {
     if (!is_integer(sl.dtype)) e.refuse("sequence_lens must be an integer tensor");
     if (sl.shape != Shape{n.Bn})
       e.refuse("sequence_lens has shape " + shape_str(sl.shape) + ", expected [" + std::to_string(n.Bn) + "]");
-    if (!sl.constant) e.refuse("sequence_lens is computed at run time (every loop bound must be a constant)");
-    n.lens = sl.constant->to_int64_vector();
+    // every loop bound must be a constant
+    n.lens = e.constant_input(4, "sequence_lens").to_int64_vector();
     if (static_cast<int64_t>(n.lens.size()) != n.Bn) e.refuse("sequence_lens has the wrong number of elements");
     for (int64_t len : n.lens)
       if (len < 0 || len > n.S)

@@ -49,28 +49,49 @@ src=$work/c
 mkdir -- "$src" || exit 1
 
 # 1. The C code. A model outside the SONNX profile is admitted first (`sonnx admit`: the version
-# upgrade, static types, folded constants; spec/admission.md), unless SONNX_EMIT_ADMIT=0. An input
-# a template needs as a constant (Slice's starts, Resize's scales, ReduceSum's axes: emit-c names
-# it, "input 'NAME' is needed as a constant") is fixed to this run's value (`sonnx admit --fix`),
-# which specialises the C to it; the program then reads the other inputs only. emit-c's exit 1
-# otherwise means the model (or one of its nodes) has no C form: unsupported.
-fixes=() fixed_names=()
+# upgrade, static types, folded constants; spec/admission.md), unless SONNX_EMIT_ADMIT=0; an output
+# no node reads before one that is read becomes a graph output after the model's own
+# (--expose-unused). An input a template needs as a constant (Slice's starts, Resize's scales,
+# ReduceSum's axes: emit-c names it, "input 'NAME' is needed as a constant") is fixed to this run's
+# value (`sonnx admit --fix`), which specialises the C to it; the program then reads the other
+# inputs only. emit-c's exit 1 otherwise means the model (or one of its nodes) has no C form:
+# unsupported.
+fixes=()
 emit() { rm -rf -- "$src" && mkdir -- "$src" && "$sonnx" emit-c "$1" -o "$src" --name model --mode "$mode" >"$work/emit.log" 2>&1; }
-# The data file of graph input NAME in INPUT_DIR (input_K.pb names its tensor, as the test data does).
-input_file() {
-  /usr/bin/python3 - "$input_dir" "$1" <<'PY'
-import glob, sys
+# MODEL's graph inputs without an initializer, in order: INPUT_DIR/input_K.pb is the K-th.
+graph_inputs_py='import os, shutil, sys
 import onnx
-for path in sorted(glob.glob(sys.argv[1] + "/input_*.pb")):
-    t = onnx.TensorProto()
-    try:
-        t.ParseFromString(open(path, "rb").read())
-    except Exception:
-        continue
-    if t.name == sys.argv[2]:
-        print(path)
-        break
-PY
+def graph_inputs(path):
+    g = onnx.load(path, load_external_data=False).graph
+    initialized = {t.name for t in g.initializer}
+    return [i.name for i in g.input if i.name not in initialized]'
+# The data file of MODEL's graph input NAME (none when it is not one).
+input_file() {
+  /usr/bin/python3 -c "$graph_inputs_py
+names = graph_inputs(sys.argv[1])
+path = sys.argv[2] + '/input_%d.pb' % names.index(sys.argv[3]) if sys.argv[3] in names else ''
+if os.path.exists(path): print(path)" "$model" "$input_dir" "$1"
+}
+# NAME=FILE for each integer graph input of MODEL not fixed yet.
+integer_inputs() {
+  /usr/bin/python3 -c "$graph_inputs_py
+names, fixed = graph_inputs(sys.argv[1]), {f.split('=')[0] for f in sys.argv[3:] if f != '--fix'}
+for i in onnx.load(sys.argv[1], load_external_data=False).graph.input:
+    if i.name in names and i.name not in fixed and i.type.tensor_type.elem_type in (onnx.TensorProto.INT32, onnx.TensorProto.INT64):
+        print(i.name + '=' + sys.argv[2] + '/input_%d.pb' % names.index(i.name))" "$model" "$input_dir" "${fixes[@]}"
+}
+admit() { "$sonnx" admit "$model" -o "$work/admitted.onnx" --samples 0 -q --expose-unused "${fixes[@]}" >"$work/admit.log" 2>&1; }
+# A value without a static shape may take it from an integer input's value (a window's size, a
+# reduction's axes, a crop's shape): once, every integer input fixed to this run's value.
+integers_fixed=
+admit_with_integers_fixed() {
+  [[ -z $integers_fixed ]] || return 1
+  integers_fixed=1
+  local more fx
+  mapfile -t more < <(integer_inputs)
+  [[ ${#more[@]} -gt 0 ]] || return 1
+  for fx in "${more[@]}"; do fixes+=(--fix "$fx"); done
+  admit
 }
 emit "$model"
 rc=$?
@@ -80,11 +101,11 @@ for _ in 1 2 3 4 5 6 7 8; do
     name=${name#input \'} name=${name%%\' is needed as a constant}
     file=$(input_file "$name")
     [[ -n $file ]] || break  # not a graph input of this run: no value to fix it to
-    fixes+=(--fix "$name=$file") fixed_names+=("$name")
+    fixes+=(--fix "$name=$file")
   elif ! grep -q 'is not in the SONNX profile' "$work/emit.log"; then
     break
   fi
-  if ! "$sonnx" admit "$model" -o "$work/admitted.onnx" --samples 0 -q "${fixes[@]}" >"$work/admit.log" 2>&1; then
+  if ! admit && ! admit_with_integers_fixed; then
     reason=$(grep -v '^[[:space:]]*$' "$work/admit.log" | tail -n 1)
     echo "not admitted into the SONNX profile: ${reason:-sonnx admit gave no reason}"
     exit 3
@@ -102,19 +123,16 @@ if [[ $rc -ne 0 ]]; then
   echo "emit-c-backend: sonnx emit-c failed (exit status $rc)" >&2
   exit 1
 fi
-# The inputs the program reads: INPUT_DIR's, less the fixed ones, in their order.
-if [[ ${#fixed_names[@]} -gt 0 ]]; then
+# The inputs the program reads: the admitted model's graph inputs, each from the file of the same
+# input of MODEL (input_K.pb is MODEL's K-th graph input). Admission may have fixed an input to a
+# constant or removed one no node reads.
+if [[ -f $work/admitted.onnx ]]; then
   mkdir -- "$work/in" || exit 1
-  k=0
-  for ((j = 0; ; ++j)); do
-    f=$input_dir/input_$j.pb
-    [[ -f $f ]] || break
-    skip=
-    for fx in "${fixes[@]}"; do [[ $fx == *"=$f" ]] && skip=1; done
-    [[ -n $skip ]] && continue
-    cp -- "$f" "$work/in/input_$k.pb" || exit 1
-    k=$((k + 1))
-  done
+  /usr/bin/python3 -c "$graph_inputs_py
+original = graph_inputs(sys.argv[1])
+for k, name in enumerate(graph_inputs(sys.argv[2])):
+    shutil.copy(sys.argv[3] + '/input_%d.pb' % original.index(name), sys.argv[4] + '/input_%d.pb' % k)" \
+    "$model" "$work/admitted.onnx" "$input_dir" "$work/in" || exit 1
   input_dir=$work/in
 fi
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <random>
 
@@ -139,6 +141,27 @@ g (float[2] X) => (float[2] Y) <float[2] w = {1, 2}, float[2] unused = {3, 4}> {
   ASSERT_EQ(m.graph.initializers.size(), 1u);
   EXPECT_EQ(m.graph.initializers[0].first, "w");
   EXPECT_EQ(log.changes.size(), 3u);
+}
+
+// An input no node reads (an expanded CastLike's `like`) goes: the admitted model does not take it,
+// and the comparison runs give the original a value for it.
+TEST(AdmitRemoveDead, AnInputNoNodeReadsGoesAndTheChecksGiveTheOriginalAValue) {
+  LoadedModel original = loaded_model(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[2] X, double[3] like) => (double[2] Y) {
+  Y = Cast <to = 11> (X)
+})");
+  admit::AdmitResult r = admit::admit_model(original, {});
+  for (const std::string& why : r.reasons()) ADD_FAILURE() << why;
+  ASSERT_TRUE(r.admitted);
+  ASSERT_EQ(r.model.graph.inputs.size(), 1u);
+  EXPECT_EQ(r.model.graph.inputs[0].name, "X");
+  EXPECT_EQ(admit::rewrite_counts(r)["remove-input"], 1);
+  ASSERT_EQ(r.runs.size(), 3u);
+  for (const admit::ProofRun& run : r.runs) EXPECT_TRUE(run.equal && !run.skipped) << run.inputs << ": " << run.detail;
+  // Given inputs: `like` goes to the original alone.
+  NamedValues given{{"X", Value(admit_random_floats({2}, 3))}, {"like", Value(Tensor(DType::Double, Shape{3}))}};
+  admit::ProofRun run = admit::compare_runs(original.ir, r.model, given, {}, "given");
+  EXPECT_TRUE(run.equal) << run.detail;
 }
 
 // ---- fold_constants ----
@@ -314,6 +337,43 @@ g (float[3,2,4] X, float[1,20,4] W, float[1,20,5] R, float[1,2,5] c0) => (float[
   admit::trim_unused_outputs(m, true, exposed);
   EXPECT_TRUE(exposed.refused.empty());
   EXPECT_EQ(m.graph.outputs.back().name, "h");
+}
+
+// Clip without max (from 11) clips at its type's highest value: +inf becomes float's max.
+TEST(AdmitOptionalIO, AClipWithoutMaxClipsAtTheTypesHighestValue) {
+  Model m = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[4] X) => (float[4] Y) {
+  Y = Clip (X, , )
+})");
+  Tensor x = Tensor::from_vector<float>({4}, {-INFINITY, -1.5f, 3e38f, INFINITY});
+  NamedValues before = Interpreter(m).run({{"X", Value(x)}});
+  admit::ChangeLog log;
+  admit::write_omitted_inputs(m, log);
+  ASSERT_TRUE(log.refused.empty()) << log.refused.front();
+  EXPECT_EQ(before.at("Y").tensor, Interpreter(m).run({{"X", Value(x)}}).at("Y").tensor);
+  EXPECT_EQ(before.at("Y").tensor.data<float>()[3], std::numeric_limits<float>::max());
+}
+
+// An output omitted by an empty name before one that is read (a GRU's Y, its Y_h read): refused,
+// unless exposed, when it is named and becomes a graph output.
+TEST(AdmitOptionalIO, AnOmittedOutputBeforeAReadOneIsNamedWhenExposed) {
+  Model m = text::parse_model(R"(<ir_version: 8, opset_import: ["" : 14]>
+g (float[3,2,4] X, float[1,15,4] W, float[1,15,5] R) => (float[1,2,5] H) {
+  Y, H = GRU <hidden_size = 5> (X, W, R)
+})");
+  m.graph.nodes[0].outputs[0] = "";  // omitted (the text syntax has no empty output name)
+  admit::ChangeLog log;
+  admit::trim_unused_outputs(m, false, log);
+  ASSERT_EQ(log.refused.size(), 1u);
+  EXPECT_NE(log.refused[0].find("output 0 is omitted"), std::string::npos) << log.refused[0];
+  admit::ChangeLog exposed;
+  admit::trim_unused_outputs(m, true, exposed);
+  EXPECT_TRUE(exposed.refused.empty());
+  const std::string y = m.graph.nodes[0].outputs[0];
+  EXPECT_FALSE(y.empty());
+  ASSERT_EQ(m.graph.outputs.size(), 2u);
+  EXPECT_EQ(m.graph.outputs[0].name, "H") << "the model's own outputs first";
+  EXPECT_EQ(m.graph.outputs[1].name, y);
 }
 
 TEST(AdmitOptionalIO, TrailingUnreadOptionalOutputsAreNotProduced) {
